@@ -1,0 +1,14 @@
+//! TensorBind backends.
+//!
+//! Code generation and interop with the LLVM 22 toolchain, linked statically:
+//!
+//! - [`llvm_info`]: which LLVM this build links and which code-generation targets it can use
+//!   (via `inkwell`);
+//! - [`mlir_interop`]: an in-process upstream MLIR context (via `melior`) used to parse and
+//!   verify MLIR text, the differential oracle for our own printer and lowerings.
+//!
+//! Only this crate and the `tools` binaries depend on LLVM/MLIR; the IR core, dialects, passes
+//! and tuner build and test without them.
+
+pub mod llvm_info;
+pub mod mlir_interop;

@@ -1,0 +1,65 @@
+//! The `builtin` dialect's operations: `builtin.module` and
+//! `builtin.unrealized_conversion_cast`.
+
+use crate::attributes::AttrKind;
+use crate::context::Context;
+use crate::diagnostics::Diagnostic;
+use crate::operation::OpId;
+use crate::registry::{OpInfo, OpTraits};
+
+pub const MODULE: &str = "builtin.module";
+pub const UNREALIZED_CONVERSION_CAST: &str = "builtin.unrealized_conversion_cast";
+
+pub fn register(ctx: &mut Context) {
+    ctx.register_op(OpInfo {
+        name: MODULE,
+        traits: OpTraits {
+            isolated_from_above: true,
+            no_terminator: true,
+            single_block: true,
+            graph_regions: true,
+            symbol_table: true,
+            ..OpTraits::default()
+        },
+        verify: Some(verify_module),
+    });
+    ctx.register_op(OpInfo {
+        name: UNREALIZED_CONVERSION_CAST,
+        traits: OpTraits { pure: true, ..OpTraits::default() },
+        verify: Some(verify_cast),
+    });
+}
+
+fn verify_module(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
+    let data = ctx.op(op);
+    let err = |m: &str| Err(Diagnostic::error(data.loc, format!("'{MODULE}' op {m}")));
+    if !data.operands.is_empty() || !data.results.is_empty() || !data.successors.is_empty() {
+        return err("requires zero operands, results and successors");
+    }
+    if data.regions.len() != 1 {
+        return err("requires one region");
+    }
+    let blocks = &ctx.region(data.regions[0]).blocks;
+    if blocks.len() > 1 {
+        return err("expects region #0 to have 0 or 1 blocks");
+    }
+    if let Some(&b) = blocks.first()
+        && !ctx.block(b).args.is_empty()
+    {
+        return err("expected body to have no arguments");
+    }
+    if let Some(name) = ctx.op_inherent_or_attr(op, "sym_name")
+        && !matches!(ctx.attr_kind(name), AttrKind::String { ty: None, .. })
+    {
+        return err("attribute 'sym_name' failed to satisfy constraint: string attribute");
+    }
+    Ok(())
+}
+
+fn verify_cast(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
+    let data = ctx.op(op);
+    if !data.regions.is_empty() || !data.successors.is_empty() {
+        return Err(Diagnostic::error(data.loc, format!("'{UNREALIZED_CONVERSION_CAST}' op requires zero regions and successors")));
+    }
+    Ok(())
+}

@@ -1,0 +1,195 @@
+//! The context: interned types, attributes and operation names, the arenas that hold
+//! operations, blocks, regions and values, and the resource blobs of `dense_resource`.
+
+use indexmap::{IndexMap, IndexSet};
+
+use crate::attributes::{Attr, AttrKind};
+use crate::block::BlockData;
+use crate::location::{Location, LocationKind};
+use crate::operation::{OpData, OpName};
+use crate::region::RegionData;
+use crate::types::{FloatKind, Signedness, Type, TypeKind};
+use crate::value::{ValueData, ValueDef};
+use crate::Value;
+
+/// A blob of a `dense_resource` attribute (the `{-# dialect_resources #-}` trailer).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ResourceBlob {
+    /// Required alignment of the data in bytes.
+    pub alignment: u32,
+    pub data: Vec<u8>,
+}
+
+#[derive(Default)]
+pub struct Context {
+    types: IndexSet<TypeKind>,
+    attrs: IndexSet<AttrKind>,
+    op_names: IndexSet<String>,
+    pub(crate) ops: Vec<OpData>,
+    pub(crate) blocks: Vec<BlockData>,
+    pub(crate) regions: Vec<RegionData>,
+    pub(crate) values: Vec<ValueData>,
+    /// `builtin` dialect resource blobs by handle.
+    pub resources: IndexMap<String, ResourceBlob>,
+    /// Whether operations of dialects nobody registered are accepted.
+    pub allow_unregistered_dialects: bool,
+    pub(crate) dialects: std::collections::HashSet<String>,
+    pub(crate) registered_ops: std::collections::HashMap<String, crate::registry::OpInfo>,
+}
+
+impl Context {
+    /// A context that knows the `builtin` dialect.
+    pub fn new() -> Context {
+        let mut ctx = Context::default();
+        crate::builtin::register(&mut ctx);
+        ctx
+    }
+
+    // ---- types ----
+
+    pub fn intern_type(&mut self, kind: TypeKind) -> Type {
+        if let Some(i) = self.types.get_index_of(&kind) {
+            return Type(i as u32);
+        }
+        Type(self.types.insert_full(kind).0 as u32)
+    }
+
+    pub fn type_kind(&self, ty: Type) -> &TypeKind {
+        &self.types[ty.0 as usize]
+    }
+
+    pub fn integer_type(&mut self, width: u32, signedness: Signedness) -> Type {
+        self.intern_type(TypeKind::Integer { width, signedness })
+    }
+
+    pub fn i1(&mut self) -> Type {
+        self.integer_type(1, Signedness::Signless)
+    }
+
+    pub fn i64(&mut self) -> Type {
+        self.integer_type(64, Signedness::Signless)
+    }
+
+    pub fn index_type(&mut self) -> Type {
+        self.intern_type(TypeKind::Index)
+    }
+
+    pub fn float_type(&mut self, kind: FloatKind) -> Type {
+        self.intern_type(TypeKind::Float(kind))
+    }
+
+    pub fn function_type(&mut self, inputs: Vec<Type>, results: Vec<Type>) -> Type {
+        self.intern_type(TypeKind::Function { inputs, results })
+    }
+
+    // ---- attributes ----
+
+    pub fn intern_attr(&mut self, kind: AttrKind) -> Attr {
+        if let Some(i) = self.attrs.get_index_of(&kind) {
+            return Attr(i as u32);
+        }
+        Attr(self.attrs.insert_full(kind).0 as u32)
+    }
+
+    pub fn attr_kind(&self, attr: Attr) -> &AttrKind {
+        &self.attrs[attr.0 as usize]
+    }
+
+    pub fn unit_attr(&mut self) -> Attr {
+        self.intern_attr(AttrKind::Unit)
+    }
+
+    pub fn string_attr(&mut self, value: &str) -> Attr {
+        self.intern_attr(AttrKind::String { value: value.as_bytes().to_vec(), ty: None })
+    }
+
+    pub fn type_attr(&mut self, ty: Type) -> Attr {
+        self.intern_attr(AttrKind::Type(ty))
+    }
+
+    pub fn integer_attr(&mut self, value: i128, ty: Type) -> Attr {
+        self.intern_attr(AttrKind::Integer { value, ty })
+    }
+
+    /// Builds a dictionary; later duplicates of a key are the caller's error and dropped.
+    pub fn dictionary_attr(&mut self, mut entries: Vec<(String, Attr)>) -> Attr {
+        entries.sort_by(|a, b| a.0.cmp(&b.0));
+        entries.dedup_by(|b, a| a.0 == b.0);
+        self.intern_attr(AttrKind::Dictionary(entries))
+    }
+
+    pub fn dictionary_entries(&self, dict: Attr) -> &[(String, Attr)] {
+        match self.attr_kind(dict) {
+            AttrKind::Dictionary(entries) => entries,
+            _ => &[],
+        }
+    }
+
+    pub fn dictionary_get(&self, dict: Attr, name: &str) -> Option<Attr> {
+        let entries = self.dictionary_entries(dict);
+        entries.binary_search_by(|(k, _)| k.as_str().cmp(name)).ok().map(|i| entries[i].1)
+    }
+
+    /// The string of a string attribute, if it is valid UTF-8.
+    pub fn attr_as_str(&self, attr: Attr) -> Option<&str> {
+        match self.attr_kind(attr) {
+            AttrKind::String { value, .. } => std::str::from_utf8(value).ok(),
+            _ => None,
+        }
+    }
+
+    // ---- locations ----
+
+    pub fn location(&mut self, kind: LocationKind) -> Location {
+        self.intern_attr(AttrKind::Location(kind))
+    }
+
+    pub fn unknown_loc(&mut self) -> Location {
+        self.location(LocationKind::Unknown)
+    }
+
+    pub fn file_loc(&mut self, file: &str, line: u32, col: u32) -> Location {
+        self.location(LocationKind::FileLineCol { file: file.to_string(), line, col, end: None })
+    }
+
+    pub fn location_kind(&self, loc: Location) -> Option<&LocationKind> {
+        match self.attr_kind(loc) {
+            AttrKind::Location(kind) => Some(kind),
+            _ => None,
+        }
+    }
+
+    // ---- operation names ----
+
+    pub fn intern_op_name(&mut self, name: &str) -> OpName {
+        if let Some(i) = self.op_names.get_index_of(name) {
+            return OpName(i as u32);
+        }
+        OpName(self.op_names.insert_full(name.to_string()).0 as u32)
+    }
+
+    pub fn op_name_str(&self, name: OpName) -> &str {
+        &self.op_names[name.0 as usize]
+    }
+
+    // ---- values ----
+
+    pub(crate) fn new_value(&mut self, ty: Type, def: ValueDef, loc: Option<Location>) -> Value {
+        let v = Value(self.values.len() as u32);
+        self.values.push(ValueData { ty, def, loc, uses: Default::default() });
+        v
+    }
+
+    pub fn value(&self, v: Value) -> &ValueData {
+        &self.values[v.0 as usize]
+    }
+
+    pub fn value_type(&self, v: Value) -> Type {
+        self.values[v.0 as usize].ty
+    }
+
+    /// Changes a value's type (used when a forward reference is resolved).
+    pub fn set_value_type(&mut self, v: Value, ty: Type) {
+        self.values[v.0 as usize].ty = ty;
+    }
+}

@@ -1,0 +1,214 @@
+//! Bit-exact float formats for attributes.
+//!
+//! Float attribute values are stored as raw bit patterns of their type, as MLIR's
+//! `APFloat` does. Decimal literals are read as `f64` and rounded into the target format
+//! (what MLIR does too), and a value prints as a decimal only when that decimal reads back
+//! to the same bits; everything else (NaN payloads, infinities, wide values) prints as hex.
+
+use crate::types::FloatKind;
+
+/// Layout of an IEEE-754-style binary format.
+#[derive(Clone, Copy, Debug)]
+struct Layout {
+    exp_bits: u32,
+    man_bits: u32,
+    /// x87 extended precision stores the leading integer bit explicitly.
+    explicit_int_bit: bool,
+}
+
+fn ieee_layout(kind: FloatKind) -> Option<Layout> {
+    let (exp_bits, man_bits) = match kind {
+        FloatKind::F16 => (5, 10),
+        FloatKind::BF16 => (8, 7),
+        FloatKind::TF32 => (8, 10),
+        FloatKind::F32 => (8, 23),
+        FloatKind::F64 => (11, 52),
+        FloatKind::F128 => (15, 112),
+        FloatKind::F80 => {
+            return Some(Layout { exp_bits: 15, man_bits: 63, explicit_int_bit: true });
+        }
+        _ => return None,
+    };
+    Some(Layout { exp_bits, man_bits, explicit_int_bit: false })
+}
+
+/// Rounds `value` to the nearest value of `kind` (ties to even) and returns its bits.
+/// Returns `None` for formats that take only hexadecimal literals (the small f4/f6/f8 ones).
+pub fn bits_from_f64(kind: FloatKind, value: f64) -> Option<u128> {
+    let layout = ieee_layout(kind)?;
+    if kind == FloatKind::F64 {
+        return Some(value.to_bits() as u128);
+    }
+    let sign = (value.is_sign_negative() as u128) << (layout.exp_bits + layout.man_bits
+        + layout.explicit_int_bit as u32);
+    let exp_max = (1u128 << layout.exp_bits) - 1;
+    let int_bit = if layout.explicit_int_bit { 1u128 << layout.man_bits } else { 0 };
+    if value.is_nan() {
+        let quiet = 1u128 << (layout.man_bits - 1);
+        return Some(sign | (exp_max << (layout.man_bits + layout.explicit_int_bit as u32)) | int_bit | quiet);
+    }
+    let exp_shift = layout.man_bits + layout.explicit_int_bit as u32;
+    if value.is_infinite() {
+        return Some(sign | (exp_max << exp_shift) | int_bit);
+    }
+    if value == 0.0 {
+        return Some(sign);
+    }
+    // Decompose |value| = mant * 2^exp with mant a 53-bit integer.
+    let bits = value.abs().to_bits();
+    let raw_exp = ((bits >> 52) & 0x7ff) as i64;
+    let raw_man = bits & ((1u64 << 52) - 1);
+    let (mant, exp) = if raw_exp == 0 {
+        (raw_man as u128, -1074i64)
+    } else {
+        ((raw_man | (1u64 << 52)) as u128, raw_exp - 1075)
+    };
+    let bias = (1i64 << (layout.exp_bits - 1)) - 1;
+    let p = layout.man_bits as i64; // fraction bits
+    // Position of the leading one: value in [2^e, 2^(e+1)).
+    let lead = 127 - mant.leading_zeros() as i64 + exp;
+    let min_normal_exp = 1 - bias;
+    let target_exp = lead.max(min_normal_exp);
+    // The unit in the last place of the result is 2^(target_exp - p).
+    let ulp_exp = target_exp - p;
+    let shift = ulp_exp - exp;
+    let mut q: u128 = if shift <= 0 {
+        mant << (-shift) as u32
+    } else if shift >= 128 {
+        0
+    } else {
+        let s = shift as u32;
+        let truncated = mant >> s;
+        let rem = mant & ((1u128 << s) - 1);
+        let half = 1u128 << (s - 1);
+        if rem > half || (rem == half && truncated & 1 == 1) { truncated + 1 } else { truncated }
+    };
+    let mut biased = target_exp + bias;
+    if q >> (p + 1) != 0 {
+        // Rounding carried into a new binade.
+        q >>= 1;
+        biased += 1;
+    }
+    let normal = q >> p != 0;
+    if !normal {
+        biased = 0;
+    }
+    if biased >= exp_max as i64 {
+        return Some(sign | (exp_max << exp_shift) | int_bit);
+    }
+    let frac = q & ((1u128 << p) - 1);
+    let int = if layout.explicit_int_bit && normal { int_bit } else { 0 };
+    Some(sign | ((biased as u128) << exp_shift) | int | frac)
+}
+
+/// The exact `f64` value of `bits`, when it has one (always for formats up to f64).
+pub fn bits_to_f64(kind: FloatKind, bits: u128) -> Option<f64> {
+    let layout = ieee_layout(kind)?;
+    if kind == FloatKind::F64 {
+        return Some(f64::from_bits(bits as u64));
+    }
+    let exp_shift = layout.man_bits + layout.explicit_int_bit as u32;
+    let sign = (bits >> (exp_shift + layout.exp_bits)) & 1 == 1;
+    let biased = ((bits >> exp_shift) & ((1u128 << layout.exp_bits) - 1)) as i64;
+    let frac = bits & ((1u128 << layout.man_bits) - 1);
+    let exp_max = (1i64 << layout.exp_bits) - 1;
+    let bias = (1i64 << (layout.exp_bits - 1)) - 1;
+    let signed = |v: f64| if sign { -v } else { v };
+    if biased == exp_max {
+        return Some(if frac == 0 { signed(f64::INFINITY) } else { f64::NAN });
+    }
+    let (mant, e) = if biased == 0 {
+        (frac, 1 - bias - layout.man_bits as i64)
+    } else {
+        (frac | (1u128 << layout.man_bits), biased - bias - layout.man_bits as i64)
+    };
+    if mant == 0 {
+        return Some(signed(0.0));
+    }
+    // Exact only if the significand fits in 53 bits and the exponent is in range.
+    let significant = 128 - mant.leading_zeros() - mant.trailing_zeros();
+    if significant > 53 {
+        return None;
+    }
+    let tz = mant.trailing_zeros();
+    let m = (mant >> tz) as f64;
+    let e = e + tz as i64;
+    if !(-1074..=971).contains(&e) {
+        return None;
+    }
+    let v = m * 2f64.powi(e as i32);
+    (v.is_finite() && v != 0.0).then(|| signed(v))
+}
+
+/// Formats an `f64` as the shortest MLIR float literal that reads back to the same value:
+/// always with a `.` so it lexes as a float (`1.0`, `-2.5e-07`).
+pub fn format_decimal(value: f64) -> String {
+    let sci = format!("{value:e}"); // shortest round-trip digits, e.g. "1.5e-7"
+    let (mantissa, exp) = sci.split_once('e').expect("`{:e}` always has an exponent");
+    let exp: i32 = exp.parse().expect("exponent is an integer");
+    let mantissa = if mantissa.contains('.') { mantissa.to_string() } else { format!("{mantissa}.0") };
+    if (-5..=15).contains(&exp) {
+        // Plain positional notation reads better for everyday magnitudes.
+        let plain = format!("{value}");
+        if plain.contains('.') { plain } else { format!("{plain}.0") }
+    } else {
+        format!("{mantissa}e{}{:02}", if exp < 0 { '-' } else { '+' }, exp.abs())
+    }
+}
+
+/// Formats a float attribute value: decimal when exact, otherwise `0x` hex bits.
+pub fn format_bits(kind: FloatKind, bits: u128) -> String {
+    if let Some(v) = bits_to_f64(kind, bits)
+        && v.is_finite()
+        && bits_from_f64(kind, v) == Some(bits)
+    {
+        return format_decimal(v);
+    }
+    let digits = (kind.width() as usize).div_ceil(4);
+    format!("0x{bits:0digits$X}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn f16_round_trips_through_f64() {
+        for bits in 0u128..0x10000 {
+            let v = bits_to_f64(FloatKind::F16, bits).unwrap();
+            if v.is_nan() {
+                continue;
+            }
+            assert_eq!(bits_from_f64(FloatKind::F16, v), Some(bits), "bits {bits:#x}");
+        }
+    }
+
+    #[test]
+    fn f32_rounding_matches_hardware() {
+        for v in [0.1f64, 1.0 / 3.0, 1e-40, 3.4e38, 3.5e38, -7.25, 1e-46, 2.0f64.powi(-149)] {
+            assert_eq!(bits_from_f64(FloatKind::F32, v), Some((v as f32).to_bits() as u128), "{v}");
+        }
+    }
+
+    #[test]
+    fn bf16_rounds_to_nearest_even() {
+        assert_eq!(bits_from_f64(FloatKind::BF16, 1.0), Some(0x3F80));
+        assert_eq!(bits_from_f64(FloatKind::BF16, 1.00390625), Some(0x3F80)); // tie -> even
+        assert_eq!(bits_from_f64(FloatKind::BF16, 1.01171875), Some(0x3F82)); // tie -> even (up)
+    }
+
+    #[test]
+    fn f80_has_explicit_integer_bit() {
+        assert_eq!(bits_from_f64(FloatKind::F80, 1.0), Some(0x3FFF_8000_0000_0000_0000));
+        assert_eq!(bits_to_f64(FloatKind::F80, 0x3FFF_8000_0000_0000_0000), Some(1.0));
+    }
+
+    #[test]
+    fn decimal_literals_always_have_a_point() {
+        assert_eq!(format_decimal(1.0), "1.0");
+        assert_eq!(format_decimal(-0.5), "-0.5");
+        assert_eq!(format_decimal(1e-7), "1.0e-07");
+        assert_eq!(format_decimal(1.5e300), "1.5e+300");
+        assert_eq!(format_bits(FloatKind::F32, 0x7FC00000), "0x7FC00000");
+    }
+}

@@ -1,0 +1,188 @@
+//! Operations: a name, operands, results, successors, regions, properties, attributes
+//! and a location, linked into their parent block.
+
+use smallvec::SmallVec;
+
+use crate::attributes::Attr;
+use crate::block::BlockId;
+use crate::context::Context;
+use crate::location::Location;
+use crate::region::RegionId;
+use crate::value::{Use, Value};
+
+/// An operation id.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub struct OpId(pub(crate) u32);
+
+/// An interned operation name (`dialect.op`).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub struct OpName(pub(crate) u32);
+
+#[derive(Clone, Debug)]
+pub struct OpData {
+    pub name: OpName,
+    pub operands: SmallVec<[Value; 4]>,
+    pub results: SmallVec<[Value; 2]>,
+    pub successors: SmallVec<[BlockId; 2]>,
+    pub regions: SmallVec<[RegionId; 1]>,
+    /// Inherent attributes (`<{...}>`), if any: a dictionary attribute.
+    pub properties: Option<Attr>,
+    /// Discardable attributes: a dictionary attribute (possibly empty).
+    pub attributes: Attr,
+    pub loc: Location,
+    pub parent: Option<BlockId>,
+    pub prev: Option<OpId>,
+    pub next: Option<OpId>,
+    pub erased: bool,
+}
+
+/// What a caller supplies to create an operation.
+pub struct OperationState {
+    pub name: OpName,
+    pub operands: Vec<Value>,
+    pub result_types: Vec<crate::Type>,
+    pub successors: Vec<BlockId>,
+    pub num_regions: usize,
+    pub properties: Option<Attr>,
+    pub attributes: Vec<(String, Attr)>,
+    pub loc: Location,
+}
+
+impl Context {
+    /// Creates a detached operation with fresh, empty regions.
+    pub fn create_op(&mut self, state: OperationState) -> OpId {
+        let op = OpId(self.ops.len() as u32);
+        let attributes = self.dictionary_attr(state.attributes);
+        let results = state
+            .result_types
+            .iter()
+            .enumerate()
+            .map(|(i, &ty)| self.new_value(ty, crate::value::ValueDef::Result { op, index: i as u32 }, None))
+            .collect();
+        self.ops.push(OpData {
+            name: state.name,
+            operands: SmallVec::new(),
+            results,
+            successors: state.successors.into_iter().collect(),
+            regions: SmallVec::new(),
+            properties: state.properties,
+            attributes,
+            loc: state.loc,
+            parent: None,
+            prev: None,
+            next: None,
+            erased: false,
+        });
+        for _ in 0..state.num_regions {
+            let region = self.create_region(Some(op));
+            self.ops[op.0 as usize].regions.push(region);
+        }
+        for value in state.operands {
+            self.push_operand(op, value);
+        }
+        op
+    }
+
+    pub fn op(&self, op: OpId) -> &OpData {
+        &self.ops[op.0 as usize]
+    }
+
+    pub fn op_mut(&mut self, op: OpId) -> &mut OpData {
+        &mut self.ops[op.0 as usize]
+    }
+
+    pub fn op_name(&self, op: OpId) -> &str {
+        self.op_name_str(self.op(op).name)
+    }
+
+    /// Appends an operand, recording the use.
+    pub fn push_operand(&mut self, op: OpId, value: Value) {
+        let index = self.ops[op.0 as usize].operands.len() as u32;
+        self.ops[op.0 as usize].operands.push(value);
+        self.values[value.0 as usize].uses.push(Use { op, index });
+    }
+
+    /// Replaces operand `index` of `op`, moving the use.
+    pub fn set_operand(&mut self, op: OpId, index: usize, value: Value) {
+        let old = self.ops[op.0 as usize].operands[index];
+        self.remove_use(old, op, index as u32);
+        self.ops[op.0 as usize].operands[index] = value;
+        self.values[value.0 as usize].uses.push(Use { op, index: index as u32 });
+    }
+
+    fn remove_use(&mut self, value: Value, op: OpId, index: u32) {
+        let uses = &mut self.values[value.0 as usize].uses;
+        if let Some(pos) = uses.iter().position(|u| u.op == op && u.index == index) {
+            uses.swap_remove(pos);
+        }
+    }
+
+    /// Redirects every use of `from` to `to`, in O(uses).
+    pub fn replace_all_uses(&mut self, from: Value, to: Value) {
+        if from == to {
+            return;
+        }
+        let uses = std::mem::take(&mut self.values[from.0 as usize].uses);
+        for u in &uses {
+            self.ops[u.op.0 as usize].operands[u.index as usize] = to;
+        }
+        self.values[to.0 as usize].uses.extend(uses);
+    }
+
+    /// The discardable attribute `name` of `op`.
+    pub fn op_attr(&self, op: OpId, name: &str) -> Option<Attr> {
+        self.dictionary_get(self.op(op).attributes, name)
+    }
+
+    /// The inherent (property) or discardable attribute `name` of `op`.
+    pub fn op_inherent_or_attr(&self, op: OpId, name: &str) -> Option<Attr> {
+        self.op(op)
+            .properties
+            .and_then(|p| self.dictionary_get(p, name))
+            .or_else(|| self.op_attr(op, name))
+    }
+
+    /// Unlinks `op` from its block and erases it with everything nested in it. Its
+    /// results must have no remaining uses outside it.
+    pub fn erase_op(&mut self, op: OpId) {
+        self.unlink_op(op);
+        self.drop_op_tree(op);
+    }
+
+    fn drop_op_tree(&mut self, op: OpId) {
+        let operands = std::mem::take(&mut self.ops[op.0 as usize].operands);
+        for (i, v) in operands.into_iter().enumerate() {
+            self.remove_use(v, op, i as u32);
+        }
+        let regions = self.ops[op.0 as usize].regions.clone();
+        for region in regions {
+            for block in self.region(region).blocks.clone() {
+                let mut cur = self.block(block).first;
+                while let Some(inner) = cur {
+                    cur = self.op(inner).next;
+                    self.drop_op_tree(inner);
+                }
+            }
+        }
+        self.ops[op.0 as usize].erased = true;
+    }
+
+    /// Operation ids nested under `op` (pre-order, excluding `op`).
+    pub fn walk_nested(&self, op: OpId, visit: &mut dyn FnMut(OpId)) {
+        for &region in &self.op(op).regions {
+            for &block in &self.region(region).blocks {
+                for inner in self.block_ops(block) {
+                    visit(inner);
+                    self.walk_nested(inner, visit);
+                }
+            }
+        }
+    }
+
+    /// The operation that owns the block holding `op`.
+    pub fn parent_op(&self, op: OpId) -> Option<OpId> {
+        let block = self.op(op).parent?;
+        let region = self.block(block).parent?;
+        self.region(region).parent
+    }
+}

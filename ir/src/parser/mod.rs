@@ -1,0 +1,497 @@
+//! The MLIR text parser: the generic operation form, `builtin.module`'s custom form,
+//! every builtin type, attribute and location, aliases and the `{-# ... #-}` trailer.
+//!
+//! Parsing stops at the first error, like MLIR's, and reports it with a location.
+
+mod attributes;
+mod locations;
+mod operations;
+mod types;
+
+use std::collections::HashMap;
+
+use crate::attributes::Attr;
+use crate::context::{Context, ResourceBlob};
+use crate::diagnostics::Diagnostic;
+use crate::lexer::{self, Token, TokenKind};
+use crate::location::Location;
+use crate::operation::OpId;
+use crate::types::Type;
+use crate::value::Value;
+
+/// A parse error at a byte offset, with optional notes at other offsets.
+#[derive(Debug)]
+pub struct ParseError {
+    pub offset: usize,
+    pub message: String,
+    pub notes: Vec<(usize, String)>,
+}
+
+pub type PResult<T> = Result<T, ParseError>;
+
+/// Parser configuration.
+#[derive(Clone, Debug, Default)]
+pub struct ParseOptions {
+    /// Keep the top-level operations as they are instead of wrapping them in a module;
+    /// when false, a lone `builtin.module` is returned as is and anything else is wrapped.
+    pub no_implicit_module: bool,
+    /// Lines before this buffer in its file (for `--split-input-file` chunks), so
+    /// locations carry the file's own line numbers.
+    pub line_offset: u32,
+}
+
+/// Where a deferred `loc(#alias)` must be patched once the alias is known.
+enum LocTarget {
+    Op(OpId),
+    Value(Value),
+}
+
+pub struct Parser<'a> {
+    pub(crate) ctx: &'a mut Context,
+    src: &'a str,
+    bytes: &'a [u8],
+    filename: String,
+    tok: Token,
+    line_starts: Vec<usize>,
+    line_offset: u32,
+    attr_aliases: HashMap<String, Attr>,
+    type_aliases: HashMap<String, Type>,
+    deferred_locs: Vec<(LocTarget, String, usize)>,
+    ssa: operations::SsaState,
+}
+
+/// Parses a whole source buffer into a top-level operation (a `builtin.module`).
+pub fn parse_source(ctx: &mut Context, src: &str, filename: &str, options: &ParseOptions) -> Result<OpId, Diagnostic> {
+    let mut parser = Parser::new(ctx, src, filename);
+    parser.line_offset = options.line_offset;
+    match parser.parse_top_level(options) {
+        Ok(op) => Ok(op),
+        Err(err) => Err(parser.to_diagnostic(err)),
+    }
+}
+
+impl<'a> Parser<'a> {
+    fn new(ctx: &'a mut Context, src: &'a str, filename: &str) -> Parser<'a> {
+        let bytes = src.as_bytes();
+        let mut line_starts = vec![0];
+        line_starts.extend(memchr_lines(bytes));
+        let tok = lexer::lex(bytes, 0);
+        Parser {
+            ctx,
+            src,
+            bytes,
+            filename: filename.to_string(),
+            tok,
+            line_starts,
+            line_offset: 0,
+            attr_aliases: HashMap::new(),
+            type_aliases: HashMap::new(),
+            deferred_locs: Vec::new(),
+            ssa: operations::SsaState::default(),
+        }
+    }
+
+    /// Converts a parse error into a located diagnostic.
+    pub fn to_diagnostic(&mut self, err: ParseError) -> Diagnostic {
+        let loc = self.loc_at(err.offset);
+        let mut diag = Diagnostic::error(loc, err.message);
+        for (offset, note) in err.notes {
+            let loc = self.loc_at(offset);
+            diag = diag.with_note(loc, note);
+        }
+        diag
+    }
+
+    // ---- positions ----
+
+    fn line_col(&self, offset: usize) -> (u32, u32) {
+        let line = self.line_starts.partition_point(|&s| s <= offset) - 1;
+        (line as u32 + 1 + self.line_offset, (offset - self.line_starts[line]) as u32 + 1)
+    }
+
+    /// A `file:line:col` location for a byte offset.
+    pub(crate) fn loc_at(&mut self, offset: usize) -> Location {
+        let (line, col) = self.line_col(offset);
+        let file = self.filename.clone();
+        self.ctx.file_loc(&file, line, col)
+    }
+
+    // ---- tokens ----
+
+    pub(crate) fn text(&self, tok: Token) -> &'a str {
+        &self.src[tok.start..tok.end]
+    }
+
+    /// Consumes the current token and returns its text.
+    pub(crate) fn take_text(&mut self) -> &'a str {
+        let t = self.advance();
+        &self.src[t.start..t.end]
+    }
+
+    pub(crate) fn advance(&mut self) -> Token {
+        let t = self.tok;
+        self.tok = lexer::lex(self.bytes, t.end);
+        t
+    }
+
+    /// Moves the cursor to `pos` and lexes from there.
+    pub(crate) fn reset_to(&mut self, pos: usize) {
+        self.tok = lexer::lex(self.bytes, pos);
+    }
+
+    pub(crate) fn is(&self, kind: TokenKind) -> bool {
+        self.tok.kind == kind
+    }
+
+    pub(crate) fn is_keyword(&self, word: &str) -> bool {
+        self.tok.kind == TokenKind::BareIdent && self.text(self.tok) == word
+    }
+
+    pub(crate) fn consume_if(&mut self, kind: TokenKind) -> bool {
+        if self.is(kind) {
+            self.advance();
+            true
+        } else {
+            false
+        }
+    }
+
+    pub(crate) fn consume_keyword(&mut self, word: &str) -> bool {
+        if self.is_keyword(word) {
+            self.advance();
+            true
+        } else {
+            false
+        }
+    }
+
+    pub(crate) fn error<T>(&self, message: impl Into<String>) -> PResult<T> {
+        Err(self.error_here(message))
+    }
+
+    pub(crate) fn error_here(&self, message: impl Into<String>) -> ParseError {
+        let message = message.into();
+        // A bad character gets its own message, as it is what the user must fix.
+        if self.tok.kind == TokenKind::Error {
+            let c = self.src[self.tok.start..].chars().next().unwrap_or(' ');
+            if c == '"' || c == '@' {
+                return ParseError { offset: self.tok.start, message: "expected '\"' in string literal".into(), notes: vec![] };
+            }
+            return ParseError { offset: self.tok.start, message: format!("unexpected character '{c}'"), notes: vec![] };
+        }
+        // MLIR reports "expected X" at the end of the previous token for end-of-file.
+        ParseError { offset: self.tok.start, message, notes: vec![] }
+    }
+
+    pub(crate) fn error_at<T>(&self, offset: usize, message: impl Into<String>) -> PResult<T> {
+        Err(ParseError { offset, message: message.into(), notes: vec![] })
+    }
+
+    pub(crate) fn expect(&mut self, kind: TokenKind, what: &str) -> PResult<Token> {
+        if self.is(kind) {
+            Ok(self.advance())
+        } else {
+            self.error(format!("expected {what}"))
+        }
+    }
+
+    /// Parses `elem (, elem)*` up to (not including) `close`, allowing an empty list.
+    pub(crate) fn parse_comma_list_until(
+        &mut self,
+        close: TokenKind,
+        mut elem: impl FnMut(&mut Self) -> PResult<()>,
+    ) -> PResult<()> {
+        if self.is(close) {
+            return Ok(());
+        }
+        loop {
+            elem(self)?;
+            if !self.consume_if(TokenKind::Comma) {
+                return Ok(());
+            }
+        }
+    }
+
+    /// The decoded contents of the current string token.
+    pub(crate) fn string_value(&self, tok: Token) -> PResult<Vec<u8>> {
+        let body = &self.bytes[tok.start + 1..tok.end - 1];
+        lexer::unescape(body).map_err(|(at, msg)| ParseError { offset: tok.start + 1 + at, message: msg.into(), notes: vec![] })
+    }
+
+    pub(crate) fn parse_string(&mut self, what: &str) -> PResult<String> {
+        if !self.is(TokenKind::String) {
+            return self.error(format!("expected {what}"));
+        }
+        let tok = self.advance();
+        let bytes = self.string_value(tok)?;
+        String::from_utf8(bytes).map_err(|_| ParseError { offset: tok.start, message: format!("{what} is not valid UTF-8"), notes: vec![] })
+    }
+
+    /// Parses a (possibly negative) integer literal into an i128.
+    pub(crate) fn parse_i128(&mut self, what: &str) -> PResult<i128> {
+        let start = self.tok.start;
+        let negative = self.consume_if(TokenKind::Minus);
+        if !self.is(TokenKind::Integer) {
+            return self.error(format!("expected {what}"));
+        }
+        let tok = self.advance();
+        let magnitude = parse_u128(self.text(tok)).ok_or_else(|| ParseError { offset: start, message: "integer constant out of range".into(), notes: vec![] })?;
+        if negative {
+            if magnitude > i128::MAX as u128 + 1 {
+                return self.error_at(start, "integer constant out of range");
+            }
+            Ok((magnitude as i128).wrapping_neg())
+        } else {
+            i128::try_from(magnitude).or_else(|_| self.error_at(start, "integer constant out of range"))
+        }
+    }
+
+    /// Parses an unsigned decimal integer that fits in `u32`/`u64`-sized fields.
+    pub(crate) fn parse_u64(&mut self, what: &str) -> PResult<u64> {
+        if !self.is(TokenKind::Integer) {
+            return self.error(format!("expected {what}"));
+        }
+        let tok = self.advance();
+        parse_u128(self.text(tok)).and_then(|v| u64::try_from(v).ok()).ok_or_else(|| ParseError { offset: tok.start, message: format!("{what} out of range"), notes: vec![] })
+    }
+
+    /// Captures a balanced `<...>`, `(...)`, `[...]` or `{...}` body starting at the
+    /// current token (which must be the opener), returning the text between the
+    /// delimiters and leaving the cursor after the closer. Strings are skipped whole.
+    pub(crate) fn capture_balanced(&mut self) -> PResult<&'a str> {
+        let open_at = self.tok.start;
+        let mut stack = Vec::new();
+        let mut i = open_at;
+        while i < self.bytes.len() {
+            let c = self.bytes[i];
+            match c {
+                b'<' | b'(' | b'[' | b'{' => stack.push(c),
+                // `->` is an arrow, and `>` inside other brackets (as in `>=`) closes nothing.
+                b'>' if self.bytes[i - 1] == b'-' || stack.last() != Some(&b'<') => {}
+                b'>' | b')' | b']' | b'}' => {
+                    let want = match c {
+                        b'>' => b'<',
+                        b')' => b'(',
+                        b']' => b'[',
+                        _ => b'{',
+                    };
+                    if stack.pop() != Some(want) {
+                        return self.error_at(i, format!("unbalanced '{}' character in pretty dialect name", c as char));
+                    }
+                    if stack.is_empty() {
+                        let body = &self.src[open_at + 1..i];
+                        self.reset_to(i + 1);
+                        return Ok(body);
+                    }
+                }
+                b'"' => {
+                    let t = lexer::lex(self.bytes, i);
+                    if t.kind != TokenKind::String {
+                        return self.error_at(i, "expected '\"' in string literal");
+                    }
+                    i = t.end;
+                    continue;
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        self.error_at(open_at, "unbalanced delimiter in dialect body")
+    }
+
+    // ---- top level ----
+
+    fn parse_top_level(&mut self, options: &ParseOptions) -> PResult<OpId> {
+        let mut top_ops = Vec::new();
+        self.ssa.push_isolated_scope();
+        loop {
+            match self.tok.kind {
+                TokenKind::Eof => break,
+                TokenKind::HashIdent => self.parse_attribute_alias_def()?,
+                TokenKind::ExclaimIdent => self.parse_type_alias_def()?,
+                TokenKind::FileMetadataBegin => self.parse_file_metadata()?,
+                _ => {
+                    let op = self.parse_operation()?;
+                    top_ops.push(op);
+                }
+            }
+        }
+        self.ssa.pop_isolated_scope(self.ctx)?;
+        self.resolve_deferred_locations()?;
+        let module_name = self.ctx.intern_op_name("builtin.module");
+        if top_ops.len() == 1 && (options.no_implicit_module || self.ctx.op(top_ops[0]).name == module_name) {
+            return Ok(top_ops[0]);
+        }
+        // Wrap everything in an implicit module located at the file's start.
+        let file = self.filename.clone();
+        let loc = self.ctx.file_loc(&file, 0, 0);
+        let module = self.ctx.create_op(crate::operation::OperationState {
+            name: module_name,
+            operands: vec![],
+            result_types: vec![],
+            successors: vec![],
+            num_regions: 1,
+            properties: None,
+            attributes: vec![],
+            loc,
+        });
+        let region = self.ctx.op(module).regions[0];
+        let block = self.ctx.create_block();
+        self.ctx.append_block(region, block);
+        for op in top_ops {
+            self.ctx.append_op(block, op);
+        }
+        Ok(module)
+    }
+
+    fn parse_attribute_alias_def(&mut self) -> PResult<()> {
+        let tok = self.advance();
+        let name = &self.text(tok)[1..];
+        if name.contains('.') {
+            return self.error_at(tok.start, "expected attribute alias name without a dialect namespace ('.')");
+        }
+        if self.attr_aliases.contains_key(name) {
+            return self.error_at(tok.start, format!("redefinition of attribute alias id '{name}'"));
+        }
+        self.expect(TokenKind::Equal, "'=' in attribute alias definition")?;
+        let attr = self.parse_attribute(None)?;
+        self.attr_aliases.insert(name.to_string(), attr);
+        Ok(())
+    }
+
+    fn parse_type_alias_def(&mut self) -> PResult<()> {
+        let tok = self.advance();
+        let name = &self.text(tok)[1..];
+        if name.contains('.') {
+            return self.error_at(tok.start, "expected type alias name without a dialect namespace ('.')");
+        }
+        if self.type_aliases.contains_key(name) {
+            return self.error_at(tok.start, format!("redefinition of type alias id '{name}'"));
+        }
+        self.expect(TokenKind::Equal, "'=' in type alias definition")?;
+        let ty = self.parse_type()?;
+        self.type_aliases.insert(name.to_string(), ty);
+        Ok(())
+    }
+
+    /// `{-# dialect_resources: { builtin: { name: "0x..." } }, external_resources: {...} #-}`
+    fn parse_file_metadata(&mut self) -> PResult<()> {
+        self.advance();
+        self.parse_comma_list_until(TokenKind::FileMetadataEnd, |p| {
+            let key_tok = p.tok;
+            if !p.is(TokenKind::BareIdent) {
+                return p.error("expected identifier key in file metadata dictionary");
+            }
+            p.advance();
+            p.expect(TokenKind::Colon, "':'")?;
+            match p.text(key_tok) {
+                "dialect_resources" | "external_resources" => {
+                    let external = p.text(key_tok) == "external_resources";
+                    p.parse_resource_section(external)
+                }
+                other => p.error_at(key_tok.start, format!("unknown key '{other}' in file metadata dictionary")),
+            }
+        })?;
+        self.expect(TokenKind::FileMetadataEnd, "'#-}'")?;
+        Ok(())
+    }
+
+    fn parse_resource_section(&mut self, external: bool) -> PResult<()> {
+        self.expect(TokenKind::LBrace, "'{'")?;
+        self.parse_comma_list_until(TokenKind::RBrace, |p| {
+            let owner_tok = p.tok;
+            if !p.is(TokenKind::BareIdent) {
+                return p.error("expected identifier key for 'resource' entry");
+            }
+            p.advance();
+            let owner = p.text(owner_tok);
+            p.expect(TokenKind::Colon, "':'")?;
+            p.expect(TokenKind::LBrace, "'{'")?;
+            p.parse_comma_list_until(TokenKind::RBrace, |p| {
+                let key_tok = p.tok;
+                let key = match p.tok.kind {
+                    TokenKind::BareIdent => p.take_text().to_string(),
+                    TokenKind::String => p.parse_string("resource key")?,
+                    _ => return p.error("expected identifier key for 'resource' entry"),
+                };
+                p.expect(TokenKind::Colon, "':'")?;
+                if external || owner != "builtin" {
+                    if owner != "builtin" && !external && !p.ctx.allow_unregistered_dialects {
+                        return p.error_at(owner_tok.start, format!("dialect '{owner}' is unknown"));
+                    }
+                    // Resources of other owners are not interpreted; skip the value.
+                    return p.skip_resource_value();
+                }
+                let value_tok = p.tok;
+                let blob = p.parse_string("resource blob")?;
+                let blob = parse_hex_blob(&blob).ok_or_else(|| ParseError {
+                    offset: value_tok.start,
+                    message: "expected hex string blob for key '".to_string() + &key + "'",
+                    notes: vec![],
+                })?;
+                if p.ctx.resources.contains_key(&key) {
+                    return p.error_at(key_tok.start, format!("duplicate resource key '{key}'"));
+                }
+                p.ctx.resources.insert(key, blob);
+                Ok(())
+            })?;
+            p.expect(TokenKind::RBrace, "'}'")?;
+            Ok(())
+        })?;
+        self.expect(TokenKind::RBrace, "'}'")?;
+        Ok(())
+    }
+
+    fn skip_resource_value(&mut self) -> PResult<()> {
+        match self.tok.kind {
+            TokenKind::String | TokenKind::BareIdent | TokenKind::Integer => {
+                self.advance();
+                Ok(())
+            }
+            _ => self.error("expected resource value"),
+        }
+    }
+
+    fn resolve_deferred_locations(&mut self) -> PResult<()> {
+        for (target, name, offset) in std::mem::take(&mut self.deferred_locs) {
+            let Some(&loc) = self.attr_aliases.get(&name) else {
+                return self.error_at(offset, format!("operation location alias was never defined"));
+            };
+            if self.ctx.location_kind(loc).is_none() {
+                return self.error_at(offset, "expected location, but found a non-location attribute alias");
+            }
+            match target {
+                LocTarget::Op(op) => self.ctx.op_mut(op).loc = loc,
+                LocTarget::Value(v) => self.ctx.values[v.0 as usize].loc = Some(loc),
+            }
+        }
+        Ok(())
+    }
+}
+
+fn memchr_lines(bytes: &[u8]) -> impl Iterator<Item = usize> + '_ {
+    bytes.iter().enumerate().filter(|(_, b)| **b == b'\n').map(|(i, _)| i + 1)
+}
+
+/// Parses a decimal or `0x` hexadecimal integer literal.
+pub(crate) fn parse_u128(text: &str) -> Option<u128> {
+    match text.strip_prefix("0x") {
+        Some(hex) => u128::from_str_radix(hex, 16).ok(),
+        None => text.parse().ok(),
+    }
+}
+
+/// Decodes a resource blob `"0xAAAAAAAA<data>"`: a little-endian u32 alignment, then data.
+fn parse_hex_blob(text: &str) -> Option<ResourceBlob> {
+    let hex = text.strip_prefix("0x")?;
+    if hex.len() % 2 != 0 || hex.len() < 8 {
+        return None;
+    }
+    let bytes: Option<Vec<u8>> = (0..hex.len()).step_by(2).map(|i| u8::from_str_radix(&hex[i..i + 2], 16).ok()).collect();
+    let bytes = bytes?;
+    let alignment = u32::from_le_bytes(bytes[..4].try_into().ok()?);
+    if alignment == 0 || !alignment.is_power_of_two() {
+        return None;
+    }
+    Some(ResourceBlob { alignment, data: bytes[4..].to_vec() })
+}

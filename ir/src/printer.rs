@@ -1,0 +1,776 @@
+//! The MLIR text printer: generic operation form (plus `builtin.module`'s custom form),
+//! builtin types, attributes and locations, and the `{-# dialect_resources #-}` trailer.
+//! Values and blocks are numbered the way `mlir-opt` numbers them.
+
+use std::fmt::Write;
+
+use crate::attributes::{Attr, AttrKind, DenseArrayData, DenseData, DenseElement};
+use crate::block::BlockId;
+use crate::builtin;
+use crate::context::Context;
+use crate::float;
+use crate::lexer::{escape_into, is_bare_identifier};
+use crate::location::{Location, LocationKind};
+use crate::operation::OpId;
+use crate::region::RegionId;
+use crate::types::{DYNAMIC, FloatKind, Signedness, Type, TypeKind};
+use crate::value::{Value, ValueDef};
+
+/// Printer flags, named after `mlir-opt`'s.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PrintOptions {
+    /// `--mlir-print-op-generic`: every op in generic form.
+    pub generic: bool,
+    /// `--mlir-print-debuginfo`: print locations.
+    pub debug_info: bool,
+    /// `--mlir-print-local-scope`: print everything inline (we never emit aliases).
+    pub local_scope: bool,
+}
+
+/// How one value prints.
+#[derive(Clone, Copy)]
+enum ValueName {
+    Unnamed,
+    /// `%argN`
+    Argument(u32),
+    /// `%N`, or `%N#i` when its op has several results.
+    Numbered { id: u32, index: u32, group: bool },
+}
+
+struct Printer<'a> {
+    ctx: &'a Context,
+    options: PrintOptions,
+    out: String,
+    names: Vec<ValueName>,
+    used_resources: Vec<String>,
+}
+
+/// Prints `op` (usually the top-level module) and the resource trailer.
+pub fn print_operation(ctx: &Context, op: OpId, options: PrintOptions) -> String {
+    let mut p = Printer { ctx, options, out: String::with_capacity(1 << 16), names: vec![ValueName::Unnamed; ctx.values.len()], used_resources: Vec::new() };
+    p.number_values(op);
+    p.print_op(op, 0);
+    p.out.push('\n');
+    p.print_resources();
+    p.out
+}
+
+pub fn type_to_string(ctx: &Context, ty: Type) -> String {
+    let mut s = String::new();
+    write_type(ctx, ty, &mut s);
+    s
+}
+
+pub fn attr_to_string(ctx: &Context, attr: Attr) -> String {
+    let mut s = String::new();
+    let mut resources = Vec::new();
+    write_attr(ctx, attr, &mut s, &mut resources);
+    s
+}
+
+/// `loc(...)` for a location.
+pub fn print_location_inline(ctx: &Context, loc: Location, out: &mut String) {
+    out.push_str("loc(");
+    write_location_body(ctx, loc, out);
+    out.push(')');
+}
+
+impl Printer<'_> {
+    // ---- naming ----
+
+    /// Numbers values like MLIR: a region's block arguments and results first, then its
+    /// nested regions, last-pushed first. In custom mode sibling regions restart from the
+    /// counters of their parent; in generic mode counters keep running.
+    fn number_values(&mut self, root: OpId) {
+        let mut stack: Vec<(RegionId, u32, u32)> = self.ctx.op(root).regions.iter().map(|&r| (r, 0, 0)).collect();
+        let (mut next_value, mut next_arg) = (0u32, 0u32);
+        while let Some((region, value_id, arg_id)) = stack.pop() {
+            if !self.options.generic {
+                next_value = value_id;
+                next_arg = arg_id;
+            }
+            for (i, &block) in self.ctx.region(region).blocks.iter().enumerate() {
+                for &arg in &self.ctx.block(block).args {
+                    self.names[arg.0 as usize] = if i == 0 {
+                        next_arg += 1;
+                        ValueName::Argument(next_arg - 1)
+                    } else {
+                        next_value += 1;
+                        ValueName::Numbered { id: next_value - 1, index: 0, group: false }
+                    };
+                }
+                for op in self.ctx.block_ops(block) {
+                    let results = &self.ctx.op(op).results;
+                    if !results.is_empty() {
+                        let group = results.len() > 1;
+                        for (index, &r) in results.iter().enumerate() {
+                            self.names[r.0 as usize] = ValueName::Numbered { id: next_value, index: index as u32, group };
+                        }
+                        next_value += 1;
+                    }
+                }
+            }
+            for &block in &self.ctx.region(region).blocks {
+                for op in self.ctx.block_ops(block) {
+                    for &r in &self.ctx.op(op).regions {
+                        stack.push((r, next_value, next_arg));
+                    }
+                }
+            }
+        }
+    }
+
+    fn write_value(&mut self, v: Value) {
+        match self.names.get(v.0 as usize).copied().unwrap_or(ValueName::Unnamed) {
+            ValueName::Argument(n) => {
+                let _ = write!(self.out, "%arg{n}");
+            }
+            ValueName::Numbered { id, index, group } => {
+                let _ = write!(self.out, "%{id}");
+                if group {
+                    let _ = write!(self.out, "#{index}");
+                }
+            }
+            // A value defined outside what is printed (or a placeholder).
+            ValueName::Unnamed => self.out.push_str("<<UNKNOWN SSA VALUE>>"),
+        }
+    }
+
+    // ---- operations ----
+
+    fn indent(&mut self, n: usize) {
+        for _ in 0..n {
+            self.out.push(' ');
+        }
+    }
+
+    fn print_op(&mut self, op: OpId, indent: usize) {
+        self.indent(indent);
+        let data = self.ctx.op(op);
+        if let Some(&first) = data.results.first() {
+            self.write_value(first);
+            if data.results.len() > 1 {
+                let _ = write!(self.out, ":{}", data.results.len());
+            }
+            self.out.push_str(" = ");
+        }
+        let name = self.ctx.op_name_str(data.name);
+        if !self.options.generic && name == builtin::MODULE {
+            self.print_module_custom(op, indent);
+        } else {
+            self.print_generic(op, indent);
+        }
+        if self.options.debug_info {
+            self.out.push(' ');
+            print_location_inline(self.ctx, self.ctx.op(op).loc, &mut self.out);
+        }
+    }
+
+    fn print_generic(&mut self, op: OpId, indent: usize) {
+        let ctx = self.ctx;
+        let data = ctx.op(op);
+        escape_into(&mut self.out, ctx.op_name_str(data.name).as_bytes());
+        self.out.push('(');
+        for (i, &v) in data.operands.iter().enumerate() {
+            if i > 0 {
+                self.out.push_str(", ");
+            }
+            self.write_value(v);
+        }
+        self.out.push(')');
+        if !data.successors.is_empty() {
+            self.out.push('[');
+            for (i, &b) in data.successors.iter().enumerate() {
+                if i > 0 {
+                    self.out.push_str(", ");
+                }
+                self.write_block_name(b);
+            }
+            self.out.push(']');
+        }
+        if let Some(props) = data.properties {
+            self.out.push_str(" <");
+            self.write_attr(props);
+            self.out.push('>');
+        }
+        if !data.regions.is_empty() {
+            self.out.push_str(" (");
+            for (i, &r) in data.regions.iter().enumerate() {
+                if i > 0 {
+                    self.out.push_str(", ");
+                }
+                self.print_region(r, indent, true);
+            }
+            self.out.push(')');
+        }
+        if !ctx.dictionary_entries(data.attributes).is_empty() {
+            self.out.push(' ');
+            self.write_attr(data.attributes);
+        }
+        self.out.push_str(" : (");
+        for (i, &v) in data.operands.iter().enumerate() {
+            if i > 0 {
+                self.out.push_str(", ");
+            }
+            write_type(ctx, ctx.value_type(v), &mut self.out);
+        }
+        self.out.push_str(") -> ");
+        let results: Vec<Type> = data.results.iter().map(|&v| ctx.value_type(v)).collect();
+        write_result_types(ctx, &results, &mut self.out);
+    }
+
+    /// `module @name attributes {...} {` body `}`
+    fn print_module_custom(&mut self, op: OpId, indent: usize) {
+        let ctx = self.ctx;
+        let data = ctx.op(op);
+        self.out.push_str("module");
+        let sym_name = ctx.op_inherent_or_attr(op, "sym_name");
+        if let Some(name) = sym_name.and_then(|a| ctx.attr_as_str(a)) {
+            self.out.push_str(" @");
+            write_symbol_name(name, &mut self.out);
+        }
+        let mut rest: Vec<(String, Attr)> = Vec::new();
+        for dict in data.properties.into_iter().chain([data.attributes]) {
+            for (k, v) in ctx.dictionary_entries(dict) {
+                if k != "sym_name" || ctx.attr_as_str(*v).is_none() {
+                    rest.push((k.clone(), *v));
+                }
+            }
+        }
+        if !rest.is_empty() {
+            rest.sort_by(|a, b| a.0.cmp(&b.0));
+            self.out.push_str(" attributes ");
+            self.write_dictionary(&rest);
+        }
+        self.out.push(' ');
+        let region = data.regions[0];
+        self.print_region(region, indent, false);
+    }
+
+    /// `{` blocks `}`; the entry block's header only when it has arguments or no ops.
+    fn print_region(&mut self, region: RegionId, indent: usize, print_empty_block: bool) {
+        self.out.push_str("{\n");
+        let blocks = &self.ctx.region(region).blocks;
+        for (i, &block) in blocks.iter().enumerate() {
+            let data = self.ctx.block(block);
+            let header = i > 0 || !data.args.is_empty() || (data.first.is_none() && print_empty_block);
+            if header {
+                self.indent(indent);
+                self.write_block_name(block);
+                if !data.args.is_empty() {
+                    self.out.push('(');
+                    for (j, &arg) in data.args.iter().enumerate() {
+                        if j > 0 {
+                            self.out.push_str(", ");
+                        }
+                        self.write_value(arg);
+                        self.out.push_str(": ");
+                        write_type(self.ctx, self.ctx.value_type(arg), &mut self.out);
+                        if self.options.debug_info
+                            && let Some(loc) = self.ctx.value(arg).loc
+                        {
+                            self.out.push(' ');
+                            print_location_inline(self.ctx, loc, &mut self.out);
+                        }
+                    }
+                    self.out.push(')');
+                }
+                self.out.push_str(":\n");
+            }
+            for op in self.ctx.block_ops(block) {
+                self.print_op(op, indent + 2);
+                self.out.push('\n');
+            }
+        }
+        self.indent(indent);
+        self.out.push('}');
+    }
+
+    fn write_block_name(&mut self, block: BlockId) {
+        let region = self.ctx.block(block).parent;
+        let index = region.and_then(|r| self.ctx.region(r).blocks.iter().position(|&b| b == block));
+        match index {
+            Some(i) => {
+                let _ = write!(self.out, "^bb{i}");
+            }
+            None => self.out.push_str("^INVALIDBLOCK"),
+        }
+    }
+
+    fn write_attr(&mut self, attr: Attr) {
+        write_attr(self.ctx, attr, &mut self.out, &mut self.used_resources);
+    }
+
+    fn write_dictionary(&mut self, entries: &[(String, Attr)]) {
+        write_dictionary(self.ctx, entries, &mut self.out, &mut self.used_resources);
+    }
+
+    fn print_resources(&mut self) {
+        let blobs: Vec<_> = self.used_resources.iter().filter_map(|h| self.ctx.resources.get(h).map(|b| (h, b))).collect();
+        if blobs.is_empty() {
+            return;
+        }
+        let mut s = String::from("{-#\n  dialect_resources: {\n    builtin: {\n");
+        for (i, (handle, blob)) in blobs.iter().enumerate() {
+            s.push_str("      ");
+            write_resource_handle(handle, &mut s);
+            s.push_str(": \"0x");
+            for b in blob.alignment.to_le_bytes().iter().chain(&blob.data) {
+                let _ = write!(s, "{b:02X}");
+            }
+            s.push('"');
+            if i + 1 < blobs.len() {
+                s.push(',');
+            }
+            s.push('\n');
+        }
+        s.push_str("    }\n  }\n#-}\n");
+        self.out.push('\n');
+        self.out.push_str(&s);
+    }
+}
+
+fn write_resource_handle(handle: &str, out: &mut String) {
+    if is_bare_identifier(handle) {
+        out.push_str(handle);
+    } else {
+        escape_into(out, handle.as_bytes());
+    }
+}
+
+fn write_symbol_name(name: &str, out: &mut String) {
+    if is_bare_identifier(name) {
+        out.push_str(name);
+    } else {
+        escape_into(out, name.as_bytes());
+    }
+}
+
+// ---- types ----
+
+fn write_result_types(ctx: &Context, results: &[Type], out: &mut String) {
+    let single_plain = results.len() == 1 && !matches!(ctx.type_kind(results[0]), TypeKind::Function { .. });
+    if single_plain {
+        write_type(ctx, results[0], out);
+    } else {
+        out.push('(');
+        write_type_list(ctx, results, out);
+        out.push(')');
+    }
+}
+
+fn write_type_list(ctx: &Context, types: &[Type], out: &mut String) {
+    for (i, &t) in types.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        write_type(ctx, t, out);
+    }
+}
+
+fn write_shape(shape: &[i64], scalable: Option<&[bool]>, out: &mut String) {
+    for (i, &d) in shape.iter().enumerate() {
+        let is_scalable = scalable.is_some_and(|s| s[i]);
+        if is_scalable {
+            out.push('[');
+        }
+        if d == DYNAMIC {
+            out.push('?');
+        } else {
+            let _ = write!(out, "{d}");
+        }
+        if is_scalable {
+            out.push(']');
+        }
+        out.push('x');
+    }
+}
+
+pub fn write_type(ctx: &Context, ty: Type, out: &mut String) {
+    match ctx.type_kind(ty) {
+        TypeKind::Integer { width, signedness } => {
+            let prefix = match signedness {
+                Signedness::Signless => "i",
+                Signedness::Signed => "si",
+                Signedness::Unsigned => "ui",
+            };
+            let _ = write!(out, "{prefix}{width}");
+        }
+        TypeKind::Index => out.push_str("index"),
+        TypeKind::Float(kind) => out.push_str(kind.keyword()),
+        TypeKind::None => out.push_str("none"),
+        TypeKind::Complex(e) => {
+            out.push_str("complex<");
+            write_type(ctx, *e, out);
+            out.push('>');
+        }
+        TypeKind::Tuple(elems) => {
+            out.push_str("tuple<");
+            write_type_list(ctx, elems, out);
+            out.push('>');
+        }
+        TypeKind::Function { inputs, results } => {
+            out.push('(');
+            write_type_list(ctx, inputs, out);
+            out.push_str(") -> ");
+            write_result_types(ctx, results, out);
+        }
+        TypeKind::RankedTensor { shape, element, encoding } => {
+            out.push_str("tensor<");
+            write_shape(shape, None, out);
+            write_type(ctx, *element, out);
+            if let Some(enc) = encoding {
+                out.push_str(", ");
+                out.push_str(&attr_to_string(ctx, *enc));
+            }
+            out.push('>');
+        }
+        TypeKind::UnrankedTensor { element } => {
+            out.push_str("tensor<*x");
+            write_type(ctx, *element, out);
+            out.push('>');
+        }
+        TypeKind::MemRef { shape, element, layout, memory_space } => {
+            out.push_str("memref<");
+            write_shape(shape, None, out);
+            write_type(ctx, *element, out);
+            if let Some(layout) = layout {
+                out.push_str(", ");
+                out.push_str(&attr_to_string(ctx, *layout));
+            }
+            if let Some(space) = memory_space {
+                out.push_str(", ");
+                write_memory_space(ctx, *space, out);
+            }
+            out.push('>');
+        }
+        TypeKind::UnrankedMemRef { element, memory_space } => {
+            out.push_str("memref<*x");
+            write_type(ctx, *element, out);
+            if let Some(space) = memory_space {
+                out.push_str(", ");
+                write_memory_space(ctx, *space, out);
+            }
+            out.push('>');
+        }
+        TypeKind::Vector { shape, scalable, element } => {
+            out.push_str("vector<");
+            write_shape(shape, Some(scalable), out);
+            write_type(ctx, *element, out);
+            out.push('>');
+        }
+        TypeKind::Opaque { dialect, body } => {
+            out.push('!');
+            out.push_str(dialect);
+            if !body.starts_with('<') {
+                out.push('.');
+            }
+            out.push_str(body);
+        }
+    }
+}
+
+/// Memory spaces print integers without their `i64` type, as MLIR does.
+fn write_memory_space(ctx: &Context, space: Attr, out: &mut String) {
+    if let AttrKind::Integer { value, ty } = ctx.attr_kind(space)
+        && matches!(ctx.type_kind(*ty), TypeKind::Integer { width: 64, signedness: Signedness::Signless })
+    {
+        let _ = write!(out, "{value}");
+        return;
+    }
+    out.push_str(&attr_to_string(ctx, space));
+}
+
+// ---- attributes ----
+
+fn write_dictionary(ctx: &Context, entries: &[(String, Attr)], out: &mut String, resources: &mut Vec<String>) {
+    out.push('{');
+    for (i, (key, value)) in entries.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        if is_bare_identifier(key) {
+            out.push_str(key);
+        } else {
+            escape_into(out, key.as_bytes());
+        }
+        if !matches!(ctx.attr_kind(*value), AttrKind::Unit) {
+            out.push_str(" = ");
+            write_attr(ctx, *value, out, resources);
+        }
+    }
+    out.push('}');
+}
+
+fn write_int_value(ctx: &Context, value: i128, ty: Type, out: &mut String) {
+    if matches!(ctx.type_kind(ty), TypeKind::Integer { width: 1, signedness: Signedness::Signless }) {
+        out.push_str(if value != 0 { "true" } else { "false" });
+    } else {
+        let _ = write!(out, "{value}");
+    }
+}
+
+fn write_attr(ctx: &Context, attr: Attr, out: &mut String, resources: &mut Vec<String>) {
+    match ctx.attr_kind(attr) {
+        AttrKind::Unit => out.push_str("unit"),
+        AttrKind::Integer { value, ty } => {
+            write_int_value(ctx, *value, *ty, out);
+            if !matches!(ctx.type_kind(*ty), TypeKind::Integer { width: 1, signedness: Signedness::Signless }) {
+                out.push_str(" : ");
+                write_type(ctx, *ty, out);
+            }
+        }
+        AttrKind::Float { bits, ty } => {
+            let TypeKind::Float(kind) = *ctx.type_kind(*ty) else { unreachable!("float attributes have float types") };
+            out.push_str(&float::format_bits(kind, *bits));
+            out.push_str(" : ");
+            write_type(ctx, *ty, out);
+        }
+        AttrKind::String { value, ty } => {
+            escape_into(out, value);
+            if let Some(ty) = ty {
+                out.push_str(" : ");
+                write_type(ctx, *ty, out);
+            }
+        }
+        AttrKind::Array(elems) => {
+            out.push('[');
+            for (i, &e) in elems.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                write_attr(ctx, e, out, resources);
+            }
+            out.push(']');
+        }
+        AttrKind::Dictionary(entries) => write_dictionary(ctx, entries, out, resources),
+        AttrKind::Type(ty) => write_type(ctx, *ty, out),
+        AttrKind::SymbolRef { root, nested } => {
+            out.push('@');
+            write_symbol_name(root, out);
+            for n in nested {
+                out.push_str("::@");
+                write_symbol_name(n, out);
+            }
+        }
+        AttrKind::DenseElements { ty, data } => {
+            out.push_str("dense<");
+            write_dense(ctx, *ty, data, out);
+            out.push_str("> : ");
+            write_type(ctx, *ty, out);
+        }
+        AttrKind::DenseResource { handle, ty } => {
+            out.push_str("dense_resource<");
+            write_resource_handle(handle, out);
+            out.push_str("> : ");
+            write_type(ctx, *ty, out);
+            if !resources.contains(handle) {
+                resources.push(handle.clone());
+            }
+        }
+        AttrKind::DenseArray { element, data } => {
+            out.push_str("array<");
+            write_type(ctx, *element, out);
+            match data {
+                DenseArrayData::Int(values) => {
+                    for (i, v) in values.iter().enumerate() {
+                        out.push_str(if i == 0 { ": " } else { ", " });
+                        write_int_value(ctx, *v, *element, out);
+                    }
+                }
+                DenseArrayData::Float(values) => {
+                    let TypeKind::Float(kind) = *ctx.type_kind(*element) else { unreachable!("float arrays have float elements") };
+                    for (i, b) in values.iter().enumerate() {
+                        out.push_str(if i == 0 { ": " } else { ", " });
+                        out.push_str(&float::format_bits(kind, *b));
+                    }
+                }
+            }
+            out.push('>');
+        }
+        AttrKind::AffineMap(map) => {
+            let _ = write!(out, "affine_map<{map}>");
+        }
+        AttrKind::IntegerSet(set) => {
+            let _ = write!(out, "affine_set<{set}>");
+        }
+        AttrKind::Strided { strides, offset } => {
+            out.push_str("strided<[");
+            for (i, &s) in strides.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                write_dynamic(s, out);
+            }
+            out.push(']');
+            if *offset != 0 {
+                out.push_str(", offset: ");
+                write_dynamic(*offset, out);
+            }
+            out.push('>');
+        }
+        AttrKind::Location(_) => print_location_inline(ctx, attr, out),
+        AttrKind::Opaque { dialect, body } => {
+            out.push('#');
+            out.push_str(dialect);
+            if !body.starts_with('<') {
+                out.push('.');
+            }
+            out.push_str(body);
+        }
+    }
+}
+
+fn write_dynamic(v: i64, out: &mut String) {
+    if v == DYNAMIC {
+        out.push('?');
+    } else {
+        let _ = write!(out, "{v}");
+    }
+}
+
+/// The body of `dense<...>`: a splat value, nested lists, or hex when some float
+/// element has no exact decimal form.
+fn write_dense(ctx: &Context, ty: Type, data: &DenseData, out: &mut String) {
+    let kind = ctx.type_kind(ty);
+    let shape = kind.shape().unwrap_or(&[]).to_vec();
+    let element = kind.element().expect("dense attributes have shaped types");
+    let float_kind = match ctx.type_kind(element) {
+        TypeKind::Float(k) => Some(*k),
+        TypeKind::Complex(inner) => match ctx.type_kind(*inner) {
+            TypeKind::Float(k) => Some(*k),
+            _ => None,
+        },
+        _ => None,
+    };
+    let count: i64 = shape.iter().product();
+    if count == 0 {
+        return;
+    }
+    if let Some(fk) = float_kind
+        && data.elements.iter().any(|e| !float_has_decimal(fk, e))
+        && fk.width() % 8 == 0
+        && fk.width() <= 64
+    {
+        out.push_str("\"0x");
+        let bytes = fk.width() as usize / 8;
+        for e in &data.elements {
+            let parts: &[u128] = match e {
+                DenseElement::Float(b) => &[*b],
+                DenseElement::ComplexFloat(a, b) => &[*a, *b],
+                _ => &[],
+            };
+            for p in parts {
+                for i in 0..bytes {
+                    let _ = write!(out, "{:02X}", (p >> (8 * i)) & 0xff);
+                }
+            }
+        }
+        out.push('"');
+        return;
+    }
+    let write_elem = |e: &DenseElement, out: &mut String| match *e {
+        DenseElement::Int(v) => write_int_value(ctx, v, element, out),
+        DenseElement::Float(b) => out.push_str(&float::format_bits(float_kind.expect("float element"), b)),
+        DenseElement::ComplexInt(a, b) => {
+            let _ = write!(out, "({a}, {b})");
+        }
+        DenseElement::ComplexFloat(a, b) => {
+            let fk = float_kind.expect("complex float element");
+            let _ = write!(out, "({}, {})", float::format_bits(fk, a), float::format_bits(fk, b));
+        }
+    };
+    if data.splat || shape.is_empty() {
+        write_elem(&data.elements[0], out);
+        return;
+    }
+    let mut index = 0;
+    write_nested(&shape, &data.elements, &mut index, out, &write_elem);
+}
+
+fn write_nested(shape: &[i64], elements: &[DenseElement], index: &mut usize, out: &mut String, write_elem: &dyn Fn(&DenseElement, &mut String)) {
+    out.push('[');
+    for i in 0..shape[0] {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        if shape.len() == 1 {
+            write_elem(&elements[*index], out);
+            *index += 1;
+        } else {
+            write_nested(&shape[1..], elements, index, out, write_elem);
+        }
+    }
+    out.push(']');
+}
+
+fn float_has_decimal(kind: FloatKind, e: &DenseElement) -> bool {
+    let ok = |b: u128| !float::format_bits(kind, b).starts_with("0x");
+    match *e {
+        DenseElement::Float(b) => ok(b),
+        DenseElement::ComplexFloat(a, b) => ok(a) && ok(b),
+        _ => true,
+    }
+}
+
+// ---- locations ----
+
+fn write_location_body(ctx: &Context, loc: Location, out: &mut String) {
+    let Some(kind) = ctx.location_kind(loc) else {
+        out.push_str("unknown");
+        return;
+    };
+    match kind {
+        LocationKind::Unknown => out.push_str("unknown"),
+        LocationKind::FileLineCol { file, line, col, end } => {
+            escape_into(out, file.as_bytes());
+            let _ = write!(out, ":{line}:{col}");
+            if let Some((end_line, end_col)) = end {
+                if end_line == line {
+                    let _ = write!(out, " to :{end_col}");
+                } else {
+                    let _ = write!(out, " to {end_line}:{end_col}");
+                }
+            }
+        }
+        LocationKind::Name { name, child } => {
+            escape_into(out, name.as_bytes());
+            if let Some(child) = child
+                && !matches!(ctx.location_kind(*child), Some(LocationKind::Unknown))
+            {
+                out.push('(');
+                write_location_body(ctx, *child, out);
+                out.push(')');
+            }
+        }
+        LocationKind::CallSite { callee, caller } => {
+            out.push_str("callsite(");
+            write_location_body(ctx, *callee, out);
+            out.push_str(" at ");
+            write_location_body(ctx, *caller, out);
+            out.push(')');
+        }
+        LocationKind::Fused { locations, metadata } => {
+            out.push_str("fused");
+            if let Some(m) = metadata {
+                out.push('<');
+                out.push_str(&attr_to_string(ctx, *m));
+                out.push('>');
+            }
+            out.push('[');
+            for (i, &l) in locations.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                write_location_body(ctx, l, out);
+            }
+            out.push(']');
+        }
+    }
+}
+
+/// Values with an unknown definition site print as placeholders; this tells whether
+/// a value is one (used by the verifier to report unresolved forward references).
+pub fn is_placeholder(ctx: &Context, v: Value) -> bool {
+    matches!(ctx.value(v).def, ValueDef::Placeholder)
+}

@@ -1,0 +1,38 @@
+//! Regions: an ordered list of blocks owned by an operation.
+
+use crate::block::BlockId;
+use crate::context::Context;
+use crate::operation::OpId;
+
+/// A region id.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub struct RegionId(pub(crate) u32);
+
+#[derive(Clone, Debug, Default)]
+pub struct RegionData {
+    pub blocks: Vec<BlockId>,
+    pub parent: Option<OpId>,
+}
+
+impl Context {
+    pub fn create_region(&mut self, parent: Option<OpId>) -> RegionId {
+        let id = RegionId(self.regions.len() as u32);
+        self.regions.push(RegionData { blocks: Vec::new(), parent });
+        id
+    }
+
+    pub fn region(&self, region: RegionId) -> &RegionData {
+        &self.regions[region.0 as usize]
+    }
+
+    /// Appends `block` to `region`.
+    pub fn append_block(&mut self, region: RegionId, block: BlockId) {
+        self.blocks[block.0 as usize].parent = Some(region);
+        self.regions[region.0 as usize].blocks.push(block);
+    }
+
+    /// The entry block of `region`, if it has any block.
+    pub fn entry_block(&self, region: RegionId) -> Option<BlockId> {
+        self.region(region).blocks.first().copied()
+    }
+}

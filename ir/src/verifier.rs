@@ -1,0 +1,329 @@
+//! The IR verifier: block structure, successors, registered-op verifiers, SSA dominance in
+//! CFG regions, isolation from above and symbol tables.
+
+use std::collections::HashMap;
+
+use crate::attributes::AttrKind;
+use crate::block::BlockId;
+use crate::context::Context;
+use crate::diagnostics::Diagnostic;
+use crate::operation::OpId;
+use crate::region::RegionId;
+use crate::value::{Value, ValueDef};
+
+/// Verifies `op` and everything nested in it; returns the first error found.
+pub fn verify(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
+    let mut v = Verifier { ctx, dominators: HashMap::new() };
+    v.verify_op(op)
+}
+
+struct Verifier<'a> {
+    ctx: &'a Context,
+    /// Immediate-dominator tables per CFG region, computed on demand.
+    dominators: HashMap<RegionId, HashMap<BlockId, Option<BlockId>>>,
+}
+
+impl Verifier<'_> {
+    fn verify_op(&mut self, op: OpId) -> Result<(), Diagnostic> {
+        let ctx = self.ctx;
+        let data = ctx.op(op);
+        let info = ctx.op_info(ctx.op_name(op)).cloned();
+        for (i, &v) in data.operands.iter().enumerate() {
+            if matches!(ctx.value(v).def, ValueDef::Placeholder) {
+                return Err(Diagnostic::error(data.loc, format!("operand #{i} is an unresolved forward reference")));
+            }
+        }
+        self.verify_successors(op)?;
+        let is_cfg = info.as_ref().is_some_and(|i| !i.traits.graph_regions);
+        let isolated = info.as_ref().is_some_and(|i| i.traits.isolated_from_above);
+        for &region in &data.regions {
+            self.verify_region(op, region, is_cfg, info.as_ref().map(|i| i.traits))?;
+        }
+        if isolated {
+            self.verify_isolation(op)?;
+        }
+        if let Some(info) = &info {
+            if let Some(verify) = info.verify {
+                verify(ctx, op)?;
+            }
+            if info.traits.symbol_table {
+                self.verify_symbol_table(op)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn verify_successors(&self, op: OpId) -> Result<(), Diagnostic> {
+        let ctx = self.ctx;
+        let data = ctx.op(op);
+        if data.successors.is_empty() {
+            return Ok(());
+        }
+        if data.next.is_some() {
+            return Err(Diagnostic::error(data.loc, "operation with block successors must terminate its parent block"));
+        }
+        let region = data.parent.and_then(|b| ctx.block(b).parent);
+        for &succ in &data.successors {
+            if ctx.block(succ).parent != region {
+                return Err(Diagnostic::error(data.loc, "reference to block defined in another region"));
+            }
+        }
+        // Without an interface saying how operands split between successors, a lone
+        // successor receives all operands, as MLIR assumes.
+        if ctx.op_info(ctx.op_name(op)).is_none() && data.successors.len() == 1 {
+            let want = ctx.block(data.successors[0]).args.len();
+            if want != data.operands.len() {
+                return Err(Diagnostic::error(
+                    data.loc,
+                    format!("branch has {} operands for successor #0, but target block has {want}", data.operands.len()),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn verify_region(&mut self, op: OpId, region: RegionId, is_cfg: bool, traits: Option<crate::registry::OpTraits>) -> Result<(), Diagnostic> {
+        let ctx = self.ctx;
+        let blocks = &ctx.region(region).blocks;
+        if let Some(traits) = traits
+            && traits.single_block
+            && blocks.len() > 1
+        {
+            return Err(Diagnostic::error(ctx.op(op).loc, format!("'{}' op expects region to have 0 or 1 blocks", ctx.op_name(op))));
+        }
+        if let Some(&entry) = blocks.first() {
+            // The entry block may not be a branch target.
+            for &b in blocks {
+                if let Some(term) = ctx.block(b).last
+                    && ctx.op(term).successors.contains(&entry)
+                {
+                    return Err(Diagnostic::error(ctx.op(term).loc, "entry block of region may not have predecessors"));
+                }
+            }
+        }
+        for &block in blocks {
+            if let Some(traits) = traits
+                && is_cfg
+                && !traits.no_terminator
+            {
+                match ctx.block(block).last {
+                    None => return Err(Diagnostic::error(ctx.op(op).loc, "empty block: expect at least a terminator")),
+                    Some(last) => {
+                        if ctx.op_traits(last).is_some_and(|t| !t.terminator) {
+                            return Err(Diagnostic::error(ctx.op(last).loc, "block with no terminator"));
+                        }
+                    }
+                }
+            }
+            for inner in ctx.block_ops(block) {
+                if ctx.op_traits(inner).is_some_and(|t| t.terminator) && ctx.op(inner).next.is_some() {
+                    return Err(Diagnostic::error(ctx.op(inner).loc, "must be the last operation in the parent block"));
+                }
+                if is_cfg {
+                    self.verify_dominance(inner)?;
+                }
+                self.verify_op(inner)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Every operand of `user` (in a CFG region) must dominate it.
+    fn verify_dominance(&mut self, user: OpId) -> Result<(), Diagnostic> {
+        let ctx = self.ctx;
+        for (i, &v) in ctx.op(user).operands.iter().enumerate() {
+            if !self.dominates(v, user) {
+                return Err(Diagnostic::error(ctx.op(user).loc, format!("operand #{i} does not dominate this use")));
+            }
+        }
+        Ok(())
+    }
+
+    fn dominates(&mut self, v: Value, user: OpId) -> bool {
+        let ctx = self.ctx;
+        let def_block = match ctx.value(v).def {
+            ValueDef::Result { op, .. } => match ctx.op(op).parent {
+                Some(b) => b,
+                None => return false,
+            },
+            ValueDef::BlockArgument { block, .. } => block,
+            ValueDef::Placeholder => return false,
+        };
+        let Some(def_region) = ctx.block(def_block).parent else { return false };
+        // Walk up from the user to the op that sits directly in the definition's region.
+        let mut anchor = user;
+        loop {
+            let Some(block) = ctx.op(anchor).parent else { return false };
+            if ctx.block(block).parent == Some(def_region) {
+                break;
+            }
+            let Some(parent) = ctx.parent_op(anchor) else { return false };
+            anchor = parent;
+        }
+        let anchor_block = ctx.op(anchor).parent.expect("found in a block above");
+        // Regions of graph-region ops impose no order.
+        let region_owner = ctx.region(def_region).parent;
+        if region_owner.and_then(|o| ctx.op_traits(o)).is_none_or(|t| t.graph_regions) {
+            return true;
+        }
+        if anchor_block == def_block {
+            return match ctx.value(v).def {
+                ValueDef::BlockArgument { .. } => true,
+                ValueDef::Result { op, .. } => op != anchor && self.comes_before(op, anchor),
+                ValueDef::Placeholder => false,
+            };
+        }
+        self.block_dominates(def_region, def_block, anchor_block)
+    }
+
+    fn comes_before(&self, a: OpId, b: OpId) -> bool {
+        let mut cur = self.ctx.op(a).next;
+        while let Some(op) = cur {
+            if op == b {
+                return true;
+            }
+            cur = self.ctx.op(op).next;
+        }
+        false
+    }
+
+    fn block_dominates(&mut self, region: RegionId, a: BlockId, b: BlockId) -> bool {
+        let ctx = self.ctx;
+        let idom = self.dominators.entry(region).or_insert_with(|| immediate_dominators(ctx, region));
+        let mut cur = Some(b);
+        while let Some(block) = cur {
+            if block == a {
+                return true;
+            }
+            cur = idom.get(&block).copied().flatten();
+        }
+        false
+    }
+
+    /// Ops nested in an isolated op may only use values defined inside it.
+    fn verify_isolation(&self, op: OpId) -> Result<(), Diagnostic> {
+        let ctx = self.ctx;
+        let mut error = None;
+        ctx.walk_nested(op, &mut |inner| {
+            if error.is_some() {
+                return;
+            }
+            for &v in &ctx.op(inner).operands {
+                if !self.defined_within(v, op) {
+                    error = Some(
+                        Diagnostic::error(ctx.op(inner).loc, "using value defined outside the region")
+                            .with_note(ctx.op(op).loc, "required by region isolation constraints"),
+                    );
+                    return;
+                }
+            }
+        });
+        error.map_or(Ok(()), Err)
+    }
+
+    fn defined_within(&self, v: Value, op: OpId) -> bool {
+        let ctx = self.ctx;
+        let mut block = match ctx.value(v).def {
+            ValueDef::Result { op: def, .. } => ctx.op(def).parent,
+            ValueDef::BlockArgument { block, .. } => Some(block),
+            ValueDef::Placeholder => None,
+        };
+        while let Some(b) = block {
+            let Some(owner) = ctx.block(b).parent.and_then(|r| ctx.region(r).parent) else { return false };
+            if owner == op {
+                return true;
+            }
+            block = ctx.op(owner).parent;
+        }
+        false
+    }
+
+    fn verify_symbol_table(&self, op: OpId) -> Result<(), Diagnostic> {
+        let ctx = self.ctx;
+        let mut seen: HashMap<&[u8], OpId> = HashMap::new();
+        for &region in &ctx.op(op).regions {
+            for &block in &ctx.region(region).blocks {
+                for inner in ctx.block_ops(block) {
+                    let Some(name) = ctx.op_inherent_or_attr(inner, "sym_name") else { continue };
+                    let AttrKind::String { value, .. } = ctx.attr_kind(name) else { continue };
+                    if let Some(&prev) = seen.get(value.as_slice()) {
+                        return Err(Diagnostic::error(ctx.op(inner).loc, format!("redefinition of symbol named '{}'", String::from_utf8_lossy(value)))
+                            .with_note(ctx.op(prev).loc, "see existing symbol definition here"));
+                    }
+                    seen.insert(value.as_slice(), inner);
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Immediate dominators of a region's blocks (iterative data-flow over reverse postorder).
+fn immediate_dominators(ctx: &Context, region: RegionId) -> HashMap<BlockId, Option<BlockId>> {
+    let blocks = &ctx.region(region).blocks;
+    let mut idom: HashMap<BlockId, Option<BlockId>> = HashMap::new();
+    let Some(&entry) = blocks.first() else { return idom };
+    let succs = |b: BlockId| -> Vec<BlockId> { ctx.block(b).last.map(|t| ctx.op(t).successors.to_vec()).unwrap_or_default() };
+    // Reverse postorder from the entry.
+    let mut order = Vec::new();
+    let mut visited = std::collections::HashSet::new();
+    let mut stack = vec![(entry, 0usize)];
+    visited.insert(entry);
+    while let Some((b, i)) = stack.pop() {
+        let s = succs(b);
+        if i < s.len() {
+            stack.push((b, i + 1));
+            if visited.insert(s[i]) {
+                stack.push((s[i], 0));
+            }
+        } else {
+            order.push(b);
+        }
+    }
+    order.reverse();
+    let rpo: HashMap<BlockId, usize> = order.iter().enumerate().map(|(i, &b)| (b, i)).collect();
+    let mut preds: HashMap<BlockId, Vec<BlockId>> = HashMap::new();
+    for &b in &order {
+        for s in succs(b) {
+            preds.entry(s).or_default().push(b);
+        }
+    }
+    let mut doms: HashMap<BlockId, BlockId> = HashMap::from([(entry, entry)]);
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for &b in order.iter().skip(1) {
+            let mut new_idom: Option<BlockId> = None;
+            for &p in preds.get(&b).map(Vec::as_slice).unwrap_or(&[]) {
+                if !doms.contains_key(&p) {
+                    continue;
+                }
+                new_idom = Some(match new_idom {
+                    None => p,
+                    Some(cur) => {
+                        let (mut x, mut y) = (p, cur);
+                        while x != y {
+                            while rpo[&x] > rpo[&y] {
+                                x = doms[&x];
+                            }
+                            while rpo[&y] > rpo[&x] {
+                                y = doms[&y];
+                            }
+                        }
+                        x
+                    }
+                });
+            }
+            if let Some(d) = new_idom
+                && doms.get(&b) != Some(&d)
+            {
+                doms.insert(b, d);
+                changed = true;
+            }
+        }
+    }
+    for (&b, &d) in &doms {
+        idom.insert(b, if b == entry { None } else { Some(d) });
+    }
+    idom
+}

@@ -1,0 +1,1 @@
+//! TensorBind tuning: knob spaces, features, cost models, search, measurement, records.
