@@ -32,9 +32,107 @@ fn ieee_layout(kind: FloatKind) -> Option<Layout> {
     Some(Layout { exp_bits, man_bits, explicit_int_bit: false })
 }
 
+/// How a small (4 to 8 bit) format spends its special encodings.
+#[derive(Clone, Copy, PartialEq)]
+enum Specials {
+    /// IEEE: all-ones exponent is infinity or NaN.
+    Ieee,
+    /// "FN": no infinity; only the all-ones code (per sign) is NaN.
+    FiniteAllOnesNan,
+    /// "FNUZ": no infinity, no negative zero; the negative-zero code is NaN.
+    FiniteNegZeroNan,
+    /// Finite values only.
+    Finite,
+    /// E8M0FNU: unsigned powers of two; all-ones is NaN.
+    UnsignedExponent,
+}
+
+fn small_layout(kind: FloatKind) -> Option<(u32, u32, i32, Specials)> {
+    use FloatKind::*;
+    Some(match kind {
+        F8E5M2 => (5, 2, 15, Specials::Ieee),
+        F8E4M3 => (4, 3, 7, Specials::Ieee),
+        F8E3M4 => (3, 4, 3, Specials::Ieee),
+        F8E4M3FN => (4, 3, 7, Specials::FiniteAllOnesNan),
+        F8E5M2FNUZ => (5, 2, 16, Specials::FiniteNegZeroNan),
+        F8E4M3FNUZ => (4, 3, 8, Specials::FiniteNegZeroNan),
+        F8E4M3B11FNUZ => (4, 3, 11, Specials::FiniteNegZeroNan),
+        F4E2M1FN => (2, 1, 1, Specials::Finite),
+        F6E2M3FN => (2, 3, 1, Specials::Finite),
+        F6E3M2FN => (3, 2, 3, Specials::Finite),
+        F8E8M0FNU => (8, 0, 127, Specials::UnsignedExponent),
+        _ => return None,
+    })
+}
+
+/// The value of a small-format code; NaN for NaN codes.
+fn small_value(kind: FloatKind, code: u32) -> Option<f64> {
+    let (exp_bits, man_bits, bias, specials) = small_layout(kind)?;
+    if specials == Specials::UnsignedExponent {
+        return Some(if code == 0xff { f64::NAN } else { 2f64.powi(code as i32 - bias) });
+    }
+    let sign = code >> (exp_bits + man_bits) & 1 == 1;
+    let exp = (code >> man_bits) & ((1 << exp_bits) - 1);
+    let man = code & ((1 << man_bits) - 1);
+    let exp_max = (1 << exp_bits) - 1;
+    match specials {
+        Specials::Ieee if exp == exp_max => return Some(if man == 0 { if sign { f64::NEG_INFINITY } else { f64::INFINITY } } else { f64::NAN }),
+        Specials::FiniteAllOnesNan if exp == exp_max && man == (1 << man_bits) - 1 => return Some(f64::NAN),
+        Specials::FiniteNegZeroNan if sign && exp == 0 && man == 0 => return Some(f64::NAN),
+        _ => {}
+    }
+    let magnitude = if exp == 0 {
+        man as f64 * 2f64.powi(1 - bias - man_bits as i32)
+    } else {
+        (man | (1 << man_bits)) as f64 * 2f64.powi(exp as i32 - bias - man_bits as i32)
+    };
+    Some(if sign { -magnitude } else { magnitude })
+}
+
+/// Rounds to the nearest code of a small format (ties to the even code); out-of-range
+/// values become infinity, NaN or the largest value, whichever the format has.
+fn small_from_f64(kind: FloatKind, value: f64) -> Option<u128> {
+    let (_, _, _, specials) = small_layout(kind)?;
+    let codes = 1u32 << kind.width();
+    let nan_code = (0..codes).find(|&c| small_value(kind, c).is_some_and(f64::is_nan));
+    if value.is_nan() {
+        return nan_code.map(u128::from);
+    }
+    let mut best: Option<(u32, f64)> = None;
+    let mut max_finite = 0f64;
+    for code in 0..codes {
+        let v = small_value(kind, code)?;
+        if v.is_nan() || v.is_infinite() || (v == 0.0 && v.is_sign_negative() != value.is_sign_negative() && value == 0.0) {
+            continue;
+        }
+        max_finite = max_finite.max(v.abs());
+        let d = (v - value).abs();
+        best = match best {
+            Some((c, bd)) if bd < d || (bd == d && c & 1 == 0) => Some((c, bd)),
+            _ => Some((code, d)),
+        };
+    }
+    // Beyond the largest value plus half an ulp the format overflows.
+    if value.abs() > max_finite {
+        let overflow = (0..codes).find(|&c| small_value(kind, c).is_some_and(|v| v.is_infinite() && v.is_sign_negative() == value.is_sign_negative()));
+        if let Some(c) = overflow.or(if specials == Specials::Finite { None } else { nan_code }) {
+            let (_, d) = best?;
+            if specials != Specials::Ieee || d > 0.0 {
+                let ulp_half = max_finite - small_value(kind, best?.0.saturating_sub(1)).unwrap_or(0.0).abs();
+                if (value.abs() - max_finite) >= ulp_half / 2.0 || specials != Specials::Ieee {
+                    return Some(c as u128);
+                }
+            }
+        }
+    }
+    best.map(|(c, _)| c as u128)
+}
+
 /// Rounds `value` to the nearest value of `kind` (ties to even) and returns its bits.
-/// Returns `None` for formats that take only hexadecimal literals (the small f4/f6/f8 ones).
 pub fn bits_from_f64(kind: FloatKind, value: f64) -> Option<u128> {
+    if small_layout(kind).is_some() {
+        return small_from_f64(kind, value);
+    }
     let layout = ieee_layout(kind)?;
     if kind == FloatKind::F64 {
         return Some(value.to_bits() as u128);
@@ -103,6 +201,9 @@ pub fn bits_from_f64(kind: FloatKind, value: f64) -> Option<u128> {
 
 /// The exact `f64` value of `bits`, when it has one (always for formats up to f64).
 pub fn bits_to_f64(kind: FloatKind, bits: u128) -> Option<f64> {
+    if small_layout(kind).is_some() {
+        return if bits >> kind.width() == 0 { small_value(kind, bits as u32) } else { None };
+    }
     let layout = ieee_layout(kind)?;
     if kind == FloatKind::F64 {
         return Some(f64::from_bits(bits as u64));
@@ -201,6 +302,26 @@ mod tests {
     fn f80_has_explicit_integer_bit() {
         assert_eq!(bits_from_f64(FloatKind::F80, 1.0), Some(0x3FFF_8000_0000_0000_0000));
         assert_eq!(bits_to_f64(FloatKind::F80, 0x3FFF_8000_0000_0000_0000), Some(1.0));
+    }
+
+    #[test]
+    fn small_formats_round_trip_every_code() {
+        for kind in FloatKind::ALL.into_iter().filter(|k| k.width() <= 8) {
+            for code in 0..1u128 << kind.width() {
+                let v = bits_to_f64(kind, code).unwrap();
+                if v.is_nan() || (v == 0.0 && v.is_sign_negative()) {
+                    continue;
+                }
+                assert_eq!(bits_from_f64(kind, v), Some(code), "{kind:?} code {code:#x} value {v}");
+            }
+        }
+    }
+
+    #[test]
+    fn f8e4m3fn_has_no_infinity() {
+        assert_eq!(bits_to_f64(FloatKind::F8E4M3FN, 0x7E), Some(448.0));
+        assert!(bits_to_f64(FloatKind::F8E4M3FN, 0x7F).unwrap().is_nan());
+        assert_eq!(bits_from_f64(FloatKind::F8E4M3FN, 448.0), Some(0x7E));
     }
 
     #[test]

@@ -148,7 +148,12 @@ impl Printer<'_> {
         self.indent(indent);
         let data = self.ctx.op(op);
         if let Some(&first) = data.results.first() {
-            self.write_value(first);
+            match self.names[first.0 as usize] {
+                ValueName::Numbered { id, .. } => {
+                    let _ = write!(self.out, "%{id}");
+                }
+                _ => self.write_value(first),
+            }
             if data.results.len() > 1 {
                 let _ = write!(self.out, ":{}", data.results.len());
             }
@@ -275,7 +280,11 @@ impl Printer<'_> {
                     }
                     self.out.push(')');
                 }
-                self.out.push_str(":\n");
+                self.out.push(':');
+                if i > 0 {
+                    self.write_predecessor_comment(region, block);
+                }
+                self.out.push('\n');
             }
             for op in self.ctx.block_ops(block) {
                 self.print_op(op, indent + 2);
@@ -284,6 +293,27 @@ impl Printer<'_> {
         }
         self.indent(indent);
         self.out.push('}');
+    }
+
+    /// `  // pred: ^bb0` or `  // 2 preds: ^bb0, ^bb1`, as MLIR annotates block headers.
+    fn write_predecessor_comment(&mut self, region: RegionId, block: BlockId) {
+        let blocks = &self.ctx.region(region).blocks;
+        let mut preds = Vec::new();
+        for (i, &b) in blocks.iter().enumerate() {
+            if let Some(term) = self.ctx.block(b).last {
+                preds.extend(self.ctx.op(term).successors.iter().filter(|&&s| s == block).map(|_| i));
+            }
+        }
+        match preds.len() {
+            0 => {}
+            1 => {
+                let _ = write!(self.out, "  // pred: ^bb{}", preds[0]);
+            }
+            n => {
+                let list: Vec<String> = preds.iter().map(|i| format!("^bb{i}")).collect();
+                let _ = write!(self.out, "  // {n} preds: {}", list.join(", "));
+            }
+        }
     }
 
     fn write_block_name(&mut self, block: BlockId) {
@@ -610,13 +640,57 @@ fn write_attr(ctx: &Context, attr: Attr, out: &mut String, resources: &mut Vec<S
             out.push('>');
         }
         AttrKind::Location(_) => print_location_inline(ctx, attr, out),
-        AttrKind::Opaque { dialect, body } => {
+        AttrKind::Opaque { dialect, body, ty } => {
             out.push('#');
             out.push_str(dialect);
             if !body.starts_with('<') {
                 out.push('.');
             }
             out.push_str(body);
+            if let Some(ty) = ty {
+                out.push_str(" : ");
+                write_type(ctx, *ty, out);
+            }
+        }
+        AttrKind::WideInteger { negative, magnitude, ty } => {
+            let _ = write!(out, "{}{magnitude} : ", if *negative { "-" } else { "" });
+            write_type(ctx, *ty, out);
+        }
+        AttrKind::DenseStrings { ty, splat, values } => {
+            out.push_str("dense<");
+            write_dense_strings(ctx, *ty, *splat, values, out);
+            out.push_str("> : ");
+            write_type(ctx, *ty, out);
+        }
+        AttrKind::Sparse { ty, index_shape, indices, values } => {
+            out.push_str("sparse<");
+            if let Some(values) = values {
+                if index_shape.is_empty() {
+                    let _ = write!(out, "{}", indices[0]);
+                } else {
+                    let elements: Vec<DenseElement> = indices.iter().map(|&i| DenseElement::Int(i as i128)).collect();
+                    let mut index = 0;
+                    let write_index = |e: &DenseElement, out: &mut String| {
+                        if let DenseElement::Int(v) = e {
+                            let _ = write!(out, "{v}");
+                        }
+                    };
+                    write_nested(index_shape, &elements, &mut index, out, &write_index);
+                }
+                out.push_str(", ");
+                match ctx.attr_kind(*values) {
+                    AttrKind::DenseElements { ty, data } => write_dense(ctx, *ty, data, out),
+                    AttrKind::DenseStrings { ty, splat, values } => write_dense_strings(ctx, *ty, *splat, values, out),
+                    _ => unreachable!("sparse values are dense attributes"),
+                }
+            }
+            out.push_str("> : ");
+            write_type(ctx, *ty, out);
+        }
+        AttrKind::Distinct { id, inner } => {
+            let _ = write!(out, "distinct[{id}]<");
+            write_attr(ctx, *inner, out, resources);
+            out.push('>');
         }
     }
 }
@@ -686,6 +760,25 @@ fn write_dense(ctx: &Context, ty: Type, data: &DenseData, out: &mut String) {
     }
     let mut index = 0;
     write_nested(&shape, &data.elements, &mut index, out, &write_elem);
+}
+
+fn write_dense_strings(ctx: &Context, ty: Type, splat: bool, values: &[Vec<u8>], out: &mut String) {
+    let shape = ctx.type_kind(ty).shape().unwrap_or(&[]).to_vec();
+    if values.is_empty() {
+        return;
+    }
+    if splat || shape.is_empty() {
+        escape_into(out, &values[0]);
+        return;
+    }
+    let elements: Vec<DenseElement> = (0..values.len()).map(|i| DenseElement::Int(i as i128)).collect();
+    let write_string = |e: &DenseElement, out: &mut String| {
+        if let DenseElement::Int(i) = e {
+            escape_into(out, &values[*i as usize]);
+        }
+    };
+    let mut index = 0;
+    write_nested(&shape, &elements, &mut index, out, &write_string);
 }
 
 fn write_nested(shape: &[i64], elements: &[DenseElement], index: &mut usize, out: &mut String, write_elem: &dyn Fn(&DenseElement, &mut String)) {

@@ -42,7 +42,7 @@
 // CHECK-NEXT:   }) : (i32) -> ()
 "unreg.one_line"(%0#0)({^bb0(%a:i32):"unreg.use"(%a,%0#1):(i32,i32)->()}):(i32)->()
 
-// A comment containing things that look like syntax: "unreg.fake"() ({ // -----x
+// A comment containing things that look like syntax: "unreg.fake"() ({ // ---x
 // CHECK-LABEL: "unreg.after_tricky_comment"() : () -> ()
 "unreg.after_tricky_comment"() : () -> ()
 

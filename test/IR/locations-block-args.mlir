@@ -17,7 +17,7 @@
 
 // An argument without a location gets the position of its name in the file.
 // CHECK-LABEL: "unreg.block_args_implicit"() ({
-// CHECK-NEXT:   ^bb0(%arg0: i32 loc("{{.*}}locations-block-args.mlir":16:6), %arg1: i64 loc("b.c":1:1)):
+// CHECK-NEXT:   ^bb0(%arg0: i32 loc("{{.*}}locations-block-args.mlir":[[@LINE+4]]:6), %arg1: i64 loc("b.c":1:1)):
 // CHECK-NEXT:     "unreg.use"(%arg0, %arg1) : (i32, i64) -> () loc("use.c":2:2)
 // CHECK-NEXT:   }) : () -> () loc("op.c":2:2)
 "unreg.block_args_implicit"() ({

@@ -13,7 +13,7 @@
 // -----
 
 // Two modules at the top level are wrapped.
-// CHECK-LABEL: // -----
+// CHECK-LABEL: {{^// -{5}$}}
 // CHECK-NEXT: "builtin.module"() ({
 // CHECK-NEXT:   "builtin.module"() <{sym_name = "first"}> ({
 // CHECK-NEXT:   ^bb0:
@@ -30,7 +30,7 @@ module @second {
 // -----
 
 // A module followed by another operation is wrapped.
-// CHECK-LABEL: // -----
+// CHECK-LABEL: {{^// -{5}$}}
 // CHECK-NEXT: "builtin.module"() ({
 // CHECK-NEXT:   "builtin.module"() ({
 // CHECK-NEXT:     "unreg.inside"() : () -> ()
@@ -45,7 +45,7 @@ module {
 // -----
 
 // A chunk with only comments and aliases is an empty module.
-// CHECK-LABEL: // -----
+// CHECK-LABEL: {{^// -{5}$}}
 // CHECK-NEXT: "builtin.module"() ({
 // CHECK-NEXT: ^bb0:
 // CHECK-NEXT: }) : () -> ()
@@ -54,7 +54,7 @@ module {
 // -----
 
 // A top-level "unreg.module"-like operation is not a module.
-// CHECK-LABEL: // -----
+// CHECK-LABEL: {{^// -{5}$}}
 // CHECK-NEXT: "builtin.module"() ({
 // CHECK-NEXT:   "unreg.module"() ({
 // CHECK-NEXT:     "unreg.x"() : () -> ()

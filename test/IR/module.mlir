@@ -5,6 +5,10 @@
 // builtin.module in its custom form: module, module @name,
 // module attributes {...}. A file holding exactly one top-level module is
 // not wrapped in another one.
+//
+// The chunks of the output are separated by a line holding the split marker;
+// the CHECK lines match it with a regex because mlir-opt --split-input-file
+// splits at the marker text anywhere in a line, comments included.
 
 // CHECK:      "builtin.module"() ({
 // CHECK-NEXT:   "unreg.in_plain_module"() : () -> ()
@@ -15,7 +19,7 @@ module {
 
 // -----
 
-// CHECK-LABEL: // -----
+// CHECK-LABEL: {{^// -{5}$}}
 // CHECK-NEXT: "builtin.module"() <{sym_name = "named"}> ({
 // CHECK-NEXT:   "unreg.in_named_module"() : () -> ()
 // CHECK-NEXT: }) : () -> ()
@@ -27,7 +31,7 @@ module @named {
 
 // Discardable attributes of a module must have a dialect prefix; the
 // inherent sym_name/sym_visibility become properties.
-// CHECK-LABEL: // -----
+// CHECK-LABEL: {{^// -{5}$}}
 // CHECK-NEXT: "builtin.module"() <{sym_name = "with_attrs", sym_visibility = "private"}> ({
 // CHECK-NEXT:   "unreg.in_module_with_attrs"() : () -> ()
 // CHECK-NEXT: }) {foo.flag, unreg.attr = 1 : i32} : () -> ()
@@ -38,7 +42,7 @@ module @with_attrs attributes {unreg.attr = 1 : i32, sym_visibility = "private",
 // -----
 
 // attributes without a name; a quoted module name.
-// CHECK-LABEL: // -----
+// CHECK-LABEL: {{^// -{5}$}}
 // CHECK-NEXT: "builtin.module"() ({
 // CHECK-NEXT:   "builtin.module"() <{sym_name = "quoted name"}> ({
 // CHECK-NEXT:   ^bb0:
@@ -52,7 +56,7 @@ module attributes {foo.x = [1, 2]} {
 // -----
 
 // An empty module gets an empty block, which is printed.
-// CHECK-LABEL: // -----
+// CHECK-LABEL: {{^// -{5}$}}
 // CHECK-NEXT: "builtin.module"() ({
 // CHECK-NEXT: ^bb0:
 // CHECK-NEXT: }) : () -> ()
@@ -62,7 +66,7 @@ module {
 // -----
 
 // The generic form of builtin.module.
-// CHECK-LABEL: // -----
+// CHECK-LABEL: {{^// -{5}$}}
 // CHECK-NEXT: "builtin.module"() <{sym_name = "generic"}> ({
 // CHECK-NEXT:   "unreg.in_generic_module"() : () -> ()
 // CHECK-NEXT: }) {foo.attr} : () -> ()
@@ -73,7 +77,7 @@ module {
 // -----
 
 // A module with a location.
-// CHECK-LABEL: // -----
+// CHECK-LABEL: {{^// -{5}$}}
 // CHECK-NEXT: "builtin.module"() <{sym_name = "located"}> ({
 // CHECK-NEXT:   "unreg.in_located_module"() : () -> ()
 // CHECK-NEXT: }) : () -> ()

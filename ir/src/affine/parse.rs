@@ -31,8 +31,9 @@ use super::expr::{AffineBinaryKind, AffineExpr};
 use super::map::AffineMap;
 use super::set::IntegerSet;
 
-/// The deepest expression tree (and paren/negation nesting) the parser accepts.
-pub const MAX_EXPR_DEPTH: u32 = 1000;
+/// The deepest expression tree the parser accepts, and the most parentheses or unary minus
+/// signs it nests.
+pub const MAX_EXPR_DEPTH: u32 = 1_000_000;
 
 /// A parse failure at byte `offset` of the input.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -80,7 +81,7 @@ pub fn parse_affine_map_or_set(text: &str) -> Result<AffineMapOrSet, AffineParse
         Tok::Arrow => {
             p.bump()?;
             let results = p.parse_paren_list("affine map range", |p| {
-                Ok(p.parse_expr(Context::Start)?.expr)
+                Ok(p.parse_expr()?.expr)
             })?;
             AffineMapOrSet::Map(AffineMap { num_dims: p.num_dims, num_symbols: p.num_symbols, results })
         }
@@ -120,9 +121,42 @@ pub fn parse_affine_expr(
     for name in symbol_names {
         p.declare(name, false, 0)?;
     }
-    let expr = p.parse_expr(Context::Start)?.expr;
+    let expr = p.parse_expr()?.expr;
     p.expect_end()?;
     Ok(expr)
+}
+
+/// MLIR's semi-affine rule: a product needs a symbolic-or-constant factor, a division or
+/// `mod` a symbolic-or-constant right operand.
+#[inline(never)]
+fn check_semi_affine(
+    kind: AffineBinaryKind,
+    lhs: &Node,
+    rhs: &Node,
+    offset: usize,
+) -> Result<(), AffineParseError> {
+    let message = match kind {
+        AffineBinaryKind::Mul if !lhs.is_symbolic_or_constant() && !rhs.is_symbolic_or_constant() => {
+            "non-affine expression: at least one of the multiply operands has to be either a \
+             constant or symbolic"
+                .to_string()
+        }
+        AffineBinaryKind::FloorDiv | AffineBinaryKind::CeilDiv | AffineBinaryKind::Mod
+            if !rhs.is_symbolic_or_constant() =>
+        {
+            format!(
+                "non-affine expression: right operand of {} has to be either a constant or \
+                 symbolic",
+                kind.spelling()
+            )
+        }
+        _ => return Ok(()),
+    };
+    Err(error(offset, message))
+}
+
+fn too_deep(offset: usize) -> AffineParseError {
+    error(offset, format!("expression nested deeper than {MAX_EXPR_DEPTH} levels"))
 }
 
 fn error(offset: usize, message: impl Into<String>) -> AffineParseError {
@@ -279,6 +313,21 @@ impl Node {
     }
 }
 
+/// The expression to the left of an open parenthesis (or of the end, outermost).
+#[derive(Default)]
+struct Level {
+    /// The sum so far and the `+` (false) or `-` (true) after it, with its offset.
+    sum: Option<(Node, bool, usize)>,
+    /// The product-like term so far and the operator after it, with its offset.
+    term: Option<(Node, AffineBinaryKind, usize)>,
+    /// Offsets of unary minus signs waiting for their operand, innermost last.
+    negations: Vec<usize>,
+}
+
+fn minus_one() -> Node {
+    Node::leaf(AffineExpr::Constant(-1))
+}
+
 /// Where an operand is expected, for MLIR's error messages.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Context {
@@ -293,15 +342,13 @@ struct Parser<'a> {
     names: HashMap<&'a str, AffineExpr>,
     num_dims: u32,
     num_symbols: u32,
-    /// Open parentheses and unary minus signs around the current position.
-    nesting: u32,
 }
 
 impl<'a> Parser<'a> {
     fn new(text: &'a str) -> Result<Self, AffineParseError> {
         let mut lexer = Lexer { text, pos: 0 };
         let cur = lexer.next_token()?;
-        Ok(Parser { lexer, cur, names: HashMap::new(), num_dims: 0, num_symbols: 0, nesting: 0 })
+        Ok(Parser { lexer, cur, names: HashMap::new(), num_dims: 0, num_symbols: 0 })
     }
 
     fn bump(&mut self) -> Result<(), AffineParseError> {
@@ -402,7 +449,7 @@ impl<'a> Parser<'a> {
     /// `lhs - rhs >= 0` (or `== 0`) from `lhs >= rhs`, `rhs <= lhs` or `lhs == rhs`.
     fn parse_constraint(&mut self) -> Result<(AffineExpr, bool), AffineParseError> {
         const EXPECTED: &str = "expected '== affine-expr' or '>= affine-expr' at end of affine constraint";
-        let lhs = self.parse_expr(Context::Start)?;
+        let lhs = self.parse_expr()?;
         let offset = self.cur.offset;
         // MLIR lexes `>=` as two tokens, so `> =` is accepted too.
         let (is_eq, swapped) = match self.cur.tok {
@@ -415,136 +462,157 @@ impl<'a> Parser<'a> {
         if !self.eat(Tok::Equal)? {
             return Err(self.error_here(EXPECTED));
         }
-        let rhs = self.parse_expr(Context::Start)?;
+        let rhs = self.parse_expr()?;
         let (a, b) = if swapped { (rhs, lhs) } else { (lhs, rhs) };
-        let minus_one = Node::leaf(AffineExpr::Constant(-1));
         let difference = if b.expr == AffineExpr::Constant(0) {
             a
         } else if a.expr == AffineExpr::Constant(0) {
-            self.make(AffineBinaryKind::Mul, b, minus_one, offset)?
+            self.make(AffineBinaryKind::Mul, b, minus_one(), offset)?
         } else {
-            let negated = self.make(AffineBinaryKind::Mul, b, minus_one, offset)?;
+            let negated = self.make(AffineBinaryKind::Mul, b, minus_one(), offset)?;
             self.make(AffineBinaryKind::Add, a, negated, offset)?
         };
         Ok((difference.expr, is_eq))
     }
 
-    fn parse_expr(&mut self, context: Context) -> Result<Node, AffineParseError> {
-        let mut lhs = self.parse_term(context)?;
+    /// One expression, up to the first token that cannot continue it.
+    ///
+    /// Iterative rather than recursive descent, so that nesting costs heap, not stack: each
+    /// open parenthesis is a [`Level`] holding the partial sum and term to its left.
+    fn parse_expr(&mut self) -> Result<Node, AffineParseError> {
+        let mut levels = vec![Level::default()];
+        let mut context = Context::Start;
         loop {
-            let offset = self.cur.offset;
-            let negate = match self.cur.tok {
-                Tok::Plus => false,
-                Tok::Minus => true,
-                _ => return Ok(lhs),
-            };
-            self.bump()?;
-            let mut rhs = self.parse_term(Context::AfterOperator)?;
-            if negate {
-                let minus_one = Node::leaf(AffineExpr::Constant(-1));
-                rhs = self.make(AffineBinaryKind::Mul, rhs, minus_one, offset)?;
-            }
-            lhs = self.make(AffineBinaryKind::Add, lhs, rhs, offset)?;
-        }
-    }
-
-    fn parse_term(&mut self, context: Context) -> Result<Node, AffineParseError> {
-        let mut lhs = self.parse_atom(context)?;
-        loop {
-            let kind = match self.cur.tok {
-                Tok::Star => AffineBinaryKind::Mul,
-                Tok::Ident("floordiv") => AffineBinaryKind::FloorDiv,
-                Tok::Ident("ceildiv") => AffineBinaryKind::CeilDiv,
-                Tok::Ident("mod") => AffineBinaryKind::Mod,
-                _ => return Ok(lhs),
-            };
-            let offset = self.cur.offset;
-            self.bump()?;
-            let rhs = self.parse_atom(Context::AfterOperator)?;
-            if kind == AffineBinaryKind::Mul {
-                if !lhs.is_symbolic_or_constant() && !rhs.is_symbolic_or_constant() {
-                    return Err(error(
-                        offset,
-                        "non-affine expression: at least one of the multiply operands has to be \
-                         either a constant or symbolic",
-                    ));
-                }
-            } else if !rhs.is_symbolic_or_constant() {
-                return Err(error(
-                    offset,
-                    format!(
-                        "non-affine expression: right operand of {} has to be either a constant \
-                         or symbolic",
-                        kind.spelling()
-                    ),
-                ));
-            }
-            lhs = self.make(kind, lhs, rhs, offset)?;
-        }
-    }
-
-    fn parse_atom(&mut self, context: Context) -> Result<Node, AffineParseError> {
-        let Token { tok, offset } = self.cur;
-        match tok {
-            Tok::Ident(name) => {
-                let Some(expr) = self.names.get(name).cloned() else {
-                    return Err(error(offset, format!("use of undeclared identifier '{name}'")));
-                };
-                self.bump()?;
-                Ok(Node::leaf(expr))
-            }
-            Tok::Int(text) => {
-                let value = literal_magnitude(text).and_then(|m| i64::try_from(m).ok());
-                let value = value.ok_or_else(|| error(offset, "constant too large for index"))?;
-                self.bump()?;
-                Ok(Node::leaf(AffineExpr::Constant(value)))
-            }
-            Tok::LParen => {
-                self.enter(offset)?;
-                self.bump()?;
-                if self.cur.tok == Tok::RParen {
-                    return Err(self.error_here("no expression inside parentheses"));
-                }
-                let inner = self.parse_expr(Context::Start)?;
-                self.expect(Tok::RParen, "expected ')'")?;
-                self.nesting -= 1;
-                Ok(inner)
-            }
-            Tok::Minus => {
-                self.bump()?;
-                if let Token { tok: Tok::Int(text), offset } = self.cur {
-                    let value = literal_magnitude(text).and_then(|m| 0i64.checked_sub_unsigned(m));
-                    let value = value.ok_or_else(|| error(offset, "constant too large for index"))?;
-                    self.bump()?;
-                    return Ok(Node::leaf(AffineExpr::Constant(value)));
-                }
-                self.enter(offset)?;
-                let operand = self.parse_atom(Context::AfterNegation)?;
-                self.nesting -= 1;
-                let minus_one = Node::leaf(AffineExpr::Constant(-1));
-                self.make(AffineBinaryKind::Mul, operand, minus_one, offset)
-            }
-            Tok::Float => Err(error(offset, "floating-point literal in affine expression")),
-            _ => Err(error(
-                offset,
-                match context {
-                    Context::Start if matches!(tok, Tok::Plus | Tok::Star) => {
-                        "missing left operand of binary operator"
+            // Read unary minus signs and opening parentheses up to an identifier or integer.
+            let mut operand = loop {
+                let level = levels.last_mut().expect("at least the outer level");
+                match self.cur.tok {
+                    Tok::Minus => {
+                        let offset = self.cur.offset;
+                        self.bump()?;
+                        if matches!(self.cur.tok, Tok::Int(_)) {
+                            break self.parse_integer(true)?;
+                        }
+                        if level.negations.len() >= MAX_EXPR_DEPTH as usize {
+                            return Err(too_deep(offset));
+                        }
+                        level.negations.push(offset);
+                        context = Context::AfterNegation;
                     }
-                    Context::Start => "expected affine expression",
-                    Context::AfterOperator => "missing right operand of binary operator",
-                    Context::AfterNegation => "missing operand of negation",
-                },
-            )),
+                    Tok::LParen => {
+                        if levels.len() > MAX_EXPR_DEPTH as usize {
+                            return Err(too_deep(self.cur.offset));
+                        }
+                        self.bump()?;
+                        if self.cur.tok == Tok::RParen {
+                            return Err(self.error_here("no expression inside parentheses"));
+                        }
+                        levels.push(Level::default());
+                        context = Context::Start;
+                    }
+                    Tok::Int(_) => break self.parse_integer(false)?,
+                    _ => break self.parse_identifier(context)?,
+                }
+            };
+            // Fold the operand into its level; a completed level becomes the operand of the
+            // level around it.
+            loop {
+                let level = levels.last_mut().expect("at least the outer level");
+                while let Some(offset) = level.negations.pop() {
+                    operand = self.make(AffineBinaryKind::Mul, operand, minus_one(), offset)?;
+                }
+                let term = match level.term.take() {
+                    Some((lhs, kind, offset)) => {
+                        check_semi_affine(kind, &lhs, &operand, offset)?;
+                        self.make(kind, lhs, operand, offset)?
+                    }
+                    None => operand,
+                };
+                if let Some(kind) = self.high_precedence_operator() {
+                    level.term = Some((term, kind, self.cur.offset));
+                    break;
+                }
+                let sum = match level.sum.take() {
+                    Some((lhs, negate, offset)) => {
+                        let rhs = if negate {
+                            self.make(AffineBinaryKind::Mul, term, minus_one(), offset)?
+                        } else {
+                            term
+                        };
+                        self.make(AffineBinaryKind::Add, lhs, rhs, offset)?
+                    }
+                    None => term,
+                };
+                if matches!(self.cur.tok, Tok::Plus | Tok::Minus) {
+                    level.sum = Some((sum, self.cur.tok == Tok::Minus, self.cur.offset));
+                    break;
+                }
+                levels.pop();
+                if levels.is_empty() {
+                    return Ok(sum);
+                }
+                self.expect(Tok::RParen, "expected ')'")?;
+                operand = sum;
+            }
+            // Consume the binary operator that ended the loop above.
+            self.bump()?;
+            context = Context::AfterOperator;
         }
     }
 
-    fn enter(&mut self, offset: usize) -> Result<(), AffineParseError> {
-        if self.nesting >= MAX_EXPR_DEPTH {
-            return Err(error(offset, format!("expression nested deeper than {MAX_EXPR_DEPTH} levels")));
+    /// The operator if the current token is `*`, `floordiv`, `ceildiv` or `mod`.
+    fn high_precedence_operator(&self) -> Option<AffineBinaryKind> {
+        match self.cur.tok {
+            Tok::Star => Some(AffineBinaryKind::Mul),
+            Tok::Ident("floordiv") => Some(AffineBinaryKind::FloorDiv),
+            Tok::Ident("ceildiv") => Some(AffineBinaryKind::CeilDiv),
+            Tok::Ident("mod") => Some(AffineBinaryKind::Mod),
+            _ => None,
         }
-        self.nesting += 1;
-        Ok(())
+    }
+
+    /// An integer literal, negated if it follows a unary minus.
+    #[inline(never)]
+    fn parse_integer(&mut self, negative: bool) -> Result<Node, AffineParseError> {
+        let Token { tok: Tok::Int(text), offset } = self.cur else {
+            unreachable!("called on an integer token")
+        };
+        let magnitude = literal_magnitude(text);
+        let value = if negative {
+            magnitude.and_then(|m| 0i64.checked_sub_unsigned(m))
+        } else {
+            magnitude.and_then(|m| i64::try_from(m).ok())
+        };
+        let value = value.ok_or_else(|| error(offset, "constant too large for index"))?;
+        self.bump()?;
+        Ok(Node::leaf(AffineExpr::Constant(value)))
+    }
+
+    /// A dim or symbol name, or the error for whatever else stands where an operand should.
+    #[inline(never)]
+    fn parse_identifier(&mut self, context: Context) -> Result<Node, AffineParseError> {
+        let Token { tok, offset } = self.cur;
+        let message = match tok {
+            Tok::Ident(name) => match self.names.get(name) {
+                Some(expr) => {
+                    let leaf = Node::leaf(expr.clone());
+                    self.bump()?;
+                    return Ok(leaf);
+                }
+                None => format!("use of undeclared identifier '{name}'"),
+            },
+            Tok::Float => "floating-point literal in affine expression".into(),
+            Tok::Plus | Tok::Star if context == Context::Start => {
+                "missing left operand of binary operator".into()
+            }
+            _ => match context {
+                Context::Start => "expected affine expression",
+                Context::AfterOperator => "missing right operand of binary operator",
+                Context::AfterNegation => "missing operand of negation",
+            }
+            .into(),
+        };
+        Err(error(offset, message))
     }
 
     fn make(
@@ -556,7 +624,7 @@ impl<'a> Parser<'a> {
     ) -> Result<Node, AffineParseError> {
         let depth = 1 + lhs.depth.max(rhs.depth);
         if depth > MAX_EXPR_DEPTH {
-            return Err(error(offset, format!("expression nested deeper than {MAX_EXPR_DEPTH} levels")));
+            return Err(too_deep(offset));
         }
         Ok(Node {
             expr: AffineExpr::binary(kind, lhs.expr, rhs.expr),

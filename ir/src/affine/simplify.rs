@@ -169,29 +169,34 @@ impl Linear {
 
 /// The linear form of `e`; `None` if a rebuilt subtree would get too deep.
 fn linearize(e: &AffineExpr) -> Option<Linear> {
-    Some(match e {
-        AffineExpr::Constant(c) => Linear::constant(*c),
-        AffineExpr::Dim(_) | AffineExpr::Symbol(_) => Linear::atom(e.clone()),
-        AffineExpr::Add(l, r) => {
-            let (mut a, b) = (linearize(l)?, linearize(r)?);
-            if !a.try_add(&b) {
-                Linear::atom(a.to_expr()? + b.to_expr()?)
-            } else {
-                a
-            }
-        }
-        AffineExpr::Mul(l, r) => {
+    match e {
+        AffineExpr::Constant(c) => Some(Linear::constant(*c)),
+        AffineExpr::Dim(_) | AffineExpr::Symbol(_) => Some(Linear::atom(e.clone())),
+        _ => {
+            let (kind, l, r) = e.as_binary()?;
+            // Only this small frame is on the stack per level of the tree; the work on the
+            // operands' forms happens in `combine` after the recursion returns.
             let (a, b) = (linearize(l)?, linearize(r)?);
-            match (a.as_constant(), b.as_constant()) {
-                (_, Some(factor)) => scale(a, factor)?,
-                (Some(factor), None) => scale(b, factor)?,
-                (None, None) => Linear::atom(product(a.to_expr()?, b.to_expr()?)),
-            }
+            combine(kind, a, b)
         }
-        AffineExpr::FloorDiv(l, r) => divide(AffineBinaryKind::FloorDiv, linearize(l)?, linearize(r)?)?,
-        AffineExpr::CeilDiv(l, r) => divide(AffineBinaryKind::CeilDiv, linearize(l)?, linearize(r)?)?,
-        AffineExpr::Mod(l, r) => divide(AffineBinaryKind::Mod, linearize(l)?, linearize(r)?)?,
-    })
+    }
+}
+
+/// The linear form of `a <kind> b` from the forms of the operands.
+#[inline(never)]
+fn combine(kind: AffineBinaryKind, mut a: Linear, b: Linear) -> Option<Linear> {
+    match kind {
+        AffineBinaryKind::Add if a.try_add(&b) => Some(a),
+        AffineBinaryKind::Add => Some(Linear::atom(a.to_expr()? + b.to_expr()?)),
+        AffineBinaryKind::Mul => match (a.as_constant(), b.as_constant()) {
+            (_, Some(factor)) => scale(a, factor),
+            (Some(factor), None) => scale(b, factor),
+            (None, None) => Some(Linear::atom(product(a.to_expr()?, b.to_expr()?))),
+        },
+        AffineBinaryKind::FloorDiv | AffineBinaryKind::CeilDiv | AffineBinaryKind::Mod => {
+            divide(kind, a, b)
+        }
+    }
 }
 
 fn scale(mut a: Linear, factor: i64) -> Option<Linear> {

@@ -7,11 +7,12 @@ use crate::float;
 use crate::lexer::TokenKind;
 use crate::types::{DYNAMIC, FloatKind, Signedness, Type, TypeKind};
 
-/// A parsed but not yet typed `dense<...>` literal.
+/// A parsed but not yet typed `dense<...>` (or sparse values) literal.
 enum DenseLiteral {
-    Hex(Vec<u8>),
-    /// Elements in row-major order with the shape the nesting implies.
-    Elements { shape: Vec<i64>, scalars: Vec<(Scalar, usize)> },
+    Empty,
+    /// A lone string: hex data for numeric elements, a string splat otherwise.
+    Str(Vec<u8>, usize),
+    Tree(DenseTree),
 }
 
 /// A dense literal as written: nested lists of scalars.
@@ -30,8 +31,9 @@ impl DenseTree {
 }
 
 /// One scalar of a dense literal, with its source offset kept for errors.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 enum Scalar {
+    Str(Vec<u8>),
     Int { negative: bool, magnitude: u128, hex: bool },
     Float(f64),
     Bool(bool),
@@ -82,6 +84,8 @@ impl<'a> Parser<'a> {
                     Ok(self.ctx.integer_attr(value as i128, i1))
                 }
                 "dense" => self.parse_dense_attr(),
+                "sparse" => self.parse_sparse_attr(),
+                "distinct" => self.parse_distinct_attr(),
                 "dense_resource" => self.parse_dense_resource_attr(),
                 "array" => self.parse_dense_array_attr(),
                 "affine_map" | "affine_set" => self.parse_affine_attr(),
@@ -188,7 +192,8 @@ impl<'a> Parser<'a> {
         if !self.ctx.allow_unregistered_dialects {
             return self.error_at(tok.start, format!("dialect '{dialect}' provided by attribute is not registered (use --allow-unregistered-dialect)"));
         }
-        Ok(self.ctx.intern_attr(AttrKind::Opaque { dialect: dialect.to_string(), body }))
+        let ty = if self.consume_if(TokenKind::Colon) { Some(self.parse_type()?) } else { None };
+        Ok(self.ctx.intern_attr(AttrKind::Opaque { dialect: dialect.to_string(), body, ty }))
     }
 
     // ---- numbers ----
@@ -230,6 +235,15 @@ impl<'a> Parser<'a> {
                         return self.error_at(tok.start, "hexadecimal float literal should not have a leading minus");
                     }
                     return self.make_hex_float_attr(tok.start, kind, magnitude, ty);
+                }
+                if let TypeKind::Integer { width, signedness } = *self.ctx.type_kind(ty)
+                    && width > 128
+                    && magnitude > i128::MAX as u128
+                {
+                    if negative && signedness == Signedness::Unsigned {
+                        return self.error_at(tok.start, "negative integer literal not valid for unsigned integer type");
+                    }
+                    return Ok(self.ctx.intern_attr(AttrKind::WideInteger { negative, magnitude, ty }));
                 }
                 let value = self.check_integer(tok.start, negative, magnitude, ty)?;
                 Ok(self.ctx.integer_attr(value, ty))
@@ -276,6 +290,9 @@ impl<'a> Parser<'a> {
         let out_of_range = || ParseError { offset: at, message: "integer constant out of range for attribute".into(), notes: vec![] };
         if width >= 127 {
             // Values are kept in 128 bits; wider types accept whatever fits there.
+            if negative && magnitude == 1u128 << 127 {
+                return Ok(i128::MIN);
+            }
             let v = i128::try_from(magnitude).map_err(|_| out_of_range())?;
             return Ok(if negative { -v } else { v });
         }
@@ -305,23 +322,7 @@ impl<'a> Parser<'a> {
         self.advance();
         self.expect(TokenKind::Less, "'<' after 'dense'")?;
         let literal_at = self.tok.start;
-        let literal = if self.is(TokenKind::Greater) {
-            DenseLiteral::Elements { shape: vec![0], scalars: vec![] }
-        } else if self.is(TokenKind::String) {
-            let tok = self.advance();
-            let text = String::from_utf8(self.string_value(tok)?).unwrap_or_default();
-            let bytes = text.strip_prefix("0x").and_then(decode_hex);
-            match bytes {
-                Some(bytes) => DenseLiteral::Hex(bytes),
-                None => return self.error_at(tok.start, "expected hex string (\"0x...\") in dense elements literal"),
-            }
-        } else {
-            let tree = self.parse_dense_tree()?;
-            let shape = self.dense_tree_shape(&tree)?;
-            let mut scalars = Vec::new();
-            tree.flatten_into(&mut scalars);
-            DenseLiteral::Elements { shape, scalars }
-        };
+        let literal = self.parse_dense_literal()?;
         self.expect(TokenKind::Greater, "'>'")?;
         self.expect(TokenKind::Colon, "':'")?;
         let ty_at = self.tok.start;
@@ -332,17 +333,76 @@ impl<'a> Parser<'a> {
         if shape.contains(&DYNAMIC) {
             return self.error_at(ty_at, "elements literal type must have static shape");
         }
-        let element = self.ctx.type_kind(ty).element().expect("shaped types have elements");
+        self.build_dense(literal_at, literal, ty)
+    }
+
+    /// The literal inside `dense<...>`, up to (not including) the closing `>` or `,`.
+    fn parse_dense_literal(&mut self) -> PResult<DenseLiteral> {
+        if self.is(TokenKind::Greater) {
+            return Ok(DenseLiteral::Empty);
+        }
+        if self.is(TokenKind::String) {
+            let tok = self.advance();
+            return Ok(DenseLiteral::Str(self.string_value(tok)?, tok.start));
+        }
+        Ok(DenseLiteral::Tree(self.parse_dense_tree()?))
+    }
+
+    /// Types a dense literal against the shaped type `ty`.
+    fn build_dense(&mut self, at: usize, literal: DenseLiteral, ty: Type) -> PResult<Attr> {
+        let kind = self.ctx.type_kind(ty);
+        let shape = kind.shape().expect("shaped type").to_vec();
+        let element = kind.element().expect("shaped types have elements");
         let count: i64 = shape.iter().product();
+        let numeric = matches!(self.ctx.type_kind(element), TypeKind::Integer { .. } | TypeKind::Index | TypeKind::Float(_) | TypeKind::Complex(_));
+        if !numeric {
+            let (splat, values) = match literal {
+                DenseLiteral::Empty => (false, vec![]),
+                DenseLiteral::Str(s, _) => (count != 1, vec![s]),
+                DenseLiteral::Tree(tree) => {
+                    let literal_shape = self.dense_tree_shape(&tree)?;
+                    let mut scalars = Vec::new();
+                    tree.flatten_into(&mut scalars);
+                    let splat = literal_shape.is_empty() && count != 1;
+                    if !literal_shape.is_empty() && literal_shape != shape {
+                        return self.shape_mismatch(at, &literal_shape, &shape);
+                    }
+                    let mut values = Vec::new();
+                    for (scalar, at) in scalars {
+                        match scalar {
+                            Scalar::Str(s) => values.push(s),
+                            _ => return self.error_at(at, "expected string elements for a non-numeric element type"),
+                        }
+                    }
+                    (splat, values)
+                }
+            };
+            if values.is_empty() && count != 0 {
+                return self.shape_mismatch(at, &[0], &shape);
+            }
+            return Ok(self.ctx.intern_attr(AttrKind::DenseStrings { ty, splat, values }));
+        }
         let data = match literal {
-            DenseLiteral::Hex(bytes) => self.dense_from_hex(literal_at, &bytes, element, count)?,
-            DenseLiteral::Elements { shape: literal_shape, scalars } => {
-                let splat = scalars.len() == 1 && literal_shape.is_empty();
-                if !splat && literal_shape != shape && !(scalars.is_empty() && count == 0) {
-                    return self.error_at(
-                        literal_at,
-                        format!("inferred shape of elements literal ([{}]) does not match type ([{}])", join(&literal_shape), join(&shape)),
-                    );
+            DenseLiteral::Empty => {
+                if count != 0 {
+                    return self.shape_mismatch(at, &[0], &shape);
+                }
+                DenseData { splat: false, elements: vec![] }
+            }
+            DenseLiteral::Str(text, str_at) => {
+                let bytes = std::str::from_utf8(&text).ok().and_then(|t| t.strip_prefix("0x")).and_then(decode_hex);
+                let Some(bytes) = bytes else {
+                    return self.error_at(str_at, "expected hex string (\"0x...\") in dense elements literal");
+                };
+                self.dense_from_hex(str_at, &bytes, element, count)?
+            }
+            DenseLiteral::Tree(tree) => {
+                let literal_shape = self.dense_tree_shape(&tree)?;
+                let mut scalars = Vec::new();
+                tree.flatten_into(&mut scalars);
+                let splat = literal_shape.is_empty();
+                if !splat && literal_shape != shape {
+                    return self.shape_mismatch(at, &literal_shape, &shape);
                 }
                 let mut elements = Vec::with_capacity(scalars.len());
                 for (scalar, at) in scalars {
@@ -353,6 +413,71 @@ impl<'a> Parser<'a> {
         };
         let data = normalize_splat(data, count);
         Ok(self.ctx.intern_attr(AttrKind::DenseElements { ty, data }))
+    }
+
+    fn shape_mismatch<T>(&self, at: usize, literal: &[i64], ty: &[i64]) -> PResult<T> {
+        self.error_at(at, format!("inferred shape of elements literal ([{}]) does not match type ([{}])", join(literal), join(ty)))
+    }
+
+    /// `sparse<indices, values> : type` or `sparse<> : type`.
+    fn parse_sparse_attr(&mut self) -> PResult<Attr> {
+        self.advance();
+        self.expect(TokenKind::Less, "'<' after 'sparse'")?;
+        let mut index_shape = vec![0, 0];
+        let mut indices = Vec::new();
+        let mut values_literal = None;
+        if !self.is(TokenKind::Greater) {
+            let tree = self.parse_dense_tree()?;
+            index_shape = self.dense_tree_shape(&tree)?;
+            let mut scalars = Vec::new();
+            tree.flatten_into(&mut scalars);
+            for (scalar, at) in scalars {
+                match scalar {
+                    Scalar::Int { negative: false, magnitude, .. } if magnitude <= i64::MAX as u128 => indices.push(magnitude as i64),
+                    _ => return self.error_at(at, "expected a non-negative integer sparse index"),
+                }
+            }
+            self.expect(TokenKind::Comma, "','")?;
+            let at = self.tok.start;
+            values_literal = Some((at, self.parse_dense_literal()?));
+        }
+        self.expect(TokenKind::Greater, "'>'")?;
+        self.expect(TokenKind::Colon, "':'")?;
+        let ty_at = self.tok.start;
+        let ty = self.parse_type()?;
+        let Some(shape) = self.ctx.type_kind(ty).shape().map(<[i64]>::to_vec) else {
+            return self.error_at(ty_at, "elements literal must be a shaped type");
+        };
+        let element = self.ctx.type_kind(ty).element().expect("shaped");
+        // Indices are a list of coordinates (rank 2), or one coordinate (rank 0 or 1).
+        let num_values = match index_shape.len() {
+            0 => 1,
+            1 if shape.len() == 1 => index_shape[0],
+            1 => 1,
+            _ => index_shape[0],
+        };
+        let values = match values_literal {
+            None => None,
+            Some((at, literal)) => {
+                let scalar = matches!(&literal, DenseLiteral::Tree(DenseTree::Scalar(..)));
+                let values_shape = if scalar { vec![] } else { vec![num_values] };
+                let values_ty = self.ctx.intern_type(TypeKind::RankedTensor { shape: values_shape, element, encoding: None });
+                Some(self.build_dense(at, literal, values_ty)?)
+            }
+        };
+        Ok(self.ctx.intern_attr(AttrKind::Sparse { ty, index_shape, indices, values }))
+    }
+
+    /// `distinct[id]<attr>`
+    fn parse_distinct_attr(&mut self) -> PResult<Attr> {
+        self.advance();
+        self.expect(TokenKind::LSquare, "'[' after 'distinct'")?;
+        let id = self.parse_u64("distinct ID")?;
+        self.expect(TokenKind::RSquare, "']' to close distinct ID")?;
+        self.expect(TokenKind::Less, "'<' after distinct ID")?;
+        let inner = self.parse_attribute(None)?;
+        self.expect(TokenKind::Greater, "'>' to close distinct attribute")?;
+        Ok(self.ctx.intern_attr(AttrKind::Distinct { id, inner }))
     }
 
     /// Parses a nested list `[[1, 2], [3, 4]]` or a single scalar.
@@ -404,6 +529,10 @@ impl<'a> Parser<'a> {
         }
         if self.is_keyword("true") || self.is_keyword("false") {
             return Ok(Scalar::Bool(self.take_text() == "true"));
+        }
+        if self.is(TokenKind::String) {
+            let tok = self.advance();
+            return Ok(Scalar::Str(self.string_value(tok)?));
         }
         let negative = self.consume_if(TokenKind::Minus);
         let tok = self.tok;
@@ -476,32 +605,60 @@ impl<'a> Parser<'a> {
                 }
             },
             (TypeKind::Complex(_), _) => self.error_at(at, "expected complex element literal '(re, im)'"),
+            (_, Scalar::Str(_)) => self.error_at(at, "expected numeric elements, but parsed a string"),
             _ => self.error_at(at, "dense elements literal has an unsupported element type"),
         }
     }
 
     /// Decodes raw little-endian element data, one element (a splat) or all of them.
+    /// Booleans are packed eight to a byte, least significant bit first.
     fn dense_from_hex(&self, at: usize, bytes: &[u8], element: Type, count: i64) -> PResult<DenseData> {
-        let (size, decode): (usize, Box<dyn Fn(&[u8]) -> DenseElement>) = match *self.ctx.type_kind(element) {
-            TypeKind::Integer { width, signedness } if width <= 64 => {
-                let size = (width as usize).div_ceil(8);
-                let unsigned = signedness == Signedness::Unsigned || width == 1;
-                (size, Box::new(move |b: &[u8]| DenseElement::Int(sign_or_zero_extend(le_u128(b), width, unsigned))))
-            }
-            TypeKind::Index => (8, Box::new(|b: &[u8]| DenseElement::Int(le_u128(b) as u64 as i64 as i128))),
-            TypeKind::Float(kind) if kind.width() <= 64 && kind.width() % 8 == 0 => {
-                (kind.width() as usize / 8, Box::new(|b: &[u8]| DenseElement::Float(le_u128(b))))
-            }
-            _ => return self.error_at(at, "hex dense literals are supported for integer, index and float elements up to 64 bits"),
-        };
         let count = count as usize;
-        if bytes.len() == size {
+        if matches!(self.ctx.type_kind(element), TypeKind::Integer { width: 1, .. }) {
+            if bytes.len() == 1 && (bytes[0] == 0 || bytes[0] == 0xff) {
+                return Ok(DenseData { splat: count != 1, elements: vec![DenseElement::Int((bytes[0] != 0) as i128)] });
+            }
+            if bytes.len() != count.div_ceil(8) {
+                return self.error_at(at, format!("elements hex data size is invalid for provided type: got {} bytes, expected {}", bytes.len(), count.div_ceil(8)));
+            }
+            let elements = (0..count).map(|i| DenseElement::Int(((bytes[i / 8] >> (i % 8)) & 1) as i128)).collect();
+            return Ok(DenseData { splat: false, elements });
+        }
+        let scalar = |ty: Type| -> Option<(usize, u32, bool, bool)> {
+            // (bytes, width, is_float, unsigned)
+            match *self.ctx.type_kind(ty) {
+                TypeKind::Integer { width, signedness } if width <= 64 => Some(((width as usize).div_ceil(8), width, false, signedness == Signedness::Unsigned)),
+                TypeKind::Index => Some((8, 64, false, false)),
+                TypeKind::Float(kind) if kind.width() <= 64 => Some(((kind.width() as usize).div_ceil(8), kind.width(), true, false)),
+                _ => None,
+            }
+        };
+        let (part, complex) = match *self.ctx.type_kind(element) {
+            TypeKind::Complex(inner) => (scalar(inner), true),
+            _ => (scalar(element), false),
+        };
+        let Some((size, width, is_float, unsigned)) = part else {
+            return self.error_at(at, "hex dense literals are supported for integer, index, float and complex elements up to 64 bits");
+        };
+        let decode_part = |b: &[u8]| -> (bool, u128, i128) { (is_float, le_u128(b), sign_or_zero_extend(le_u128(b), width, unsigned)) };
+        let decode = |b: &[u8]| -> DenseElement {
+            if complex {
+                let (f, re_bits, re) = decode_part(&b[..size]);
+                let (_, im_bits, im) = decode_part(&b[size..]);
+                if f { DenseElement::ComplexFloat(re_bits, im_bits) } else { DenseElement::ComplexInt(re, im) }
+            } else {
+                let (f, bits, v) = decode_part(b);
+                if f { DenseElement::Float(bits) } else { DenseElement::Int(v) }
+            }
+        };
+        let elem_size = if complex { 2 * size } else { size };
+        if bytes.len() == elem_size {
             return Ok(DenseData { splat: count != 1, elements: vec![decode(bytes)] });
         }
-        if bytes.len() != size * count {
-            return self.error_at(at, format!("elements hex data size is invalid for provided type: got {} bytes, expected {}", bytes.len(), size * count));
+        if bytes.len() != elem_size * count {
+            return self.error_at(at, format!("elements hex data size is invalid for provided type: got {} bytes, expected {}", bytes.len(), elem_size * count));
         }
-        Ok(DenseData { splat: false, elements: bytes.chunks(size).map(|c| decode(c)).collect() })
+        Ok(DenseData { splat: false, elements: bytes.chunks(elem_size).map(decode).collect() })
     }
 
     // ---- other builtin attributes ----
@@ -541,7 +698,7 @@ impl<'a> Parser<'a> {
             loop {
                 let at = self.tok.start;
                 let scalar = self.parse_dense_scalar()?;
-                match (is_float, scalar) {
+                match (is_float, scalar.clone()) {
                     (false, _) => match self.dense_element(at, scalar, element)? {
                         DenseElement::Int(v) => ints.push(v),
                         _ => unreachable!("integer element types decode to ints"),
@@ -571,7 +728,7 @@ impl<'a> Parser<'a> {
         if !self.is(TokenKind::Less) {
             return self.error(format!("expected '<' after '{keyword}'"));
         }
-        let body = self.capture_balanced()?;
+        let body = self.capture_affine_body()?;
         let body_offset = body.as_ptr() as usize - self.src.as_ptr() as usize;
         let kind = if keyword == "affine_map" {
             affine::parse_affine_map(body).map(AttrKind::AffineMap)
@@ -582,6 +739,28 @@ impl<'a> Parser<'a> {
             Ok(kind) => Ok(self.ctx.intern_attr(kind)),
             Err(e) => self.error_at(body_offset + e.offset, e.message),
         }
+    }
+
+    /// The text between `<` and the matching `>` of an affine map or set, where `<` and
+    /// `>` appear only in `->`, `<=` and `>=` and never nest.
+    fn capture_affine_body(&mut self) -> PResult<&'a str> {
+        let open = self.tok.start;
+        let mut depth = 0i32;
+        let mut i = open + 1;
+        while i < self.bytes.len() {
+            match self.bytes[i] {
+                b'(' | b'[' => depth += 1,
+                b')' | b']' => depth -= 1,
+                b'>' if depth == 0 && self.bytes[i - 1] != b'-' => {
+                    let body = &self.src[open + 1..i];
+                    self.reset_to(i + 1);
+                    return Ok(body);
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        self.error_at(open, "expected '>' to close the affine map or set")
     }
 
     /// `strided<[s0, s1, ...]>` or `strided<[...], offset: o>`, `?` for dynamic.
