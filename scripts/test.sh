@@ -67,7 +67,7 @@ if ! step setup bash scripts/setup.sh; then
 fi
 
 if step build cargo build --release --workspace --all-targets; then
-    step cargo-test cargo test --release --workspace
+    step cargo-test cargo test --release --workspace --no-fail-fast
     step lit .venv/bin/lit -v test/ "$@"
 else
     skip cargo-test "build failed"

@@ -21,11 +21,13 @@ pub fn register(ctx: &mut Context) {
             symbol_table: true,
             ..OpTraits::default()
         },
+        inherent_attrs: &["sym_name", "sym_visibility"],
         verify: Some(verify_module),
     });
     ctx.register_op(OpInfo {
         name: UNREALIZED_CONVERSION_CAST,
         traits: OpTraits { pure: true, ..OpTraits::default() },
+        inherent_attrs: &[],
         verify: Some(verify_cast),
     });
 }

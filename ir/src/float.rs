@@ -257,16 +257,81 @@ pub fn format_decimal(value: f64) -> String {
     }
 }
 
-/// Formats a float attribute value: decimal when exact, otherwise `0x` hex bits.
+/// Significand precision in bits (including the implicit bit) of each format.
+fn precision(kind: FloatKind) -> u32 {
+    match kind {
+        FloatKind::F16 | FloatKind::TF32 => 11,
+        FloatKind::BF16 => 8,
+        FloatKind::F32 => 24,
+        FloatKind::F64 => 53,
+        FloatKind::F80 => 64,
+        FloatKind::F128 => 113,
+        FloatKind::F8E8M0FNU => 1,
+        k => small_layout(k).map_or(1, |(_, man, _, _)| man + 1),
+    }
+}
+
+/// Whether decimal text reads back to exactly `bits` in `kind`.
+fn reads_back(kind: FloatKind, text: &str, bits: u128) -> bool {
+    text.parse::<f64>().ok().and_then(|v| bits_from_f64(kind, v)) == Some(bits)
+}
+
+/// Formats a float attribute value the way MLIR does: `d.dddddde+XX` when six decimals
+/// read back exactly, else the shortest digits the format's precision needs, else hex.
 pub fn format_bits(kind: FloatKind, bits: u128) -> String {
     if let Some(v) = bits_to_f64(kind, bits)
         && v.is_finite()
         && bits_from_f64(kind, v) == Some(bits)
     {
-        return format_decimal(v);
+        let short = exponent_form(&format!("{v:.6e}"), true);
+        if reads_back(kind, &short, bits) {
+            return short;
+        }
+        let digits = 2 + precision(kind) * 59 / 196;
+        let full = significant_digits_form(v, digits as usize);
+        if full.contains('.') && reads_back(kind, &full, bits) {
+            return full;
+        }
     }
     let digits = (kind.width() as usize).div_ceil(4);
     format!("0x{bits:0digits$X}")
+}
+
+/// Rust's `1.5e-7` exponent to MLIR's `1.5e-07` (or `E` without padding).
+fn exponent_form(rust: &str, pad: bool) -> String {
+    let (mantissa, exp) = rust.split_once('e').expect("exponent present");
+    let exp: i32 = exp.parse().expect("integer exponent");
+    let sign = if exp < 0 { '-' } else { '+' };
+    if pad { format!("{mantissa}e{sign}{:02}", exp.abs()) } else { format!("{mantissa}E{sign}{}", exp.abs()) }
+}
+
+/// `value` with at most `precision` significant digits, trailing zeros dropped, in plain
+/// notation when that needs at most three padding zeros, else as `d.dddE+X`.
+fn significant_digits_form(value: f64, precision: usize) -> String {
+    let sci = format!("{:.*e}", precision - 1, value.abs());
+    let (mantissa, exp) = sci.split_once('e').expect("exponent present");
+    let exp10: i32 = exp.parse().expect("integer exponent");
+    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    let digits = digits.trim_end_matches('0');
+    let digits = if digits.is_empty() { "0" } else { digits };
+    let n = digits.len() as i32;
+    // `exp` is the power of ten of the last digit, as in LLVM's formatting.
+    let exp = exp10 - (n - 1);
+    let sign = if value.is_sign_negative() { "-" } else { "" };
+    let scientific = if exp >= 0 { exp > 3 || (n + exp) as usize > precision } else { exp10 < 0 && -exp10 > 3 };
+    if scientific {
+        let rest = if n > 1 { &digits[1..] } else { "" };
+        return format!("{sign}{}.{rest}E{}{}", &digits[..1], if exp10 < 0 { '-' } else { '+' }, exp10.abs());
+    }
+    if exp >= 0 {
+        return format!("{sign}{digits}{}", "0".repeat(exp as usize));
+    }
+    let whole = exp10 + 1;
+    if whole > 0 {
+        format!("{sign}{}.{}", &digits[..whole as usize], &digits[whole as usize..])
+    } else {
+        format!("{sign}0.{}{digits}", "0".repeat((-whole) as usize))
+    }
 }
 
 #[cfg(test)]
@@ -331,5 +396,16 @@ mod tests {
         assert_eq!(format_decimal(1e-7), "1.0e-07");
         assert_eq!(format_decimal(1.5e300), "1.5e+300");
         assert_eq!(format_bits(FloatKind::F32, 0x7FC00000), "0x7FC00000");
+    }
+
+    #[test]
+    fn attribute_floats_print_like_mlir() {
+        let f64_bits = |v: f64| v.to_bits() as u128;
+        assert_eq!(format_bits(FloatKind::F64, f64_bits(1.0)), "1.000000e+00");
+        assert_eq!(format_bits(FloatKind::F64, f64_bits(0.1)), "1.000000e-01");
+        assert_eq!(format_bits(FloatKind::F64, f64_bits(3.141592653589793)), "3.1415926535897931");
+        assert_eq!(format_bits(FloatKind::F32, 0x3DCCCCCD), "1.000000e-01");
+        assert_eq!(format_bits(FloatKind::F64, f64_bits(1e-300)), "1.000000e-300");
+        assert_eq!(format_bits(FloatKind::F64, f64_bits(16777217.0)), "0x4170000010000000");
     }
 }

@@ -238,7 +238,7 @@ pub fn escape_into(out: &mut String, bytes: &[u8]) {
         Ok(s) => {
             for c in s.chars() {
                 match c {
-                    '"' => out.push_str("\\\""),
+                    '"' => out.push_str("\\22"),
                     '\\' => out.push_str("\\\\"),
                     c if (c as u32) < 0x20 || c as u32 == 0x7f => {
                         out.push_str(&format!("\\{:02X}", c as u32));
@@ -250,7 +250,7 @@ pub fn escape_into(out: &mut String, bytes: &[u8]) {
         Err(_) => {
             for &b in bytes {
                 match b {
-                    b'"' => out.push_str("\\\""),
+                    b'"' => out.push_str("\\22"),
                     b'\\' => out.push_str("\\\\"),
                     0x20..=0x7e => out.push(b as char),
                     _ => out.push_str(&format!("\\{b:02X}")),

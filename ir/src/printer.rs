@@ -305,7 +305,7 @@ impl Printer<'_> {
             }
         }
         match preds.len() {
-            0 => {}
+            0 => self.out.push_str("  // no predecessors"),
             1 => {
                 let _ = write!(self.out, "  // pred: ^bb{}", preds[0]);
             }
@@ -569,7 +569,16 @@ fn write_attr(ctx: &Context, attr: Attr, out: &mut String, resources: &mut Vec<S
                 if i > 0 {
                     out.push_str(", ");
                 }
-                write_attr(ctx, e, out, resources);
+                // Inside arrays MLIR leaves out the default `i64` and `f64` types.
+                match ctx.attr_kind(e) {
+                    AttrKind::Integer { value, ty } if matches!(ctx.type_kind(*ty), TypeKind::Integer { width: 64, signedness: Signedness::Signless }) => {
+                        let _ = write!(out, "{value}");
+                    }
+                    AttrKind::Float { bits, ty } if matches!(ctx.type_kind(*ty), TypeKind::Float(FloatKind::F64)) => {
+                        out.push_str(&float::format_bits(FloatKind::F64, *bits));
+                    }
+                    _ => write_attr(ctx, e, out, resources),
+                }
             }
             out.push(']');
         }
@@ -754,7 +763,7 @@ fn write_dense(ctx: &Context, ty: Type, data: &DenseData, out: &mut String) {
             let _ = write!(out, "({}, {})", float::format_bits(fk, a), float::format_bits(fk, b));
         }
     };
-    if data.splat || shape.is_empty() {
+    if data.splat || data.elements.len() == 1 {
         write_elem(&data.elements[0], out);
         return;
     }
@@ -767,7 +776,7 @@ fn write_dense_strings(ctx: &Context, ty: Type, splat: bool, values: &[Vec<u8>],
     if values.is_empty() {
         return;
     }
-    if splat || shape.is_empty() {
+    if splat || values.len() == 1 {
         escape_into(out, &values[0]);
         return;
     }

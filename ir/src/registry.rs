@@ -33,6 +33,8 @@ pub type VerifyFn = fn(&Context, OpId) -> Result<(), Diagnostic>;
 pub struct OpInfo {
     pub name: &'static str,
     pub traits: OpTraits,
+    /// Attribute names that are part of the op's definition; they print as properties.
+    pub inherent_attrs: &'static [&'static str],
     pub verify: Option<VerifyFn>,
 }
 

@@ -26,7 +26,9 @@ use std::time::{Duration, Instant};
 use proptest::prelude::*;
 use proptest::sample::{Index, select};
 use proptest::test_runner::{Config, TestCaseError};
-use tb_ir::Context;
+use tb_ir::attributes::AttrKind;
+use tb_ir::operation::OperationState;
+use tb_ir::{Attr, Context, OpId};
 use tb_ir::diagnostics::{SourceMgr, render};
 use tb_ir::parser::{ParseOptions, parse_source};
 use tb_ir::printer::{PrintOptions, print_operation};
@@ -661,6 +663,10 @@ const DEEP_KINDS: &[&str] = &[
     "affine-parens",
     "opaque-attribute",
     "modules",
+    // Built through the API rather than parsed (and not re-parsed): these test the verifier
+    // and the printer on deep IR that the parser did not have to produce.
+    "built-regions",
+    "built-arrays",
 ];
 
 fn deep_input(kind: &str, depth: usize) -> String {
@@ -685,27 +691,91 @@ fn deep_input(kind: &str, depth: usize) -> String {
     }
 }
 
-/// Parses, verifies and prints a deep input on a thread with `stack` bytes of stack.
+/// Builds a module holding `depth` nested single-block regions (`built-regions`) or one op
+/// with a `depth`-deep array attribute (`built-arrays`).
+fn build_deep(ctx: &mut Context, kind: &str, depth: usize) -> OpId {
+    let loc = ctx.unknown_loc();
+    let new_op = |ctx: &mut Context, name: &str, num_regions: usize, attributes: Vec<(String, Attr)>| {
+        let name = ctx.intern_op_name(name);
+        ctx.create_op(OperationState { name, operands: vec![], result_types: vec![], successors: vec![], num_regions, properties: None, attributes, loc })
+    };
+    let add_block = |ctx: &mut Context, op: OpId| {
+        let block = ctx.create_block();
+        ctx.append_block(ctx.op(op).regions[0], block);
+        block
+    };
+    let module = new_op(ctx, "builtin.module", 1, vec![]);
+    let mut block = add_block(ctx, module);
+    match kind {
+        "built-regions" => {
+            for _ in 0..depth {
+                let op = new_op(ctx, "t.op", 1, vec![]);
+                ctx.append_op(block, op);
+                block = add_block(ctx, op);
+            }
+            let end = new_op(ctx, "t.end", 0, vec![]);
+            ctx.append_op(block, end);
+        }
+        "built-arrays" => {
+            let mut attr = ctx.intern_attr(AttrKind::Array(vec![]));
+            for _ in 1..depth {
+                attr = ctx.intern_attr(AttrKind::Array(vec![attr]));
+            }
+            let op = new_op(ctx, "t.op", 0, vec![("a".to_string(), attr)]);
+            ctx.append_op(block, op);
+        }
+        _ => panic!("unknown nesting kind {kind}"),
+    }
+    module
+}
+
+/// Parses, verifies and prints a deep input on a thread with `stack` bytes of stack,
+/// announcing each phase on stderr so that a parent can tell where a crash happened.
 fn run_deep(kind: &str, depth: usize, stack: usize) {
-    let text = deep_input(kind, depth);
+    let kind = kind.to_string();
+    let phase = |name: &str| eprintln!("{PHASE_MARK}{name}");
     let worker = std::thread::Builder::new().stack_size(stack).spawn(move || {
         for allow_unregistered in [true, false] {
             let mut ctx = Context::new();
             ctx.allow_unregistered_dialects = allow_unregistered;
-            if let Ok(top) = parse_source(&mut ctx, &text, "deep.mlir", &ParseOptions::default()) {
+            let parsed = if kind.starts_with("built-") {
+                phase("build");
+                Ok(build_deep(&mut ctx, &kind, depth))
+            } else {
+                let text = deep_input(&kind, depth);
+                phase("parse");
+                parse_source(&mut ctx, &text, "deep.mlir", &ParseOptions::default())
+            };
+            if let Ok(top) = parsed {
+                phase("verify");
                 let _ = verify(&ctx, top);
                 for generic in [false, true] {
                     let print = PrintOptions { generic, debug_info: true, local_scope: false };
+                    phase(if generic { "print (generic)" } else { "print (custom)" });
                     let printed = print_operation(&ctx, top, print);
+                    if kind.starts_with("built-") {
+                        // The parser's own limits are what the parsed kinds measure.
+                        continue;
+                    }
                     let mut again = Context::new();
                     again.allow_unregistered_dialects = allow_unregistered;
-                    let _ = parse_source(&mut again, &printed, "printed.mlir", &ParseOptions::default());
+                    phase("re-parse of the printed text");
+                    let reparsed = parse_source(&mut again, &printed, "printed.mlir", &ParseOptions::default());
+                    phase("drop of the re-parsed module");
+                    drop((reparsed, again));
                 }
+                phase("drop of the module");
+            } else {
+                phase("drop of the failed parse");
             }
+            drop((parsed, ctx));
         }
+        phase("done");
     });
     worker.expect("spawn the deep-nesting worker").join().expect("the deep-nesting worker panicked");
 }
+
+const PHASE_MARK: &str = "[deep-nesting phase] ";
 
 /// Child-process entry: parses the case named by the environment, then exits. Ignored so
 /// that it runs only when `deep_nesting_*` start it.
@@ -731,13 +801,9 @@ fn deep_in_child(kind: &str, depth: usize, stack: usize) -> Result<(), String> {
         return Ok(());
     }
     let stderr = String::from_utf8_lossy(&output.stderr);
-    let reason = stderr
-        .lines()
-        .find(|l| l.contains("overflowed its stack") || l.contains("panicked"))
-        .unwrap_or("no message")
-        .trim()
-        .to_string();
-    Err(format!("{} ({reason})", output.status))
+    let phase = stderr.lines().filter_map(|l| l.strip_prefix(PHASE_MARK)).last().unwrap_or("start-up");
+    let reason = stderr.lines().find(|l| l.contains("overflowed its stack") || l.contains("panicked")).unwrap_or("no message").trim();
+    Err(format!("{} in {phase}: {reason}", output.status))
 }
 
 const MIB: usize = 1024 * 1024;
@@ -762,45 +828,44 @@ fn deep_nesting_does_not_overflow_the_stack() {
     );
 }
 
-/// Finds, by bisection, the smallest depth of each kind that crashes on 2 MB and 8 MB stacks.
+/// Finds, by bisection, the smallest depth of each kind that crashes on 2 MB and 8 MB
+/// stacks, and the phase (parse, verify, print, ...) that crashes there.
 #[test]
 #[ignore = "measurement; run by hand with --ignored --nocapture"]
 fn deep_nesting_overflow_depths() {
     const LIMIT: usize = 1 << 20;
-    println!("{:<20} {:>14} {:>14}", "kind", "2 MiB stack", "8 MiB stack");
+    println!("{:<20} {:>40} {:>40}", "kind", "2 MiB stack", "8 MiB stack");
     for &kind in DEEP_KINDS {
         let mut row = Vec::new();
         for stack in [2 * MIB, 8 * MIB] {
-            let (mut ok, mut bad) = (1usize, None);
-            let mut probe = 1024;
+            let (mut ok, mut bad) = (0usize, None);
+            let mut probe = 256;
             // Grow until it crashes, then bisect between the last good and the first bad depth.
             while bad.is_none() && probe <= LIMIT {
-                if deep_in_child(kind, probe, stack).is_ok() {
-                    ok = probe;
-                    probe *= 4;
-                } else {
-                    bad = Some(probe);
+                match deep_in_child(kind, probe, stack) {
+                    Ok(()) => {
+                        ok = probe;
+                        probe *= 4;
+                    }
+                    Err(e) => bad = Some((probe, e)),
                 }
             }
             let cell = match bad {
-                None => format!("> {ok}"),
-                Some(mut bad) => {
-                    if ok == 1 && deep_in_child(kind, 1, stack).is_err() {
-                        bad = 1;
-                    }
+                None => format!("no crash up to {ok}"),
+                Some((mut bad, mut why)) => {
                     while bad - ok > (ok / 100).max(1) {
                         let mid = ok + (bad - ok) / 2;
-                        if deep_in_child(kind, mid, stack).is_ok() {
-                            ok = mid;
-                        } else {
-                            bad = mid;
+                        match deep_in_child(kind, mid, stack) {
+                            Ok(()) => ok = mid,
+                            Err(e) => (bad, why) = (mid, e),
                         }
                     }
-                    format!("~{bad}")
+                    let phase = why.split(" in ").nth(1).and_then(|p| p.split(':').next()).unwrap_or("?");
+                    format!("~{bad} (in {phase})")
                 }
             };
             row.push(cell);
         }
-        println!("{:<20} {:>14} {:>14}", kind, row[0], row[1]);
+        println!("{:<20} {:>40} {:>40}", kind, row[0], row[1]);
     }
 }

@@ -135,8 +135,14 @@ fn check_semi_affine(
     rhs: &Node,
     offset: usize,
 ) -> Result<(), AffineParseError> {
+    // The structural test first: folding (in `is_symbolic_or_constant`) costs a simplify.
     let message = match kind {
-        AffineBinaryKind::Mul if !lhs.is_symbolic_or_constant() && !rhs.is_symbolic_or_constant() => {
+        AffineBinaryKind::Mul
+            if lhs.has_dim
+                && rhs.has_dim
+                && !lhs.is_symbolic_or_constant()
+                && !rhs.is_symbolic_or_constant() =>
+        {
             "non-affine expression: at least one of the multiply operands has to be either a \
              constant or symbolic"
                 .to_string()

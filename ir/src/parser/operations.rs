@@ -114,6 +114,7 @@ impl<'a> Parser<'a> {
         if let Some(loc) = self.parse_optional_trailing_loc()? {
             self.apply_trailing_loc_to_op(op, loc);
         }
+        self.move_inherent_attrs_to_properties(op);
         let results = self.ctx.op(op).results.clone();
         if !groups.is_empty() {
             let wanted: u32 = groups.iter().map(|g| g.count).sum();
@@ -209,6 +210,29 @@ impl<'a> Parser<'a> {
             self.ctx.op_mut(op).results.push(v);
         }
         Ok(op)
+    }
+
+    /// A registered op's inherent attributes live in its properties, whichever syntax
+    /// the text used for them.
+    fn move_inherent_attrs_to_properties(&mut self, op: OpId) {
+        let Some(info) = self.ctx.op_info(self.ctx.op_name(op)) else { return };
+        let inherent = info.inherent_attrs;
+        if inherent.is_empty() {
+            return;
+        }
+        let data = self.ctx.op(op);
+        let attrs = self.ctx.dictionary_entries(data.attributes).to_vec();
+        let mut props = data.properties.map(|p| self.ctx.dictionary_entries(p).to_vec()).unwrap_or_default();
+        let (moved, kept): (Vec<_>, Vec<_>) = attrs.into_iter().partition(|(k, _)| inherent.contains(&k.as_str()));
+        if moved.is_empty() {
+            return;
+        }
+        props.extend(moved);
+        let props = self.ctx.dictionary_attr(props);
+        let kept = self.ctx.dictionary_attr(kept);
+        let data = self.ctx.op_mut(op);
+        data.properties = Some(props);
+        data.attributes = kept;
     }
 
     fn check_op_registered(&self, name: &str, at: usize) -> PResult<()> {

@@ -298,6 +298,8 @@ impl<'a> Parser<'a> {
                 {
                     return self.error("expected the number of strides to match the rank");
                 }
+                // An identity map is the default layout; MLIR drops it.
+                let layout = layout.filter(|&l| !matches!(self.ctx.attr_kind(l), AttrKind::AffineMap(m) if m.is_identity()));
                 TypeKind::MemRef { shape: dims.shape, element, layout, memory_space }
             }
         };
