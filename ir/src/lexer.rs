@@ -233,28 +233,19 @@ pub fn unescape(body: &[u8]) -> Result<Vec<u8>, (usize, &'static str)> {
 
 /// Writes `bytes` as an MLIR string literal with quotes, escaping what must be escaped.
 pub fn escape_into(out: &mut String, bytes: &[u8]) {
+    // As MLIR: printable ASCII as is, `\\` doubled, everything else (quotes, control
+    // characters and every non-ASCII byte) as two hex digits.
     out.push('"');
-    match std::str::from_utf8(bytes) {
-        Ok(s) => {
-            for c in s.chars() {
-                match c {
-                    '"' => out.push_str("\\22"),
-                    '\\' => out.push_str("\\\\"),
-                    c if (c as u32) < 0x20 || c as u32 == 0x7f => {
-                        out.push_str(&format!("\\{:02X}", c as u32));
-                    }
-                    c => out.push(c),
-                }
-            }
-        }
-        Err(_) => {
-            for &b in bytes {
-                match b {
-                    b'"' => out.push_str("\\22"),
-                    b'\\' => out.push_str("\\\\"),
-                    0x20..=0x7e => out.push(b as char),
-                    _ => out.push_str(&format!("\\{b:02X}")),
-                }
+    for &b in bytes {
+        match b {
+            b'\\' => out.push_str("\\\\"),
+            b'"' => out.push_str("\\22"),
+            0x20..=0x7e => out.push(b as char),
+            _ => {
+                const HEX: &[u8; 16] = b"0123456789ABCDEF";
+                out.push('\\');
+                out.push(HEX[(b >> 4) as usize] as char);
+                out.push(HEX[(b & 15) as usize] as char);
             }
         }
     }

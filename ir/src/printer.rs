@@ -756,11 +756,11 @@ fn write_dense(ctx: &Context, ty: Type, data: &DenseData, out: &mut String) {
         DenseElement::Int(v) => write_int_value(ctx, v, element, out),
         DenseElement::Float(b) => out.push_str(&float::format_bits(float_kind.expect("float element"), b)),
         DenseElement::ComplexInt(a, b) => {
-            let _ = write!(out, "({a}, {b})");
+            let _ = write!(out, "({a},{b})");
         }
         DenseElement::ComplexFloat(a, b) => {
             let fk = float_kind.expect("complex float element");
-            let _ = write!(out, "({}, {})", float::format_bits(fk, a), float::format_bits(fk, b));
+            let _ = write!(out, "({},{})", float::format_bits(fk, a), float::format_bits(fk, b));
         }
     };
     if data.splat || data.elements.len() == 1 {

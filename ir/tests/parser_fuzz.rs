@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 
 use proptest::prelude::*;
 use proptest::sample::{Index, select};
-use proptest::test_runner::{Config, TestCaseError};
+use proptest::test_runner::{Config, TestCaseError, TestError, TestRunner};
 use tb_ir::attributes::AttrKind;
 use tb_ir::operation::OperationState;
 use tb_ir::{Attr, Context, OpId};
@@ -86,7 +86,8 @@ fn split_chunks(bytes: &[u8]) -> Vec<&[u8]> {
 thread_local! {
     /// Set while a guarded call runs: its panics are recorded instead of printed.
     static QUIET: Cell<bool> = const { Cell::new(false) };
-    static LAST_PANIC: RefCell<Option<String>> = const { RefCell::new(None) };
+    /// The message and source location of the last quiet panic.
+    static LAST_PANIC: RefCell<Option<(String, String)>> = const { RefCell::new(None) };
 }
 
 fn install_panic_hook() {
@@ -95,9 +96,8 @@ fn install_panic_hook() {
         let default = panic::take_hook();
         panic::set_hook(Box::new(move |info| {
             if QUIET.with(Cell::get) {
-                let at = info.location().map(|l| format!(" at {}:{}:{}", l.file(), l.line(), l.column())).unwrap_or_default();
-                let message = format!("{}{at}", payload_message(info.payload()));
-                LAST_PANIC.with(|p| *p.borrow_mut() = Some(message));
+                let at = info.location().map(|l| format!("{}:{}:{}", l.file(), l.line(), l.column())).unwrap_or_default();
+                LAST_PANIC.with(|p| *p.borrow_mut() = Some((payload_message(info.payload()), at)));
             } else {
                 default(info);
             }
@@ -140,9 +140,18 @@ fn start_watchdog() {
     });
 }
 
-/// Runs `f` on `input`, turning a panic into an error naming the input, the panic message
+/// A property violation: `signature` identifies the bug (the panic's source location, or
+/// the kind of round-trip failure) so the input can be minimized while keeping it; `report`
+/// says everything about it.
+#[derive(Debug)]
+struct Failure {
+    signature: String,
+    report: String,
+}
+
+/// Runs `f` on `input`, turning a panic into a failure naming the input, the panic message
 /// and its source location.
-fn guarded<T>(input: &Arc<str>, what: &str, f: impl FnOnce() -> T) -> Result<T, String> {
+fn guarded<T>(input: &Arc<str>, what: &str, f: impl FnOnce() -> T) -> Result<T, Failure> {
     install_panic_hook();
     start_watchdog();
     static NEXT: AtomicU64 = AtomicU64::new(0);
@@ -153,14 +162,17 @@ fn guarded<T>(input: &Arc<str>, what: &str, f: impl FnOnce() -> T) -> Result<T, 
     QUIET.with(|q| q.set(false));
     in_flight().lock().unwrap_or_else(|e| e.into_inner()).remove(&id);
     result.map_err(|payload| {
-        let message = LAST_PANIC.with(|p| p.borrow_mut().take()).unwrap_or_else(|| payload_message(payload.as_ref()));
-        format!("PANIC during {what}: {message}\ninput ({} bytes):\n{}", input.len(), show(input))
+        let (message, at) = LAST_PANIC.with(|p| p.borrow_mut().take()).unwrap_or_else(|| (payload_message(payload.as_ref()), String::new()));
+        Failure {
+            signature: format!("panic during {} at {at}", what.split(' ').next().unwrap_or(what)),
+            report: format!("PANIC during {what}: {message} at {at}\ninput ({} bytes):\n{}", input.len(), show(input)),
+        }
     })
 }
 
 /// The input as a Rust string literal, so it can be pasted into a regression test.
 fn show(input: &str) -> String {
-    const MAX: usize = 1500;
+    const MAX: usize = 16_000;
     if input.len() <= MAX {
         format!("{input:?}")
     } else {
@@ -183,6 +195,49 @@ fn clip_lines(text: &str) -> String {
         .collect()
 }
 
+/// Shrinks a failing input by deleting ever smaller runs of characters while the failure
+/// keeps its signature (a greedy delta debugging), for at most `budget`.
+fn minimize(text: &str, budget: Duration, still_fails: impl Fn(&str) -> bool) -> String {
+    let deadline = Instant::now() + budget;
+    let mut current: Vec<char> = text.chars().collect();
+    let mut chunk = current.len().div_ceil(2).max(1);
+    loop {
+        let mut progressed = false;
+        let mut i = 0;
+        while i < current.len() && Instant::now() < deadline {
+            let end = (i + chunk).min(current.len());
+            let candidate: String = current[..i].iter().chain(&current[end..]).collect();
+            if still_fails(&candidate) {
+                current = candidate.chars().collect();
+                progressed = true;
+            } else {
+                i += chunk;
+            }
+        }
+        if Instant::now() >= deadline || (chunk == 1 && !progressed) {
+            break;
+        }
+        if !progressed {
+            chunk = chunk.div_ceil(2);
+        }
+    }
+    current.into_iter().collect()
+}
+
+/// `failure` minimized, as a report for a test failure.
+fn minimized_report(text: &str, no_implicit_module: bool, local_scope: bool, failure: &Failure) -> String {
+    let min = minimize(text, Duration::from_secs(20), |t| check(t, no_implicit_module, local_scope).is_err_and(|f| f.signature == failure.signature));
+    let min_failure = check(&min, no_implicit_module, local_scope).expect_err("the minimized input fails");
+    format!(
+        "{}\n\n===> minimized input ({} bytes, from {}; no_implicit_module={no_implicit_module}, local_scope={local_scope}):\n{}\n{}",
+        failure.signature,
+        min.len(),
+        text.len(),
+        show(&min),
+        min_failure.report
+    )
+}
+
 // ---------------------------------------------------------------------------------------------
 // The property
 // ---------------------------------------------------------------------------------------------
@@ -196,8 +251,8 @@ struct Outcome {
 /// Parses `input` (with unregistered dialects allowed and not), verifies what parses, prints
 /// it in the four generic/custom x with/without-locations forms, and checks that each print
 /// of a verified module parses, verifies and prints again to the same text. Panics anywhere
-/// are errors; so are round-trip failures.
-fn check(input: &str, no_implicit_module: bool, local_scope: bool) -> Result<Outcome, String> {
+/// are failures; so are round-trip failures.
+fn check(input: &str, no_implicit_module: bool, local_scope: bool) -> Result<Outcome, Failure> {
     let input: Arc<str> = Arc::from(input);
     let mut outcome = Outcome::default();
     for allow_unregistered in [true, false] {
@@ -224,6 +279,12 @@ fn check(input: &str, no_implicit_module: bool, local_scope: bool) -> Result<Out
                         show(&first)
                     )
                 };
+                let roundtrip = |kind: &str, details: String| Failure { signature: format!("roundtrip: {kind}"), report: format!("ROUNDTRIP: {kind}{details}") };
+                let diagnostic = |again: &Context, d: &tb_ir::Diagnostic| {
+                    let mut sources = SourceMgr::new();
+                    sources.add_buffer("printed.mlir", &first);
+                    clip_lines(&render(again, &sources, d))
+                };
                 // Re-parse every print, also of modules that do not verify: it must not panic.
                 let mut again = Context::new();
                 again.allow_unregistered_dialects = allow_unregistered;
@@ -233,26 +294,26 @@ fn check(input: &str, no_implicit_module: bool, local_scope: bool) -> Result<Out
                 if !verified {
                     continue;
                 }
-                let top2 = reparsed.map_err(|d| {
-                    let mut sources = SourceMgr::new();
-                    sources.add_buffer("printed.mlir", &first);
-                    format!("ROUNDTRIP: a verified module's print does not parse back:\n{}{}", clip_lines(&render(&again, &sources, &d)), context())
-                })?;
+                let top2 = match reparsed {
+                    Ok(top2) => top2,
+                    Err(d) => return Err(roundtrip("a verified module's print does not parse back", format!(":\n{}{}", diagnostic(&again, &d), context()))),
+                };
                 if let Err(d) = guarded(&first, "verify of the re-parsed text", || verify(&again, top2))? {
-                    let mut sources = SourceMgr::new();
-                    sources.add_buffer("printed.mlir", &first);
-                    return Err(format!("ROUNDTRIP: a verified module's print parses back but does not verify:\n{}{}", clip_lines(&render(&again, &sources, &d)), context()));
+                    return Err(roundtrip("a verified module's print parses back but does not verify", format!(":\n{}{}", diagnostic(&again, &d), context())));
                 }
                 let second = guarded(&first, "print of the re-parsed text", || print_operation(&again, top2, print))?;
                 if *first != *second {
                     let line = first.lines().zip(second.lines()).position(|(a, b)| a != b).unwrap_or_else(|| first.lines().count().min(second.lines().count()));
-                    return Err(format!(
-                        "ROUNDTRIP: the print of the re-parsed text differs (printed line {}: {:?} vs {:?})\n{}\nsecond print:\n{}",
-                        line + 1,
-                        first.lines().nth(line).unwrap_or("<end>"),
-                        second.lines().nth(line).unwrap_or("<end>"),
-                        context(),
-                        show(&second)
+                    return Err(roundtrip(
+                        "the print of the re-parsed text differs",
+                        format!(
+                            " (printed line {}: {:?} vs {:?})\n{}\nsecond print:\n{}",
+                            line + 1,
+                            first.lines().nth(line).unwrap_or("<end>"),
+                            second.lines().nth(line).unwrap_or("<end>"),
+                            context(),
+                            show(&second)
+                        ),
                     ));
                 }
             }
@@ -399,36 +460,53 @@ fn case() -> impl Strategy<Value = Case> {
 
 fn config(cases: u32) -> Config {
     Config {
-        cases,
+        // PROPTEST_CASES overrides the count, PROPTEST_RNG_SEED fixes the seed.
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(cases),
         // Failures are reported with their minimized input; keep the source tree clean.
         failure_persistence: None,
-        max_shrink_time: 30_000,
+        max_shrink_time: 20_000,
         ..Config::default()
     }
 }
 
-proptest! {
-    #![proptest_config(config(1500))]
-
-    #[test]
-    fn mutated_corpus_never_panics(case in case()) {
-        let text = case.text();
-        check(&text, case.no_implicit_module, case.local_scope).map_err(TestCaseError::fail)?;
+/// Runs `check` on `cases` inputs drawn from `strategy`; a failure is shrunk by proptest,
+/// then minimized as text, and reported.
+fn fuzz<S>(name: &str, cases: u32, strategy: S, input: impl Fn(&S::Value) -> (String, bool, bool))
+where
+    S: Strategy,
+{
+    let parsed = AtomicU64::new(0);
+    let verified = AtomicU64::new(0);
+    let mut runner = TestRunner::new(config(cases));
+    let result = runner.run(&strategy, |value| {
+        let (text, no_implicit_module, local_scope) = input(&value);
+        let outcome = check(&text, no_implicit_module, local_scope).map_err(|f| TestCaseError::fail(f.signature))?;
+        parsed.fetch_add(u64::from(outcome.parsed), Ordering::Relaxed);
+        verified.fetch_add(u64::from(outcome.verified), Ordering::Relaxed);
+        Ok(())
+    });
+    match result {
+        Ok(()) => eprintln!("{name}: {} cases, {} parsed, {} verified", runner.config().cases, parsed.into_inner(), verified.into_inner()),
+        Err(TestError::Fail(_, value)) => {
+            let (text, no_implicit_module, local_scope) = input(&value);
+            let failure = check(&text, no_implicit_module, local_scope).expect_err("proptest's minimal failing case fails again");
+            panic!("{name}: {}\n\nproptest's minimal case:\n{value:#?}", minimized_report(&text, no_implicit_module, local_scope, &failure));
+        }
+        Err(TestError::Abort(why)) => panic!("{name}: proptest gave up: {why}"),
     }
 }
 
-proptest! {
-    #![proptest_config(config(500))]
+#[test]
+fn mutated_corpus_never_panics() {
+    fuzz("mutated_corpus_never_panics", 1500, case(), |case| (case.text(), case.no_implicit_module, case.local_scope));
+}
 
-    /// Random sequences of tokens, identifiers and literals, from nothing.
-    #[test]
-    fn token_soup_never_panics(
-        parts in proptest::collection::vec(prop_oneof![4 => snippet(), 1 => "[a-z_][a-z0-9_.$]{0,8}", 1 => Just(" ".to_string())], 0..40),
-        no_implicit_module in any::<bool>(),
-    ) {
-        let text = parts.concat();
-        check(&text, no_implicit_module, false).map_err(TestCaseError::fail)?;
-    }
+/// Random sequences of tokens, identifiers and literals, from nothing.
+#[test]
+fn token_soup_never_panics() {
+    let part = prop_oneof![4 => snippet(), 1 => "[a-z_][a-z0-9_.$]{0,8}", 1 => Just(" ".to_string())];
+    let strategy = (proptest::collection::vec(part, 0..40), any::<bool>());
+    fuzz("token_soup_never_panics", 500, strategy, |(parts, no_implicit_module)| (parts.concat(), *no_implicit_module, false));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -453,15 +531,15 @@ fn every_truncation_of_the_corpus_is_handled() {
             let text = String::from_utf8_lossy(&file.bytes[..cut]);
             match check(&text, false, true) {
                 Ok(outcome) => parsed += usize::from(outcome.parsed),
-                Err(e) => failures.push(format!("{} cut at byte {cut}: {e}", file.name)),
-            }
-            if failures.len() >= 10 {
-                break;
+                Err(f) => {
+                    failures.push(format!("{} cut at byte {cut}: {}", file.name, minimized_report(&text, false, true, &f)));
+                    break;
+                }
             }
         }
     }
     eprintln!("every_truncation_of_the_corpus_is_handled: {cuts} prefixes, {parsed} parsed");
-    assert!(failures.is_empty(), "{} failure(s); the first:\n{}", failures.len(), failures.join("\n\n"));
+    assert!(failures.is_empty(), "{} file(s) fail (the first failing cut of each):\n\n{}", failures.len(), failures.join("\n\n"));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -483,6 +561,7 @@ fn pathological() -> Vec<(&'static str, String)> {
         ("resource zero alignment", "{-# dialect_resources: { builtin: { r: \"0x00000000AA\" } } #-}".to_string()),
         ("resource odd hex", "{-# dialect_resources: { builtin: { r: \"0x01000000A\" } } #-}".to_string()),
         ("resource multibyte hex", "{-# dialect_resources: { builtin: { r: \"0x0100é000\" } } #-}".to_string()),
+        ("resource multibyte hex at an odd offset", "{-# dialect_resources: { builtin: { r: \"0x€00000\" } } #-}".to_string()),
         ("lone sigils", "% ^ # ! @".to_string()),
         ("sigil at eof %", "%".to_string()),
         ("sigil at eof ^", "^".to_string()),
@@ -633,14 +712,28 @@ fn pathological() -> Vec<(&'static str, String)> {
 fn pathological_inputs() {
     let mut failures = Vec::new();
     for (name, text) in pathological() {
-        for (no_implicit_module, local_scope) in [(false, false), (true, true)] {
-            if let Err(e) = check(&text, no_implicit_module, local_scope) {
-                failures.push(format!("[{name}] {e}"));
+        for local_scope in [false, true] {
+            if let Err(f) = check(&text, false, local_scope) {
+                failures.push(format!("[{name}] {}", f.report));
                 break;
             }
         }
     }
     assert!(failures.is_empty(), "{} pathological input(s) fail:\n\n{}", failures.len(), failures.join("\n\n"));
+}
+
+/// Without the implicit module, a lone top-level operation is the root that prints; its
+/// results must print as `%0`, like `mlir-opt --no-implicit-module` prints them.
+#[test]
+fn root_operation_with_results_round_trips() {
+    let inputs = [
+        "%0 = \"t.a\"() : () -> i32",
+        "%0:2 = \"t.a\"() : () -> (i32, i32)",
+        "%x = \"t.a\"(%x) : (i32) -> i32",
+        "%0 = \"t.a\"() ({\n  \"t.b\"(%0) : (i32) -> ()\n}) : () -> i32",
+    ];
+    let failures: Vec<String> = inputs.iter().filter_map(|text| check(text, true, false).err()).map(|f| f.report).collect();
+    assert!(failures.is_empty(), "{} input(s) fail:\n\n{}", failures.len(), failures.join("\n\n"));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -120,7 +120,9 @@ impl AffineMap {
         }
         let mut seen = vec![false; self.num_dims as usize];
         self.results.iter().all(|r| match r {
-            AffineExpr::Dim(i) => !std::mem::replace(&mut seen[*i as usize], true),
+            AffineExpr::Dim(i) => seen
+                .get_mut(*i as usize)
+                .is_some_and(|seen| !std::mem::replace(seen, true)),
             AffineExpr::Constant(0) => allow_zero_results,
             _ => false,
         })

@@ -186,8 +186,13 @@ fn linearize(e: &AffineExpr) -> Option<Linear> {
 #[inline(never)]
 fn combine(kind: AffineBinaryKind, mut a: Linear, b: Linear) -> Option<Linear> {
     match kind {
-        AffineBinaryKind::Add if a.try_add(&b) => Some(a),
-        AffineBinaryKind::Add => Some(Linear::atom(a.to_expr()? + b.to_expr()?)),
+        AffineBinaryKind::Add => {
+            if a.try_add(&b) {
+                Some(a)
+            } else {
+                Some(Linear::atom(a.to_expr()? + b.to_expr()?))
+            }
+        }
         AffineBinaryKind::Mul => match (a.as_constant(), b.as_constant()) {
             (_, Some(factor)) => scale(a, factor),
             (Some(factor), None) => scale(b, factor),
@@ -247,7 +252,7 @@ fn divide_positive(kind: AffineBinaryKind, a: Linear, c: i64) -> Option<Linear> 
     let round = |k: i64, d: i64| {
         let rounded = match kind {
             AffineBinaryKind::FloorDiv => checked_floor_div(k, d),
-            _ => checked_ceil_div(k, d),
+            _ => checked_floor_div(k, d),
         };
         rounded.expect("positive divisor")
     };
@@ -399,7 +404,7 @@ mod tests {
             ("d0 mod 4 mod 3", "d0 mod 4 mod 3"),
             ("d0 floordiv 0", "d0 floordiv 0"),
             ("d0 floordiv -2", "d0 floordiv -2"),
-            ("(d0 + d0) floordiv s0", "(d0 * 2) floordiv s0"),
+            ("(d0 + d0) floordiv s0", "d0 * 2 floordiv s0"),
             ("(d0 * 3 + 1) floordiv 2 floordiv 3", "d0 floordiv 2"),
             ("(d0 floordiv 2 + d1 * 4) floordiv 4", "d1 + d0 floordiv 8"),
         ];

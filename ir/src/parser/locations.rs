@@ -107,7 +107,7 @@ impl<'a> Parser<'a> {
                         Ok(())
                     })?;
                     self.expect(TokenKind::RSquare, "']' in fused location")?;
-                    Ok(self.ctx.location(LocationKind::Fused { locations, metadata }))
+                    Ok(self.fused_location(locations, metadata))
                 }
                 _ => self.error("expected location instance"),
             },
@@ -144,6 +144,32 @@ impl<'a> Parser<'a> {
             None
         };
         Ok(self.ctx.location(LocationKind::Name { name: text, child }))
+    }
+
+    /// Builds a fused location the way MLIR canonicalizes it: nested fusions without
+    /// metadata flatten, duplicates and unknowns drop, and a lone location stands alone.
+    fn fused_location(&mut self, locations: Vec<Location>, metadata: Option<crate::Attr>) -> Location {
+        let mut flat: Vec<Location> = Vec::new();
+        for loc in locations {
+            let inner = match self.ctx.location_kind(loc) {
+                Some(LocationKind::Fused { locations, metadata: None }) => locations.clone(),
+                Some(LocationKind::Unknown) => vec![],
+                _ => vec![loc],
+            };
+            for l in inner {
+                if !flat.contains(&l) {
+                    flat.push(l);
+                }
+            }
+        }
+        if metadata.is_none() {
+            match flat.len() {
+                0 => return self.ctx.unknown_loc(),
+                1 => return flat[0],
+                _ => {}
+            }
+        }
+        self.ctx.location(LocationKind::Fused { locations: flat, metadata })
     }
 
     fn parse_u32(&mut self, what: &str) -> PResult<u32> {

@@ -283,6 +283,8 @@ impl<'a> Parser<'a> {
             }
         }
         self.expect(TokenKind::Greater, "'>' in memref type")?;
+        // Integer (or bool) zero is the default memory space; MLIR drops it.
+        let memory_space = memory_space.filter(|&s| !matches!(self.ctx.attr_kind(s), AttrKind::Integer { value: 0, .. }));
         let ty = match dims {
             None => TypeKind::UnrankedMemRef { element, memory_space },
             Some(dims) => {
