@@ -30,17 +30,29 @@ impl AffineMap {
         results
             .iter()
             .all(|r| r.is_valid_for(num_dims, num_symbols))
-            .then_some(AffineMap { num_dims, num_symbols, results })
+            .then_some(AffineMap {
+                num_dims,
+                num_symbols,
+                results,
+            })
     }
 
     /// A map without results: `(d0, ..)[s0, ..] -> ()`.
     pub fn empty(num_dims: u32, num_symbols: u32) -> Self {
-        AffineMap { num_dims, num_symbols, results: Vec::new() }
+        AffineMap {
+            num_dims,
+            num_symbols,
+            results: Vec::new(),
+        }
     }
 
     /// `(d0, .., d<n-1>) -> (d0, .., d<n-1>)`.
     pub fn identity(num_dims: u32) -> Self {
-        AffineMap { num_dims, num_symbols: 0, results: (0..num_dims).map(AffineExpr::Dim).collect() }
+        AffineMap {
+            num_dims,
+            num_symbols: 0,
+            results: (0..num_dims).map(AffineExpr::Dim).collect(),
+        }
     }
 
     /// The identity on the last `num_results` of `num_dims` dims (MLIR's minor identity),
@@ -48,7 +60,11 @@ impl AffineMap {
     pub fn minor_identity(num_dims: u32, num_results: u32) -> Option<Self> {
         let first = num_dims.checked_sub(num_results)?;
         let results = (first..num_dims).map(AffineExpr::Dim).collect();
-        Some(AffineMap { num_dims, num_symbols: 0, results })
+        Some(AffineMap {
+            num_dims,
+            num_symbols: 0,
+            results,
+        })
     }
 
     /// `() -> (value)`.
@@ -99,7 +115,11 @@ impl AffineMap {
     /// allowed, as in MLIR).
     pub fn is_identity(&self) -> bool {
         self.results.len() == self.num_dims as usize
-            && self.results.iter().enumerate().all(|(i, r)| r.as_dim() == Some(i as u32))
+            && self
+                .results
+                .iter()
+                .enumerate()
+                .all(|(i, r)| r.as_dim() == Some(i as u32))
     }
 
     /// Every result is a `Constant` node.
@@ -140,7 +160,11 @@ impl AffineMap {
             .iter()
             .map(|&i| self.results.get(i).cloned())
             .collect::<Option<Vec<_>>>()?;
-        Some(AffineMap { num_dims: self.num_dims, num_symbols: self.num_symbols, results })
+        Some(AffineMap {
+            num_dims: self.num_dims,
+            num_symbols: self.num_symbols,
+            results,
+        })
     }
 
     /// MLIR's `inversePermutation`: a map from this map's results back to its dims, taking for
@@ -162,7 +186,11 @@ impl AffineMap {
         }
         let results = inverse.into_iter().collect::<Option<Vec<_>>>()?;
         let num_dims = u32::try_from(self.results.len()).ok()?;
-        Some(AffineMap { num_dims, num_symbols: 0, results })
+        Some(AffineMap {
+            num_dims,
+            num_symbols: 0,
+            results,
+        })
     }
 
     /// `self ∘ other`: feeds `other`'s results into `self`'s dims.
@@ -228,7 +256,10 @@ impl AffineMap {
         if dims.len() != self.num_dims as usize || symbols.len() != self.num_symbols as usize {
             return None;
         }
-        self.results.iter().map(|r| r.evaluate(dims, symbols)).collect()
+        self.results
+            .iter()
+            .map(|r| r.evaluate(dims, symbols))
+            .collect()
     }
 
     /// Every result simplified (see [`AffineExpr::simplify`]).
@@ -349,7 +380,9 @@ mod tests {
         assert!(map("(d0)[s0] -> (d0)").is_identity());
         assert!(!map("(d0, d1) -> (d0)").is_identity());
 
-        let inv = map("(d0, d1) -> (d1, d0 + d1, d0, d1)").inverse_permutation().unwrap();
+        let inv = map("(d0, d1) -> (d1, d0 + d1, d0, d1)")
+            .inverse_permutation()
+            .unwrap();
         assert_eq!(inv.to_string(), "(d0, d1, d2, d3) -> (d2, d0)");
         assert_eq!(map("(d0, d1) -> (d0)").inverse_permutation(), None);
         assert_eq!(map("(d0)[s0] -> (d0)").inverse_permutation(), None);
@@ -363,7 +396,10 @@ mod tests {
         assert_eq!(m.num_results(), 3);
         assert_eq!(m.get_result(1), Some(&d(1)));
         assert_eq!(m.get_result(3), None);
-        assert_eq!(m.sub_map(&[2, 0]).unwrap().to_string(), "(d0, d1)[s0] -> (4, d0 + s0)");
+        assert_eq!(
+            m.sub_map(&[2, 0]).unwrap().to_string(),
+            "(d0, d1)[s0] -> (4, d0 + s0)"
+        );
         assert_eq!(m.sub_map(&[3]), None);
         assert!(!m.is_constant());
         assert_eq!(map("() -> (1, -2)").constant_results(), Some(vec![1, -2]));
@@ -380,7 +416,10 @@ mod tests {
         let fg = f.compose(&g);
         assert_eq!(fg.num_dims, 1);
         assert_eq!(fg.num_symbols, 2);
-        assert_eq!(fg.to_string(), "(d0)[s0, s1] -> (d0 + s1 + s0, d0 floordiv 2 * 2)");
+        assert_eq!(
+            fg.to_string(),
+            "(d0)[s0, s1] -> (d0 + s1 + s0, d0 floordiv 2 * 2)"
+        );
         // Semantics: fg(x)[n, m] == f(g(x)[m])[n].
         for x in -5..5 {
             let (n, m) = (3, -7);
@@ -388,7 +427,10 @@ mod tests {
             assert_eq!(fg.evaluate(&[x], &[n, m]), f.evaluate(&inner, &[n]));
         }
         assert_eq!(f.try_compose(&map("(d0) -> (d0)")), None);
-        assert_eq!(fg.simplify().to_string(), "(d0)[s0, s1] -> (d0 + s0 + s1, d0 floordiv 2 * 2)");
+        assert_eq!(
+            fg.simplify().to_string(),
+            "(d0)[s0, s1] -> (d0 + s0 + s1, d0 floordiv 2 * 2)"
+        );
     }
 
     #[test]

@@ -80,10 +80,12 @@ pub fn parse_affine_map_or_set(text: &str) -> Result<AffineMapOrSet, AffineParse
     let parsed = match p.cur.tok {
         Tok::Arrow => {
             p.bump()?;
-            let results = p.parse_paren_list("affine map range", |p| {
-                Ok(p.parse_expr()?.expr)
-            })?;
-            AffineMapOrSet::Map(AffineMap { num_dims: p.num_dims, num_symbols: p.num_symbols, results })
+            let results = p.parse_paren_list("affine map range", |p| Ok(p.parse_expr()?.expr))?;
+            AffineMapOrSet::Map(AffineMap {
+                num_dims: p.num_dims,
+                num_symbols: p.num_symbols,
+                results,
+            })
         }
         Tok::Colon => {
             p.bump()?;
@@ -128,7 +130,6 @@ pub fn parse_affine_expr(
 
 /// MLIR's semi-affine rule: a product needs a symbolic-or-constant factor, a division or
 /// `mod` a symbolic-or-constant right operand.
-#[inline(never)]
 fn check_semi_affine(
     kind: AffineBinaryKind,
     lhs: &Node,
@@ -161,12 +162,36 @@ fn check_semi_affine(
     Err(error(offset, message))
 }
 
+/// `lhs <kind> rhs`, unless that makes the tree deeper than [`MAX_EXPR_DEPTH`].
+fn make(
+    kind: AffineBinaryKind,
+    lhs: Node,
+    rhs: Node,
+    offset: usize,
+) -> Result<Node, AffineParseError> {
+    let depth = 1 + lhs.depth.max(rhs.depth);
+    if depth > MAX_EXPR_DEPTH {
+        return Err(too_deep(offset));
+    }
+    Ok(Node {
+        expr: AffineExpr::binary(kind, lhs.expr, rhs.expr),
+        depth,
+        has_dim: lhs.has_dim || rhs.has_dim,
+    })
+}
+
 fn too_deep(offset: usize) -> AffineParseError {
-    error(offset, format!("expression nested deeper than {MAX_EXPR_DEPTH} levels"))
+    error(
+        offset,
+        format!("expression nested deeper than {MAX_EXPR_DEPTH} levels"),
+    )
 }
 
 fn error(offset: usize, message: impl Into<String>) -> AffineParseError {
-    AffineParseError { offset, message: message.into() }
+    AffineParseError {
+        offset,
+        message: message.into(),
+    }
 }
 
 // ----- Lexer (MLIR's token rules, restricted to what affine text uses) -----
@@ -228,7 +253,10 @@ impl<'a> Lexer<'a> {
         // Only ASCII bytes are ever consumed, so `start` is always a char boundary.
         let start = self.pos;
         let Some(first) = self.peek_byte(0) else {
-            return Ok(Token { tok: Tok::Eof, offset: start });
+            return Ok(Token {
+                tok: Tok::Eof,
+                offset: start,
+            });
         };
         self.pos += 1;
         let tok = match first {
@@ -270,7 +298,10 @@ impl<'a> Lexer<'a> {
             }
             _ => {
                 let ch = self.text[start..].chars().next().unwrap_or('?');
-                return Err(error(start, format!("unexpected character '{}'", ch.escape_debug())));
+                return Err(error(
+                    start,
+                    format!("unexpected character '{}'", ch.escape_debug()),
+                ));
             }
         };
         Ok(Token { tok, offset: start })
@@ -310,7 +341,11 @@ struct Node {
 impl Node {
     fn leaf(expr: AffineExpr) -> Self {
         let has_dim = matches!(expr, AffineExpr::Dim(_));
-        Node { expr, depth: 1, has_dim }
+        Node {
+            expr,
+            depth: 1,
+            has_dim,
+        }
     }
 
     /// No dims, possibly after folding (`d0 - d0` counts), as MLIR checks its folded trees.
@@ -319,12 +354,13 @@ impl Node {
     }
 }
 
-/// The expression to the left of an open parenthesis (or of the end, outermost).
+/// The partial expression inside one pair of parentheses; the outermost level is the whole
+/// expression.
 #[derive(Default)]
 struct Level {
     /// The sum so far and the `+` (false) or `-` (true) after it, with its offset.
     sum: Option<(Node, bool, usize)>,
-    /// The product-like term so far and the operator after it, with its offset.
+    /// The term so far and the `*`, `floordiv`, `ceildiv` or `mod` after it, with its offset.
     term: Option<(Node, AffineBinaryKind, usize)>,
     /// Offsets of unary minus signs waiting for their operand, innermost last.
     negations: Vec<usize>,
@@ -354,7 +390,13 @@ impl<'a> Parser<'a> {
     fn new(text: &'a str) -> Result<Self, AffineParseError> {
         let mut lexer = Lexer { text, pos: 0 };
         let cur = lexer.next_token()?;
-        Ok(Parser { lexer, cur, names: HashMap::new(), num_dims: 0, num_symbols: 0 })
+        Ok(Parser {
+            lexer,
+            cur,
+            names: HashMap::new(),
+            num_dims: 0,
+            num_symbols: 0,
+        })
     }
 
     fn bump(&mut self) -> Result<(), AffineParseError> {
@@ -377,7 +419,11 @@ impl<'a> Parser<'a> {
     }
 
     fn expect(&mut self, tok: Tok<'_>, message: &str) -> Result<(), AffineParseError> {
-        if self.eat(tok)? { Ok(()) } else { Err(self.error_here(message)) }
+        if self.eat(tok)? {
+            Ok(())
+        } else {
+            Err(self.error_here(message))
+        }
     }
 
     fn expect_end(&self) -> Result<(), AffineParseError> {
@@ -387,14 +433,32 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn declare(&mut self, name: &'a str, is_dim: bool, offset: usize) -> Result<(), AffineParseError> {
+    fn declare(
+        &mut self,
+        name: &'a str,
+        is_dim: bool,
+        offset: usize,
+    ) -> Result<(), AffineParseError> {
         if self.names.contains_key(name) {
-            return Err(error(offset, format!("redefinition of identifier '{name}'")));
+            return Err(error(
+                offset,
+                format!("redefinition of identifier '{name}'"),
+            ));
         }
-        let counter = if is_dim { &mut self.num_dims } else { &mut self.num_symbols };
+        let counter = if is_dim {
+            &mut self.num_dims
+        } else {
+            &mut self.num_symbols
+        };
         let position = *counter;
-        *counter = position.checked_add(1).ok_or_else(|| error(offset, "too many identifiers"))?;
-        let expr = if is_dim { AffineExpr::Dim(position) } else { AffineExpr::Symbol(position) };
+        *counter = position
+            .checked_add(1)
+            .ok_or_else(|| error(offset, "too many identifiers"))?;
+        let expr = if is_dim {
+            AffineExpr::Dim(position)
+        } else {
+            AffineExpr::Symbol(position)
+        };
         self.names.insert(name, expr);
         Ok(())
     }
@@ -454,7 +518,8 @@ impl<'a> Parser<'a> {
 
     /// `lhs - rhs >= 0` (or `== 0`) from `lhs >= rhs`, `rhs <= lhs` or `lhs == rhs`.
     fn parse_constraint(&mut self) -> Result<(AffineExpr, bool), AffineParseError> {
-        const EXPECTED: &str = "expected '== affine-expr' or '>= affine-expr' at end of affine constraint";
+        const EXPECTED: &str =
+            "expected '== affine-expr' or '>= affine-expr' at end of affine constraint";
         let lhs = self.parse_expr()?;
         let offset = self.cur.offset;
         // MLIR lexes `>=` as two tokens, so `> =` is accepted too.
@@ -473,10 +538,10 @@ impl<'a> Parser<'a> {
         let difference = if b.expr == AffineExpr::Constant(0) {
             a
         } else if a.expr == AffineExpr::Constant(0) {
-            self.make(AffineBinaryKind::Mul, b, minus_one(), offset)?
+            make(AffineBinaryKind::Mul, b, minus_one(), offset)?
         } else {
-            let negated = self.make(AffineBinaryKind::Mul, b, minus_one(), offset)?;
-            self.make(AffineBinaryKind::Add, a, negated, offset)?
+            let negated = make(AffineBinaryKind::Mul, b, minus_one(), offset)?;
+            make(AffineBinaryKind::Add, a, negated, offset)?
         };
         Ok((difference.expr, is_eq))
     }
@@ -496,8 +561,8 @@ impl<'a> Parser<'a> {
                     Tok::Minus => {
                         let offset = self.cur.offset;
                         self.bump()?;
-                        if matches!(self.cur.tok, Tok::Int(_)) {
-                            break self.parse_integer(true)?;
+                        if let Tok::Int(text) = self.cur.tok {
+                            break self.parse_integer(text, self.cur.offset, true)?;
                         }
                         if level.negations.len() >= MAX_EXPR_DEPTH as usize {
                             return Err(too_deep(offset));
@@ -516,7 +581,7 @@ impl<'a> Parser<'a> {
                         levels.push(Level::default());
                         context = Context::Start;
                     }
-                    Tok::Int(_) => break self.parse_integer(false)?,
+                    Tok::Int(text) => break self.parse_integer(text, self.cur.offset, false)?,
                     _ => break self.parse_identifier(context)?,
                 }
             };
@@ -525,12 +590,12 @@ impl<'a> Parser<'a> {
             loop {
                 let level = levels.last_mut().expect("at least the outer level");
                 while let Some(offset) = level.negations.pop() {
-                    operand = self.make(AffineBinaryKind::Mul, operand, minus_one(), offset)?;
+                    operand = make(AffineBinaryKind::Mul, operand, minus_one(), offset)?;
                 }
                 let term = match level.term.take() {
                     Some((lhs, kind, offset)) => {
                         check_semi_affine(kind, &lhs, &operand, offset)?;
-                        self.make(kind, lhs, operand, offset)?
+                        make(kind, lhs, operand, offset)?
                     }
                     None => operand,
                 };
@@ -541,11 +606,11 @@ impl<'a> Parser<'a> {
                 let sum = match level.sum.take() {
                     Some((lhs, negate, offset)) => {
                         let rhs = if negate {
-                            self.make(AffineBinaryKind::Mul, term, minus_one(), offset)?
+                            make(AffineBinaryKind::Mul, term, minus_one(), offset)?
                         } else {
                             term
                         };
-                        self.make(AffineBinaryKind::Add, lhs, rhs, offset)?
+                        make(AffineBinaryKind::Add, lhs, rhs, offset)?
                     }
                     None => term,
                 };
@@ -577,12 +642,13 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// An integer literal, negated if it follows a unary minus.
-    #[inline(never)]
-    fn parse_integer(&mut self, negative: bool) -> Result<Node, AffineParseError> {
-        let Token { tok: Tok::Int(text), offset } = self.cur else {
-            unreachable!("called on an integer token")
-        };
+    /// The integer literal `text` at `offset` (the current token), negated after a unary minus.
+    fn parse_integer(
+        &mut self,
+        text: &str,
+        offset: usize,
+        negative: bool,
+    ) -> Result<Node, AffineParseError> {
         let magnitude = literal_magnitude(text);
         let value = if negative {
             magnitude.and_then(|m| 0i64.checked_sub_unsigned(m))
@@ -595,7 +661,6 @@ impl<'a> Parser<'a> {
     }
 
     /// A dim or symbol name, or the error for whatever else stands where an operand should.
-    #[inline(never)]
     fn parse_identifier(&mut self, context: Context) -> Result<Node, AffineParseError> {
         let Token { tok, offset } = self.cur;
         let message = match tok {
@@ -619,24 +684,6 @@ impl<'a> Parser<'a> {
             .into(),
         };
         Err(error(offset, message))
-    }
-
-    fn make(
-        &self,
-        kind: AffineBinaryKind,
-        lhs: Node,
-        rhs: Node,
-        offset: usize,
-    ) -> Result<Node, AffineParseError> {
-        let depth = 1 + lhs.depth.max(rhs.depth);
-        if depth > MAX_EXPR_DEPTH {
-            return Err(too_deep(offset));
-        }
-        Ok(Node {
-            expr: AffineExpr::binary(kind, lhs.expr, rhs.expr),
-            depth,
-            has_dim: lhs.has_dim || rhs.has_dim,
-        })
     }
 }
 
@@ -689,7 +736,10 @@ mod tests {
         // Names are just names: `d1` may be dim 0.
         assert_eq!(map("(d1, d0) -> (d0)").results, vec![d(1)]);
         assert_eq!(map(" ( x ) -> ( x ) ").results, vec![d(0)]);
-        assert_eq!(map("(d0.x$, _a) -> (d0.x$ + _a)").results, vec![d(0) + d(1)]);
+        assert_eq!(
+            map("(d0.x$, _a) -> (d0.x$ + _a)").results,
+            vec![d(0) + d(1)]
+        );
         assert_eq!(map("(d0) // comment\n -> (d0)"), AffineMap::identity(1));
     }
 
@@ -717,13 +767,20 @@ mod tests {
         );
         // Left associativity and precedence.
         let m = map("(d0)[s0] -> (d0 floordiv 2 floordiv 3 * 4 mod 5 ceildiv 6, d0 + d0 * 2 - s0)");
-        assert_eq!(m.results[0], (d(0).floor_div(2).floor_div(3) * 4).modulo(5).ceil_div(6));
+        assert_eq!(
+            m.results[0],
+            (d(0).floor_div(2).floor_div(3) * 4).modulo(5).ceil_div(6)
+        );
         assert_eq!(m.results[1], (d(0) + d(0) * 2) + s(0) * c(-1));
         // Parentheses leave no trace.
         assert_eq!(map("(d0) -> ((((d0))))").results, vec![d(0)]);
-        assert_eq!(map("(d0) -> (d0 + (d0 + 1))").results, vec![d(0) + (d(0) + 1)]);
+        assert_eq!(
+            map("(d0) -> (d0 + (d0 + 1))").results,
+            vec![d(0) + (d(0) + 1)]
+        );
         // Semi-affine forms MLIR allows.
-        let m = map("(d0)[s0] -> (d0 * s0, s0 * d0, (d0 + 1) * s0, d0 floordiv s0, d0 mod (s0 + 2))");
+        let m =
+            map("(d0)[s0] -> (d0 * s0, s0 * d0, (d0 + 1) * s0, d0 floordiv s0, d0 mod (s0 + 2))");
         assert_eq!(m.results[1], s(0) * d(0));
         // MLIR folds `d0 - d0` to 0 before checking, so this is accepted too.
         assert_eq!(map("(d0) -> (d0 * (d0 - d0))").results.len(), 1);
@@ -731,15 +788,39 @@ mod tests {
 
     #[test]
     fn integer_literals() {
-        assert_eq!(map("() -> (9223372036854775807)").results, vec![c(i64::MAX)]);
-        assert_eq!(map("() -> (-9223372036854775808)").results, vec![c(i64::MIN)]);
-        assert_eq!(map("() -> (0x10, -0xFF, 007)").results, vec![c(16), c(-255), c(7)]);
-        assert_eq!(map_error("(d0) -> (9223372036854775808)"), (9, "constant too large for index".into()));
-        assert_eq!(map_error("(d0) -> (-9223372036854775809)").1, "constant too large for index");
-        assert_eq!(map_error("() -> (99999999999999999999999)").1, "constant too large for index");
-        assert_eq!(map_error("() -> (0x8000000000000000)").1, "constant too large for index");
+        assert_eq!(
+            map("() -> (9223372036854775807)").results,
+            vec![c(i64::MAX)]
+        );
+        assert_eq!(
+            map("() -> (-9223372036854775808)").results,
+            vec![c(i64::MIN)]
+        );
+        assert_eq!(
+            map("() -> (0x10, -0xFF, 007)").results,
+            vec![c(16), c(-255), c(7)]
+        );
+        assert_eq!(
+            map_error("(d0) -> (9223372036854775808)"),
+            (9, "constant too large for index".into())
+        );
+        assert_eq!(
+            map_error("(d0) -> (-9223372036854775809)").1,
+            "constant too large for index"
+        );
+        assert_eq!(
+            map_error("() -> (99999999999999999999999)").1,
+            "constant too large for index"
+        );
+        assert_eq!(
+            map_error("() -> (0x8000000000000000)").1,
+            "constant too large for index"
+        );
         assert_eq!(map_error("(d0) -> (d0 + 1.5)").0, 14);
-        assert_eq!(map_error("(d0) -> (2d0)"), (10, "expected ')' in affine map range".into()));
+        assert_eq!(
+            map_error("(d0) -> (2d0)"),
+            (10, "expected ')' in affine map range".into())
+        );
     }
 
     #[test]
@@ -768,16 +849,28 @@ mod tests {
         // MLIR's parser turns an empty constraint list into the universe.
         assert_eq!(set("(d0) : ()"), IntegerSet::universe(1, 0));
         assert_eq!(set("(d0) : (1 == 0)"), IntegerSet::empty(1, 0));
-        assert!(matches!(parse_affine_map_or_set("(d0) : (d0 >= 0)"), Ok(AffineMapOrSet::Set(_))));
-        assert!(matches!(parse_affine_map_or_set("(d0) -> (d0)"), Ok(AffineMapOrSet::Map(_))));
+        assert!(matches!(
+            parse_affine_map_or_set("(d0) : (d0 >= 0)"),
+            Ok(AffineMapOrSet::Set(_))
+        ));
+        assert!(matches!(
+            parse_affine_map_or_set("(d0) -> (d0)"),
+            Ok(AffineMapOrSet::Map(_))
+        ));
     }
 
     #[test]
     fn parses_standalone_expressions() {
         let e = parse_affine_expr("i * 2 + N floordiv 4", &["i"], &["N"]).unwrap();
         assert_eq!(e, d(0) * 2 + s(0).floor_div(4));
-        assert_eq!(parse_affine_expr("j", &["i"], &[]).unwrap_err().message, "use of undeclared identifier 'j'");
-        assert_eq!(parse_affine_expr("i", &["i"], &["i"]).unwrap_err().message, "redefinition of identifier 'i'");
+        assert_eq!(
+            parse_affine_expr("j", &["i"], &[]).unwrap_err().message,
+            "use of undeclared identifier 'j'"
+        );
+        assert_eq!(
+            parse_affine_expr("i", &["i"], &["i"]).unwrap_err().message,
+            "redefinition of identifier 'i'"
+        );
         assert_eq!(parse_affine_expr("i i", &["i"], &[]).unwrap_err().offset, 2);
     }
 
@@ -787,28 +880,68 @@ mod tests {
         let mul = "non-affine expression: at least one of the multiply operands has to be either a constant or symbolic";
         let cases: &[(&str, usize, &str)] = &[
             ("(d0, d1) -> (d0 * d1)", 16, mul),
-            ("(d0, d1) -> (d0 mod d1)", 16, "non-affine expression: right operand of mod has to be either a constant or symbolic"),
-            ("(d0, d1) -> (d0 floordiv d1)", 16, "non-affine expression: right operand of floordiv has to be either a constant or symbolic"),
-            ("(d0, d1) -> (d0 ceildiv d1)", 16, "non-affine expression: right operand of ceildiv has to be either a constant or symbolic"),
+            (
+                "(d0, d1) -> (d0 mod d1)",
+                16,
+                "non-affine expression: right operand of mod has to be either a constant or symbolic",
+            ),
+            (
+                "(d0, d1) -> (d0 floordiv d1)",
+                16,
+                "non-affine expression: right operand of floordiv has to be either a constant or symbolic",
+            ),
+            (
+                "(d0, d1) -> (d0 ceildiv d1)",
+                16,
+                "non-affine expression: right operand of ceildiv has to be either a constant or symbolic",
+            ),
             ("(d0)[s0] -> ((d0 + s0) * (d0 + 1))", 23, mul),
             ("(d0) -> (x)", 9, "use of undeclared identifier 'x'"),
             ("(d0, d0) -> (d0)", 5, "redefinition of identifier 'd0'"),
             ("(d0)[d0] -> (d0)", 5, "redefinition of identifier 'd0'"),
-            ("(d0) -> (d0 +)", 13, "missing right operand of binary operator"),
-            ("(d0) -> (d0 mod)", 15, "missing right operand of binary operator"),
-            ("(d0) -> (+ d0)", 9, "missing left operand of binary operator"),
-            ("(d0) -> (* d0)", 9, "missing left operand of binary operator"),
+            (
+                "(d0) -> (d0 +)",
+                13,
+                "missing right operand of binary operator",
+            ),
+            (
+                "(d0) -> (d0 mod)",
+                15,
+                "missing right operand of binary operator",
+            ),
+            (
+                "(d0) -> (+ d0)",
+                9,
+                "missing left operand of binary operator",
+            ),
+            (
+                "(d0) -> (* d0)",
+                9,
+                "missing left operand of binary operator",
+            ),
             ("(d0) -> (-)", 10, "missing operand of negation"),
             ("(d0) -> (d0", 11, "expected ')' in affine map range"),
             ("(d0) -> (d0 d0)", 12, "expected ')' in affine map range"),
             ("(d0) -> (d0,)", 12, "expected affine expression"),
             ("(d0) -> ((d0)", 13, "expected ')' in affine map range"),
-            ("(d0) -> (d0 + (d0 * 2)", 22, "expected ')' in affine map range"),
+            (
+                "(d0) -> (d0 + (d0 * 2)",
+                22,
+                "expected ')' in affine map range",
+            ),
             ("(d0) -> (d0 + (d0 * 2, 1)", 21, "expected ')'"),
             ("(d0) -> (d0 + ())", 15, "no expression inside parentheses"),
             ("(d0) (d0)", 5, "expected '->' or ':'"),
-            ("d0 -> (d0)", 0, "expected '(' in dimensional identifier list"),
-            ("(d0 -> (d0)", 4, "expected ')' in dimensional identifier list"),
+            (
+                "d0 -> (d0)",
+                0,
+                "expected '(' in dimensional identifier list",
+            ),
+            (
+                "(d0 -> (d0)",
+                4,
+                "expected ')' in dimensional identifier list",
+            ),
             ("(d0,) -> (d0)", 4, "expected bare identifier"),
             ("(1) -> (d0)", 1, "expected bare identifier"),
             ("(d0)[s0 -> (d0)", 8, "expected ']' in symbol list"),
@@ -816,20 +949,33 @@ mod tests {
             ("(d0) -> (d0) x", 13, "expected end of input"),
             ("(d0) -> (%x)", 9, "unexpected character '%'"),
             ("(d0) -> (d0) é", 13, "unexpected character 'é'"),
-            ("(d0) : (d0 >= 0)", 0, "expected AffineMap, but got IntegerSet"),
+            (
+                "(d0) : (d0 >= 0)",
+                0,
+                "expected AffineMap, but got IntegerSet",
+            ),
             ("", 0, "expected '(' in dimensional identifier list"),
         ];
         for &(text, offset, message) in cases {
             assert_eq!(map_error(text), (offset, message.to_string()), "{text}");
         }
-        let expected_constraint = "expected '== affine-expr' or '>= affine-expr' at end of affine constraint";
+        let expected_constraint =
+            "expected '== affine-expr' or '>= affine-expr' at end of affine constraint";
         let cases: &[(&str, usize, &str)] = &[
             ("(d0) : (d0 > 0)", 13, expected_constraint),
             ("(d0) : (d0)", 10, expected_constraint),
             ("(d0) : (d0 = 0)", 13, expected_constraint),
             ("(d0) : (d0 >= 0,)", 16, "expected affine expression"),
-            ("(d0) : d0 >= 0", 7, "expected '(' in integer set constraint list"),
-            ("(d0) : (d0 >= 0", 15, "expected ')' in integer set constraint list"),
+            (
+                "(d0) : d0 >= 0",
+                7,
+                "expected '(' in integer set constraint list",
+            ),
+            (
+                "(d0) : (d0 >= 0",
+                15,
+                "expected ')' in integer set constraint list",
+            ),
             ("(d0) -> (d0)", 0, "expected IntegerSet, but got AffineMap"),
             ("(d0, d1) : (d0 * d1 >= 0)", 15, mul),
         ];
@@ -843,9 +989,16 @@ mod tests {
         let limit = MAX_EXPR_DEPTH as usize;
         let ok = format!("(d0) -> ({}d0{})", "(".repeat(limit), ")".repeat(limit));
         assert!(parse_affine_map(&ok).is_ok());
-        let deep = format!("(d0) -> ({}d0{})", "(".repeat(limit + 1), ")".repeat(limit + 1));
+        let deep = format!(
+            "(d0) -> ({}d0{})",
+            "(".repeat(limit + 1),
+            ")".repeat(limit + 1)
+        );
         let err = parse_affine_map(&deep).unwrap_err();
-        assert_eq!(err.message, format!("expression nested deeper than {limit} levels"));
+        assert_eq!(
+            err.message,
+            format!("expression nested deeper than {limit} levels")
+        );
         assert_eq!(err.offset, 9 + limit);
 
         // A sum chain is a left-deep tree: one level per `+`.
@@ -875,8 +1028,20 @@ mod tests {
                     |e, _| e + s(0),
                     |e, _| -e,
                     |e, _| e.floor_div(2),
-                    |e, i| if i % 2 == 0 { e.floor_div(s(0)) } else { e * s(0) },
-                    |e, i| if i % 2 == 0 { d(0) + e } else { e.modulo(s(0) + 1) },
+                    |e, i| {
+                        if i % 2 == 0 {
+                            e.floor_div(s(0))
+                        } else {
+                            e * s(0)
+                        }
+                    },
+                    |e, i| {
+                        if i % 2 == 0 {
+                            d(0) + e
+                        } else {
+                            e.modulo(s(0) + 1)
+                        }
+                    },
                     |e, i| if i % 2 == 0 { s(0) * e } else { e.ceil_div(7) },
                 ];
                 for grow in shapes {
@@ -888,7 +1053,11 @@ mod tests {
                     assert_eq!(simplified.simplify(), simplified);
                     let _ = simplified.to_string();
                     let _ = (m.evaluate(&[5], &[1]), format!("{m:?}"));
-                    let _ = (e.largest_known_divisor(), e.is_pure_affine(), e.is_semi_affine());
+                    let _ = (
+                        e.largest_known_divisor(),
+                        e.is_pure_affine(),
+                        e.is_semi_affine(),
+                    );
                     let _ = m.compose(&AffineMap::identity(1));
                     let set = IntegerSet::new(1, 1, vec![e], vec![false]);
                     assert_eq!(parse_integer_set(&set.to_string()).unwrap(), set);

@@ -43,8 +43,15 @@ impl IntegerSet {
         eq_flags: Vec<bool>,
     ) -> Option<Self> {
         let valid = constraints.len() == eq_flags.len()
-            && constraints.iter().all(|c| c.is_valid_for(num_dims, num_symbols));
-        valid.then_some(IntegerSet { num_dims, num_symbols, constraints, eq_flags })
+            && constraints
+                .iter()
+                .all(|c| c.is_valid_for(num_dims, num_symbols));
+        valid.then_some(IntegerSet {
+            num_dims,
+            num_symbols,
+            constraints,
+            eq_flags,
+        })
     }
 
     /// MLIR's canonical empty set: `1 == 0`.
@@ -96,7 +103,8 @@ impl IntegerSet {
     /// Some constraint without dims or symbols is false (e.g. `1 == 0`, `-1 >= 0`), so no
     /// point is in the set. A `false` answer does not mean the set has points.
     pub fn is_empty_trivially(&self) -> bool {
-        self.iter().any(|(c, eq)| c.constant_value().is_some_and(|v| !holds(v, eq)))
+        self.iter()
+            .any(|(c, eq)| c.constant_value().is_some_and(|v| !holds(v, eq)))
     }
 
     /// Whether the point is in the set; `None` if the number of dims or symbols given differs
@@ -128,7 +136,12 @@ impl IntegerSet {
             .iter()
             .map(|c| c.replace_dims_and_symbols(dims, symbols))
             .collect();
-        IntegerSet::try_new(new_num_dims, new_num_symbols, constraints, self.eq_flags.clone())
+        IntegerSet::try_new(
+            new_num_dims,
+            new_num_symbols,
+            constraints,
+            self.eq_flags.clone(),
+        )
     }
 }
 
@@ -170,14 +183,27 @@ mod tests {
     fn display_and_counts() {
         let s = set("(d0)[s0] : (d0 - s0 >= 0, d0 == 0)");
         assert_eq!(s.to_string(), "(d0)[s0] : (d0 - s0 >= 0, d0 == 0)");
-        assert_eq!((s.num_constraints(), s.num_equalities(), s.num_inequalities()), (2, 1, 1));
+        assert_eq!(
+            (
+                s.num_constraints(),
+                s.num_equalities(),
+                s.num_inequalities()
+            ),
+            (2, 1, 1)
+        );
         assert_eq!(s.num_inputs(), 2);
         assert_eq!(s.constraint(1), Some((&AffineExpr::Dim(0), true)));
         assert_eq!(s.constraint(2), None);
         assert_eq!(IntegerSet::empty(2, 0).to_string(), "(d0, d1) : (1 == 0)");
         assert_eq!(IntegerSet::universe(0, 1).to_string(), "()[s0] : (0 == 0)");
-        assert_eq!(IntegerSet::try_new(1, 0, vec![AffineExpr::Dim(0)], vec![]), None);
-        assert_eq!(IntegerSet::try_new(1, 0, vec![AffineExpr::Dim(1)], vec![true]), None);
+        assert_eq!(
+            IntegerSet::try_new(1, 0, vec![AffineExpr::Dim(0)], vec![]),
+            None
+        );
+        assert_eq!(
+            IntegerSet::try_new(1, 0, vec![AffineExpr::Dim(1)], vec![true]),
+            None
+        );
     }
 
     #[test]
@@ -201,8 +227,14 @@ mod tests {
         assert_eq!(s.contains(&[4, 8], &[4]), Some(false));
         assert_eq!(s.contains(&[1, 3], &[4]), Some(false));
         assert_eq!(s.contains(&[1, 3], &[]), None);
-        assert_eq!(set("(d0)[s0] : (d0 floordiv s0 >= 0)").contains(&[1], &[0]), None);
-        assert_eq!(set("(d0)[s0] : (-1 >= 0, d0 floordiv s0 >= 0)").contains(&[1], &[0]), None);
+        assert_eq!(
+            set("(d0)[s0] : (d0 floordiv s0 >= 0)").contains(&[1], &[0]),
+            None
+        );
+        assert_eq!(
+            set("(d0)[s0] : (-1 >= 0, d0 floordiv s0 >= 0)").contains(&[1], &[0]),
+            None
+        );
     }
 
     #[test]

@@ -21,15 +21,20 @@
 
 use std::collections::BTreeMap;
 
-use super::expr::{AffineBinaryKind, AffineExpr, checked_ceil_div, checked_floor_div, checked_mod, gcd};
+use super::expr::{
+    AffineBinaryKind, AffineExpr, checked_ceil_div, checked_floor_div, checked_mod, gcd,
+};
 use super::parse::MAX_EXPR_DEPTH;
 use super::set::{IntegerSet, holds};
 
 impl AffineExpr {
     /// An equivalent, canonical form (see the module docs). Idempotent. If the result would
-    /// be deeper than [`MAX_EXPR_DEPTH`] (thousands of distinct terms), `self` is returned.
+    /// be deeper than [`MAX_EXPR_DEPTH`] (a sum of hundreds of distinct terms), `self` is
+    /// returned.
     pub fn simplify(&self) -> AffineExpr {
-        linearize(self).and_then(|l| l.to_expr()).unwrap_or_else(|| self.clone())
+        linearize(self)
+            .and_then(|l| l.to_expr())
+            .unwrap_or_else(|| self.clone())
     }
 }
 
@@ -53,7 +58,10 @@ impl IntegerSet {
                 }
                 return empty;
             }
-            let g = linear.terms.values().fold(0, |g, &k| gcd(g, k.unsigned_abs()));
+            let g = linear
+                .terms
+                .values()
+                .fold(0, |g, &k| gcd(g, k.unsigned_abs()));
             if let Ok(g) = i64::try_from(g)
                 && g > 1
             {
@@ -73,7 +81,12 @@ impl IntegerSet {
             return IntegerSet::universe(self.num_dims, self.num_symbols);
         }
         let (constraints, eq_flags) = kept.into_iter().unzip();
-        IntegerSet { num_dims: self.num_dims, num_symbols: self.num_symbols, constraints, eq_flags }
+        IntegerSet {
+            num_dims: self.num_dims,
+            num_symbols: self.num_symbols,
+            constraints,
+            eq_flags,
+        }
     }
 }
 
@@ -86,11 +99,17 @@ struct Linear {
 
 impl Linear {
     fn constant(value: i64) -> Self {
-        Linear { terms: BTreeMap::new(), constant: value }
+        Linear {
+            terms: BTreeMap::new(),
+            constant: value,
+        }
     }
 
     fn atom(atom: AffineExpr) -> Self {
-        Linear { terms: BTreeMap::from([(atom, 1)]), constant: 0 }
+        Linear {
+            terms: BTreeMap::from([(atom, 1)]),
+            constant: 0,
+        }
     }
 
     fn as_constant(&self) -> Option<i64> {
@@ -110,10 +129,11 @@ impl Linear {
         let Some(constant) = self.constant.checked_add(other.constant) else {
             return false;
         };
-        let overflows = other
-            .terms
-            .iter()
-            .any(|(atom, k)| self.terms.get(atom).is_some_and(|mine| mine.checked_add(*k).is_none()));
+        let overflows = other.terms.iter().any(|(atom, k)| {
+            self.terms
+                .get(atom)
+                .is_some_and(|mine| mine.checked_add(*k).is_none())
+        });
         if overflows {
             return false;
         }
@@ -153,7 +173,11 @@ impl Linear {
         }
         let mut sum: Option<AffineExpr> = None;
         for (atom, &k) in &self.terms {
-            let term = if k == 1 { atom.clone() } else { atom.clone() * k };
+            let term = if k == 1 {
+                atom.clone()
+            } else {
+                atom.clone() * k
+            };
             sum = Some(match sum {
                 None => term,
                 Some(s) => s + term,
@@ -216,14 +240,22 @@ fn scale(mut a: Linear, factor: i64) -> Option<Linear> {
 /// left, the symbolic one on the right; otherwise by `Ord`, for a canonical form.
 fn product(a: AffineExpr, b: AffineExpr) -> AffineExpr {
     let (a_symbolic, b_symbolic) = (a.is_symbolic_or_constant(), b.is_symbolic_or_constant());
-    let swap = if a_symbolic != b_symbolic { a_symbolic } else { b < a };
+    let swap = if a_symbolic != b_symbolic {
+        a_symbolic
+    } else {
+        b < a
+    };
     if swap { b * a } else { a * b }
 }
 
 /// `a <kind> b` for `floordiv`, `ceildiv` and `mod`.
 fn divide(kind: AffineBinaryKind, a: Linear, b: Linear) -> Option<Linear> {
     let keep = |a: &Linear, b: &Linear| {
-        Some(Linear::atom(AffineExpr::binary(kind, a.to_expr()?, b.to_expr()?)))
+        Some(Linear::atom(AffineExpr::binary(
+            kind,
+            a.to_expr()?,
+            b.to_expr()?,
+        )))
     };
     let Some(divisor) = b.as_constant() else {
         return keep(&a, &b);
@@ -252,7 +284,7 @@ fn divide_positive(kind: AffineBinaryKind, a: Linear, c: i64) -> Option<Linear> 
     let round = |k: i64, d: i64| {
         let rounded = match kind {
             AffineBinaryKind::FloorDiv => checked_floor_div(k, d),
-            _ => checked_floor_div(k, d),
+            _ => checked_ceil_div(k, d),
         };
         rounded.expect("positive divisor")
     };
@@ -273,7 +305,11 @@ fn divide_positive(kind: AffineBinaryKind, a: Linear, c: i64) -> Option<Linear> 
     rest.constant = a.constant;
     // A factor g of c and of every coefficient: (g*x + k) / (g*c') == (x + round(k/g)) / c',
     // since rounding twice by positive divisors equals rounding once.
-    let g = rest.terms.values().fold(c.unsigned_abs(), |g, k| gcd(g, k.unsigned_abs()));
+    let g = rest
+        .terms
+        .values()
+        .fold(c.unsigned_abs(), |g, k| gcd(g, k.unsigned_abs()));
+    let divisor = c;
     let mut c = c;
     if g > 1 {
         let g = g as i64; // g divides c, so it fits
@@ -288,17 +324,23 @@ fn divide_positive(kind: AffineBinaryKind, a: Linear, c: i64) -> Option<Linear> 
     // (x / c1) / c == x / (c1 * c) for positive divisors, floor or ceil alike.
     let nested = rest.as_single_atom().and_then(|atom| {
         let (inner_kind, x, inner_divisor) = atom.as_binary()?;
-        let c1 = inner_divisor.as_constant().filter(|&c1| c1 > 0 && inner_kind == kind)?;
+        let c1 = inner_divisor
+            .as_constant()
+            .filter(|&c1| c1 > 0 && inner_kind == kind)?;
         Some((x.clone(), c1.checked_mul(c)?))
     });
     let remainder_part = match nested {
         Some((x, combined)) => divide_positive(kind, linearize(&x)?, combined)?,
-        None => Linear::atom(AffineExpr::binary(kind, rest.to_expr()?, AffineExpr::Constant(c))),
+        None => Linear::atom(AffineExpr::binary(
+            kind,
+            rest.to_expr()?,
+            AffineExpr::Constant(c),
+        )),
     };
     if quotient.try_add(&remainder_part) {
         Some(quotient)
     } else {
-        let original = AffineExpr::binary(kind, a.to_expr()?, AffineExpr::Constant(c));
+        let original = AffineExpr::binary(kind, a.to_expr()?, AffineExpr::Constant(divisor));
         Some(Linear::atom(original))
     }
 }
@@ -319,7 +361,11 @@ fn modulo_positive(a: Linear, c: i64) -> Option<Linear> {
     if rest.terms.is_empty() {
         return Some(Linear::constant(constant_remainder));
     }
-    rest.constant = if constant_remainder == 0 { 0 } else { a.constant };
+    rest.constant = if constant_remainder == 0 {
+        0
+    } else {
+        a.constant
+    };
     // (x mod c1) mod c == x mod c when c divides c1.
     if let Some(atom) = rest.as_single_atom()
         && let AffineExpr::Mod(x, inner_divisor) = atom
@@ -396,7 +442,10 @@ mod tests {
             ("(d0 * 4 + 6) mod 4", "2"),
             ("(d0 * 2 + 1) floordiv 4", "d0 floordiv 2"),
             ("(d0 * 2 + 1) ceildiv 4", "(d0 + 1) ceildiv 2"),
-            ("(d0 * 6 + d1 * 4) floordiv 8", "(d0 * 3 + d1 * 2) floordiv 4"),
+            (
+                "(d0 * 6 + d1 * 4) floordiv 8",
+                "(d0 * 3 + d1 * 2) floordiv 4",
+            ),
             ("d0 floordiv 2 floordiv 3", "d0 floordiv 6"),
             ("d0 ceildiv 2 ceildiv 3", "d0 ceildiv 6"),
             ("d0 floordiv 2 ceildiv 3", "d0 floordiv 2 ceildiv 3"),
@@ -431,7 +480,10 @@ mod tests {
         // A balanced sum of 2048 distinct atoms would rebuild as a chain 2048 deep.
         let mut level: Vec<AffineExpr> = (0..2048).map(AffineExpr::Dim).collect();
         while level.len() > 1 {
-            level = level.chunks(2).map(|p| p[0].clone() + p[1].clone()).collect();
+            level = level
+                .chunks(2)
+                .map(|p| p[0].clone() + p[1].clone())
+                .collect();
         }
         let e = level.pop().unwrap();
         assert_eq!(e.simplify(), e);
@@ -440,7 +492,10 @@ mod tests {
     #[test]
     fn integer_set_simplification() {
         let cases = [
-            ("(d0)[s0] : (d0 - s0 >= 0, d0 == 0)", "(d0)[s0] : (d0 - s0 >= 0, d0 == 0)"),
+            (
+                "(d0)[s0] : (d0 - s0 >= 0, d0 == 0)",
+                "(d0)[s0] : (d0 - s0 >= 0, d0 == 0)",
+            ),
             ("(d0) : (d0 * 2 + 3 >= 0)", "(d0) : (d0 + 1 >= 0)"),
             ("(d0) : (d0 * 2 - 3 >= 0)", "(d0) : (d0 + -2 >= 0)"),
             ("(d0) : (d0 * 2 + 4 == 0)", "(d0) : (d0 + 2 == 0)"),
