@@ -42,8 +42,8 @@ fn verify_module(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
         return err("requires one region");
     }
     let blocks = &ctx.region(data.regions[0]).blocks;
-    if blocks.len() > 1 {
-        return err("expects region #0 to have 0 or 1 blocks");
+    if blocks.len() != 1 {
+        return err("expects a non-empty block");
     }
     if let Some(&b) = blocks.first()
         && !ctx.block(b).args.is_empty()
@@ -55,6 +55,11 @@ fn verify_module(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     {
         return err("attribute 'sym_name' failed to satisfy constraint: string attribute");
     }
+    for (name, _) in ctx.dictionary_entries(data.attributes) {
+        if !name.contains('.') {
+            return err(&format!("can only contain attributes with dialect-prefixed names, found: '{name}'"));
+        }
+    }
     Ok(())
 }
 
@@ -62,6 +67,9 @@ fn verify_cast(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     let data = ctx.op(op);
     if !data.regions.is_empty() || !data.successors.is_empty() {
         return Err(Diagnostic::error(data.loc, format!("'{UNREALIZED_CONVERSION_CAST}' op requires zero regions and successors")));
+    }
+    if data.results.is_empty() {
+        return Err(Diagnostic::error(data.loc, format!("'{UNREALIZED_CONVERSION_CAST}' op requires one or more results")));
     }
     Ok(())
 }

@@ -20,6 +20,14 @@ pub struct ResourceBlob {
     pub data: Vec<u8>,
 }
 
+/// A value in the `external_resources` section: kept for tools other than ours.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ExternalResourceValue {
+    Bool(bool),
+    /// A string or hex blob, as decoded bytes of the string literal.
+    String(Vec<u8>),
+}
+
 #[derive(Default)]
 pub struct Context {
     types: IndexSet<TypeKind>,
@@ -31,6 +39,8 @@ pub struct Context {
     pub(crate) values: Vec<ValueData>,
     /// `builtin` dialect resource blobs by handle.
     pub resources: IndexMap<String, ResourceBlob>,
+    /// `external_resources` entries by group, printed back as they were read.
+    pub external_resources: IndexMap<String, Vec<(String, ExternalResourceValue)>>,
     /// Whether operations of dialects nobody registered are accepted.
     pub allow_unregistered_dialects: bool,
     pub(crate) dialects: std::collections::HashSet<String>,

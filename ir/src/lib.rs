@@ -21,6 +21,7 @@ pub mod parser;
 pub mod printer;
 pub mod region;
 pub mod registry;
+pub mod symbol_table;
 pub mod types;
 pub mod value;
 pub mod verifier;

@@ -7,7 +7,7 @@ use std::fmt::Write;
 use crate::attributes::{Attr, AttrKind, DenseArrayData, DenseData, DenseElement};
 use crate::block::BlockId;
 use crate::builtin;
-use crate::context::Context;
+use crate::context::{Context, ExternalResourceValue};
 use crate::float;
 use crate::lexer::{escape_into, is_bare_identifier};
 use crate::location::{Location, LocationKind};
@@ -337,26 +337,63 @@ impl Printer<'_> {
 
     fn print_resources(&mut self) {
         let blobs: Vec<_> = self.used_resources.iter().filter_map(|h| self.ctx.resources.get(h).map(|b| (h, b))).collect();
-        if blobs.is_empty() {
+        let external: Vec<_> = self.ctx.external_resources.iter().filter(|(_, entries)| !entries.is_empty()).collect();
+        if blobs.is_empty() && external.is_empty() {
             return;
         }
-        let mut s = String::from("{-#\n  dialect_resources: {\n    builtin: {\n");
-        for (i, (handle, blob)) in blobs.iter().enumerate() {
-            s.push_str("      ");
-            write_resource_handle(handle, &mut s);
-            s.push_str(": \"0x");
-            for b in blob.alignment.to_le_bytes().iter().chain(&blob.data) {
-                let _ = write!(s, "{b:02X}");
-            }
-            s.push('"');
-            if i + 1 < blobs.len() {
-                s.push(',');
-            }
-            s.push('\n');
+        let mut sections = Vec::new();
+        if !blobs.is_empty() {
+            let mut s = String::from("  dialect_resources: {\n    builtin: {\n");
+            let entries: Vec<String> = blobs
+                .iter()
+                .map(|(handle, blob)| {
+                    let mut e = String::from("      ");
+                    write_resource_handle(handle, &mut e);
+                    e.push_str(": \"0x");
+                    for b in blob.alignment.to_le_bytes().iter().chain(&blob.data) {
+                        let _ = write!(e, "{b:02X}");
+                    }
+                    e.push('"');
+                    e
+                })
+                .collect();
+            s.push_str(&entries.join(",\n"));
+            s.push_str("\n    }\n  }");
+            sections.push(s);
         }
-        s.push_str("    }\n  }\n#-}\n");
-        self.out.push('\n');
-        self.out.push_str(&s);
+        if !external.is_empty() {
+            let mut s = String::from("  external_resources: {\n");
+            let groups: Vec<String> = external
+                .iter()
+                .map(|(group, entries)| {
+                    let mut g = String::from("    ");
+                    write_resource_handle(group, &mut g);
+                    g.push_str(": {\n");
+                    let items: Vec<String> = entries
+                        .iter()
+                        .map(|(key, value)| {
+                            let mut e = String::from("      ");
+                            write_resource_handle(key, &mut e);
+                            e.push_str(": ");
+                            match value {
+                                ExternalResourceValue::Bool(b) => e.push_str(if *b { "true" } else { "false" }),
+                                ExternalResourceValue::String(bytes) => escape_into(&mut e, bytes),
+                            }
+                            e
+                        })
+                        .collect();
+                    g.push_str(&items.join(",\n"));
+                    g.push_str("\n    }");
+                    g
+                })
+                .collect();
+            s.push_str(&groups.join(",\n"));
+            s.push_str("\n  }");
+            sections.push(s);
+        }
+        self.out.push_str("\n{-#\n");
+        self.out.push_str(&sections.join(",\n"));
+        self.out.push_str("\n#-}\n");
     }
 }
 

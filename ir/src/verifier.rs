@@ -34,9 +34,9 @@ impl Verifier<'_> {
             }
         }
         self.verify_successors(op)?;
-        let is_cfg = info.as_ref().is_some_and(|i| !i.traits.graph_regions);
         let isolated = info.as_ref().is_some_and(|i| i.traits.isolated_from_above);
         for &region in &data.regions {
+            let is_cfg = has_ssa_dominance(ctx, region);
             self.verify_region(op, region, is_cfg, info.as_ref().map(|i| i.traits))?;
         }
         if isolated {
@@ -86,20 +86,23 @@ impl Verifier<'_> {
                 if let Some(term) = ctx.block(b).last
                     && ctx.op(term).successors.contains(&entry)
                 {
-                    return Err(Diagnostic::error(ctx.op(term).loc, "entry block of region may not have predecessors"));
+                    return Err(Diagnostic::error(ctx.op(op).loc, "entry block of region may not have predecessors"));
                 }
             }
         }
+        // Registered ops say whether their blocks need terminators; an unregistered op's
+        // lone block may be a graph region, but several blocks form a CFG.
+        let needs_terminator = match traits {
+            Some(t) => !t.no_terminator && !t.graph_regions,
+            None => blocks.len() > 1,
+        };
         for &block in blocks {
-            if let Some(traits) = traits
-                && is_cfg
-                && !traits.no_terminator
-            {
+            if needs_terminator {
                 match ctx.block(block).last {
                     None => return Err(Diagnostic::error(ctx.op(op).loc, "empty block: expect at least a terminator")),
                     Some(last) => {
                         if ctx.op_traits(last).is_some_and(|t| !t.terminator) {
-                            return Err(Diagnostic::error(ctx.op(last).loc, "block with no terminator"));
+                            return Err(Diagnostic::error(ctx.op(last).loc, format!("block with no terminator, has '{}'", ctx.op_name(last))));
                         }
                     }
                 }
@@ -150,9 +153,8 @@ impl Verifier<'_> {
             anchor = parent;
         }
         let anchor_block = ctx.op(anchor).parent.expect("found in a block above");
-        // Regions of graph-region ops impose no order.
-        let region_owner = ctx.region(def_region).parent;
-        if region_owner.and_then(|o| ctx.op_traits(o)).is_none_or(|t| t.graph_regions) {
+        // Graph regions impose no order.
+        if !has_ssa_dominance(ctx, def_region) {
             return true;
         }
         if anchor_block == def_block {
@@ -244,6 +246,16 @@ impl Verifier<'_> {
             }
         }
         Ok(())
+    }
+}
+
+/// Whether values in `region` must dominate their uses: regions of registered ops unless
+/// they declare graph regions; regions of unregistered ops when they have several blocks
+/// (a lone block may be a graph region, as MLIR assumes).
+pub fn has_ssa_dominance(ctx: &Context, region: RegionId) -> bool {
+    match ctx.region(region).parent.and_then(|op| ctx.op_traits(op)) {
+        Some(traits) => !traits.graph_regions,
+        None => ctx.region(region).parent.is_some() && ctx.region(region).blocks.len() > 1,
     }
 }
 

@@ -19,6 +19,10 @@
 // CHECK-LABEL: "unreg.max_width"() {w = i16777215} : () -> ()
 "unreg.max_width"() {w = i16777215} : () -> ()
 
+// Zero-width integers are allowed.
+// CHECK-LABEL: "unreg.zero_width"() {a = i0, b = si0, c = ui0} : () -> ()
+"unreg.zero_width"() {a = i0, b = si0, c = ui0} : () -> ()
+
 // Integer types as operand and result types.
 // CHECK-LABEL: %0:3 = "unreg.int_values"() : () -> (i1, si17, ui33)
 // CHECK-NEXT:   "unreg.int_use"(%0#0, %0#1, %0#2) : (i1, si17, ui33) -> ()

@@ -449,6 +449,13 @@ impl<'a> Parser<'a> {
             return self.error_at(ty_at, "elements literal must be a shaped type");
         };
         let element = self.ctx.type_kind(ty).element().expect("shaped");
+        let rank = shape.len().max(1);
+        for (i, &index) in indices.iter().enumerate() {
+            let dim = shape.get(i % rank).copied().unwrap_or(1);
+            if index >= dim && dim != DYNAMIC {
+                return self.error_at(ty_at, format!("sparse index #{} is not contained within the value shape", i / rank));
+            }
+        }
         // Indices are a list of coordinates (rank 2), or one coordinate (rank 0 or 1).
         let num_values = match index_shape.len() {
             0 => 1,
@@ -475,8 +482,15 @@ impl<'a> Parser<'a> {
         let id = self.parse_u64("distinct ID")?;
         self.expect(TokenKind::RSquare, "']' to close distinct ID")?;
         self.expect(TokenKind::Less, "'<' after distinct ID")?;
+        let inner_at = self.tok.start;
         let inner = self.parse_attribute(None)?;
         self.expect(TokenKind::Greater, "'>' to close distinct attribute")?;
+        match self.distinct_ids.get(&id) {
+            Some(&prev) if prev != inner => return self.error_at(inner_at, "referenced attribute does not match previous definition"),
+            _ => {
+                self.distinct_ids.insert(id, inner);
+            }
+        }
         Ok(self.ctx.intern_attr(AttrKind::Distinct { id, inner }))
     }
 
@@ -703,11 +717,6 @@ impl<'a> Parser<'a> {
                         DenseElement::Int(v) => ints.push(v),
                         _ => unreachable!("integer element types decode to ints"),
                     },
-                    (true, Scalar::Int { negative, magnitude, hex: false }) => {
-                        let v = magnitude as f64;
-                        let TypeKind::Float(fk) = kind else { unreachable!() };
-                        floats.push(float::bits_from_f64(fk, if negative { -v } else { v }).expect("f32/f64"));
-                    }
                     (true, _) => match self.dense_element(at, scalar, element)? {
                         DenseElement::Float(b) => floats.push(b),
                         _ => unreachable!("float element types decode to floats"),

@@ -57,6 +57,8 @@ pub struct Parser<'a> {
     attr_aliases: HashMap<String, Attr>,
     type_aliases: HashMap<String, Type>,
     deferred_locs: Vec<(LocTarget, String, usize)>,
+    /// `distinct[id]` payloads seen so far; one id names one attribute.
+    distinct_ids: HashMap<u64, Attr>,
     ssa: operations::SsaState,
 }
 
@@ -87,6 +89,7 @@ impl<'a> Parser<'a> {
             attr_aliases: HashMap::new(),
             type_aliases: HashMap::new(),
             deferred_locs: Vec::new(),
+            distinct_ids: HashMap::new(),
             ssa: operations::SsaState::default(),
         }
     }
@@ -179,8 +182,36 @@ impl<'a> Parser<'a> {
             }
             return ParseError { offset: self.tok.start, message: format!("unexpected character '{c}'"), notes: vec![] };
         }
-        // MLIR reports "expected X" at the end of the previous token for end-of-file.
-        ParseError { offset: self.tok.start, message, notes: vec![] }
+        let offset = if message.starts_with("expected") { self.wrong_token_offset() } else { self.tok.start };
+        ParseError { offset, message, notes: vec![] }
+    }
+
+    /// Where an "expected ..." error goes, as MLIR places it: right after the last
+    /// meaningful character before the current token, skipping blank lines and `//`
+    /// comments, so the error points at the line that is missing something.
+    fn wrong_token_offset(&self) -> usize {
+        let mut end = self.tok.start;
+        if self.tok.kind == TokenKind::Eof && end > 0 {
+            end -= 1;
+        }
+        let original = end;
+        loop {
+            while end > 0 && matches!(self.bytes[end - 1], b' ' | b'\t') {
+                end -= 1;
+            }
+            if end == 0 {
+                return original;
+            }
+            if !matches!(self.bytes[end - 1], b'\n' | b'\r') {
+                return end;
+            }
+            end -= 1;
+            // A `//` on the line above starts a comment: back up to before it.
+            let line_start = self.bytes[..end].iter().rposition(|&b| b == b'\n' || b == b'\r').map_or(0, |i| i + 1);
+            if let Some(c) = self.src[line_start..end].find("//") {
+                end = line_start + c;
+            }
+        }
     }
 
     pub(crate) fn error_at<T>(&self, offset: usize, message: impl Into<String>) -> PResult<T> {
@@ -380,7 +411,7 @@ impl<'a> Parser<'a> {
         self.parse_comma_list_until(TokenKind::FileMetadataEnd, |p| {
             let key_tok = p.tok;
             if !p.is(TokenKind::BareIdent) {
-                return p.error("expected identifier key in file metadata dictionary");
+                return p.error_at(p.tok.start, "expected identifier key in file metadata dictionary");
             }
             p.advance();
             p.expect(TokenKind::Colon, "':'")?;
@@ -401,7 +432,7 @@ impl<'a> Parser<'a> {
         self.parse_comma_list_until(TokenKind::RBrace, |p| {
             let owner_tok = p.tok;
             if !p.is(TokenKind::BareIdent) {
-                return p.error("expected identifier key for 'resource' entry");
+                return p.error_at(p.tok.start, "expected identifier key for 'resource' entry");
             }
             p.advance();
             let owner = p.text(owner_tok);
@@ -412,15 +443,17 @@ impl<'a> Parser<'a> {
                 let key = match p.tok.kind {
                     TokenKind::BareIdent => p.take_text().to_string(),
                     TokenKind::String => p.parse_string("resource key")?,
-                    _ => return p.error("expected identifier key for 'resource' entry"),
+                    _ => return p.error_at(p.tok.start, "expected identifier key for 'resource' entry"),
                 };
                 p.expect(TokenKind::Colon, "':'")?;
-                if external || owner != "builtin" {
-                    if owner != "builtin" && !external && !p.ctx.allow_unregistered_dialects {
-                        return p.error_at(owner_tok.start, format!("dialect '{owner}' is unknown"));
-                    }
-                    // Resources of other owners are not interpreted; skip the value.
-                    return p.skip_resource_value();
+                if external {
+                    let value = p.parse_external_resource_value()?;
+                    p.ctx.external_resources.entry(owner.to_string()).or_default().push((key, value));
+                    return Ok(());
+                }
+                if owner != "builtin" {
+                    // No dialect but `builtin` owns resources here.
+                    return p.error_at(owner_tok.start, format!("unexpected 'resource' section for dialect '{owner}'"));
                 }
                 let value_tok = p.tok;
                 let blob = p.parse_string("resource blob")?;
@@ -442,14 +475,22 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    fn skip_resource_value(&mut self) -> PResult<()> {
-        match self.tok.kind {
-            TokenKind::String | TokenKind::BareIdent | TokenKind::Integer => {
-                self.advance();
-                Ok(())
-            }
-            _ => self.error("expected resource value"),
+    /// External resources are not interpreted, but must be well formed: a bool, a string,
+    /// or a hex blob with a valid alignment.
+    fn parse_external_resource_value(&mut self) -> PResult<crate::context::ExternalResourceValue> {
+        use crate::context::ExternalResourceValue;
+        if self.is_keyword("true") || self.is_keyword("false") {
+            return Ok(ExternalResourceValue::Bool(self.take_text() == "true"));
         }
+        if !self.is(TokenKind::String) {
+            return self.error_at(self.tok.start, "expected a string, a boolean or a hex blob as resource value");
+        }
+        let tok = self.advance();
+        let bytes = self.string_value(tok)?;
+        if bytes.starts_with(b"0x") && std::str::from_utf8(&bytes).ok().and_then(parse_hex_blob).is_none() {
+            return self.error_at(tok.start, "expected hex string blob with a valid alignment prefix");
+        }
+        Ok(ExternalResourceValue::String(bytes))
     }
 
     fn resolve_deferred_locations(&mut self) -> PResult<()> {

@@ -477,6 +477,7 @@ impl<'a> Parser<'a> {
         if let Some(first_ref) = scope.blocks.values().filter(|(_, def, _)| def.is_none()).map(|(_, _, r)| *r).min() {
             return self.error_at(first_ref, "reference to an undefined block");
         }
+
         if isolated {
             self.ssa.pop_isolated_scope(self.ctx)?;
         } else {

@@ -250,7 +250,7 @@ impl<'a> Parser<'a> {
     }
 
     fn parse_memref_type(&mut self) -> PResult<Type> {
-        self.advance();
+        let keyword_at = self.advance().start;
         self.expect(TokenKind::Less, "'<' in memref type")?;
         let unranked = self.bytes.get(self.tok.start) == Some(&b'*');
         let dims = if unranked {
@@ -283,6 +283,11 @@ impl<'a> Parser<'a> {
             }
         }
         self.expect(TokenKind::Greater, "'>' in memref type")?;
+        if let Some(space) = memory_space
+            && !matches!(self.ctx.attr_kind(space), AttrKind::Integer { .. } | AttrKind::String { .. } | AttrKind::Dictionary(_))
+        {
+            return self.error_at(keyword_at, "unsupported memory space Attribute");
+        }
         // Integer (or bool) zero is the default memory space; MLIR drops it.
         let memory_space = memory_space.filter(|&s| !matches!(self.ctx.attr_kind(s), AttrKind::Integer { value: 0, .. }));
         let ty = match dims {

@@ -69,9 +69,16 @@ fn split_chunks<'a>(text: &'a str, marker: Option<&str>) -> Vec<Chunk<'a>> {
 }
 
 /// Outcome of one chunk: printed text, or the diagnostics it produced.
-fn process_chunk(args: &Args, filename: &str, chunk: &Chunk) -> Result<String, (Context, Vec<Diagnostic>)> {
+/// A context with every TensorBind dialect registered.
+fn new_context(allow_unregistered: bool) -> Context {
     let mut ctx = Context::new();
-    ctx.allow_unregistered_dialects = args.allow_unregistered_dialect;
+    tb_dialects::register_all(&mut ctx);
+    ctx.allow_unregistered_dialects = allow_unregistered;
+    ctx
+}
+
+fn process_chunk(args: &Args, filename: &str, chunk: &Chunk) -> Result<String, (Context, Vec<Diagnostic>)> {
+    let mut ctx = new_context(args.allow_unregistered_dialect);
     let options = ParseOptions { no_implicit_module: args.no_implicit_module, line_offset: chunk.first_line };
     let top = match parse_source(&mut ctx, chunk.text, filename, &options) {
         Ok(op) => op,
@@ -96,8 +103,7 @@ fn verify_roundtrip(ctx: &Context, top: tb_ir::OpId, allow_unregistered: bool, f
         let form = if generic { "generic" } else { "custom" };
         let print = PrintOptions { generic, debug_info: true, local_scope: true };
         let first = print_operation(ctx, top, print);
-        let mut again = Context::new();
-        again.allow_unregistered_dialects = allow_unregistered;
+        let mut again = new_context(allow_unregistered);
         let reparsed = parse_source(&mut again, &first, filename, &ParseOptions::default()).map_err(|d| {
             Diagnostic::error(ctx.op(top).loc, format!("roundtrip: the {form} form does not parse back: {}", d.message))
         })?;

@@ -1,0 +1,43 @@
+//! Symbols: ops named by a `sym_name` string inside an op with the symbol-table trait.
+
+use crate::context::Context;
+use crate::operation::OpId;
+
+/// The `sym_name` of `op`, if it defines a symbol.
+pub fn symbol_name(ctx: &Context, op: OpId) -> Option<&str> {
+    ctx.op_inherent_or_attr(op, "sym_name").and_then(|a| ctx.attr_as_str(a))
+}
+
+/// The closest op enclosing `op` (not `op` itself) that holds a symbol table.
+pub fn nearest_symbol_table(ctx: &Context, op: OpId) -> Option<OpId> {
+    let mut cur = ctx.parent_op(op);
+    while let Some(p) = cur {
+        if ctx.op_traits(p).is_some_and(|t| t.symbol_table) {
+            return Some(p);
+        }
+        cur = ctx.parent_op(p);
+    }
+    None
+}
+
+/// The op named `name` directly inside the symbol table `table`.
+pub fn lookup_symbol_in(ctx: &Context, table: OpId, name: &str) -> Option<OpId> {
+    ctx.op(table)
+        .regions
+        .iter()
+        .flat_map(|&r| ctx.region(r).blocks.iter())
+        .flat_map(|&b| ctx.block_ops(b))
+        .find(|&op| symbol_name(ctx, op) == Some(name))
+}
+
+/// Resolves a flat symbol reference as seen from `from`: the nearest symbol table first.
+pub fn lookup_symbol(ctx: &Context, from: OpId, name: &str) -> Option<OpId> {
+    let mut table = nearest_symbol_table(ctx, from);
+    while let Some(t) = table {
+        if let Some(found) = lookup_symbol_in(ctx, t, name) {
+            return Some(found);
+        }
+        table = nearest_symbol_table(ctx, t);
+    }
+    None
+}
