@@ -159,7 +159,8 @@ fn main() -> ExitCode {
             }
         }
     }
-    if !args.verify_diagnostics {
+    // A failed run leaves an existing output file as it was.
+    if !args.verify_diagnostics && !(failed && args.output != "-") {
         let joined = outputs.join("// -----\n");
         if let Err(e) = write_output(&args.output, &joined) {
             eprintln!("tb-opt: cannot write '{}': {e}", args.output);

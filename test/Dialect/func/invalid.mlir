@@ -1,0 +1,92 @@
+// RUN: tb-opt --split-input-file --verify-diagnostics %s
+
+// expected-error@+1 {{entry block must have 1 arguments to match function signature}}
+"func.func"() <{function_type = (i32) -> (), sym_name = "missing_arg"}> ({
+  "func.return"() : () -> ()
+}) : () -> ()
+
+// -----
+
+// expected-error@+1 {{type of entry block argument #0('f32') must match the type of the corresponding argument in function signature('i32')}}
+"func.func"() <{function_type = (i32) -> (), sym_name = "wrong_arg"}> ({
+^bb0(%a: f32):
+  "func.return"() : () -> ()
+}) : () -> ()
+
+// -----
+
+"func.func"() <{function_type = () -> i32, sym_name = "missing_result"}> ({
+  // expected-error@+1 {{has 0 operands, but enclosing function (@missing_result) returns 1}}
+  "func.return"() : () -> ()
+}) : () -> ()
+
+// -----
+
+"func.func"() <{function_type = (f32) -> i32, sym_name = "wrong_result"}> ({
+^bb0(%a: f32):
+  // expected-error@+1 {{type of return operand 0 ('f32') doesn't match function result type ('i32') in function @wrong_result}}
+  "func.return"(%a) : (f32) -> ()
+}) : () -> ()
+
+// -----
+
+// expected-error@+1 {{empty block: expect at least a terminator}}
+"func.func"() <{function_type = () -> (), sym_name = "empty"}> ({
+^bb0:
+}) : () -> ()
+
+// -----
+
+"func.func"() <{function_type = () -> (), sym_name = "caller"}> ({
+  // expected-error@+1 {{'nowhere' does not reference a valid function}}
+  "func.call"() <{callee = @nowhere}> : () -> ()
+  "func.return"() : () -> ()
+}) : () -> ()
+
+// -----
+
+"func.func"() <{function_type = (i32) -> (), sym_name = "callee"}> ({
+^bb0(%a: i32):
+  "func.return"() : () -> ()
+}) : () -> ()
+"func.func"() <{function_type = (f32) -> (), sym_name = "bad_call"}> ({
+^bb0(%a: f32):
+  // expected-error@+1 {{operand type mismatch: expected operand type 'i32', but provided 'f32' for operand number 0}}
+  "func.call"(%a) <{callee = @callee}> : (f32) -> ()
+  "func.return"() : () -> ()
+}) : () -> ()
+
+// -----
+
+"func.func"() <{function_type = () -> (), sym_name = "dominance"}> ({
+  // expected-error@+1 {{operand #0 does not dominate this use}}
+  "func.call"(%late) <{callee = @dominance}> : (i32) -> ()
+  %late = "builtin.unrealized_conversion_cast"() : () -> i32
+  "func.return"() : () -> ()
+}) : () -> ()
+
+// -----
+
+// expected-error@+1 {{unregistered operation 'func.nope' found in dialect ('func') that does not allow unknown operations}}
+"func.nope"() : () -> ()
+
+// -----
+
+// expected-note@+1 {{see existing symbol definition here}}
+"func.func"() <{function_type = () -> (), sym_name = "twice"}> ({
+  "func.return"() : () -> ()
+}) : () -> ()
+// expected-error@+1 {{redefinition of symbol named 'twice'}}
+"func.func"() <{function_type = () -> (), sym_name = "twice"}> ({
+  "func.return"() : () -> ()
+}) : () -> ()
+
+// -----
+
+// A function body is isolated: names from outside are not visible in it.
+%outside = "builtin.unrealized_conversion_cast"() : () -> i32
+"func.func"() <{function_type = () -> (), sym_name = "isolated"}> ({
+  // expected-error@+1 {{use of undeclared SSA value name}}
+  "func.call"(%outside) <{callee = @isolated}> : (i32) -> ()
+  "func.return"() : () -> ()
+}) : () -> ()

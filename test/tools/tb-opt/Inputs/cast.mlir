@@ -1,0 +1,1 @@
+%0 = "builtin.unrealized_conversion_cast"() : () -> i32
