@@ -48,7 +48,11 @@ enum ScalarPart {
 
 impl<'a> Parser<'a> {
     /// Parses any attribute. `ty` is a type already known from context (unused by most).
-    pub(crate) fn parse_attribute(&mut self, _ty: Option<Type>) -> PResult<Attr> {
+    pub(crate) fn parse_attribute(&mut self, ty: Option<Type>) -> PResult<Attr> {
+        self.nested(|p| p.parse_attribute_unguarded(ty))
+    }
+
+    fn parse_attribute_unguarded(&mut self, _ty: Option<Type>) -> PResult<Attr> {
         let tok = self.tok;
         match tok.kind {
             TokenKind::Integer | TokenKind::Float | TokenKind::Minus => self.parse_number_attr(),
@@ -496,6 +500,10 @@ impl<'a> Parser<'a> {
 
     /// Parses a nested list `[[1, 2], [3, 4]]` or a single scalar.
     fn parse_dense_tree(&mut self) -> PResult<DenseTree> {
+        self.nested(|p| p.parse_dense_tree_unguarded())
+    }
+
+    fn parse_dense_tree_unguarded(&mut self) -> PResult<DenseTree> {
         if !self.is(TokenKind::LSquare) {
             let at = self.tok.start;
             return Ok(DenseTree::Scalar(self.parse_dense_scalar()?, at));

@@ -64,6 +64,10 @@ impl<'a> Parser<'a> {
 
     /// The inside of `loc(...)`.
     pub(crate) fn parse_location_body(&mut self) -> PResult<Location> {
+        self.nested(|p| p.parse_location_body_unguarded())
+    }
+
+    fn parse_location_body_unguarded(&mut self) -> PResult<Location> {
         match self.tok.kind {
             TokenKind::HashIdent => {
                 let tok = self.advance();

@@ -19,6 +19,10 @@ use crate::operation::OpId;
 use crate::types::Type;
 use crate::value::Value;
 
+/// How deeply regions, attributes, types and locations may nest. Parsing, printing and
+/// verification recurse, so an unbounded depth would overflow the stack on hostile input.
+pub const MAX_NESTING: u32 = 256;
+
 /// A parse error at a byte offset, with optional notes at other offsets.
 #[derive(Debug)]
 pub struct ParseError {
@@ -59,6 +63,7 @@ pub struct Parser<'a> {
     deferred_locs: Vec<(LocTarget, String, usize)>,
     /// `distinct[id]` payloads seen so far; one id names one attribute.
     distinct_ids: HashMap<u64, Attr>,
+    depth: u32,
     ssa: operations::SsaState,
 }
 
@@ -90,6 +95,7 @@ impl<'a> Parser<'a> {
             type_aliases: HashMap::new(),
             deferred_locs: Vec::new(),
             distinct_ids: HashMap::new(),
+            depth: 0,
             ssa: operations::SsaState::default(),
         }
     }
@@ -103,6 +109,18 @@ impl<'a> Parser<'a> {
             diag = diag.with_note(loc, note);
         }
         diag
+    }
+
+    /// Runs a recursive parse step one nesting level deeper, refusing to go past
+    /// [`MAX_NESTING`].
+    pub(crate) fn nested<T>(&mut self, step: impl FnOnce(&mut Self) -> PResult<T>) -> PResult<T> {
+        if self.depth >= MAX_NESTING {
+            return self.error_at(self.tok.start, format!("nesting is too deep: more than {MAX_NESTING} levels"));
+        }
+        self.depth += 1;
+        let result = step(self);
+        self.depth -= 1;
+        result
     }
 
     // ---- positions ----

@@ -180,7 +180,7 @@ impl<'a> Parser<'a> {
             loop {
                 let region = self.ctx.create_region(Some(op));
                 self.ctx.op_mut(op).regions.push(region);
-                self.parse_region(region, isolated, &[])?;
+                self.parse_region(region, isolated)?;
                 if !self.consume_if(TokenKind::Comma) {
                     break;
                 }
@@ -303,7 +303,7 @@ impl<'a> Parser<'a> {
         if !self.is(TokenKind::LBrace) {
             return self.error("expected '{' to begin a region");
         }
-        self.parse_region(region, true, &[])?;
+        self.parse_region(region, true)?;
         // The custom form always has a body block.
         if self.ctx.region(region).blocks.is_empty() {
             let block = self.ctx.create_block();
@@ -454,7 +454,11 @@ impl<'a> Parser<'a> {
     // ---- regions and blocks ----
 
     /// `{ ops... ^bb1(%a: T): ops... }` into `region`. `isolated` starts a fresh name scope.
-    pub(crate) fn parse_region(&mut self, region: RegionId, isolated: bool, _entry_args: &[Value]) -> PResult<()> {
+    pub(crate) fn parse_region(&mut self, region: RegionId, isolated: bool) -> PResult<()> {
+        self.nested(|p| p.parse_region_unguarded(region, isolated))
+    }
+
+    fn parse_region_unguarded(&mut self, region: RegionId, isolated: bool) -> PResult<()> {
         self.expect(TokenKind::LBrace, "'{' to begin a region")?;
         if isolated {
             self.ssa.push_isolated_scope();

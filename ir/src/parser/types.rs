@@ -16,6 +16,10 @@ struct Dims {
 
 impl<'a> Parser<'a> {
     pub(crate) fn parse_type(&mut self) -> PResult<Type> {
+        self.nested(|p| p.parse_type_unguarded())
+    }
+
+    fn parse_type_unguarded(&mut self) -> PResult<Type> {
         match self.tok.kind {
             TokenKind::LParen => self.parse_function_type(),
             _ => self.parse_non_function_type(),
