@@ -149,33 +149,33 @@ impl Context {
         self.drop_op_tree(op);
     }
 
-    fn drop_op_tree(&mut self, op: OpId) {
-        let operands = std::mem::take(&mut self.ops[op.0 as usize].operands);
-        for (i, v) in operands.into_iter().enumerate() {
-            self.remove_use(v, op, i as u32);
-        }
-        let regions = self.ops[op.0 as usize].regions.clone();
-        for region in regions {
-            for block in self.region(region).blocks.clone() {
-                let mut cur = self.block(block).first;
-                while let Some(inner) = cur {
-                    cur = self.op(inner).next;
-                    self.drop_op_tree(inner);
-                }
+    fn drop_op_tree(&mut self, root: OpId) {
+        let mut doomed = vec![root];
+        self.walk_nested(root, &mut |op| doomed.push(op));
+        for op in doomed {
+            let operands = std::mem::take(&mut self.ops[op.0 as usize].operands);
+            for (i, v) in operands.into_iter().enumerate() {
+                self.remove_use(v, op, i as u32);
             }
+            self.ops[op.0 as usize].erased = true;
         }
-        self.ops[op.0 as usize].erased = true;
     }
 
-    /// Operation ids nested under `op` (pre-order, excluding `op`).
+    /// Operation ids nested under `op` (pre-order, excluding `op`), without recursion.
     pub fn walk_nested(&self, op: OpId, visit: &mut dyn FnMut(OpId)) {
-        for &region in &self.op(op).regions {
-            for &block in &self.region(region).blocks {
-                for inner in self.block_ops(block) {
-                    visit(inner);
-                    self.walk_nested(inner, visit);
+        let mut stack: Vec<OpId> = Vec::new();
+        let push_children = |ctx: &Context, op: OpId, stack: &mut Vec<OpId>| {
+            for &region in ctx.op(op).regions.iter().rev() {
+                for &block in ctx.region(region).blocks.iter().rev() {
+                    let ops: Vec<OpId> = ctx.block_ops(block).collect();
+                    stack.extend(ops.into_iter().rev());
                 }
             }
+        };
+        push_children(self, op, &mut stack);
+        while let Some(inner) = stack.pop() {
+            visit(inner);
+            push_children(self, inner, &mut stack);
         }
     }
 

@@ -82,8 +82,15 @@ impl Printer<'_> {
     /// nested regions, last-pushed first. In custom mode sibling regions restart from the
     /// counters of their parent; in generic mode counters keep running.
     fn number_values(&mut self, root: OpId) {
-        let mut stack: Vec<(RegionId, u32, u32)> = self.ctx.op(root).regions.iter().map(|&r| (r, 0, 0)).collect();
-        let (mut next_value, mut next_arg) = (0u32, 0u32);
+        // A root op printed on its own (--no-implicit-module) may have results: they come first.
+        let root_results = &self.ctx.op(root).results;
+        let group = root_results.len() > 1;
+        for (index, &r) in root_results.iter().enumerate() {
+            self.names[r.0 as usize] = ValueName::Numbered { id: 0, index: index as u32, group };
+        }
+        let first = u32::from(!root_results.is_empty());
+        let mut stack: Vec<(RegionId, u32, u32)> = self.ctx.op(root).regions.iter().map(|&r| (r, first, 0)).collect();
+        let (mut next_value, mut next_arg) = (first, 0u32);
         while let Some((region, value_id, arg_id)) = stack.pop() {
             if !self.options.generic {
                 next_value = value_id;
@@ -160,7 +167,9 @@ impl Printer<'_> {
             self.out.push_str(" = ");
         }
         let name = self.ctx.op_name_str(data.name);
-        if !self.options.generic && name == builtin::MODULE {
+        // The custom form needs the one body block a verified module has.
+        let well_formed_module = data.regions.len() == 1 && self.ctx.region(data.regions[0]).blocks.len() == 1;
+        if !self.options.generic && name == builtin::MODULE && well_formed_module {
             self.print_module_custom(op, indent);
         } else {
             self.print_generic(op, indent);
@@ -611,7 +620,9 @@ fn write_attr(ctx: &Context, attr: Attr, out: &mut String, resources: &mut Vec<S
                     AttrKind::Integer { value, ty } if matches!(ctx.type_kind(*ty), TypeKind::Integer { width: 64, signedness: Signedness::Signless }) => {
                         let _ = write!(out, "{value}");
                     }
-                    AttrKind::Float { bits, ty } if matches!(ctx.type_kind(*ty), TypeKind::Float(FloatKind::F64)) => {
+                    AttrKind::Float { bits, ty }
+                        if matches!(ctx.type_kind(*ty), TypeKind::Float(FloatKind::F64)) && !float::format_bits(FloatKind::F64, *bits).starts_with("0x") =>
+                    {
                         out.push_str(&float::format_bits(FloatKind::F64, *bits));
                     }
                     _ => write_attr(ctx, e, out, resources),
@@ -763,8 +774,7 @@ fn write_dense(ctx: &Context, ty: Type, data: &DenseData, out: &mut String) {
         },
         _ => None,
     };
-    let count: i64 = shape.iter().product();
-    if count == 0 {
+    if data.elements.is_empty() {
         return;
     }
     if let Some(fk) = float_kind

@@ -24,31 +24,52 @@ struct Verifier<'a> {
 }
 
 impl Verifier<'_> {
-    fn verify_op(&mut self, op: OpId) -> Result<(), Diagnostic> {
+    /// Checks every op under `root` without recursion (IR built through the API can nest
+    /// arbitrarily deep): structure and dominance top-down, then each op's own verifier,
+    /// isolation and symbol table bottom-up, so nested ops are checked before their parents.
+    fn verify_op(&mut self, root: OpId) -> Result<(), Diagnostic> {
+        let ctx = self.ctx;
+        let mut preorder = Vec::new();
+        let mut stack = vec![root];
+        while let Some(op) = stack.pop() {
+            preorder.push(op);
+            self.verify_structure(op)?;
+            for &region in ctx.op(op).regions.iter().rev() {
+                for &block in ctx.region(region).blocks.iter().rev() {
+                    let ops: Vec<OpId> = ctx.block_ops(block).collect();
+                    stack.extend(ops.into_iter().rev());
+                }
+            }
+        }
+        for &op in preorder.iter().rev() {
+            let Some(info) = ctx.op_info(ctx.op_name(op)) else { continue };
+            if let Some(verify) = info.verify {
+                verify(ctx, op)?;
+            }
+            if info.traits.isolated_from_above {
+                self.verify_isolation(op)?;
+            }
+            if info.traits.symbol_table {
+                self.verify_symbol_table(op)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The checks of one op that do not depend on its nested ops being valid.
+    fn verify_structure(&mut self, op: OpId) -> Result<(), Diagnostic> {
         let ctx = self.ctx;
         let data = ctx.op(op);
-        let info = ctx.op_info(ctx.op_name(op)).cloned();
         for (i, &v) in data.operands.iter().enumerate() {
             if matches!(ctx.value(v).def, ValueDef::Placeholder) {
                 return Err(Diagnostic::error(data.loc, format!("operand #{i} is an unresolved forward reference")));
             }
         }
         self.verify_successors(op)?;
-        let isolated = info.as_ref().is_some_and(|i| i.traits.isolated_from_above);
+        let traits = ctx.op_traits(op);
         for &region in &data.regions {
             let is_cfg = has_ssa_dominance(ctx, region);
-            self.verify_region(op, region, is_cfg, info.as_ref().map(|i| i.traits))?;
-        }
-        if isolated {
-            self.verify_isolation(op)?;
-        }
-        if let Some(info) = &info {
-            if let Some(verify) = info.verify {
-                verify(ctx, op)?;
-            }
-            if info.traits.symbol_table {
-                self.verify_symbol_table(op)?;
-            }
+            self.verify_region(op, region, is_cfg, traits)?;
         }
         Ok(())
     }
@@ -114,7 +135,6 @@ impl Verifier<'_> {
                 if is_cfg {
                     self.verify_dominance(inner)?;
                 }
-                self.verify_op(inner)?;
             }
         }
         Ok(())

@@ -300,6 +300,13 @@ impl<'a> Parser<'a> {
             let v = i128::try_from(magnitude).map_err(|_| out_of_range())?;
             return Ok(if negative { -v } else { v });
         }
+        if width == 0 {
+            return if magnitude == 0 { Ok(0) } else { Err(out_of_range()) };
+        }
+        if width == 1 {
+            // Booleans are 0 or 1; `-1 : i1` is `true` too.
+            return if magnitude > 1 { Err(out_of_range()) } else { Ok(magnitude as i128) };
+        }
         let limit = 1u128 << width;
         let half = 1u128 << (width - 1).min(126);
         if negative {
@@ -357,7 +364,9 @@ impl<'a> Parser<'a> {
         let kind = self.ctx.type_kind(ty);
         let shape = kind.shape().expect("shaped type").to_vec();
         let element = kind.element().expect("shaped types have elements");
-        let count: i64 = shape.iter().product();
+        let Some(count) = shape.iter().try_fold(1i64, |acc, &d| acc.checked_mul(d)).filter(|&c| c <= 1 << 40) else {
+            return self.error_at(at, "elements literal type has too many elements");
+        };
         let numeric = matches!(self.ctx.type_kind(element), TypeKind::Integer { .. } | TypeKind::Index | TypeKind::Float(_) | TypeKind::Complex(_));
         if !numeric {
             let (splat, values) = match literal {
@@ -649,7 +658,7 @@ impl<'a> Parser<'a> {
         let scalar = |ty: Type| -> Option<(usize, u32, bool, bool)> {
             // (bytes, width, is_float, unsigned)
             match *self.ctx.type_kind(ty) {
-                TypeKind::Integer { width, signedness } if width <= 64 => Some(((width as usize).div_ceil(8), width, false, signedness == Signedness::Unsigned)),
+                TypeKind::Integer { width, signedness } if (1..=64).contains(&width) => Some(((width as usize).div_ceil(8), width, false, signedness == Signedness::Unsigned)),
                 TypeKind::Index => Some((8, 64, false, false)),
                 TypeKind::Float(kind) if kind.width() <= 64 => Some(((kind.width() as usize).div_ceil(8), kind.width(), true, false)),
                 _ => None,
@@ -831,10 +840,12 @@ fn normalize_splat(mut data: DenseData, count: i64) -> DenseData {
 }
 
 fn decode_hex(hex: &str) -> Option<Vec<u8>> {
+    let hex = hex.as_bytes();
     if hex.len() % 2 != 0 {
         return None;
     }
-    (0..hex.len()).step_by(2).map(|i| u8::from_str_radix(hex.get(i..i + 2)?, 16).ok()).collect()
+    let digit = |c: u8| (c as char).to_digit(16).map(|d| d as u8);
+    hex.chunks(2).map(|p| Some(digit(p[0])? << 4 | digit(p[1])?)).collect()
 }
 
 fn le_u128(bytes: &[u8]) -> u128 {
@@ -843,7 +854,7 @@ fn le_u128(bytes: &[u8]) -> u128 {
 
 fn sign_or_zero_extend(raw: u128, width: u32, unsigned: bool) -> i128 {
     let raw = if width < 128 { raw & ((1u128 << width) - 1) } else { raw };
-    if unsigned || width >= 128 || raw >> (width - 1) == 0 { raw as i128 } else { raw as i128 - (1i128 << width) }
+    if unsigned || width == 0 || width >= 128 || raw >> (width - 1) == 0 { raw as i128 } else { raw as i128 - (1i128 << width) }
 }
 
 fn join(shape: &[i64]) -> String {

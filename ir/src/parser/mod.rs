@@ -542,12 +542,12 @@ pub(crate) fn parse_u128(text: &str) -> Option<u128> {
 
 /// Decodes a resource blob `"0xAAAAAAAA<data>"`: a little-endian u32 alignment, then data.
 fn parse_hex_blob(text: &str) -> Option<ResourceBlob> {
-    let hex = text.strip_prefix("0x")?;
+    let hex = text.strip_prefix("0x")?.as_bytes();
     if hex.len() % 2 != 0 || hex.len() < 8 {
         return None;
     }
-    let bytes: Option<Vec<u8>> = (0..hex.len()).step_by(2).map(|i| u8::from_str_radix(&hex[i..i + 2], 16).ok()).collect();
-    let bytes = bytes?;
+    let digit = |c: u8| (c as char).to_digit(16).map(|d| d as u8);
+    let bytes: Vec<u8> = hex.chunks(2).map(|p| Some(digit(p[0])? << 4 | digit(p[1])?)).collect::<Option<_>>()?;
     let alignment = u32::from_le_bytes(bytes[..4].try_into().ok()?);
     if alignment == 0 || !alignment.is_power_of_two() {
         return None;
