@@ -41,36 +41,80 @@ pub enum AttrKind {
     Unit,
     /// Integer, index and bool (`i1`) attributes; the value is canonical for its type
     /// (sign-extended for signless and signed types, zero-extended for unsigned ones).
-    Integer { value: i128, ty: Type },
+    Integer {
+        value: i128,
+        ty: Type,
+    },
     /// An integer of a type wider than 128 bits whose value does not fit `i128`.
-    WideInteger { negative: bool, magnitude: u128, ty: Type },
+    WideInteger {
+        negative: bool,
+        magnitude: u128,
+        ty: Type,
+    },
     /// Float attribute as raw bits of `ty`.
-    Float { bits: u128, ty: Type },
+    Float {
+        bits: u128,
+        ty: Type,
+    },
     /// String attribute; bytes may be any (escapes decode to bytes), with an optional type.
-    String { value: Vec<u8>, ty: Option<Type> },
+    String {
+        value: Vec<u8>,
+        ty: Option<Type>,
+    },
     Array(Vec<Attr>),
     /// Dictionary sorted by key, keys unique.
     Dictionary(Vec<(String, Attr)>),
     Type(Type),
     /// `@root::@nested...`
-    SymbolRef { root: String, nested: Vec<String> },
-    DenseElements { ty: Type, data: DenseData },
+    SymbolRef {
+        root: String,
+        nested: Vec<String>,
+    },
+    DenseElements {
+        ty: Type,
+        data: DenseData,
+    },
     /// `dense<["a", "b"]>` over a non-numeric element type; one entry for a splat.
-    DenseStrings { ty: Type, splat: bool, values: Vec<Vec<u8>> },
+    DenseStrings {
+        ty: Type,
+        splat: bool,
+        values: Vec<Vec<u8>>,
+    },
     /// `sparse<indices, values> : type`. Indices keep the shape they were written with;
     /// `values` is a dense attribute (numeric or strings) over the listed elements.
-    Sparse { ty: Type, index_shape: Vec<i64>, indices: Vec<i64>, values: Option<Attr> },
+    Sparse {
+        ty: Type,
+        index_shape: Vec<i64>,
+        indices: Vec<i64>,
+        values: Option<Attr>,
+    },
     /// `distinct[id]<attr>`: unique per id within a module.
-    Distinct { id: u64, inner: Attr },
+    Distinct {
+        id: u64,
+        inner: Attr,
+    },
     /// `dense_resource<handle> : type`; the blob lives in the context's resource table.
-    DenseResource { handle: String, ty: Type },
-    DenseArray { element: Type, data: DenseArrayData },
+    DenseResource {
+        handle: String,
+        ty: Type,
+    },
+    DenseArray {
+        element: Type,
+        data: DenseArrayData,
+    },
     AffineMap(AffineMap),
     IntegerSet(IntegerSet),
     /// `strided<[strides], offset: o>`; dynamic entries are `DYNAMIC`.
-    Strided { strides: Vec<i64>, offset: i64 },
+    Strided {
+        strides: Vec<i64>,
+        offset: i64,
+    },
     Location(LocationKind),
     /// An attribute of a dialect this context does not know: `#dialect.body` kept verbatim,
     /// with its optional `: type`.
-    Opaque { dialect: String, body: String, ty: Option<Type> },
+    Opaque {
+        dialect: String,
+        body: String,
+        ty: Option<Type>,
+    },
 }

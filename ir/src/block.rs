@@ -57,7 +57,10 @@ impl Context {
 
     /// Inserts a detached operation right before `before`.
     pub fn insert_op_before(&mut self, before: OpId, op: OpId) {
-        let block = self.op(before).parent.expect("insertion point is in a block");
+        let block = self
+            .op(before)
+            .parent
+            .expect("insertion point is in a block");
         let prev = self.op(before).prev;
         {
             let data = &mut self.ops[op.0 as usize];
@@ -74,7 +77,9 @@ impl Context {
 
     /// Detaches `op` from its block without destroying it.
     pub fn unlink_op(&mut self, op: OpId) {
-        let Some(block) = self.op(op).parent else { return };
+        let Some(block) = self.op(op).parent else {
+            return;
+        };
         let (prev, next) = (self.op(op).prev, self.op(op).next);
         match prev {
             Some(p) => self.ops[p.0 as usize].next = next,
@@ -92,7 +97,10 @@ impl Context {
 
     /// The operations of `block`, in order.
     pub fn block_ops(&self, block: BlockId) -> BlockOps<'_> {
-        BlockOps { ctx: self, next: self.block(block).first }
+        BlockOps {
+            ctx: self,
+            next: self.block(block).first,
+        }
     }
 
     /// The last operation of `block`, which terminates it when the block is well formed.

@@ -26,7 +26,10 @@ pub fn register(ctx: &mut Context) {
     });
     ctx.register_op(OpInfo {
         name: UNREALIZED_CONVERSION_CAST,
-        traits: OpTraits { pure: true, ..OpTraits::default() },
+        traits: OpTraits {
+            pure: true,
+            ..OpTraits::default()
+        },
         inherent_attrs: &[],
         verify: Some(verify_cast),
     });
@@ -57,7 +60,9 @@ fn verify_module(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     }
     for (name, _) in ctx.dictionary_entries(data.attributes) {
         if !name.contains('.') {
-            return err(&format!("can only contain attributes with dialect-prefixed names, found: '{name}'"));
+            return err(&format!(
+                "can only contain attributes with dialect-prefixed names, found: '{name}'"
+            ));
         }
     }
     Ok(())
@@ -66,10 +71,16 @@ fn verify_module(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
 fn verify_cast(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     let data = ctx.op(op);
     if !data.regions.is_empty() || !data.successors.is_empty() {
-        return Err(Diagnostic::error(data.loc, format!("'{UNREALIZED_CONVERSION_CAST}' op requires zero regions and successors")));
+        return Err(Diagnostic::error(
+            data.loc,
+            format!("'{UNREALIZED_CONVERSION_CAST}' op requires zero regions and successors"),
+        ));
     }
     if data.results.is_empty() {
-        return Err(Diagnostic::error(data.loc, format!("'{UNREALIZED_CONVERSION_CAST}' op requires one or more results")));
+        return Err(Diagnostic::error(
+            data.loc,
+            format!("'{UNREALIZED_CONVERSION_CAST}' op requires one or more results"),
+        ));
     }
     Ok(())
 }

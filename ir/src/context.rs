@@ -3,6 +3,7 @@
 
 use indexmap::{IndexMap, IndexSet};
 
+use crate::Value;
 use crate::attributes::{Attr, AttrKind};
 use crate::block::BlockData;
 use crate::location::{Location, LocationKind};
@@ -10,7 +11,6 @@ use crate::operation::{OpData, OpName};
 use crate::region::RegionData;
 use crate::types::{FloatKind, Signedness, Type, TypeKind};
 use crate::value::{ValueData, ValueDef};
-use crate::Value;
 
 /// A blob of a `dense_resource` attribute (the `{-# dialect_resources #-}` trailer).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -110,7 +110,10 @@ impl Context {
     }
 
     pub fn string_attr(&mut self, value: &str) -> Attr {
-        self.intern_attr(AttrKind::String { value: value.as_bytes().to_vec(), ty: None })
+        self.intern_attr(AttrKind::String {
+            value: value.as_bytes().to_vec(),
+            ty: None,
+        })
     }
 
     pub fn type_attr(&mut self, ty: Type) -> Attr {
@@ -137,7 +140,10 @@ impl Context {
 
     pub fn dictionary_get(&self, dict: Attr, name: &str) -> Option<Attr> {
         let entries = self.dictionary_entries(dict);
-        entries.binary_search_by(|(k, _)| k.as_str().cmp(name)).ok().map(|i| entries[i].1)
+        entries
+            .binary_search_by(|(k, _)| k.as_str().cmp(name))
+            .ok()
+            .map(|i| entries[i].1)
     }
 
     /// The string of a string attribute, if it is valid UTF-8.
@@ -159,7 +165,12 @@ impl Context {
     }
 
     pub fn file_loc(&mut self, file: &str, line: u32, col: u32) -> Location {
-        self.location(LocationKind::FileLineCol { file: file.to_string(), line, col, end: None })
+        self.location(LocationKind::FileLineCol {
+            file: file.to_string(),
+            line,
+            col,
+            end: None,
+        })
     }
 
     pub fn location_kind(&self, loc: Location) -> Option<&LocationKind> {
@@ -186,7 +197,12 @@ impl Context {
 
     pub(crate) fn new_value(&mut self, ty: Type, def: ValueDef, loc: Option<Location>) -> Value {
         let v = Value(self.values.len() as u32);
-        self.values.push(ValueData { ty, def, loc, uses: Default::default() });
+        self.values.push(ValueData {
+            ty,
+            def,
+            loc,
+            uses: Default::default(),
+        });
         v
     }
 

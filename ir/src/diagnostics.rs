@@ -33,11 +33,21 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     pub fn error(loc: Location, message: impl Into<String>) -> Diagnostic {
-        Diagnostic { severity: Severity::Error, loc, message: message.into(), notes: Vec::new() }
+        Diagnostic {
+            severity: Severity::Error,
+            loc,
+            message: message.into(),
+            notes: Vec::new(),
+        }
     }
 
     pub fn with_note(mut self, loc: Location, message: impl Into<String>) -> Diagnostic {
-        self.notes.push(Diagnostic { severity: Severity::Note, loc, message: message.into(), notes: Vec::new() });
+        self.notes.push(Diagnostic {
+            severity: Severity::Note,
+            loc,
+            message: message.into(),
+            notes: Vec::new(),
+        });
         self
     }
 }
@@ -66,10 +76,14 @@ impl SourceMgr {
 /// The file position a location points at, looking through names, call sites and fusions.
 pub fn file_position(ctx: &Context, loc: Location) -> Option<(&str, u32, u32)> {
     match ctx.location_kind(loc)? {
-        LocationKind::FileLineCol { file, line, col, .. } => Some((file, *line, *col)),
+        LocationKind::FileLineCol {
+            file, line, col, ..
+        } => Some((file, *line, *col)),
         LocationKind::Name { child, .. } => file_position(ctx, (*child)?),
         LocationKind::CallSite { callee, .. } => file_position(ctx, *callee),
-        LocationKind::Fused { locations, .. } => locations.iter().find_map(|&l| file_position(ctx, l)),
+        LocationKind::Fused { locations, .. } => {
+            locations.iter().find_map(|&l| file_position(ctx, l))
+        }
         LocationKind::Unknown => None,
     }
 }
@@ -88,7 +102,10 @@ fn render_one(ctx: &Context, sources: &SourceMgr, diag: &Diagnostic, out: &mut S
     let severity = diag.severity.as_str();
     match file_position(ctx, diag.loc) {
         Some((file, line, col)) => {
-            out.push_str(&format!("{file}:{line}:{col}: {severity}: {}\n", diag.message));
+            out.push_str(&format!(
+                "{file}:{line}:{col}: {severity}: {}\n",
+                diag.message
+            ));
             if let Some(text) = sources.line(file, line) {
                 out.push_str(text);
                 out.push('\n');

@@ -42,16 +42,26 @@ pub fn parse_expectations(text: &str, first_line: u32) -> Result<Vec<Expected>, 
             let mut target = line_no;
             let mut after = after;
             if let Some(r) = after.strip_prefix('@') {
-                let end = r.find(|c: char| c.is_whitespace() || c == '{').unwrap_or(r.len());
+                let end = r
+                    .find(|c: char| c.is_whitespace() || c == '{')
+                    .unwrap_or(r.len());
                 let spec = &r[..end];
                 target = match spec {
                     "above" => line_no - 1,
                     "below" => line_no + 1,
                     _ => {
-                        let delta: i64 = spec.parse().map_err(|_| (line_no, format!("invalid line offset '@{spec}' in expected-* comment")))?;
+                        let delta: i64 = spec.parse().map_err(|_| {
+                            (
+                                line_no,
+                                format!("invalid line offset '@{spec}' in expected-* comment"),
+                            )
+                        })?;
                         let t = line_no as i64 + delta;
                         if t < 1 {
-                            return Err((line_no, "expected-* line offset points before the file".into()));
+                            return Err((
+                                line_no,
+                                "expected-* line offset points before the file".into(),
+                            ));
                         }
                         t as u32
                     }
@@ -65,7 +75,13 @@ pub fn parse_expectations(text: &str, first_line: u32) -> Result<Vec<Expected>, 
             let Some(close) = body.find("}}") else {
                 return Err((line_no, "expected '}}' to end expected-* message".into()));
             };
-            out.push(Expected { severity, line: target, message: body[..close].to_string(), comment_line: line_no, matched: false });
+            out.push(Expected {
+                severity,
+                line: target,
+                message: body[..close].to_string(),
+                comment_line: line_no,
+                matched: false,
+            });
             rest = &body[close + 2..];
         }
     }
@@ -73,9 +89,18 @@ pub fn parse_expectations(text: &str, first_line: u32) -> Result<Vec<Expected>, 
 }
 
 /// Marks the first unmatched expectation that fits a diagnostic; returns whether one did.
-pub fn match_diagnostic(expected: &mut [Expected], severity: Severity, line: Option<u32>, message: &str) -> bool {
+pub fn match_diagnostic(
+    expected: &mut [Expected],
+    severity: Severity,
+    line: Option<u32>,
+    message: &str,
+) -> bool {
     for e in expected.iter_mut() {
-        if !e.matched && e.severity == severity && Some(e.line) == line && message.contains(&e.message) {
+        if !e.matched
+            && e.severity == severity
+            && Some(e.line) == line
+            && message.contains(&e.message)
+        {
             e.matched = true;
             return true;
         }
@@ -100,7 +125,12 @@ mod tests {
     #[test]
     fn matching_consumes_each_expectation_once() {
         let mut e = parse_expectations("x // expected-error {{boom}}", 1).unwrap();
-        assert!(match_diagnostic(&mut e, Severity::Error, Some(1), "a boom here"));
+        assert!(match_diagnostic(
+            &mut e,
+            Severity::Error,
+            Some(1),
+            "a boom here"
+        ));
         assert!(!match_diagnostic(&mut e, Severity::Error, Some(1), "boom"));
     }
 

@@ -25,11 +25,19 @@ fn ieee_layout(kind: FloatKind) -> Option<Layout> {
         FloatKind::F64 => (11, 52),
         FloatKind::F128 => (15, 112),
         FloatKind::F80 => {
-            return Some(Layout { exp_bits: 15, man_bits: 63, explicit_int_bit: true });
+            return Some(Layout {
+                exp_bits: 15,
+                man_bits: 63,
+                explicit_int_bit: true,
+            });
         }
         _ => return None,
     };
-    Some(Layout { exp_bits, man_bits, explicit_int_bit: false })
+    Some(Layout {
+        exp_bits,
+        man_bits,
+        explicit_int_bit: false,
+    })
 }
 
 /// How a small (4 to 8 bit) format spends its special encodings.
@@ -69,15 +77,31 @@ fn small_layout(kind: FloatKind) -> Option<(u32, u32, i32, Specials)> {
 fn small_value(kind: FloatKind, code: u32) -> Option<f64> {
     let (exp_bits, man_bits, bias, specials) = small_layout(kind)?;
     if specials == Specials::UnsignedExponent {
-        return Some(if code == 0xff { f64::NAN } else { 2f64.powi(code as i32 - bias) });
+        return Some(if code == 0xff {
+            f64::NAN
+        } else {
+            2f64.powi(code as i32 - bias)
+        });
     }
     let sign = code >> (exp_bits + man_bits) & 1 == 1;
     let exp = (code >> man_bits) & ((1 << exp_bits) - 1);
     let man = code & ((1 << man_bits) - 1);
     let exp_max = (1 << exp_bits) - 1;
     match specials {
-        Specials::Ieee if exp == exp_max => return Some(if man == 0 { if sign { f64::NEG_INFINITY } else { f64::INFINITY } } else { f64::NAN }),
-        Specials::FiniteAllOnesNan if exp == exp_max && man == (1 << man_bits) - 1 => return Some(f64::NAN),
+        Specials::Ieee if exp == exp_max => {
+            return Some(if man == 0 {
+                if sign {
+                    f64::NEG_INFINITY
+                } else {
+                    f64::INFINITY
+                }
+            } else {
+                f64::NAN
+            });
+        }
+        Specials::FiniteAllOnesNan if exp == exp_max && man == (1 << man_bits) - 1 => {
+            return Some(f64::NAN);
+        }
         Specials::FiniteNegZeroNan if sign && exp == 0 && man == 0 => return Some(f64::NAN),
         _ => {}
     }
@@ -102,7 +126,10 @@ fn small_from_f64(kind: FloatKind, value: f64) -> Option<u128> {
     let mut max_finite = 0f64;
     for code in 0..codes {
         let v = small_value(kind, code)?;
-        if v.is_nan() || v.is_infinite() || (v == 0.0 && v.is_sign_negative() != value.is_sign_negative() && value == 0.0) {
+        if v.is_nan()
+            || v.is_infinite()
+            || (v == 0.0 && v.is_sign_negative() != value.is_sign_negative() && value == 0.0)
+        {
             continue;
         }
         max_finite = max_finite.max(v.abs());
@@ -114,11 +141,22 @@ fn small_from_f64(kind: FloatKind, value: f64) -> Option<u128> {
     }
     // Beyond the largest value plus half an ulp the format overflows.
     if value.abs() > max_finite {
-        let overflow = (0..codes).find(|&c| small_value(kind, c).is_some_and(|v| v.is_infinite() && v.is_sign_negative() == value.is_sign_negative()));
-        if let Some(c) = overflow.or(if specials == Specials::Finite { None } else { nan_code }) {
+        let overflow = (0..codes).find(|&c| {
+            small_value(kind, c).is_some_and(|v| {
+                v.is_infinite() && v.is_sign_negative() == value.is_sign_negative()
+            })
+        });
+        if let Some(c) = overflow.or(if specials == Specials::Finite {
+            None
+        } else {
+            nan_code
+        }) {
             let (_, d) = best?;
             if specials != Specials::Ieee || d > 0.0 {
-                let ulp_half = max_finite - small_value(kind, best?.0.saturating_sub(1)).unwrap_or(0.0).abs();
+                let ulp_half = max_finite
+                    - small_value(kind, best?.0.saturating_sub(1))
+                        .unwrap_or(0.0)
+                        .abs();
                 if (value.abs() - max_finite) >= ulp_half / 2.0 || specials != Specials::Ieee {
                     return Some(c as u128);
                 }
@@ -137,13 +175,21 @@ pub fn bits_from_f64(kind: FloatKind, value: f64) -> Option<u128> {
     if kind == FloatKind::F64 {
         return Some(value.to_bits() as u128);
     }
-    let sign = (value.is_sign_negative() as u128) << (layout.exp_bits + layout.man_bits
-        + layout.explicit_int_bit as u32);
+    let sign = (value.is_sign_negative() as u128)
+        << (layout.exp_bits + layout.man_bits + layout.explicit_int_bit as u32);
     let exp_max = (1u128 << layout.exp_bits) - 1;
-    let int_bit = if layout.explicit_int_bit { 1u128 << layout.man_bits } else { 0 };
+    let int_bit = if layout.explicit_int_bit {
+        1u128 << layout.man_bits
+    } else {
+        0
+    };
     if value.is_nan() {
         let quiet = 1u128 << (layout.man_bits - 1);
-        return Some(sign | (exp_max << (layout.man_bits + layout.explicit_int_bit as u32)) | int_bit | quiet);
+        return Some(
+            sign | (exp_max << (layout.man_bits + layout.explicit_int_bit as u32))
+                | int_bit
+                | quiet,
+        );
     }
     let exp_shift = layout.man_bits + layout.explicit_int_bit as u32;
     if value.is_infinite() {
@@ -179,7 +225,11 @@ pub fn bits_from_f64(kind: FloatKind, value: f64) -> Option<u128> {
         let truncated = mant >> s;
         let rem = mant & ((1u128 << s) - 1);
         let half = 1u128 << (s - 1);
-        if rem > half || (rem == half && truncated & 1 == 1) { truncated + 1 } else { truncated }
+        if rem > half || (rem == half && truncated & 1 == 1) {
+            truncated + 1
+        } else {
+            truncated
+        }
     };
     let mut biased = target_exp + bias;
     if q >> (p + 1) != 0 {
@@ -195,14 +245,22 @@ pub fn bits_from_f64(kind: FloatKind, value: f64) -> Option<u128> {
         return Some(sign | (exp_max << exp_shift) | int_bit);
     }
     let frac = q & ((1u128 << p) - 1);
-    let int = if layout.explicit_int_bit && normal { int_bit } else { 0 };
+    let int = if layout.explicit_int_bit && normal {
+        int_bit
+    } else {
+        0
+    };
     Some(sign | ((biased as u128) << exp_shift) | int | frac)
 }
 
 /// The exact `f64` value of `bits`, when it has one (always for formats up to f64).
 pub fn bits_to_f64(kind: FloatKind, bits: u128) -> Option<f64> {
     if small_layout(kind).is_some() {
-        return if bits >> kind.width() == 0 { small_value(kind, bits as u32) } else { None };
+        return if bits >> kind.width() == 0 {
+            small_value(kind, bits as u32)
+        } else {
+            None
+        };
     }
     let layout = ieee_layout(kind)?;
     if kind == FloatKind::F64 {
@@ -216,12 +274,19 @@ pub fn bits_to_f64(kind: FloatKind, bits: u128) -> Option<f64> {
     let bias = (1i64 << (layout.exp_bits - 1)) - 1;
     let signed = |v: f64| if sign { -v } else { v };
     if biased == exp_max {
-        return Some(if frac == 0 { signed(f64::INFINITY) } else { f64::NAN });
+        return Some(if frac == 0 {
+            signed(f64::INFINITY)
+        } else {
+            f64::NAN
+        });
     }
     let (mant, e) = if biased == 0 {
         (frac, 1 - bias - layout.man_bits as i64)
     } else {
-        (frac | (1u128 << layout.man_bits), biased - bias - layout.man_bits as i64)
+        (
+            frac | (1u128 << layout.man_bits),
+            biased - bias - layout.man_bits as i64,
+        )
     };
     if mant == 0 {
         return Some(signed(0.0));
@@ -247,13 +312,25 @@ pub fn format_decimal(value: f64) -> String {
     let sci = format!("{value:e}"); // shortest round-trip digits, e.g. "1.5e-7"
     let (mantissa, exp) = sci.split_once('e').expect("`{:e}` always has an exponent");
     let exp: i32 = exp.parse().expect("exponent is an integer");
-    let mantissa = if mantissa.contains('.') { mantissa.to_string() } else { format!("{mantissa}.0") };
+    let mantissa = if mantissa.contains('.') {
+        mantissa.to_string()
+    } else {
+        format!("{mantissa}.0")
+    };
     if (-5..=15).contains(&exp) {
         // Plain positional notation reads better for everyday magnitudes.
         let plain = format!("{value}");
-        if plain.contains('.') { plain } else { format!("{plain}.0") }
+        if plain.contains('.') {
+            plain
+        } else {
+            format!("{plain}.0")
+        }
     } else {
-        format!("{mantissa}e{}{:02}", if exp < 0 { '-' } else { '+' }, exp.abs())
+        format!(
+            "{mantissa}e{}{:02}",
+            if exp < 0 { '-' } else { '+' },
+            exp.abs()
+        )
     }
 }
 
@@ -273,7 +350,10 @@ fn precision(kind: FloatKind) -> u32 {
 
 /// Whether decimal text reads back to exactly `bits` in `kind`.
 fn reads_back(kind: FloatKind, text: &str, bits: u128) -> bool {
-    text.parse::<f64>().ok().and_then(|v| bits_from_f64(kind, v)) == Some(bits)
+    text.parse::<f64>()
+        .ok()
+        .and_then(|v| bits_from_f64(kind, v))
+        == Some(bits)
 }
 
 /// Formats a float attribute value the way MLIR does: `d.dddddde+XX` when six decimals
@@ -302,7 +382,11 @@ fn exponent_form(rust: &str, pad: bool) -> String {
     let (mantissa, exp) = rust.split_once('e').expect("exponent present");
     let exp: i32 = exp.parse().expect("integer exponent");
     let sign = if exp < 0 { '-' } else { '+' };
-    if pad { format!("{mantissa}e{sign}{:02}", exp.abs()) } else { format!("{mantissa}E{sign}{}", exp.abs()) }
+    if pad {
+        format!("{mantissa}e{sign}{:02}", exp.abs())
+    } else {
+        format!("{mantissa}E{sign}{}", exp.abs())
+    }
 }
 
 /// `value` with at most `precision` significant digits, trailing zeros dropped, in plain
@@ -318,17 +402,30 @@ fn significant_digits_form(value: f64, precision: usize) -> String {
     // `exp` is the power of ten of the last digit, as in LLVM's formatting.
     let exp = exp10 - (n - 1);
     let sign = if value.is_sign_negative() { "-" } else { "" };
-    let scientific = if exp >= 0 { exp > 3 || (n + exp) as usize > precision } else { exp10 < 0 && -exp10 > 3 };
+    let scientific = if exp >= 0 {
+        exp > 3 || (n + exp) as usize > precision
+    } else {
+        exp10 < 0 && -exp10 > 3
+    };
     if scientific {
         let rest = if n > 1 { &digits[1..] } else { "" };
-        return format!("{sign}{}.{rest}E{}{}", &digits[..1], if exp10 < 0 { '-' } else { '+' }, exp10.abs());
+        return format!(
+            "{sign}{}.{rest}E{}{}",
+            &digits[..1],
+            if exp10 < 0 { '-' } else { '+' },
+            exp10.abs()
+        );
     }
     if exp >= 0 {
         return format!("{sign}{digits}{}", "0".repeat(exp as usize));
     }
     let whole = exp10 + 1;
     if whole > 0 {
-        format!("{sign}{}.{}", &digits[..whole as usize], &digits[whole as usize..])
+        format!(
+            "{sign}{}.{}",
+            &digits[..whole as usize],
+            &digits[whole as usize..]
+        )
     } else {
         format!("{sign}0.{}{digits}", "0".repeat((-whole) as usize))
     }
@@ -345,14 +442,31 @@ mod tests {
             if v.is_nan() {
                 continue;
             }
-            assert_eq!(bits_from_f64(FloatKind::F16, v), Some(bits), "bits {bits:#x}");
+            assert_eq!(
+                bits_from_f64(FloatKind::F16, v),
+                Some(bits),
+                "bits {bits:#x}"
+            );
         }
     }
 
     #[test]
     fn f32_rounding_matches_hardware() {
-        for v in [0.1f64, 1.0 / 3.0, 1e-40, 3.4e38, 3.5e38, -7.25, 1e-46, 2.0f64.powi(-149)] {
-            assert_eq!(bits_from_f64(FloatKind::F32, v), Some((v as f32).to_bits() as u128), "{v}");
+        for v in [
+            0.1f64,
+            1.0 / 3.0,
+            1e-40,
+            3.4e38,
+            3.5e38,
+            -7.25,
+            1e-46,
+            2.0f64.powi(-149),
+        ] {
+            assert_eq!(
+                bits_from_f64(FloatKind::F32, v),
+                Some((v as f32).to_bits() as u128),
+                "{v}"
+            );
         }
     }
 
@@ -365,8 +479,14 @@ mod tests {
 
     #[test]
     fn f80_has_explicit_integer_bit() {
-        assert_eq!(bits_from_f64(FloatKind::F80, 1.0), Some(0x3FFF_8000_0000_0000_0000));
-        assert_eq!(bits_to_f64(FloatKind::F80, 0x3FFF_8000_0000_0000_0000), Some(1.0));
+        assert_eq!(
+            bits_from_f64(FloatKind::F80, 1.0),
+            Some(0x3FFF_8000_0000_0000_0000)
+        );
+        assert_eq!(
+            bits_to_f64(FloatKind::F80, 0x3FFF_8000_0000_0000_0000),
+            Some(1.0)
+        );
     }
 
     #[test]
@@ -377,7 +497,11 @@ mod tests {
                 if v.is_nan() || (v == 0.0 && v.is_sign_negative()) {
                     continue;
                 }
-                assert_eq!(bits_from_f64(kind, v), Some(code), "{kind:?} code {code:#x} value {v}");
+                assert_eq!(
+                    bits_from_f64(kind, v),
+                    Some(code),
+                    "{kind:?} code {code:#x} value {v}"
+                );
             }
         }
     }
@@ -403,9 +527,18 @@ mod tests {
         let f64_bits = |v: f64| v.to_bits() as u128;
         assert_eq!(format_bits(FloatKind::F64, f64_bits(1.0)), "1.000000e+00");
         assert_eq!(format_bits(FloatKind::F64, f64_bits(0.1)), "1.000000e-01");
-        assert_eq!(format_bits(FloatKind::F64, f64_bits(3.141592653589793)), "3.1415926535897931");
+        assert_eq!(
+            format_bits(FloatKind::F64, f64_bits(3.141592653589793)),
+            "3.1415926535897931"
+        );
         assert_eq!(format_bits(FloatKind::F32, 0x3DCCCCCD), "1.000000e-01");
-        assert_eq!(format_bits(FloatKind::F64, f64_bits(1e-300)), "1.000000e-300");
-        assert_eq!(format_bits(FloatKind::F64, f64_bits(16777217.0)), "0x4170000010000000");
+        assert_eq!(
+            format_bits(FloatKind::F64, f64_bits(1e-300)),
+            "1.000000e-300"
+        );
+        assert_eq!(
+            format_bits(FloatKind::F64, f64_bits(16777217.0)),
+            "0x4170000010000000"
+        );
     }
 }

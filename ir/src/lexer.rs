@@ -82,7 +82,9 @@ pub fn skip_trivia(src: &[u8], mut pos: usize) -> usize {
 pub fn lex(src: &[u8], pos: usize) -> Token {
     let start = skip_trivia(src, pos);
     let tok = |kind, end| Token { kind, start, end };
-    let Some(&c) = src.get(start) else { return tok(TokenKind::Eof, start) };
+    let Some(&c) = src.get(start) else {
+        return tok(TokenKind::Eof, start);
+    };
     let at = |i: usize| src.get(start + i).copied().unwrap_or(0);
     match c {
         b'(' => tok(TokenKind::LParen, start + 1),
@@ -107,7 +109,15 @@ pub fn lex(src: &[u8], pos: usize) -> Token {
         b'@' => {
             if at(1) == b'"' {
                 let s = lex_string(src, start + 1);
-                Token { kind: if s.kind == TokenKind::String { TokenKind::AtIdent } else { TokenKind::Error }, start, end: s.end }
+                Token {
+                    kind: if s.kind == TokenKind::String {
+                        TokenKind::AtIdent
+                    } else {
+                        TokenKind::Error
+                    },
+                    start,
+                    end: s.end,
+                }
             } else if is_bare_start(at(1)) {
                 let mut end = start + 2;
                 while end < src.len() && is_bare_char(src[end]) {
@@ -150,7 +160,10 @@ pub fn lex(src: &[u8], pos: usize) -> Token {
         }
         _ => {
             // Step over one whole UTF-8 character so error columns stay sensible.
-            let len = std::str::from_utf8(&src[start..]).ok().and_then(|s| s.chars().next()).map_or(1, char::len_utf8);
+            let len = std::str::from_utf8(&src[start..])
+                .ok()
+                .and_then(|s| s.chars().next())
+                .map_or(1, char::len_utf8);
             tok(TokenKind::Error, start + len)
         }
     }
@@ -158,18 +171,29 @@ pub fn lex(src: &[u8], pos: usize) -> Token {
 
 fn lex_number(src: &[u8], start: usize) -> Token {
     let mut end = start;
-    if src[start] == b'0' && src.get(start + 1) == Some(&b'x') && src.get(start + 2).is_some_and(u8::is_ascii_hexdigit) {
+    if src[start] == b'0'
+        && src.get(start + 1) == Some(&b'x')
+        && src.get(start + 2).is_some_and(u8::is_ascii_hexdigit)
+    {
         end = start + 2;
         while end < src.len() && src[end].is_ascii_hexdigit() {
             end += 1;
         }
-        return Token { kind: TokenKind::Integer, start, end };
+        return Token {
+            kind: TokenKind::Integer,
+            start,
+            end,
+        };
     }
     while end < src.len() && src[end].is_ascii_digit() {
         end += 1;
     }
     if src.get(end) != Some(&b'.') {
-        return Token { kind: TokenKind::Integer, start, end };
+        return Token {
+            kind: TokenKind::Integer,
+            start,
+            end,
+        };
     }
     end += 1;
     while end < src.len() && src[end].is_ascii_digit() {
@@ -187,20 +211,34 @@ fn lex_number(src: &[u8], start: usize) -> Token {
             end = e;
         }
     }
-    Token { kind: TokenKind::Float, start, end }
+    Token {
+        kind: TokenKind::Float,
+        start,
+        end,
+    }
 }
 
 fn lex_string(src: &[u8], start: usize) -> Token {
     let mut end = start + 1;
     while end < src.len() {
         match src[end] {
-            b'"' => return Token { kind: TokenKind::String, start, end: end + 1 },
+            b'"' => {
+                return Token {
+                    kind: TokenKind::String,
+                    start,
+                    end: end + 1,
+                };
+            }
             b'\n' | b'\r' => break,
             b'\\' => end += 2,
             _ => end += 1,
         }
     }
-    Token { kind: TokenKind::Error, start, end: end.min(src.len()) }
+    Token {
+        kind: TokenKind::Error,
+        start,
+        end: end.min(src.len()),
+    }
 }
 
 /// Decodes the body of a string token (without quotes). Returns the bytes or the byte
@@ -219,7 +257,9 @@ pub fn unescape(body: &[u8]) -> Result<Vec<u8>, (usize, &'static str)> {
             Some(b'"') => out.push(b'"'),
             Some(b'n') => out.push(b'\n'),
             Some(b't') => out.push(b'\t'),
-            Some(&h) if h.is_ascii_hexdigit() && body.get(i + 2).is_some_and(u8::is_ascii_hexdigit) => {
+            Some(&h)
+                if h.is_ascii_hexdigit() && body.get(i + 2).is_some_and(u8::is_ascii_hexdigit) =>
+            {
                 let hex = std::str::from_utf8(&body[i + 1..i + 3]).expect("hex digits are ASCII");
                 out.push(u8::from_str_radix(hex, 16).expect("two hex digits"));
                 i += 1;
@@ -290,13 +330,29 @@ mod tests {
     #[test]
     fn lexes_values_results_and_arrows() {
         use TokenKind::*;
-        assert_eq!(kinds("%0#1 = \"a.b\"() -> // c\n ^bb1"), vec![PercentIdent, HashIdent, Equal, String, LParen, RParen, Arrow, CaretIdent, Eof]);
+        assert_eq!(
+            kinds("%0#1 = \"a.b\"() -> // c\n ^bb1"),
+            vec![
+                PercentIdent,
+                HashIdent,
+                Equal,
+                String,
+                LParen,
+                RParen,
+                Arrow,
+                CaretIdent,
+                Eof
+            ]
+        );
     }
 
     #[test]
     fn lexes_numbers() {
         use TokenKind::*;
-        assert_eq!(kinds("1 1.5 2.e3 0x1F 1.0e-7"), vec![Integer, Float, Float, Integer, Float, Eof]);
+        assert_eq!(
+            kinds("1 1.5 2.e3 0x1F 1.0e-7"),
+            vec![Integer, Float, Float, Integer, Float, Eof]
+        );
     }
 
     #[test]

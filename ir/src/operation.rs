@@ -57,7 +57,16 @@ impl Context {
             .result_types
             .iter()
             .enumerate()
-            .map(|(i, &ty)| self.new_value(ty, crate::value::ValueDef::Result { op, index: i as u32 }, None))
+            .map(|(i, &ty)| {
+                self.new_value(
+                    ty,
+                    crate::value::ValueDef::Result {
+                        op,
+                        index: i as u32,
+                    },
+                    None,
+                )
+            })
             .collect();
         self.ops.push(OpData {
             name: state.name,
@@ -107,7 +116,10 @@ impl Context {
         let old = self.ops[op.0 as usize].operands[index];
         self.remove_use(old, op, index as u32);
         self.ops[op.0 as usize].operands[index] = value;
-        self.values[value.0 as usize].uses.push(Use { op, index: index as u32 });
+        self.values[value.0 as usize].uses.push(Use {
+            op,
+            index: index as u32,
+        });
     }
 
     fn remove_use(&mut self, value: Value, op: OpId, index: u32) {

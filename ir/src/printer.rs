@@ -34,7 +34,11 @@ enum ValueName {
     /// `%argN`
     Argument(u32),
     /// `%N`, or `%N#i` when its op has several results.
-    Numbered { id: u32, index: u32, group: bool },
+    Numbered {
+        id: u32,
+        index: u32,
+        group: bool,
+    },
 }
 
 struct Printer<'a> {
@@ -47,7 +51,13 @@ struct Printer<'a> {
 
 /// Prints `op` (usually the top-level module) and the resource trailer.
 pub fn print_operation(ctx: &Context, op: OpId, options: PrintOptions) -> String {
-    let mut p = Printer { ctx, options, out: String::with_capacity(1 << 16), names: vec![ValueName::Unnamed; ctx.values.len()], used_resources: Vec::new() };
+    let mut p = Printer {
+        ctx,
+        options,
+        out: String::with_capacity(1 << 16),
+        names: vec![ValueName::Unnamed; ctx.values.len()],
+        used_resources: Vec::new(),
+    };
     p.number_values(op);
     p.print_op(op, 0);
     p.out.push('\n');
@@ -86,10 +96,20 @@ impl Printer<'_> {
         let root_results = &self.ctx.op(root).results;
         let group = root_results.len() > 1;
         for (index, &r) in root_results.iter().enumerate() {
-            self.names[r.0 as usize] = ValueName::Numbered { id: 0, index: index as u32, group };
+            self.names[r.0 as usize] = ValueName::Numbered {
+                id: 0,
+                index: index as u32,
+                group,
+            };
         }
         let first = u32::from(!root_results.is_empty());
-        let mut stack: Vec<(RegionId, u32, u32)> = self.ctx.op(root).regions.iter().map(|&r| (r, first, 0)).collect();
+        let mut stack: Vec<(RegionId, u32, u32)> = self
+            .ctx
+            .op(root)
+            .regions
+            .iter()
+            .map(|&r| (r, first, 0))
+            .collect();
         let (mut next_value, mut next_arg) = (first, 0u32);
         while let Some((region, value_id, arg_id)) = stack.pop() {
             if !self.options.generic {
@@ -103,7 +123,11 @@ impl Printer<'_> {
                         ValueName::Argument(next_arg - 1)
                     } else {
                         next_value += 1;
-                        ValueName::Numbered { id: next_value - 1, index: 0, group: false }
+                        ValueName::Numbered {
+                            id: next_value - 1,
+                            index: 0,
+                            group: false,
+                        }
                     };
                 }
                 for op in self.ctx.block_ops(block) {
@@ -111,7 +135,11 @@ impl Printer<'_> {
                     if !results.is_empty() {
                         let group = results.len() > 1;
                         for (index, &r) in results.iter().enumerate() {
-                            self.names[r.0 as usize] = ValueName::Numbered { id: next_value, index: index as u32, group };
+                            self.names[r.0 as usize] = ValueName::Numbered {
+                                id: next_value,
+                                index: index as u32,
+                                group,
+                            };
                         }
                         next_value += 1;
                     }
@@ -128,7 +156,12 @@ impl Printer<'_> {
     }
 
     fn write_value(&mut self, v: Value) {
-        match self.names.get(v.0 as usize).copied().unwrap_or(ValueName::Unnamed) {
+        match self
+            .names
+            .get(v.0 as usize)
+            .copied()
+            .unwrap_or(ValueName::Unnamed)
+        {
             ValueName::Argument(n) => {
                 let _ = write!(self.out, "%arg{n}");
             }
@@ -168,7 +201,8 @@ impl Printer<'_> {
         }
         let name = self.ctx.op_name_str(data.name);
         // The custom form needs the one body block a verified module has.
-        let well_formed_module = data.regions.len() == 1 && self.ctx.region(data.regions[0]).blocks.len() == 1;
+        let well_formed_module =
+            data.regions.len() == 1 && self.ctx.region(data.regions[0]).blocks.len() == 1;
         if !self.options.generic && name == builtin::MODULE && well_formed_module {
             self.print_module_custom(op, indent);
         } else {
@@ -267,7 +301,8 @@ impl Printer<'_> {
         let blocks = &self.ctx.region(region).blocks;
         for (i, &block) in blocks.iter().enumerate() {
             let data = self.ctx.block(block);
-            let header = i > 0 || !data.args.is_empty() || (data.first.is_none() && print_empty_block);
+            let header =
+                i > 0 || !data.args.is_empty() || (data.first.is_none() && print_empty_block);
             if header {
                 self.indent(indent);
                 self.write_block_name(block);
@@ -310,7 +345,14 @@ impl Printer<'_> {
         let mut preds = Vec::new();
         for (i, &b) in blocks.iter().enumerate() {
             if let Some(term) = self.ctx.block(b).last {
-                preds.extend(self.ctx.op(term).successors.iter().filter(|&&s| s == block).map(|_| i));
+                preds.extend(
+                    self.ctx
+                        .op(term)
+                        .successors
+                        .iter()
+                        .filter(|&&s| s == block)
+                        .map(|_| i),
+                );
             }
         }
         match preds.len() {
@@ -345,8 +387,17 @@ impl Printer<'_> {
     }
 
     fn print_resources(&mut self) {
-        let blobs: Vec<_> = self.used_resources.iter().filter_map(|h| self.ctx.resources.get(h).map(|b| (h, b))).collect();
-        let external: Vec<_> = self.ctx.external_resources.iter().filter(|(_, entries)| !entries.is_empty()).collect();
+        let blobs: Vec<_> = self
+            .used_resources
+            .iter()
+            .filter_map(|h| self.ctx.resources.get(h).map(|b| (h, b)))
+            .collect();
+        let external: Vec<_> = self
+            .ctx
+            .external_resources
+            .iter()
+            .filter(|(_, entries)| !entries.is_empty())
+            .collect();
         if blobs.is_empty() && external.is_empty() {
             return;
         }
@@ -385,7 +436,9 @@ impl Printer<'_> {
                             write_resource_handle(key, &mut e);
                             e.push_str(": ");
                             match value {
-                                ExternalResourceValue::Bool(b) => e.push_str(if *b { "true" } else { "false" }),
+                                ExternalResourceValue::Bool(b) => {
+                                    e.push_str(if *b { "true" } else { "false" })
+                                }
                                 ExternalResourceValue::String(bytes) => escape_into(&mut e, bytes),
                             }
                             e
@@ -425,7 +478,8 @@ fn write_symbol_name(name: &str, out: &mut String) {
 // ---- types ----
 
 fn write_result_types(ctx: &Context, results: &[Type], out: &mut String) {
-    let single_plain = results.len() == 1 && !matches!(ctx.type_kind(results[0]), TypeKind::Function { .. });
+    let single_plain =
+        results.len() == 1 && !matches!(ctx.type_kind(results[0]), TypeKind::Function { .. });
     if single_plain {
         write_type(ctx, results[0], out);
     } else {
@@ -491,7 +545,11 @@ pub fn write_type(ctx: &Context, ty: Type, out: &mut String) {
             out.push_str(") -> ");
             write_result_types(ctx, results, out);
         }
-        TypeKind::RankedTensor { shape, element, encoding } => {
+        TypeKind::RankedTensor {
+            shape,
+            element,
+            encoding,
+        } => {
             out.push_str("tensor<");
             write_shape(shape, None, out);
             write_type(ctx, *element, out);
@@ -506,7 +564,12 @@ pub fn write_type(ctx: &Context, ty: Type, out: &mut String) {
             write_type(ctx, *element, out);
             out.push('>');
         }
-        TypeKind::MemRef { shape, element, layout, memory_space } => {
+        TypeKind::MemRef {
+            shape,
+            element,
+            layout,
+            memory_space,
+        } => {
             out.push_str("memref<");
             write_shape(shape, None, out);
             write_type(ctx, *element, out);
@@ -520,7 +583,10 @@ pub fn write_type(ctx: &Context, ty: Type, out: &mut String) {
             }
             out.push('>');
         }
-        TypeKind::UnrankedMemRef { element, memory_space } => {
+        TypeKind::UnrankedMemRef {
+            element,
+            memory_space,
+        } => {
             out.push_str("memref<*x");
             write_type(ctx, *element, out);
             if let Some(space) = memory_space {
@@ -529,7 +595,11 @@ pub fn write_type(ctx: &Context, ty: Type, out: &mut String) {
             }
             out.push('>');
         }
-        TypeKind::Vector { shape, scalable, element } => {
+        TypeKind::Vector {
+            shape,
+            scalable,
+            element,
+        } => {
             out.push_str("vector<");
             write_shape(shape, Some(scalable), out);
             write_type(ctx, *element, out);
@@ -549,7 +619,13 @@ pub fn write_type(ctx: &Context, ty: Type, out: &mut String) {
 /// Memory spaces print integers without their `i64` type, as MLIR does.
 fn write_memory_space(ctx: &Context, space: Attr, out: &mut String) {
     if let AttrKind::Integer { value, ty } = ctx.attr_kind(space)
-        && matches!(ctx.type_kind(*ty), TypeKind::Integer { width: 64, signedness: Signedness::Signless })
+        && matches!(
+            ctx.type_kind(*ty),
+            TypeKind::Integer {
+                width: 64,
+                signedness: Signedness::Signless
+            }
+        )
     {
         let _ = write!(out, "{value}");
         return;
@@ -559,7 +635,12 @@ fn write_memory_space(ctx: &Context, space: Attr, out: &mut String) {
 
 // ---- attributes ----
 
-fn write_dictionary(ctx: &Context, entries: &[(String, Attr)], out: &mut String, resources: &mut Vec<String>) {
+fn write_dictionary(
+    ctx: &Context,
+    entries: &[(String, Attr)],
+    out: &mut String,
+    resources: &mut Vec<String>,
+) {
     out.push('{');
     for (i, (key, value)) in entries.iter().enumerate() {
         if i > 0 {
@@ -579,7 +660,13 @@ fn write_dictionary(ctx: &Context, entries: &[(String, Attr)], out: &mut String,
 }
 
 fn write_int_value(ctx: &Context, value: i128, ty: Type, out: &mut String) {
-    if matches!(ctx.type_kind(ty), TypeKind::Integer { width: 1, signedness: Signedness::Signless }) {
+    if matches!(
+        ctx.type_kind(ty),
+        TypeKind::Integer {
+            width: 1,
+            signedness: Signedness::Signless
+        }
+    ) {
         out.push_str(if value != 0 { "true" } else { "false" });
     } else {
         let _ = write!(out, "{value}");
@@ -591,13 +678,21 @@ fn write_attr(ctx: &Context, attr: Attr, out: &mut String, resources: &mut Vec<S
         AttrKind::Unit => out.push_str("unit"),
         AttrKind::Integer { value, ty } => {
             write_int_value(ctx, *value, *ty, out);
-            if !matches!(ctx.type_kind(*ty), TypeKind::Integer { width: 1, signedness: Signedness::Signless }) {
+            if !matches!(
+                ctx.type_kind(*ty),
+                TypeKind::Integer {
+                    width: 1,
+                    signedness: Signedness::Signless
+                }
+            ) {
                 out.push_str(" : ");
                 write_type(ctx, *ty, out);
             }
         }
         AttrKind::Float { bits, ty } => {
-            let TypeKind::Float(kind) = *ctx.type_kind(*ty) else { unreachable!("float attributes have float types") };
+            let TypeKind::Float(kind) = *ctx.type_kind(*ty) else {
+                unreachable!("float attributes have float types")
+            };
             out.push_str(&float::format_bits(kind, *bits));
             out.push_str(" : ");
             write_type(ctx, *ty, out);
@@ -617,11 +712,20 @@ fn write_attr(ctx: &Context, attr: Attr, out: &mut String, resources: &mut Vec<S
                 }
                 // Inside arrays MLIR leaves out the default `i64` and `f64` types.
                 match ctx.attr_kind(e) {
-                    AttrKind::Integer { value, ty } if matches!(ctx.type_kind(*ty), TypeKind::Integer { width: 64, signedness: Signedness::Signless }) => {
+                    AttrKind::Integer { value, ty }
+                        if matches!(
+                            ctx.type_kind(*ty),
+                            TypeKind::Integer {
+                                width: 64,
+                                signedness: Signedness::Signless
+                            }
+                        ) =>
+                    {
                         let _ = write!(out, "{value}");
                     }
                     AttrKind::Float { bits, ty }
-                        if matches!(ctx.type_kind(*ty), TypeKind::Float(FloatKind::F64)) && !float::format_bits(FloatKind::F64, *bits).starts_with("0x") =>
+                        if matches!(ctx.type_kind(*ty), TypeKind::Float(FloatKind::F64))
+                            && !float::format_bits(FloatKind::F64, *bits).starts_with("0x") =>
                     {
                         out.push_str(&float::format_bits(FloatKind::F64, *bits));
                     }
@@ -666,7 +770,9 @@ fn write_attr(ctx: &Context, attr: Attr, out: &mut String, resources: &mut Vec<S
                     }
                 }
                 DenseArrayData::Float(values) => {
-                    let TypeKind::Float(kind) = *ctx.type_kind(*element) else { unreachable!("float arrays have float elements") };
+                    let TypeKind::Float(kind) = *ctx.type_kind(*element) else {
+                        unreachable!("float arrays have float elements")
+                    };
                     for (i, b) in values.iter().enumerate() {
                         out.push_str(if i == 0 { ": " } else { ", " });
                         out.push_str(&float::format_bits(kind, *b));
@@ -709,7 +815,11 @@ fn write_attr(ctx: &Context, attr: Attr, out: &mut String, resources: &mut Vec<S
                 write_type(ctx, *ty, out);
             }
         }
-        AttrKind::WideInteger { negative, magnitude, ty } => {
+        AttrKind::WideInteger {
+            negative,
+            magnitude,
+            ty,
+        } => {
             let _ = write!(out, "{}{magnitude} : ", if *negative { "-" } else { "" });
             write_type(ctx, *ty, out);
         }
@@ -719,13 +829,21 @@ fn write_attr(ctx: &Context, attr: Attr, out: &mut String, resources: &mut Vec<S
             out.push_str("> : ");
             write_type(ctx, *ty, out);
         }
-        AttrKind::Sparse { ty, index_shape, indices, values } => {
+        AttrKind::Sparse {
+            ty,
+            index_shape,
+            indices,
+            values,
+        } => {
             out.push_str("sparse<");
             if let Some(values) = values {
                 if index_shape.is_empty() {
                     let _ = write!(out, "{}", indices[0]);
                 } else {
-                    let elements: Vec<DenseElement> = indices.iter().map(|&i| DenseElement::Int(i as i128)).collect();
+                    let elements: Vec<DenseElement> = indices
+                        .iter()
+                        .map(|&i| DenseElement::Int(i as i128))
+                        .collect();
                     let mut index = 0;
                     let write_index = |e: &DenseElement, out: &mut String| {
                         if let DenseElement::Int(v) = e {
@@ -737,7 +855,9 @@ fn write_attr(ctx: &Context, attr: Attr, out: &mut String, resources: &mut Vec<S
                 out.push_str(", ");
                 match ctx.attr_kind(*values) {
                     AttrKind::DenseElements { ty, data } => write_dense(ctx, *ty, data, out),
-                    AttrKind::DenseStrings { ty, splat, values } => write_dense_strings(ctx, *ty, *splat, values, out),
+                    AttrKind::DenseStrings { ty, splat, values } => {
+                        write_dense_strings(ctx, *ty, *splat, values, out)
+                    }
                     _ => unreachable!("sparse values are dense attributes"),
                 }
             }
@@ -801,13 +921,20 @@ fn write_dense(ctx: &Context, ty: Type, data: &DenseData, out: &mut String) {
     }
     let write_elem = |e: &DenseElement, out: &mut String| match *e {
         DenseElement::Int(v) => write_int_value(ctx, v, element, out),
-        DenseElement::Float(b) => out.push_str(&float::format_bits(float_kind.expect("float element"), b)),
+        DenseElement::Float(b) => {
+            out.push_str(&float::format_bits(float_kind.expect("float element"), b))
+        }
         DenseElement::ComplexInt(a, b) => {
             let _ = write!(out, "({a},{b})");
         }
         DenseElement::ComplexFloat(a, b) => {
             let fk = float_kind.expect("complex float element");
-            let _ = write!(out, "({},{})", float::format_bits(fk, a), float::format_bits(fk, b));
+            let _ = write!(
+                out,
+                "({},{})",
+                float::format_bits(fk, a),
+                float::format_bits(fk, b)
+            );
         }
     };
     if data.splat || data.elements.len() == 1 {
@@ -827,7 +954,9 @@ fn write_dense_strings(ctx: &Context, ty: Type, splat: bool, values: &[Vec<u8>],
         escape_into(out, &values[0]);
         return;
     }
-    let elements: Vec<DenseElement> = (0..values.len()).map(|i| DenseElement::Int(i as i128)).collect();
+    let elements: Vec<DenseElement> = (0..values.len())
+        .map(|i| DenseElement::Int(i as i128))
+        .collect();
     let write_string = |e: &DenseElement, out: &mut String| {
         if let DenseElement::Int(i) = e {
             escape_into(out, &values[*i as usize]);
@@ -837,7 +966,13 @@ fn write_dense_strings(ctx: &Context, ty: Type, splat: bool, values: &[Vec<u8>],
     write_nested(&shape, &elements, &mut index, out, &write_string);
 }
 
-fn write_nested(shape: &[i64], elements: &[DenseElement], index: &mut usize, out: &mut String, write_elem: &dyn Fn(&DenseElement, &mut String)) {
+fn write_nested(
+    shape: &[i64],
+    elements: &[DenseElement],
+    index: &mut usize,
+    out: &mut String,
+    write_elem: &dyn Fn(&DenseElement, &mut String),
+) {
     out.push('[');
     for i in 0..shape[0] {
         if i > 0 {
@@ -871,7 +1006,12 @@ fn write_location_body(ctx: &Context, loc: Location, out: &mut String) {
     };
     match kind {
         LocationKind::Unknown => out.push_str("unknown"),
-        LocationKind::FileLineCol { file, line, col, end } => {
+        LocationKind::FileLineCol {
+            file,
+            line,
+            col,
+            end,
+        } => {
             escape_into(out, file.as_bytes());
             let _ = write!(out, ":{line}:{col}");
             if let Some((end_line, end_col)) = end {
@@ -899,7 +1039,10 @@ fn write_location_body(ctx: &Context, loc: Location, out: &mut String) {
             write_location_body(ctx, *caller, out);
             out.push(')');
         }
-        LocationKind::Fused { locations, metadata } => {
+        LocationKind::Fused {
+            locations,
+            metadata,
+        } => {
             out.push_str("fused");
             if let Some(m) = metadata {
                 out.push('<');

@@ -17,7 +17,10 @@ pub struct RegionData {
 impl Context {
     pub fn create_region(&mut self, parent: Option<OpId>) -> RegionId {
         let id = RegionId(self.regions.len() as u32);
-        self.regions.push(RegionData { blocks: Vec::new(), parent });
+        self.regions.push(RegionData {
+            blocks: Vec::new(),
+            parent,
+        });
         id
     }
 

@@ -45,7 +45,11 @@ impl Context {
     }
 
     pub fn register_op(&mut self, info: OpInfo) {
-        let dialect = info.name.split_once('.').map_or(info.name, |(d, _)| d).to_string();
+        let dialect = info
+            .name
+            .split_once('.')
+            .map_or(info.name, |(d, _)| d)
+            .to_string();
         self.dialects.insert(dialect);
         self.registered_ops.insert(info.name.to_string(), info);
     }

@@ -5,7 +5,8 @@ use crate::operation::OpId;
 
 /// The `sym_name` of `op`, if it defines a symbol.
 pub fn symbol_name(ctx: &Context, op: OpId) -> Option<&str> {
-    ctx.op_inherent_or_attr(op, "sym_name").and_then(|a| ctx.attr_as_str(a))
+    ctx.op_inherent_or_attr(op, "sym_name")
+        .and_then(|a| ctx.attr_as_str(a))
 }
 
 /// The closest op enclosing `op` (not `op` itself) that holds a symbol table.

@@ -107,20 +107,47 @@ impl FloatKind {
 /// The structure of a type. Shapes use [`DYNAMIC`] for `?`.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub enum TypeKind {
-    Integer { width: u32, signedness: Signedness },
+    Integer {
+        width: u32,
+        signedness: Signedness,
+    },
     Index,
     Float(FloatKind),
     None,
     Complex(Type),
     Tuple(Vec<Type>),
-    Function { inputs: Vec<Type>, results: Vec<Type> },
-    RankedTensor { shape: Vec<i64>, element: Type, encoding: Option<Attr> },
-    UnrankedTensor { element: Type },
-    MemRef { shape: Vec<i64>, element: Type, layout: Option<Attr>, memory_space: Option<Attr> },
-    UnrankedMemRef { element: Type, memory_space: Option<Attr> },
-    Vector { shape: Vec<i64>, scalable: Vec<bool>, element: Type },
+    Function {
+        inputs: Vec<Type>,
+        results: Vec<Type>,
+    },
+    RankedTensor {
+        shape: Vec<i64>,
+        element: Type,
+        encoding: Option<Attr>,
+    },
+    UnrankedTensor {
+        element: Type,
+    },
+    MemRef {
+        shape: Vec<i64>,
+        element: Type,
+        layout: Option<Attr>,
+        memory_space: Option<Attr>,
+    },
+    UnrankedMemRef {
+        element: Type,
+        memory_space: Option<Attr>,
+    },
+    Vector {
+        shape: Vec<i64>,
+        scalable: Vec<bool>,
+        element: Type,
+    },
     /// A type of a dialect this context does not know: `!dialect.body` kept verbatim.
-    Opaque { dialect: String, body: String },
+    Opaque {
+        dialect: String,
+        body: String,
+    },
 }
 
 impl TypeKind {

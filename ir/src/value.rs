@@ -14,8 +14,14 @@ pub struct Value(pub(crate) u32);
 /// Where a value is defined.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum ValueDef {
-    Result { op: OpId, index: u32 },
-    BlockArgument { block: BlockId, index: u32 },
+    Result {
+        op: OpId,
+        index: u32,
+    },
+    BlockArgument {
+        block: BlockId,
+        index: u32,
+    },
     /// A forward reference the parser has not resolved yet.
     Placeholder,
 }

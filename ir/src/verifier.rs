@@ -13,7 +13,10 @@ use crate::value::{Value, ValueDef};
 
 /// Verifies `op` and everything nested in it; returns the first error found.
 pub fn verify(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
-    let mut v = Verifier { ctx, dominators: HashMap::new() };
+    let mut v = Verifier {
+        ctx,
+        dominators: HashMap::new(),
+    };
     v.verify_op(op)
 }
 
@@ -42,7 +45,9 @@ impl Verifier<'_> {
             }
         }
         for &op in preorder.iter().rev() {
-            let Some(info) = ctx.op_info(ctx.op_name(op)) else { continue };
+            let Some(info) = ctx.op_info(ctx.op_name(op)) else {
+                continue;
+            };
             if let Some(verify) = info.verify {
                 verify(ctx, op)?;
             }
@@ -62,7 +67,10 @@ impl Verifier<'_> {
         let data = ctx.op(op);
         for (i, &v) in data.operands.iter().enumerate() {
             if matches!(ctx.value(v).def, ValueDef::Placeholder) {
-                return Err(Diagnostic::error(data.loc, format!("operand #{i} is an unresolved forward reference")));
+                return Err(Diagnostic::error(
+                    data.loc,
+                    format!("operand #{i} is an unresolved forward reference"),
+                ));
             }
         }
         self.verify_successors(op)?;
@@ -81,25 +89,43 @@ impl Verifier<'_> {
             return Ok(());
         }
         if data.next.is_some() {
-            return Err(Diagnostic::error(data.loc, "operation with block successors must terminate its parent block"));
+            return Err(Diagnostic::error(
+                data.loc,
+                "operation with block successors must terminate its parent block",
+            ));
         }
         let region = data.parent.and_then(|b| ctx.block(b).parent);
         for &succ in &data.successors {
             if ctx.block(succ).parent != region {
-                return Err(Diagnostic::error(data.loc, "reference to block defined in another region"));
+                return Err(Diagnostic::error(
+                    data.loc,
+                    "reference to block defined in another region",
+                ));
             }
         }
         Ok(())
     }
 
-    fn verify_region(&mut self, op: OpId, region: RegionId, is_cfg: bool, traits: Option<crate::registry::OpTraits>) -> Result<(), Diagnostic> {
+    fn verify_region(
+        &mut self,
+        op: OpId,
+        region: RegionId,
+        is_cfg: bool,
+        traits: Option<crate::registry::OpTraits>,
+    ) -> Result<(), Diagnostic> {
         let ctx = self.ctx;
         let blocks = &ctx.region(region).blocks;
         if let Some(traits) = traits
             && traits.single_block
             && blocks.len() > 1
         {
-            return Err(Diagnostic::error(ctx.op(op).loc, format!("'{}' op expects region to have 0 or 1 blocks", ctx.op_name(op))));
+            return Err(Diagnostic::error(
+                ctx.op(op).loc,
+                format!(
+                    "'{}' op expects region to have 0 or 1 blocks",
+                    ctx.op_name(op)
+                ),
+            ));
         }
         if let Some(&entry) = blocks.first() {
             // The entry block may not be a branch target.
@@ -107,7 +133,10 @@ impl Verifier<'_> {
                 if let Some(term) = ctx.block(b).last
                     && ctx.op(term).successors.contains(&entry)
                 {
-                    return Err(Diagnostic::error(ctx.op(op).loc, "entry block of region may not have predecessors"));
+                    return Err(Diagnostic::error(
+                        ctx.op(op).loc,
+                        "entry block of region may not have predecessors",
+                    ));
                 }
             }
         }
@@ -120,17 +149,30 @@ impl Verifier<'_> {
         for &block in blocks {
             if needs_terminator {
                 match ctx.block(block).last {
-                    None => return Err(Diagnostic::error(ctx.op(op).loc, "empty block: expect at least a terminator")),
+                    None => {
+                        return Err(Diagnostic::error(
+                            ctx.op(op).loc,
+                            "empty block: expect at least a terminator",
+                        ));
+                    }
                     Some(last) => {
                         if ctx.op_traits(last).is_some_and(|t| !t.terminator) {
-                            return Err(Diagnostic::error(ctx.op(last).loc, format!("block with no terminator, has '{}'", ctx.op_name(last))));
+                            return Err(Diagnostic::error(
+                                ctx.op(last).loc,
+                                format!("block with no terminator, has '{}'", ctx.op_name(last)),
+                            ));
                         }
                     }
                 }
             }
             for inner in ctx.block_ops(block) {
-                if ctx.op_traits(inner).is_some_and(|t| t.terminator) && ctx.op(inner).next.is_some() {
-                    return Err(Diagnostic::error(ctx.op(inner).loc, "must be the last operation in the parent block"));
+                if ctx.op_traits(inner).is_some_and(|t| t.terminator)
+                    && ctx.op(inner).next.is_some()
+                {
+                    return Err(Diagnostic::error(
+                        ctx.op(inner).loc,
+                        "must be the last operation in the parent block",
+                    ));
                 }
                 if is_cfg {
                     self.verify_dominance(inner)?;
@@ -145,7 +187,10 @@ impl Verifier<'_> {
         let ctx = self.ctx;
         for (i, &v) in ctx.op(user).operands.iter().enumerate() {
             if !self.dominates(v, user) {
-                return Err(Diagnostic::error(ctx.op(user).loc, format!("operand #{i} does not dominate this use")));
+                return Err(Diagnostic::error(
+                    ctx.op(user).loc,
+                    format!("operand #{i} does not dominate this use"),
+                ));
             }
         }
         Ok(())
@@ -161,15 +206,21 @@ impl Verifier<'_> {
             ValueDef::BlockArgument { block, .. } => block,
             ValueDef::Placeholder => return false,
         };
-        let Some(def_region) = ctx.block(def_block).parent else { return false };
+        let Some(def_region) = ctx.block(def_block).parent else {
+            return false;
+        };
         // Walk up from the user to the op that sits directly in the definition's region.
         let mut anchor = user;
         loop {
-            let Some(block) = ctx.op(anchor).parent else { return false };
+            let Some(block) = ctx.op(anchor).parent else {
+                return false;
+            };
             if ctx.block(block).parent == Some(def_region) {
                 break;
             }
-            let Some(parent) = ctx.parent_op(anchor) else { return false };
+            let Some(parent) = ctx.parent_op(anchor) else {
+                return false;
+            };
             anchor = parent;
         }
         let anchor_block = ctx.op(anchor).parent.expect("found in a block above");
@@ -200,7 +251,10 @@ impl Verifier<'_> {
 
     fn block_dominates(&mut self, region: RegionId, a: BlockId, b: BlockId) -> bool {
         let ctx = self.ctx;
-        let idom = self.dominators.entry(region).or_insert_with(|| immediate_dominators(ctx, region));
+        let idom = self
+            .dominators
+            .entry(region)
+            .or_insert_with(|| immediate_dominators(ctx, region));
         let mut cur = Some(b);
         while let Some(block) = cur {
             if block == a {
@@ -222,8 +276,11 @@ impl Verifier<'_> {
             for &v in &ctx.op(inner).operands {
                 if !self.defined_within(v, op) {
                     error = Some(
-                        Diagnostic::error(ctx.op(inner).loc, "using value defined outside the region")
-                            .with_note(ctx.op(op).loc, "required by region isolation constraints"),
+                        Diagnostic::error(
+                            ctx.op(inner).loc,
+                            "using value defined outside the region",
+                        )
+                        .with_note(ctx.op(op).loc, "required by region isolation constraints"),
                     );
                     return;
                 }
@@ -240,7 +297,9 @@ impl Verifier<'_> {
             ValueDef::Placeholder => None,
         };
         while let Some(b) = block {
-            let Some(owner) = ctx.block(b).parent.and_then(|r| ctx.region(r).parent) else { return false };
+            let Some(owner) = ctx.block(b).parent.and_then(|r| ctx.region(r).parent) else {
+                return false;
+            };
             if owner == op {
                 return true;
             }
@@ -255,11 +314,21 @@ impl Verifier<'_> {
         for &region in &ctx.op(op).regions {
             for &block in &ctx.region(region).blocks {
                 for inner in ctx.block_ops(block) {
-                    let Some(name) = ctx.op_inherent_or_attr(inner, "sym_name") else { continue };
-                    let AttrKind::String { value, .. } = ctx.attr_kind(name) else { continue };
+                    let Some(name) = ctx.op_inherent_or_attr(inner, "sym_name") else {
+                        continue;
+                    };
+                    let AttrKind::String { value, .. } = ctx.attr_kind(name) else {
+                        continue;
+                    };
                     if let Some(&prev) = seen.get(value.as_slice()) {
-                        return Err(Diagnostic::error(ctx.op(inner).loc, format!("redefinition of symbol named '{}'", String::from_utf8_lossy(value)))
-                            .with_note(ctx.op(prev).loc, "see existing symbol definition here"));
+                        return Err(Diagnostic::error(
+                            ctx.op(inner).loc,
+                            format!(
+                                "redefinition of symbol named '{}'",
+                                String::from_utf8_lossy(value)
+                            ),
+                        )
+                        .with_note(ctx.op(prev).loc, "see existing symbol definition here"));
                     }
                     seen.insert(value.as_slice(), inner);
                 }
@@ -283,8 +352,15 @@ pub fn has_ssa_dominance(ctx: &Context, region: RegionId) -> bool {
 fn immediate_dominators(ctx: &Context, region: RegionId) -> HashMap<BlockId, Option<BlockId>> {
     let blocks = &ctx.region(region).blocks;
     let mut idom: HashMap<BlockId, Option<BlockId>> = HashMap::new();
-    let Some(&entry) = blocks.first() else { return idom };
-    let succs = |b: BlockId| -> Vec<BlockId> { ctx.block(b).last.map(|t| ctx.op(t).successors.to_vec()).unwrap_or_default() };
+    let Some(&entry) = blocks.first() else {
+        return idom;
+    };
+    let succs = |b: BlockId| -> Vec<BlockId> {
+        ctx.block(b)
+            .last
+            .map(|t| ctx.op(t).successors.to_vec())
+            .unwrap_or_default()
+    };
     // Reverse postorder from the entry.
     let mut order = Vec::new();
     let mut visited = std::collections::HashSet::new();

@@ -13,13 +13,27 @@ pub const CALL: &str = "func.call";
 pub fn register(ctx: &mut Context) {
     ctx.register_op(OpInfo {
         name: FUNC,
-        traits: OpTraits { isolated_from_above: true, ..OpTraits::default() },
-        inherent_attrs: &["sym_name", "function_type", "sym_visibility", "arg_attrs", "res_attrs", "no_inline"],
+        traits: OpTraits {
+            isolated_from_above: true,
+            ..OpTraits::default()
+        },
+        inherent_attrs: &[
+            "sym_name",
+            "function_type",
+            "sym_visibility",
+            "arg_attrs",
+            "res_attrs",
+            "no_inline",
+        ],
         verify: Some(verify::func),
     });
     ctx.register_op(OpInfo {
         name: RETURN,
-        traits: OpTraits { terminator: true, pure: true, ..OpTraits::default() },
+        traits: OpTraits {
+            terminator: true,
+            pure: true,
+            ..OpTraits::default()
+        },
         inherent_attrs: &[],
         verify: Some(verify::return_op),
     });

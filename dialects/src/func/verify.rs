@@ -8,13 +8,18 @@ use tb_ir::{Context, Diagnostic, OpId, Type, TypeKind};
 use super::{CALL, FUNC, RETURN};
 
 fn error(ctx: &Context, op: OpId, name: &str, message: String) -> Result<(), Diagnostic> {
-    Err(Diagnostic::error(ctx.op(op).loc, format!("'{name}' op {message}")))
+    Err(Diagnostic::error(
+        ctx.op(op).loc,
+        format!("'{name}' op {message}"),
+    ))
 }
 
 /// The `(inputs, results)` of a `func.func`'s `function_type`.
 pub(crate) fn signature(ctx: &Context, func: OpId) -> Option<(Vec<Type>, Vec<Type>)> {
     let attr = ctx.op_inherent_or_attr(func, "function_type")?;
-    let AttrKind::Type(ty) = ctx.attr_kind(attr) else { return None };
+    let AttrKind::Type(ty) = ctx.attr_kind(attr) else {
+        return None;
+    };
     match ctx.type_kind(*ty) {
         TypeKind::Function { inputs, results } => Some((inputs.clone(), results.clone())),
         _ => None,
@@ -24,18 +29,38 @@ pub(crate) fn signature(ctx: &Context, func: OpId) -> Option<(Vec<Type>, Vec<Typ
 pub(crate) fn func(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     let data = ctx.op(op);
     if !data.operands.is_empty() || !data.results.is_empty() || data.regions.len() != 1 {
-        return error(ctx, op, FUNC, "requires zero operands and results and one region".into());
+        return error(
+            ctx,
+            op,
+            FUNC,
+            "requires zero operands and results and one region".into(),
+        );
     }
     if symbol_name(ctx, op).is_none() {
         return error(ctx, op, FUNC, "requires string attribute 'sym_name'".into());
     }
     let Some((inputs, _)) = signature(ctx, op) else {
-        return error(ctx, op, FUNC, "requires attribute 'function_type' holding a function type".into());
+        return error(
+            ctx,
+            op,
+            FUNC,
+            "requires attribute 'function_type' holding a function type".into(),
+        );
     };
-    let Some(entry) = ctx.entry_block(data.regions[0]) else { return Ok(()) }; // a declaration
+    let Some(entry) = ctx.entry_block(data.regions[0]) else {
+        return Ok(());
+    }; // a declaration
     let args = &ctx.block(entry).args;
     if args.len() != inputs.len() {
-        return error(ctx, op, FUNC, format!("entry block must have {} arguments to match function signature", inputs.len()));
+        return error(
+            ctx,
+            op,
+            FUNC,
+            format!(
+                "entry block must have {} arguments to match function signature",
+                inputs.len()
+            ),
+        );
     }
     for (i, (&arg, &want)) in args.iter().zip(&inputs).enumerate() {
         let got = ctx.value_type(arg);
@@ -60,11 +85,22 @@ pub(crate) fn return_op(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     let Some(parent) = parent else {
         return error(ctx, op, RETURN, format!("expects parent op '{FUNC}'"));
     };
-    let Some((_, results)) = signature(ctx, parent) else { return Ok(()) };
+    let Some((_, results)) = signature(ctx, parent) else {
+        return Ok(());
+    };
     let operands = &ctx.op(op).operands;
     let name = symbol_name(ctx, parent).unwrap_or("");
     if operands.len() != results.len() {
-        return error(ctx, op, RETURN, format!("has {} operands, but enclosing function (@{name}) returns {}", operands.len(), results.len()));
+        return error(
+            ctx,
+            op,
+            RETURN,
+            format!(
+                "has {} operands, but enclosing function (@{name}) returns {}",
+                operands.len(),
+                results.len()
+            ),
+        );
     }
     for (i, (&v, &want)) in operands.iter().zip(&results).enumerate() {
         let got = ctx.value_type(v);
@@ -87,19 +123,41 @@ pub(crate) fn return_op(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
 pub(crate) fn call(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     let callee = ctx.op_inherent_or_attr(op, "callee");
     let Some(AttrKind::SymbolRef { root, nested }) = callee.map(|c| ctx.attr_kind(c)) else {
-        return error(ctx, op, CALL, "requires attribute 'callee' holding a flat symbol reference".into());
+        return error(
+            ctx,
+            op,
+            CALL,
+            "requires attribute 'callee' holding a flat symbol reference".into(),
+        );
     };
     if !nested.is_empty() {
-        return error(ctx, op, CALL, "requires a flat symbol reference as 'callee'".into());
+        return error(
+            ctx,
+            op,
+            CALL,
+            "requires a flat symbol reference as 'callee'".into(),
+        );
     }
     let target = lookup_symbol(ctx, op, root).filter(|&f| ctx.op_name(f) == FUNC);
     let Some(target) = target else {
-        return error(ctx, op, CALL, format!("'{root}' does not reference a valid function"));
+        return error(
+            ctx,
+            op,
+            CALL,
+            format!("'{root}' does not reference a valid function"),
+        );
     };
-    let Some((inputs, results)) = signature(ctx, target) else { return Ok(()) };
+    let Some((inputs, results)) = signature(ctx, target) else {
+        return Ok(());
+    };
     let data = ctx.op(op);
     if data.operands.len() != inputs.len() {
-        return error(ctx, op, CALL, "incorrect number of operands for callee".into());
+        return error(
+            ctx,
+            op,
+            CALL,
+            "incorrect number of operands for callee".into(),
+        );
     }
     for (i, (&v, &want)) in data.operands.iter().zip(&inputs).enumerate() {
         if ctx.value_type(v) != want {
@@ -107,21 +165,25 @@ pub(crate) fn call(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
                 ctx,
                 op,
                 CALL,
-                format!("operand type mismatch: expected operand type '{}', but provided '{}' for operand number {i}", type_to_string(ctx, want), type_to_string(ctx, ctx.value_type(v))),
+                format!(
+                    "operand type mismatch: expected operand type '{}', but provided '{}' for operand number {i}",
+                    type_to_string(ctx, want),
+                    type_to_string(ctx, ctx.value_type(v))
+                ),
             );
         }
     }
     if data.results.len() != results.len() {
-        return error(ctx, op, CALL, "incorrect number of results for callee".into());
+        return error(
+            ctx,
+            op,
+            CALL,
+            "incorrect number of results for callee".into(),
+        );
     }
     for (i, (&v, &want)) in data.results.iter().zip(&results).enumerate() {
         if ctx.value_type(v) != want {
-            return error(
-                ctx,
-                op,
-                CALL,
-                format!("result type mismatch at index {i}"),
-            );
+            return error(ctx, op, CALL, format!("result type mismatch at index {i}"));
         }
     }
     Ok(())

@@ -34,10 +34,17 @@ impl DenseTree {
 #[derive(Clone)]
 enum Scalar {
     Str(Vec<u8>),
-    Int { negative: bool, magnitude: u128, hex: bool },
+    Int {
+        negative: bool,
+        magnitude: u128,
+        hex: bool,
+    },
     Float(f64),
     Bool(bool),
-    Complex { re: (ScalarPart, usize), im: (ScalarPart, usize) },
+    Complex {
+        re: (ScalarPart, usize),
+        im: (ScalarPart, usize),
+    },
 }
 
 #[derive(Clone, Copy)]
@@ -61,7 +68,11 @@ impl<'a> Parser<'a> {
                     let t = self.advance();
                     self.string_value(t)?
                 };
-                let ty = if self.consume_if(TokenKind::Colon) { Some(self.parse_type()?) } else { None };
+                let ty = if self.consume_if(TokenKind::Colon) {
+                    Some(self.parse_type()?)
+                } else {
+                    None
+                };
                 Ok(self.ctx.intern_attr(AttrKind::String { value, ty }))
             }
             TokenKind::LSquare => {
@@ -134,12 +145,17 @@ impl<'a> Parser<'a> {
             if entries.iter().any(|(k, _, _)| *k == key) {
                 return p.error_at(at, format!("duplicate key '{key}' in dictionary attribute"));
             }
-            let value = if p.consume_if(TokenKind::Equal) { p.parse_attribute(None)? } else { p.ctx.unit_attr() };
+            let value = if p.consume_if(TokenKind::Equal) {
+                p.parse_attribute(None)?
+            } else {
+                p.ctx.unit_attr()
+            };
             entries.push((key, value, at));
             Ok(())
         })?;
         self.expect(TokenKind::RBrace, "'}' in attribute dictionary")?;
-        let mut entries: Vec<(String, Attr)> = entries.into_iter().map(|(k, v, _)| (k, v)).collect();
+        let mut entries: Vec<(String, Attr)> =
+            entries.into_iter().map(|(k, v, _)| (k, v)).collect();
         entries.sort_by(|a, b| a.0.cmp(&b.0));
         Ok(entries)
     }
@@ -167,8 +183,13 @@ impl<'a> Parser<'a> {
         let text = &self.text(tok)[1..];
         if text.starts_with('"') {
             let body = &self.bytes[tok.start + 2..tok.end - 1];
-            let bytes = crate::lexer::unescape(body).map_err(|(at, m)| ParseError { offset: tok.start + 2 + at, message: m.into(), notes: vec![] })?;
-            return String::from_utf8(bytes).or_else(|_| self.error_at(tok.start, "symbol name is not valid UTF-8"));
+            let bytes = crate::lexer::unescape(body).map_err(|(at, m)| ParseError {
+                offset: tok.start + 2 + at,
+                message: m.into(),
+                notes: vec![],
+            })?;
+            return String::from_utf8(bytes)
+                .or_else(|_| self.error_at(tok.start, "symbol name is not valid UTF-8"));
         }
         Ok(text.to_string())
     }
@@ -196,8 +217,16 @@ impl<'a> Parser<'a> {
         if !self.ctx.allow_unregistered_dialects {
             return self.error_at(tok.start, format!("dialect '{dialect}' provided by attribute is not registered (use --allow-unregistered-dialect)"));
         }
-        let ty = if self.consume_if(TokenKind::Colon) { Some(self.parse_type()?) } else { None };
-        Ok(self.ctx.intern_attr(AttrKind::Opaque { dialect: dialect.to_string(), body, ty }))
+        let ty = if self.consume_if(TokenKind::Colon) {
+            Some(self.parse_type()?)
+        } else {
+            None
+        };
+        Ok(self.ctx.intern_attr(AttrKind::Opaque {
+            dialect: dialect.to_string(),
+            body,
+            ty,
+        }))
     }
 
     // ---- numbers ----
@@ -214,7 +243,8 @@ impl<'a> Parser<'a> {
                     let ty_at = self.tok.start;
                     let ty = self.parse_type()?;
                     if !matches!(self.ctx.type_kind(ty), TypeKind::Float(_)) {
-                        return self.error_at(ty_at, "floating point value not valid for specified type");
+                        return self
+                            .error_at(ty_at, "floating point value not valid for specified type");
                     }
                     ty
                 } else {
@@ -225,18 +255,34 @@ impl<'a> Parser<'a> {
             TokenKind::Integer => {
                 self.advance();
                 let text = self.text(tok);
-                let magnitude = parse_u128(text).ok_or_else(|| ParseError { offset: tok.start, message: "integer constant out of range for attribute".into(), notes: vec![] })?;
-                let ty = if self.consume_if(TokenKind::Colon) { self.parse_type()? } else { self.ctx.i64() };
+                let magnitude = parse_u128(text).ok_or_else(|| ParseError {
+                    offset: tok.start,
+                    message: "integer constant out of range for attribute".into(),
+                    notes: vec![],
+                })?;
+                let ty = if self.consume_if(TokenKind::Colon) {
+                    self.parse_type()?
+                } else {
+                    self.ctx.i64()
+                };
                 if let TypeKind::Float(kind) = *self.ctx.type_kind(ty) {
                     if !text.starts_with("0x") {
                         return Err(ParseError {
                             offset: tok.start,
-                            message: "unexpected decimal integer literal for a floating point value".into(),
-                            notes: vec![(tok.start, "add a trailing dot to make the literal a float".into())],
+                            message:
+                                "unexpected decimal integer literal for a floating point value"
+                                    .into(),
+                            notes: vec![(
+                                tok.start,
+                                "add a trailing dot to make the literal a float".into(),
+                            )],
                         });
                     }
                     if negative {
-                        return self.error_at(tok.start, "hexadecimal float literal should not have a leading minus");
+                        return self.error_at(
+                            tok.start,
+                            "hexadecimal float literal should not have a leading minus",
+                        );
                     }
                     return self.make_hex_float_attr(tok.start, kind, magnitude, ty);
                 }
@@ -245,9 +291,16 @@ impl<'a> Parser<'a> {
                     && magnitude > i128::MAX as u128
                 {
                     if negative && signedness == Signedness::Unsigned {
-                        return self.error_at(tok.start, "negative integer literal not valid for unsigned integer type");
+                        return self.error_at(
+                            tok.start,
+                            "negative integer literal not valid for unsigned integer type",
+                        );
                     }
-                    return Ok(self.ctx.intern_attr(AttrKind::WideInteger { negative, magnitude, ty }));
+                    return Ok(self.ctx.intern_attr(AttrKind::WideInteger {
+                        negative,
+                        magnitude,
+                        ty,
+                    }));
                 }
                 let value = self.check_integer(tok.start, negative, magnitude, ty)?;
                 Ok(self.ctx.integer_attr(value, ty))
@@ -258,7 +311,9 @@ impl<'a> Parser<'a> {
 
     fn float_literal_value(&self, at: usize, negative: bool) -> PResult<f64> {
         let end = crate::lexer::lex(self.bytes, at).end;
-        let v: f64 = self.src[at..end].parse().or_else(|_| self.error_at(at, "invalid floating point literal"))?;
+        let v: f64 = self.src[at..end]
+            .parse()
+            .or_else(|_| self.error_at(at, "invalid floating point literal"))?;
         Ok(if negative { -v } else { v })
     }
 
@@ -268,30 +323,52 @@ impl<'a> Parser<'a> {
         };
         let bits = float::bits_from_f64(kind, value).ok_or_else(|| ParseError {
             offset: at,
-            message: format!("decimal literals for '{}' are not supported; use a hexadecimal bit pattern", kind.keyword()),
+            message: format!(
+                "decimal literals for '{}' are not supported; use a hexadecimal bit pattern",
+                kind.keyword()
+            ),
             notes: vec![],
         })?;
         Ok(self.ctx.intern_attr(AttrKind::Float { bits, ty }))
     }
 
-    fn make_hex_float_attr(&mut self, at: usize, kind: FloatKind, bits: u128, ty: Type) -> PResult<Attr> {
+    fn make_hex_float_attr(
+        &mut self,
+        at: usize,
+        kind: FloatKind,
+        bits: u128,
+        ty: Type,
+    ) -> PResult<Attr> {
         if kind.width() < 128 && bits >> kind.width() != 0 {
-            return self.error_at(at, format!("hexadecimal float constant out of range for type"));
+            return self.error_at(at, "hexadecimal float constant out of range for type");
         }
         Ok(self.ctx.intern_attr(AttrKind::Float { bits, ty }))
     }
 
     /// Checks an integer literal against its type and returns its canonical value.
-    pub(crate) fn check_integer(&self, at: usize, negative: bool, magnitude: u128, ty: Type) -> PResult<i128> {
+    pub(crate) fn check_integer(
+        &self,
+        at: usize,
+        negative: bool,
+        magnitude: u128,
+        ty: Type,
+    ) -> PResult<i128> {
         let (width, signedness) = match *self.ctx.type_kind(ty) {
             TypeKind::Integer { width, signedness } => (width, signedness),
             TypeKind::Index => (64, Signedness::Signless),
             _ => return self.error_at(at, "integer literal not valid for specified type"),
         };
         if negative && signedness == Signedness::Unsigned {
-            return self.error_at(at, "negative integer literal not valid for unsigned integer type");
+            return self.error_at(
+                at,
+                "negative integer literal not valid for unsigned integer type",
+            );
         }
-        let out_of_range = || ParseError { offset: at, message: "integer constant out of range for attribute".into(), notes: vec![] };
+        let out_of_range = || ParseError {
+            offset: at,
+            message: "integer constant out of range for attribute".into(),
+            notes: vec![],
+        };
         if width >= 127 {
             // Values are kept in 128 bits; wider types accept whatever fits there.
             if negative && magnitude == 1u128 << 127 {
@@ -301,11 +378,19 @@ impl<'a> Parser<'a> {
             return Ok(if negative { -v } else { v });
         }
         if width == 0 {
-            return if magnitude == 0 { Ok(0) } else { Err(out_of_range()) };
+            return if magnitude == 0 {
+                Ok(0)
+            } else {
+                Err(out_of_range())
+            };
         }
         if width == 1 {
             // Booleans are 0 or 1; `-1 : i1` is `true` too.
-            return if magnitude > 1 { Err(out_of_range()) } else { Ok(magnitude as i128) };
+            return if magnitude > 1 {
+                Err(out_of_range())
+            } else {
+                Ok(magnitude as i128)
+            };
         }
         let limit = 1u128 << width;
         let half = 1u128 << (width - 1).min(126);
@@ -364,10 +449,17 @@ impl<'a> Parser<'a> {
         let kind = self.ctx.type_kind(ty);
         let shape = kind.shape().expect("shaped type").to_vec();
         let element = kind.element().expect("shaped types have elements");
-        let Some(count) = shape.iter().try_fold(1i64, |acc, &d| acc.checked_mul(d)).filter(|&c| c <= 1 << 40) else {
+        let Some(count) = shape
+            .iter()
+            .try_fold(1i64, |acc, &d| acc.checked_mul(d))
+            .filter(|&c| c <= 1 << 40)
+        else {
             return self.error_at(at, "elements literal type has too many elements");
         };
-        let numeric = matches!(self.ctx.type_kind(element), TypeKind::Integer { .. } | TypeKind::Index | TypeKind::Float(_) | TypeKind::Complex(_));
+        let numeric = matches!(
+            self.ctx.type_kind(element),
+            TypeKind::Integer { .. } | TypeKind::Index | TypeKind::Float(_) | TypeKind::Complex(_)
+        );
         if !numeric {
             let (splat, values) = match literal {
                 DenseLiteral::Empty => (false, vec![]),
@@ -384,7 +476,12 @@ impl<'a> Parser<'a> {
                     for (scalar, at) in scalars {
                         match scalar {
                             Scalar::Str(s) => values.push(s),
-                            _ => return self.error_at(at, "expected string elements for a non-numeric element type"),
+                            _ => {
+                                return self.error_at(
+                                    at,
+                                    "expected string elements for a non-numeric element type",
+                                );
+                            }
                         }
                     }
                     (splat, values)
@@ -393,19 +490,30 @@ impl<'a> Parser<'a> {
             if values.is_empty() && count != 0 {
                 return self.shape_mismatch(at, &[0], &shape);
             }
-            return Ok(self.ctx.intern_attr(AttrKind::DenseStrings { ty, splat, values }));
+            return Ok(self
+                .ctx
+                .intern_attr(AttrKind::DenseStrings { ty, splat, values }));
         }
         let data = match literal {
             DenseLiteral::Empty => {
                 if count != 0 {
                     return self.shape_mismatch(at, &[0], &shape);
                 }
-                DenseData { splat: false, elements: vec![] }
+                DenseData {
+                    splat: false,
+                    elements: vec![],
+                }
             }
             DenseLiteral::Str(text, str_at) => {
-                let bytes = std::str::from_utf8(&text).ok().and_then(|t| t.strip_prefix("0x")).and_then(decode_hex);
+                let bytes = std::str::from_utf8(&text)
+                    .ok()
+                    .and_then(|t| t.strip_prefix("0x"))
+                    .and_then(decode_hex);
                 let Some(bytes) = bytes else {
-                    return self.error_at(str_at, "expected hex string (\"0x...\") in dense elements literal");
+                    return self.error_at(
+                        str_at,
+                        "expected hex string (\"0x...\") in dense elements literal",
+                    );
                 };
                 self.dense_from_hex(str_at, &bytes, element, count)?
             }
@@ -429,7 +537,14 @@ impl<'a> Parser<'a> {
     }
 
     fn shape_mismatch<T>(&self, at: usize, literal: &[i64], ty: &[i64]) -> PResult<T> {
-        self.error_at(at, format!("inferred shape of elements literal ([{}]) does not match type ([{}])", join(literal), join(ty)))
+        self.error_at(
+            at,
+            format!(
+                "inferred shape of elements literal ([{}]) does not match type ([{}])",
+                join(literal),
+                join(ty)
+            ),
+        )
     }
 
     /// `sparse<indices, values> : type` or `sparse<> : type`.
@@ -446,7 +561,11 @@ impl<'a> Parser<'a> {
             tree.flatten_into(&mut scalars);
             for (scalar, at) in scalars {
                 match scalar {
-                    Scalar::Int { negative: false, magnitude, .. } if magnitude <= i64::MAX as u128 => indices.push(magnitude as i64),
+                    Scalar::Int {
+                        negative: false,
+                        magnitude,
+                        ..
+                    } if magnitude <= i64::MAX as u128 => indices.push(magnitude as i64),
                     _ => return self.error_at(at, "expected a non-negative integer sparse index"),
                 }
             }
@@ -466,7 +585,13 @@ impl<'a> Parser<'a> {
         for (i, &index) in indices.iter().enumerate() {
             let dim = shape.get(i % rank).copied().unwrap_or(1);
             if index >= dim && dim != DYNAMIC {
-                return self.error_at(ty_at, format!("sparse index #{} is not contained within the value shape", i / rank));
+                return self.error_at(
+                    ty_at,
+                    format!(
+                        "sparse index #{} is not contained within the value shape",
+                        i / rank
+                    ),
+                );
             }
         }
         // Indices are a list of coordinates (rank 2), or one coordinate (rank 0 or 1).
@@ -481,11 +606,20 @@ impl<'a> Parser<'a> {
             Some((at, literal)) => {
                 let scalar = matches!(&literal, DenseLiteral::Tree(DenseTree::Scalar(..)));
                 let values_shape = if scalar { vec![] } else { vec![num_values] };
-                let values_ty = self.ctx.intern_type(TypeKind::RankedTensor { shape: values_shape, element, encoding: None });
+                let values_ty = self.ctx.intern_type(TypeKind::RankedTensor {
+                    shape: values_shape,
+                    element,
+                    encoding: None,
+                });
                 Some(self.build_dense(at, literal, values_ty)?)
             }
         };
-        Ok(self.ctx.intern_attr(AttrKind::Sparse { ty, index_shape, indices, values }))
+        Ok(self.ctx.intern_attr(AttrKind::Sparse {
+            ty,
+            index_shape,
+            indices,
+            values,
+        }))
     }
 
     /// `distinct[id]<attr>`
@@ -499,7 +633,12 @@ impl<'a> Parser<'a> {
         let inner = self.parse_attribute(None)?;
         self.expect(TokenKind::Greater, "'>' to close distinct attribute")?;
         match self.distinct_ids.get(&id) {
-            Some(&prev) if prev != inner => return self.error_at(inner_at, "referenced attribute does not match previous definition"),
+            Some(&prev) if prev != inner => {
+                return self.error_at(
+                    inner_at,
+                    "referenced attribute does not match previous definition",
+                );
+            }
             _ => {
                 self.distinct_ids.insert(id, inner);
             }
@@ -556,7 +695,10 @@ impl<'a> Parser<'a> {
             let im_at = self.tok.start;
             let im = self.parse_scalar_part()?;
             self.expect(TokenKind::RParen, "')' in complex literal")?;
-            return Ok(Scalar::Complex { re: (re, re_at), im: (im, im_at) });
+            return Ok(Scalar::Complex {
+                re: (re, re_at),
+                im: (im, im_at),
+            });
         }
         if self.is_keyword("true") || self.is_keyword("false") {
             return Ok(Scalar::Bool(self.take_text() == "true"));
@@ -571,12 +713,22 @@ impl<'a> Parser<'a> {
             TokenKind::Integer => {
                 self.advance();
                 let text = self.text(tok);
-                let magnitude = parse_u128(text).ok_or_else(|| ParseError { offset: tok.start, message: "integer constant out of range".into(), notes: vec![] })?;
-                Ok(Scalar::Int { negative, magnitude, hex: text.starts_with("0x") })
+                let magnitude = parse_u128(text).ok_or_else(|| ParseError {
+                    offset: tok.start,
+                    message: "integer constant out of range".into(),
+                    notes: vec![],
+                })?;
+                Ok(Scalar::Int {
+                    negative,
+                    magnitude,
+                    hex: text.starts_with("0x"),
+                })
             }
             TokenKind::Float => {
                 self.advance();
-                Ok(Scalar::Float(self.float_literal_value(tok.start, negative)?))
+                Ok(Scalar::Float(
+                    self.float_literal_value(tok.start, negative)?,
+                ))
             }
             _ => self.error("expected element literal of primitive type"),
         }
@@ -588,12 +740,21 @@ impl<'a> Parser<'a> {
         match tok.kind {
             TokenKind::Integer => {
                 self.advance();
-                let magnitude = parse_u128(self.text(tok)).ok_or_else(|| ParseError { offset: tok.start, message: "integer constant out of range".into(), notes: vec![] })?;
-                Ok(ScalarPart::Int { negative, magnitude })
+                let magnitude = parse_u128(self.text(tok)).ok_or_else(|| ParseError {
+                    offset: tok.start,
+                    message: "integer constant out of range".into(),
+                    notes: vec![],
+                })?;
+                Ok(ScalarPart::Int {
+                    negative,
+                    magnitude,
+                })
             }
             TokenKind::Float => {
                 self.advance();
-                Ok(ScalarPart::Float(self.float_literal_value(tok.start, negative)?))
+                Ok(ScalarPart::Float(
+                    self.float_literal_value(tok.start, negative)?,
+                ))
             }
             _ => self.error("expected element literal of primitive type"),
         }
@@ -601,66 +762,153 @@ impl<'a> Parser<'a> {
 
     fn dense_element(&self, at: usize, scalar: Scalar, element: Type) -> PResult<DenseElement> {
         match (self.ctx.type_kind(element).clone(), scalar) {
-            (TypeKind::Integer { width: 1, .. }, Scalar::Bool(b)) => Ok(DenseElement::Int(b as i128)),
-            (TypeKind::Integer { width: 1, .. }, Scalar::Int { negative: false, magnitude, .. }) if magnitude <= 1 => Ok(DenseElement::Int(magnitude as i128)),
-            (TypeKind::Integer { .. } | TypeKind::Index, Scalar::Int { negative, magnitude, .. }) => {
-                Ok(DenseElement::Int(self.check_integer(at, negative, magnitude, element)?))
+            (TypeKind::Integer { width: 1, .. }, Scalar::Bool(b)) => {
+                Ok(DenseElement::Int(b as i128))
             }
-            (TypeKind::Integer { .. } | TypeKind::Index, Scalar::Bool(_)) => self.error_at(at, "expected integer elements, but parsed boolean"),
-            (TypeKind::Integer { .. } | TypeKind::Index, _) => self.error_at(at, "expected integer elements, but parsed floating-point"),
+            (
+                TypeKind::Integer { width: 1, .. },
+                Scalar::Int {
+                    negative: false,
+                    magnitude,
+                    ..
+                },
+            ) if magnitude <= 1 => Ok(DenseElement::Int(magnitude as i128)),
+            (
+                TypeKind::Integer { .. } | TypeKind::Index,
+                Scalar::Int {
+                    negative,
+                    magnitude,
+                    ..
+                },
+            ) => Ok(DenseElement::Int(
+                self.check_integer(at, negative, magnitude, element)?,
+            )),
+            (TypeKind::Integer { .. } | TypeKind::Index, Scalar::Bool(_)) => {
+                self.error_at(at, "expected integer elements, but parsed boolean")
+            }
+            (TypeKind::Integer { .. } | TypeKind::Index, _) => {
+                self.error_at(at, "expected integer elements, but parsed floating-point")
+            }
             (TypeKind::Float(kind), Scalar::Float(v)) => float::bits_from_f64(kind, v)
                 .map(DenseElement::Float)
-                .ok_or_else(|| ParseError { offset: at, message: format!("decimal literals for '{}' are not supported", kind.keyword()), notes: vec![] }),
-            (TypeKind::Float(kind), Scalar::Int { negative: false, magnitude, hex: true }) => {
+                .ok_or_else(|| ParseError {
+                    offset: at,
+                    message: format!(
+                        "decimal literals for '{}' are not supported",
+                        kind.keyword()
+                    ),
+                    notes: vec![],
+                }),
+            (
+                TypeKind::Float(kind),
+                Scalar::Int {
+                    negative: false,
+                    magnitude,
+                    hex: true,
+                },
+            ) => {
                 if kind.width() < 128 && magnitude >> kind.width() != 0 {
                     return self.error_at(at, "hexadecimal float constant out of range for type");
                 }
                 Ok(DenseElement::Float(magnitude))
             }
-            (TypeKind::Float(_), Scalar::Int { .. }) => self.error_at(at, "expected floating-point elements, but parsed integer"),
+            (TypeKind::Float(_), Scalar::Int { .. }) => {
+                self.error_at(at, "expected floating-point elements, but parsed integer")
+            }
             (TypeKind::Float(_), _) => self.error_at(at, "expected floating-point elements"),
-            (TypeKind::Complex(inner), Scalar::Complex { re, im }) => match *self.ctx.type_kind(inner) {
+            (TypeKind::Complex(inner), Scalar::Complex { re, im }) => match *self
+                .ctx
+                .type_kind(inner)
+            {
                 TypeKind::Float(kind) => {
                     let part = |(p, at): (ScalarPart, usize)| match p {
-                        ScalarPart::Float(v) => float::bits_from_f64(kind, v).ok_or_else(|| ParseError { offset: at, message: "unsupported float type".into(), notes: vec![] }),
-                        ScalarPart::Int { .. } => Err(ParseError { offset: at, message: "expected floating-point elements, but parsed integer".into(), notes: vec![] }),
+                        ScalarPart::Float(v) => {
+                            float::bits_from_f64(kind, v).ok_or_else(|| ParseError {
+                                offset: at,
+                                message: "unsupported float type".into(),
+                                notes: vec![],
+                            })
+                        }
+                        ScalarPart::Int { .. } => Err(ParseError {
+                            offset: at,
+                            message: "expected floating-point elements, but parsed integer".into(),
+                            notes: vec![],
+                        }),
                     };
                     Ok(DenseElement::ComplexFloat(part(re)?, part(im)?))
                 }
                 _ => {
                     let part = |(p, at): (ScalarPart, usize)| match p {
-                        ScalarPart::Int { negative, magnitude } => self.check_integer(at, negative, magnitude, inner),
-                        ScalarPart::Float(_) => Err(ParseError { offset: at, message: "expected integer elements, but parsed floating-point".into(), notes: vec![] }),
+                        ScalarPart::Int {
+                            negative,
+                            magnitude,
+                        } => self.check_integer(at, negative, magnitude, inner),
+                        ScalarPart::Float(_) => Err(ParseError {
+                            offset: at,
+                            message: "expected integer elements, but parsed floating-point".into(),
+                            notes: vec![],
+                        }),
                     };
                     Ok(DenseElement::ComplexInt(part(re)?, part(im)?))
                 }
             },
-            (TypeKind::Complex(_), _) => self.error_at(at, "expected complex element literal '(re, im)'"),
-            (_, Scalar::Str(_)) => self.error_at(at, "expected numeric elements, but parsed a string"),
+            (TypeKind::Complex(_), _) => {
+                self.error_at(at, "expected complex element literal '(re, im)'")
+            }
+            (_, Scalar::Str(_)) => {
+                self.error_at(at, "expected numeric elements, but parsed a string")
+            }
             _ => self.error_at(at, "dense elements literal has an unsupported element type"),
         }
     }
 
     /// Decodes raw little-endian element data, one element (a splat) or all of them.
     /// Booleans are packed eight to a byte, least significant bit first.
-    fn dense_from_hex(&self, at: usize, bytes: &[u8], element: Type, count: i64) -> PResult<DenseData> {
+    fn dense_from_hex(
+        &self,
+        at: usize,
+        bytes: &[u8],
+        element: Type,
+        count: i64,
+    ) -> PResult<DenseData> {
         let count = count as usize;
-        if matches!(self.ctx.type_kind(element), TypeKind::Integer { width: 1, .. }) {
+        if matches!(
+            self.ctx.type_kind(element),
+            TypeKind::Integer { width: 1, .. }
+        ) {
             if bytes.len() == 1 && (bytes[0] == 0 || bytes[0] == 0xff) {
-                return Ok(DenseData { splat: count != 1, elements: vec![DenseElement::Int((bytes[0] != 0) as i128)] });
+                return Ok(DenseData {
+                    splat: count != 1,
+                    elements: vec![DenseElement::Int((bytes[0] != 0) as i128)],
+                });
             }
             if bytes.len() != count.div_ceil(8) {
                 return self.error_at(at, format!("elements hex data size is invalid for provided type: got {} bytes, expected {}", bytes.len(), count.div_ceil(8)));
             }
-            let elements = (0..count).map(|i| DenseElement::Int(((bytes[i / 8] >> (i % 8)) & 1) as i128)).collect();
-            return Ok(DenseData { splat: false, elements });
+            let elements = (0..count)
+                .map(|i| DenseElement::Int(((bytes[i / 8] >> (i % 8)) & 1) as i128))
+                .collect();
+            return Ok(DenseData {
+                splat: false,
+                elements,
+            });
         }
         let scalar = |ty: Type| -> Option<(usize, u32, bool, bool)> {
             // (bytes, width, is_float, unsigned)
             match *self.ctx.type_kind(ty) {
-                TypeKind::Integer { width, signedness } if (1..=64).contains(&width) => Some(((width as usize).div_ceil(8), width, false, signedness == Signedness::Unsigned)),
+                TypeKind::Integer { width, signedness } if (1..=64).contains(&width) => Some((
+                    (width as usize).div_ceil(8),
+                    width,
+                    false,
+                    signedness == Signedness::Unsigned,
+                )),
                 TypeKind::Index => Some((8, 64, false, false)),
-                TypeKind::Float(kind) if kind.width() <= 64 => Some(((kind.width() as usize).div_ceil(8), kind.width(), true, false)),
+                TypeKind::Float(kind) if kind.width() <= 64 => Some((
+                    (kind.width() as usize).div_ceil(8),
+                    kind.width(),
+                    true,
+                    false,
+                )),
                 _ => None,
             }
         };
@@ -671,25 +919,45 @@ impl<'a> Parser<'a> {
         let Some((size, width, is_float, unsigned)) = part else {
             return self.error_at(at, "hex dense literals are supported for integer, index, float and complex elements up to 64 bits");
         };
-        let decode_part = |b: &[u8]| -> (bool, u128, i128) { (is_float, le_u128(b), sign_or_zero_extend(le_u128(b), width, unsigned)) };
+        let decode_part = |b: &[u8]| -> (bool, u128, i128) {
+            (
+                is_float,
+                le_u128(b),
+                sign_or_zero_extend(le_u128(b), width, unsigned),
+            )
+        };
         let decode = |b: &[u8]| -> DenseElement {
             if complex {
                 let (f, re_bits, re) = decode_part(&b[..size]);
                 let (_, im_bits, im) = decode_part(&b[size..]);
-                if f { DenseElement::ComplexFloat(re_bits, im_bits) } else { DenseElement::ComplexInt(re, im) }
+                if f {
+                    DenseElement::ComplexFloat(re_bits, im_bits)
+                } else {
+                    DenseElement::ComplexInt(re, im)
+                }
             } else {
                 let (f, bits, v) = decode_part(b);
-                if f { DenseElement::Float(bits) } else { DenseElement::Int(v) }
+                if f {
+                    DenseElement::Float(bits)
+                } else {
+                    DenseElement::Int(v)
+                }
             }
         };
         let elem_size = if complex { 2 * size } else { size };
         if bytes.len() == elem_size {
-            return Ok(DenseData { splat: count != 1, elements: vec![decode(bytes)] });
+            return Ok(DenseData {
+                splat: count != 1,
+                elements: vec![decode(bytes)],
+            });
         }
         if bytes.len() != elem_size * count {
             return self.error_at(at, format!("elements hex data size is invalid for provided type: got {} bytes, expected {}", bytes.len(), elem_size * count));
         }
-        Ok(DenseData { splat: false, elements: bytes.chunks(elem_size).map(decode).collect() })
+        Ok(DenseData {
+            splat: false,
+            elements: bytes.chunks(elem_size).map(decode).collect(),
+        })
     }
 
     // ---- other builtin attributes ----
@@ -719,9 +987,15 @@ impl<'a> Parser<'a> {
         let element = self.parse_type()?;
         let kind = self.ctx.type_kind(element).clone();
         let is_float = match kind {
-            TypeKind::Integer { width: 1 | 8 | 16 | 32 | 64, signedness: Signedness::Signless } => false,
+            TypeKind::Integer {
+                width: 1 | 8 | 16 | 32 | 64,
+                signedness: Signedness::Signless,
+            } => false,
             TypeKind::Float(FloatKind::F32 | FloatKind::F64) => true,
-            _ => return self.error_at(ty_at, "expected integer or float type, got: unsupported element type for array attribute"),
+            _ => return self.error_at(
+                ty_at,
+                "expected integer or float type, got: unsupported element type for array attribute",
+            ),
         };
         let mut ints = Vec::new();
         let mut floats = Vec::new();
@@ -745,7 +1019,11 @@ impl<'a> Parser<'a> {
             }
         }
         self.expect(TokenKind::Greater, "'>' to close an array attribute")?;
-        let data = if is_float { DenseArrayData::Float(floats) } else { DenseArrayData::Int(ints) };
+        let data = if is_float {
+            DenseArrayData::Float(floats)
+        } else {
+            DenseArrayData::Int(ints)
+        };
         Ok(self.ctx.intern_attr(AttrKind::DenseArray { element, data }))
     }
 
@@ -841,22 +1119,39 @@ fn normalize_splat(mut data: DenseData, count: i64) -> DenseData {
 
 fn decode_hex(hex: &str) -> Option<Vec<u8>> {
     let hex = hex.as_bytes();
-    if hex.len() % 2 != 0 {
+    if !hex.len().is_multiple_of(2) {
         return None;
     }
     let digit = |c: u8| (c as char).to_digit(16).map(|d| d as u8);
-    hex.chunks(2).map(|p| Some(digit(p[0])? << 4 | digit(p[1])?)).collect()
+    hex.chunks(2)
+        .map(|p| Some(digit(p[0])? << 4 | digit(p[1])?))
+        .collect()
 }
 
 fn le_u128(bytes: &[u8]) -> u128 {
-    bytes.iter().rev().fold(0u128, |acc, &b| (acc << 8) | b as u128)
+    bytes
+        .iter()
+        .rev()
+        .fold(0u128, |acc, &b| (acc << 8) | b as u128)
 }
 
 fn sign_or_zero_extend(raw: u128, width: u32, unsigned: bool) -> i128 {
-    let raw = if width < 128 { raw & ((1u128 << width) - 1) } else { raw };
-    if unsigned || width == 0 || width >= 128 || raw >> (width - 1) == 0 { raw as i128 } else { raw as i128 - (1i128 << width) }
+    let raw = if width < 128 {
+        raw & ((1u128 << width) - 1)
+    } else {
+        raw
+    };
+    if unsigned || width == 0 || width >= 128 || raw >> (width - 1) == 0 {
+        raw as i128
+    } else {
+        raw as i128 - (1i128 << width)
+    }
 }
 
 fn join(shape: &[i64]) -> String {
-    shape.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")
+    shape
+        .iter()
+        .map(i64::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
 }

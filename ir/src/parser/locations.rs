@@ -27,7 +27,10 @@ impl<'a> Parser<'a> {
             return Ok(Some(match self.attr_aliases.get(&name) {
                 Some(&attr) => {
                     if self.ctx.location_kind(attr).is_none() {
-                        return self.error_at(tok.start, "expected location, but found a non-location attribute alias");
+                        return self.error_at(
+                            tok.start,
+                            "expected location, but found a non-location attribute alias",
+                        );
                     }
                     TrailingLoc::Known(attr)
                 }
@@ -49,7 +52,9 @@ impl<'a> Parser<'a> {
     pub(crate) fn apply_trailing_loc_to_value(&mut self, value: Value, loc: TrailingLoc) {
         match loc {
             TrailingLoc::Known(loc) => self.ctx.values[value.0 as usize].loc = Some(loc),
-            TrailingLoc::Alias(name, at) => self.deferred_locs.push((LocTarget::Value(value), name, at)),
+            TrailingLoc::Alias(name, at) => {
+                self.deferred_locs.push((LocTarget::Value(value), name, at))
+            }
         }
     }
 
@@ -74,7 +79,10 @@ impl<'a> Parser<'a> {
                 let name = &self.text(tok)[1..];
                 match self.attr_aliases.get(name) {
                     Some(&attr) if self.ctx.location_kind(attr).is_some() => Ok(attr),
-                    Some(_) => self.error_at(tok.start, "expected location, but found a non-location attribute alias"),
+                    Some(_) => self.error_at(
+                        tok.start,
+                        "expected location, but found a non-location attribute alias",
+                    ),
                     None => self.error_at(tok.start, format!("undefined symbol alias id '{name}'")),
                 }
             }
@@ -124,7 +132,11 @@ impl<'a> Parser<'a> {
         let text = self.parse_string("location string")?;
         if self.consume_if(TokenKind::Colon) {
             let line = self.parse_u32("line number")?;
-            let col = if self.consume_if(TokenKind::Colon) { self.parse_u32("column number")? } else { 0 };
+            let col = if self.consume_if(TokenKind::Colon) {
+                self.parse_u32("column number")?
+            } else {
+                0
+            };
             let mut end = None;
             if self.consume_keyword("to") {
                 let (end_line, end_col) = if self.consume_if(TokenKind::Colon) {
@@ -138,7 +150,12 @@ impl<'a> Parser<'a> {
                     end = Some((end_line, end_col));
                 }
             }
-            return Ok(self.ctx.location(LocationKind::FileLineCol { file: text, line, col, end }));
+            return Ok(self.ctx.location(LocationKind::FileLineCol {
+                file: text,
+                line,
+                col,
+                end,
+            }));
         }
         let child = if self.consume_if(TokenKind::LParen) {
             let child = self.parse_location_body()?;
@@ -152,11 +169,18 @@ impl<'a> Parser<'a> {
 
     /// Builds a fused location the way MLIR canonicalizes it: nested fusions without
     /// metadata flatten, duplicates and unknowns drop, and a lone location stands alone.
-    fn fused_location(&mut self, locations: Vec<Location>, metadata: Option<crate::Attr>) -> Location {
+    fn fused_location(
+        &mut self,
+        locations: Vec<Location>,
+        metadata: Option<crate::Attr>,
+    ) -> Location {
         let mut flat: Vec<Location> = Vec::new();
         for loc in locations {
             let inner = match self.ctx.location_kind(loc) {
-                Some(LocationKind::Fused { locations, metadata: None }) => locations.clone(),
+                Some(LocationKind::Fused {
+                    locations,
+                    metadata: None,
+                }) => locations.clone(),
                 Some(LocationKind::Unknown) => vec![],
                 _ => vec![loc],
             };
@@ -173,7 +197,10 @@ impl<'a> Parser<'a> {
                 _ => {}
             }
         }
-        self.ctx.location(LocationKind::Fused { locations: flat, metadata })
+        self.ctx.location(LocationKind::Fused {
+            locations: flat,
+            metadata,
+        })
     }
 
     fn parse_u32(&mut self, what: &str) -> PResult<u32> {

@@ -68,7 +68,12 @@ pub struct Parser<'a> {
 }
 
 /// Parses a whole source buffer into a top-level operation (a `builtin.module`).
-pub fn parse_source(ctx: &mut Context, src: &str, filename: &str, options: &ParseOptions) -> Result<OpId, Diagnostic> {
+pub fn parse_source(
+    ctx: &mut Context,
+    src: &str,
+    filename: &str,
+    options: &ParseOptions,
+) -> Result<OpId, Diagnostic> {
     let mut parser = Parser::new(ctx, src, filename);
     parser.line_offset = options.line_offset;
     match parser.parse_top_level(options) {
@@ -115,7 +120,10 @@ impl<'a> Parser<'a> {
     /// [`MAX_NESTING`].
     pub(crate) fn nested<T>(&mut self, step: impl FnOnce(&mut Self) -> PResult<T>) -> PResult<T> {
         if self.depth >= MAX_NESTING {
-            return self.error_at(self.tok.start, format!("nesting is too deep: more than {MAX_NESTING} levels"));
+            return self.error_at(
+                self.tok.start,
+                format!("nesting is too deep: more than {MAX_NESTING} levels"),
+            );
         }
         self.depth += 1;
         let result = step(self);
@@ -127,7 +135,10 @@ impl<'a> Parser<'a> {
 
     fn line_col(&self, offset: usize) -> (u32, u32) {
         let line = self.line_starts.partition_point(|&s| s <= offset) - 1;
-        (line as u32 + 1 + self.line_offset, (offset - self.line_starts[line]) as u32 + 1)
+        (
+            line as u32 + 1 + self.line_offset,
+            (offset - self.line_starts[line]) as u32 + 1,
+        )
     }
 
     /// A `file:line:col` location for a byte offset.
@@ -196,12 +207,28 @@ impl<'a> Parser<'a> {
         if self.tok.kind == TokenKind::Error {
             let c = self.src[self.tok.start..].chars().next().unwrap_or(' ');
             if c == '"' || c == '@' {
-                return ParseError { offset: self.tok.start, message: "expected '\"' in string literal".into(), notes: vec![] };
+                return ParseError {
+                    offset: self.tok.start,
+                    message: "expected '\"' in string literal".into(),
+                    notes: vec![],
+                };
             }
-            return ParseError { offset: self.tok.start, message: format!("unexpected character '{c}'"), notes: vec![] };
+            return ParseError {
+                offset: self.tok.start,
+                message: format!("unexpected character '{c}'"),
+                notes: vec![],
+            };
         }
-        let offset = if message.starts_with("expected") { self.wrong_token_offset() } else { self.tok.start };
-        ParseError { offset, message, notes: vec![] }
+        let offset = if message.starts_with("expected") {
+            self.wrong_token_offset()
+        } else {
+            self.tok.start
+        };
+        ParseError {
+            offset,
+            message,
+            notes: vec![],
+        }
     }
 
     /// Where an "expected ..." error goes, as MLIR places it: right after the last
@@ -225,7 +252,10 @@ impl<'a> Parser<'a> {
             }
             end -= 1;
             // A `//` on the line above starts a comment: back up to before it.
-            let line_start = self.bytes[..end].iter().rposition(|&b| b == b'\n' || b == b'\r').map_or(0, |i| i + 1);
+            let line_start = self.bytes[..end]
+                .iter()
+                .rposition(|&b| b == b'\n' || b == b'\r')
+                .map_or(0, |i| i + 1);
             if let Some(c) = self.src[line_start..end].find("//") {
                 end = line_start + c;
             }
@@ -233,7 +263,11 @@ impl<'a> Parser<'a> {
     }
 
     pub(crate) fn error_at<T>(&self, offset: usize, message: impl Into<String>) -> PResult<T> {
-        Err(ParseError { offset, message: message.into(), notes: vec![] })
+        Err(ParseError {
+            offset,
+            message: message.into(),
+            notes: vec![],
+        })
     }
 
     pub(crate) fn expect(&mut self, kind: TokenKind, what: &str) -> PResult<Token> {
@@ -264,7 +298,11 @@ impl<'a> Parser<'a> {
     /// The decoded contents of the current string token.
     pub(crate) fn string_value(&self, tok: Token) -> PResult<Vec<u8>> {
         let body = &self.bytes[tok.start + 1..tok.end - 1];
-        lexer::unescape(body).map_err(|(at, msg)| ParseError { offset: tok.start + 1 + at, message: msg.into(), notes: vec![] })
+        lexer::unescape(body).map_err(|(at, msg)| ParseError {
+            offset: tok.start + 1 + at,
+            message: msg.into(),
+            notes: vec![],
+        })
     }
 
     pub(crate) fn parse_string(&mut self, what: &str) -> PResult<String> {
@@ -273,7 +311,11 @@ impl<'a> Parser<'a> {
         }
         let tok = self.advance();
         let bytes = self.string_value(tok)?;
-        String::from_utf8(bytes).map_err(|_| ParseError { offset: tok.start, message: format!("{what} is not valid UTF-8"), notes: vec![] })
+        String::from_utf8(bytes).map_err(|_| ParseError {
+            offset: tok.start,
+            message: format!("{what} is not valid UTF-8"),
+            notes: vec![],
+        })
     }
 
     /// Parses a (possibly negative) integer literal into an i128.
@@ -284,14 +326,19 @@ impl<'a> Parser<'a> {
             return self.error(format!("expected {what}"));
         }
         let tok = self.advance();
-        let magnitude = parse_u128(self.text(tok)).ok_or_else(|| ParseError { offset: start, message: "integer constant out of range".into(), notes: vec![] })?;
+        let magnitude = parse_u128(self.text(tok)).ok_or_else(|| ParseError {
+            offset: start,
+            message: "integer constant out of range".into(),
+            notes: vec![],
+        })?;
         if negative {
             if magnitude > i128::MAX as u128 + 1 {
                 return self.error_at(start, "integer constant out of range");
             }
             Ok((magnitude as i128).wrapping_neg())
         } else {
-            i128::try_from(magnitude).or_else(|_| self.error_at(start, "integer constant out of range"))
+            i128::try_from(magnitude)
+                .or_else(|_| self.error_at(start, "integer constant out of range"))
         }
     }
 
@@ -301,7 +348,13 @@ impl<'a> Parser<'a> {
             return self.error(format!("expected {what}"));
         }
         let tok = self.advance();
-        parse_u128(self.text(tok)).and_then(|v| u64::try_from(v).ok()).ok_or_else(|| ParseError { offset: tok.start, message: format!("{what} out of range"), notes: vec![] })
+        parse_u128(self.text(tok))
+            .and_then(|v| u64::try_from(v).ok())
+            .ok_or_else(|| ParseError {
+                offset: tok.start,
+                message: format!("{what} out of range"),
+                notes: vec![],
+            })
     }
 
     /// Captures a balanced `<...>`, `(...)`, `[...]` or `{...}` body starting at the
@@ -325,7 +378,13 @@ impl<'a> Parser<'a> {
                         _ => b'{',
                     };
                     if stack.pop() != Some(want) {
-                        return self.error_at(i, format!("unbalanced '{}' character in pretty dialect name", c as char));
+                        return self.error_at(
+                            i,
+                            format!(
+                                "unbalanced '{}' character in pretty dialect name",
+                                c as char
+                            ),
+                        );
                     }
                     if stack.is_empty() {
                         let body = &self.src[open_at + 1..i];
@@ -368,7 +427,9 @@ impl<'a> Parser<'a> {
         self.ssa.pop_isolated_scope(self.ctx)?;
         self.resolve_deferred_locations()?;
         let module_name = self.ctx.intern_op_name("builtin.module");
-        if top_ops.len() == 1 && (options.no_implicit_module || self.ctx.op(top_ops[0]).name == module_name) {
+        if top_ops.len() == 1
+            && (options.no_implicit_module || self.ctx.op(top_ops[0]).name == module_name)
+        {
             return Ok(top_ops[0]);
         }
         // Wrap everything in an implicit module located at the file's start.
@@ -397,10 +458,16 @@ impl<'a> Parser<'a> {
         let tok = self.advance();
         let name = &self.text(tok)[1..];
         if name.contains('.') {
-            return self.error_at(tok.start, "expected attribute alias name without a dialect namespace ('.')");
+            return self.error_at(
+                tok.start,
+                "expected attribute alias name without a dialect namespace ('.')",
+            );
         }
         if self.attr_aliases.contains_key(name) {
-            return self.error_at(tok.start, format!("redefinition of attribute alias id '{name}'"));
+            return self.error_at(
+                tok.start,
+                format!("redefinition of attribute alias id '{name}'"),
+            );
         }
         self.expect(TokenKind::Equal, "'=' in attribute alias definition")?;
         let attr = self.parse_attribute(None)?;
@@ -412,7 +479,10 @@ impl<'a> Parser<'a> {
         let tok = self.advance();
         let name = &self.text(tok)[1..];
         if name.contains('.') {
-            return self.error_at(tok.start, "expected type alias name without a dialect namespace ('.')");
+            return self.error_at(
+                tok.start,
+                "expected type alias name without a dialect namespace ('.')",
+            );
         }
         if self.type_aliases.contains_key(name) {
             return self.error_at(tok.start, format!("redefinition of type alias id '{name}'"));
@@ -429,7 +499,10 @@ impl<'a> Parser<'a> {
         self.parse_comma_list_until(TokenKind::FileMetadataEnd, |p| {
             let key_tok = p.tok;
             if !p.is(TokenKind::BareIdent) {
-                return p.error_at(p.tok.start, "expected identifier key in file metadata dictionary");
+                return p.error_at(
+                    p.tok.start,
+                    "expected identifier key in file metadata dictionary",
+                );
             }
             p.advance();
             p.expect(TokenKind::Colon, "':'")?;
@@ -438,7 +511,10 @@ impl<'a> Parser<'a> {
                     let external = p.text(key_tok) == "external_resources";
                     p.parse_resource_section(external)
                 }
-                other => p.error_at(key_tok.start, format!("unknown key '{other}' in file metadata dictionary")),
+                other => p.error_at(
+                    key_tok.start,
+                    format!("unknown key '{other}' in file metadata dictionary"),
+                ),
             }
         })?;
         self.expect(TokenKind::FileMetadataEnd, "'#-}'")?;
@@ -461,17 +537,27 @@ impl<'a> Parser<'a> {
                 let key = match p.tok.kind {
                     TokenKind::BareIdent => p.take_text().to_string(),
                     TokenKind::String => p.parse_string("resource key")?,
-                    _ => return p.error_at(p.tok.start, "expected identifier key for 'resource' entry"),
+                    _ => {
+                        return p
+                            .error_at(p.tok.start, "expected identifier key for 'resource' entry");
+                    }
                 };
                 p.expect(TokenKind::Colon, "':'")?;
                 if external {
                     let value = p.parse_external_resource_value()?;
-                    p.ctx.external_resources.entry(owner.to_string()).or_default().push((key, value));
+                    p.ctx
+                        .external_resources
+                        .entry(owner.to_string())
+                        .or_default()
+                        .push((key, value));
                     return Ok(());
                 }
                 if owner != "builtin" {
                     // No dialect but `builtin` owns resources here.
-                    return p.error_at(owner_tok.start, format!("unexpected 'resource' section for dialect '{owner}'"));
+                    return p.error_at(
+                        owner_tok.start,
+                        format!("unexpected 'resource' section for dialect '{owner}'"),
+                    );
                 }
                 let value_tok = p.tok;
                 let blob = p.parse_string("resource blob")?;
@@ -501,12 +587,23 @@ impl<'a> Parser<'a> {
             return Ok(ExternalResourceValue::Bool(self.take_text() == "true"));
         }
         if !self.is(TokenKind::String) {
-            return self.error_at(self.tok.start, "expected a string, a boolean or a hex blob as resource value");
+            return self.error_at(
+                self.tok.start,
+                "expected a string, a boolean or a hex blob as resource value",
+            );
         }
         let tok = self.advance();
         let bytes = self.string_value(tok)?;
-        if bytes.starts_with(b"0x") && std::str::from_utf8(&bytes).ok().and_then(parse_hex_blob).is_none() {
-            return self.error_at(tok.start, "expected hex string blob with a valid alignment prefix");
+        if bytes.starts_with(b"0x")
+            && std::str::from_utf8(&bytes)
+                .ok()
+                .and_then(parse_hex_blob)
+                .is_none()
+        {
+            return self.error_at(
+                tok.start,
+                "expected hex string blob with a valid alignment prefix",
+            );
         }
         Ok(ExternalResourceValue::String(bytes))
     }
@@ -514,10 +611,13 @@ impl<'a> Parser<'a> {
     fn resolve_deferred_locations(&mut self) -> PResult<()> {
         for (target, name, offset) in std::mem::take(&mut self.deferred_locs) {
             let Some(&loc) = self.attr_aliases.get(&name) else {
-                return self.error_at(offset, format!("operation location alias was never defined"));
+                return self.error_at(offset, "operation location alias was never defined");
             };
             if self.ctx.location_kind(loc).is_none() {
-                return self.error_at(offset, "expected location, but found a non-location attribute alias");
+                return self.error_at(
+                    offset,
+                    "expected location, but found a non-location attribute alias",
+                );
             }
             match target {
                 LocTarget::Op(op) => self.ctx.op_mut(op).loc = loc,
@@ -529,7 +629,11 @@ impl<'a> Parser<'a> {
 }
 
 fn memchr_lines(bytes: &[u8]) -> impl Iterator<Item = usize> + '_ {
-    bytes.iter().enumerate().filter(|(_, b)| **b == b'\n').map(|(i, _)| i + 1)
+    bytes
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| **b == b'\n')
+        .map(|(i, _)| i + 1)
 }
 
 /// Parses a decimal or `0x` hexadecimal integer literal.
@@ -543,14 +647,20 @@ pub(crate) fn parse_u128(text: &str) -> Option<u128> {
 /// Decodes a resource blob `"0xAAAAAAAA<data>"`: a little-endian u32 alignment, then data.
 fn parse_hex_blob(text: &str) -> Option<ResourceBlob> {
     let hex = text.strip_prefix("0x")?.as_bytes();
-    if hex.len() % 2 != 0 || hex.len() < 8 {
+    if !hex.len().is_multiple_of(2) || hex.len() < 8 {
         return None;
     }
     let digit = |c: u8| (c as char).to_digit(16).map(|d| d as u8);
-    let bytes: Vec<u8> = hex.chunks(2).map(|p| Some(digit(p[0])? << 4 | digit(p[1])?)).collect::<Option<_>>()?;
+    let bytes: Vec<u8> = hex
+        .chunks(2)
+        .map(|p| Some(digit(p[0])? << 4 | digit(p[1])?))
+        .collect::<Option<_>>()?;
     let alignment = u32::from_le_bytes(bytes[..4].try_into().ok()?);
     if alignment == 0 || !alignment.is_power_of_two() {
         return None;
     }
-    Some(ResourceBlob { alignment, data: bytes[4..].to_vec() })
+    Some(ResourceBlob {
+        alignment,
+        data: bytes[4..].to_vec(),
+    })
 }

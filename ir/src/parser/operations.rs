@@ -49,14 +49,21 @@ pub(crate) struct SsaState {
 
 impl SsaState {
     pub(crate) fn push_isolated_scope(&mut self) {
-        self.scopes.push(IsolatedScope { region_defs: vec![Vec::new()], ..Default::default() });
+        self.scopes.push(IsolatedScope {
+            region_defs: vec![Vec::new()],
+            ..Default::default()
+        });
     }
 
     /// Closes an isolated scope; any name still unresolved was never defined.
     pub(crate) fn pop_isolated_scope(&mut self, _ctx: &mut Context) -> PResult<()> {
         let scope = self.scopes.pop().expect("balanced scopes");
         if let Some(first) = scope.forward.values().min_by_key(|f| f.offset) {
-            return Err(ParseError { offset: first.offset, message: "use of undeclared SSA value name".into(), notes: vec![] });
+            return Err(ParseError {
+                offset: first.offset,
+                message: "use of undeclared SSA value name".into(),
+                notes: vec![],
+            });
         }
         Ok(())
     }
@@ -95,11 +102,16 @@ impl<'a> Parser<'a> {
                     let at = self.tok.start;
                     let n = self.parse_u64("integer number of results")?;
                     if n == 0 || n > u32::MAX as u64 {
-                        return self.error_at(at, "expected named operation to have at least 1 result");
+                        return self
+                            .error_at(at, "expected named operation to have at least 1 result");
                     }
                     count = n as u32;
                 }
-                groups.push(ResultGroup { name, count, offset: tok.start });
+                groups.push(ResultGroup {
+                    name,
+                    count,
+                    offset: tok.start,
+                });
                 if !self.consume_if(TokenKind::Comma) {
                     break;
                 }
@@ -119,11 +131,21 @@ impl<'a> Parser<'a> {
         if !groups.is_empty() {
             let wanted: u32 = groups.iter().map(|g| g.count).sum();
             if wanted as usize != results.len() {
-                return self.error_at(op_start, format!("operation defines {} results but was provided {} to bind", results.len(), wanted));
+                return self.error_at(
+                    op_start,
+                    format!(
+                        "operation defines {} results but was provided {} to bind",
+                        results.len(),
+                        wanted
+                    ),
+                );
             }
             let mut next = 0usize;
             for group in groups {
-                let values: SmallVec<[Value; 1]> = results[next..next + group.count as usize].iter().copied().collect();
+                let values: SmallVec<[Value; 1]> = results[next..next + group.count as usize]
+                    .iter()
+                    .copied()
+                    .collect();
                 next += group.count as usize;
                 self.define_values(group.name, values, group.offset)?;
             }
@@ -176,7 +198,10 @@ impl<'a> Parser<'a> {
         };
         let op = self.ctx.create_op(state);
         if self.consume_if(TokenKind::LParen) {
-            let isolated = self.ctx.op_info(&name).is_some_and(|i| i.traits.isolated_from_above);
+            let isolated = self
+                .ctx
+                .op_info(&name)
+                .is_some_and(|i| i.traits.isolated_from_above);
             loop {
                 let region = self.ctx.create_region(Some(op));
                 self.ctx.op_mut(op).regions.push(region);
@@ -199,14 +224,29 @@ impl<'a> Parser<'a> {
             return self.error_at(type_at, "expected function type");
         };
         if inputs.len() != operands.len() {
-            return self.error_at(type_at, format!("expected {} operand type{} but had {}", operands.len(), if operands.len() == 1 { "" } else { "s" }, inputs.len()));
+            return self.error_at(
+                type_at,
+                format!(
+                    "expected {} operand type{} but had {}",
+                    operands.len(),
+                    if operands.len() == 1 { "" } else { "s" },
+                    inputs.len()
+                ),
+            );
         }
         for (r, ty) in operands.iter().zip(inputs) {
             let value = self.resolve_operand(r, ty)?;
             self.ctx.push_operand(op, value);
         }
         for (i, ty) in results.into_iter().enumerate() {
-            let v = self.ctx.new_value(ty, ValueDef::Result { op, index: i as u32 }, None);
+            let v = self.ctx.new_value(
+                ty,
+                ValueDef::Result {
+                    op,
+                    index: i as u32,
+                },
+                None,
+            );
             self.ctx.op_mut(op).results.push(v);
         }
         Ok(op)
@@ -215,15 +255,22 @@ impl<'a> Parser<'a> {
     /// A registered op's inherent attributes live in its properties, whichever syntax
     /// the text used for them.
     fn move_inherent_attrs_to_properties(&mut self, op: OpId) {
-        let Some(info) = self.ctx.op_info(self.ctx.op_name(op)) else { return };
+        let Some(info) = self.ctx.op_info(self.ctx.op_name(op)) else {
+            return;
+        };
         let inherent = info.inherent_attrs;
         if inherent.is_empty() {
             return;
         }
         let data = self.ctx.op(op);
         let attrs = self.ctx.dictionary_entries(data.attributes).to_vec();
-        let mut props = data.properties.map(|p| self.ctx.dictionary_entries(p).to_vec()).unwrap_or_default();
-        let (moved, kept): (Vec<_>, Vec<_>) = attrs.into_iter().partition(|(k, _)| inherent.contains(&k.as_str()));
+        let mut props = data
+            .properties
+            .map(|p| self.ctx.dictionary_entries(p).to_vec())
+            .unwrap_or_default();
+        let (moved, kept): (Vec<_>, Vec<_>) = attrs
+            .into_iter()
+            .partition(|(k, _)| inherent.contains(&k.as_str()));
         if moved.is_empty() {
             return;
         }
@@ -259,7 +306,8 @@ impl<'a> Parser<'a> {
         match word {
             "module" | "builtin.module" => {
                 if has_results {
-                    return self.error_at(name_tok.start, "cannot name an operation with no results");
+                    return self
+                        .error_at(name_tok.start, "cannot name an operation with no results");
                 }
                 self.advance();
                 self.parse_module_body(name_tok.start)
@@ -283,7 +331,10 @@ impl<'a> Parser<'a> {
         }
         if self.consume_keyword("attributes") {
             let entries = self.parse_dictionary_entries()?;
-            if let Some((dup, _)) = entries.iter().find(|(k, _)| k == "sym_name" && !attributes.is_empty()) {
+            if let Some((dup, _)) = entries
+                .iter()
+                .find(|(k, _)| k == "sym_name" && !attributes.is_empty())
+            {
                 return self.error(format!("duplicate key '{dup}' in dictionary attribute"));
             }
             attributes.extend(entries);
@@ -347,9 +398,20 @@ impl<'a> Parser<'a> {
                 break;
             }
         }
-        let attributes = if self.is(TokenKind::LBrace) { self.parse_dictionary_entries()? } else { vec![] };
+        let attributes = if self.is(TokenKind::LBrace) {
+            self.parse_dictionary_entries()?
+        } else {
+            vec![]
+        };
         if input_types.len() != operands.len() {
-            return self.error_at(at, format!("{} operands present, but expected {}", operands.len(), input_types.len()));
+            return self.error_at(
+                at,
+                format!(
+                    "{} operands present, but expected {}",
+                    operands.len(),
+                    input_types.len()
+                ),
+            );
         }
         let mut values = Vec::new();
         for (r, ty) in operands.iter().zip(input_types) {
@@ -375,9 +437,15 @@ impl<'a> Parser<'a> {
         if self.is(TokenKind::HashIdent) && self.tok.start == tok.end {
             let h = self.advance();
             let digits = &self.text(h)[1..];
-            index = digits.parse::<u32>().or_else(|_| self.error_at(h.start, "invalid SSA value result number"))?;
+            index = digits
+                .parse::<u32>()
+                .or_else(|_| self.error_at(h.start, "invalid SSA value result number"))?;
         }
-        Ok(OperandRef { name, index, offset: tok.start })
+        Ok(OperandRef {
+            name,
+            index,
+            offset: tok.start,
+        })
     }
 
     /// Resolves a use against the names in scope, or makes a forward reference.
@@ -396,11 +464,23 @@ impl<'a> Parser<'a> {
             return self.check_use_type(r, value, ty, offset);
         }
         let placeholder = self.ctx.new_value(ty, ValueDef::Placeholder, None);
-        self.ssa.scope().forward.insert(key, ForwardRef { placeholder, offset: r.offset });
+        self.ssa.scope().forward.insert(
+            key,
+            ForwardRef {
+                placeholder,
+                offset: r.offset,
+            },
+        );
         Ok(placeholder)
     }
 
-    fn check_use_type(&self, r: &OperandRef, value: Value, ty: Type, prior: usize) -> PResult<Value> {
+    fn check_use_type(
+        &self,
+        r: &OperandRef,
+        value: Value,
+        ty: Type,
+        prior: usize,
+    ) -> PResult<Value> {
         let actual = self.ctx.value_type(value);
         if actual != ty {
             let msg = format!(
@@ -409,16 +489,29 @@ impl<'a> Parser<'a> {
                 crate::printer::type_to_string(self.ctx, ty),
                 crate::printer::type_to_string(self.ctx, actual)
             );
-            return Err(ParseError { offset: r.offset, message: msg, notes: vec![(prior, "prior use here".into())] });
+            return Err(ParseError {
+                offset: r.offset,
+                message: msg,
+                notes: vec![(prior, "prior use here".into())],
+            });
         }
         Ok(value)
     }
 
     /// Binds `name` to `values`, resolving earlier forward references to it.
-    fn define_values(&mut self, name: String, values: SmallVec<[Value; 1]>, offset: usize) -> PResult<()> {
+    fn define_values(
+        &mut self,
+        name: String,
+        values: SmallVec<[Value; 1]>,
+        offset: usize,
+    ) -> PResult<()> {
         if let Some(prev) = self.ssa.scope().values.get(&name) {
             let prev = prev.offset;
-            return Err(ParseError { offset, message: format!("redefinition of SSA value '%{name}'"), notes: vec![(prev, "previously defined here".into())] });
+            return Err(ParseError {
+                offset,
+                message: format!("redefinition of SSA value '%{name}'"),
+                notes: vec![(prev, "previously defined here".into())],
+            });
         }
         let mut resolved = Vec::new();
         let scope = self.ssa.scope();
@@ -428,22 +521,41 @@ impl<'a> Parser<'a> {
                     resolved.push((f, v, i));
                 }
             }
-            let dangling = scope.forward.keys().find(|(n, i)| *n == name && *i as usize >= values.len()).cloned();
+            let dangling = scope
+                .forward
+                .keys()
+                .find(|(n, i)| *n == name && *i as usize >= values.len())
+                .cloned();
             if let Some(key) = dangling {
                 let offset = scope.forward[&key].offset;
                 return self.error_at(offset, "reference to invalid result number");
             }
         }
-        scope.region_defs.last_mut().expect("an open region").push(name.clone());
-        scope.values.insert(name.clone(), Definition { values, offset });
+        scope
+            .region_defs
+            .last_mut()
+            .expect("an open region")
+            .push(name.clone());
+        scope
+            .values
+            .insert(name.clone(), Definition { values, offset });
         for (f, v, i) in resolved {
             let used = self.ctx.value_type(f.placeholder);
             let actual = self.ctx.value_type(v);
             if used != actual {
                 return Err(ParseError {
                     offset,
-                    message: format!("definition of SSA value '%{name}#{i}' has type '{}'", crate::printer::type_to_string(self.ctx, actual)),
-                    notes: vec![(f.offset, format!("previously used here with type '{}'", crate::printer::type_to_string(self.ctx, used)))],
+                    message: format!(
+                        "definition of SSA value '%{name}#{i}' has type '{}'",
+                        crate::printer::type_to_string(self.ctx, actual)
+                    ),
+                    notes: vec![(
+                        f.offset,
+                        format!(
+                            "previously used here with type '{}'",
+                            crate::printer::type_to_string(self.ctx, used)
+                        ),
+                    )],
                 });
             }
             self.ctx.replace_all_uses(f.placeholder, v);
@@ -478,7 +590,13 @@ impl<'a> Parser<'a> {
         }
         self.expect(TokenKind::RBrace, "'}' to end a region")?;
         let scope = self.ssa.block_scopes.pop().expect("balanced block scopes");
-        if let Some(first_ref) = scope.blocks.values().filter(|(_, def, _)| def.is_none()).map(|(_, _, r)| *r).min() {
+        if let Some(first_ref) = scope
+            .blocks
+            .values()
+            .filter(|(_, def, _)| def.is_none())
+            .map(|(_, _, r)| *r)
+            .min()
+        {
             return self.error_at(first_ref, "reference to an undefined block");
         }
 
@@ -553,7 +671,11 @@ impl<'a> Parser<'a> {
         if let Some(entry) = scope.blocks.get_mut(name) {
             if defining {
                 if let Some(prev) = entry.1 {
-                    return Err(ParseError { offset: at, message: format!("redefinition of block '^{name}'"), notes: vec![(prev, "previously defined here".into())] });
+                    return Err(ParseError {
+                        offset: at,
+                        message: format!("redefinition of block '^{name}'"),
+                        notes: vec![(prev, "previously defined here".into())],
+                    });
                 }
                 entry.1 = Some(at);
             }
@@ -561,7 +683,9 @@ impl<'a> Parser<'a> {
         }
         let block = self.ctx.create_block();
         let scope = self.ssa.block_scopes.last_mut().expect("checked above");
-        scope.blocks.insert(name.to_string(), (block, defining.then_some(at), at));
+        scope
+            .blocks
+            .insert(name.to_string(), (block, defining.then_some(at), at));
         Ok(block)
     }
 }

@@ -84,7 +84,10 @@ impl<'a> Parser<'a> {
                         self.expect(TokenKind::Less, "'<' in complex type")?;
                         let elem_at = self.tok.start;
                         let element = self.parse_type()?;
-                        if !matches!(self.ctx.type_kind(element), TypeKind::Integer { .. } | TypeKind::Float(_)) {
+                        if !matches!(
+                            self.ctx.type_kind(element),
+                            TypeKind::Integer { .. } | TypeKind::Float(_)
+                        ) {
                             return self.error_at(elem_at, "invalid element type for complex");
                         }
                         self.expect(TokenKind::Greater, "'>' in complex type")?;
@@ -124,7 +127,9 @@ impl<'a> Parser<'a> {
         }
         let width: u64 = digits.parse().unwrap_or(u64::MAX);
         if width > MAX_INT_WIDTH {
-            return self.error(format!("integer bitwidth is limited to {MAX_INT_WIDTH} bits"));
+            return self.error(format!(
+                "integer bitwidth is limited to {MAX_INT_WIDTH} bits"
+            ));
         }
         Ok(Some(self.ctx.integer_type(width as u32, signedness)))
     }
@@ -158,12 +163,18 @@ impl<'a> Parser<'a> {
         if !self.ctx.allow_unregistered_dialects {
             return self.error_at(at, format!("dialect '{dialect}' provided by type '!{dialect}.{body}' is not registered (use --allow-unregistered-dialect)"));
         }
-        Ok(self.ctx.intern_type(TypeKind::Opaque { dialect: dialect.to_string(), body }))
+        Ok(self.ctx.intern_type(TypeKind::Opaque {
+            dialect: dialect.to_string(),
+            body,
+        }))
     }
 
     /// Scans `4x?x[8]x` directly from the bytes after `<`. Stops before the element type.
     fn parse_dimension_list(&mut self, allow_dynamic: bool, allow_scalable: bool) -> PResult<Dims> {
-        let mut dims = Dims { shape: Vec::new(), scalable: Vec::new() };
+        let mut dims = Dims {
+            shape: Vec::new(),
+            scalable: Vec::new(),
+        };
         let mut pos = self.tok.start;
         loop {
             let start = pos;
@@ -182,7 +193,10 @@ impl<'a> Parser<'a> {
                         pos += 1;
                     }
                     if pos == digits_at || self.bytes.get(pos) != Some(&b']') {
-                        return self.error_at(digits_at, "expected scalable dimension size followed by ']'");
+                        return self.error_at(
+                            digits_at,
+                            "expected scalable dimension size followed by ']'",
+                        );
                     }
                     let size = self.dim_value(digits_at, pos)?;
                     pos += 1;
@@ -208,7 +222,9 @@ impl<'a> Parser<'a> {
     }
 
     fn dim_value(&self, start: usize, end: usize) -> PResult<i64> {
-        self.src[start..end].parse::<i64>().or_else(|_| self.error_at(start, "invalid dimension"))
+        self.src[start..end]
+            .parse::<i64>()
+            .or_else(|_| self.error_at(start, "invalid dimension"))
     }
 
     /// Parses the element type of a shaped type and checks it is allowed there.
@@ -216,11 +232,27 @@ impl<'a> Parser<'a> {
         let at = self.tok.start;
         let ty = self.parse_type()?;
         let kind = self.ctx.type_kind(ty);
-        let scalar = matches!(kind, TypeKind::Integer { .. } | TypeKind::Index | TypeKind::Float(_));
+        let scalar = matches!(
+            kind,
+            TypeKind::Integer { .. } | TypeKind::Index | TypeKind::Float(_)
+        );
         let ok = match context {
-            "tensor" => scalar || matches!(kind, TypeKind::Complex(_) | TypeKind::Vector { .. } | TypeKind::Opaque { .. }),
+            "tensor" => {
+                scalar
+                    || matches!(
+                        kind,
+                        TypeKind::Complex(_) | TypeKind::Vector { .. } | TypeKind::Opaque { .. }
+                    )
+            }
             "memref" => {
-                scalar || matches!(kind, TypeKind::Complex(_) | TypeKind::Vector { .. } | TypeKind::MemRef { .. } | TypeKind::UnrankedMemRef { .. })
+                scalar
+                    || matches!(
+                        kind,
+                        TypeKind::Complex(_)
+                            | TypeKind::Vector { .. }
+                            | TypeKind::MemRef { .. }
+                            | TypeKind::UnrankedMemRef { .. }
+                    )
             }
             _ => scalar,
         };
@@ -245,12 +277,20 @@ impl<'a> Parser<'a> {
         }
         let dims = self.parse_dimension_list(true, false)?;
         let (element, _) = self.parse_element_type("tensor")?;
-        let encoding = if self.consume_if(TokenKind::Comma) { Some(self.parse_attribute(None)?) } else { None };
+        let encoding = if self.consume_if(TokenKind::Comma) {
+            Some(self.parse_attribute(None)?)
+        } else {
+            None
+        };
         self.expect(TokenKind::Greater, "'>' in tensor type")?;
         if dims.shape.iter().any(|&d| d < 0 && d != DYNAMIC) {
             return self.error("invalid tensor dimension size");
         }
-        Ok(self.ctx.intern_type(TypeKind::RankedTensor { shape: dims.shape, element, encoding }))
+        Ok(self.ctx.intern_type(TypeKind::RankedTensor {
+            shape: dims.shape,
+            element,
+            encoding,
+        }))
     }
 
     fn parse_memref_type(&mut self) -> PResult<Type> {
@@ -273,7 +313,10 @@ impl<'a> Parser<'a> {
         while self.consume_if(TokenKind::Comma) {
             let at = self.tok.start;
             let attr = self.parse_attribute(None)?;
-            let is_layout = matches!(self.ctx.attr_kind(attr), AttrKind::AffineMap(_) | AttrKind::Strided { .. });
+            let is_layout = matches!(
+                self.ctx.attr_kind(attr),
+                AttrKind::AffineMap(_) | AttrKind::Strided { .. }
+            );
             if is_layout && !unranked {
                 if layout.is_some() || memory_space.is_some() {
                     return self.error_at(at, "expected memory space to be last in memref type");
@@ -288,14 +331,21 @@ impl<'a> Parser<'a> {
         }
         self.expect(TokenKind::Greater, "'>' in memref type")?;
         if let Some(space) = memory_space
-            && !matches!(self.ctx.attr_kind(space), AttrKind::Integer { .. } | AttrKind::String { .. } | AttrKind::Dictionary(_))
+            && !matches!(
+                self.ctx.attr_kind(space),
+                AttrKind::Integer { .. } | AttrKind::String { .. } | AttrKind::Dictionary(_)
+            )
         {
             return self.error_at(keyword_at, "unsupported memory space Attribute");
         }
         // Integer (or bool) zero is the default memory space; MLIR drops it.
-        let memory_space = memory_space.filter(|&s| !matches!(self.ctx.attr_kind(s), AttrKind::Integer { value: 0, .. }));
+        let memory_space = memory_space
+            .filter(|&s| !matches!(self.ctx.attr_kind(s), AttrKind::Integer { value: 0, .. }));
         let ty = match dims {
-            None => TypeKind::UnrankedMemRef { element, memory_space },
+            None => TypeKind::UnrankedMemRef {
+                element,
+                memory_space,
+            },
             Some(dims) => {
                 if let Some(layout) = layout
                     && let AttrKind::AffineMap(map) = self.ctx.attr_kind(layout)
@@ -311,7 +361,12 @@ impl<'a> Parser<'a> {
                 }
                 // An identity map is the default layout; MLIR drops it.
                 let layout = layout.filter(|&l| !matches!(self.ctx.attr_kind(l), AttrKind::AffineMap(m) if m.is_identity()));
-                TypeKind::MemRef { shape: dims.shape, element, layout, memory_space }
+                TypeKind::MemRef {
+                    shape: dims.shape,
+                    element,
+                    layout,
+                    memory_space,
+                }
             }
         };
         Ok(self.ctx.intern_type(ty))
@@ -322,13 +377,26 @@ impl<'a> Parser<'a> {
         self.expect(TokenKind::Less, "'<' in vector type")?;
         let dims = self.parse_dimension_list(false, true)?;
         let element = self.parse_type()?;
-        if !matches!(self.ctx.type_kind(element), TypeKind::Integer { .. } | TypeKind::Index | TypeKind::Float(_)) {
-            return self.error_at(keyword_at, "failed to verify 'elementType': VectorElementTypeInterface instance");
+        if !matches!(
+            self.ctx.type_kind(element),
+            TypeKind::Integer { .. } | TypeKind::Index | TypeKind::Float(_)
+        ) {
+            return self.error_at(
+                keyword_at,
+                "failed to verify 'elementType': VectorElementTypeInterface instance",
+            );
         }
         if dims.shape.contains(&0) {
-            return self.error_at(keyword_at, "vector types must have positive constant sizes but got 0");
+            return self.error_at(
+                keyword_at,
+                "vector types must have positive constant sizes but got 0",
+            );
         }
         self.expect(TokenKind::Greater, "'>' in vector type")?;
-        Ok(self.ctx.intern_type(TypeKind::Vector { shape: dims.shape, scalable: dims.scalable, element }))
+        Ok(self.ctx.intern_type(TypeKind::Vector {
+            shape: dims.shape,
+            scalable: dims.scalable,
+            element,
+        }))
     }
 }

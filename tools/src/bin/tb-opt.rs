@@ -11,7 +11,11 @@ use tb_ir::printer::{PrintOptions, print_operation};
 use tb_ir::{Context, Severity, verifier};
 
 #[derive(ClapParser, Debug)]
-#[command(name = "tb-opt", version, about = "TensorBind optimizer driver: parse, verify, transform and print MLIR")]
+#[command(
+    name = "tb-opt",
+    version,
+    about = "TensorBind optimizer driver: parse, verify, transform and print MLIR"
+)]
 struct Args {
     /// Input file (`-` for standard input).
     #[arg(default_value = "-")]
@@ -52,23 +56,51 @@ struct Chunk<'a> {
 }
 
 fn split_chunks<'a>(text: &'a str, marker: Option<&str>) -> Vec<Chunk<'a>> {
-    let Some(marker) = marker else { return vec![Chunk { text, first_line: 0 }] };
+    let Some(marker) = marker else {
+        return vec![Chunk {
+            text,
+            first_line: 0,
+        }];
+    };
     let mut chunks = Vec::new();
     let (mut start, mut start_line, mut line_no, mut pos) = (0usize, 0u32, 0u32, 0usize);
     for line in text.split_inclusive('\n') {
-        if line.trim_end() == marker || line.trim_end().starts_with(marker) && line.trim_end()[marker.len()..].trim().is_empty() {
-            chunks.push(Chunk { text: &text[start..pos], first_line: start_line });
+        if line.trim_end() == marker
+            || line.trim_end().starts_with(marker)
+                && line.trim_end()[marker.len()..].trim().is_empty()
+        {
+            chunks.push(Chunk {
+                text: &text[start..pos],
+                first_line: start_line,
+            });
             start = pos + line.len();
             start_line = line_no + 1;
         }
         pos += line.len();
         line_no += 1;
     }
-    chunks.push(Chunk { text: &text[start..], first_line: start_line });
+    chunks.push(Chunk {
+        text: &text[start..],
+        first_line: start_line,
+    });
     chunks
 }
 
-/// Outcome of one chunk: printed text, or the diagnostics it produced.
+/// A chunk that failed: its diagnostics and the context their locations live in.
+struct ChunkFailure {
+    ctx: Box<Context>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl ChunkFailure {
+    fn new(ctx: Context, diagnostic: Diagnostic) -> ChunkFailure {
+        ChunkFailure {
+            ctx: Box::new(ctx),
+            diagnostics: vec![diagnostic],
+        }
+    }
+}
+
 /// A context with every TensorBind dialect registered.
 fn new_context(allow_unregistered: bool) -> Context {
     let mut ctx = Context::new();
@@ -77,40 +109,74 @@ fn new_context(allow_unregistered: bool) -> Context {
     ctx
 }
 
-fn process_chunk(args: &Args, filename: &str, chunk: &Chunk) -> Result<String, (Context, Vec<Diagnostic>)> {
+/// Parses, verifies and prints one chunk (after an optional round-trip check).
+fn process_chunk(args: &Args, filename: &str, chunk: &Chunk) -> Result<String, ChunkFailure> {
     let mut ctx = new_context(args.allow_unregistered_dialect);
-    let options = ParseOptions { no_implicit_module: args.no_implicit_module, line_offset: chunk.first_line };
+    let options = ParseOptions {
+        no_implicit_module: args.no_implicit_module,
+        line_offset: chunk.first_line,
+    };
     let top = match parse_source(&mut ctx, chunk.text, filename, &options) {
         Ok(op) => op,
-        Err(diag) => return Err((ctx, vec![diag])),
+        Err(diag) => return Err(ChunkFailure::new(ctx, diag)),
     };
     if let Err(diag) = verifier::verify(&ctx, top) {
-        return Err((ctx, vec![diag]));
+        return Err(ChunkFailure::new(ctx, diag));
     }
-    let print = PrintOptions { generic: args.print_op_generic, debug_info: args.print_debuginfo, local_scope: args.print_local_scope };
+    let print = PrintOptions {
+        generic: args.print_op_generic,
+        debug_info: args.print_debuginfo,
+        local_scope: args.print_local_scope,
+    };
     if args.verify_roundtrip
         && let Err(diag) = verify_roundtrip(&ctx, top, args.allow_unregistered_dialect, filename)
     {
-        return Err((ctx, vec![diag]));
+        return Err(ChunkFailure::new(ctx, diag));
     }
     Ok(print_operation(&ctx, top, print))
 }
 
 /// Prints in the generic and the custom form (with locations), re-parses each and prints
 /// again: both prints must be identical.
-fn verify_roundtrip(ctx: &Context, top: tb_ir::OpId, allow_unregistered: bool, filename: &str) -> Result<(), Diagnostic> {
+fn verify_roundtrip(
+    ctx: &Context,
+    top: tb_ir::OpId,
+    allow_unregistered: bool,
+    filename: &str,
+) -> Result<(), Diagnostic> {
     for generic in [true, false] {
         let form = if generic { "generic" } else { "custom" };
-        let print = PrintOptions { generic, debug_info: true, local_scope: true };
+        let print = PrintOptions {
+            generic,
+            debug_info: true,
+            local_scope: true,
+        };
         let first = print_operation(ctx, top, print);
         let mut again = new_context(allow_unregistered);
-        let reparsed = parse_source(&mut again, &first, filename, &ParseOptions::default()).map_err(|d| {
-            Diagnostic::error(ctx.op(top).loc, format!("roundtrip: the {form} form does not parse back: {}", d.message))
-        })?;
+        let reparsed = parse_source(&mut again, &first, filename, &ParseOptions::default())
+            .map_err(|d| {
+                Diagnostic::error(
+                    ctx.op(top).loc,
+                    format!(
+                        "roundtrip: the {form} form does not parse back: {}",
+                        d.message
+                    ),
+                )
+            })?;
         let second = print_operation(&again, reparsed, print);
         if first != second {
-            let line = first.lines().zip(second.lines()).position(|(a, b)| a != b).unwrap_or(0) + 1;
-            return Err(Diagnostic::error(ctx.op(top).loc, format!("roundtrip: the {form} form prints differently after re-parsing (first difference on printed line {line})")));
+            let line = first
+                .lines()
+                .zip(second.lines())
+                .position(|(a, b)| a != b)
+                .unwrap_or(0)
+                + 1;
+            return Err(Diagnostic::error(
+                ctx.op(top).loc,
+                format!(
+                    "roundtrip: the {form} form prints differently after re-parsing (first difference on printed line {line})"
+                ),
+            ));
         }
     }
     Ok(())
@@ -135,7 +201,11 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let filename = if args.input == "-" { "<stdin>".to_string() } else { args.input.clone() };
+    let filename = if args.input == "-" {
+        "<stdin>".to_string()
+    } else {
+        args.input.clone()
+    };
     let mut sources = SourceMgr::new();
     sources.add_buffer(&filename, &text);
     let chunks = split_chunks(&text, args.split_input_file.as_deref());
@@ -144,30 +214,35 @@ fn main() -> ExitCode {
     for chunk in &chunks {
         let result = process_chunk(&args, &filename, chunk);
         if args.verify_diagnostics {
-            if !check_expected(&args, &filename, chunk, &sources, result.as_ref().err()) {
+            if !check_expected(&filename, chunk, &sources, result.as_ref().err()) {
                 failed = true;
             }
             continue;
         }
         match result {
             Ok(out) => outputs.push(out),
-            Err((ctx, diags)) => {
+            Err(failure) => {
                 failed = true;
-                for d in &diags {
-                    eprint!("{}", diagnostics::render(&ctx, &sources, d));
+                for d in &failure.diagnostics {
+                    eprint!("{}", diagnostics::render(&failure.ctx, &sources, d));
                 }
             }
         }
     }
     // A failed run leaves an existing output file as it was.
-    if !args.verify_diagnostics && !(failed && args.output != "-") {
+    let keep_existing_output = failed && args.output != "-";
+    if !args.verify_diagnostics && !keep_existing_output {
         let joined = outputs.join("// -----\n");
         if let Err(e) = write_output(&args.output, &joined) {
             eprintln!("tb-opt: cannot write '{}': {e}", args.output);
             return ExitCode::FAILURE;
         }
     }
-    if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS }
+    if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
 }
 
 /// Writes to a temporary file first so a failed run never leaves a truncated output.
@@ -183,24 +258,39 @@ fn write_output(path: &str, text: &str) -> std::io::Result<()> {
 }
 
 /// Compares one chunk's diagnostics with its `expected-*` comments; prints mismatches.
-fn check_expected(args: &Args, filename: &str, chunk: &Chunk, sources: &SourceMgr, result: Option<&(Context, Vec<Diagnostic>)>) -> bool {
-    let _ = args;
-    let mut expected: Vec<Expected> = match expected_diagnostics::parse_expectations(chunk.text, chunk.first_line + 1) {
-        Ok(e) => e,
-        Err((line, msg)) => {
-            eprintln!("{filename}:{line}: error: {msg}");
-            return false;
-        }
-    };
+fn check_expected(
+    filename: &str,
+    chunk: &Chunk,
+    sources: &SourceMgr,
+    failure: Option<&ChunkFailure>,
+) -> bool {
+    let mut expected: Vec<Expected> =
+        match expected_diagnostics::parse_expectations(chunk.text, chunk.first_line + 1) {
+            Ok(e) => e,
+            Err((line, msg)) => {
+                eprintln!("{filename}:{line}: error: {msg}");
+                return false;
+            }
+        };
     let mut ok = true;
-    if let Some((ctx, diags)) = result {
+    if let Some(ChunkFailure {
+        ctx,
+        diagnostics: diags,
+    }) = failure
+    {
         for d in diags {
             for diag in std::iter::once(d).chain(d.notes.iter()) {
                 let line = diagnostics::file_position(ctx, diag.loc).map(|(_, l, _)| l);
-                if !expected_diagnostics::match_diagnostic(&mut expected, diag.severity, line, &diag.message) {
+                if !expected_diagnostics::match_diagnostic(
+                    &mut expected,
+                    diag.severity,
+                    line,
+                    &diag.message,
+                ) {
                     ok = false;
                     let mut unexpected = diag.clone();
-                    unexpected.message = format!("unexpected {}: {}", diag.severity.as_str(), diag.message);
+                    unexpected.message =
+                        format!("unexpected {}: {}", diag.severity.as_str(), diag.message);
                     unexpected.severity = Severity::Error;
                     unexpected.notes.clear();
                     eprint!("{}", diagnostics::render(ctx, sources, &unexpected));
@@ -210,7 +300,12 @@ fn check_expected(args: &Args, filename: &str, chunk: &Chunk, sources: &SourceMg
     }
     for e in expected.iter().filter(|e| !e.matched) {
         ok = false;
-        eprintln!("{filename}:{}: error: expected {} \"{}\" was not produced", e.comment_line, e.severity.as_str(), e.message);
+        eprintln!(
+            "{filename}:{}: error: expected {} \"{}\" was not produced",
+            e.comment_line,
+            e.severity.as_str(),
+            e.message
+        );
     }
     ok
 }
