@@ -2,6 +2,10 @@
 //! operations, blocks, regions and values, and the resource blobs of `dense_resource`.
 
 use indexmap::{IndexMap, IndexSet};
+use rustc_hash::FxBuildHasher;
+
+/// Interning hashes small keys millions of times; a fast non-cryptographic hash pays off.
+type Interner<T> = IndexSet<T, FxBuildHasher>;
 
 use crate::Value;
 use crate::attributes::{Attr, AttrKind};
@@ -30,9 +34,9 @@ pub enum ExternalResourceValue {
 
 #[derive(Default)]
 pub struct Context {
-    types: IndexSet<TypeKind>,
-    attrs: IndexSet<AttrKind>,
-    op_names: IndexSet<String>,
+    types: Interner<TypeKind>,
+    attrs: Interner<AttrKind>,
+    op_names: Interner<String>,
     pub(crate) ops: Vec<OpData>,
     pub(crate) blocks: Vec<BlockData>,
     pub(crate) regions: Vec<RegionData>,

@@ -306,34 +306,6 @@ pub fn bits_to_f64(kind: FloatKind, bits: u128) -> Option<f64> {
     (v.is_finite() && v != 0.0).then(|| signed(v))
 }
 
-/// Formats an `f64` as the shortest MLIR float literal that reads back to the same value:
-/// always with a `.` so it lexes as a float (`1.0`, `-2.5e-07`).
-pub fn format_decimal(value: f64) -> String {
-    let sci = format!("{value:e}"); // shortest round-trip digits, e.g. "1.5e-7"
-    let (mantissa, exp) = sci.split_once('e').expect("`{:e}` always has an exponent");
-    let exp: i32 = exp.parse().expect("exponent is an integer");
-    let mantissa = if mantissa.contains('.') {
-        mantissa.to_string()
-    } else {
-        format!("{mantissa}.0")
-    };
-    if (-5..=15).contains(&exp) {
-        // Plain positional notation reads better for everyday magnitudes.
-        let plain = format!("{value}");
-        if plain.contains('.') {
-            plain
-        } else {
-            format!("{plain}.0")
-        }
-    } else {
-        format!(
-            "{mantissa}e{}{:02}",
-            if exp < 0 { '-' } else { '+' },
-            exp.abs()
-        )
-    }
-}
-
 /// Significand precision in bits (including the implicit bit) of each format.
 fn precision(kind: FloatKind) -> u32 {
     match kind {
@@ -350,26 +322,42 @@ fn precision(kind: FloatKind) -> u32 {
 
 /// Whether decimal text reads back to exactly `bits` in `kind`.
 fn reads_back(kind: FloatKind, text: &str, bits: u128) -> bool {
+    // Formats wider than f64 round the decimal itself, not an f64 near it: only an exact
+    // decimal reads back for sure (the long form has enough digits to round-trip).
+    if matches!(kind, FloatKind::F80 | FloatKind::F128) {
+        return bits_to_f64(kind, bits).is_some_and(|v| decimal_is_exact(v, text));
+    }
+    // Round the decimal straight to the target format, as MLIR's check does; going through
+    // f64 first can round differently (double rounding).
+    if kind == FloatKind::F32 {
+        return text.parse::<f32>().ok().map(|v| v.to_bits() as u128) == Some(bits);
+    }
     text.parse::<f64>()
         .ok()
         .and_then(|v| bits_from_f64(kind, v))
         == Some(bits)
 }
 
-/// Formats a float attribute value the way MLIR does: `d.dddddde+XX` when six decimals
-/// read back exactly, else the shortest digits the format's precision needs, else hex.
+/// Formats a float attribute value the way MLIR does: six significant digits as
+/// `d.dddddde+XX` when they read back exactly, else as many digits as the format's precision
+/// needs (`0.333333343`, `8.99999984E-4`), else the hex bit pattern.
 pub fn format_bits(kind: FloatKind, bits: u128) -> String {
     if let Some(v) = bits_to_f64(kind, bits)
         && v.is_finite()
         && bits_from_f64(kind, v) == Some(bits)
     {
-        let short = exponent_form(&format!("{v:.6e}"), true);
+        let (digits, exp) = decimal_digits(v, 6);
+        let short = scientific_six(v.is_sign_negative(), &digits, exp);
         if reads_back(kind, &short, bits) {
             return short;
         }
-        let digits = 2 + precision(kind) * 59 / 196;
-        let full = significant_digits_form(v, digits as usize);
-        if full.contains('.') && reads_back(kind, &full, bits) {
+        let precision = 2 + precision(kind) * 59 / 196;
+        let (digits, exp) = decimal_digits(v, precision);
+        let full = natural_form(v.is_sign_negative(), &digits, exp, precision);
+        // The long form has enough digits to round-trip; for formats wider than f64 the
+        // check below would need exact decimal arithmetic, so trust the digit count there.
+        let wide = matches!(kind, FloatKind::F80 | FloatKind::F128);
+        if full.contains('.') && (wide || reads_back(kind, &full, bits)) {
             return full;
         }
     }
@@ -377,49 +365,125 @@ pub fn format_bits(kind: FloatKind, bits: u128) -> String {
     format!("0x{bits:0digits$X}")
 }
 
-/// Rust's `1.5e-7` exponent to MLIR's `1.5e-07` (or `E` without padding).
-fn exponent_form(rust: &str, pad: bool) -> String {
-    let (mantissa, exp) = rust.split_once('e').expect("exponent present");
-    let exp: i32 = exp.parse().expect("integer exponent");
-    let sign = if exp < 0 { '-' } else { '+' };
-    if pad {
-        format!("{mantissa}e{sign}{:02}", exp.abs())
+/// The decimal digits of |value| (most significant first, no trailing zeros) and the power
+/// of ten of the last one, limited to `precision` significant digits the way LLVM's float
+/// printing limits them: low digits are first cut off while the exact integer is too wide,
+/// then the rest rounds half up on the first dropped digit. Matching this rounding is what
+/// makes our choice between the short and the long form the same as MLIR's.
+fn decimal_digits(value: f64, precision: u32) -> (String, i64) {
+    let bits = value.abs().to_bits();
+    let raw_exp = ((bits >> 52) & 0x7ff) as i64;
+    let raw_man = bits & ((1 << 52) - 1);
+    let (mut man, mut exp2) = if raw_exp == 0 {
+        (raw_man, -1074)
     } else {
-        format!("{mantissa}E{sign}{}", exp.abs())
+        (raw_man | 1 << 52, raw_exp - 1075)
+    };
+    if man == 0 {
+        return ("0".to_string(), 0);
     }
+    let tz = man.trailing_zeros();
+    man >>= tz;
+    exp2 += i64::from(tz);
+    // value = man * 2^exp2 = D * 10^exp10 with D an integer.
+    let mut big = BigUint::from_u64(man);
+    let mut exp10 = 0i64;
+    if exp2 > 0 {
+        big.shift_left(exp2 as u32);
+    } else {
+        for _ in 0..-exp2 {
+            big.mul_small(5);
+        }
+        exp10 = exp2;
+    }
+    let mut digits = big.to_decimal();
+    let bits_required = (precision as usize * 196).div_ceil(59);
+    let active_bits = big.bit_len();
+    if active_bits > bits_required {
+        let removable = ((active_bits - bits_required) * 59 / 196).min(digits.len() - 1);
+        digits.truncate(digits.len() - removable);
+        exp10 += removable as i64;
+    }
+    let trimmed = digits.trim_end_matches('0').len();
+    exp10 += (digits.len() - trimmed) as i64;
+    digits.truncate(trimmed);
+    let precision = precision as usize;
+    if digits.len() > precision {
+        let dropped = digits.len() - precision;
+        let round_up = digits.as_bytes()[precision] >= b'5';
+        digits.truncate(precision);
+        exp10 += dropped as i64;
+        if round_up {
+            // Decimal add-with-carry; carried-out nines become trailing zeros and vanish.
+            while digits.ends_with('9') {
+                digits.pop();
+                exp10 += 1;
+            }
+            match digits.pop() {
+                Some(d) => digits.push((d as u8 + 1) as char),
+                None => digits.push('1'),
+            }
+        }
+        let trimmed = digits.trim_end_matches('0').len();
+        exp10 += (digits.len() - trimmed) as i64;
+        digits.truncate(trimmed);
+    }
+    (digits, exp10)
 }
 
-/// `value` with at most `precision` significant digits, trailing zeros dropped, in plain
-/// notation when that needs at most three padding zeros, else as `d.dddE+X`.
-fn significant_digits_form(value: f64, precision: usize) -> String {
-    let sci = format!("{:.*e}", precision - 1, value.abs());
-    let (mantissa, exp) = sci.split_once('e').expect("exponent present");
-    let exp10: i32 = exp.parse().expect("integer exponent");
+/// Whether `text` spells exactly `value` (rather than a decimal that merely rounds to it).
+fn decimal_is_exact(value: f64, text: &str) -> bool {
+    let (exact, exact_exp) = decimal_digits(value, 10_000);
+    let mantissa_end = text.find(['e', 'E']).unwrap_or(text.len());
+    let written_exp: i64 = text
+        .get(mantissa_end + 1..)
+        .and_then(|e| e.parse().ok())
+        .unwrap_or(0);
+    let mantissa = &text[..mantissa_end];
+    let frac_len = mantissa.find('.').map_or(0, |p| mantissa.len() - p - 1) as i64;
     let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
-    let digits = digits.trim_end_matches('0');
-    let digits = if digits.is_empty() { "0" } else { digits };
-    let n = digits.len() as i32;
-    // `exp` is the power of ten of the last digit, as in LLVM's formatting.
-    let exp = exp10 - (n - 1);
-    let sign = if value.is_sign_negative() { "-" } else { "" };
+    let trimmed = digits.trim_start_matches('0');
+    let kept = trimmed.trim_end_matches('0');
+    let exp = written_exp - frac_len + (trimmed.len() - kept.len()) as i64;
+    (kept.is_empty() && exact == "0") || (kept == exact && exp == exact_exp)
+}
+
+/// `d.dddddde+XX`: exactly seven digits, zero-padded, and a two-digit exponent at least.
+fn scientific_six(negative: bool, digits: &str, exp10: i64) -> String {
+    let sign = if negative { "-" } else { "" };
+    let e = exp10 + digits.len() as i64 - 1;
+    let frac = format!("{:0<6}", &digits[1..]);
+    format!(
+        "{sign}{}.{frac}e{}{:02}",
+        &digits[..1],
+        if e < 0 { '-' } else { '+' },
+        e.abs()
+    )
+}
+
+/// Plain notation when it needs at most three padding zeros, else `d.dddE+X`.
+fn natural_form(negative: bool, digits: &str, exp: i64, precision: u32) -> String {
+    let sign = if negative { "-" } else { "" };
+    let n = digits.len() as i64;
+    let msd = exp + n - 1;
     let scientific = if exp >= 0 {
-        exp > 3 || (n + exp) as usize > precision
+        exp > 3 || n + exp > i64::from(precision)
     } else {
-        exp10 < 0 && -exp10 > 3
+        msd < 0 && -msd > 3
     };
     if scientific {
-        let rest = if n > 1 { &digits[1..] } else { "" };
+        let rest = &digits[1..];
         return format!(
             "{sign}{}.{rest}E{}{}",
             &digits[..1],
-            if exp10 < 0 { '-' } else { '+' },
-            exp10.abs()
+            if msd < 0 { '-' } else { '+' },
+            msd.abs()
         );
     }
     if exp >= 0 {
         return format!("{sign}{digits}{}", "0".repeat(exp as usize));
     }
-    let whole = exp10 + 1;
+    let whole = exp + n;
     if whole > 0 {
         format!(
             "{sign}{}.{}",
@@ -428,6 +492,83 @@ fn significant_digits_form(value: f64, precision: usize) -> String {
         )
     } else {
         format!("{sign}0.{}{digits}", "0".repeat((-whole) as usize))
+    }
+}
+
+/// Just enough unsigned big-integer arithmetic for exact decimal expansion of an f64.
+struct BigUint {
+    /// Little-endian 32-bit limbs.
+    limbs: Vec<u32>,
+}
+
+impl BigUint {
+    fn from_u64(v: u64) -> BigUint {
+        BigUint {
+            limbs: vec![v as u32, (v >> 32) as u32],
+        }
+    }
+
+    fn mul_small(&mut self, m: u32) {
+        let mut carry = 0u64;
+        for limb in &mut self.limbs {
+            let p = u64::from(*limb) * u64::from(m) + carry;
+            *limb = p as u32;
+            carry = p >> 32;
+        }
+        if carry != 0 {
+            self.limbs.push(carry as u32);
+        }
+    }
+
+    fn shift_left(&mut self, bits: u32) {
+        let (words, rest) = ((bits / 32) as usize, bits % 32);
+        if rest != 0 {
+            let mut carry = 0u32;
+            for limb in &mut self.limbs {
+                let next = *limb >> (32 - rest);
+                *limb = (*limb << rest) | carry;
+                carry = next;
+            }
+            if carry != 0 {
+                self.limbs.push(carry);
+            }
+        }
+        self.limbs.splice(0..0, std::iter::repeat_n(0, words));
+    }
+
+    fn bit_len(&self) -> usize {
+        let top = self
+            .limbs
+            .iter()
+            .rposition(|&l| l != 0)
+            .map_or(0, |i| i + 1);
+        if top == 0 {
+            0
+        } else {
+            (top - 1) * 32 + (32 - self.limbs[top - 1].leading_zeros() as usize)
+        }
+    }
+
+    /// Decimal digits, most significant first.
+    fn to_decimal(&self) -> String {
+        let mut limbs = self.limbs.clone();
+        let mut chunks = Vec::new();
+        while limbs.iter().any(|&l| l != 0) {
+            let mut rem = 0u64;
+            for limb in limbs.iter_mut().rev() {
+                let cur = (rem << 32) | u64::from(*limb);
+                *limb = (cur / 1_000_000_000) as u32;
+                rem = cur % 1_000_000_000;
+            }
+            chunks.push(rem as u32);
+        }
+        let mut out = chunks
+            .pop()
+            .map_or_else(|| "0".to_string(), |c| c.to_string());
+        for c in chunks.iter().rev() {
+            out.push_str(&format!("{c:09}"));
+        }
+        out
     }
 }
 
@@ -514,21 +655,12 @@ mod tests {
     }
 
     #[test]
-    fn decimal_literals_always_have_a_point() {
-        assert_eq!(format_decimal(1.0), "1.0");
-        assert_eq!(format_decimal(-0.5), "-0.5");
-        assert_eq!(format_decimal(1e-7), "1.0e-07");
-        assert_eq!(format_decimal(1.5e300), "1.5e+300");
-        assert_eq!(format_bits(FloatKind::F32, 0x7FC00000), "0x7FC00000");
-    }
-
-    #[test]
     fn attribute_floats_print_like_mlir() {
         let f64_bits = |v: f64| v.to_bits() as u128;
         assert_eq!(format_bits(FloatKind::F64, f64_bits(1.0)), "1.000000e+00");
         assert_eq!(format_bits(FloatKind::F64, f64_bits(0.1)), "1.000000e-01");
         assert_eq!(
-            format_bits(FloatKind::F64, f64_bits(3.141592653589793)),
+            format_bits(FloatKind::F64, f64_bits(std::f64::consts::PI)),
             "3.1415926535897931"
         );
         assert_eq!(format_bits(FloatKind::F32, 0x3DCCCCCD), "1.000000e-01");

@@ -62,6 +62,8 @@ pub fn print_operation(ctx: &Context, op: OpId, options: PrintOptions) -> String
     p.print_op(op, 0);
     p.out.push('\n');
     p.print_resources();
+    // mlir-opt ends its output with an empty line; so do we, so outputs diff cleanly.
+    p.out.push('\n');
     p.out
 }
 
@@ -699,9 +701,10 @@ fn write_attr(ctx: &Context, attr: Attr, out: &mut String, resources: &mut Vec<S
         }
         AttrKind::String { value, ty } => {
             escape_into(out, value);
-            if let Some(ty) = ty {
+            // `none` is a string's default type and goes unsaid.
+            if let Some(ty) = ty.filter(|&t| !matches!(ctx.type_kind(t), TypeKind::None)) {
                 out.push_str(" : ");
-                write_type(ctx, *ty, out);
+                write_type(ctx, ty, out);
             }
         }
         AttrKind::Array(elems) => {
@@ -837,7 +840,8 @@ fn write_attr(ctx: &Context, attr: Attr, out: &mut String, resources: &mut Vec<S
         } => {
             out.push_str("sparse<");
             if let Some(values) = values {
-                if index_shape.is_empty() {
+                // Indices that are all equal print as a splat, as MLIR prints them.
+                if index_shape.is_empty() || indices.iter().all(|&i| i == indices[0]) {
                     let _ = write!(out, "{}", indices[0]);
                 } else {
                     let elements: Vec<DenseElement> = indices
@@ -897,26 +901,9 @@ fn write_dense(ctx: &Context, ty: Type, data: &DenseData, out: &mut String) {
     if data.elements.is_empty() {
         return;
     }
-    if let Some(fk) = float_kind
-        && data.elements.iter().any(|e| !float_has_decimal(fk, e))
-        && fk.width() % 8 == 0
-        && fk.width() <= 64
-    {
-        out.push_str("\"0x");
-        let bytes = fk.width() as usize / 8;
-        for e in &data.elements {
-            let parts: &[u128] = match e {
-                DenseElement::Float(b) => &[*b],
-                DenseElement::ComplexFloat(a, b) => &[*a, *b],
-                _ => &[],
-            };
-            for p in parts {
-                for i in 0..bytes {
-                    let _ = write!(out, "{:02X}", (p >> (8 * i)) & 0xff);
-                }
-            }
-        }
-        out.push('"');
+    // Like MLIR, large non-splat data prints as raw little-endian hex.
+    if !data.splat && data.elements.len() > 100 {
+        write_dense_hex(ctx, element, &data.elements, out);
         return;
     }
     let write_elem = |e: &DenseElement, out: &mut String| match *e {
@@ -943,6 +930,52 @@ fn write_dense(ctx: &Context, ty: Type, data: &DenseData, out: &mut String) {
     }
     let mut index = 0;
     write_nested(&shape, &data.elements, &mut index, out, &write_elem);
+}
+
+/// `"0x..."`: each element's bytes little-endian (complex: real then imaginary); booleans
+/// are packed eight to a byte, least significant bit first.
+fn write_dense_hex(ctx: &Context, element: Type, elements: &[DenseElement], out: &mut String) {
+    let mut bytes: Vec<u8> = Vec::new();
+    let part_width = |ty: Type| match *ctx.type_kind(ty) {
+        TypeKind::Integer { width, .. } => width,
+        TypeKind::Index => 64,
+        TypeKind::Float(k) => k.width(),
+        _ => 64,
+    };
+    if matches!(ctx.type_kind(element), TypeKind::Integer { width: 1, .. }) {
+        bytes.resize(elements.len().div_ceil(8), 0);
+        for (i, e) in elements.iter().enumerate() {
+            if matches!(e, DenseElement::Int(v) if *v != 0) {
+                bytes[i / 8] |= 1 << (i % 8);
+            }
+        }
+    } else {
+        let width = match ctx.type_kind(element) {
+            TypeKind::Complex(inner) => part_width(*inner),
+            _ => part_width(element),
+        };
+        let size = (width as usize).div_ceil(8);
+        let mut push = |v: u128| bytes.extend((0..size).map(|i| (v >> (8 * i)) as u8));
+        for e in elements {
+            match *e {
+                DenseElement::Int(v) => push(v as u128),
+                DenseElement::Float(b) => push(b),
+                DenseElement::ComplexInt(a, b) => {
+                    push(a as u128);
+                    push(b as u128);
+                }
+                DenseElement::ComplexFloat(a, b) => {
+                    push(a);
+                    push(b);
+                }
+            }
+        }
+    }
+    out.push_str("\"0x");
+    for b in bytes {
+        let _ = write!(out, "{b:02X}");
+    }
+    out.push('"');
 }
 
 fn write_dense_strings(ctx: &Context, ty: Type, splat: bool, values: &[Vec<u8>], out: &mut String) {
@@ -986,15 +1019,6 @@ fn write_nested(
         }
     }
     out.push(']');
-}
-
-fn float_has_decimal(kind: FloatKind, e: &DenseElement) -> bool {
-    let ok = |b: u128| !float::format_bits(kind, b).starts_with("0x");
-    match *e {
-        DenseElement::Float(b) => ok(b),
-        DenseElement::ComplexFloat(a, b) => ok(a) && ok(b),
-        _ => true,
-    }
 }
 
 // ---- locations ----

@@ -76,8 +76,7 @@ impl Verifier<'_> {
         self.verify_successors(op)?;
         let traits = ctx.op_traits(op);
         for &region in &data.regions {
-            let is_cfg = has_ssa_dominance(ctx, region);
-            self.verify_region(op, region, is_cfg, traits)?;
+            self.verify_region(op, region, traits)?;
         }
         Ok(())
     }
@@ -110,7 +109,6 @@ impl Verifier<'_> {
         &mut self,
         op: OpId,
         region: RegionId,
-        is_cfg: bool,
         traits: Option<crate::registry::OpTraits>,
     ) -> Result<(), Diagnostic> {
         let ctx = self.ctx;
@@ -174,9 +172,9 @@ impl Verifier<'_> {
                         "must be the last operation in the parent block",
                     ));
                 }
-                if is_cfg {
-                    self.verify_dominance(inner)?;
-                }
+                // Every use must see its definition: in CFG regions it must dominate the
+                // use, elsewhere it must at least live in an enclosing region.
+                self.verify_dominance(inner)?;
             }
         }
         Ok(())

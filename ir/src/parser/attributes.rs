@@ -49,7 +49,11 @@ enum Scalar {
 
 #[derive(Clone, Copy)]
 enum ScalarPart {
-    Int { negative: bool, magnitude: u128 },
+    Int {
+        negative: bool,
+        magnitude: u128,
+        hex: bool,
+    },
     Float(f64),
 }
 
@@ -748,6 +752,7 @@ impl<'a> Parser<'a> {
                 Ok(ScalarPart::Int {
                     negative,
                     magnitude,
+                    hex: self.text(tok).starts_with("0x"),
                 })
             }
             TokenKind::Float => {
@@ -829,6 +834,12 @@ impl<'a> Parser<'a> {
                                 notes: vec![],
                             })
                         }
+                        // A hexadecimal integer is the part's bit pattern.
+                        ScalarPart::Int {
+                            negative: false,
+                            magnitude,
+                            hex: true,
+                        } if kind.width() >= 128 || magnitude >> kind.width() == 0 => Ok(magnitude),
                         ScalarPart::Int { .. } => Err(ParseError {
                             offset: at,
                             message: "expected floating-point elements, but parsed integer".into(),
@@ -842,6 +853,7 @@ impl<'a> Parser<'a> {
                         ScalarPart::Int {
                             negative,
                             magnitude,
+                            ..
                         } => self.check_integer(at, negative, magnitude, inner),
                         ScalarPart::Float(_) => Err(ParseError {
                             offset: at,

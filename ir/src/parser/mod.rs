@@ -21,7 +21,7 @@ use crate::value::Value;
 
 /// How deeply regions, attributes, types and locations may nest. Parsing, printing and
 /// verification recurse, so an unbounded depth would overflow the stack on hostile input.
-pub const MAX_NESTING: u32 = 256;
+pub const MAX_NESTING: u32 = 128;
 
 /// A parse error at a byte offset, with optional notes at other offsets.
 #[derive(Debug)]

@@ -1,10 +1,11 @@
 //! Parsing operations, regions and blocks, and resolving SSA names and block labels.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use smallvec::SmallVec;
 
 use super::{PResult, ParseError, Parser};
+use crate::attributes::AttrKind;
 use crate::block::BlockId;
 use crate::builtin;
 use crate::context::Context;
@@ -259,26 +260,26 @@ impl<'a> Parser<'a> {
             return;
         };
         let inherent = info.inherent_attrs;
-        if inherent.is_empty() {
-            return;
-        }
         let data = self.ctx.op(op);
         let attrs = self.ctx.dictionary_entries(data.attributes).to_vec();
-        let mut props = data
-            .properties
-            .map(|p| self.ctx.dictionary_entries(p).to_vec())
-            .unwrap_or_default();
+        let props = match data.properties {
+            Some(p) if !matches!(self.ctx.attr_kind(p), AttrKind::Dictionary(_)) => return,
+            Some(p) => self.ctx.dictionary_entries(p).to_vec(),
+            None => Vec::new(),
+        };
         let (moved, kept): (Vec<_>, Vec<_>) = attrs
             .into_iter()
             .partition(|(k, _)| inherent.contains(&k.as_str()));
-        if moved.is_empty() {
-            return;
-        }
+        // Properties a registered op does not define have nowhere to live; MLIR drops them.
+        let mut props: Vec<_> = props
+            .into_iter()
+            .filter(|(k, _)| inherent.contains(&k.as_str()))
+            .collect();
         props.extend(moved);
-        let props = self.ctx.dictionary_attr(props);
+        let props = (!props.is_empty()).then(|| self.ctx.dictionary_attr(props));
         let kept = self.ctx.dictionary_attr(kept);
         let data = self.ctx.op_mut(op);
-        data.properties = Some(props);
+        data.properties = props;
         data.attributes = kept;
     }
 

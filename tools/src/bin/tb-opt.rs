@@ -133,7 +133,10 @@ fn process_chunk(args: &Args, filename: &str, chunk: &Chunk) -> Result<String, C
     {
         return Err(ChunkFailure::new(ctx, diag));
     }
-    Ok(print_operation(&ctx, top, print))
+    let text = print_operation(&ctx, top, print);
+    // The process ends soon after; freeing a large module op by op would only cost time.
+    std::mem::forget(ctx);
+    Ok(text)
 }
 
 /// Prints in the generic and the custom form (with locations), re-parses each and prints
