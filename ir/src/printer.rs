@@ -46,7 +46,78 @@ struct Printer<'a> {
     options: PrintOptions,
     out: String,
     names: Vec<ValueName>,
-    used_resources: Vec<String>,
+    attrs: AttrWriter<'a>,
+}
+
+/// Writes types and attributes. It remembers the resource blobs they use and, unless the
+/// output is local-scope, names affine maps and sets with `#map`/`#set` aliases in order of
+/// first appearance, as mlir-opt does.
+pub(crate) struct AttrWriter<'a> {
+    ctx: &'a Context,
+    resources: Vec<String>,
+    aliases: Option<Aliases>,
+}
+
+#[derive(Default)]
+struct Aliases {
+    names: rustc_hash::FxHashMap<Attr, String>,
+    /// Aliased attributes in order of first appearance.
+    order: Vec<Attr>,
+    maps: u32,
+    sets: u32,
+}
+
+impl<'a> AttrWriter<'a> {
+    fn new(ctx: &'a Context, use_aliases: bool) -> AttrWriter<'a> {
+        AttrWriter {
+            ctx,
+            resources: Vec::new(),
+            aliases: use_aliases.then(Aliases::default),
+        }
+    }
+
+    /// The alias of `attr` (allocating one on first use), if it gets one.
+    fn alias(&mut self, attr: Attr) -> Option<String> {
+        let aliases = self.aliases.as_mut()?;
+        if let Some(name) = aliases.names.get(&attr) {
+            return Some(name.clone());
+        }
+        let (prefix, counter) = match self.ctx.attr_kind(attr) {
+            AttrKind::AffineMap(_) => ("map", &mut aliases.maps),
+            AttrKind::IntegerSet(_) => ("set", &mut aliases.sets),
+            _ => return None,
+        };
+        let name = if *counter == 0 {
+            format!("#{prefix}")
+        } else {
+            format!("#{prefix}{counter}")
+        };
+        *counter += 1;
+        aliases.names.insert(attr, name.clone());
+        aliases.order.push(attr);
+        Some(name)
+    }
+
+    /// `#map = affine_map<...>` lines, maps before sets, each in numbering order.
+    fn alias_definitions(&self) -> String {
+        let Some(aliases) = &self.aliases else {
+            return String::new();
+        };
+        let mut out = String::new();
+        for want_map in [true, false] {
+            for &attr in &aliases.order {
+                let (is_map, body) = match self.ctx.attr_kind(attr) {
+                    AttrKind::AffineMap(m) => (true, format!("affine_map<{m}>")),
+                    AttrKind::IntegerSet(s) => (false, format!("affine_set<{s}>")),
+                    _ => continue,
+                };
+                if is_map == want_map {
+                    let _ = writeln!(out, "{} = {body}", aliases.names[&attr]);
+                }
+            }
+        }
+        out
+    }
 }
 
 /// Prints `op` (usually the top-level module) and the resource trailer.
@@ -56,7 +127,7 @@ pub fn print_operation(ctx: &Context, op: OpId, options: PrintOptions) -> String
         options,
         out: String::with_capacity(1 << 16),
         names: vec![ValueName::Unnamed; ctx.values.len()],
-        used_resources: Vec::new(),
+        attrs: AttrWriter::new(ctx, !options.local_scope),
     };
     p.number_values(op);
     p.print_op(op, 0);
@@ -64,26 +135,30 @@ pub fn print_operation(ctx: &Context, op: OpId, options: PrintOptions) -> String
     p.print_resources();
     // mlir-opt ends its output with an empty line; so do we, so outputs diff cleanly.
     p.out.push('\n');
-    p.out
+    let definitions = p.attrs.alias_definitions();
+    if definitions.is_empty() {
+        p.out
+    } else {
+        definitions + &p.out
+    }
 }
 
 pub fn type_to_string(ctx: &Context, ty: Type) -> String {
     let mut s = String::new();
-    write_type(ctx, ty, &mut s);
+    write_type(&mut AttrWriter::new(ctx, false), ty, &mut s);
     s
 }
 
 pub fn attr_to_string(ctx: &Context, attr: Attr) -> String {
     let mut s = String::new();
-    let mut resources = Vec::new();
-    write_attr(ctx, attr, &mut s, &mut resources);
+    write_attr(&mut AttrWriter::new(ctx, false), attr, &mut s);
     s
 }
 
 /// `loc(...)` for a location.
 pub fn print_location_inline(ctx: &Context, loc: Location, out: &mut String) {
     out.push_str("loc(");
-    write_location_body(ctx, loc, out);
+    write_location_body(&mut AttrWriter::new(ctx, false), loc, out);
     out.push(')');
 }
 
@@ -239,8 +314,11 @@ impl Printer<'_> {
             self.out.push(']');
         }
         if let Some(props) = data.properties {
+            // mlir-opt prints properties in full, never through aliases.
             self.out.push_str(" <");
+            let aliases = self.attrs.aliases.take();
             self.write_attr(props);
+            self.attrs.aliases = aliases;
             self.out.push('>');
         }
         if !data.regions.is_empty() {
@@ -262,11 +340,11 @@ impl Printer<'_> {
             if i > 0 {
                 self.out.push_str(", ");
             }
-            write_type(ctx, ctx.value_type(v), &mut self.out);
+            write_type(&mut self.attrs, ctx.value_type(v), &mut self.out);
         }
         self.out.push_str(") -> ");
         let results: Vec<Type> = data.results.iter().map(|&v| ctx.value_type(v)).collect();
-        write_result_types(ctx, &results, &mut self.out);
+        write_result_types(&mut self.attrs, &results, &mut self.out);
     }
 
     /// `module @name attributes {...} {` body `}`
@@ -316,7 +394,7 @@ impl Printer<'_> {
                         }
                         self.write_value(arg);
                         self.out.push_str(": ");
-                        write_type(self.ctx, self.ctx.value_type(arg), &mut self.out);
+                        write_type(&mut self.attrs, self.ctx.value_type(arg), &mut self.out);
                         if self.options.debug_info
                             && let Some(loc) = self.ctx.value(arg).loc
                         {
@@ -381,16 +459,17 @@ impl Printer<'_> {
     }
 
     fn write_attr(&mut self, attr: Attr) {
-        write_attr(self.ctx, attr, &mut self.out, &mut self.used_resources);
+        write_attr(&mut self.attrs, attr, &mut self.out);
     }
 
     fn write_dictionary(&mut self, entries: &[(String, Attr)]) {
-        write_dictionary(self.ctx, entries, &mut self.out, &mut self.used_resources);
+        write_dictionary(&mut self.attrs, entries, &mut self.out);
     }
 
     fn print_resources(&mut self) {
         let blobs: Vec<_> = self
-            .used_resources
+            .attrs
+            .resources
             .iter()
             .filter_map(|h| self.ctx.resources.get(h).map(|b| (h, b)))
             .collect();
@@ -479,24 +558,25 @@ fn write_symbol_name(name: &str, out: &mut String) {
 
 // ---- types ----
 
-fn write_result_types(ctx: &Context, results: &[Type], out: &mut String) {
+fn write_result_types(w: &mut AttrWriter, results: &[Type], out: &mut String) {
+    let ctx = w.ctx;
     let single_plain =
         results.len() == 1 && !matches!(ctx.type_kind(results[0]), TypeKind::Function { .. });
     if single_plain {
-        write_type(ctx, results[0], out);
+        write_type(w, results[0], out);
     } else {
         out.push('(');
-        write_type_list(ctx, results, out);
+        write_type_list(w, results, out);
         out.push(')');
     }
 }
 
-fn write_type_list(ctx: &Context, types: &[Type], out: &mut String) {
+fn write_type_list(w: &mut AttrWriter, types: &[Type], out: &mut String) {
     for (i, &t) in types.iter().enumerate() {
         if i > 0 {
             out.push_str(", ");
         }
-        write_type(ctx, t, out);
+        write_type(w, t, out);
     }
 }
 
@@ -518,7 +598,8 @@ fn write_shape(shape: &[i64], scalable: Option<&[bool]>, out: &mut String) {
     }
 }
 
-pub fn write_type(ctx: &Context, ty: Type, out: &mut String) {
+fn write_type(w: &mut AttrWriter, ty: Type, out: &mut String) {
+    let ctx = w.ctx;
     match ctx.type_kind(ty) {
         TypeKind::Integer { width, signedness } => {
             let prefix = match signedness {
@@ -533,19 +614,19 @@ pub fn write_type(ctx: &Context, ty: Type, out: &mut String) {
         TypeKind::None => out.push_str("none"),
         TypeKind::Complex(e) => {
             out.push_str("complex<");
-            write_type(ctx, *e, out);
+            write_type(w, *e, out);
             out.push('>');
         }
         TypeKind::Tuple(elems) => {
             out.push_str("tuple<");
-            write_type_list(ctx, elems, out);
+            write_type_list(w, elems, out);
             out.push('>');
         }
         TypeKind::Function { inputs, results } => {
             out.push('(');
-            write_type_list(ctx, inputs, out);
+            write_type_list(w, inputs, out);
             out.push_str(") -> ");
-            write_result_types(ctx, results, out);
+            write_result_types(w, results, out);
         }
         TypeKind::RankedTensor {
             shape,
@@ -554,16 +635,16 @@ pub fn write_type(ctx: &Context, ty: Type, out: &mut String) {
         } => {
             out.push_str("tensor<");
             write_shape(shape, None, out);
-            write_type(ctx, *element, out);
+            write_type(w, *element, out);
             if let Some(enc) = encoding {
                 out.push_str(", ");
-                out.push_str(&attr_to_string(ctx, *enc));
+                write_attr(w, *enc, out);
             }
             out.push('>');
         }
         TypeKind::UnrankedTensor { element } => {
             out.push_str("tensor<*x");
-            write_type(ctx, *element, out);
+            write_type(w, *element, out);
             out.push('>');
         }
         TypeKind::MemRef {
@@ -574,14 +655,14 @@ pub fn write_type(ctx: &Context, ty: Type, out: &mut String) {
         } => {
             out.push_str("memref<");
             write_shape(shape, None, out);
-            write_type(ctx, *element, out);
+            write_type(w, *element, out);
             if let Some(layout) = layout {
                 out.push_str(", ");
-                out.push_str(&attr_to_string(ctx, *layout));
+                write_attr(w, *layout, out);
             }
             if let Some(space) = memory_space {
                 out.push_str(", ");
-                write_memory_space(ctx, *space, out);
+                write_memory_space(w, *space, out);
             }
             out.push('>');
         }
@@ -590,10 +671,10 @@ pub fn write_type(ctx: &Context, ty: Type, out: &mut String) {
             memory_space,
         } => {
             out.push_str("memref<*x");
-            write_type(ctx, *element, out);
+            write_type(w, *element, out);
             if let Some(space) = memory_space {
                 out.push_str(", ");
-                write_memory_space(ctx, *space, out);
+                write_memory_space(w, *space, out);
             }
             out.push('>');
         }
@@ -604,7 +685,7 @@ pub fn write_type(ctx: &Context, ty: Type, out: &mut String) {
         } => {
             out.push_str("vector<");
             write_shape(shape, Some(scalable), out);
-            write_type(ctx, *element, out);
+            write_type(w, *element, out);
             out.push('>');
         }
         TypeKind::Opaque { dialect, body } => {
@@ -619,7 +700,8 @@ pub fn write_type(ctx: &Context, ty: Type, out: &mut String) {
 }
 
 /// Memory spaces print integers without their `i64` type, as MLIR does.
-fn write_memory_space(ctx: &Context, space: Attr, out: &mut String) {
+fn write_memory_space(w: &mut AttrWriter, space: Attr, out: &mut String) {
+    let ctx = w.ctx;
     if let AttrKind::Integer { value, ty } = ctx.attr_kind(space)
         && matches!(
             ctx.type_kind(*ty),
@@ -632,17 +714,13 @@ fn write_memory_space(ctx: &Context, space: Attr, out: &mut String) {
         let _ = write!(out, "{value}");
         return;
     }
-    out.push_str(&attr_to_string(ctx, space));
+    write_attr(w, space, out);
 }
 
 // ---- attributes ----
 
-fn write_dictionary(
-    ctx: &Context,
-    entries: &[(String, Attr)],
-    out: &mut String,
-    resources: &mut Vec<String>,
-) {
+fn write_dictionary(w: &mut AttrWriter, entries: &[(String, Attr)], out: &mut String) {
+    let ctx = w.ctx;
     out.push('{');
     for (i, (key, value)) in entries.iter().enumerate() {
         if i > 0 {
@@ -655,7 +733,7 @@ fn write_dictionary(
         }
         if !matches!(ctx.attr_kind(*value), AttrKind::Unit) {
             out.push_str(" = ");
-            write_attr(ctx, *value, out, resources);
+            write_attr(w, *value, out);
         }
     }
     out.push('}');
@@ -675,7 +753,12 @@ fn write_int_value(ctx: &Context, value: i128, ty: Type, out: &mut String) {
     }
 }
 
-fn write_attr(ctx: &Context, attr: Attr, out: &mut String, resources: &mut Vec<String>) {
+fn write_attr(w: &mut AttrWriter, attr: Attr, out: &mut String) {
+    let ctx = w.ctx;
+    if let Some(alias) = w.alias(attr) {
+        out.push_str(&alias);
+        return;
+    }
     match ctx.attr_kind(attr) {
         AttrKind::Unit => out.push_str("unit"),
         AttrKind::Integer { value, ty } => {
@@ -688,7 +771,7 @@ fn write_attr(ctx: &Context, attr: Attr, out: &mut String, resources: &mut Vec<S
                 }
             ) {
                 out.push_str(" : ");
-                write_type(ctx, *ty, out);
+                write_type(w, *ty, out);
             }
         }
         AttrKind::Float { bits, ty } => {
@@ -697,14 +780,14 @@ fn write_attr(ctx: &Context, attr: Attr, out: &mut String, resources: &mut Vec<S
             };
             out.push_str(&float::format_bits(kind, *bits));
             out.push_str(" : ");
-            write_type(ctx, *ty, out);
+            write_type(w, *ty, out);
         }
         AttrKind::String { value, ty } => {
             escape_into(out, value);
             // `none` is a string's default type and goes unsaid.
             if let Some(ty) = ty.filter(|&t| !matches!(ctx.type_kind(t), TypeKind::None)) {
                 out.push_str(" : ");
-                write_type(ctx, ty, out);
+                write_type(w, ty, out);
             }
         }
         AttrKind::Array(elems) => {
@@ -732,13 +815,13 @@ fn write_attr(ctx: &Context, attr: Attr, out: &mut String, resources: &mut Vec<S
                     {
                         out.push_str(&float::format_bits(FloatKind::F64, *bits));
                     }
-                    _ => write_attr(ctx, e, out, resources),
+                    _ => write_attr(w, e, out),
                 }
             }
             out.push(']');
         }
-        AttrKind::Dictionary(entries) => write_dictionary(ctx, entries, out, resources),
-        AttrKind::Type(ty) => write_type(ctx, *ty, out),
+        AttrKind::Dictionary(entries) => write_dictionary(w, entries, out),
+        AttrKind::Type(ty) => write_type(w, *ty, out),
         AttrKind::SymbolRef { root, nested } => {
             out.push('@');
             write_symbol_name(root, out);
@@ -749,22 +832,22 @@ fn write_attr(ctx: &Context, attr: Attr, out: &mut String, resources: &mut Vec<S
         }
         AttrKind::DenseElements { ty, data } => {
             out.push_str("dense<");
-            write_dense(ctx, *ty, data, out);
+            write_dense(w, *ty, data, out);
             out.push_str("> : ");
-            write_type(ctx, *ty, out);
+            write_type(w, *ty, out);
         }
         AttrKind::DenseResource { handle, ty } => {
             out.push_str("dense_resource<");
             write_resource_handle(handle, out);
             out.push_str("> : ");
-            write_type(ctx, *ty, out);
-            if !resources.contains(handle) {
-                resources.push(handle.clone());
+            write_type(w, *ty, out);
+            if !w.resources.contains(handle) {
+                w.resources.push(handle.clone());
             }
         }
         AttrKind::DenseArray { element, data } => {
             out.push_str("array<");
-            write_type(ctx, *element, out);
+            write_type(w, *element, out);
             match data {
                 DenseArrayData::Int(values) => {
                     for (i, v) in values.iter().enumerate() {
@@ -815,7 +898,7 @@ fn write_attr(ctx: &Context, attr: Attr, out: &mut String, resources: &mut Vec<S
             out.push_str(body);
             if let Some(ty) = ty {
                 out.push_str(" : ");
-                write_type(ctx, *ty, out);
+                write_type(w, *ty, out);
             }
         }
         AttrKind::WideInteger {
@@ -824,13 +907,13 @@ fn write_attr(ctx: &Context, attr: Attr, out: &mut String, resources: &mut Vec<S
             ty,
         } => {
             let _ = write!(out, "{}{magnitude} : ", if *negative { "-" } else { "" });
-            write_type(ctx, *ty, out);
+            write_type(w, *ty, out);
         }
         AttrKind::DenseStrings { ty, splat, values } => {
             out.push_str("dense<");
-            write_dense_strings(ctx, *ty, *splat, values, out);
+            write_dense_strings(w, *ty, *splat, values, out);
             out.push_str("> : ");
-            write_type(ctx, *ty, out);
+            write_type(w, *ty, out);
         }
         AttrKind::Sparse {
             ty,
@@ -858,19 +941,19 @@ fn write_attr(ctx: &Context, attr: Attr, out: &mut String, resources: &mut Vec<S
                 }
                 out.push_str(", ");
                 match ctx.attr_kind(*values) {
-                    AttrKind::DenseElements { ty, data } => write_dense(ctx, *ty, data, out),
+                    AttrKind::DenseElements { ty, data } => write_dense(w, *ty, data, out),
                     AttrKind::DenseStrings { ty, splat, values } => {
-                        write_dense_strings(ctx, *ty, *splat, values, out)
+                        write_dense_strings(w, *ty, *splat, values, out)
                     }
                     _ => unreachable!("sparse values are dense attributes"),
                 }
             }
             out.push_str("> : ");
-            write_type(ctx, *ty, out);
+            write_type(w, *ty, out);
         }
         AttrKind::Distinct { id, inner } => {
             let _ = write!(out, "distinct[{id}]<");
-            write_attr(ctx, *inner, out, resources);
+            write_attr(w, *inner, out);
             out.push('>');
         }
     }
@@ -886,7 +969,8 @@ fn write_dynamic(v: i64, out: &mut String) {
 
 /// The body of `dense<...>`: a splat value, nested lists, or hex when some float
 /// element has no exact decimal form.
-fn write_dense(ctx: &Context, ty: Type, data: &DenseData, out: &mut String) {
+fn write_dense(w: &mut AttrWriter, ty: Type, data: &DenseData, out: &mut String) {
+    let ctx = w.ctx;
     let kind = ctx.type_kind(ty);
     let shape = kind.shape().unwrap_or(&[]).to_vec();
     let element = kind.element().expect("dense attributes have shaped types");
@@ -903,7 +987,7 @@ fn write_dense(ctx: &Context, ty: Type, data: &DenseData, out: &mut String) {
     }
     // Like MLIR, large non-splat data prints as raw little-endian hex.
     if !data.splat && data.elements.len() > 100 {
-        write_dense_hex(ctx, element, &data.elements, out);
+        write_dense_hex(w, element, &data.elements, out);
         return;
     }
     let write_elem = |e: &DenseElement, out: &mut String| match *e {
@@ -934,7 +1018,8 @@ fn write_dense(ctx: &Context, ty: Type, data: &DenseData, out: &mut String) {
 
 /// `"0x..."`: each element's bytes little-endian (complex: real then imaginary); booleans
 /// are packed eight to a byte, least significant bit first.
-fn write_dense_hex(ctx: &Context, element: Type, elements: &[DenseElement], out: &mut String) {
+fn write_dense_hex(w: &mut AttrWriter, element: Type, elements: &[DenseElement], out: &mut String) {
+    let ctx = w.ctx;
     let mut bytes: Vec<u8> = Vec::new();
     let part_width = |ty: Type| match *ctx.type_kind(ty) {
         TypeKind::Integer { width, .. } => width,
@@ -978,7 +1063,14 @@ fn write_dense_hex(ctx: &Context, element: Type, elements: &[DenseElement], out:
     out.push('"');
 }
 
-fn write_dense_strings(ctx: &Context, ty: Type, splat: bool, values: &[Vec<u8>], out: &mut String) {
+fn write_dense_strings(
+    w: &mut AttrWriter,
+    ty: Type,
+    splat: bool,
+    values: &[Vec<u8>],
+    out: &mut String,
+) {
+    let ctx = w.ctx;
     let shape = ctx.type_kind(ty).shape().unwrap_or(&[]).to_vec();
     if values.is_empty() {
         return;
@@ -1023,7 +1115,8 @@ fn write_nested(
 
 // ---- locations ----
 
-fn write_location_body(ctx: &Context, loc: Location, out: &mut String) {
+fn write_location_body(w: &mut AttrWriter, loc: Location, out: &mut String) {
+    let ctx = w.ctx;
     let Some(kind) = ctx.location_kind(loc) else {
         out.push_str("unknown");
         return;
@@ -1052,15 +1145,15 @@ fn write_location_body(ctx: &Context, loc: Location, out: &mut String) {
                 && !matches!(ctx.location_kind(*child), Some(LocationKind::Unknown))
             {
                 out.push('(');
-                write_location_body(ctx, *child, out);
+                write_location_body(w, *child, out);
                 out.push(')');
             }
         }
         LocationKind::CallSite { callee, caller } => {
             out.push_str("callsite(");
-            write_location_body(ctx, *callee, out);
+            write_location_body(w, *callee, out);
             out.push_str(" at ");
-            write_location_body(ctx, *caller, out);
+            write_location_body(w, *caller, out);
             out.push(')');
         }
         LocationKind::Fused {
@@ -1070,7 +1163,7 @@ fn write_location_body(ctx: &Context, loc: Location, out: &mut String) {
             out.push_str("fused");
             if let Some(m) = metadata {
                 out.push('<');
-                out.push_str(&attr_to_string(ctx, *m));
+                write_attr(w, *m, out);
                 out.push('>');
             }
             out.push('[');
@@ -1078,7 +1171,7 @@ fn write_location_body(ctx: &Context, loc: Location, out: &mut String) {
                 if i > 0 {
                     out.push_str(", ");
                 }
-                write_location_body(ctx, l, out);
+                write_location_body(w, l, out);
             }
             out.push(']');
         }
