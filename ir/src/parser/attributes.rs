@@ -58,12 +58,12 @@ enum ScalarPart {
 }
 
 impl<'a> Parser<'a> {
-    /// Parses any attribute. `ty` is a type already known from context (unused by most).
-    pub(crate) fn parse_attribute(&mut self, ty: Option<Type>) -> PResult<Attr> {
-        self.nested(|p| p.parse_attribute_unguarded(ty))
+    /// Parses any attribute.
+    pub(crate) fn parse_attribute(&mut self) -> PResult<Attr> {
+        self.nested(|p| p.parse_attribute_unguarded())
     }
 
-    fn parse_attribute_unguarded(&mut self, _ty: Option<Type>) -> PResult<Attr> {
+    fn parse_attribute_unguarded(&mut self) -> PResult<Attr> {
         let tok = self.tok;
         match tok.kind {
             TokenKind::Integer | TokenKind::Float | TokenKind::Minus => self.parse_number_attr(),
@@ -83,7 +83,7 @@ impl<'a> Parser<'a> {
                 self.advance();
                 let mut elements = Vec::new();
                 self.parse_comma_list_until(TokenKind::RSquare, |p| {
-                    elements.push(p.parse_attribute(None)?);
+                    elements.push(p.parse_attribute()?);
                     Ok(())
                 })?;
                 self.expect(TokenKind::RSquare, "']' in array attribute")?;
@@ -150,7 +150,7 @@ impl<'a> Parser<'a> {
                 return p.error_at(at, format!("duplicate key '{key}' in dictionary attribute"));
             }
             let value = if p.consume_if(TokenKind::Equal) {
-                p.parse_attribute(None)?
+                p.parse_attribute()?
             } else {
                 p.ctx.unit_attr()
             };
@@ -423,6 +423,13 @@ impl<'a> Parser<'a> {
         self.expect(TokenKind::Less, "'<' after 'dense'")?;
         let literal_at = self.tok.start;
         let literal = self.parse_dense_literal()?;
+        let (ty, _, _) = self.parse_elements_type()?;
+        self.build_dense(literal_at, literal, ty)
+    }
+
+    /// `> : type` closing an elements literal: a shaped type with a static shape. Returns the
+    /// type, its shape and where it was written.
+    fn parse_elements_type(&mut self) -> PResult<(Type, Vec<i64>, usize)> {
         self.expect(TokenKind::Greater, "'>'")?;
         self.expect(TokenKind::Colon, "':'")?;
         let ty_at = self.tok.start;
@@ -433,7 +440,7 @@ impl<'a> Parser<'a> {
         if shape.contains(&DYNAMIC) {
             return self.error_at(ty_at, "elements literal type must have static shape");
         }
-        self.build_dense(literal_at, literal, ty)
+        Ok((ty, shape, ty_at))
     }
 
     /// The literal inside `dense<...>`, up to (not including) the closing `>` or `,`.
@@ -577,18 +584,12 @@ impl<'a> Parser<'a> {
             let at = self.tok.start;
             values_literal = Some((at, self.parse_dense_literal()?));
         }
-        self.expect(TokenKind::Greater, "'>'")?;
-        self.expect(TokenKind::Colon, "':'")?;
-        let ty_at = self.tok.start;
-        let ty = self.parse_type()?;
-        let Some(shape) = self.ctx.type_kind(ty).shape().map(<[i64]>::to_vec) else {
-            return self.error_at(ty_at, "elements literal must be a shaped type");
-        };
+        let (ty, shape, ty_at) = self.parse_elements_type()?;
         let element = self.ctx.type_kind(ty).element().expect("shaped");
         let rank = shape.len().max(1);
         for (i, &index) in indices.iter().enumerate() {
             let dim = shape.get(i % rank).copied().unwrap_or(1);
-            if index >= dim && dim != DYNAMIC {
+            if index >= dim {
                 return self.error_at(
                     ty_at,
                     format!(
@@ -634,7 +635,7 @@ impl<'a> Parser<'a> {
         self.expect(TokenKind::RSquare, "']' to close distinct ID")?;
         self.expect(TokenKind::Less, "'<' after distinct ID")?;
         let inner_at = self.tok.start;
-        let inner = self.parse_attribute(None)?;
+        let inner = self.parse_attribute()?;
         self.expect(TokenKind::Greater, "'>' to close distinct attribute")?;
         match self.distinct_ids.get(&id) {
             Some(&prev) if prev != inner => {

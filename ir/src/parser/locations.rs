@@ -106,7 +106,7 @@ impl<'a> Parser<'a> {
                 "fused" => {
                     self.advance();
                     let metadata = if self.consume_if(TokenKind::Less) {
-                        let attr = self.parse_attribute(None)?;
+                        let attr = self.parse_attribute()?;
                         self.expect(TokenKind::Greater, "'>' after fused location metadata")?;
                         Some(attr)
                     } else {

@@ -470,7 +470,7 @@ impl<'a> Parser<'a> {
             );
         }
         self.expect(TokenKind::Equal, "'=' in attribute alias definition")?;
-        let attr = self.parse_attribute(None)?;
+        let attr = self.parse_attribute()?;
         self.attr_aliases.insert(name.to_string(), attr);
         Ok(())
     }

@@ -180,7 +180,7 @@ impl<'a> Parser<'a> {
         }
         let mut properties = None;
         if self.consume_if(TokenKind::Less) {
-            let props = self.parse_attribute(None)?;
+            let props = self.parse_attribute()?;
             self.expect(TokenKind::Greater, "'>' to close properties")?;
             properties = Some(props);
         }

@@ -278,7 +278,7 @@ impl<'a> Parser<'a> {
         let dims = self.parse_dimension_list(true, false)?;
         let (element, _) = self.parse_element_type("tensor")?;
         let encoding = if self.consume_if(TokenKind::Comma) {
-            Some(self.parse_attribute(None)?)
+            Some(self.parse_attribute()?)
         } else {
             None
         };
@@ -312,7 +312,7 @@ impl<'a> Parser<'a> {
         let mut memory_space = None;
         while self.consume_if(TokenKind::Comma) {
             let at = self.tok.start;
-            let attr = self.parse_attribute(None)?;
+            let attr = self.parse_attribute()?;
             let is_layout = matches!(
                 self.ctx.attr_kind(attr),
                 AttrKind::AffineMap(_) | AttrKind::Strided { .. }
