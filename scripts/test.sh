@@ -56,7 +56,12 @@ summary() {
     else
         printf 'RESULT: all steps passed\n'
     fi
+    # One closing line with the totals of both runners (cargo's own last line is often a
+    # doc-test binary with nothing in it).
+    printf 'tests: %d passed, %d failed\n' "$total_passed" "$total_failed"
 }
+total_passed=0
+total_failed=0
 trap summary EXIT
 
 if ! step setup bash scripts/setup.sh; then
@@ -66,9 +71,37 @@ if ! step setup bash scripts/setup.sh; then
     exit 1
 fi
 
+log_dir="$(mktemp -d)"
+
+# Each runs one test runner, showing its output and adding its counts to the totals.
+count_cargo_tests() {
+    local rc
+    # pipefail (set above) makes the pipeline's status cargo's.
+    cargo test --release --workspace --no-fail-fast 2>&1 | tee "$log_dir/cargo.log"
+    rc=$?
+    local p f
+    p=$(grep -oE 'test result: [a-zA-Z]+\. [0-9]+ passed' "$log_dir/cargo.log" | awk '{s += $4} END {print s + 0}')
+    f=$(grep -oE '[0-9]+ failed;' "$log_dir/cargo.log" | awk '{s += $1} END {print s + 0}')
+    total_passed=$((total_passed + p))
+    total_failed=$((total_failed + f))
+    return "$rc"
+}
+
+count_lit_tests() {
+    local rc
+    .venv/bin/lit -v test/ "$@" 2>&1 | tee "$log_dir/lit.log"
+    rc=$?
+    local p f
+    p=$(grep -oE '^ *Passed *: *[0-9]+' "$log_dir/lit.log" | grep -oE '[0-9]+' | tail -1)
+    f=$(grep -oE '^ *(Failed|Unresolved|Timed Out) *: *[0-9]+' "$log_dir/lit.log" | grep -oE '[0-9]+$' | awk '{s += $1} END {print s + 0}')
+    total_passed=$((total_passed + ${p:-0}))
+    total_failed=$((total_failed + ${f:-0}))
+    return "$rc"
+}
+
 if step build cargo build --release --workspace --all-targets; then
-    step cargo-test cargo test --release --workspace --no-fail-fast
-    step lit .venv/bin/lit -v test/ "$@"
+    step cargo-test count_cargo_tests
+    step lit count_lit_tests "$@"
 else
     skip cargo-test "build failed"
     skip lit "build failed"
