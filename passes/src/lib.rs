@@ -1,2 +1,27 @@
 //! TensorBind passes: canonicalization, CSE/DCE, graph equality saturation, global affine
 //! fusion, tiling/scheduling, and the conversions between levels.
+//!
+//! Each pass is one file named after its command-line name; [`register_all`] makes them
+//! available to pipelines.
+
+mod cse;
+mod dce;
+mod symbol_dce;
+
+use tb_ir::pass::PassRegistry;
+
+/// Registers every pass of this crate.
+pub fn register_all(registry: &mut PassRegistry) {
+    registry.register(cse::info());
+    registry.register(dce::info());
+    registry.register(symbol_dce::info());
+}
+
+/// Whether `op` can be removed or merged freely: registered as pure, not a terminator,
+/// with no regions or successors (an unregistered op may have any side effect).
+pub(crate) fn is_pure(ctx: &tb_ir::Context, op: tb_ir::OpId) -> bool {
+    let data = ctx.op(op);
+    data.regions.is_empty()
+        && data.successors.is_empty()
+        && ctx.op_traits(op).is_some_and(|t| t.pure && !t.terminator)
+}

@@ -7,6 +7,7 @@ use clap::Parser as ClapParser;
 use tb_ir::diagnostics::{self, Diagnostic, SourceMgr};
 use tb_ir::expected_diagnostics::{self, Expected};
 use tb_ir::parser::{ParseOptions, parse_source};
+use tb_ir::pass::{Instrumentation, PassManager, PassRegistry, Pipeline, PipelineElement};
 use tb_ir::printer::{PrintOptions, print_operation};
 use tb_ir::{Context, Severity, verifier};
 
@@ -47,6 +48,172 @@ struct Args {
     /// Do not wrap top-level operations in an implicit module.
     #[arg(long = "no-implicit-module")]
     no_implicit_module: bool,
+    /// The passes to run, in MLIR's textual syntax: `builtin.module(func.func(cse),dce)`.
+    /// Registered passes may also be named as flags (`--cse --dce`), run in order.
+    #[arg(long = "pass-pipeline")]
+    pass_pipeline: Option<String>,
+    /// Print the pipeline (with every option) to stderr before running it.
+    #[arg(long = "dump-pass-pipeline")]
+    dump_pass_pipeline: bool,
+    /// List the registered passes and their options, and exit.
+    #[arg(long = "list-passes")]
+    list_passes: bool,
+    /// Verify the IR after each pass.
+    #[arg(long = "verify-each", default_value_t = true, num_args = 0..=1, default_missing_value = "true", require_equals = true, action = clap::ArgAction::Set)]
+    verify_each: bool,
+    /// Print the IR before these passes (comma-separated pass names).
+    #[arg(
+        long = "mlir-print-ir-before",
+        value_delimiter = ',',
+        require_equals = true
+    )]
+    print_ir_before: Vec<String>,
+    /// Print the IR after these passes (comma-separated pass names).
+    #[arg(
+        long = "mlir-print-ir-after",
+        value_delimiter = ',',
+        require_equals = true
+    )]
+    print_ir_after: Vec<String>,
+    /// Print the IR before every pass.
+    #[arg(long = "mlir-print-ir-before-all")]
+    print_ir_before_all: bool,
+    /// Print the IR after every pass.
+    #[arg(long = "mlir-print-ir-after-all")]
+    print_ir_after_all: bool,
+    /// Print the IR after a pass only if it changed it.
+    #[arg(long = "mlir-print-ir-after-change")]
+    print_ir_after_change: bool,
+    /// Print the IR after a pass that failed.
+    #[arg(long = "mlir-print-ir-after-failure")]
+    print_ir_after_failure: bool,
+    /// Report the wall time of every pass on stderr.
+    #[arg(long = "mlir-timing")]
+    timing: bool,
+    /// Passes named as flags, collected before clap sees the command line.
+    #[arg(skip)]
+    flag_passes: Vec<PipelineElement>,
+}
+
+fn count_passes(p: &Pipeline) -> usize {
+    p.elements
+        .iter()
+        .map(|e| match e {
+            PipelineElement::Pass { .. } => 1,
+            PipelineElement::Nested(n) => count_passes(n),
+        })
+        .sum()
+}
+
+/// Every pass TensorBind registers.
+fn pass_registry() -> PassRegistry {
+    let mut registry = PassRegistry::new();
+    tb_passes::register_all(&mut registry);
+    registry
+}
+
+/// Takes `--<pass>` and `--<pass>=<options>` out of the command line: registered passes
+/// can be named as flags, like `mlir-opt --cse`.
+fn take_pass_flags(
+    argv: Vec<String>,
+    registry: &PassRegistry,
+) -> (Vec<String>, Vec<PipelineElement>) {
+    let mut rest = Vec::new();
+    let mut passes = Vec::new();
+    for arg in argv {
+        let flag = arg
+            .strip_prefix("--")
+            .or_else(|| arg.strip_prefix('-').filter(|a| !a.starts_with('-')));
+        let (name, options) = match flag.map(|f| f.split_once('=').unwrap_or((f, ""))) {
+            Some((name, options)) if registry.get(name).is_some() => (name, options),
+            _ => {
+                rest.push(arg);
+                continue;
+            }
+        };
+        let options = options.trim_matches('"');
+        let element = if options.is_empty() {
+            PipelineElement::Pass {
+                name: name.to_string(),
+                options: Vec::new(),
+            }
+        } else {
+            match Pipeline::parse(&format!("any({name}{{{options}}})")) {
+                Ok(mut p) => p.elements.remove(0),
+                Err(e) => {
+                    eprintln!("tb-opt: invalid options for --{name}: {}", e.message);
+                    std::process::exit(1);
+                }
+            }
+        };
+        passes.push(element);
+    }
+    (rest, passes)
+}
+
+/// The pipeline the command line asks for, if any.
+fn requested_pipeline(args: &Args) -> Result<Option<Pipeline>, String> {
+    match (&args.pass_pipeline, args.flag_passes.is_empty()) {
+        (Some(_), false) => {
+            Err("--pass-pipeline cannot be combined with passes given as flags".into())
+        }
+        (Some(text), true) => Pipeline::parse(text).map(Some).map_err(|e| {
+            format!(
+                "invalid pass pipeline: {}\n  {text}\n  {}^",
+                e.message,
+                " ".repeat(e.offset)
+            )
+        }),
+        (None, false) => Ok(Some(Pipeline {
+            anchor: "builtin.module".into(),
+            elements: args.flag_passes.clone(),
+        })),
+        (None, true) => Ok(None),
+    }
+}
+
+fn instrumentation(args: &Args, print: PrintOptions) -> Instrumentation {
+    let all = |flag: bool, list: &[String]| {
+        if flag {
+            vec!["*".to_string()]
+        } else {
+            list.to_vec()
+        }
+    };
+    Instrumentation {
+        print_before: all(args.print_ir_before_all, &args.print_ir_before),
+        print_after: all(args.print_ir_after_all, &args.print_ir_after),
+        print_after_change: args.print_ir_after_change,
+        print_after_failure: args.print_ir_after_failure,
+        verify_each: args.verify_each,
+        timing: args.timing,
+        print: PrintOptions {
+            local_scope: true,
+            ..print
+        },
+    }
+}
+
+/// `--list-passes`: names, descriptions and typed options with defaults.
+fn list_passes(registry: &PassRegistry) -> String {
+    let mut out = String::from("Passes:\n");
+    for info in registry.iter() {
+        out.push_str(&format!("  --{:<24} {}\n", info.argument, info.description));
+        for o in info.options {
+            out.push_str(&format!(
+                "      {}: {} = {:<10} {}\n",
+                o.name,
+                o.kind.spelling(),
+                if o.default.is_empty() {
+                    "\"\""
+                } else {
+                    o.default
+                },
+                o.help
+            ));
+        }
+    }
+    out
 }
 
 /// A piece of the input with the line number (0-based) it starts at.
@@ -110,7 +277,12 @@ fn new_context(allow_unregistered: bool) -> Context {
 }
 
 /// Parses, verifies and prints one chunk (after an optional round-trip check).
-fn process_chunk(args: &Args, filename: &str, chunk: &Chunk) -> Result<String, ChunkFailure> {
+fn process_chunk(
+    args: &Args,
+    pipeline: Option<&Pipeline>,
+    filename: &str,
+    chunk: &Chunk,
+) -> Result<String, ChunkFailure> {
     let mut ctx = new_context(args.allow_unregistered_dialect);
     let options = ParseOptions {
         no_implicit_module: args.no_implicit_module,
@@ -128,6 +300,24 @@ fn process_chunk(args: &Args, filename: &str, chunk: &Chunk) -> Result<String, C
         debug_info: args.print_debuginfo,
         local_scope: args.print_local_scope,
     };
+    if let Some(pipeline) = pipeline {
+        let mut pm = match PassManager::new(pipeline, &pass_registry()) {
+            Ok(pm) => pm,
+            Err(message) => {
+                let loc = ctx.op(top).loc;
+                return Err(ChunkFailure::new(ctx, Diagnostic::error(loc, message)));
+            }
+        };
+        let start = std::time::Instant::now();
+        let result = pm.run(&mut ctx, top, &instrumentation(args, print));
+        eprint!("{}", pm.log);
+        if args.timing {
+            eprint!("{}", pm.timing_report(start.elapsed()));
+        }
+        if let Err(diag) = result {
+            return Err(ChunkFailure::new(ctx, diag));
+        }
+    }
     if args.verify_roundtrip
         && let Err(diag) = verify_roundtrip(&ctx, top, args.allow_unregistered_dialect, filename)
     {
@@ -196,7 +386,36 @@ fn read_input(path: &str) -> std::io::Result<String> {
 }
 
 fn main() -> ExitCode {
-    let args = Args::parse();
+    let registry = pass_registry();
+    let (argv, flag_passes) = take_pass_flags(std::env::args().collect(), &registry);
+    let mut args = Args::parse_from(argv);
+    args.flag_passes = flag_passes;
+    if args.list_passes {
+        print!("{}", list_passes(&registry));
+        return ExitCode::SUCCESS;
+    }
+    let pipeline = match requested_pipeline(&args) {
+        Ok(p) => p,
+        Err(message) => {
+            eprintln!("tb-opt: {message}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if let Some(p) = &pipeline {
+        // Resolve once up front so unknown passes or bad options fail before any parsing.
+        match PassManager::new(p, &registry) {
+            Ok(pm) if args.dump_pass_pipeline => eprintln!(
+                "Pass Manager with {} passes:\n{}\n",
+                count_passes(p),
+                pm.pipeline()
+            ),
+            Ok(_) => {}
+            Err(message) => {
+                eprintln!("tb-opt: {message}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
     let text = match read_input(&args.input) {
         Ok(t) => t,
         Err(e) => {
@@ -215,7 +434,7 @@ fn main() -> ExitCode {
     let mut outputs = Vec::new();
     let mut failed = false;
     for chunk in &chunks {
-        let result = process_chunk(&args, &filename, chunk);
+        let result = process_chunk(&args, pipeline.as_ref(), &filename, chunk);
         if args.verify_diagnostics {
             if !check_expected(&filename, chunk, &sources, result.as_ref().err()) {
                 failed = true;

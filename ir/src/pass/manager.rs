@@ -1,0 +1,274 @@
+//! Runs a pipeline: passes in order on their anchor op, nested pipelines on each directly
+//! nested op they name, verification after every pass, and IR printing around passes.
+
+use std::fmt::Write as _;
+use std::time::{Duration, Instant};
+
+use super::Pass;
+use super::pipeline::{Pipeline, PipelineElement};
+use super::registry::PassRegistry;
+use crate::context::Context;
+use crate::diagnostics::Diagnostic;
+use crate::operation::OpId;
+use crate::printer::{PrintOptions, print_operation};
+use crate::verifier;
+
+/// What to observe while the pipeline runs (the `--mlir-print-ir-*` family, `--verify-each`).
+#[derive(Clone, Debug, Default)]
+pub struct Instrumentation {
+    /// Pass arguments to print the IR before; `*` means every pass.
+    pub print_before: Vec<String>,
+    /// Pass arguments to print the IR after; `*` means every pass.
+    pub print_after: Vec<String>,
+    /// Print after a pass only when it changed the IR.
+    pub print_after_change: bool,
+    /// Print the IR when a pass fails.
+    pub print_after_failure: bool,
+    /// Verify after each pass.
+    pub verify_each: bool,
+    /// Collect per-pass wall time.
+    pub timing: bool,
+    /// How dumped IR is printed.
+    pub print: PrintOptions,
+}
+
+enum Entry {
+    Pass(Box<dyn Pass>),
+    Nested(OpPassManager),
+}
+
+struct OpPassManager {
+    anchor: String,
+    entries: Vec<Entry>,
+}
+
+/// A pipeline ready to run.
+pub struct PassManager {
+    root: OpPassManager,
+    /// IR dumps written by the instrumentation (MLIR writes them to stderr).
+    pub log: String,
+    /// `(pass display name, argument, total wall time)` in first-run order.
+    pub timings: Vec<(String, String, Duration)>,
+}
+
+fn matches(anchor: &str, op_name: &str) -> bool {
+    anchor == "any" || anchor == op_name
+}
+
+impl OpPassManager {
+    fn build(pipeline: &Pipeline, registry: &PassRegistry) -> Result<OpPassManager, String> {
+        let mut entries = Vec::new();
+        for element in &pipeline.elements {
+            entries.push(match element {
+                PipelineElement::Pass { name, options } => {
+                    let pass = registry.create(name, options)?;
+                    if let Some(anchor) = pass.anchor()
+                        && pipeline.anchor != "any"
+                        && anchor != pipeline.anchor
+                    {
+                        return Err(format!("pass '{name}' runs on '{anchor}' ops and cannot be scheduled on '{}'; nest it: {}({name})", pipeline.anchor, anchor));
+                    }
+                    Entry::Pass(pass)
+                }
+                PipelineElement::Nested(nested) => Entry::Nested(OpPassManager::build(nested, registry)?),
+            });
+        }
+        Ok(OpPassManager {
+            anchor: pipeline.anchor.clone(),
+            entries,
+        })
+    }
+
+    fn describe(&self) -> Pipeline {
+        let elements = self
+            .entries
+            .iter()
+            .map(|e| match e {
+                Entry::Pass(p) => PipelineElement::Pass {
+                    name: p.argument().to_string(),
+                    options: p.options(),
+                },
+                Entry::Nested(n) => PipelineElement::Nested(n.describe()),
+            })
+            .collect();
+        Pipeline {
+            anchor: self.anchor.clone(),
+            elements,
+        }
+    }
+}
+
+impl PassManager {
+    /// Resolves a parsed pipeline against the registry.
+    pub fn new(pipeline: &Pipeline, registry: &PassRegistry) -> Result<PassManager, String> {
+        Ok(PassManager {
+            root: OpPassManager::build(pipeline, registry)?,
+            log: String::new(),
+            timings: Vec::new(),
+        })
+    }
+
+    /// The pipeline with every option at its effective value (`--dump-pass-pipeline`).
+    pub fn pipeline(&self) -> Pipeline {
+        self.root.describe()
+    }
+
+    /// Runs the pipeline on `top`, which must match the root anchor.
+    pub fn run(
+        &mut self,
+        ctx: &mut Context,
+        top: OpId,
+        instr: &Instrumentation,
+    ) -> Result<(), Diagnostic> {
+        let name = ctx.op_name(top).to_string();
+        if !matches(&self.root.anchor, &name) {
+            return Err(Diagnostic::error(
+                ctx.op(top).loc,
+                format!(
+                    "can't run '{}' pass manager on '{name}' op",
+                    self.root.anchor
+                ),
+            ));
+        }
+        let mut root = std::mem::replace(
+            &mut self.root,
+            OpPassManager {
+                anchor: String::new(),
+                entries: Vec::new(),
+            },
+        );
+        let result = self.run_manager(&mut root, ctx, top, instr);
+        self.root = root;
+        result
+    }
+
+    fn run_manager(
+        &mut self,
+        pm: &mut OpPassManager,
+        ctx: &mut Context,
+        op: OpId,
+        instr: &Instrumentation,
+    ) -> Result<(), Diagnostic> {
+        for entry in &mut pm.entries {
+            match entry {
+                Entry::Pass(pass) => self.run_pass(pass.as_mut(), ctx, op, instr)?,
+                Entry::Nested(nested) => {
+                    // Ops directly nested in `op`'s regions, collected first so a pass may
+                    // erase or add siblings without disturbing the walk.
+                    let mut targets = Vec::new();
+                    for &region in &ctx.op(op).regions {
+                        for &block in &ctx.region(region).blocks {
+                            targets.extend(
+                                ctx.block_ops(block)
+                                    .filter(|&o| matches(&nested.anchor, ctx.op_name(o))),
+                            );
+                        }
+                    }
+                    for target in targets {
+                        if !ctx.op(target).erased {
+                            self.run_manager(nested, ctx, target, instr)?;
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn run_pass(
+        &mut self,
+        pass: &mut dyn Pass,
+        ctx: &mut Context,
+        op: OpId,
+        instr: &Instrumentation,
+    ) -> Result<(), Diagnostic> {
+        let (argument, display_name) = (pass.argument(), pass.display_name());
+        let wanted = |list: &[String]| list.iter().any(|p| p == "*" || p == argument);
+        let header = |when: &str| {
+            format!("// -----// IR Dump {when} {display_name} ({argument}) //----- //\n")
+        };
+        if wanted(&instr.print_before) {
+            self.log.push_str(&header("Before"));
+            self.log.push_str(&print_operation(ctx, op, instr.print));
+        }
+        let before = instr
+            .print_after_change
+            .then(|| print_operation(ctx, op, instr.print));
+        let start = Instant::now();
+        let mut result = pass.run(ctx, op);
+        if result.is_ok() && instr.verify_each {
+            result = verifier::verify(ctx, op).map_err(|d| {
+                let message = format!("{} (the IR no longer verifies after this pass)", d.message);
+                Diagnostic { message, ..d }
+            });
+        }
+        if instr.timing {
+            let elapsed = start.elapsed();
+            match self
+                .timings
+                .iter_mut()
+                .find(|(_, arg, _)| arg == pass.argument())
+            {
+                Some(entry) => entry.2 += elapsed,
+                None => self.timings.push((
+                    pass.display_name().to_string(),
+                    pass.argument().to_string(),
+                    elapsed,
+                )),
+            }
+        }
+        if let Err(diag) = result {
+            if instr.print_after_failure {
+                self.log
+                    .push_str(&header("After").replace(" (", " Failed ("));
+                self.log.push_str(&print_operation(ctx, op, instr.print));
+            }
+            // Name the pass in the message itself, so `expected-error {{...}}` substrings
+            // still match and no extra note needs expecting.
+            let message = format!(
+                "{} [pass '{argument}' on '{}']",
+                diag.message,
+                ctx.op_name(op)
+            );
+            return Err(Diagnostic { message, ..diag });
+        }
+        let after = (wanted(&instr.print_after) || instr.print_after_change)
+            .then(|| print_operation(ctx, op, instr.print));
+        if let Some(after) = after {
+            let changed = before.as_ref().is_none_or(|b| *b != after);
+            if wanted(&instr.print_after) || changed {
+                self.log.push_str(&header("After"));
+                self.log.push_str(&after);
+            }
+        }
+        Ok(())
+    }
+
+    /// `--mlir-timing`'s list report.
+    pub fn timing_report(&self, total: Duration) -> String {
+        let mut out = String::new();
+        let line = "===".to_string() + &"-".repeat(73) + "===";
+        let _ = writeln!(
+            out,
+            "{line}\n{:^79}\n{line}",
+            "... Execution time report ..."
+        );
+        let _ = writeln!(
+            out,
+            "  Total Execution Time: {:.4} seconds\n",
+            total.as_secs_f64()
+        );
+        let _ = writeln!(out, "  ----Wall Time----  ----Name----");
+        let total_secs = total.as_secs_f64().max(f64::MIN_POSITIVE);
+        for (name, arg, time) in &self.timings {
+            let t = time.as_secs_f64();
+            let _ = writeln!(
+                out,
+                "  {t:.4} ({:5.1}%)  {name} ({arg})",
+                100.0 * t / total_secs
+            );
+        }
+        let _ = writeln!(out, "  {:.4} (100.0%)  Total", total.as_secs_f64());
+        out
+    }
+}

@@ -1,0 +1,39 @@
+//! Passes and the pass manager: the [`Pass`] trait, typed pass options, a registry of
+//! passes by command-line name, MLIR's textual pipelines, and a manager that runs a
+//! pipeline nested by operation anchor with verification and IR-printing instrumentation.
+
+mod manager;
+mod options;
+pub mod pipeline;
+mod registry;
+
+pub use manager::{Instrumentation, PassManager};
+pub use options::{OptionKind, PassOptionInfo, PassOptions};
+pub use pipeline::{Pipeline, PipelineElement, PipelineError};
+pub use registry::{PassInfo, PassRegistry};
+
+use crate::context::Context;
+use crate::diagnostics::Diagnostic;
+use crate::operation::OpId;
+
+/// A transformation of the IR under one operation.
+pub trait Pass {
+    /// The command-line name (`cse`).
+    fn argument(&self) -> &'static str;
+
+    /// The name shown in IR dumps and timing reports (`CSE`).
+    fn display_name(&self) -> &'static str;
+
+    /// The operation this pass must run on, or `None` when any op will do.
+    fn anchor(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// The pass's options with their values, as the pipeline prints them back.
+    fn options(&self) -> Vec<(String, String)> {
+        Vec::new()
+    }
+
+    /// Transforms the IR nested under `op`. An error stops the pipeline.
+    fn run(&mut self, ctx: &mut Context, op: OpId) -> Result<(), Diagnostic>;
+}

@@ -1,0 +1,130 @@
+//! `cse`: eliminates common subexpressions. A pure op identical to one that dominates it
+//! (same name, operands, properties, attributes and result types) is replaced by it.
+//! Nested regions see the ops of enclosing regions, except under isolated-from-above ops.
+
+use std::collections::HashMap;
+
+use tb_ir::dominance::immediate_dominators;
+use tb_ir::pass::{Pass, PassInfo, PassOptions};
+use tb_ir::verifier::has_ssa_dominance;
+use tb_ir::{Attr, BlockId, Context, Diagnostic, OpId, RegionId, Type, Value};
+
+pub(crate) fn info() -> PassInfo {
+    PassInfo {
+        argument: "cse",
+        description: "Eliminate common sub-expressions among pure operations",
+        options: &[],
+        create: |_: &PassOptions| Box::new(Cse),
+    }
+}
+
+struct Cse;
+
+/// What makes two pure ops interchangeable.
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct OpKey {
+    name: String,
+    operands: Vec<Value>,
+    properties: Option<Attr>,
+    attributes: Attr,
+    result_types: Vec<Type>,
+}
+
+/// Known ops, innermost scope last.
+type Scopes = Vec<HashMap<OpKey, OpId>>;
+
+impl Pass for Cse {
+    fn argument(&self) -> &'static str {
+        "cse"
+    }
+
+    fn display_name(&self) -> &'static str {
+        "CSE"
+    }
+
+    fn run(&mut self, ctx: &mut Context, op: OpId) -> Result<(), Diagnostic> {
+        let regions = ctx.op(op).regions.to_vec();
+        for region in regions {
+            simplify_region(ctx, region, &mut vec![HashMap::new()]);
+        }
+        Ok(())
+    }
+}
+
+fn key(ctx: &Context, op: OpId) -> OpKey {
+    let data = ctx.op(op);
+    OpKey {
+        name: ctx.op_name(op).to_string(),
+        operands: data.operands.to_vec(),
+        properties: data.properties,
+        attributes: data.attributes,
+        result_types: data.results.iter().map(|&r| ctx.value_type(r)).collect(),
+    }
+}
+
+fn simplify_region(ctx: &mut Context, region: RegionId, scopes: &mut Scopes) {
+    let blocks = ctx.region(region).blocks.clone();
+    if blocks.len() == 1 || !has_ssa_dominance(ctx, region) {
+        // One block, or no dominance to respect: ops only see earlier ops of their block.
+        for block in blocks {
+            scopes.push(HashMap::new());
+            simplify_block(ctx, block, scopes);
+            scopes.pop();
+        }
+        return;
+    }
+    // Walk the dominator tree so a block sees the ops of every block dominating it.
+    let idom = immediate_dominators(ctx, region);
+    let mut children: HashMap<BlockId, Vec<BlockId>> = HashMap::new();
+    for &b in &blocks {
+        if let Some(Some(parent)) = idom.get(&b) {
+            children.entry(*parent).or_default().push(b);
+        }
+    }
+    visit_dominator_tree(ctx, blocks[0], &children, scopes);
+}
+
+fn visit_dominator_tree(
+    ctx: &mut Context,
+    block: BlockId,
+    children: &HashMap<BlockId, Vec<BlockId>>,
+    scopes: &mut Scopes,
+) {
+    scopes.push(HashMap::new());
+    simplify_block(ctx, block, scopes);
+    for &child in children.get(&block).map(Vec::as_slice).unwrap_or(&[]) {
+        visit_dominator_tree(ctx, child, children, scopes);
+    }
+    scopes.pop();
+}
+
+fn simplify_block(ctx: &mut Context, block: BlockId, scopes: &mut Scopes) {
+    let ops: Vec<OpId> = ctx.block_ops(block).collect();
+    for op in ops {
+        if crate::is_pure(ctx, op) {
+            let k = key(ctx, op);
+            if let Some(&existing) = scopes.iter().rev().find_map(|s| s.get(&k)) {
+                let (old, new) = (
+                    ctx.op(op).results.to_vec(),
+                    ctx.op(existing).results.to_vec(),
+                );
+                for (from, to) in old.into_iter().zip(new) {
+                    ctx.replace_all_uses(from, to);
+                }
+                ctx.erase_op(op);
+            } else {
+                scopes.last_mut().expect("a scope per block").insert(k, op);
+            }
+            continue;
+        }
+        let isolated = ctx.op_traits(op).is_some_and(|t| t.isolated_from_above);
+        let regions = ctx.op(op).regions.to_vec();
+        for region in regions {
+            if isolated {
+                simplify_region(ctx, region, &mut vec![HashMap::new()]);
+            } else {
+                simplify_region(ctx, region, scopes);
+            }
+        }
+    }
+}

@@ -1,0 +1,85 @@
+// RUN: tb-opt --allow-unregistered-dialect --split-input-file --mlir-print-op-generic --pass-pipeline='builtin.module(func.func(cse))' %s | FileCheck %s
+
+// Identical pure ops merge; their uses move to the first one.
+// CHECK-LABEL: sym_name = "duplicates"
+// CHECK:         %[[A:.*]] = "builtin.unrealized_conversion_cast"(%arg0) : (i32) -> f32
+// CHECK-NOT:     unrealized_conversion_cast
+// CHECK:         "func.return"(%[[A]], %[[A]]) : (f32, f32) -> ()
+"func.func"() <{function_type = (i32) -> (f32, f32), sym_name = "duplicates"}> ({
+^bb0(%a: i32):
+  %0 = "builtin.unrealized_conversion_cast"(%a) : (i32) -> f32
+  %1 = "builtin.unrealized_conversion_cast"(%a) : (i32) -> f32
+  "func.return"(%0, %1) : (f32, f32) -> ()
+}) : () -> ()
+
+// -----
+
+// Different result types, operands or attributes keep ops apart.
+// CHECK-LABEL: sym_name = "different"
+// CHECK-COUNT-3: "builtin.unrealized_conversion_cast"
+"func.func"() <{function_type = (i32, i32) -> (f32, f64, f32), sym_name = "different"}> ({
+^bb0(%a: i32, %b: i32):
+  %0 = "builtin.unrealized_conversion_cast"(%a) : (i32) -> f32
+  %1 = "builtin.unrealized_conversion_cast"(%a) : (i32) -> f64
+  %2 = "builtin.unrealized_conversion_cast"(%b) : (i32) -> f32
+  "func.return"(%0, %1, %2) : (f32, f64, f32) -> ()
+}) : () -> ()
+
+// -----
+
+// Ops with unknown side effects (unregistered ops) are never merged.
+// CHECK-LABEL: sym_name = "side_effects"
+// CHECK-COUNT-2: "unreg.random"()
+"func.func"() <{function_type = () -> (i32, i32), sym_name = "side_effects"}> ({
+  %0 = "unreg.random"() : () -> i32
+  %1 = "unreg.random"() : () -> i32
+  "func.return"(%0, %1) : (i32, i32) -> ()
+}) : () -> ()
+
+// -----
+
+// An op in a nested region reuses an equal op of the enclosing region.
+// CHECK-LABEL: sym_name = "nested"
+// CHECK:         %[[A:.*]] = "builtin.unrealized_conversion_cast"(%arg0) : (i32) -> f32
+// CHECK:         "unreg.region"() ({
+// CHECK-NEXT:      "unreg.use"(%[[A]]) : (f32) -> ()
+"func.func"() <{function_type = (i32) -> f32, sym_name = "nested"}> ({
+^bb0(%a: i32):
+  %0 = "builtin.unrealized_conversion_cast"(%a) : (i32) -> f32
+  "unreg.region"() ({
+    %1 = "builtin.unrealized_conversion_cast"(%a) : (i32) -> f32
+    "unreg.use"(%1) : (f32) -> ()
+  }) : () -> ()
+  "func.return"(%0) : (f32) -> ()
+}) : () -> ()
+
+// -----
+
+// A block only reuses ops of blocks that dominate it: bb1 and bb2 keep their own casts,
+// bb3 (dominated by bb0 only) reuses bb0's.
+// CHECK-LABEL: sym_name = "dominance"
+// CHECK:       ^bb0(%arg0: i32):
+// CHECK-NEXT:    %[[E:.*]] = "builtin.unrealized_conversion_cast"(%arg0) : (i32) -> i64
+// CHECK:       ^bb1:
+// CHECK-NEXT:    %[[B1:.*]] = "builtin.unrealized_conversion_cast"(%arg0) : (i32) -> f32
+// CHECK:       ^bb2:
+// CHECK-NEXT:    %[[B2:.*]] = "builtin.unrealized_conversion_cast"(%arg0) : (i32) -> f32
+// CHECK:       ^bb3:
+// CHECK-NEXT:    "unreg.use"(%[[E]]) : (i64) -> ()
+"func.func"() <{function_type = (i32) -> (), sym_name = "dominance"}> ({
+^bb0(%a: i32):
+  %e = "builtin.unrealized_conversion_cast"(%a) : (i32) -> i64
+  "unreg.cond_br"()[^bb1, ^bb2] : () -> ()
+^bb1:
+  %x = "builtin.unrealized_conversion_cast"(%a) : (i32) -> f32
+  "unreg.use"(%x) : (f32) -> ()
+  "unreg.br"()[^bb3] : () -> ()
+^bb2:
+  %y = "builtin.unrealized_conversion_cast"(%a) : (i32) -> f32
+  "unreg.use"(%y) : (f32) -> ()
+  "unreg.br"()[^bb3] : () -> ()
+^bb3:
+  %z = "builtin.unrealized_conversion_cast"(%a) : (i32) -> i64
+  "unreg.use"(%z) : (i64) -> ()
+  "func.return"() : () -> ()
+}) : () -> ()
