@@ -95,6 +95,20 @@ impl Context {
         data.next = None;
     }
 
+    /// Removes `block` from its region and erases its operations. Uses of its values must
+    /// be gone or in ops erased along with it.
+    pub fn erase_block(&mut self, block: BlockId) {
+        let ops: Vec<OpId> = self.block_ops(block).collect();
+        for op in ops.into_iter().rev() {
+            self.erase_op(op);
+        }
+        if let Some(region) = self.blocks[block.0 as usize].parent.take() {
+            self.regions[region.0 as usize]
+                .blocks
+                .retain(|&b| b != block);
+        }
+    }
+
     /// The operations of `block`, in order.
     pub fn block_ops(&self, block: BlockId) -> BlockOps<'_> {
         BlockOps {

@@ -23,6 +23,7 @@ pub fn register(ctx: &mut Context) {
         },
         inherent_attrs: &["sym_name", "sym_visibility"],
         verify: Some(verify_module),
+        fold: None,
     });
     ctx.register_op(OpInfo {
         name: UNREALIZED_CONVERSION_CAST,
@@ -32,6 +33,7 @@ pub fn register(ctx: &mut Context) {
         },
         inherent_attrs: &[],
         verify: Some(verify_cast),
+        fold: Some(fold_cast),
     });
 }
 
@@ -83,4 +85,29 @@ fn verify_cast(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
         ));
     }
     Ok(())
+}
+
+/// A cast to the types it casts from is its input, and so is a cast undoing another cast
+/// (`cast(cast(x : A) : B) : A` is `x`), as MLIR folds them.
+fn fold_cast(ctx: &Context, op: OpId) -> Option<Vec<crate::Value>> {
+    let data = ctx.op(op);
+    let result_types: Vec<_> = data.results.iter().map(|&r| ctx.value_type(r)).collect();
+    let operand_types: Vec<_> = data.operands.iter().map(|&v| ctx.value_type(v)).collect();
+    if !data.operands.is_empty() && operand_types == result_types {
+        return Some(data.operands.to_vec());
+    }
+    // Every operand must be a result of one and the same cast, in order.
+    let first = *data.operands.first()?;
+    let crate::value::ValueDef::Result { op: producer, .. } = ctx.value(first).def else {
+        return None;
+    };
+    let produced = &ctx.op(producer).results;
+    if ctx.op_name(producer) != UNREALIZED_CONVERSION_CAST
+        || produced.as_slice() != data.operands.as_slice()
+    {
+        return None;
+    }
+    let inputs = &ctx.op(producer).operands;
+    let input_types: Vec<_> = inputs.iter().map(|&v| ctx.value_type(v)).collect();
+    (input_types == result_types).then(|| inputs.to_vec())
 }

@@ -23,6 +23,7 @@ pub mod pass;
 pub mod printer;
 pub mod region;
 pub mod registry;
+pub mod rewrite;
 pub mod symbol_table;
 pub mod types;
 pub mod value;

@@ -29,6 +29,10 @@ pub struct OpTraits {
 /// Checks one op's own invariants (operand/result counts, attribute kinds, ...).
 pub type VerifyFn = fn(&Context, OpId) -> Result<(), Diagnostic>;
 
+/// Folds an op to values that already exist (one per result), without changing the IR;
+/// `None` when it does not fold.
+pub type FoldFn = fn(&Context, OpId) -> Option<Vec<crate::Value>>;
+
 #[derive(Clone, Debug)]
 pub struct OpInfo {
     pub name: &'static str,
@@ -36,6 +40,8 @@ pub struct OpInfo {
     /// Attribute names that are part of the op's definition; they print as properties.
     pub inherent_attrs: &'static [&'static str],
     pub verify: Option<VerifyFn>,
+    /// The op's folder, used by canonicalization.
+    pub fold: Option<FoldFn>,
 }
 
 impl Context {

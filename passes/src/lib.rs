@@ -4,6 +4,7 @@
 //! Each pass is one file named after its command-line name; [`register_all`] makes them
 //! available to pipelines.
 
+mod canonicalize;
 mod cse;
 mod dce;
 mod symbol_dce;
@@ -12,6 +13,7 @@ use tb_ir::pass::PassRegistry;
 
 /// Registers every pass of this crate.
 pub fn register_all(registry: &mut PassRegistry) {
+    registry.register(canonicalize::info());
     registry.register(cse::info());
     registry.register(dce::info());
     registry.register(symbol_dce::info());

@@ -29,3 +29,11 @@
 "func.func"() <{function_type = () -> (), sym_name = "f"}> ({
   "func.return"() : () -> ()
 }) : () -> ()
+
+// Typed options print back at their effective values; bad values are rejected.
+// RUN: tb-opt %s --dump-pass-pipeline --pass-pipeline='builtin.module(canonicalize{max-iterations=3 test-convergence})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=CANON
+// CANON: builtin.module(canonicalize{max-iterations=3 region-simplify=true test-convergence=true top-down=true})
+// RUN: not tb-opt %s --pass-pipeline='builtin.module(canonicalize{max-iterations=many})' 2>&1 | FileCheck %s --check-prefix=BADVALUE
+// BADVALUE: invalid value 'many' for option 'max-iterations' of pass 'canonicalize': expected int
+// RUN: tb-opt %s --canonicalize="max-iterations=2" --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=FLAGOPT
+// FLAGOPT: builtin.module(canonicalize{max-iterations=2
