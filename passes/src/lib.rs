@@ -7,6 +7,7 @@
 mod canonicalize;
 mod cse;
 mod dce;
+mod reconcile_unrealized_casts;
 mod symbol_dce;
 
 use tb_ir::pass::PassRegistry;
@@ -16,6 +17,7 @@ pub fn register_all(registry: &mut PassRegistry) {
     registry.register(canonicalize::info());
     registry.register(cse::info());
     registry.register(dce::info());
+    registry.register(reconcile_unrealized_casts::info());
     registry.register(symbol_dce::info());
 }
 

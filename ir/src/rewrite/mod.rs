@@ -1,6 +1,7 @@
 //! Pattern rewriting: [`RewritePattern`]s with a benefit, the [`Rewriter`] through which
 //! every IR change goes (so drivers know what changed), and the greedy worklist driver.
 
+pub mod conversion;
 mod greedy;
 mod pattern;
 

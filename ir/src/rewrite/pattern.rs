@@ -77,6 +77,12 @@ impl<'a> Rewriter<'a> {
         self.ctx
     }
 
+    /// Mutable access for interning types, attributes and names. Structural changes must go
+    /// through the rewriter's own methods, or drivers will not see them.
+    pub fn ctx_mut(&mut self) -> &mut Context {
+        self.ctx
+    }
+
     /// Creates an op right before `before`.
     pub fn create_op_before(&mut self, before: OpId, state: OperationState) -> OpId {
         let op = self.ctx.create_op(state);
