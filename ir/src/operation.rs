@@ -191,6 +191,56 @@ impl Context {
         }
     }
 
+    /// A detached deep copy of `op`: operands are looked up in `mapping` (values defined
+    /// outside stay as they are), and every value the copy defines is added to it.
+    pub fn clone_op(&mut self, op: OpId, mapping: &mut std::collections::HashMap<Value, Value>) -> OpId {
+        let data = self.op(op).clone();
+        let result_types = data.results.iter().map(|&r| self.value_type(r)).collect();
+        // Successors inside a cloned region are remapped by the caller cloning the region.
+        let successors = data.successors.to_vec();
+        let copy = self.create_op(OperationState {
+            name: data.name,
+            operands: data.operands.iter().map(|v| *mapping.get(v).unwrap_or(v)).collect(),
+            result_types,
+            successors,
+            num_regions: 0,
+            properties: data.properties,
+            attributes: vec![],
+            loc: data.loc,
+        });
+        self.ops[copy.0 as usize].attributes = data.attributes;
+        for (&old, &new) in data.results.iter().zip(&self.op(copy).results.clone()) {
+            mapping.insert(old, new);
+        }
+        for &region in &data.regions {
+            let new_region = self.create_region(Some(copy));
+            self.ops[copy.0 as usize].regions.push(new_region);
+            let blocks = self.region(region).blocks.clone();
+            let mut block_map = std::collections::HashMap::new();
+            for &block in &blocks {
+                let new_block = self.create_block();
+                self.append_block(new_region, new_block);
+                block_map.insert(block, new_block);
+                for arg in self.block(block).args.clone() {
+                    let ty = self.value_type(arg);
+                    let loc = self.value(arg).loc;
+                    let new_arg = self.add_block_argument(new_block, ty, loc);
+                    mapping.insert(arg, new_arg);
+                }
+            }
+            for &block in &blocks {
+                for inner in self.block_ops(block).collect::<Vec<_>>() {
+                    let inner_copy = self.clone_op(inner, mapping);
+                    // Successors inside the region point at the copied blocks.
+                    let succs = self.op(inner_copy).successors.clone();
+                    self.ops[inner_copy.0 as usize].successors = succs.iter().map(|b| *block_map.get(b).unwrap_or(b)).collect();
+                    self.append_op(block_map[&block], inner_copy);
+                }
+            }
+        }
+        copy
+    }
+
     /// The operation that owns the block holding `op`.
     pub fn parent_op(&self, op: OpId) -> Option<OpId> {
         let block = self.op(op).parent?;

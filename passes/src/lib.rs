@@ -7,6 +7,7 @@
 mod canonicalize;
 mod cse;
 mod dce;
+mod inline;
 mod reconcile_unrealized_casts;
 mod symbol_dce;
 
@@ -17,6 +18,7 @@ pub fn register_all(registry: &mut PassRegistry) {
     registry.register(canonicalize::info());
     registry.register(cse::info());
     registry.register(dce::info());
+    registry.register(inline::info());
     registry.register(reconcile_unrealized_casts::info());
     registry.register(symbol_dce::info());
 }
