@@ -90,6 +90,13 @@ struct Args {
     /// Report the wall time of every pass on stderr.
     #[arg(long = "mlir-timing")]
     timing: bool,
+    /// When a pass fails, write the input IR and the pipeline to FILE, so that
+    /// `tb-opt --run-reproducer FILE` replays the failure.
+    #[arg(long = "mlir-pass-pipeline-crash-reproducer", value_name = "FILE")]
+    crash_reproducer: Option<String>,
+    /// Run the pipeline recorded in the input's `mlir_reproducer` resource.
+    #[arg(long = "run-reproducer")]
+    run_reproducer: bool,
     /// Passes named as flags, collected before clap sees the command line.
     #[arg(skip)]
     flag_passes: Vec<PipelineElement>,
@@ -192,6 +199,69 @@ fn instrumentation(args: &Args, print: PrintOptions) -> Instrumentation {
             ..print
         },
     }
+}
+
+/// The input IR with the pipeline recorded in an `mlir_reproducer` external resource, as
+/// MLIR writes reproducers.
+fn reproducer_text(
+    ctx: &mut Context,
+    top: tb_ir::OpId,
+    pipeline: &Pipeline,
+    verify_each: bool,
+) -> String {
+    use tb_ir::context::ExternalResourceValue;
+    let saved = ctx.external_resources.shift_remove("mlir_reproducer");
+    ctx.external_resources.insert(
+        "mlir_reproducer".into(),
+        vec![
+            (
+                "pipeline".into(),
+                ExternalResourceValue::String(pipeline.to_string().into_bytes()),
+            ),
+            (
+                "disable_threading".into(),
+                ExternalResourceValue::Bool(true),
+            ),
+            (
+                "verify_each".into(),
+                ExternalResourceValue::Bool(verify_each),
+            ),
+        ],
+    );
+    let text = print_operation(
+        ctx,
+        top,
+        PrintOptions {
+            generic: true,
+            debug_info: true,
+            local_scope: true,
+        },
+    );
+    ctx.external_resources.shift_remove("mlir_reproducer");
+    if let Some(saved) = saved {
+        ctx.external_resources
+            .insert("mlir_reproducer".into(), saved);
+    }
+    text
+}
+
+/// The pipeline a reproducer file recorded.
+fn reproducer_pipeline(ctx: &Context) -> Result<Pipeline, String> {
+    use tb_ir::context::ExternalResourceValue;
+    let entries = ctx
+        .external_resources
+        .get("mlir_reproducer")
+        .ok_or("--run-reproducer: the input has no 'mlir_reproducer' resource")?;
+    let text = entries
+        .iter()
+        .find_map(|(k, v)| match v {
+            ExternalResourceValue::String(s) if k == "pipeline" => {
+                Some(String::from_utf8_lossy(s).into_owned())
+            }
+            _ => None,
+        })
+        .ok_or("--run-reproducer: the 'mlir_reproducer' resource has no string 'pipeline'")?;
+    Pipeline::parse(&text).map_err(|e| format!("--run-reproducer: invalid recorded pipeline: {e}"))
 }
 
 /// `--list-passes`: names, descriptions and typed options with defaults.
@@ -300,7 +370,27 @@ fn process_chunk(
         debug_info: args.print_debuginfo,
         local_scope: args.print_local_scope,
     };
+    let recorded;
+    let pipeline = if args.run_reproducer && pipeline.is_none() {
+        recorded = match reproducer_pipeline(&ctx) {
+            Ok(p) => p,
+            Err(message) => {
+                let loc = ctx.op(top).loc;
+                return Err(ChunkFailure::new(ctx, Diagnostic::error(loc, message)));
+            }
+        };
+        Some(&recorded)
+    } else {
+        pipeline
+    };
     if let Some(pipeline) = pipeline {
+        // The reproducer holds the IR as it was before the pipeline ran.
+        let reproducer = args.crash_reproducer.as_ref().map(|path| {
+            (
+                path,
+                reproducer_text(&mut ctx, top, pipeline, args.verify_each),
+            )
+        });
         let mut pm = match PassManager::new(pipeline, &pass_registry()) {
             Ok(pm) => pm,
             Err(message) => {
@@ -315,6 +405,14 @@ fn process_chunk(
             eprint!("{}", pm.timing_report(start.elapsed()));
         }
         if let Err(diag) = result {
+            if let Some((path, text)) = reproducer {
+                match std::fs::write(path, text) {
+                    Ok(()) => eprintln!(
+                        "tb-opt: reproducer written to {path}; replay it with: tb-opt --run-reproducer {path}"
+                    ),
+                    Err(e) => eprintln!("tb-opt: cannot write the reproducer to '{path}': {e}"),
+                }
+            }
             return Err(ChunkFailure::new(ctx, diag));
         }
     }
