@@ -10,7 +10,7 @@
 // FILE: "builtin.unrealized_conversion_cast"
 // FILE: external_resources: {
 // FILE-NEXT: mlir_reproducer: {
-// FILE-NEXT: pipeline: "builtin.module(cse,canonicalize{max-iterations=1 region-simplify=true test-convergence=true top-down=true})",
+// FILE-NEXT: pipeline: "builtin.module(cse,canonicalize{max-iterations=1 test-convergence})",
 // FILE-NEXT: disable_threading: true,
 // FILE-NEXT: verify_each: true
 
