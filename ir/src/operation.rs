@@ -193,14 +193,22 @@ impl Context {
 
     /// A detached deep copy of `op`: operands are looked up in `mapping` (values defined
     /// outside stay as they are), and every value the copy defines is added to it.
-    pub fn clone_op(&mut self, op: OpId, mapping: &mut std::collections::HashMap<Value, Value>) -> OpId {
+    pub fn clone_op(
+        &mut self,
+        op: OpId,
+        mapping: &mut std::collections::HashMap<Value, Value>,
+    ) -> OpId {
         let data = self.op(op).clone();
         let result_types = data.results.iter().map(|&r| self.value_type(r)).collect();
         // Successors inside a cloned region are remapped by the caller cloning the region.
         let successors = data.successors.to_vec();
         let copy = self.create_op(OperationState {
             name: data.name,
-            operands: data.operands.iter().map(|v| *mapping.get(v).unwrap_or(v)).collect(),
+            operands: data
+                .operands
+                .iter()
+                .map(|v| *mapping.get(v).unwrap_or(v))
+                .collect(),
             result_types,
             successors,
             num_regions: 0,
@@ -233,7 +241,10 @@ impl Context {
                     let inner_copy = self.clone_op(inner, mapping);
                     // Successors inside the region point at the copied blocks.
                     let succs = self.op(inner_copy).successors.clone();
-                    self.ops[inner_copy.0 as usize].successors = succs.iter().map(|b| *block_map.get(b).unwrap_or(b)).collect();
+                    self.ops[inner_copy.0 as usize].successors = succs
+                        .iter()
+                        .map(|b| *block_map.get(b).unwrap_or(b))
+                        .collect();
                     self.append_op(block_map[&block], inner_copy);
                 }
             }

@@ -13,8 +13,21 @@
 
 // RUN: tb-opt %s --cse --mlir-timing -o /dev/null 2>&1 | FileCheck %s --check-prefix=TIMING
 // TIMING: Execution time report
-// TIMING: CSE (cse)
-// TIMING: (100.0%)  Total
+// TIMING: ----Wall Time----  ----Name----
+// TIMING-NEXT: Parser
+// TIMING-NEXT: CSE
+// TIMING-NEXT: Output
+// TIMING-NEXT: (100.0%)  Total
+
+// The tree display nests passes under their pipelines.
+// RUN: tb-opt %s --pass-pipeline='builtin.module(func.func(cse,dce),symbol-dce)' --mlir-timing --mlir-timing-display=tree -o /dev/null 2>&1 | FileCheck %s --check-prefix=TREE
+// TREE:      %)  Parser
+// TREE-NEXT: %)  'func.func' Pipeline
+// TREE-NEXT: %)    CSE
+// TREE-NEXT: %)    DCE
+// TREE-NEXT: %)  SymbolDCE
+// TREE-NEXT: %)  Output
+// TREE-NEXT: %)  Total
 
 "func.func"() <{function_type = (i32) -> (f32, f32), sym_name = "f"}> ({
 ^bb0(%a: i32):

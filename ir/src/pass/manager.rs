@@ -47,8 +47,52 @@ pub struct PassManager {
     root: OpPassManager,
     /// IR dumps written by the instrumentation (MLIR writes them to stderr).
     pub log: String,
-    /// `(pass display name, argument, total wall time)` in first-run order.
-    pub timings: Vec<(String, String, Duration)>,
+    /// Wall time per pass and nested pipeline, as a tree in first-run order.
+    pub timing: TimingNode,
+    /// Where in `timing` the running pipeline is (child indices from the root).
+    timing_path: Vec<usize>,
+}
+
+/// Wall time of one pass or pipeline, with what ran nested in it.
+#[derive(Clone, Debug, Default)]
+pub struct TimingNode {
+    pub name: String,
+    pub time: Duration,
+    pub children: Vec<TimingNode>,
+}
+
+impl TimingNode {
+    fn at_path(&mut self, path: &[usize]) -> &mut TimingNode {
+        path.iter().fold(self, |node, &i| &mut node.children[i])
+    }
+
+    /// The index of the child called `name`, created if needed.
+    fn child_index(&mut self, name: &str) -> usize {
+        match self.children.iter().position(|c| c.name == name) {
+            Some(i) => i,
+            None => {
+                self.children.push(TimingNode {
+                    name: name.to_string(),
+                    ..TimingNode::default()
+                });
+                self.children.len() - 1
+            }
+        }
+    }
+
+    /// Leaves (passes) summed by name, slowest first.
+    fn passes_by_name(&self, out: &mut Vec<(String, Duration)>) {
+        for child in &self.children {
+            if child.children.is_empty() {
+                match out.iter_mut().find(|(n, _)| *n == child.name) {
+                    Some(entry) => entry.1 += child.time,
+                    None => out.push((child.name.clone(), child.time)),
+                }
+            } else {
+                child.passes_by_name(out);
+            }
+        }
+    }
 }
 
 fn matches(anchor: &str, op_name: &str) -> bool {
@@ -104,7 +148,8 @@ impl PassManager {
         Ok(PassManager {
             root: OpPassManager::build(pipeline, registry)?,
             log: String::new(),
-            timings: Vec::new(),
+            timing: TimingNode::default(),
+            timing_path: Vec::new(),
         })
     }
 
@@ -164,11 +209,28 @@ impl PassManager {
                             );
                         }
                     }
+                    let start = Instant::now();
+                    let label = format!("'{}' Pipeline", nested.anchor);
+                    let index = self
+                        .timing
+                        .at_path(&self.timing_path.clone())
+                        .child_index(&label);
+                    self.timing_path.push(index);
+                    let mut result = Ok(());
                     for target in targets {
                         if !ctx.op(target).erased {
-                            self.run_manager(nested, ctx, target, instr)?;
+                            result = self.run_manager(nested, ctx, target, instr);
+                            if result.is_err() {
+                                break;
+                            }
                         }
                     }
+                    self.timing_path.pop();
+                    if instr.timing {
+                        self.timing.at_path(&self.timing_path.clone()).children[index].time +=
+                            start.elapsed();
+                    }
+                    result?;
                 }
             }
         }
@@ -204,18 +266,10 @@ impl PassManager {
         }
         if instr.timing {
             let elapsed = start.elapsed();
-            match self
-                .timings
-                .iter_mut()
-                .find(|(_, arg, _)| arg == pass.argument())
-            {
-                Some(entry) => entry.2 += elapsed,
-                None => self.timings.push((
-                    pass.display_name().to_string(),
-                    pass.argument().to_string(),
-                    elapsed,
-                )),
-            }
+            let path = self.timing_path.clone();
+            let node = self.timing.at_path(&path);
+            let index = node.child_index(display_name);
+            node.children[index].time += elapsed;
         }
         if let Err(diag) = result {
             if instr.print_after_failure {
@@ -244,13 +298,21 @@ impl PassManager {
         Ok(())
     }
 
-    /// `--mlir-timing`'s list report.
-    pub fn timing_report(&self, total: Duration) -> String {
+    /// `--mlir-timing`'s report: the pipeline as a tree (`tree`) or the passes summed by
+    /// name, slowest first; `before` and `after` are phases outside the pipeline (parsing,
+    /// printing) listed around it.
+    pub fn timing_report(
+        &self,
+        total: Duration,
+        tree: bool,
+        before: &[(&str, Duration)],
+        after: &[(&str, Duration)],
+    ) -> String {
         let mut out = String::new();
-        let line = "===".to_string() + &"-".repeat(73) + "===";
+        let rule = "===".to_string() + &"-".repeat(73) + "===";
         let _ = writeln!(
             out,
-            "{line}\n{:^79}\n{line}",
+            "{rule}\n{:^79}\n{rule}",
             "... Execution time report ..."
         );
         let _ = writeln!(
@@ -260,15 +322,43 @@ impl PassManager {
         );
         let _ = writeln!(out, "  ----Wall Time----  ----Name----");
         let total_secs = total.as_secs_f64().max(f64::MIN_POSITIVE);
-        for (name, arg, time) in &self.timings {
+        let line = |out: &mut String, depth: usize, name: &str, time: Duration| {
             let t = time.as_secs_f64();
             let _ = writeln!(
                 out,
-                "  {t:.4} ({:5.1}%)  {name} ({arg})",
-                100.0 * t / total_secs
+                "  {t:8.4} ({:5.1}%)  {}{name}",
+                100.0 * t / total_secs,
+                "  ".repeat(depth)
             );
+        };
+        for (name, time) in before {
+            line(&mut out, 0, name, *time);
         }
-        let _ = writeln!(out, "  {:.4} (100.0%)  Total", total.as_secs_f64());
+        if tree {
+            fn walk(
+                node: &TimingNode,
+                depth: usize,
+                out: &mut String,
+                line: &dyn Fn(&mut String, usize, &str, Duration),
+            ) {
+                for child in &node.children {
+                    line(out, depth, &child.name, child.time);
+                    walk(child, depth + 1, out, line);
+                }
+            }
+            walk(&self.timing, 0, &mut out, &line);
+        } else {
+            let mut passes = Vec::new();
+            self.timing.passes_by_name(&mut passes);
+            passes.sort_by(|a, b| b.1.cmp(&a.1));
+            for (name, time) in passes {
+                line(&mut out, 0, &name, time);
+            }
+        }
+        for (name, time) in after {
+            line(&mut out, 0, name, *time);
+        }
+        line(&mut out, 0, "Total", total);
         out
     }
 }

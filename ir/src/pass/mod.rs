@@ -7,7 +7,7 @@ mod options;
 pub mod pipeline;
 mod registry;
 
-pub use manager::{Instrumentation, PassManager};
+pub use manager::{Instrumentation, PassManager, TimingNode};
 pub use options::{OptionKind, PassOptionInfo, PassOptions};
 pub use pipeline::{Pipeline, PipelineElement, PipelineError};
 pub use registry::{PassInfo, PassRegistry};

@@ -90,6 +90,9 @@ struct Args {
     /// Report the wall time of every pass on stderr.
     #[arg(long = "mlir-timing")]
     timing: bool,
+    /// How --mlir-timing shows passes: `list` (summed by name) or `tree` (as nested).
+    #[arg(long = "mlir-timing-display", default_value = "list", value_parser = ["list", "tree"], require_equals = true)]
+    timing_display: String,
     /// When a pass fails, write the input IR and the pipeline to FILE, so that
     /// `tb-opt --run-reproducer FILE` replays the failure.
     #[arg(long = "mlir-pass-pipeline-crash-reproducer", value_name = "FILE")]
@@ -358,6 +361,7 @@ fn process_chunk(
         no_implicit_module: args.no_implicit_module,
         line_offset: chunk.first_line,
     };
+    let chunk_start = std::time::Instant::now();
     let top = match parse_source(&mut ctx, chunk.text, filename, &options) {
         Ok(op) => op,
         Err(diag) => return Err(ChunkFailure::new(ctx, diag)),
@@ -370,6 +374,7 @@ fn process_chunk(
         debug_info: args.print_debuginfo,
         local_scope: args.print_local_scope,
     };
+    let mut timing: Option<(PassManager, std::time::Instant)> = None;
     let recorded;
     let pipeline = if args.run_reproducer && pipeline.is_none() {
         recorded = match reproducer_pipeline(&ctx) {
@@ -398,11 +403,11 @@ fn process_chunk(
                 return Err(ChunkFailure::new(ctx, Diagnostic::error(loc, message)));
             }
         };
-        let start = std::time::Instant::now();
+        let parsed_at = std::time::Instant::now();
         let result = pm.run(&mut ctx, top, &instrumentation(args, print));
         eprint!("{}", pm.log);
         if args.timing {
-            eprint!("{}", pm.timing_report(start.elapsed()));
+            timing = Some((pm, parsed_at));
         }
         if let Err(diag) = result {
             if let Some((path, text)) = reproducer {
@@ -421,7 +426,23 @@ fn process_chunk(
     {
         return Err(ChunkFailure::new(ctx, diag));
     }
+    let output_start = std::time::Instant::now();
     let text = print_operation(&ctx, top, print);
+    if let Some((pm, parsed_at)) = &timing {
+        // Parsing and verification before the pipeline, printing after it.
+        let parse = parsed_at.duration_since(chunk_start);
+        let output = output_start.elapsed();
+        let tree = args.timing_display == "tree";
+        eprint!(
+            "{}",
+            pm.timing_report(
+                chunk_start.elapsed(),
+                tree,
+                &[("Parser", parse)],
+                &[("Output", output)]
+            )
+        );
+    }
     // The process ends soon after; freeing a large module op by op would only cost time.
     std::mem::forget(ctx);
     Ok(text)
