@@ -350,7 +350,7 @@ impl PassManager {
         } else {
             let mut passes = Vec::new();
             self.timing.passes_by_name(&mut passes);
-            passes.sort_by(|a, b| b.1.cmp(&a.1));
+            passes.sort_by_key(|p| std::cmp::Reverse(p.1));
             for (name, time) in passes {
                 line(&mut out, 0, &name, time);
             }
