@@ -26,6 +26,7 @@ pub fn register(ctx: &mut Context) {
             "no_inline",
         ],
         verify: Some(verify::func),
+        fold: None,
     });
     ctx.register_op(OpInfo {
         name: RETURN,
@@ -36,11 +37,13 @@ pub fn register(ctx: &mut Context) {
         },
         inherent_attrs: &[],
         verify: Some(verify::return_op),
+        fold: None,
     });
     ctx.register_op(OpInfo {
         name: CALL,
         traits: OpTraits::default(),
         inherent_attrs: &["callee", "arg_attrs", "res_attrs", "no_inline"],
         verify: Some(verify::call),
+        fold: None,
     });
 }
