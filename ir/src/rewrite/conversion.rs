@@ -122,8 +122,8 @@ pub trait ConversionPattern {
     }
 
     /// Rewrites `op` using `operands` (converted counterparts of its operands) and returns
-    /// whether it did; it must not change the IR when it returns false. Replacements may have
-    /// converted types: the driver casts back for users that still expect the old ones.
+    /// whether it did; it must not change the IR when it returns false. Replace the op with
+    /// [`replace_op_converted`], which casts back for users that still expect the old types.
     fn match_and_rewrite(
         &self,
         op: OpId,
