@@ -1,15 +1,12 @@
 //! The context: interned types, attributes and operation names, the arenas that hold
 //! operations, blocks, regions and values, and the resource blobs of `dense_resource`.
 
-use indexmap::{IndexMap, IndexSet};
-use rustc_hash::FxBuildHasher;
-
-/// Interning hashes small keys millions of times; a fast non-cryptographic hash pays off.
-type Interner<T> = IndexSet<T, FxBuildHasher>;
+use indexmap::IndexMap;
 
 use crate::Value;
 use crate::attributes::{Attr, AttrKind};
 use crate::block::BlockData;
+use crate::interner::Interner;
 use crate::location::{Location, LocationKind};
 use crate::operation::{OpData, OpName};
 use crate::region::RegionData;
@@ -34,9 +31,9 @@ pub enum ExternalResourceValue {
 
 #[derive(Default)]
 pub struct Context {
-    types: Interner<TypeKind>,
-    attrs: Interner<AttrKind>,
-    op_names: Interner<String>,
+    pub(crate) types: Interner<TypeKind>,
+    pub(crate) attrs: Interner<AttrKind>,
+    pub(crate) op_names: Interner<String>,
     pub(crate) ops: Vec<OpData>,
     pub(crate) blocks: Vec<BlockData>,
     pub(crate) regions: Vec<RegionData>,
@@ -62,14 +59,11 @@ impl Context {
     // ---- types ----
 
     pub fn intern_type(&mut self, kind: TypeKind) -> Type {
-        if let Some(i) = self.types.get_index_of(&kind) {
-            return Type(i as u32);
-        }
-        Type(self.types.insert_full(kind).0 as u32)
+        Type(self.types.intern_owned(kind))
     }
 
     pub fn type_kind(&self, ty: Type) -> &TypeKind {
-        &self.types[ty.0 as usize]
+        self.types.get(ty.0)
     }
 
     pub fn integer_type(&mut self, width: u32, signedness: Signedness) -> Type {
@@ -99,14 +93,11 @@ impl Context {
     // ---- attributes ----
 
     pub fn intern_attr(&mut self, kind: AttrKind) -> Attr {
-        if let Some(i) = self.attrs.get_index_of(&kind) {
-            return Attr(i as u32);
-        }
-        Attr(self.attrs.insert_full(kind).0 as u32)
+        Attr(self.attrs.intern_owned(kind))
     }
 
     pub fn attr_kind(&self, attr: Attr) -> &AttrKind {
-        &self.attrs[attr.0 as usize]
+        self.attrs.get(attr.0)
     }
 
     pub fn unit_attr(&mut self) -> Attr {
@@ -187,14 +178,11 @@ impl Context {
     // ---- operation names ----
 
     pub fn intern_op_name(&mut self, name: &str) -> OpName {
-        if let Some(i) = self.op_names.get_index_of(name) {
-            return OpName(i as u32);
-        }
-        OpName(self.op_names.insert_full(name.to_string()).0 as u32)
+        OpName(self.op_names.intern(name, || name.to_string()))
     }
 
     pub fn op_name_str(&self, name: OpName) -> &str {
-        &self.op_names[name.0 as usize]
+        self.op_names.get(name.0)
     }
 
     // ---- values ----

@@ -15,6 +15,7 @@ pub mod diagnostics;
 pub mod dominance;
 pub mod expected_diagnostics;
 pub mod float;
+mod interner;
 pub mod lexer;
 pub mod location;
 pub mod operation;
