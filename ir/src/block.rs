@@ -23,9 +23,7 @@ pub struct BlockData {
 
 impl Context {
     pub fn create_block(&mut self) -> BlockId {
-        let id = BlockId(self.blocks.len() as u32);
-        self.blocks.push(BlockData::default());
-        id
+        BlockId(self.blocks.push(BlockData::default()))
     }
 
     pub fn block(&self, block: BlockId) -> &BlockData {

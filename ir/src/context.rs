@@ -4,6 +4,7 @@
 use indexmap::IndexMap;
 
 use crate::Value;
+use crate::arena::Arena;
 use crate::attributes::{Attr, AttrKind};
 use crate::block::BlockData;
 use crate::interner::Interner;
@@ -34,10 +35,10 @@ pub struct Context {
     pub(crate) types: Interner<TypeKind>,
     pub(crate) attrs: Interner<AttrKind>,
     pub(crate) op_names: Interner<String>,
-    pub(crate) ops: Vec<OpData>,
-    pub(crate) blocks: Vec<BlockData>,
-    pub(crate) regions: Vec<RegionData>,
-    pub(crate) values: Vec<ValueData>,
+    pub(crate) ops: Arena<OpData>,
+    pub(crate) blocks: Arena<BlockData>,
+    pub(crate) regions: Arena<RegionData>,
+    pub(crate) values: Arena<ValueData>,
     /// `builtin` dialect resource blobs by handle.
     pub resources: IndexMap<String, ResourceBlob>,
     /// `external_resources` entries by group, printed back as they were read.
@@ -188,14 +189,12 @@ impl Context {
     // ---- values ----
 
     pub(crate) fn new_value(&mut self, ty: Type, def: ValueDef, loc: Option<Location>) -> Value {
-        let v = Value(self.values.len() as u32);
-        self.values.push(ValueData {
+        Value(self.values.push(ValueData {
             ty,
             def,
             loc,
             uses: Default::default(),
-        });
-        v
+        }))
     }
 
     pub fn value(&self, v: Value) -> &ValueData {

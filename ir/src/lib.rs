@@ -7,6 +7,7 @@
 //! and symbol tables. Only the `builtin` dialect is known here.
 
 pub mod affine;
+mod arena;
 pub mod attributes;
 pub mod block;
 pub mod builtin;

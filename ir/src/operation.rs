@@ -51,7 +51,8 @@ pub struct OperationState {
 impl Context {
     /// Creates a detached operation with fresh, empty regions.
     pub fn create_op(&mut self, state: OperationState) -> OpId {
-        let op = OpId(self.ops.len() as u32);
+        // Results name their op, so the id comes first.
+        let op = OpId(self.ops.next_id());
         let attributes = self.dictionary_attr(state.attributes);
         let results = state
             .result_types
@@ -68,7 +69,7 @@ impl Context {
                 )
             })
             .collect();
-        self.ops.push(OpData {
+        let pushed = self.ops.push(OpData {
             name: state.name,
             operands: SmallVec::new(),
             results,
@@ -82,6 +83,7 @@ impl Context {
             next: None,
             erased: false,
         });
+        debug_assert_eq!(pushed, op.0);
         for _ in 0..state.num_regions {
             let region = self.create_region(Some(op));
             self.ops[op.0 as usize].regions.push(region);

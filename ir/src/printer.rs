@@ -126,7 +126,7 @@ pub fn print_operation(ctx: &Context, op: OpId, options: PrintOptions) -> String
         ctx,
         options,
         out: String::with_capacity(1 << 16),
-        names: vec![ValueName::Unnamed; ctx.values.len()],
+        names: vec![ValueName::Unnamed; ctx.values.slot_bound()],
         attrs: AttrWriter::new(ctx, !options.local_scope),
     };
     p.number_values(op);
@@ -173,7 +173,7 @@ impl Printer<'_> {
         let root_results = &self.ctx.op(root).results;
         let group = root_results.len() > 1;
         for (index, &r) in root_results.iter().enumerate() {
-            self.names[r.0 as usize] = ValueName::Numbered {
+            self.names[self.ctx.values.slot(r.0)] = ValueName::Numbered {
                 id: 0,
                 index: index as u32,
                 group,
@@ -195,7 +195,7 @@ impl Printer<'_> {
             }
             for (i, &block) in self.ctx.region(region).blocks.iter().enumerate() {
                 for &arg in &self.ctx.block(block).args {
-                    self.names[arg.0 as usize] = if i == 0 {
+                    self.names[self.ctx.values.slot(arg.0)] = if i == 0 {
                         next_arg += 1;
                         ValueName::Argument(next_arg - 1)
                     } else {
@@ -212,7 +212,7 @@ impl Printer<'_> {
                     if !results.is_empty() {
                         let group = results.len() > 1;
                         for (index, &r) in results.iter().enumerate() {
-                            self.names[r.0 as usize] = ValueName::Numbered {
+                            self.names[self.ctx.values.slot(r.0)] = ValueName::Numbered {
                                 id: next_value,
                                 index: index as u32,
                                 group,
@@ -235,7 +235,7 @@ impl Printer<'_> {
     fn write_value(&mut self, v: Value) {
         match self
             .names
-            .get(v.0 as usize)
+            .get(self.ctx.values.slot(v.0))
             .copied()
             .unwrap_or(ValueName::Unnamed)
         {
@@ -265,7 +265,7 @@ impl Printer<'_> {
         self.indent(indent);
         let data = self.ctx.op(op);
         if let Some(&first) = data.results.first() {
-            match self.names[first.0 as usize] {
+            match self.names[self.ctx.values.slot(first.0)] {
                 ValueName::Numbered { id, .. } => {
                     let _ = write!(self.out, "%{id}");
                 }

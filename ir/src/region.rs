@@ -16,12 +16,10 @@ pub struct RegionData {
 
 impl Context {
     pub fn create_region(&mut self, parent: Option<OpId>) -> RegionId {
-        let id = RegionId(self.regions.len() as u32);
-        self.regions.push(RegionData {
+        RegionId(self.regions.push(RegionData {
             blocks: Vec::new(),
             parent,
-        });
-        id
+        }))
     }
 
     pub fn region(&self, region: RegionId) -> &RegionData {
