@@ -1,6 +1,8 @@
 //! The context: interned types, attributes and operation names, the arenas that hold
 //! operations, blocks, regions and values, and the resource blobs of `dense_resource`.
 
+use std::sync::Arc;
+
 use indexmap::IndexMap;
 
 use crate::Value;
@@ -39,8 +41,9 @@ pub struct Context {
     pub(crate) blocks: Arena<BlockData>,
     pub(crate) regions: Arena<RegionData>,
     pub(crate) values: Arena<ValueData>,
-    /// `builtin` dialect resource blobs by handle.
-    pub resources: IndexMap<String, ResourceBlob>,
+    /// `builtin` dialect resource blobs by handle; shared with forks of this context
+    /// (`Arc::make_mut` to change it), since blobs may be large.
+    pub resources: Arc<IndexMap<String, ResourceBlob>>,
     /// `external_resources` entries by group, printed back as they were read.
     pub external_resources: IndexMap<String, Vec<(String, ExternalResourceValue)>>,
     /// Whether operations of dialects nobody registered are accepted.

@@ -569,7 +569,7 @@ impl<'a> Parser<'a> {
                 if p.ctx.resources.contains_key(&key) {
                     return p.error_at(key_tok.start, format!("duplicate resource key '{key}'"));
                 }
-                p.ctx.resources.insert(key, blob);
+                std::sync::Arc::make_mut(&mut p.ctx.resources).insert(key, blob);
                 Ok(())
             })?;
             p.expect(TokenKind::RBrace, "'}'")?;
