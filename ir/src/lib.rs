@@ -16,6 +16,7 @@ pub mod diagnostics;
 pub mod dominance;
 pub mod expected_diagnostics;
 pub mod float;
+pub mod id_map;
 mod interner;
 pub mod lexer;
 pub mod location;
