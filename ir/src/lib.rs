@@ -17,6 +17,7 @@ pub mod dominance;
 pub mod expected_diagnostics;
 pub mod float;
 pub mod id_map;
+pub mod import;
 mod interner;
 pub mod lexer;
 pub mod location;
