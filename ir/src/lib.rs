@@ -16,6 +16,7 @@ pub mod diagnostics;
 pub mod dominance;
 pub mod expected_diagnostics;
 pub mod float;
+pub mod fork;
 pub mod id_map;
 pub mod import;
 mod interner;
