@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use super::Pass;
 use super::pipeline::{Pipeline, PipelineElement};
 use super::registry::PassRegistry;
+use super::threading;
 use crate::context::Context;
 use crate::diagnostics::Diagnostic;
 use crate::operation::OpId;
@@ -37,20 +38,27 @@ enum Entry {
     Nested(OpPassManager),
 }
 
-struct OpPassManager {
+pub(super) struct OpPassManager {
     anchor: String,
     entries: Vec<Entry>,
+    /// The pipeline as given, to build the same passes again for another thread.
+    pub(super) source: Pipeline,
 }
 
 /// A pipeline ready to run.
 pub struct PassManager {
     root: OpPassManager,
+    /// Builds pass instances for worker threads.
+    pub(super) registry: PassRegistry,
+    /// Threads a nested pipeline may use (1: everything runs on the calling thread).
+    pub(super) threads: usize,
     /// IR dumps written by the instrumentation (MLIR writes them to stderr).
     pub log: String,
-    /// Wall time per pass and nested pipeline, as a tree in first-run order.
+    /// Wall time per pass and nested pipeline, as a tree in first-run order. With
+    /// threads, a pass's time is summed over the threads that ran it.
     pub timing: TimingNode,
     /// Where in `timing` the running pipeline is (child indices from the root).
-    timing_path: Vec<usize>,
+    pub(super) timing_path: Vec<usize>,
 }
 
 /// Wall time of one pass or pipeline, with what ran nested in it.
@@ -62,7 +70,7 @@ pub struct TimingNode {
 }
 
 impl TimingNode {
-    fn at_path(&mut self, path: &[usize]) -> &mut TimingNode {
+    pub(super) fn at_path(&mut self, path: &[usize]) -> &mut TimingNode {
         path.iter().fold(self, |node, &i| &mut node.children[i])
     }
 
@@ -77,6 +85,15 @@ impl TimingNode {
                 });
                 self.children.len() - 1
             }
+        }
+    }
+
+    /// Adds the times of `other`'s children (and theirs) to the children of the same names.
+    pub(super) fn merge(&mut self, other: &TimingNode) {
+        for child in &other.children {
+            let i = self.child_index(&child.name);
+            self.children[i].time += child.time;
+            self.children[i].merge(child);
         }
     }
 
@@ -100,6 +117,10 @@ fn matches(anchor: &str, op_name: &str) -> bool {
 }
 
 impl OpPassManager {
+    pub(super) fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
     fn build(pipeline: &Pipeline, registry: &PassRegistry) -> Result<OpPassManager, String> {
         let mut entries = Vec::new();
         for element in &pipeline.elements {
@@ -120,6 +141,7 @@ impl OpPassManager {
         Ok(OpPassManager {
             anchor: pipeline.anchor.clone(),
             entries,
+            source: pipeline.clone(),
         })
     }
 
@@ -143,14 +165,27 @@ impl OpPassManager {
 }
 
 impl PassManager {
-    /// Resolves a parsed pipeline against the registry.
+    /// Resolves a parsed pipeline against the registry. Nested pipelines use as many
+    /// threads as [`super::default_threads`] says; see [`PassManager::set_threads`].
     pub fn new(pipeline: &Pipeline, registry: &PassRegistry) -> Result<PassManager, String> {
         Ok(PassManager {
             root: OpPassManager::build(pipeline, registry)?,
+            registry: registry.clone(),
+            threads: super::threading::default_threads(),
             log: String::new(),
             timing: TimingNode::default(),
             timing_path: Vec::new(),
         })
+    }
+
+    /// How many threads a nested pipeline may run on at once (`--mlir-disable-threading`
+    /// is 1); 0 counts as 1. The output does not depend on it.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
+    }
+
+    pub fn threads(&self) -> usize {
+        self.threads
     }
 
     /// The pipeline with every option at its effective value (`--dump-pass-pipeline`).
@@ -180,6 +215,10 @@ impl PassManager {
             OpPassManager {
                 anchor: String::new(),
                 entries: Vec::new(),
+                source: Pipeline {
+                    anchor: String::new(),
+                    elements: Vec::new(),
+                },
             },
         );
         let result = self.run_manager(&mut root, ctx, top, instr);
@@ -217,11 +256,15 @@ impl PassManager {
                         .child_index(&label);
                     self.timing_path.push(index);
                     let mut result = Ok(());
-                    for target in targets {
-                        if !ctx.op(target).erased {
-                            result = self.run_manager(nested, ctx, target, instr);
-                            if result.is_err() {
-                                break;
+                    if self.threads > 1 && threading::can_fork(ctx, nested, &targets) {
+                        result = self.run_nested_on_threads(nested, ctx, op, &targets, instr);
+                    } else {
+                        for target in targets {
+                            if !ctx.op(target).erased {
+                                result = self.run_manager(nested, ctx, target, instr);
+                                if result.is_err() {
+                                    break;
+                                }
                             }
                         }
                     }

@@ -6,11 +6,13 @@ mod manager;
 mod options;
 pub mod pipeline;
 mod registry;
+mod threading;
 
 pub use manager::{Instrumentation, PassManager, TimingNode};
 pub use options::{OptionKind, PassOptionInfo, PassOptions};
 pub use pipeline::{Pipeline, PipelineElement, PipelineError};
 pub use registry::{PassInfo, PassRegistry};
+pub use threading::{THREADS_ENV, default_threads, threads_from_env};
 
 use crate::context::Context;
 use crate::diagnostics::Diagnostic;
