@@ -97,6 +97,11 @@ struct Args {
     /// `tb-opt --run-reproducer FILE` replays the failure.
     #[arg(long = "mlir-pass-pipeline-crash-reproducer", value_name = "FILE")]
     crash_reproducer: Option<String>,
+    /// Run every pass on this thread. Without it, a nested pipeline (`func.func(...)`) runs
+    /// on several ops isolated from above at once, on as many threads as the machine offers
+    /// or as the TB_NUM_THREADS environment variable says; the output is the same.
+    #[arg(long = "mlir-disable-threading")]
+    disable_threading: bool,
     /// Run the pipeline recorded in the input's `mlir_reproducer` resource.
     #[arg(long = "run-reproducer")]
     run_reproducer: bool,
@@ -267,6 +272,18 @@ fn reproducer_pipeline(ctx: &Context) -> Result<Pipeline, String> {
     Pipeline::parse(&text).map_err(|e| format!("--run-reproducer: invalid recorded pipeline: {e}"))
 }
 
+/// Whether a reproducer asks for `disable_threading: true`.
+fn reproducer_disables_threading(ctx: &Context) -> bool {
+    use tb_ir::context::ExternalResourceValue;
+    ctx.external_resources
+        .get("mlir_reproducer")
+        .is_some_and(|entries| {
+            entries
+                .iter()
+                .any(|(k, v)| k == "disable_threading" && *v == ExternalResourceValue::Bool(true))
+        })
+}
+
 /// `--list-passes`: names, descriptions and typed options with defaults.
 fn list_passes(registry: &PassRegistry) -> String {
     let mut out = String::from("Passes:\n");
@@ -403,6 +420,10 @@ fn process_chunk(
                 return Err(ChunkFailure::new(ctx, Diagnostic::error(loc, message)));
             }
         };
+        // A replayed reproducer runs the way it was recorded.
+        if args.disable_threading || args.run_reproducer && reproducer_disables_threading(&ctx) {
+            pm.set_threads(1);
+        }
         let parsed_at = std::time::Instant::now();
         let result = pm.run(&mut ctx, top, &instrumentation(args, print));
         eprint!("{}", pm.log);
@@ -512,6 +533,10 @@ fn main() -> ExitCode {
     if args.list_passes {
         print!("{}", list_passes(&registry));
         return ExitCode::SUCCESS;
+    }
+    if let Err(message) = tb_ir::pass::threads_from_env() {
+        eprintln!("tb-opt: {message}");
+        return ExitCode::FAILURE;
     }
     let pipeline = match requested_pipeline(&args) {
         Ok(p) => p,
