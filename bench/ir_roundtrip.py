@@ -322,7 +322,7 @@ def main() -> int:
     ap.add_argument("--mlir-opt", default="mlir-opt-22", help="mlir-opt binary (default mlir-opt-22)")
     ap.add_argument("--keep", metavar="FILE", help="also write the generated module to FILE")
     ap.add_argument("--seed", type=int, default=1, help="generator seed (default 1)")
-    ap.add_argument("--mlir-disable-threading", action="store_true", help="pass --mlir-disable-threading to mlir-opt (tb-opt is single-threaded)")
+    ap.add_argument("--mlir-disable-threading", action="store_true", help="pass --mlir-disable-threading to mlir-opt (tb-opt parses and prints on one thread; only pass pipelines use threads)")
     args = ap.parse_args()
     if args.runs < 1 or args.ops < 1:
         ap.error("--ops and --runs must be positive")
