@@ -3,7 +3,8 @@
 //!
 //! A fork shares the interned types, attributes and op names of its parent (their ids mean
 //! the same in both), the registered dialects and ops, and the resource blobs, and has empty
-//! arenas of its own. Ops move in and out with an [`Importer`](crate::import::Importer).
+//! arenas of its own, in its parent's id space. Ops are copied in with an [`Importer`]; the
+//! parent takes the fork's IR back with [`Context::adopt`], copying nothing.
 
 use std::collections::HashMap;
 

@@ -4,16 +4,19 @@
 //! Fork and join: every worker thread gets a fork of the context (see [`crate::fork`]) with
 //! its own pass instances built from the same pipeline text, claims ops in program order,
 //! copies each in, runs the pipeline on it, and keeps the result. Back on the calling thread
-//! the results are copied over the original ops, which keep their ids, in program order.
-//! Everything that comes out is what a sequential run gives: the IR (copies keep every
-//! use-list order, and re-interning in op order), the IR dumps (kept per op and appended in
-//! op order) and the error (the first failing op in program order; ops after it are left
-//! as they were, as a sequential run leaves them).
+//! the forks' arenas are adopted as they are (their ids are unique), what the workers
+//! interned is re-interned in program order, and each result is moved onto its original
+//! op, which keeps its id and place. What comes out is what a sequential run gives: the IR
+//! (copies keep every use-list order), the IR dumps (kept per op and appended in op order)
+//! and the error (that of the first failing op in program order; ops after it are left as
+//! they were, as a sequential run leaves them).
 //!
-//! Limits, as MLIR's: a pass may read above its op only what the fork rebuilds (ancestors'
-//! attributes and the symbols in them, see [`Scaffold`]); symbol ops handled by another
-//! worker show their attributes as they were before the pipeline. Resource blobs a pass
-//! adds are merged back in op order. `--mlir-timing` sums a pass's time over threads.
+//! Limits, as MLIR's rules for nested passes: a pass may read above its op only what the
+//! fork rebuilds (ancestors' attributes and the symbols in them, see [`Scaffold`]), and
+//! symbol ops handled by another worker show their attributes as they were before the
+//! pipeline; ops a pass adds outside its op are lost. Ids of ops nested in a target do not
+//! survive a threaded run (the op gets a new body). Resource blobs a pass adds are merged
+//! back in op order. `--mlir-timing` sums a pass's time over threads.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -27,6 +30,9 @@ use crate::diagnostics::Diagnostic;
 use crate::fork::Scaffold;
 use crate::import::Importer;
 use crate::operation::OpId;
+
+/// Stack size of worker threads: what Linux gives a main thread by default.
+const WORKER_STACK: usize = 8 << 20;
 
 /// The environment variable that sets how many threads passes may use.
 pub const THREADS_ENV: &str = "TB_NUM_THREADS";
@@ -219,7 +225,18 @@ impl PassManager {
             let job = &job;
             let mut forks = forks.into_iter();
             let own = forks.next();
-            let handles: Vec<_> = forks.map(|f| s.spawn(move || job.work(f))).collect();
+            // Workers get the stack a main thread usually has, so that a pass that recurses
+            // deeply fails (or not) as it does sequentially. A thread that cannot start
+            // leaves its share to the others: work is claimed, not assigned.
+            let handles: Vec<_> = forks
+                .filter_map(|f| {
+                    std::thread::Builder::new()
+                        .name("tb-pass-worker".into())
+                        .stack_size(WORKER_STACK)
+                        .spawn_scoped(s, move || job.work(f))
+                        .ok()
+                })
+                .collect();
             let mut workers: Vec<Worker> = own.into_iter().map(|f| job.work(f)).collect();
             for handle in handles {
                 match handle.join() {
