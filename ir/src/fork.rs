@@ -68,10 +68,22 @@ impl Context {
             }
         }
         self.unlink_op(source);
-        let mut doomed = Vec::new();
-        self.walk_nested(target, &mut |op| doomed.push(op));
-        for op in doomed {
-            self.ops[op.0 as usize].erased = true;
+        // Erase the old body: a plain walk, since this runs on the calling thread for every
+        // op a threaded pipeline ran on.
+        let mut stack = vec![target];
+        while let Some(op) = stack.pop() {
+            for &region in &self.ops[op.0 as usize].regions {
+                for &block in &self.regions[region.0 as usize].blocks {
+                    let mut inner = self.blocks[block.0 as usize].first;
+                    while let Some(i) = inner {
+                        stack.push(i);
+                        inner = self.ops[i.0 as usize].next;
+                    }
+                }
+            }
+            if op != target {
+                self.ops[op.0 as usize].erased = true;
+            }
         }
         for region in std::mem::take(&mut self.ops[target.0 as usize].regions) {
             self.regions[region.0 as usize].parent = None;
