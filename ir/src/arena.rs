@@ -108,9 +108,15 @@ impl<T> Arena<T> {
         }
     }
 
-    /// Takes the chunks of `fork` (a fork of this arena), so its ids are valid here.
+    /// Whether `other` is a fork of an arena in this one's id space: its entries are all in
+    /// chunks, so [`Arena::adopt`] loses nothing.
+    pub(crate) fn can_adopt(&self, other: &Arena<T>) -> bool {
+        Arc::ptr_eq(&self.claims, &other.claims) && other.dense.is_empty()
+    }
+
+    /// Takes the chunks of `fork` (see [`Arena::can_adopt`]), so its ids are valid here.
     pub(crate) fn adopt(&mut self, fork: Arena<T>) {
-        debug_assert!(self.same_space(&fork));
+        debug_assert!(self.can_adopt(&fork));
         if self.chunks.len() < fork.chunks.len() {
             self.chunks.resize_with(fork.chunks.len(), Vec::new);
         }
@@ -120,11 +126,6 @@ impl<T> Arena<T> {
                 *mine = theirs;
             }
         }
-    }
-
-    /// Whether `self` and `other` draw ids from the same space.
-    pub(crate) fn same_space(&self, other: &Arena<T>) -> bool {
-        Arc::ptr_eq(&self.claims, &other.claims)
     }
 
     #[inline(never)]

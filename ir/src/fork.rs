@@ -41,9 +41,13 @@ impl Context {
     /// [`Importer::translate_in_place`](crate::import::Importer::translate_in_place) first on
     /// every op tree of the fork that is to be used here: the rest of the fork's IR comes
     /// along unreachable and must not be used. Returns `false`, taking nothing, when `fork`
-    /// is not a fork of this context.
+    /// is not a fork of this context (or of one of its forks).
     pub fn adopt(&mut self, fork: Context) -> bool {
-        if !self.ops.same_space(&fork.ops) {
+        let ok = self.ops.can_adopt(&fork.ops)
+            && self.blocks.can_adopt(&fork.blocks)
+            && self.regions.can_adopt(&fork.regions)
+            && self.values.can_adopt(&fork.values);
+        if !ok {
             return false;
         }
         self.ops.adopt(fork.ops);

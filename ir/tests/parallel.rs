@@ -549,6 +549,8 @@ fn a_fork_is_adopted_without_copying_and_its_ids_translated() {
     );
     assert!(parent.op(copy).erased);
     tb_ir::verifier::verify(&parent, top).unwrap();
-    // An unrelated context is not adopted.
+    // An unrelated context is not adopted, nor a parent by its fork.
     assert!(!parent.adopt(context()));
+    let mut fork = parent.fork();
+    assert!(!fork.adopt(parent));
 }
