@@ -7,7 +7,9 @@ pub mod func;
 
 use tb_ir::Context;
 
-/// Registers every dialect of this crate in `ctx`.
-pub fn register_all(ctx: &mut Context) {
-    func::register(ctx);
+/// Registers every dialect of this crate in `ctx`. An error is a malformed definition
+/// in a dialect (a bug), reported with the op it concerns.
+pub fn register_all(ctx: &mut Context) -> Result<(), String> {
+    func::register(ctx)?;
+    Ok(())
 }

@@ -7,6 +7,7 @@
 //! and symbol tables. Only the `builtin` dialect is known here.
 
 pub mod affine;
+pub mod asm;
 pub mod attributes;
 pub mod block;
 pub mod builtin;
@@ -17,6 +18,7 @@ pub mod expected_diagnostics;
 pub mod float;
 pub mod lexer;
 pub mod location;
+pub mod ods;
 pub mod operation;
 pub mod parser;
 pub mod pass;

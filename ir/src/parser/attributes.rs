@@ -218,7 +218,7 @@ impl<'a> Parser<'a> {
         } else {
             return self.error_at(tok.start, format!("undefined symbol alias id '{name}'"));
         };
-        if !self.ctx.allow_unregistered_dialects {
+        if !self.ctx.allow_unregistered_dialects && !self.ctx.is_dialect_registered(dialect) {
             return self.error_at(tok.start, format!("dialect '{dialect}' provided by attribute is not registered (use --allow-unregistered-dialect)"));
         }
         let ty = if self.consume_if(TokenKind::Colon) {
