@@ -3,6 +3,7 @@
 //! The IR core in `tb-ir` knows only `builtin`; every other dialect registers its
 //! operations, traits and verifiers here, through [`tb_ir::Context::register_op`].
 
+pub mod arith;
 pub mod func;
 
 use tb_ir::Context;
@@ -10,6 +11,7 @@ use tb_ir::Context;
 /// Registers every dialect of this crate in `ctx`. An error is a malformed definition
 /// in a dialect (a bug), reported with the op it concerns.
 pub fn register_all(ctx: &mut Context) -> Result<(), String> {
+    arith::register(ctx)?;
     func::register(ctx)?;
     Ok(())
 }

@@ -40,11 +40,13 @@ pub struct OpTraits {
     pub commutative: bool,
 }
 
-/// What a folder produces for one result: an existing value or a constant.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// What a folder produces for one result: an existing value or a constant (an
+/// attribute that exists, or one the driver interns).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum FoldResult {
     Value(Value),
     Attr(Attr),
+    NewAttr(crate::attributes::AttrKind),
 }
 
 /// Checks one op's own invariants (operand/result counts, attribute kinds, ...).

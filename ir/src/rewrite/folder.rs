@@ -176,12 +176,15 @@ impl ConstantFolder {
             .collect();
         let mut values = Vec::with_capacity(results.len());
         for (r, ty) in results.iter().zip(types) {
-            values.push(match *r {
-                FoldResult::Value(v) => v,
-                FoldResult::Attr(a) => {
-                    self.get_or_create_constant(ctx, block, &dialect, a, ty, loc, created)?
+            let attr = match r {
+                FoldResult::Value(v) => {
+                    values.push(*v);
+                    continue;
                 }
-            });
+                FoldResult::Attr(a) => *a,
+                FoldResult::NewAttr(kind) => ctx.intern_attr(kind.clone()),
+            };
+            values.push(self.get_or_create_constant(ctx, block, &dialect, attr, ty, loc, created)?);
         }
         Some(values)
     }
