@@ -2,6 +2,7 @@
 //! casts and constants, with MLIR 22's names, syntax, folds and canonical forms.
 
 mod asm;
+mod canonicalize;
 mod constant;
 mod fold;
 
@@ -50,6 +51,16 @@ const fn int_binary(
     overflow: bool,
     fold: tb_ir::registry::FoldFn,
 ) -> OpDef {
+    int_binary_with(name, traits, overflow, fold, None)
+}
+
+const fn int_binary_with(
+    name: &'static str,
+    traits: OpTraits,
+    overflow: bool,
+    fold: tb_ir::registry::FoldFn,
+    canonicalize: Option<tb_ir::registry::CanonicalizeFn>,
+) -> OpDef {
     OpDef {
         name,
         operands: INT_BINARY,
@@ -63,6 +74,7 @@ const fn int_binary(
             INT_FORMAT
         }),
         fold: Some(fold),
+        canonicalize,
         ..OpDef::EMPTY
     }
 }
@@ -121,9 +133,21 @@ static DEFS: &[OpDef] = &[
         result_names: Some(constant::result_names),
         ..OpDef::EMPTY
     },
-    int_binary("arith.addi", COMMUTATIVE, true, fold::addi),
+    int_binary_with(
+        "arith.addi",
+        COMMUTATIVE,
+        true,
+        fold::addi,
+        Some(canonicalize::addi),
+    ),
     int_binary("arith.subi", PURE, true, fold::subi),
-    int_binary("arith.muli", COMMUTATIVE, true, fold::muli),
+    int_binary_with(
+        "arith.muli",
+        COMMUTATIVE,
+        true,
+        fold::muli,
+        Some(canonicalize::muli),
+    ),
     int_binary("arith.divsi", PURE, false, fold::divsi),
     int_binary("arith.divui", PURE, false, fold::divui),
     int_binary("arith.remsi", PURE, false, fold::remsi),

@@ -1,13 +1,13 @@
-//! Constants during folding, as MLIR's canonicalizer keeps them: each distinct constant
-//! (dialect, value, type) exists once per insertion region (the nearest region whose op
-//! is isolated from above), at the front of that region's entry block.
+//! Constants during folding, as MLIR's canonicalizer keeps them: folds materialize
+//! constants where the folded op was; each sweep then keeps one constant per (dialect,
+//! value, type) and insertion region (the nearest region whose op is isolated from
+//! above), moved to the front of that region's entry block in order of appearance.
 
 use rustc_hash::FxHashMap;
 
 use crate::attributes::Attr;
 use crate::block::BlockId;
 use crate::context::Context;
-use crate::location::Location;
 use crate::operation::OpId;
 use crate::region::RegionId;
 use crate::registry::FoldResult;
@@ -121,43 +121,9 @@ impl ConstantFolder {
         false
     }
 
-    /// The value of constant `attr` of type `ty` for an op of `dialect` folded in `block`:
-    /// an existing uniqued constant, or a new one built by the dialect at the front of
-    /// the insertion block. `None` when the dialect cannot materialize it.
-    pub fn get_or_create_constant(
-        &mut self,
-        ctx: &mut Context,
-        block: BlockId,
-        dialect: &str,
-        attr: Attr,
-        ty: Type,
-        loc: Location,
-        created: &mut Vec<OpId>,
-    ) -> Option<Value> {
-        let region = insertion_region(ctx, block)?;
-        let key = (region, dialect.to_string(), attr, ty);
-        if let Some(&existing) = self.uniqued.get(&key) {
-            return Some(ctx.op(existing).results[0]);
-        }
-        let materialize = ctx.dialect_info(dialect)?.materialize_constant?;
-        let op = materialize(ctx, attr, ty, loc)?;
-        let entry = ctx.region(region).blocks[0];
-        match ctx.block(entry).first {
-            Some(first) => ctx.insert_op_before(first, op),
-            None => ctx.append_op(entry, op),
-        }
-        // The dialect may fold to a constant of a different value (e.g. a splat): key it
-        // by what it holds.
-        let value = constant_value(ctx, op).unwrap_or(attr);
-        let held = (region, dialect.to_string(), value, ty);
-        self.uniqued.insert(held.clone(), op);
-        self.uniqued.insert(key.clone(), op);
-        self.owned.insert(op, vec![key, held]);
-        created.push(op);
-        Some(ctx.op(op).results[0])
-    }
-
-    /// Turns fold results into values, materializing constants; `None` if one cannot be.
+    /// Turns fold results into values, materializing constants right before `op`, as
+    /// MLIR's driver does; the next sweep uniques and hoists them. `None` if a constant
+    /// cannot be built.
     pub fn materialize(
         &mut self,
         ctx: &mut Context,
@@ -165,7 +131,7 @@ impl ConstantFolder {
         results: &[FoldResult],
         created: &mut Vec<OpId>,
     ) -> Option<Vec<Value>> {
-        let block = ctx.op(op).parent?;
+        ctx.op(op).parent?;
         let dialect = dialect_of(ctx, op);
         let loc = ctx.op(op).loc;
         let types: Vec<Type> = ctx
@@ -184,7 +150,11 @@ impl ConstantFolder {
                 FoldResult::Attr(a) => *a,
                 FoldResult::NewAttr(kind) => ctx.intern_attr(kind.clone()),
             };
-            values.push(self.get_or_create_constant(ctx, block, &dialect, attr, ty, loc, created)?);
+            let materialize = ctx.dialect_info(&dialect)?.materialize_constant?;
+            let constant = materialize(ctx, attr, ty, loc)?;
+            ctx.insert_op_before(op, constant);
+            created.push(constant);
+            values.push(ctx.op(constant).results[0]);
         }
         Some(values)
     }
