@@ -178,12 +178,9 @@ pub(crate) fn subi(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<Fo
 }
 
 pub(crate) fn muli(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
-    let zero = c[1].filter(|_| int_of(ctx, c[1]) == Some(0));
-    if let Some(z) = zero {
-        let ty = ctx.value_type(ctx.op(op).results[0]);
-        if crate::arith::constant::attr_type(ctx, z) == Some(ty) {
-            return Some(vec![FoldResult::Attr(z)]);
-        }
+    // x * 0 is the zero operand itself, as MLIR folds it.
+    if int_of(ctx, c[1]) == Some(0) {
+        return value(ctx.op(op).operands[1]);
     }
     int_binary(
         ctx,
@@ -255,12 +252,12 @@ pub(crate) fn remui(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<F
 }
 
 pub(crate) fn andi(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
-    let (lhs, rhs, ty) = operands(ctx, op);
+    let (lhs, rhs, _) = operands(ctx, op);
     if lhs == rhs {
         return value(lhs);
     }
     if int_of(ctx, c[1]) == Some(0) {
-        return Some(vec![constant(ctx, ty, Scalar::Int(0))]);
+        return value(rhs);
     }
     int_binary(
         ctx,
@@ -278,7 +275,7 @@ pub(crate) fn ori(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<Fol
     }
     let width = int_width(ctx, ty)?;
     if int_of(ctx, c[1]).map(|b| wrap(b, width)) == Some(wrap(-1, width)) {
-        return Some(vec![constant(ctx, ty, Scalar::Int(wrap(-1, width)))]);
+        return value(rhs);
     }
     int_binary(
         ctx,
