@@ -498,7 +498,10 @@ impl Printer<'_> {
     /// An op with registered custom assembly; its name loses the prefix of the default
     /// dialect in force.
     fn print_custom(&mut self, op: OpId, indent: usize, assembly: crate::registry::Assembly) {
-        let info = self.ctx.op_info_of(op).expect("custom assembly implies registration");
+        let info = self
+            .ctx
+            .op_info_of(op)
+            .expect("custom assembly implies registration");
         let name = info.name;
         let default_dialect = info.default_dialect;
         match (self.default_dialects.last(), name.split_once('.')) {

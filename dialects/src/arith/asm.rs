@@ -1,10 +1,10 @@
 //! `arith.select`'s custom syntax: `%c, %a, %b : T`, with the condition's type first
 //! (`: vector<4xi1>, vector<4xf32>`) when it is not a scalar `i1`.
 
+use tb_ir::OpId;
 use tb_ir::asm::{OpAsmParser, OpAsmPrinter, OperationParseState};
 use tb_ir::ods::constraint::is_i1;
 use tb_ir::parser::PResult;
-use tb_ir::OpId;
 
 pub(crate) fn parse_select(p: &mut OpAsmParser, state: &mut OperationParseState) -> PResult<()> {
     let at = p.op_offset();

@@ -92,16 +92,19 @@ impl RewritePattern for ReassociateConstants {
             },
         );
         let c = rewriter.ctx().op(c).results[0];
-        let new = rewriter.create_op_before(op, OperationState {
-            name,
-            operands: vec![x, c],
-            result_types: vec![ty],
-            successors: vec![],
-            num_regions: 0,
-            properties: Some(props),
-            attributes: vec![],
-            loc,
-        });
+        let new = rewriter.create_op_before(
+            op,
+            OperationState {
+                name,
+                operands: vec![x, c],
+                result_types: vec![ty],
+                successors: vec![],
+                num_regions: 0,
+                properties: Some(props),
+                attributes: vec![],
+                loc,
+            },
+        );
         let result = rewriter.ctx().op(new).results[0];
         rewriter.replace_op(op, &[result]);
         true

@@ -23,7 +23,12 @@ pub(crate) fn attr_type(ctx: &Context, attr: Attr) -> Option<Type> {
 
 pub(crate) fn verify(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     let data = ctx.op(op);
-    let err = |m: String| Err(Diagnostic::error(data.loc, format!("'arith.constant' op {m}")));
+    let err = |m: String| {
+        Err(Diagnostic::error(
+            data.loc,
+            format!("'arith.constant' op {m}"),
+        ))
+    };
     let Some(value) = ctx.op_inherent_or_attr(op, "value") else {
         return Ok(());
     };

@@ -85,12 +85,16 @@ fn unsigned(v: i128, width: u32) -> u128 {
 /// `ty` with its element replaced by `element` (for comparison results).
 pub(crate) fn with_element(ctx: &mut Context, ty: Type, element: Type) -> Type {
     match ctx.type_kind(ty).clone() {
-        TypeKind::Vector { shape, scalable, .. } => ctx.intern_type(TypeKind::Vector {
+        TypeKind::Vector {
+            shape, scalable, ..
+        } => ctx.intern_type(TypeKind::Vector {
             shape,
             scalable,
             element,
         }),
-        TypeKind::RankedTensor { shape, encoding, .. } => ctx.intern_type(TypeKind::RankedTensor {
+        TypeKind::RankedTensor {
+            shape, encoding, ..
+        } => ctx.intern_type(TypeKind::RankedTensor {
             shape,
             element,
             encoding,
@@ -259,11 +263,26 @@ pub(crate) fn andi(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<Fo
     if int_of(ctx, c[1]) == Some(0) {
         return value(rhs);
     }
+    // and(and(x, y), y) and and(y, and(x, y)) are the inner `and`.
+    let inner_has = |v: Value, other: Value| match ctx.value(v).def {
+        tb_ir::value::ValueDef::Result { op: inner, .. } => {
+            ctx.op_name(inner) == "arith.andi" && ctx.op(inner).operands.contains(&other)
+        }
+        _ => false,
+    };
+    if inner_has(lhs, rhs) {
+        return value(lhs);
+    }
+    if inner_has(rhs, lhs) {
+        return value(rhs);
+    }
     int_binary(
         ctx,
         op,
         c,
-        |l, _, _, b, w| (b.map(|b| wrap(b, w)) == Some(wrap(-1, w))).then_some(FoldResult::Value(l)),
+        |l, _, _, b, w| {
+            (b.map(|b| wrap(b, w)) == Some(wrap(-1, w))).then_some(FoldResult::Value(l))
+        },
         |a, b, _| Some(a & b),
     )
 }
@@ -310,7 +329,13 @@ fn min_max(
     if lhs == rhs {
         return value(lhs);
     }
-    int_binary(ctx, op, c, |_, _, _, _, _| None, |a, b, w| Some(pick(a, b, w)))
+    int_binary(
+        ctx,
+        op,
+        c,
+        |_, _, _, _, _| None,
+        |a, b, w| Some(pick(a, b, w)),
+    )
 }
 
 pub(crate) fn maxsi(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
@@ -323,13 +348,21 @@ pub(crate) fn minsi(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<F
 
 pub(crate) fn maxui(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
     min_max(ctx, op, c, |a, b, w| {
-        if unsigned(a, w) >= unsigned(b, w) { a } else { b }
+        if unsigned(a, w) >= unsigned(b, w) {
+            a
+        } else {
+            b
+        }
     })
 }
 
 pub(crate) fn minui(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
     min_max(ctx, op, c, |a, b, w| {
-        if unsigned(a, w) <= unsigned(b, w) { a } else { b }
+        if unsigned(a, w) <= unsigned(b, w) {
+            a
+        } else {
+            b
+        }
     })
 }
 

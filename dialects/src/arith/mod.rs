@@ -7,8 +7,8 @@ mod constant;
 mod fold;
 
 use tb_ir::ods::constraint::{
-    ANY_ATTR, BOOL_LIKE, FLOAT_LIKE, I64_ATTR, SIGNLESS_INTEGER_LIKE, SIGNLESS_INTEGER_LIKE_NO_INDEX,
-    SIGNLESS_INTEGER_OR_FLOAT_LIKE,
+    ANY_ATTR, BOOL_LIKE, FLOAT_LIKE, I64_ATTR, SIGNLESS_INTEGER_LIKE,
+    SIGNLESS_INTEGER_LIKE_NO_INDEX, SIGNLESS_INTEGER_OR_FLOAT_LIKE,
 };
 use tb_ir::ods::{AttrSyntax, OpDef, PURE, attr, operand, optional_attr};
 use tb_ir::registry::{DialectInfo, OpTraits};
@@ -79,7 +79,11 @@ const fn int_binary_with(
     }
 }
 
-const fn float_binary(name: &'static str, traits: OpTraits, fold: tb_ir::registry::FoldFn) -> OpDef {
+const fn float_binary(
+    name: &'static str,
+    traits: OpTraits,
+    fold: tb_ir::registry::FoldFn,
+) -> OpDef {
     OpDef {
         name,
         operands: FLOAT_BINARY,
@@ -230,22 +234,49 @@ static DEFS: &[OpDef] = &[
         fold: Some(fold::select),
         ..OpDef::EMPTY
     },
-    cast!("arith.extsi", SIGNLESS_INTEGER_LIKE_NO_INDEX, SIGNLESS_INTEGER_LIKE_NO_INDEX),
-    cast!("arith.extui", SIGNLESS_INTEGER_LIKE_NO_INDEX, SIGNLESS_INTEGER_LIKE_NO_INDEX),
-    cast!("arith.trunci", SIGNLESS_INTEGER_LIKE_NO_INDEX, SIGNLESS_INTEGER_LIKE_NO_INDEX),
+    cast!(
+        "arith.extsi",
+        SIGNLESS_INTEGER_LIKE_NO_INDEX,
+        SIGNLESS_INTEGER_LIKE_NO_INDEX
+    ),
+    cast!(
+        "arith.extui",
+        SIGNLESS_INTEGER_LIKE_NO_INDEX,
+        SIGNLESS_INTEGER_LIKE_NO_INDEX
+    ),
+    cast!(
+        "arith.trunci",
+        SIGNLESS_INTEGER_LIKE_NO_INDEX,
+        SIGNLESS_INTEGER_LIKE_NO_INDEX
+    ),
     cast!("arith.extf", FLOAT_LIKE, FLOAT_LIKE),
     cast!("arith.truncf", FLOAT_LIKE, FLOAT_LIKE),
     cast!("arith.sitofp", SIGNLESS_INTEGER_LIKE_NO_INDEX, FLOAT_LIKE),
     cast!("arith.uitofp", SIGNLESS_INTEGER_LIKE_NO_INDEX, FLOAT_LIKE),
     cast!("arith.fptosi", FLOAT_LIKE, SIGNLESS_INTEGER_LIKE_NO_INDEX),
     cast!("arith.fptoui", FLOAT_LIKE, SIGNLESS_INTEGER_LIKE_NO_INDEX),
-    cast!("arith.index_cast", SIGNLESS_INTEGER_LIKE, SIGNLESS_INTEGER_LIKE),
-    cast!("arith.index_castui", SIGNLESS_INTEGER_LIKE, SIGNLESS_INTEGER_LIKE),
-    cast!("arith.bitcast", SIGNLESS_INTEGER_OR_FLOAT_LIKE, SIGNLESS_INTEGER_OR_FLOAT_LIKE),
+    cast!(
+        "arith.index_cast",
+        SIGNLESS_INTEGER_LIKE,
+        SIGNLESS_INTEGER_LIKE
+    ),
+    cast!(
+        "arith.index_castui",
+        SIGNLESS_INTEGER_LIKE,
+        SIGNLESS_INTEGER_LIKE
+    ),
+    cast!(
+        "arith.bitcast",
+        SIGNLESS_INTEGER_OR_FLOAT_LIKE,
+        SIGNLESS_INTEGER_OR_FLOAT_LIKE
+    ),
 ];
 
 /// `i1`, or a vector/tensor of `i1` shaped like the operand.
-fn infer_i1_like(ctx: &mut Context, input: &tb_ir::registry::InferInput) -> Result<Vec<Type>, String> {
+fn infer_i1_like(
+    ctx: &mut Context,
+    input: &tb_ir::registry::InferInput,
+) -> Result<Vec<Type>, String> {
     let operand = *input
         .operand_types
         .first()

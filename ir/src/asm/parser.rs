@@ -299,7 +299,9 @@ impl<'p, 'a> OpAsmParser<'p, 'a> {
     /// `@name`
     pub fn parse_symbol_name(&mut self) -> PResult<String> {
         if !self.p.is(TokenKind::AtIdent) {
-            return self.p.error("expected valid '@'-identifier for symbol name");
+            return self
+                .p
+                .error("expected valid '@'-identifier for symbol name");
         }
         self.p.parse_symbol_name()
     }

@@ -8,7 +8,7 @@ use rustc_hash::FxHashMap;
 use crate::attributes::Attr;
 use crate::block::BlockId;
 use crate::context::Context;
-use crate::operation::OpId;
+use crate::operation::{OpId, OpName};
 use crate::region::RegionId;
 use crate::registry::FoldResult;
 use crate::types::Type;
@@ -21,7 +21,8 @@ pub struct ConstantFolder {
     owned: FxHashMap<OpId, Vec<ConstantKey>>,
 }
 
-type ConstantKey = (RegionId, String, Attr, Type);
+/// The constant op's name stands for its dialect: a dialect has one constant op.
+type ConstantKey = (RegionId, OpName, Attr, Type);
 
 /// The constant a constant-like op materializes: its `value` attribute.
 pub fn constant_value(ctx: &Context, op: OpId) -> Option<Attr> {
@@ -57,9 +58,7 @@ fn insertion_region(ctx: &Context, mut block: BlockId) -> Option<RegionId> {
         let Some(parent) = ctx.region(region).parent else {
             return Some(region);
         };
-        let isolated = ctx
-            .op_traits(parent)
-            .is_none_or(|t| t.isolated_from_above);
+        let isolated = ctx.op_traits(parent).is_none_or(|t| t.isolated_from_above);
         match ctx.op(parent).parent {
             Some(b) if !isolated => block = b,
             _ => return Some(region),
@@ -99,7 +98,7 @@ impl ConstantFolder {
         let Some(&result) = ctx.op(op).results.first() else {
             return false;
         };
-        let key = (region, dialect_of(ctx, op), value, ctx.value_type(result));
+        let key = (region, ctx.op(op).name, value, ctx.value_type(result));
         if let Some(&existing) = self.uniqued.get(&key) {
             let to = ctx.op(existing).results[0];
             ctx.replace_all_uses(result, to);

@@ -3,9 +3,9 @@
 
 use super::folder::{ConstantFolder, constant_operands};
 use super::pattern::{PatternSet, Rewriter};
-use crate::registry::FoldResult;
 use crate::context::Context;
 use crate::operation::OpId;
+use crate::registry::FoldResult;
 use crate::registry::OpTraits;
 
 /// Which ops the driver may visit.
@@ -107,6 +107,7 @@ pub fn apply_patterns_greedily(
                 continue;
             }
             let traits = ctx.op_traits(op);
+            let has_patterns = patterns.applies_to(ctx.op_name(op));
             let mut created = Vec::new();
             let mut rewriter = Rewriter::new(ctx);
             if is_trivially_dead(rewriter.ctx(), op, traits) {
@@ -115,11 +116,12 @@ pub fn apply_patterns_greedily(
             } else if let Some(values) = fold(&mut folder, &mut rewriter, op, config, &mut created)
             {
                 rewriter.replace_op(op, &values);
-            } else if config.fold && traits.is_some_and(|t| t.commutative && !t.constant_like)
+            } else if config.fold
+                && traits.is_some_and(|t| t.commutative && !t.constant_like)
                 && move_constants_right(&mut rewriter, op)
             {
                 rewriter.touched.push(op);
-            } else {
+            } else if has_patterns {
                 let name = rewriter.ctx().op_name(op).to_string();
                 for pattern in patterns.for_op(&name) {
                     if pattern.match_and_rewrite(op, &mut rewriter) {
