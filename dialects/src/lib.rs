@@ -4,6 +4,7 @@
 //! operations, traits and verifiers here, through [`tb_ir::Context::register_op`].
 
 pub mod func;
+pub mod te;
 
 use tb_ir::Context;
 
@@ -11,5 +12,6 @@ use tb_ir::Context;
 /// in a dialect (a bug), reported with the op it concerns.
 pub fn register_all(ctx: &mut Context) -> Result<(), String> {
     func::register(ctx)?;
+    te::register(ctx)?;
     Ok(())
 }

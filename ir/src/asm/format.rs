@@ -32,7 +32,9 @@ pub enum Element {
     Attr(usize),
     Region(usize),
     Regions,
-    AttrDict { keyword: bool },
+    AttrDict {
+        keyword: bool,
+    },
     Type(TypeRef),
     FunctionalType(TypeRef, TypeRef),
     Optional {

@@ -4,7 +4,9 @@
 use crate::attributes::{Attr, AttrKind};
 use crate::context::Context;
 use crate::operation::OpId;
-use crate::printer::{Printer, print_location_inline, write_result_types, write_symbol_name, write_type};
+use crate::printer::{
+    Printer, print_location_inline, write_result_types, write_symbol_name, write_type,
+};
 use crate::region::RegionId;
 use crate::types::Type;
 use crate::value::Value;
@@ -121,11 +123,36 @@ impl<'a> OpAsmPrinter<'_, 'a> {
 
     /// `{ ... }` of `region`, indented under the op, with the entry block's arguments
     /// when `print_entry_args` (a signature that declared them prints none).
-    pub fn print_region(&mut self, region: RegionId, print_entry_args: bool, print_empty_block: bool) {
+    pub fn print_region(
+        &mut self,
+        region: RegionId,
+        print_entry_args: bool,
+        print_empty_block: bool,
+    ) {
         let default = self.default_dialect.unwrap_or("");
         self.p.push_default_dialect(default);
         self.p
             .print_region(region, self.indent, print_entry_args, print_empty_block);
+        self.p.pop_default_dialect();
+    }
+
+    /// [`OpAsmPrinter::print_region`] leaving out operand-free `terminator` ops that end a
+    /// block, for ops whose parser inserts them (MLIR's `printBlockTerminators = false`).
+    pub fn print_region_eliding_terminator(
+        &mut self,
+        region: RegionId,
+        print_entry_args: bool,
+        terminator: &str,
+    ) {
+        let default = self.default_dialect.unwrap_or("");
+        self.p.push_default_dialect(default);
+        self.p.print_region_eliding(
+            region,
+            self.indent,
+            print_entry_args,
+            false,
+            Some(terminator),
+        );
         self.p.pop_default_dialect();
     }
 

@@ -5,6 +5,7 @@ use rustc_hash::FxHashMap as HashMap;
 use smallvec::SmallVec;
 
 use super::{PResult, ParseError, Parser};
+use crate::asm::{OpAsmParser, OperationParseState, RegionArgument};
 use crate::attributes::AttrKind;
 use crate::block::BlockId;
 use crate::builtin;
@@ -12,9 +13,8 @@ use crate::context::Context;
 use crate::lexer::TokenKind;
 use crate::operation::{OpId, OperationState};
 use crate::region::RegionId;
-use crate::types::{Type, TypeKind};
-use crate::asm::{OpAsmParser, OperationParseState, RegionArgument};
 use crate::registry::Assembly;
+use crate::types::{Type, TypeKind};
 use crate::value::{Value, ValueDef};
 
 /// A visible SSA name: its values (one per result) and where it was defined.

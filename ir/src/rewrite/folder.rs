@@ -57,9 +57,7 @@ fn insertion_region(ctx: &Context, mut block: BlockId) -> Option<RegionId> {
         let Some(parent) = ctx.region(region).parent else {
             return Some(region);
         };
-        let isolated = ctx
-            .op_traits(parent)
-            .is_none_or(|t| t.isolated_from_above);
+        let isolated = ctx.op_traits(parent).is_none_or(|t| t.isolated_from_above);
         match ctx.op(parent).parent {
             Some(b) if !isolated => block = b,
             _ => return Some(region),
