@@ -4,6 +4,7 @@
 //! operations, traits and verifiers here, through [`tb_ir::Context::register_op`].
 
 pub mod func;
+pub mod loop_;
 pub mod te;
 
 use tb_ir::Context;
@@ -13,5 +14,6 @@ use tb_ir::Context;
 pub fn register_all(ctx: &mut Context) -> Result<(), String> {
     func::register(ctx)?;
     te::register(ctx)?;
+    loop_::register(ctx)?;
     Ok(())
 }

@@ -29,6 +29,7 @@ use tb_ir::ods::{OpDef, PURE, attr, operand, optional_attr, single_block_region,
 use tb_ir::registry::OpTraits;
 use tb_ir::{BlockId, Context, OpId, TypeKind, Value};
 
+pub(crate) use verify::check_map_bounds;
 pub use verify::{Interval, expr_interval};
 
 pub const COMPUTE: &str = "te.compute";

@@ -90,20 +90,23 @@ fn extent_interval(extent: i64) -> Option<Interval> {
 }
 
 /// Checks that `map`'s image of the box `domain` lies within `shape`, naming `what`
-/// (`input #1 ('tensor<4x8xf32>')`) and the dimension in the error.
+/// (`input #1 ('tensor<4x8xf32>')`) and the dimension in the error. Result `i` also
+/// covers `extra[i]` elements past its value (the lanes of a vector access).
 pub(crate) fn check_map_bounds(
     map: &AffineMap,
     domain: &[Option<Interval>],
     shape: &[i64],
+    extra: &[i64],
     what: &str,
 ) -> Result<(), String> {
     for (i, (result, &size)) in map.results.iter().zip(shape).enumerate() {
         if size == DYNAMIC {
             continue;
         }
-        let Some(range) = expr_interval(&result.simplify(), domain) else {
+        let Some(mut range) = expr_interval(&result.simplify(), domain) else {
             continue;
         };
+        range.hi = range.hi.saturating_add(extra.get(i).copied().unwrap_or(0));
         if range.lo < 0 || range.hi >= size {
             return Err(format!(
                 "index map result #{i} ({result}) takes values in [{}, {}], out of bounds for dimension {i} (size {size}) of {what}",
@@ -241,7 +244,7 @@ pub(crate) fn read(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
         );
     }
     let boxes: Vec<Option<Interval>> = domain.iter().map(|&e| extent_interval(e)).collect();
-    check_map_bounds(map, &boxes, &shape, &what).or_else(|m| error(ctx, op, m))
+    check_map_bounds(map, &boxes, &shape, &[], &what).or_else(|m| error(ctx, op, m))
 }
 
 pub(crate) fn yield_op(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
