@@ -86,7 +86,16 @@ impl Pass for Canonicalize {
             strictness: Strictness::AnyOp,
             fold: true,
         };
-        let result = apply_patterns_greedily(ctx, op, &PatternSet::new(), &config);
+        // Every registered op's canonicalization patterns, as MLIR's canonicalizer collects.
+        let mut patterns = PatternSet::new();
+        let hooks: Vec<_> = ctx
+            .registered_op_infos()
+            .filter_map(|info| info.canonicalize)
+            .collect();
+        for add in hooks {
+            add(&mut patterns);
+        }
+        let result = apply_patterns_greedily(ctx, op, &patterns, &config);
         if self.test_convergence && !result.converged {
             return Err(Diagnostic::error(
                 ctx.op(op).loc,
