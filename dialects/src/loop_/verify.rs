@@ -107,10 +107,10 @@ fn check_loop(ctx: &Context, op: OpId, num_dims: usize) -> Result<(), Diagnostic
             );
         }
     }
-    if !ctx
+    if ctx
         .block(body)
         .last
-        .is_some_and(|last| ctx.op_name(last) == YIELD)
+        .is_none_or(|last| ctx.op_name(last) != YIELD)
     {
         return error(ctx, op, format!("body must end with '{YIELD}'"));
     }

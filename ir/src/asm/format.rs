@@ -32,9 +32,7 @@ pub enum Element {
     Attr(usize),
     Region(usize),
     Regions,
-    AttrDict {
-        keyword: bool,
-    },
+    AttrDict { keyword: bool },
     Type(TypeRef),
     FunctionalType(TypeRef, TypeRef),
     Optional {

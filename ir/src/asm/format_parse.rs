@@ -246,11 +246,7 @@ fn complete_types(
     let at = p.op_offset();
     let operand_refs: Vec<UnresolvedOperand> = match parsed.flat_operands.take() {
         Some(flat) => flat,
-        None => parsed
-            .operands
-            .iter_mut()
-            .flat_map(std::mem::take)
-            .collect(),
+        None => parsed.operands.iter_mut().flat_map(std::mem::take).collect(),
     };
     let group_counts: Vec<usize> = parsed.operands.iter().map(|g| g.len()).collect();
     // A group written with no operands needs no types.
@@ -263,27 +259,11 @@ fn complete_types(
     }
     let mut operand_types: Option<Vec<Type>> = parsed.flat_operand_types.take();
     if operand_types.is_none() && parsed.operand_types.iter().all(|t| t.is_some()) {
-        operand_types = Some(
-            parsed
-                .operand_types
-                .iter()
-                .flatten()
-                .flatten()
-                .copied()
-                .collect(),
-        );
+        operand_types = Some(parsed.operand_types.iter().flatten().flatten().copied().collect());
     }
     let mut result_types: Option<Vec<Type>> = parsed.flat_result_types.take();
     if result_types.is_none() && parsed.result_types.iter().all(|t| t.is_some()) {
-        result_types = Some(
-            parsed
-                .result_types
-                .iter()
-                .flatten()
-                .flatten()
-                .copied()
-                .collect(),
-        );
+        result_types = Some(parsed.result_types.iter().flatten().flatten().copied().collect());
     }
 
     // Type equality: one known type stands for every operand and result.
@@ -315,26 +295,10 @@ fn complete_types(
         }
     }
     if operand_types.is_none() && parsed.operand_types.iter().all(|t| t.is_some()) {
-        operand_types = Some(
-            parsed
-                .operand_types
-                .iter()
-                .flatten()
-                .flatten()
-                .copied()
-                .collect(),
-        );
+        operand_types = Some(parsed.operand_types.iter().flatten().flatten().copied().collect());
     }
     if result_types.is_none() && parsed.result_types.iter().all(|t| t.is_some()) {
-        result_types = Some(
-            parsed
-                .result_types
-                .iter()
-                .flatten()
-                .flatten()
-                .copied()
-                .collect(),
-        );
+        result_types = Some(parsed.result_types.iter().flatten().flatten().copied().collect());
     }
     if def.operands.is_empty() {
         operand_types.get_or_insert_with(Vec::new);

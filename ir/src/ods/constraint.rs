@@ -143,7 +143,9 @@ pub const TYPE_ATTR: AttrConstraint = AttrConstraint {
 
 pub const FUNCTION_TYPE_ATTR: AttrConstraint = AttrConstraint {
     description: "type attribute of function type",
-    check: |c, a| matches!(c.attr_kind(a), AttrKind::Type(t) if matches!(c.type_kind(*t), TypeKind::Function { .. })),
+    check: |c, a| {
+        matches!(c.attr_kind(a), AttrKind::Type(t) if matches!(c.type_kind(*t), TypeKind::Function { .. }))
+    },
 };
 
 pub const I64_ATTR: AttrConstraint = AttrConstraint {

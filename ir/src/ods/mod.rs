@@ -330,12 +330,8 @@ pub fn default_value(ctx: &mut Context, text: &'static str) -> Attr {
     if let Some(&attr) = ctx.parsed_defaults.get(text) {
         return attr;
     }
-    let attr = crate::parser::parse_attribute_text(ctx, text).unwrap_or_else(|d| {
-        panic!(
-            "bad default value '{text}' in a dialect definition: {}",
-            d.message
-        )
-    });
+    let attr = crate::parser::parse_attribute_text(ctx, text)
+        .unwrap_or_else(|d| panic!("bad default value '{text}' in a dialect definition: {}", d.message));
     ctx.parsed_defaults.insert(text, attr);
     attr
 }

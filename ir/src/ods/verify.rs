@@ -10,25 +10,19 @@ use crate::types::Type;
 
 pub fn verify_op(ctx: &Context, op: OpId, def: &OpDef) -> Result<(), Diagnostic> {
     let data = ctx.op(op);
-    let err = |m: String| {
-        Err(Diagnostic::error(
-            data.loc,
-            format!("'{}' op {m}", def.name),
-        ))
-    };
+    let err = |m: String| Err(Diagnostic::error(data.loc, format!("'{}' op {m}", def.name)));
 
     for attr in def.attributes {
         match ctx.op_inherent_or_attr(op, attr.name) {
             None if !attr.optional => return err(format!("requires attribute '{}'", attr.name)),
             None => {}
-            Some(value) => {
-                if !(attr.constraint.check)(ctx, value) {
-                    return err(format!(
-                        "attribute '{}' failed to satisfy constraint: {}",
-                        attr.name, attr.constraint.description
-                    ));
-                }
+            Some(value) if !(attr.constraint.check)(ctx, value) => {
+                return err(format!(
+                    "attribute '{}' failed to satisfy constraint: {}",
+                    attr.name, attr.constraint.description
+                ));
             }
+            Some(_) => {}
         }
     }
     if def.attr_sized_operand_segments {
@@ -50,8 +44,8 @@ pub fn verify_op(ctx: &Context, op: OpId, def: &OpDef) -> Result<(), Diagnostic>
             ));
         }
     }
-    check_group_counts(def.operands, data.operands.len(), "operand").or_else(|m| err(m))?;
-    check_group_counts(def.results, data.results.len(), "result").or_else(|m| err(m))?;
+    check_group_counts(def.operands, data.operands.len(), "operand").or_else(&err)?;
+    check_group_counts(def.results, data.results.len(), "result").or_else(&err)?;
 
     let operand_types: Vec<Type> = data.operands.iter().map(|&v| ctx.value_type(v)).collect();
     let result_types: Vec<Type> = data.results.iter().map(|&v| ctx.value_type(v)).collect();
@@ -122,7 +116,11 @@ pub fn verify_op(ctx: &Context, op: OpId, def: &OpDef) -> Result<(), Diagnostic>
 }
 
 /// Checks that `count` values can be split among `groups`.
-fn check_group_counts(groups: &[super::ArgDef], count: usize, kind: &str) -> Result<(), String> {
+fn check_group_counts(
+    groups: &[super::ArgDef],
+    count: usize,
+    kind: &str,
+) -> Result<(), String> {
     let fixed = groups.iter().filter(|g| g.arity == Arity::Single).count();
     let variadic = groups.iter().any(|g| g.arity == Arity::Variadic);
     let optional = groups.iter().filter(|g| g.arity == Arity::Optional).count();

@@ -5,7 +5,6 @@ use rustc_hash::FxHashMap as HashMap;
 use smallvec::SmallVec;
 
 use super::{PResult, ParseError, Parser};
-use crate::asm::{OpAsmParser, OperationParseState, RegionArgument};
 use crate::attributes::AttrKind;
 use crate::block::BlockId;
 use crate::builtin;
@@ -13,8 +12,9 @@ use crate::context::Context;
 use crate::lexer::TokenKind;
 use crate::operation::{OpId, OperationState};
 use crate::region::RegionId;
-use crate::registry::Assembly;
 use crate::types::{Type, TypeKind};
+use crate::asm::{OpAsmParser, OperationParseState, RegionArgument};
+use crate::registry::Assembly;
 use crate::value::{Value, ValueDef};
 
 /// A visible SSA name: its values (one per result) and where it was defined.

@@ -57,7 +57,9 @@ fn insertion_region(ctx: &Context, mut block: BlockId) -> Option<RegionId> {
         let Some(parent) = ctx.region(region).parent else {
             return Some(region);
         };
-        let isolated = ctx.op_traits(parent).is_none_or(|t| t.isolated_from_above);
+        let isolated = ctx
+            .op_traits(parent)
+            .is_none_or(|t| t.isolated_from_above);
         match ctx.op(parent).parent {
             Some(b) if !isolated => block = b,
             _ => return Some(region),
@@ -122,6 +124,7 @@ impl ConstantFolder {
     /// The value of constant `attr` of type `ty` for an op of `dialect` folded in `block`:
     /// an existing uniqued constant, or a new one built by the dialect at the front of
     /// the insertion block. `None` when the dialect cannot materialize it.
+    #[allow(clippy::too_many_arguments)]
     pub fn get_or_create_constant(
         &mut self,
         ctx: &mut Context,

@@ -3,9 +3,9 @@
 
 use super::folder::{ConstantFolder, constant_operands};
 use super::pattern::{PatternSet, Rewriter};
+use crate::registry::FoldResult;
 use crate::context::Context;
 use crate::operation::OpId;
-use crate::registry::FoldResult;
 use crate::registry::OpTraits;
 
 /// Which ops the driver may visit.
@@ -115,8 +115,7 @@ pub fn apply_patterns_greedily(
             } else if let Some(values) = fold(&mut folder, &mut rewriter, op, config, &mut created)
             {
                 rewriter.replace_op(op, &values);
-            } else if config.fold
-                && traits.is_some_and(|t| t.commutative && !t.constant_like)
+            } else if config.fold && traits.is_some_and(|t| t.commutative && !t.constant_like)
                 && move_constants_right(&mut rewriter, op)
             {
                 rewriter.touched.push(op);
