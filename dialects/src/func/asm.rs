@@ -23,12 +23,7 @@ fn parse_optional_arg_dict(p: &mut OpAsmParser) -> PResult<Attr> {
 }
 
 /// Stores per-argument dictionaries unless all are empty, as MLIR does.
-fn store_arg_dicts(
-    p: &mut OpAsmParser,
-    state: &mut OperationParseState,
-    name: &str,
-    dicts: Vec<Attr>,
-) {
+fn store_arg_dicts(p: &mut OpAsmParser, state: &mut OperationParseState, name: &str, dicts: Vec<Attr>) {
     let any = dicts
         .iter()
         .any(|&d| !p.ctx().dictionary_entries(d).is_empty());
