@@ -5,6 +5,8 @@
 
 pub mod arith;
 pub mod func;
+pub mod loop_;
+pub mod te;
 
 use tb_ir::Context;
 
@@ -13,5 +15,7 @@ use tb_ir::Context;
 pub fn register_all(ctx: &mut Context) -> Result<(), String> {
     arith::register(ctx)?;
     func::register(ctx)?;
+    te::register(ctx)?;
+    loop_::register(ctx)?;
     Ok(())
 }

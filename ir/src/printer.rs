@@ -532,6 +532,19 @@ impl Printer<'_> {
         print_entry_args: bool,
         print_empty_block: bool,
     ) {
+        self.print_region_eliding(region, indent, print_entry_args, print_empty_block, None);
+    }
+
+    /// [`Printer::print_region`], leaving out a block's last op when it is an operand-free
+    /// op named `elided_terminator` (one the op's parser inserts implicitly).
+    pub(crate) fn print_region_eliding(
+        &mut self,
+        region: RegionId,
+        indent: usize,
+        print_entry_args: bool,
+        print_empty_block: bool,
+        elided_terminator: Option<&str>,
+    ) {
         self.out.push_str("{\n");
         let blocks = &self.ctx.region(region).blocks;
         for (i, &block) in blocks.iter().enumerate() {
@@ -566,6 +579,12 @@ impl Printer<'_> {
                 self.out.push('\n');
             }
             for op in self.ctx.block_ops(block) {
+                if Some(op) == data.last
+                    && elided_terminator == Some(self.ctx.op_name(op))
+                    && self.ctx.op(op).operands.is_empty()
+                {
+                    continue;
+                }
                 self.print_op(op, indent + 2);
                 self.out.push('\n');
             }

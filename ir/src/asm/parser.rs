@@ -277,6 +277,20 @@ impl<'p, 'a> OpAsmParser<'p, 'a> {
         self.p.parse_attribute()
     }
 
+    /// An affine map written bare, `(d0, d1) -> (d1)`, or as an attribute
+    /// (`affine_map<...>`, `#map`), as custom syntax for map-indexed accesses spells it.
+    pub fn parse_affine_map(&mut self) -> PResult<crate::affine::AffineMap> {
+        if self.p.is(TokenKind::LParen) {
+            return self.p.parse_bare_affine_map();
+        }
+        let at = self.offset();
+        let attr = self.p.parse_attribute()?;
+        match self.p.ctx.attr_kind(attr) {
+            crate::attributes::AttrKind::AffineMap(map) => Ok(map.clone()),
+            _ => self.p.error_at(at, "expected an affine map"),
+        }
+    }
+
     /// `{a = 1, b}` if present.
     pub fn parse_optional_attr_dict(&mut self) -> PResult<Vec<(String, Attr)>> {
         if self.p.is(TokenKind::LBrace) {

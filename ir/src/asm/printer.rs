@@ -136,6 +136,26 @@ impl<'a> OpAsmPrinter<'_, 'a> {
         self.p.pop_default_dialect();
     }
 
+    /// [`OpAsmPrinter::print_region`] leaving out operand-free `terminator` ops that end a
+    /// block, for ops whose parser inserts them (MLIR's `printBlockTerminators = false`).
+    pub fn print_region_eliding_terminator(
+        &mut self,
+        region: RegionId,
+        print_entry_args: bool,
+        terminator: &str,
+    ) {
+        let default = self.default_dialect.unwrap_or("");
+        self.p.push_default_dialect(default);
+        self.p.print_region_eliding(
+            region,
+            self.indent,
+            print_entry_args,
+            false,
+            Some(terminator),
+        );
+        self.p.pop_default_dialect();
+    }
+
     /// `%arg0: i32 {attrs}` with its location in debug-info mode, for signatures.
     pub fn print_argument_declaration(&mut self, v: Value, attrs: Option<Attr>) {
         self.p.write_value(v);

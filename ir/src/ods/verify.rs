@@ -21,14 +21,13 @@ pub fn verify_op(ctx: &Context, op: OpId, def: &OpDef) -> Result<(), Diagnostic>
         match ctx.op_inherent_or_attr(op, attr.name) {
             None if !attr.optional => return err(format!("requires attribute '{}'", attr.name)),
             None => {}
-            Some(value) => {
-                if !(attr.constraint.check)(ctx, value) {
-                    return err(format!(
-                        "attribute '{}' failed to satisfy constraint: {}",
-                        attr.name, attr.constraint.description
-                    ));
-                }
+            Some(value) if !(attr.constraint.check)(ctx, value) => {
+                return err(format!(
+                    "attribute '{}' failed to satisfy constraint: {}",
+                    attr.name, attr.constraint.description
+                ));
             }
+            Some(_) => {}
         }
     }
     if def.attr_sized_operand_segments {
@@ -50,8 +49,8 @@ pub fn verify_op(ctx: &Context, op: OpId, def: &OpDef) -> Result<(), Diagnostic>
             ));
         }
     }
-    check_group_counts(def.operands, data.operands.len(), "operand").or_else(|m| err(m))?;
-    check_group_counts(def.results, data.results.len(), "result").or_else(|m| err(m))?;
+    check_group_counts(def.operands, data.operands.len(), "operand").or_else(&err)?;
+    check_group_counts(def.results, data.results.len(), "result").or_else(&err)?;
 
     let operand_types: Vec<Type> = data.operands.iter().map(|&v| ctx.value_type(v)).collect();
     let result_types: Vec<Type> = data.results.iter().map(|&v| ctx.value_type(v)).collect();

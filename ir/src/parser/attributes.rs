@@ -1058,6 +1058,27 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// A bare affine map `(d0, ..)[s0, ..] -> (results)` as custom op syntax writes it,
+    /// without the `affine_map<...>` wrapper (the current token must be its `(`).
+    pub(crate) fn parse_bare_affine_map(&mut self) -> PResult<affine::AffineMap> {
+        let start = self.tok.start;
+        if !self.is(TokenKind::LParen) {
+            return self.error("expected '(' to start an affine map");
+        }
+        self.capture_balanced()?;
+        if self.is(TokenKind::LSquare) {
+            self.capture_balanced()?;
+        }
+        self.expect(TokenKind::Arrow, "'->' in affine map")?;
+        if !self.is(TokenKind::LParen) {
+            return self.error("expected '(' before the results of an affine map");
+        }
+        let results = self.capture_balanced()?;
+        let end = results.as_ptr() as usize - self.src.as_ptr() as usize + results.len() + 1;
+        let text = &self.src[start..end];
+        affine::parse_affine_map(text).or_else(|e| self.error_at(start + e.offset, e.message))
+    }
+
     /// The text between `<` and the matching `>` of an affine map or set, where `<` and
     /// `>` appear only in `->`, `<=` and `>=` and never nest.
     fn capture_affine_body(&mut self) -> PResult<&'a str> {

@@ -115,7 +115,7 @@ impl ConstantFolder {
                 None => ctx.append_op(entry, op),
             }
         }
-        self.uniqued.insert(key.clone(), op);
+        self.uniqued.insert(key, op);
         self.owned.insert(op, vec![key]);
         false
     }
