@@ -8,7 +8,7 @@
 // CHECK:         %[[C:.*]] = te.compute (%arg0, %arg1) [%[[I:.*]], %[[J:.*]]] reduce [%[[K:.*]]] in [16] combiner = sum {
 // CHECK-NEXT:      %[[X:.*]] = te.read %arg0[(d0, d1, d2) -> (d0, d2)] : tensor<4x16xf32>
 // CHECK-NEXT:      %[[Y:.*]] = te.read %arg1[(d0, d1, d2) -> (d2, d1)] : tensor<16x8xf32>
-// CHECK-NEXT:      %[[P:.*]] = "arith.mulf"(%[[X]], %[[Y]]) : (f32, f32) -> f32
+// CHECK-NEXT:      %[[P:.*]] = arith.mulf %[[X]], %[[Y]] : f32
 // CHECK-NEXT:      te.yield %[[P]] : f32
 // CHECK-NEXT:    } : (tensor<4x16xf32>, tensor<16x8xf32>) -> tensor<4x8xf32>
 // CHECK-NEXT:    return %[[C]]
@@ -75,7 +75,7 @@ func.func @combiners(%a: tensor<4x8xf32>) -> (tensor<f32>, tensor<4xf32>, tensor
 // `attributes`; dynamic extents skip the bound check.
 // CHECK-LABEL: func.func @iota
 // CHECK:         te.compute () [%[[I:.*]]] attributes {tag = "iota"} {
-// CHECK-NEXT:      %{{.*}} = "arith.index_cast"(%[[I]]) : (index) -> i32
+// CHECK-NEXT:      %{{.*}} = arith.index_cast %[[I]] : index to i32
 // CHECK:         te.compute (%arg0) [%{{.*}}] {
 // CHECK:         } : (tensor<?xf32>) -> tensor<?xf32>
 func.func @iota(%d: tensor<?xf32>) -> (tensor<16xi32>, tensor<?xf32>) {
