@@ -4,6 +4,7 @@
 //! operations, traits and verifiers here, through [`tb_ir::Context::register_op`].
 
 pub mod func;
+pub mod graph;
 
 use tb_ir::Context;
 
