@@ -6,6 +6,7 @@
 //! Output shapes come from `tb_dialects::graph::shape`, the single source of shape rules.
 
 pub mod npy;
+pub mod kernels;
 pub mod tensor;
 
 pub use npy::{NpyError, parse_npy, read_npy, to_npy_bytes, write_npy};

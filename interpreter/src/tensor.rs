@@ -244,6 +244,10 @@ pub trait Element:
     fn is_nan(self) -> bool {
         false
     }
+    /// Smallest and largest finite-or-infinite values (-inf/+inf for floats): the identities
+    /// of max and min.
+    fn lowest() -> Self;
+    fn highest() -> Self;
 }
 
 macro_rules! element_common {
@@ -284,6 +288,12 @@ macro_rules! int_element {
             fn from_i128(v: i128) -> Self {
                 v as $t
             }
+            fn lowest() -> Self {
+                <$t>::MIN
+            }
+            fn highest() -> Self {
+                <$t>::MAX
+            }
         }
     };
 }
@@ -314,6 +324,12 @@ impl Element for f32 {
     fn is_nan(self) -> bool {
         self.is_nan()
     }
+    fn lowest() -> Self {
+        Self::NEG_INFINITY
+    }
+    fn highest() -> Self {
+        Self::INFINITY
+    }
 }
 
 impl Element for f64 {
@@ -332,6 +348,12 @@ impl Element for f64 {
     }
     fn is_nan(self) -> bool {
         self.is_nan()
+    }
+    fn lowest() -> Self {
+        Self::NEG_INFINITY
+    }
+    fn highest() -> Self {
+        Self::INFINITY
     }
 }
 
@@ -355,6 +377,12 @@ macro_rules! half_element {
             fn is_nan(self) -> bool {
                 <$t>::is_nan(self)
             }
+            fn lowest() -> Self {
+                <$t>::NEG_INFINITY
+            }
+            fn highest() -> Self {
+                <$t>::INFINITY
+            }
         }
     };
 }
@@ -375,6 +403,12 @@ impl Element for bool {
     }
     fn from_i128(v: i128) -> Self {
         v != 0
+    }
+    fn lowest() -> Self {
+        false
+    }
+    fn highest() -> Self {
+        true
     }
 }
 
