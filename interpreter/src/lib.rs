@@ -5,8 +5,8 @@
 //! favours clarity and exact ONNX semantics, with loops fast enough for ResNet-18-size models.
 //! Output shapes come from `tb_dialects::graph::shape`, the single source of shape rules.
 
-pub mod npy;
 pub mod kernels;
+pub mod npy;
 pub mod tensor;
 
 pub use npy::{NpyError, parse_npy, read_npy, to_npy_bytes, write_npy};

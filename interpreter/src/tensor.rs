@@ -190,7 +190,7 @@ macro_rules! with_dtype {
     }};
 }
 
-pub(crate) use {with_data, with_dtype};
+pub(crate) use with_data;
 
 impl TensorData {
     pub fn dtype(&self) -> DType {

@@ -20,17 +20,12 @@ pub(crate) trait Real:
     + AddAssign
 {
     const ZERO: Self;
-    const ONE: Self;
     /// Wraps computed values as tensor data of `dtype` (f32 results may become f16/bf16).
     fn into_dtype(v: Vec<Self>, dtype: DType) -> TensorData;
-    fn sqrt(self) -> Self;
-    fn exp(self) -> Self;
-    fn ln(self) -> Self;
 }
 
 impl Real for f32 {
     const ZERO: f32 = 0.0;
-    const ONE: f32 = 1.0;
     fn into_dtype(v: Vec<f32>, dtype: DType) -> TensorData {
         match dtype {
             DType::F16 => TensorData::F16(v.into_iter().map(f16::from_f32).collect()),
@@ -38,31 +33,12 @@ impl Real for f32 {
             _ => TensorData::F32(v),
         }
     }
-    fn sqrt(self) -> f32 {
-        f32::sqrt(self)
-    }
-    fn exp(self) -> f32 {
-        f32::exp(self)
-    }
-    fn ln(self) -> f32 {
-        f32::ln(self)
-    }
 }
 
 impl Real for f64 {
     const ZERO: f64 = 0.0;
-    const ONE: f64 = 1.0;
     fn into_dtype(v: Vec<f64>, _: DType) -> TensorData {
         TensorData::F64(v)
-    }
-    fn sqrt(self) -> f64 {
-        f64::sqrt(self)
-    }
-    fn exp(self) -> f64 {
-        f64::exp(self)
-    }
-    fn ln(self) -> f64 {
-        f64::ln(self)
     }
 }
 
@@ -73,7 +49,10 @@ pub(crate) enum FloatInputs<'a> {
 }
 
 /// Checks that all inputs share one floating-point dtype and exposes them for computing.
-pub(crate) fn float_inputs<'a>(op: &'static str, inputs: &[&'a Tensor]) -> KernelResult<FloatInputs<'a>> {
+pub(crate) fn float_inputs<'a>(
+    op: &'static str,
+    inputs: &[&'a Tensor],
+) -> KernelResult<FloatInputs<'a>> {
     let dt = same_dtype(op, inputs)?;
     let widen = |t: &'a Tensor| -> Cow<'a, [f32]> {
         match t.data() {
@@ -84,9 +63,17 @@ pub(crate) fn float_inputs<'a>(op: &'static str, inputs: &[&'a Tensor]) -> Kerne
         }
     };
     match dt {
-        DType::F32 | DType::F16 | DType::BF16 => Ok(FloatInputs::F32(inputs.iter().map(|t| widen(t)).collect(), dt)),
-        DType::F64 => Ok(FloatInputs::F64(inputs.iter().filter_map(|t| t.as_slice::<f64>()).collect())),
-        _ => fail(op, format!("expected floating-point inputs (f16, bf16, f32, f64), got {dt}")),
+        DType::F32 | DType::F16 | DType::BF16 => Ok(FloatInputs::F32(
+            inputs.iter().map(|t| widen(t)).collect(),
+            dt,
+        )),
+        DType::F64 => Ok(FloatInputs::F64(
+            inputs.iter().filter_map(|t| t.as_slice::<f64>()).collect(),
+        )),
+        _ => fail(
+            op,
+            format!("expected floating-point inputs (f16, bf16, f32, f64), got {dt}"),
+        ),
     }
 }
 
@@ -99,12 +86,22 @@ macro_rules! float_apply {
             FloatInputs::F32(owned, dt) => {
                 let $xs: Vec<&[f32]> = owned.iter().map(|c| &**c).collect();
                 let outs: Vec<Vec<f32>> = $body?;
-                (outs.into_iter().map(|o| f32::into_dtype(o, dt)).collect::<Vec<_>>(), dt)
+                (
+                    outs.into_iter()
+                        .map(|o| f32::into_dtype(o, dt))
+                        .collect::<Vec<_>>(),
+                    dt,
+                )
             }
             FloatInputs::F64(slices) => {
                 let $xs: Vec<&[f64]> = slices;
                 let outs: Vec<Vec<f64>> = $body?;
-                (outs.into_iter().map(|o| f64::into_dtype(o, $crate::tensor::DType::F64)).collect::<Vec<_>>(), $crate::tensor::DType::F64)
+                (
+                    outs.into_iter()
+                        .map(|o| f64::into_dtype(o, $crate::tensor::DType::F64))
+                        .collect::<Vec<_>>(),
+                    $crate::tensor::DType::F64,
+                )
             }
         }
     }};

@@ -17,7 +17,15 @@ pub(crate) fn strides(shape: &[i64]) -> Vec<usize> {
 pub(crate) fn broadcast_strides(shape: &[i64], out: &[i64]) -> Vec<usize> {
     let own = strides(shape);
     let lead = out.len() - shape.len();
-    (0..out.len()).map(|i| if i < lead || shape[i - lead] == 1 { 0 } else { own[i - lead] }).collect()
+    (0..out.len())
+        .map(|i| {
+            if i < lead || shape[i - lead] == 1 {
+                0
+            } else {
+                own[i - lead]
+            }
+        })
+        .collect()
 }
 
 pub(crate) fn numel(shape: &[i64]) -> usize {
@@ -35,7 +43,12 @@ pub(crate) struct Counter<'a, const K: usize> {
 
 impl<'a, const K: usize> Counter<'a, K> {
     pub(crate) fn new(shape: &'a [i64], strides: [&'a [usize]; K]) -> Self {
-        Counter { shape, strides, idx: vec![0; shape.len()], offsets: [0; K] }
+        Counter {
+            shape,
+            strides,
+            idx: vec![0; shape.len()],
+            offsets: [0; K],
+        }
     }
 
     /// Moves to the next multi-index (wrapping to all zeros after the last one).
@@ -78,8 +91,16 @@ pub(crate) fn broadcast_map2<A: Copy, B: Copy, O>(
     let mut v = Vec::with_capacity(n);
     // Walk all but the last dimension with a counter; the innermost loop is a strided run.
     let r = out.len();
-    let inner = if r == 0 { 1 } else { out[r - 1].max(0) as usize };
-    let (ia, ib) = if r == 0 { (0, 0) } else { (sa[r - 1], sb[r - 1]) };
+    let inner = if r == 0 {
+        1
+    } else {
+        out[r - 1].max(0) as usize
+    };
+    let (ia, ib) = if r == 0 {
+        (0, 0)
+    } else {
+        (sa[r - 1], sb[r - 1])
+    };
     let outer_shape = if r == 0 { &[][..] } else { &out[..r - 1] };
     let mut c = Counter::new(outer_shape, [&sa[..], &sb[..]]);
     for _ in 0..n.checked_div(inner).unwrap_or(0) {
@@ -100,7 +121,11 @@ pub(crate) fn broadcast_map3<A: Copy, B: Copy, C: Copy, O>(
     out: &[i64],
     mut f: impl FnMut(A, B, C) -> O,
 ) -> Vec<O> {
-    let (sa, sb, sc) = (broadcast_strides(ash, out), broadcast_strides(bsh, out), broadcast_strides(csh, out));
+    let (sa, sb, sc) = (
+        broadcast_strides(ash, out),
+        broadcast_strides(bsh, out),
+        broadcast_strides(csh, out),
+    );
     let n = numel(out);
     let mut v = Vec::with_capacity(n);
     let mut k = Counter::new(out, [&sa[..], &sb[..], &sc[..]]);
@@ -119,8 +144,15 @@ pub(crate) const FILL: usize = usize::MAX;
 /// `fill` must have the source's dtype (checked by callers); it defaults to zero.
 pub(crate) fn take(src: &Tensor, idx: &[usize], fill: Option<&Tensor>) -> TensorData {
     fn go<T: Element>(v: &[T], idx: &[usize], fill: Option<&Tensor>) -> TensorData {
-        let f = fill.and_then(|t| t.as_slice::<T>()).and_then(|s| s.first().copied()).unwrap_or_default();
-        T::into_data(idx.iter().map(|&i| if i == FILL { f } else { v[i] }).collect())
+        let f = fill
+            .and_then(|t| t.as_slice::<T>())
+            .and_then(|s| s.first().copied())
+            .unwrap_or_default();
+        T::into_data(
+            idx.iter()
+                .map(|&i| if i == FILL { f } else { v[i] })
+                .collect(),
+        )
     }
     with_data!(src.data(), v => go(v, idx, fill))
 }

@@ -31,7 +31,10 @@ pub struct KernelError {
 
 impl KernelError {
     pub fn new(op: &'static str, message: impl Into<String>) -> Self {
-        KernelError { op, message: message.into() }
+        KernelError {
+            op,
+            message: message.into(),
+        }
     }
 }
 
@@ -45,7 +48,10 @@ impl std::error::Error for KernelError {}
 
 impl From<ShapeError> for KernelError {
     fn from(e: ShapeError) -> Self {
-        KernelError { op: e.op, message: e.message }
+        KernelError {
+            op: e.op,
+            message: e.message,
+        }
     }
 }
 
@@ -62,23 +68,27 @@ pub(crate) fn tensor_err(op: &'static str) -> impl Fn(TensorError) -> KernelErro
 
 /// Checks that every input has the dtype of the first one (ONNX's shared type variable `T`).
 pub(crate) fn same_dtype(op: &'static str, inputs: &[&Tensor]) -> KernelResult<DType> {
-    let Some(first) = inputs.first() else { return fail(op, "needs at least one input") };
+    let Some(first) = inputs.first() else {
+        return fail(op, "needs at least one input");
+    };
     let dt = first.dtype();
     if let Some((i, t)) = inputs.iter().enumerate().find(|(_, t)| t.dtype() != dt) {
-        return fail(op, format!("input {i} is {} but input 0 is {dt}; they must have the same type", t.dtype()));
+        return fail(
+            op,
+            format!(
+                "input {i} is {} but input 0 is {dt}; they must have the same type",
+                t.dtype()
+            ),
+        );
     }
     Ok(dt)
 }
 
-/// Reads a 1-D (or scalar) integer tensor such as `axes`, `pads` or a shape.
-pub(crate) fn int_list(op: &'static str, what: &str, t: &Tensor) -> KernelResult<Vec<i64>> {
-    if t.rank() > 1 {
-        return fail(op, format!("{what} must be 1-D, got shape {:?}", t.shape()));
-    }
-    t.to_i64_vec().map_err(|e| KernelError::new(op, format!("{what}: {}", e.0)))
-}
-
 /// A `Tensor` built from a shape the shape rules computed and data of the right length.
-pub(crate) fn make(op: &'static str, shape: Vec<i64>, data: crate::tensor::TensorData) -> KernelResult {
+pub(crate) fn make(
+    op: &'static str,
+    shape: Vec<i64>,
+    data: crate::tensor::TensorData,
+) -> KernelResult {
     Tensor::new(shape, data).map_err(tensor_err(op))
 }
