@@ -5,6 +5,7 @@
 
 pub mod arith;
 pub mod func;
+pub mod graph;
 pub mod loop_;
 pub mod te;
 
