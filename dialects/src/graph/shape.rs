@@ -432,6 +432,19 @@ fn window(
     Ok((out, begin, end))
 }
 
+fn check_kernel(op: &'static str, kernel: &[i64]) -> ShapeResult<()> {
+    if kernel.iter().any(|&k| k < 1) {
+        return fail(
+            op,
+            format!(
+                "the weight's kernel dimensions {} must be >= 1",
+                fmt_shape(kernel)
+            ),
+        );
+    }
+    Ok(())
+}
+
 /// Conv geometry: `x` is `[N, C, D1...]`, `w` is `[M, C/group, k1...]`, `b` is `[M]`.
 pub fn conv_geometry(
     x: &[i64],
@@ -453,6 +466,7 @@ pub fn conv_geometry(
         );
     }
     let kernel = w[2..].to_vec();
+    check_kernel(OP, &kernel)?;
     if let Some(ks) = &attrs.kernel_shape
         && ks != &kernel
     {
@@ -555,6 +569,7 @@ pub fn conv_transpose_geometry(
         );
     }
     let kernel = w[2..].to_vec();
+    check_kernel(OP, &kernel)?;
     if let Some(ks) = &c.kernel_shape
         && ks != &kernel
     {
@@ -1702,6 +1717,10 @@ mod tests {
         assert!(msg(conv(&[1, 3, 5], &[2, 3, 3], None, &p)).contains("non-negative"));
         assert!(
             msg(conv(&[1, 3, 2], &[2, 3, 3], None, &d)).contains("larger than the padded input")
+        );
+        assert!(
+            msg(conv(&[1, 3, 5], &[2, 3, 0], None, &d))
+                .contains("kernel dimensions [0] must be >= 1")
         );
         assert!(AutoPad::parse("SAME").is_err());
         assert_eq!(AutoPad::parse("SAME_LOWER"), Ok(AutoPad::SameLower));

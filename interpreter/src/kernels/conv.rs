@@ -612,6 +612,7 @@ mod tests {
         let y = conv(&x, &w, None, &a).unwrap();
         assert_eq!(y.shape(), &[1, 64, 56, 56]);
         let secs = start.elapsed().as_secs_f64();
+        eprintln!("stem 7x7/2 + 3x3 64->64 at 56x56: {secs:.3}s");
         // Generous bound: also holds for unoptimized test builds on a busy machine.
         assert!(secs < 60.0, "two ResNet convs took {secs:.2}s");
     }
