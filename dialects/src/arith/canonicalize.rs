@@ -6,6 +6,7 @@ use tb_ir::operation::OperationState;
 use tb_ir::rewrite::folder::constant_value;
 use tb_ir::rewrite::{PatternSet, RewritePattern, Rewriter};
 use tb_ir::value::ValueDef;
+use super::fold::wrap;
 use tb_ir::{Attr, Context, OpId, TypeKind, Value};
 
 /// `op(op(x, c0), c1)` → `op(x, c0 ∘ c1)` for an associative integer op.
@@ -24,17 +25,6 @@ fn scalar_int(ctx: &Context, v: Value) -> Option<(i128, OpId)> {
         AttrKind::Integer { value, .. } => Some((*value, op)),
         _ => None,
     }
-}
-
-fn wrap(v: i128, width: u32) -> i128 {
-    if width == 1 {
-        return v & 1;
-    }
-    if width >= 128 {
-        return v;
-    }
-    let shift = 128 - width;
-    (v << shift) >> shift
 }
 
 impl RewritePattern for ReassociateConstants {

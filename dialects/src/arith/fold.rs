@@ -63,7 +63,7 @@ fn float_kind(ctx: &Context, ty: Type) -> Option<FloatKind> {
 }
 
 /// `v` truncated to `width` bits in the canonical form attributes keep.
-fn wrap(v: i128, width: u32) -> i128 {
+pub(crate) fn wrap(v: i128, width: u32) -> i128 {
     if width == 1 {
         return v & 1;
     }
