@@ -1,12 +1,12 @@
 //! Canonicalization patterns of `arith`: reassociating constants so chains of
 //! additions or multiplications by constants become one op, as MLIR does.
 
+use super::fold::wrap;
 use tb_ir::attributes::AttrKind;
 use tb_ir::operation::OperationState;
 use tb_ir::rewrite::folder::constant_value;
 use tb_ir::rewrite::{PatternSet, RewritePattern, Rewriter};
 use tb_ir::value::ValueDef;
-use super::fold::wrap;
 use tb_ir::{Attr, Context, OpId, TypeKind, Value};
 
 /// `op(op(x, c0), c1)` → `op(x, c0 ∘ c1)` for an associative integer op.
