@@ -3,11 +3,20 @@
 //! The IR core in `tb-ir` knows only `builtin`; every other dialect registers its
 //! operations, traits and verifiers here, through [`tb_ir::Context::register_op`].
 
+pub mod arith;
 pub mod func;
+pub mod graph;
+pub mod loop_;
+pub mod te;
 
 use tb_ir::Context;
 
-/// Registers every dialect of this crate in `ctx`.
-pub fn register_all(ctx: &mut Context) {
-    func::register(ctx);
+/// Registers every dialect of this crate in `ctx`. An error is a malformed definition
+/// in a dialect (a bug), reported with the op it concerns.
+pub fn register_all(ctx: &mut Context) -> Result<(), String> {
+    arith::register(ctx)?;
+    func::register(ctx)?;
+    te::register(ctx)?;
+    loop_::register(ctx)?;
+    Ok(())
 }

@@ -5,14 +5,13 @@ use crate::attributes::AttrKind;
 use crate::context::Context;
 use crate::diagnostics::Diagnostic;
 use crate::operation::OpId;
-use crate::registry::{OpInfo, OpTraits};
+use crate::registry::{FoldResult, OpInfo, OpTraits};
 
 pub const MODULE: &str = "builtin.module";
 pub const UNREALIZED_CONVERSION_CAST: &str = "builtin.unrealized_conversion_cast";
 
 pub fn register(ctx: &mut Context) {
     ctx.register_op(OpInfo {
-        name: MODULE,
         traits: OpTraits {
             isolated_from_above: true,
             no_terminator: true,
@@ -23,10 +22,9 @@ pub fn register(ctx: &mut Context) {
         },
         inherent_attrs: &["sym_name", "sym_visibility"],
         verify: Some(verify_module),
-        fold: None,
+        ..OpInfo::new(MODULE)
     });
     ctx.register_op(OpInfo {
-        name: UNREALIZED_CONVERSION_CAST,
         traits: OpTraits {
             pure: true,
             ..OpTraits::default()
@@ -34,6 +32,7 @@ pub fn register(ctx: &mut Context) {
         inherent_attrs: &[],
         verify: Some(verify_cast),
         fold: Some(fold_cast),
+        ..OpInfo::new(UNREALIZED_CONVERSION_CAST)
     });
 }
 
@@ -89,7 +88,16 @@ fn verify_cast(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
 
 /// A cast to the types it casts from is its input, and so is a cast undoing another cast
 /// (`cast(cast(x : A) : B) : A` is `x`), as MLIR folds them.
-fn fold_cast(ctx: &Context, op: OpId) -> Option<Vec<crate::Value>> {
+fn fold_cast(ctx: &Context, op: OpId, _: &[Option<crate::Attr>]) -> Option<Vec<FoldResult>> {
+    Some(
+        fold_cast_to_values(ctx, op)?
+            .into_iter()
+            .map(FoldResult::Value)
+            .collect(),
+    )
+}
+
+fn fold_cast_to_values(ctx: &Context, op: OpId) -> Option<Vec<crate::Value>> {
     let data = ctx.op(op);
     let result_types: Vec<_> = data.results.iter().map(|&r| ctx.value_type(r)).collect();
     let operand_types: Vec<_> = data.operands.iter().map(|&v| ctx.value_type(v)).collect();

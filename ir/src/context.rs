@@ -49,7 +49,13 @@ pub struct Context {
     /// Whether operations of dialects nobody registered are accepted.
     pub allow_unregistered_dialects: bool,
     pub(crate) dialects: std::collections::HashSet<String>,
-    pub(crate) registered_ops: std::collections::HashMap<String, crate::registry::OpInfo>,
+    pub(crate) registered_ops:
+        std::collections::HashMap<String, std::sync::Arc<crate::registry::OpInfo>>,
+    /// Registered ops indexed by interned name, for lookups on hot paths.
+    pub(crate) op_info_by_name: Vec<Option<std::sync::Arc<crate::registry::OpInfo>>>,
+    pub(crate) dialect_infos: std::collections::HashMap<String, crate::registry::DialectInfo>,
+    /// Default attribute values of op definitions, parsed once.
+    pub(crate) parsed_defaults: rustc_hash::FxHashMap<&'static str, Attr>,
 }
 
 impl Context {

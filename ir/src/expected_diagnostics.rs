@@ -40,7 +40,8 @@ pub fn parse_expectations(text: &str, first_line: u32) -> Result<Vec<Expected>, 
                 continue;
             };
             let mut target = line_no;
-            let mut after = after;
+            // MLIR allows spaces between the designator and `@+N`.
+            let mut after = after.trim_start_matches(' ');
             if let Some(r) = after.strip_prefix('@') {
                 let end = r
                     .find(|c: char| c.is_whitespace() || c == '{')

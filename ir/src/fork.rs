@@ -33,6 +33,10 @@ impl Context {
             allow_unregistered_dialects: self.allow_unregistered_dialects,
             dialects: self.dialects.clone(),
             registered_ops: self.registered_ops.clone(),
+            // Indexed by op name ids and holding attribute ids, which the fork shares.
+            op_info_by_name: self.op_info_by_name.clone(),
+            dialect_infos: self.dialect_infos.clone(),
+            parsed_defaults: self.parsed_defaults.clone(),
         }
     }
 

@@ -8,6 +8,7 @@
 
 pub mod affine;
 mod arena;
+pub mod asm;
 pub mod attributes;
 pub mod block;
 pub mod builtin;
@@ -22,6 +23,7 @@ pub mod import;
 mod interner;
 pub mod lexer;
 pub mod location;
+pub mod ods;
 pub mod operation;
 pub mod parser;
 pub mod pass;

@@ -39,14 +39,19 @@ enum ValueName {
         index: u32,
         group: bool,
     },
+    /// A name an op suggested (`%c0_i32`), made unique: an index into `name_strings`.
+    Named(u32),
 }
 
-struct Printer<'a> {
-    ctx: &'a Context,
-    options: PrintOptions,
-    out: String,
+pub(crate) struct Printer<'a> {
+    pub(crate) ctx: &'a Context,
+    pub(crate) options: PrintOptions,
+    pub(crate) out: String,
     names: Vec<ValueName>,
-    attrs: AttrWriter<'a>,
+    name_strings: Vec<String>,
+    pub(crate) attrs: AttrWriter<'a>,
+    /// Dialects whose ops print without prefix, one entry per open op region.
+    default_dialects: Vec<&'static str>,
 }
 
 /// Writes types and attributes. It remembers the resource blobs they use and, unless the
@@ -127,7 +132,9 @@ pub fn print_operation(ctx: &Context, op: OpId, options: PrintOptions) -> String
         options,
         out: String::with_capacity(1 << 16),
         names: vec![ValueName::Unnamed; ctx.values.slot_bound()],
+        name_strings: Vec::new(),
         attrs: AttrWriter::new(ctx, !options.local_scope),
+        default_dialects: Vec::new(),
     };
     p.number_values(op);
     p.print_op(op, 0);
@@ -162,6 +169,52 @@ pub fn print_location_inline(ctx: &Context, loc: Location, out: &mut String) {
     out.push(')');
 }
 
+/// A region waiting to be numbered, with the counters of its enclosing scope.
+struct NumberingScope {
+    region: RegionId,
+    next_value: u32,
+    next_arg: u32,
+    next_conflict: u32,
+    used_len: usize,
+}
+
+fn base_or(suggested: &[Option<String>]) -> &str {
+    suggested.first().and_then(|s| s.as_deref()).unwrap_or("v")
+}
+
+/// Keeps the characters MLIR allows in value names; others become `_`.
+fn sanitize_name(name: &str) -> String {
+    let mut out: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '_' | '$' | '.' | '-') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if out.starts_with(|c: char| c.is_ascii_digit()) {
+        out.insert(0, '_');
+    }
+    out
+}
+
+/// `name`, or `name_N` with the next free conflict number, as MLIR uniques names.
+fn unique_name(
+    name: &str,
+    used: &mut rustc_hash::FxHashSet<String>,
+    next_conflict: &mut u32,
+) -> String {
+    let mut candidate = name.to_string();
+    while used.contains(&candidate) {
+        candidate = format!("{name}_{}", *next_conflict);
+        *next_conflict += 1;
+    }
+    used.insert(candidate.clone());
+    candidate
+}
+
 impl Printer<'_> {
     // ---- naming ----
 
@@ -180,19 +233,34 @@ impl Printer<'_> {
             };
         }
         let first = u32::from(!root_results.is_empty());
-        let mut stack: Vec<(RegionId, u32, u32)> = self
+        // Names ops suggest are unique within their region and the regions around it;
+        // `used` is a stack of the names in scope, truncated when a scope closes.
+        let mut used: Vec<String> = Vec::new();
+        let mut used_set: rustc_hash::FxHashSet<String> = Default::default();
+        let mut stack: Vec<NumberingScope> = self
             .ctx
             .op(root)
             .regions
             .iter()
-            .map(|&r| (r, first, 0))
+            .map(|&region| NumberingScope {
+                region,
+                next_value: first,
+                next_arg: 0,
+                next_conflict: 0,
+                used_len: 0,
+            })
             .collect();
-        let (mut next_value, mut next_arg) = (first, 0u32);
-        while let Some((region, value_id, arg_id)) = stack.pop() {
+        let (mut next_value, mut next_arg, mut next_conflict) = (first, 0u32, 0u32);
+        while let Some(scope) = stack.pop() {
             if !self.options.generic {
-                next_value = value_id;
-                next_arg = arg_id;
+                next_value = scope.next_value;
+                next_arg = scope.next_arg;
+                next_conflict = scope.next_conflict;
+                for name in used.drain(scope.used_len..) {
+                    used_set.remove(&name);
+                }
             }
+            let region = scope.region;
             for (i, &block) in self.ctx.region(region).blocks.iter().enumerate() {
                 for &arg in &self.ctx.block(block).args {
                     self.names[self.ctx.values.slot(arg.0)] = if i == 0 {
@@ -209,30 +277,60 @@ impl Printer<'_> {
                 }
                 for op in self.ctx.block_ops(block) {
                     let results = &self.ctx.op(op).results;
-                    if !results.is_empty() {
-                        let group = results.len() > 1;
-                        for (index, &r) in results.iter().enumerate() {
-                            self.names[self.ctx.values.slot(r.0)] = ValueName::Numbered {
-                                id: next_value,
-                                index: index as u32,
-                                group,
-                            };
-                        }
-                        next_value += 1;
+                    if results.is_empty() {
+                        continue;
                     }
+                    if !self.options.generic
+                        && let Some(suggest) = self.ctx.op_info_of(op).and_then(|i| i.result_names)
+                    {
+                        let suggested = suggest(self.ctx, op);
+                        if suggested.first().is_some_and(|s| s.is_some()) {
+                            for (index, &r) in results.iter().enumerate() {
+                                let base = suggested
+                                    .get(index)
+                                    .and_then(|s| s.as_deref())
+                                    .unwrap_or(base_or(&suggested));
+                                let name = unique_name(
+                                    &sanitize_name(base),
+                                    &mut used_set,
+                                    &mut next_conflict,
+                                );
+                                used.push(name.clone());
+                                self.names[self.ctx.values.slot(r.0)] =
+                                    ValueName::Named(self.name_strings.len() as u32);
+                                self.name_strings.push(name);
+                            }
+                            continue;
+                        }
+                    }
+                    let group = results.len() > 1;
+                    for (index, &r) in results.iter().enumerate() {
+                        self.names[self.ctx.values.slot(r.0)] = ValueName::Numbered {
+                            id: next_value,
+                            index: index as u32,
+                            group,
+                        };
+                    }
+                    next_value += 1;
                 }
             }
             for &block in &self.ctx.region(region).blocks {
                 for op in self.ctx.block_ops(block) {
                     for &r in &self.ctx.op(op).regions {
-                        stack.push((r, next_value, next_arg));
+                        stack.push(NumberingScope {
+                            region: r,
+                            next_value,
+                            next_arg,
+                            next_conflict,
+                            used_len: used.len(),
+                        });
                     }
                 }
             }
         }
     }
 
-    fn write_value(&mut self, v: Value) {
+    pub(crate) fn write_value(&mut self, v: Value) {
         match self
             .names
             .get(self.ctx.values.slot(v.0))
@@ -247,6 +345,10 @@ impl Printer<'_> {
                 if group {
                     let _ = write!(self.out, "#{index}");
                 }
+            }
+            ValueName::Named(i) => {
+                self.out.push('%');
+                self.out.push_str(&self.name_strings[i as usize]);
             }
             // A value defined outside what is printed (or a placeholder).
             ValueName::Unnamed => self.out.push_str("<<UNKNOWN SSA VALUE>>"),
@@ -280,8 +382,13 @@ impl Printer<'_> {
         // The custom form needs the one body block a verified module has.
         let well_formed_module =
             data.regions.len() == 1 && self.ctx.region(data.regions[0]).blocks.len() == 1;
+        let assembly = self.ctx.op_info_of(op).and_then(|i| i.assembly.as_ref());
         if !self.options.generic && name == builtin::MODULE && well_formed_module {
             self.print_module_custom(op, indent);
+        } else if !self.options.generic
+            && let Some(assembly) = assembly
+        {
+            self.print_custom(op, indent, assembly.clone());
         } else {
             self.print_generic(op, indent);
         }
@@ -323,12 +430,15 @@ impl Printer<'_> {
         }
         if !data.regions.is_empty() {
             self.out.push_str(" (");
+            let default_dialect = ctx.op_info_of(op).and_then(|i| i.default_dialect);
+            self.default_dialects.push(default_dialect.unwrap_or(""));
             for (i, &r) in data.regions.iter().enumerate() {
                 if i > 0 {
                     self.out.push_str(", ");
                 }
-                self.print_region(r, indent, true);
+                self.print_region(r, indent, true, true);
             }
+            self.default_dialects.pop();
             self.out.push(')');
         }
         if !ctx.dictionary_entries(data.attributes).is_empty() {
@@ -372,21 +482,79 @@ impl Printer<'_> {
         }
         self.out.push(' ');
         let region = data.regions[0];
-        self.print_region(region, indent, false);
+        self.default_dialects.push("");
+        self.print_region(region, indent, true, false);
+        self.default_dialects.pop();
     }
 
-    /// `{` blocks `}`; the entry block's header only when it has arguments or no ops.
-    fn print_region(&mut self, region: RegionId, indent: usize, print_empty_block: bool) {
+    pub(crate) fn push_default_dialect(&mut self, dialect: &'static str) {
+        self.default_dialects.push(dialect);
+    }
+
+    pub(crate) fn pop_default_dialect(&mut self) {
+        self.default_dialects.pop();
+    }
+
+    /// An op with registered custom assembly; its name loses the prefix of the default
+    /// dialect in force.
+    fn print_custom(&mut self, op: OpId, indent: usize, assembly: crate::registry::Assembly) {
+        let info = self
+            .ctx
+            .op_info_of(op)
+            .expect("custom assembly implies registration");
+        let name = info.name;
+        let default_dialect = info.default_dialect;
+        match (self.default_dialects.last(), name.split_once('.')) {
+            (Some(d), Some((dialect, rest))) if !d.is_empty() && *d == dialect => {
+                self.out.push_str(rest)
+            }
+            _ => self.out.push_str(name),
+        }
+        let mut printer = crate::asm::OpAsmPrinter {
+            p: self,
+            indent,
+            default_dialect,
+        };
+        match assembly {
+            crate::registry::Assembly::Format(format) => {
+                crate::asm::print_with_format(&mut printer, &format, op)
+            }
+            crate::registry::Assembly::Custom { print, .. } => print(&mut printer, op),
+        }
+    }
+
+    /// `{` blocks `}`; the entry block's header only when it has arguments (and
+    /// `print_entry_args`) or no ops (and `print_empty_block`).
+    pub(crate) fn print_region(
+        &mut self,
+        region: RegionId,
+        indent: usize,
+        print_entry_args: bool,
+        print_empty_block: bool,
+    ) {
+        self.print_region_eliding(region, indent, print_entry_args, print_empty_block, None);
+    }
+
+    /// [`Printer::print_region`], leaving out a block's last op when it is an operand-free
+    /// op named `elided_terminator` (one the op's parser inserts implicitly).
+    pub(crate) fn print_region_eliding(
+        &mut self,
+        region: RegionId,
+        indent: usize,
+        print_entry_args: bool,
+        print_empty_block: bool,
+        elided_terminator: Option<&str>,
+    ) {
         self.out.push_str("{\n");
         let blocks = &self.ctx.region(region).blocks;
         for (i, &block) in blocks.iter().enumerate() {
             let data = self.ctx.block(block);
-            let header =
-                i > 0 || !data.args.is_empty() || (data.first.is_none() && print_empty_block);
+            let show_args = !data.args.is_empty() && (i > 0 || print_entry_args);
+            let header = i > 0 || show_args || (data.first.is_none() && print_empty_block);
             if header {
                 self.indent(indent);
                 self.write_block_name(block);
-                if !data.args.is_empty() {
+                if show_args {
                     self.out.push('(');
                     for (j, &arg) in data.args.iter().enumerate() {
                         if j > 0 {
@@ -411,6 +579,12 @@ impl Printer<'_> {
                 self.out.push('\n');
             }
             for op in self.ctx.block_ops(block) {
+                if Some(op) == data.last
+                    && elided_terminator == Some(self.ctx.op_name(op))
+                    && self.ctx.op(op).operands.is_empty()
+                {
+                    continue;
+                }
                 self.print_op(op, indent + 2);
                 self.out.push('\n');
             }
@@ -447,7 +621,7 @@ impl Printer<'_> {
         }
     }
 
-    fn write_block_name(&mut self, block: BlockId) {
+    pub(crate) fn write_block_name(&mut self, block: BlockId) {
         let region = self.ctx.block(block).parent;
         let index = region.and_then(|r| self.ctx.region(r).blocks.iter().position(|&b| b == block));
         match index {
@@ -458,11 +632,11 @@ impl Printer<'_> {
         }
     }
 
-    fn write_attr(&mut self, attr: Attr) {
+    pub(crate) fn write_attr(&mut self, attr: Attr) {
         write_attr(&mut self.attrs, attr, &mut self.out);
     }
 
-    fn write_dictionary(&mut self, entries: &[(String, Attr)]) {
+    pub(crate) fn write_dictionary(&mut self, entries: &[(String, Attr)]) {
         write_dictionary(&mut self.attrs, entries, &mut self.out);
     }
 
@@ -548,7 +722,7 @@ fn write_resource_handle(handle: &str, out: &mut String) {
     }
 }
 
-fn write_symbol_name(name: &str, out: &mut String) {
+pub(crate) fn write_symbol_name(name: &str, out: &mut String) {
     if is_bare_identifier(name) {
         out.push_str(name);
     } else {
@@ -558,7 +732,7 @@ fn write_symbol_name(name: &str, out: &mut String) {
 
 // ---- types ----
 
-fn write_result_types(w: &mut AttrWriter, results: &[Type], out: &mut String) {
+pub(crate) fn write_result_types(w: &mut AttrWriter, results: &[Type], out: &mut String) {
     let ctx = w.ctx;
     let single_plain =
         results.len() == 1 && !matches!(ctx.type_kind(results[0]), TypeKind::Function { .. });
@@ -598,7 +772,7 @@ fn write_shape(shape: &[i64], scalable: Option<&[bool]>, out: &mut String) {
     }
 }
 
-fn write_type(w: &mut AttrWriter, ty: Type, out: &mut String) {
+pub(crate) fn write_type(w: &mut AttrWriter, ty: Type, out: &mut String) {
     let ctx = w.ctx;
     match ctx.type_kind(ty) {
         TypeKind::Integer { width, signedness } => {
@@ -753,7 +927,7 @@ fn write_int_value(ctx: &Context, value: i128, ty: Type, out: &mut String) {
     }
 }
 
-fn write_attr(w: &mut AttrWriter, attr: Attr, out: &mut String) {
+pub(crate) fn write_attr(w: &mut AttrWriter, attr: Attr, out: &mut String) {
     let ctx = w.ctx;
     if let Some(alias) = w.alias(attr) {
         out.push_str(&alias);

@@ -32,6 +32,12 @@ impl Context {
         self.regions[region.0 as usize].blocks.push(block);
     }
 
+    /// Makes the detached `region` the last region of `op`.
+    pub fn attach_region(&mut self, op: OpId, region: RegionId) {
+        self.regions[region.0 as usize].parent = Some(op);
+        self.ops[op.0 as usize].regions.push(region);
+    }
+
     /// The entry block of `region`, if it has any block.
     pub fn entry_block(&self, region: RegionId) -> Option<BlockId> {
         self.region(region).blocks.first().copied()

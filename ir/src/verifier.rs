@@ -38,6 +38,15 @@ impl Verifier<'_> {
         while let Some(op) = stack.pop() {
             preorder.push(op);
             self.verify_structure(op)?;
+            // As in MLIR, an op's invariants and own verifier run before its nested ops.
+            if let Some(info) = ctx.op_info_of(op) {
+                if let Some(def) = info.def {
+                    crate::ods::verify_op(ctx, op, def)?;
+                }
+                if let Some(verify) = info.verify {
+                    verify(ctx, op)?;
+                }
+            }
             for &region in ctx.op(op).regions.iter().rev() {
                 for &block in ctx.region(region).blocks.iter().rev() {
                     let ops: Vec<OpId> = ctx.block_ops(block).collect();
@@ -46,12 +55,9 @@ impl Verifier<'_> {
             }
         }
         for &op in preorder.iter().rev() {
-            let Some(info) = ctx.op_info(ctx.op_name(op)) else {
+            let Some(info) = ctx.op_info_of(op) else {
                 continue;
             };
-            if let Some(verify) = info.verify {
-                verify(ctx, op)?;
-            }
             if info.traits.isolated_from_above {
                 self.verify_isolation(op)?;
             }

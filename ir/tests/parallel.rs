@@ -23,22 +23,17 @@ fn context() -> Context {
     let mut ctx = Context::new();
     ctx.allow_unregistered_dialects = true;
     ctx.register_op(OpInfo {
-        name: "test.func",
         traits: OpTraits {
             isolated_from_above: true,
             no_terminator: true,
             ..OpTraits::default()
         },
         inherent_attrs: &["sym_name"],
-        verify: None,
-        fold: None,
+        ..OpInfo::new("test.func")
     });
     ctx.register_op(OpInfo {
-        name: "test.call",
-        traits: OpTraits::default(),
-        inherent_attrs: &[],
         verify: Some(verify_call),
-        fold: None,
+        ..OpInfo::new("test.call")
     });
     ctx
 }

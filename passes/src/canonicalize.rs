@@ -86,7 +86,8 @@ impl Pass for Canonicalize {
             strictness: Strictness::AnyOp,
             fold: true,
         };
-        let result = apply_patterns_greedily(ctx, op, &PatternSet::new(), &config);
+        let patterns = registered_patterns(ctx);
+        let result = apply_patterns_greedily(ctx, op, &patterns, &config);
         if self.test_convergence && !result.converged {
             return Err(Diagnostic::error(
                 ctx.op(op).loc,
@@ -98,6 +99,21 @@ impl Pass for Canonicalize {
         }
         Ok(())
     }
+}
+
+/// Every registered op's canonicalization patterns, gathered in op-name order so the
+/// result does not depend on registration order.
+fn registered_patterns(ctx: &Context) -> PatternSet {
+    let mut infos: Vec<_> = ctx
+        .registered_op_infos()
+        .filter_map(|i| i.canonicalize.map(|c| (i.name, c)))
+        .collect();
+    infos.sort_by_key(|(name, _)| *name);
+    let mut patterns = PatternSet::new();
+    for (_, add) in infos {
+        add(&mut patterns);
+    }
+    patterns
 }
 
 /// Erases blocks no path from their region's entry reaches, in CFG regions.

@@ -76,7 +76,7 @@ fn module(n: usize) -> String {
 
 fn run(text: &str, pipeline: &str, threads: usize) -> String {
     let mut ctx = Context::new();
-    tb_dialects::register_all(&mut ctx);
+    tb_dialects::register_all(&mut ctx).expect("the dialects register");
     ctx.allow_unregistered_dialects = true;
     let top = parse_source(&mut ctx, text, "m.mlir", &ParseOptions::default()).expect("parses");
     let mut registry = PassRegistry::new();

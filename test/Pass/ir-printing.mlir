@@ -1,7 +1,7 @@
 // IR dumps around passes go to stderr, headed like MLIR's.
 // RUN: tb-opt %s --pass-pipeline='builtin.module(func.func(cse,dce))' --mlir-print-ir-before=cse --mlir-print-ir-after-all -o /dev/null 2>&1 | FileCheck %s
 // CHECK: // -----// IR Dump Before CSE (cse) //----- //
-// CHECK-NEXT: "func.func"
+// CHECK-NEXT: func.func @f
 // CHECK: // -----// IR Dump After CSE (cse) //----- //
 // CHECK: // -----// IR Dump After DCE (dce) //----- //
 

@@ -3,8 +3,8 @@
 // RUN: tb-opt %s --allow-unregistered-dialect --pass-pipeline='builtin.module(func.func(canonicalize{max-iterations=1 test-convergence}))' --verify-diagnostics
 // RUN: env TB_NUM_THREADS=4 tb-opt %s --allow-unregistered-dialect --pass-pipeline='builtin.module(func.func(canonicalize{max-iterations=1 test-convergence}))' --verify-diagnostics
 // RUN: tb-opt %s --allow-unregistered-dialect --pass-pipeline='builtin.module(func.func(canonicalize{max-iterations=1 test-convergence}))' --verify-diagnostics --mlir-disable-threading
-// RUN: env TB_NUM_THREADS=4 not tb-opt %s --allow-unregistered-dialect --pass-pipeline='builtin.module(func.func(canonicalize{max-iterations=1 test-convergence}))' --mlir-print-ir-after-all --mlir-print-ir-after-failure > %t.threads 2>&1
-// RUN: not tb-opt %s --allow-unregistered-dialect --pass-pipeline='builtin.module(func.func(canonicalize{max-iterations=1 test-convergence}))' --mlir-print-ir-after-all --mlir-print-ir-after-failure --mlir-disable-threading > %t.one 2>&1
+// RUN: env TB_NUM_THREADS=4 not tb-opt %s --allow-unregistered-dialect --pass-pipeline='builtin.module(func.func(canonicalize{max-iterations=1 test-convergence}))' --mlir-print-op-generic --mlir-print-ir-after-all --mlir-print-ir-after-failure > %t.threads 2>&1
+// RUN: not tb-opt %s --allow-unregistered-dialect --pass-pipeline='builtin.module(func.func(canonicalize{max-iterations=1 test-convergence}))' --mlir-print-op-generic --mlir-print-ir-after-all --mlir-print-ir-after-failure --mlir-disable-threading > %t.one 2>&1
 // RUN: diff %t.threads %t.one
 // RUN: FileCheck %s < %t.threads
 

@@ -1,9 +1,9 @@
 // A nested pipeline runs on several functions at once (one thread per core, or
 // TB_NUM_THREADS), unless --mlir-disable-threading; the output and the IR dumps are the
 // same either way.
-// RUN: tb-opt %s --allow-unregistered-dialect --pass-pipeline='builtin.module(func.func(canonicalize,cse))' --mlir-print-ir-after-all > %t.default 2>&1
-// RUN: env TB_NUM_THREADS=3 tb-opt %s --allow-unregistered-dialect --pass-pipeline='builtin.module(func.func(canonicalize,cse))' --mlir-print-ir-after-all > %t.three 2>&1
-// RUN: tb-opt %s --allow-unregistered-dialect --pass-pipeline='builtin.module(func.func(canonicalize,cse))' --mlir-print-ir-after-all --mlir-disable-threading > %t.one 2>&1
+// RUN: tb-opt %s --allow-unregistered-dialect --pass-pipeline='builtin.module(func.func(canonicalize,cse))' --mlir-print-op-generic --mlir-print-ir-after-all > %t.default 2>&1
+// RUN: env TB_NUM_THREADS=3 tb-opt %s --allow-unregistered-dialect --pass-pipeline='builtin.module(func.func(canonicalize,cse))' --mlir-print-op-generic --mlir-print-ir-after-all > %t.three 2>&1
+// RUN: tb-opt %s --allow-unregistered-dialect --pass-pipeline='builtin.module(func.func(canonicalize,cse))' --mlir-print-op-generic --mlir-print-ir-after-all --mlir-disable-threading > %t.one 2>&1
 // RUN: diff %t.default %t.one
 // RUN: diff %t.three %t.one
 // RUN: FileCheck %s < %t.three
@@ -27,24 +27,24 @@
 // CHECK: IR Dump After CSE (cse)
 // CHECK-NEXT: sym_name = "d"
 
-// CHECK-LABEL: module {
+// CHECK-LABEL: "builtin.module"() ({
 // CHECK:       sym_name = "a"
-// CHECK-NEXT:  ^bb0(%arg0: i32):
-// CHECK-NEXT:    %0 = "builtin.unrealized_conversion_cast"(%arg0) : (i32) -> i64
-// CHECK-NEXT:    %1 = "func.call"(%0) <{callee = @b}> : (i64) -> f32
-// CHECK-NEXT:    "func.return"(%arg0, %0, %1) : (i32, i64, f32) -> ()
+// CHECK-NEXT:  ^bb0(%[[X:.*]]: i32):
+// CHECK-NEXT:    %[[W:.*]] = "builtin.unrealized_conversion_cast"(%[[X]]) : (i32) -> i64
+// CHECK-NEXT:    %[[C:.*]] = "func.call"(%[[W]]) <{callee = @b}> : (i64) -> f32
+// CHECK-NEXT:    "func.return"(%[[X]], %[[W]], %[[C]]) : (i32, i64, f32) -> ()
 // CHECK:       sym_name = "b"
-// CHECK-NEXT:  ^bb0(%arg0: i64):
-// CHECK-NEXT:    %0 = "builtin.unrealized_conversion_cast"(%arg0) : (i64) -> f32
-// CHECK-NEXT:    "func.return"(%0) : (f32) -> ()
+// CHECK-NEXT:  ^bb0(%[[Y:.*]]: i64):
+// CHECK-NEXT:    %[[F:.*]] = "builtin.unrealized_conversion_cast"(%[[Y]]) : (i64) -> f32
+// CHECK-NEXT:    "func.return"(%[[F]]) : (f32) -> ()
 // CHECK:       sym_name = "c"
 // CHECK:         "unreg.br"()[^bb1] : () -> ()
 // CHECK-NEXT:  ^bb1:  // pred: ^bb0
 // CHECK-NEXT:    "func.return"() : () -> ()
 // CHECK:       sym_name = "d"
 // CHECK-NEXT:    "unreg.region"() ({
-// CHECK-NEXT:      %0 = "builtin.unrealized_conversion_cast"() : () -> i1
-// CHECK-NEXT:      "unreg.use"(%0, %0) : (i1, i1) -> ()
+// CHECK-NEXT:      %[[B:.*]] = "builtin.unrealized_conversion_cast"() : () -> i1
+// CHECK-NEXT:      "unreg.use"(%[[B]], %[[B]]) : (i1, i1) -> ()
 
 // The variable must be a positive integer.
 // RUN: env TB_NUM_THREADS=0 not tb-opt %s 2>&1 | FileCheck %s --check-prefix=BAD

@@ -15,7 +15,7 @@ fn error(ctx: &Context, op: OpId, name: &str, message: String) -> Result<(), Dia
 }
 
 /// The `(inputs, results)` of a `func.func`'s `function_type`.
-pub(crate) fn signature(ctx: &Context, func: OpId) -> Option<(Vec<Type>, Vec<Type>)> {
+pub fn signature(ctx: &Context, func: OpId) -> Option<(Vec<Type>, Vec<Type>)> {
     let attr = ctx.op_inherent_or_attr(func, "function_type")?;
     let AttrKind::Type(ty) = ctx.attr_kind(attr) else {
         return None;

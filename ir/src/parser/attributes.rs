@@ -218,7 +218,7 @@ impl<'a> Parser<'a> {
         } else {
             return self.error_at(tok.start, format!("undefined symbol alias id '{name}'"));
         };
-        if !self.ctx.allow_unregistered_dialects {
+        if !self.ctx.allow_unregistered_dialects && !self.ctx.is_dialect_registered(dialect) {
             return self.error_at(tok.start, format!("dialect '{dialect}' provided by attribute is not registered (use --allow-unregistered-dialect)"));
         }
         let ty = if self.consume_if(TokenKind::Colon) {
@@ -1056,6 +1056,27 @@ impl<'a> Parser<'a> {
             Ok(kind) => Ok(self.ctx.intern_attr(kind)),
             Err(e) => self.error_at(body_offset + e.offset, e.message),
         }
+    }
+
+    /// A bare affine map `(d0, ..)[s0, ..] -> (results)` as custom op syntax writes it,
+    /// without the `affine_map<...>` wrapper (the current token must be its `(`).
+    pub(crate) fn parse_bare_affine_map(&mut self) -> PResult<affine::AffineMap> {
+        let start = self.tok.start;
+        if !self.is(TokenKind::LParen) {
+            return self.error("expected '(' to start an affine map");
+        }
+        self.capture_balanced()?;
+        if self.is(TokenKind::LSquare) {
+            self.capture_balanced()?;
+        }
+        self.expect(TokenKind::Arrow, "'->' in affine map")?;
+        if !self.is(TokenKind::LParen) {
+            return self.error("expected '(' before the results of an affine map");
+        }
+        let results = self.capture_balanced()?;
+        let end = results.as_ptr() as usize - self.src.as_ptr() as usize + results.len() + 1;
+        let text = &self.src[start..end];
+        affine::parse_affine_map(text).or_else(|e| self.error_at(start + e.offset, e.message))
     }
 
     /// The text between `<` and the matching `>` of an affine map or set, where `<` and

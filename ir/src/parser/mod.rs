@@ -4,9 +4,10 @@
 //! Parsing stops at the first error, like MLIR's, and reports it with a location.
 
 mod attributes;
-mod locations;
-mod operations;
+pub(crate) mod locations;
+pub(crate) mod operations;
 mod types;
+pub(crate) use types::is_type_keyword;
 
 use std::collections::HashMap;
 
@@ -55,7 +56,7 @@ pub struct Parser<'a> {
     src: &'a str,
     bytes: &'a [u8],
     filename: String,
-    tok: Token,
+    pub(crate) tok: Token,
     line_starts: Vec<usize>,
     line_offset: u32,
     attr_aliases: HashMap<String, Attr>,
@@ -65,6 +66,8 @@ pub struct Parser<'a> {
     distinct_ids: HashMap<u64, Attr>,
     depth: u32,
     ssa: operations::SsaState,
+    /// Dialects whose ops may be written without prefix, one entry per open op region.
+    pub(crate) default_dialects: Vec<&'static str>,
 }
 
 /// Parses a whole source buffer into a top-level operation (a `builtin.module`).
@@ -80,6 +83,23 @@ pub fn parse_source(
         Ok(op) => Ok(op),
         Err(err) => Err(parser.to_diagnostic(err)),
     }
+}
+
+/// Parses one attribute from `text` (e.g. a default value in a dialect definition).
+pub fn parse_attribute_text(ctx: &mut Context, text: &str) -> Result<Attr, Diagnostic> {
+    let allow = ctx.allow_unregistered_dialects;
+    ctx.allow_unregistered_dialects = true;
+    let mut parser = Parser::new(ctx, text, "<attribute>");
+    let result = parser.parse_attribute().and_then(|a| {
+        if parser.is(TokenKind::Eof) {
+            Ok(a)
+        } else {
+            parser.error("expected end of attribute")
+        }
+    });
+    let result = result.map_err(|e| parser.to_diagnostic(e));
+    ctx.allow_unregistered_dialects = allow;
+    result
 }
 
 impl<'a> Parser<'a> {
@@ -102,6 +122,7 @@ impl<'a> Parser<'a> {
             distinct_ids: HashMap::new(),
             depth: 0,
             ssa: operations::SsaState::default(),
+            default_dialects: Vec::new(),
         }
     }
 

@@ -5,6 +5,7 @@ use rustc_hash::FxHashMap as HashMap;
 use smallvec::SmallVec;
 
 use super::{PResult, ParseError, Parser};
+use crate::asm::{OpAsmParser, OperationParseState, RegionArgument};
 use crate::attributes::AttrKind;
 use crate::block::BlockId;
 use crate::builtin;
@@ -12,6 +13,7 @@ use crate::context::Context;
 use crate::lexer::TokenKind;
 use crate::operation::{OpId, OperationState};
 use crate::region::RegionId;
+use crate::registry::Assembly;
 use crate::types::{Type, TypeKind};
 use crate::value::{Value, ValueDef};
 
@@ -75,10 +77,10 @@ impl SsaState {
 }
 
 /// An operand as written: `%name` or `%name#index`.
-struct OperandRef {
-    name: String,
-    index: u32,
-    offset: usize,
+pub(crate) struct OperandRef {
+    pub(crate) name: String,
+    pub(crate) index: u32,
+    pub(crate) offset: usize,
 }
 
 /// A result group as written: `%name` or `%name:count`.
@@ -199,10 +201,10 @@ impl<'a> Parser<'a> {
         };
         let op = self.ctx.create_op(state);
         if self.consume_if(TokenKind::LParen) {
-            let isolated = self
-                .ctx
-                .op_info(&name)
-                .is_some_and(|i| i.traits.isolated_from_above);
+            let info = self.ctx.op_info(&name);
+            let isolated = info.is_some_and(|i| i.traits.isolated_from_above);
+            let default_dialect = info.and_then(|i| i.default_dialect).unwrap_or("");
+            self.default_dialects.push(default_dialect);
             loop {
                 let region = self.ctx.create_region(Some(op));
                 self.ctx.op_mut(op).regions.push(region);
@@ -211,6 +213,7 @@ impl<'a> Parser<'a> {
                     break;
                 }
             }
+            self.default_dialects.pop();
             self.expect(TokenKind::RParen, "')' to end region list")?;
         }
         if self.is(TokenKind::LBrace) {
@@ -260,6 +263,7 @@ impl<'a> Parser<'a> {
             return;
         };
         let inherent = info.inherent_attrs;
+        let def = info.def;
         let data = self.ctx.op(op);
         let attrs = self.ctx.dictionary_entries(data.attributes).to_vec();
         let props = match data.properties {
@@ -276,6 +280,17 @@ impl<'a> Parser<'a> {
             .filter(|(k, _)| inherent.contains(&k.as_str()))
             .collect();
         props.extend(moved);
+        // Default-valued attributes always hold a value, as MLIR's properties do.
+        if let Some(def) = def {
+            for attr in def.attributes {
+                if let Some(text) = attr.default
+                    && !props.iter().any(|(k, _)| k == attr.name)
+                {
+                    let value = crate::ods::default_value(self.ctx, text);
+                    props.push((attr.name.to_string(), value));
+                }
+            }
+        }
         let props = (!props.is_empty()).then(|| self.ctx.dictionary_attr(props));
         let kept = self.ctx.dictionary_attr(kept);
         let data = self.ctx.op_mut(op);
@@ -300,7 +315,9 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    /// Custom assembly: `module`, `builtin.module`, `builtin.unrealized_conversion_cast`.
+    /// Custom assembly: `module`, `builtin.unrealized_conversion_cast`, and every registered
+    /// op with a declarative format or hand-written syntax. A name without a dialect prefix
+    /// belongs to the default dialect of the enclosing op (`return` in `func.func`).
     fn parse_custom_operation(&mut self, has_results: bool) -> PResult<OpId> {
         let name_tok = self.tok;
         let word = self.text(name_tok);
@@ -311,14 +328,72 @@ impl<'a> Parser<'a> {
                         .error_at(name_tok.start, "cannot name an operation with no results");
                 }
                 self.advance();
-                self.parse_module_body(name_tok.start)
+                return self.parse_module_body(name_tok.start);
             }
             "builtin.unrealized_conversion_cast" => {
                 self.advance();
-                self.parse_cast_body(name_tok.start)
+                return self.parse_cast_body(name_tok.start);
             }
-            _ => self.error_at(name_tok.start, format!("custom op '{word}' is unknown")),
+            _ => {}
         }
+        let mut info = self.ctx.op_info(word).cloned();
+        if info.is_none()
+            && !word.contains('.')
+            && let Some(dialect) = self.default_dialects.last().filter(|d| !d.is_empty())
+        {
+            info = self.ctx.op_info(&format!("{dialect}.{word}")).cloned();
+        }
+        let Some(info) = info else {
+            let dialect = word.split_once('.').map(|(d, _)| d);
+            if let Some(d) = dialect
+                && self.ctx.is_dialect_registered(d)
+            {
+                return self.error_at(
+                    name_tok.start,
+                    format!("custom op '{word}' is unknown (tried '{word}' as well)"),
+                );
+            }
+            return self.error_at(name_tok.start, format!("custom op '{word}' is unknown"));
+        };
+        let Some(assembly) = info.assembly.clone() else {
+            return self.error_at(
+                name_tok.start,
+                format!("custom op '{word}' has no custom assembly form"),
+            );
+        };
+        self.advance();
+        let loc = self.loc_at(name_tok.start);
+        let mut state = OperationParseState::default();
+        {
+            let mut asm = OpAsmParser {
+                p: self,
+                op_name: info.name,
+                default_dialect: info.default_dialect,
+                isolated: info.traits.isolated_from_above,
+                op_offset: name_tok.start,
+            };
+            match assembly {
+                Assembly::Format(format) => {
+                    crate::asm::parse_with_format(&mut asm, &format, &mut state)?
+                }
+                Assembly::Custom { parse, .. } => parse(&mut asm, &mut state)?,
+            }
+        }
+        let name = self.ctx.intern_op_name(info.name);
+        let op = self.ctx.create_op(OperationState {
+            name,
+            operands: state.operands,
+            result_types: state.result_types,
+            successors: state.successors,
+            num_regions: 0,
+            properties: None,
+            attributes: state.attributes,
+            loc,
+        });
+        for region in state.regions {
+            self.ctx.attach_region(op, region);
+        }
+        Ok(op)
     }
 
     /// `module @name? (attributes {...})? { ... }`
@@ -431,7 +506,7 @@ impl<'a> Parser<'a> {
         }))
     }
 
-    fn parse_operand_ref(&mut self) -> PResult<OperandRef> {
+    pub(crate) fn parse_operand_ref(&mut self) -> PResult<OperandRef> {
         let tok = self.expect(TokenKind::PercentIdent, "SSA operand")?;
         let name = self.text(tok)[1..].to_string();
         let mut index = 0;
@@ -450,7 +525,7 @@ impl<'a> Parser<'a> {
     }
 
     /// Resolves a use against the names in scope, or makes a forward reference.
-    fn resolve_operand(&mut self, r: &OperandRef, ty: Type) -> PResult<Value> {
+    pub(crate) fn resolve_operand(&mut self, r: &OperandRef, ty: Type) -> PResult<Value> {
         let scope = self.ssa.scope();
         if let Some(def) = scope.values.get(&r.name) {
             let Some(&value) = def.values.get(r.index as usize) else {
@@ -500,7 +575,7 @@ impl<'a> Parser<'a> {
     }
 
     /// Binds `name` to `values`, resolving earlier forward references to it.
-    fn define_values(
+    pub(crate) fn define_values(
         &mut self,
         name: String,
         values: SmallVec<[Value; 1]>,
@@ -568,10 +643,25 @@ impl<'a> Parser<'a> {
 
     /// `{ ops... ^bb1(%a: T): ops... }` into `region`. `isolated` starts a fresh name scope.
     pub(crate) fn parse_region(&mut self, region: RegionId, isolated: bool) -> PResult<()> {
-        self.nested(|p| p.parse_region_unguarded(region, isolated))
+        self.nested(|p| p.parse_region_unguarded(region, isolated, Vec::new()))
     }
 
-    fn parse_region_unguarded(&mut self, region: RegionId, isolated: bool) -> PResult<()> {
+    /// A region whose entry-block arguments were declared before it (`func.func`'s).
+    pub(crate) fn parse_region_with_arguments(
+        &mut self,
+        region: RegionId,
+        isolated: bool,
+        arguments: Vec<RegionArgument>,
+    ) -> PResult<()> {
+        self.nested(|p| p.parse_region_unguarded(region, isolated, arguments))
+    }
+
+    fn parse_region_unguarded(
+        &mut self,
+        region: RegionId,
+        isolated: bool,
+        arguments: Vec<RegionArgument>,
+    ) -> PResult<()> {
         self.expect(TokenKind::LBrace, "'{' to begin a region")?;
         if isolated {
             self.ssa.push_isolated_scope();
@@ -579,8 +669,28 @@ impl<'a> Parser<'a> {
             self.ssa.scope().region_defs.push(Vec::new());
         }
         self.ssa.block_scopes.push(BlockScope::default());
+        let has_arguments = !arguments.is_empty();
+        if has_arguments {
+            let entry = self.ctx.create_block();
+            self.ctx.append_block(region, entry);
+            for arg in arguments {
+                let value = self.ctx.add_block_argument(entry, arg.ty, None);
+                match arg.loc {
+                    Some(loc) => self.apply_trailing_loc_to_value(value, loc),
+                    None => {
+                        let loc = self.loc_at(arg.offset);
+                        self.ctx.values[value.0 as usize].loc = Some(loc);
+                    }
+                }
+                self.define_values(arg.name, SmallVec::from_elem(value, 1), arg.offset)?;
+            }
+            if self.is(TokenKind::CaretIdent) {
+                return self.error("invalid block name in region with named arguments");
+            }
+            self.parse_block_body(entry)?;
+        }
         if !self.is(TokenKind::RBrace) {
-            if !self.is(TokenKind::CaretIdent) {
+            if !has_arguments && !self.is(TokenKind::CaretIdent) {
                 let entry = self.ctx.create_block();
                 self.ctx.append_block(region, entry);
                 self.parse_block_body(entry)?;
@@ -657,7 +767,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `^name` as a successor.
-    fn parse_successor(&mut self) -> PResult<BlockId> {
+    pub(crate) fn parse_successor(&mut self) -> PResult<BlockId> {
         let tok = self.expect(TokenKind::CaretIdent, "block name")?;
         let name = self.text(tok)[1..].to_string();
         self.block_for_label(&name, tok.start, false)

@@ -400,3 +400,15 @@ impl<'a> Parser<'a> {
         }))
     }
 }
+
+/// Whether a bare identifier starts a builtin type (`i32`, `f16`, `tensor`, ...).
+pub(crate) fn is_type_keyword(word: &str) -> bool {
+    let int_width = |digits: &str| !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
+    matches!(
+        word,
+        "index" | "none" | "tensor" | "memref" | "vector" | "complex" | "tuple"
+    ) || FloatKind::from_keyword(word).is_some()
+        || word.strip_prefix('i').is_some_and(int_width)
+        || word.strip_prefix("si").is_some_and(int_width)
+        || word.strip_prefix("ui").is_some_and(int_width)
+}

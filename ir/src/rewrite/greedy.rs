@@ -1,9 +1,11 @@
 //! The greedy pattern driver: visits ops from a worklist, removes dead pure ops, folds,
 //! and applies the best matching pattern, until nothing changes or the iteration limit.
 
+use super::folder::{ConstantFolder, constant_operands};
 use super::pattern::{PatternSet, Rewriter};
 use crate::context::Context;
 use crate::operation::OpId;
+use crate::registry::FoldResult;
 use crate::registry::OpTraits;
 
 /// Which ops the driver may visit.
@@ -56,6 +58,7 @@ fn is_trivially_dead(ctx: &Context, op: OpId, traits: Option<OpTraits>) -> bool 
 }
 
 /// Applies `patterns` (and folding, and dead-op removal) to the ops nested under `root`.
+/// Constants are uniqued per insertion region and kept at the front of its entry block.
 pub fn apply_patterns_greedily(
     ctx: &mut Context,
     root: OpId,
@@ -73,16 +76,30 @@ pub fn apply_patterns_greedily(
             existing.insert(op);
         });
     }
+    let mut folder = ConstantFolder::default();
     while result.iterations < config.max_iterations {
         result.iterations += 1;
+        let mut changed = false;
         let mut order = Vec::new();
         ctx.walk_nested(root, &mut |op| order.push(op));
         if !config.top_down {
-            order.reverse();
+            order = post_order(ctx, root);
         }
-        // A stack popped from the end: reverse so the first op in `order` comes out first.
-        let mut worklist: Vec<OpId> = order.into_iter().rev().collect();
-        let mut changed = false;
+        // Known constants are uniqued as the worklist is built, in walk order, so a
+        // constant's first occurrence is the one kept.
+        let mut worklist = Vec::with_capacity(order.len());
+        for op in order {
+            if ctx.op(op).erased {
+                continue;
+            }
+            if config.fold && folder.insert_known_constant(ctx, op) {
+                changed = true;
+                continue;
+            }
+            worklist.push(op);
+        }
+        // A stack popped from the end: reverse so the first op in walk order comes first.
+        worklist.reverse();
         while let Some(op) = worklist.pop() {
             if ctx.op(op).erased
                 || (config.strictness != Strictness::AnyOp && !existing.contains(&op))
@@ -90,12 +107,21 @@ pub fn apply_patterns_greedily(
                 continue;
             }
             let traits = ctx.op_traits(op);
+            let has_patterns = patterns.applies_to(ctx.op_name(op));
+            let mut created = Vec::new();
             let mut rewriter = Rewriter::new(ctx);
             if is_trivially_dead(rewriter.ctx(), op, traits) {
+                folder.notify_erased(op);
                 rewriter.erase_op(op);
-            } else if let Some(values) = fold(rewriter.ctx(), op, config) {
+            } else if let Some(values) = fold(&mut folder, &mut rewriter, op, config, &mut created)
+            {
                 rewriter.replace_op(op, &values);
-            } else {
+            } else if config.fold
+                && traits.is_some_and(|t| t.commutative && !t.constant_like)
+                && move_constants_right(&mut rewriter, op)
+            {
+                rewriter.touched.push(op);
+            } else if has_patterns {
                 let name = rewriter.ctx().op_name(op).to_string();
                 for pattern in patterns.for_op(&name) {
                     if pattern.match_and_rewrite(op, &mut rewriter) {
@@ -103,7 +129,9 @@ pub fn apply_patterns_greedily(
                     }
                 }
             }
-            let (touched, did_change) = (std::mem::take(&mut rewriter.touched), rewriter.changed);
+            let (mut touched, did_change) =
+                (std::mem::take(&mut rewriter.touched), rewriter.changed);
+            touched.extend(created);
             if did_change {
                 changed = true;
                 for t in touched {
@@ -126,12 +154,98 @@ pub fn apply_patterns_greedily(
     result
 }
 
-fn fold(ctx: &Context, op: OpId, config: &GreedyConfig) -> Option<Vec<crate::Value>> {
+/// Ops under `root`, children before parents.
+fn post_order(ctx: &Context, root: OpId) -> Vec<OpId> {
+    let mut pre = Vec::new();
+    ctx.walk_nested(root, &mut |op| pre.push(op));
+    // Reversed pre-order visits children before parents but siblings last-first; MLIR's
+    // post-order keeps siblings in order, so rebuild it per block.
+    let mut out = Vec::with_capacity(pre.len());
+    fn visit(ctx: &Context, op: OpId, out: &mut Vec<OpId>) {
+        let mut stack: Vec<(OpId, bool)> = vec![(op, false)];
+        while let Some((op, expanded)) = stack.pop() {
+            if expanded {
+                out.push(op);
+                continue;
+            }
+            stack.push((op, true));
+            for &region in ctx.op(op).regions.iter().rev() {
+                for &block in ctx.region(region).blocks.iter().rev() {
+                    let ops: Vec<OpId> = ctx.block_ops(block).collect();
+                    for inner in ops.into_iter().rev() {
+                        stack.push((inner, false));
+                    }
+                }
+            }
+        }
+    }
+    for &region in ctx.op(root).regions.iter() {
+        for &block in &ctx.region(region).blocks {
+            for op in ctx.block_ops(block).collect::<Vec<_>>() {
+                visit(ctx, op, &mut out);
+            }
+        }
+    }
+    out
+}
+
+/// Folds `op` to values, materializing constant results; constant-like ops are not
+/// folded (they would fold to themselves).
+fn fold(
+    folder: &mut ConstantFolder,
+    rewriter: &mut Rewriter,
+    op: OpId,
+    config: &GreedyConfig,
+    created: &mut Vec<OpId>,
+) -> Option<Vec<crate::Value>> {
     if !config.fold {
         return None;
     }
-    let folder = ctx.op_info(ctx.op_name(op))?.fold?;
-    let values = folder(ctx, op)?;
+    let ctx = rewriter.ctx();
+    let info = ctx.op_info_of(op)?;
+    if info.traits.constant_like {
+        return None;
+    }
+    let fold_fn = info.fold?;
+    let constants = constant_operands(ctx, op);
+    let results = fold_fn(ctx, op, &constants)?;
+    if results.len() != ctx.op(op).results.len() {
+        return None;
+    }
     // A fold to the op's own results would loop forever.
-    (values.as_slice() != ctx.op(op).results.as_slice()).then_some(values)
+    let own = &ctx.op(op).results;
+    if results
+        .iter()
+        .zip(own.iter())
+        .all(|(r, &v)| *r == FoldResult::Value(v))
+    {
+        return None;
+    }
+    let values = folder.materialize(rewriter.ctx_mut(), op, &results, created)?;
+    if !created.is_empty() {
+        rewriter.changed = true;
+    }
+    Some(values)
+}
+
+/// Moves constant operands of a commutative op after the others, keeping their order.
+fn move_constants_right(rewriter: &mut Rewriter, op: OpId) -> bool {
+    let ctx = rewriter.ctx();
+    let constants = constant_operands(ctx, op);
+    let operands = ctx.op(op).operands.to_vec();
+    if operands.len() < 2 {
+        return false;
+    }
+    let mut sorted: Vec<(usize, crate::Value)> = operands.iter().copied().enumerate().collect();
+    sorted.sort_by_key(|(i, _)| constants[*i].is_some());
+    let reordered: Vec<crate::Value> = sorted.into_iter().map(|(_, v)| v).collect();
+    if reordered == operands {
+        return false;
+    }
+    let ctx = rewriter.ctx_mut();
+    for (i, v) in reordered.into_iter().enumerate() {
+        ctx.set_operand(op, i, v);
+    }
+    rewriter.changed = true;
+    true
 }

@@ -50,6 +50,13 @@ impl PatternSet {
             .map(|p| p.as_ref())
     }
 
+    /// Whether any pattern may apply to ops named `name`.
+    pub fn applies_to(&self, name: &str) -> bool {
+        self.patterns
+            .iter()
+            .any(|p| p.root().is_none_or(|r| r == name))
+    }
+
     pub fn is_empty(&self) -> bool {
         self.patterns.is_empty()
     }

@@ -361,7 +361,11 @@ impl ChunkFailure {
 /// A context with every TensorBind dialect registered.
 fn new_context(allow_unregistered: bool) -> Context {
     let mut ctx = Context::new();
-    tb_dialects::register_all(&mut ctx);
+    if let Err(bug) = tb_dialects::register_all(&mut ctx) {
+        // A malformed op definition is a bug in a dialect, not in the input.
+        eprintln!("tb-opt: internal error: {bug}");
+        std::process::exit(70);
+    }
     ctx.allow_unregistered_dialects = allow_unregistered;
     ctx
 }

@@ -1,0 +1,744 @@
+//! Folders of the `arith` ops: constant evaluation in the operands' bit width and float
+//! format, and the algebraic identities MLIR folds (`x + 0`, `x * 1`, `x - x`, ...).
+//! Splat vector and tensor constants fold like scalars.
+
+use tb_ir::attributes::{AttrKind, DenseData, DenseElement};
+use tb_ir::float::{bits_from_f64, bits_to_f64};
+use tb_ir::ods::constraint::element_or_self;
+use tb_ir::printer::type_to_string;
+use tb_ir::registry::FoldResult;
+use tb_ir::{Attr, Context, Diagnostic, FloatKind, OpId, Type, TypeKind, Value};
+
+/// A scalar constant, or the value of a splat: integers sign-extended (bools 0/1),
+/// floats as raw bits of their format.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Scalar {
+    Int(i128),
+    Float(u128),
+}
+
+fn scalar(ctx: &Context, attr: Attr) -> Option<Scalar> {
+    match ctx.attr_kind(attr) {
+        AttrKind::Integer { value, .. } => Some(Scalar::Int(*value)),
+        AttrKind::Float { bits, .. } => Some(Scalar::Float(*bits)),
+        AttrKind::DenseElements { data, .. } if data.splat || data.elements.len() == 1 => {
+            match data.elements.first()? {
+                DenseElement::Int(v) => Some(Scalar::Int(*v)),
+                DenseElement::Float(b) => Some(Scalar::Float(*b)),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+fn int_of(ctx: &Context, attr: Option<Attr>) -> Option<i128> {
+    match scalar(ctx, attr?)? {
+        Scalar::Int(v) => Some(v),
+        Scalar::Float(_) => None,
+    }
+}
+
+fn float_of(ctx: &Context, attr: Option<Attr>, kind: FloatKind) -> Option<f64> {
+    match scalar(ctx, attr?)? {
+        Scalar::Float(bits) => bits_to_f64(kind, bits),
+        Scalar::Int(_) => None,
+    }
+}
+
+/// Bit width of an integer-like element type (index is 64 bits).
+fn int_width(ctx: &Context, ty: Type) -> Option<u32> {
+    match ctx.type_kind(element_or_self(ctx, ty)) {
+        TypeKind::Integer { width, .. } => Some(*width),
+        TypeKind::Index => Some(64),
+        _ => None,
+    }
+}
+
+fn float_kind(ctx: &Context, ty: Type) -> Option<FloatKind> {
+    match ctx.type_kind(element_or_self(ctx, ty)) {
+        TypeKind::Float(k) => Some(*k),
+        _ => None,
+    }
+}
+
+/// `v` truncated to `width` bits in the canonical form attributes keep.
+pub(crate) fn wrap(v: i128, width: u32) -> i128 {
+    if width == 1 {
+        return v & 1;
+    }
+    if width >= 128 {
+        return v;
+    }
+    let shift = 128 - width;
+    (v << shift) >> shift
+}
+
+/// `v` as an unsigned `width`-bit number.
+fn unsigned(v: i128, width: u32) -> u128 {
+    if width >= 128 {
+        return v as u128;
+    }
+    (v as u128) & ((1u128 << width) - 1)
+}
+
+/// `ty` with its element replaced by `element` (for comparison results).
+pub(crate) fn with_element(ctx: &mut Context, ty: Type, element: Type) -> Type {
+    match ctx.type_kind(ty).clone() {
+        TypeKind::Vector {
+            shape, scalable, ..
+        } => ctx.intern_type(TypeKind::Vector {
+            shape,
+            scalable,
+            element,
+        }),
+        TypeKind::RankedTensor {
+            shape, encoding, ..
+        } => ctx.intern_type(TypeKind::RankedTensor {
+            shape,
+            element,
+            encoding,
+        }),
+        TypeKind::UnrankedTensor { .. } => ctx.intern_type(TypeKind::UnrankedTensor { element }),
+        _ => element,
+    }
+}
+
+/// A constant of `ty` (scalar, or a splat of a shaped type) holding `value`.
+fn constant(ctx: &Context, ty: Type, value: Scalar) -> FoldResult {
+    let shaped = matches!(
+        ctx.type_kind(ty),
+        TypeKind::Vector { .. } | TypeKind::RankedTensor { .. }
+    );
+    FoldResult::NewAttr(match (shaped, value) {
+        (false, Scalar::Int(value)) => AttrKind::Integer { value, ty },
+        (false, Scalar::Float(bits)) => AttrKind::Float { bits, ty },
+        (true, v) => AttrKind::DenseElements {
+            ty,
+            data: DenseData {
+                splat: true,
+                elements: vec![match v {
+                    Scalar::Int(i) => DenseElement::Int(i),
+                    Scalar::Float(b) => DenseElement::Float(b),
+                }],
+            },
+        },
+    })
+}
+
+fn operands(ctx: &Context, op: OpId) -> (Value, Value, Type) {
+    let data = ctx.op(op);
+    (
+        data.operands[0],
+        data.operands[1],
+        ctx.value_type(data.results[0]),
+    )
+}
+
+fn value(v: Value) -> Option<Vec<FoldResult>> {
+    Some(vec![FoldResult::Value(v)])
+}
+
+/// Folds a binary integer op: identities first, then constant evaluation.
+fn int_binary(
+    ctx: &Context,
+    op: OpId,
+    c: &[Option<Attr>],
+    identity: impl Fn(Value, Value, Option<i128>, Option<i128>, u32) -> Option<FoldResult>,
+    eval: impl Fn(i128, i128, u32) -> Option<i128>,
+) -> Option<Vec<FoldResult>> {
+    let (lhs, rhs, ty) = operands(ctx, op);
+    let width = int_width(ctx, ty)?;
+    let (a, b) = (int_of(ctx, c[0]), int_of(ctx, c[1]));
+    if let Some(r) = identity(lhs, rhs, a, b, width) {
+        return Some(vec![r]);
+    }
+    let r = eval(a?, b?, width)?;
+    Some(vec![constant(ctx, ty, Scalar::Int(wrap(r, width)))])
+}
+
+pub(crate) fn addi(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
+    int_binary(
+        ctx,
+        op,
+        c,
+        |l, _, _, b, _| (b == Some(0)).then_some(FoldResult::Value(l)),
+        |a, b, _| Some(a.wrapping_add(b)),
+    )
+}
+
+pub(crate) fn subi(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
+    let (lhs, rhs, ty) = operands(ctx, op);
+    if lhs == rhs {
+        return Some(vec![constant(ctx, ty, Scalar::Int(0))]);
+    }
+    int_binary(
+        ctx,
+        op,
+        c,
+        |l, _, _, b, _| (b == Some(0)).then_some(FoldResult::Value(l)),
+        |a, b, _| Some(a.wrapping_sub(b)),
+    )
+}
+
+pub(crate) fn muli(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
+    // x * 0 is the zero operand itself, as MLIR folds it.
+    if int_of(ctx, c[1]) == Some(0) {
+        return value(ctx.op(op).operands[1]);
+    }
+    int_binary(
+        ctx,
+        op,
+        c,
+        |l, _, _, b, _| (b == Some(1)).then_some(FoldResult::Value(l)),
+        |a, b, _| Some(a.wrapping_mul(b)),
+    )
+}
+
+pub(crate) fn divsi(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
+    int_binary(
+        ctx,
+        op,
+        c,
+        |l, _, _, b, _| (b == Some(1)).then_some(FoldResult::Value(l)),
+        |a, b, w| {
+            // Division by zero and the one overflowing quotient do not fold.
+            if b == 0 || (b == -1 && a == wrap(1i128 << (w.min(127) - 1), w)) {
+                return None;
+            }
+            Some(a / b)
+        },
+    )
+}
+
+pub(crate) fn divui(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
+    int_binary(
+        ctx,
+        op,
+        c,
+        |l, _, _, b, _| (b == Some(1)).then_some(FoldResult::Value(l)),
+        |a, b, w| {
+            let (a, b) = (unsigned(a, w), unsigned(b, w));
+            (b != 0).then(|| (a / b) as i128)
+        },
+    )
+}
+
+pub(crate) fn remsi(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
+    int_binary(
+        ctx,
+        op,
+        c,
+        |_, _, _, _, _| None,
+        |a, b, _| (b != 0).then(|| a.wrapping_rem(b)),
+    )
+    .or_else(|| {
+        let ty = ctx.value_type(ctx.op(op).results[0]);
+        (int_of(ctx, c[1]) == Some(1)).then(|| vec![constant(ctx, ty, Scalar::Int(0))])
+    })
+}
+
+pub(crate) fn remui(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
+    int_binary(
+        ctx,
+        op,
+        c,
+        |_, _, _, _, _| None,
+        |a, b, w| {
+            let (a, b) = (unsigned(a, w), unsigned(b, w));
+            (b != 0).then(|| (a % b) as i128)
+        },
+    )
+    .or_else(|| {
+        let ty = ctx.value_type(ctx.op(op).results[0]);
+        (int_of(ctx, c[1]) == Some(1)).then(|| vec![constant(ctx, ty, Scalar::Int(0))])
+    })
+}
+
+pub(crate) fn andi(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
+    let (lhs, rhs, _) = operands(ctx, op);
+    if lhs == rhs {
+        return value(lhs);
+    }
+    if int_of(ctx, c[1]) == Some(0) {
+        return value(rhs);
+    }
+    // and(and(x, y), y) and and(y, and(x, y)) are the inner `and`.
+    let inner_has = |v: Value, other: Value| match ctx.value(v).def {
+        tb_ir::value::ValueDef::Result { op: inner, .. } => {
+            ctx.op_name(inner) == "arith.andi" && ctx.op(inner).operands.contains(&other)
+        }
+        _ => false,
+    };
+    if inner_has(lhs, rhs) {
+        return value(lhs);
+    }
+    if inner_has(rhs, lhs) {
+        return value(rhs);
+    }
+    int_binary(
+        ctx,
+        op,
+        c,
+        |l, _, _, b, w| {
+            (b.map(|b| wrap(b, w)) == Some(wrap(-1, w))).then_some(FoldResult::Value(l))
+        },
+        |a, b, _| Some(a & b),
+    )
+}
+
+pub(crate) fn ori(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
+    let (lhs, rhs, ty) = operands(ctx, op);
+    if lhs == rhs {
+        return value(lhs);
+    }
+    let width = int_width(ctx, ty)?;
+    if int_of(ctx, c[1]).map(|b| wrap(b, width)) == Some(wrap(-1, width)) {
+        return value(rhs);
+    }
+    int_binary(
+        ctx,
+        op,
+        c,
+        |l, _, _, b, _| (b == Some(0)).then_some(FoldResult::Value(l)),
+        |a, b, _| Some(a | b),
+    )
+}
+
+pub(crate) fn xori(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
+    let (lhs, rhs, ty) = operands(ctx, op);
+    if lhs == rhs {
+        return Some(vec![constant(ctx, ty, Scalar::Int(0))]);
+    }
+    int_binary(
+        ctx,
+        op,
+        c,
+        |l, _, _, b, _| (b == Some(0)).then_some(FoldResult::Value(l)),
+        |a, b, _| Some(a ^ b),
+    )
+}
+
+fn min_max(
+    ctx: &Context,
+    op: OpId,
+    c: &[Option<Attr>],
+    pick: fn(i128, i128, u32) -> i128,
+) -> Option<Vec<FoldResult>> {
+    let (lhs, rhs, _) = operands(ctx, op);
+    if lhs == rhs {
+        return value(lhs);
+    }
+    int_binary(
+        ctx,
+        op,
+        c,
+        |_, _, _, _, _| None,
+        |a, b, w| Some(pick(a, b, w)),
+    )
+}
+
+pub(crate) fn maxsi(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
+    min_max(ctx, op, c, |a, b, _| a.max(b))
+}
+
+pub(crate) fn minsi(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
+    min_max(ctx, op, c, |a, b, _| a.min(b))
+}
+
+pub(crate) fn maxui(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
+    min_max(ctx, op, c, |a, b, w| {
+        if unsigned(a, w) >= unsigned(b, w) {
+            a
+        } else {
+            b
+        }
+    })
+}
+
+pub(crate) fn minui(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
+    min_max(ctx, op, c, |a, b, w| {
+        if unsigned(a, w) <= unsigned(b, w) {
+            a
+        } else {
+            b
+        }
+    })
+}
+
+/// Shifts by the width or more are poison: they do not fold.
+fn shift(
+    ctx: &Context,
+    op: OpId,
+    c: &[Option<Attr>],
+    eval: fn(i128, u32, u32) -> i128,
+) -> Option<Vec<FoldResult>> {
+    int_binary(
+        ctx,
+        op,
+        c,
+        |l, _, _, b, _| (b == Some(0)).then_some(FoldResult::Value(l)),
+        |a, b, w| {
+            let amount = u32::try_from(unsigned(b, w)).ok().filter(|&s| s < w)?;
+            Some(eval(a, amount, w))
+        },
+    )
+}
+
+pub(crate) fn shli(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
+    shift(ctx, op, c, |a, s, _| a << s)
+}
+
+pub(crate) fn shrsi(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
+    shift(ctx, op, c, |a, s, _| a >> s)
+}
+
+pub(crate) fn shrui(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
+    shift(ctx, op, c, |a, s, w| (unsigned(a, w) >> s) as i128)
+}
+
+// ---- floats ----
+
+/// Evaluates in the operands' format: natively for f32/f64, else through f64 with one
+/// rounding to the format.
+fn float_binary(
+    ctx: &Context,
+    op: OpId,
+    c: &[Option<Attr>],
+    f32_op: fn(f32, f32) -> f32,
+    f64_op: fn(f64, f64) -> f64,
+) -> Option<Vec<FoldResult>> {
+    let (_, _, ty) = operands(ctx, op);
+    let kind = float_kind(ctx, ty)?;
+    let (a, b) = (float_of(ctx, c[0], kind)?, float_of(ctx, c[1], kind)?);
+    let bits = match kind {
+        FloatKind::F32 => f32_op(a as f32, b as f32).to_bits() as u128,
+        FloatKind::F64 => f64_op(a, b).to_bits() as u128,
+        _ => bits_from_f64(kind, f64_op(a, b))?,
+    };
+    Some(vec![constant(ctx, ty, Scalar::Float(bits))])
+}
+
+/// Whether constant `attr` is the float `want` (bit-exact, so -0.0 differs from 0.0).
+fn is_float(ctx: &Context, attr: Option<Attr>, ty: Type, want: f64) -> bool {
+    let Some(kind) = float_kind(ctx, ty) else {
+        return false;
+    };
+    match attr.and_then(|a| scalar(ctx, a)) {
+        Some(Scalar::Float(bits)) => bits_from_f64(kind, want) == Some(bits),
+        _ => false,
+    }
+}
+
+pub(crate) fn addf(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
+    let (lhs, _, ty) = operands(ctx, op);
+    if is_float(ctx, c[1], ty, -0.0) {
+        return value(lhs);
+    }
+    float_binary(ctx, op, c, |a, b| a + b, |a, b| a + b)
+}
+
+pub(crate) fn subf(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
+    let (lhs, _, ty) = operands(ctx, op);
+    if is_float(ctx, c[1], ty, 0.0) {
+        return value(lhs);
+    }
+    float_binary(ctx, op, c, |a, b| a - b, |a, b| a - b)
+}
+
+pub(crate) fn mulf(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
+    let (lhs, _, ty) = operands(ctx, op);
+    if is_float(ctx, c[1], ty, 1.0) {
+        return value(lhs);
+    }
+    float_binary(ctx, op, c, |a, b| a * b, |a, b| a * b)
+}
+
+pub(crate) fn divf(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
+    let (lhs, _, ty) = operands(ctx, op);
+    if is_float(ctx, c[1], ty, 1.0) {
+        return value(lhs);
+    }
+    float_binary(ctx, op, c, |a, b| a / b, |a, b| a / b)
+}
+
+pub(crate) fn remf(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
+    float_binary(ctx, op, c, |a, b| a % b, |a, b| a % b)
+}
+
+/// IEEE maximum/minimum propagate NaN; maxnum/minnum prefer the number.
+pub(crate) fn maximumf(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
+    let (lhs, rhs, _) = operands(ctx, op);
+    if lhs == rhs {
+        return value(lhs);
+    }
+    float_binary(ctx, op, c, f32::maximum_compat, f64::maximum_compat)
+}
+
+pub(crate) fn minimumf(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
+    let (lhs, rhs, _) = operands(ctx, op);
+    if lhs == rhs {
+        return value(lhs);
+    }
+    float_binary(ctx, op, c, f32::minimum_compat, f64::minimum_compat)
+}
+
+pub(crate) fn maxnumf(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
+    let (lhs, rhs, _) = operands(ctx, op);
+    if lhs == rhs {
+        return value(lhs);
+    }
+    float_binary(ctx, op, c, f32::max, f64::max)
+}
+
+pub(crate) fn minnumf(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
+    let (lhs, rhs, _) = operands(ctx, op);
+    if lhs == rhs {
+        return value(lhs);
+    }
+    float_binary(ctx, op, c, f32::min, f64::min)
+}
+
+/// NaN-propagating max/min with -0.0 < +0.0, as IEEE 754-2019 maximum/minimum.
+trait IeeeMinMax: Sized {
+    fn maximum_compat(a: Self, b: Self) -> Self;
+    fn minimum_compat(a: Self, b: Self) -> Self;
+}
+
+macro_rules! ieee_min_max {
+    ($t:ty) => {
+        impl IeeeMinMax for $t {
+            fn maximum_compat(a: $t, b: $t) -> $t {
+                if a.is_nan() || b.is_nan() {
+                    return <$t>::NAN;
+                }
+                if a == b {
+                    return if a.is_sign_negative() { b } else { a };
+                }
+                a.max(b)
+            }
+            fn minimum_compat(a: $t, b: $t) -> $t {
+                if a.is_nan() || b.is_nan() {
+                    return <$t>::NAN;
+                }
+                if a == b {
+                    return if a.is_sign_negative() { a } else { b };
+                }
+                a.min(b)
+            }
+        }
+    };
+}
+ieee_min_max!(f32);
+ieee_min_max!(f64);
+
+pub(crate) fn negf(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
+    let ty = ctx.value_type(ctx.op(op).results[0]);
+    let kind = float_kind(ctx, ty)?;
+    let Scalar::Float(bits) = scalar(ctx, c[0]?)? else {
+        return None;
+    };
+    // Negation flips the sign bit, whatever the format.
+    let sign = 1u128 << (kind.width() - 1);
+    Some(vec![constant(ctx, ty, Scalar::Float(bits ^ sign))])
+}
+
+// ---- comparisons and selection ----
+
+pub(crate) fn verify_cmp(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
+    let data = ctx.op(op);
+    let operand = ctx.value_type(data.operands[0]);
+    let result = ctx.value_type(data.results[0]);
+    let shape = |t: Type| ctx.type_kind(t).shape().map(|s| s.to_vec());
+    if shape(operand) != shape(result) {
+        return Err(Diagnostic::error(
+            data.loc,
+            format!(
+                "'{}' op result type '{}' must be shaped like the operands '{}'",
+                ctx.op_name(op),
+                type_to_string(ctx, result),
+                type_to_string(ctx, operand)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+fn predicate(ctx: &Context, op: OpId) -> Option<i128> {
+    match ctx.attr_kind(ctx.op_inherent_or_attr(op, "predicate")?) {
+        AttrKind::Integer { value, .. } => Some(*value),
+        _ => None,
+    }
+}
+
+pub(crate) fn cmpi(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
+    let data = ctx.op(op);
+    let ty = ctx.value_type(data.results[0]);
+    let pred = predicate(ctx, op)?;
+    let width = int_width(ctx, ctx.value_type(data.operands[0]))?;
+    let bool_const = |b: bool| vec![constant(ctx, ty, Scalar::Int(b as i128))];
+    if data.operands[0] == data.operands[1] {
+        // eq, sle, sge, ule, uge hold for equal operands; the others do not.
+        return Some(bool_const(matches!(pred, 0 | 3 | 5 | 7 | 9)));
+    }
+    let (a, b) = (int_of(ctx, c[0])?, int_of(ctx, c[1])?);
+    let (ua, ub) = (unsigned(a, width), unsigned(b, width));
+    let (a, b) = (wrap(a, width.max(2)), wrap(b, width.max(2)));
+    let result = match pred {
+        0 => ua == ub,
+        1 => ua != ub,
+        2 => a < b,
+        3 => a <= b,
+        4 => a > b,
+        5 => a >= b,
+        6 => ua < ub,
+        7 => ua <= ub,
+        8 => ua > ub,
+        9 => ua >= ub,
+        _ => return None,
+    };
+    Some(bool_const(result))
+}
+
+pub(crate) fn cmpf(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
+    let data = ctx.op(op);
+    let ty = ctx.value_type(data.results[0]);
+    let pred = predicate(ctx, op)?;
+    let bool_const = |b: bool| vec![constant(ctx, ty, Scalar::Int(b as i128))];
+    match pred {
+        0 => return Some(bool_const(false)),
+        15 => return Some(bool_const(true)),
+        _ => {}
+    }
+    let kind = float_kind(ctx, ctx.value_type(data.operands[0]))?;
+    let (a, b) = (float_of(ctx, c[0], kind)?, float_of(ctx, c[1], kind)?);
+    let unordered = a.is_nan() || b.is_nan();
+    let result = match pred {
+        1 => !unordered && a == b,
+        2 => !unordered && a > b,
+        3 => !unordered && a >= b,
+        4 => !unordered && a < b,
+        5 => !unordered && a <= b,
+        6 => !unordered && a != b,
+        7 => !unordered,
+        8 => unordered || a == b,
+        9 => unordered || a > b,
+        10 => unordered || a >= b,
+        11 => unordered || a < b,
+        12 => unordered || a <= b,
+        13 => unordered || a != b,
+        14 => unordered,
+        _ => return None,
+    };
+    Some(bool_const(result))
+}
+
+pub(crate) fn select(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
+    let data = ctx.op(op);
+    let (t, f) = (data.operands[1], data.operands[2]);
+    if t == f {
+        return value(t);
+    }
+    match int_of(ctx, c[0])? {
+        0 => value(f),
+        _ => value(t),
+    }
+}
+
+// ---- casts ----
+
+pub(crate) fn verify_cast(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
+    let data = ctx.op(op);
+    let (from, to) = (
+        ctx.value_type(data.operands[0]),
+        ctx.value_type(data.results[0]),
+    );
+    let shape = |t: Type| ctx.type_kind(t).shape().map(|s| s.to_vec());
+    let err = |m: &str| {
+        Err(Diagnostic::error(
+            data.loc,
+            format!(
+                "'{}' op operand type '{}' and result type '{}' {m}",
+                ctx.op_name(op),
+                type_to_string(ctx, from),
+                type_to_string(ctx, to)
+            ),
+        ))
+    };
+    if shape(from) != shape(to) {
+        return err("are cast incompatible");
+    }
+    let (wf, wt) = (
+        int_width(ctx, from).or_else(|| float_kind(ctx, from).map(|k| k.width())),
+        int_width(ctx, to).or_else(|| float_kind(ctx, to).map(|k| k.width())),
+    );
+    let ok = match ctx.op_name(op) {
+        "arith.extsi" | "arith.extui" | "arith.extf" => wf < wt,
+        "arith.trunci" | "arith.truncf" => wf > wt,
+        "arith.bitcast" => wf == wt,
+        _ => true,
+    };
+    if !ok {
+        return err("are cast incompatible");
+    }
+    Ok(())
+}
+
+pub(crate) fn fold_cast(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
+    let data = ctx.op(op);
+    let (from, to) = (
+        ctx.value_type(data.operands[0]),
+        ctx.value_type(data.results[0]),
+    );
+    if from == to {
+        return value(data.operands[0]);
+    }
+    let input = scalar(ctx, c[0]?)?;
+    let result = match (ctx.op_name(op), input) {
+        ("arith.extsi" | "arith.index_cast" | "arith.trunci", Scalar::Int(v)) => {
+            let from_w = int_width(ctx, from)?;
+            Scalar::Int(wrap(wrap(v, from_w), int_width(ctx, to)?))
+        }
+        ("arith.extui" | "arith.index_castui", Scalar::Int(v)) => {
+            let from_w = int_width(ctx, from)?;
+            Scalar::Int(wrap(unsigned(v, from_w) as i128, int_width(ctx, to)?))
+        }
+        ("arith.sitofp", Scalar::Int(v)) => {
+            let from_w = int_width(ctx, from)?;
+            float_scalar(float_kind(ctx, to)?, wrap(v, from_w) as f64)?
+        }
+        ("arith.uitofp", Scalar::Int(v)) => {
+            let from_w = int_width(ctx, from)?;
+            float_scalar(float_kind(ctx, to)?, unsigned(v, from_w) as f64)?
+        }
+        ("arith.extf" | "arith.truncf", Scalar::Float(bits)) => {
+            let v = bits_to_f64(float_kind(ctx, from)?, bits)?;
+            float_scalar(float_kind(ctx, to)?, v)?
+        }
+        ("arith.fptosi" | "arith.fptoui", Scalar::Float(bits)) => {
+            let v = bits_to_f64(float_kind(ctx, from)?, bits)?.trunc();
+            let w = int_width(ctx, to)?;
+            let signed = ctx.op_name(op) == "arith.fptosi";
+            let (lo, hi) = if signed {
+                (-(2f64.powi(w as i32 - 1)), 2f64.powi(w as i32 - 1) - 1.0)
+            } else {
+                (0.0, 2f64.powi(w as i32) - 1.0)
+            };
+            // Out-of-range conversions are poison: leave them alone.
+            if !(lo..=hi).contains(&v) {
+                return None;
+            }
+            Scalar::Int(wrap(v as i128, w))
+        }
+        _ => return None,
+    };
+    Some(vec![constant(ctx, to, result)])
+}
+
+fn float_scalar(kind: FloatKind, v: f64) -> Option<Scalar> {
+    Some(Scalar::Float(match kind {
+        FloatKind::F32 => (v as f32).to_bits() as u128,
+        FloatKind::F64 => v.to_bits() as u128,
+        _ => bits_from_f64(kind, v)?,
+    }))
+}

@@ -1,0 +1,298 @@
+//! The `arith` dialect: integer and floating-point arithmetic, comparisons, selection,
+//! casts and constants, with MLIR 22's names, syntax, folds and canonical forms.
+
+mod asm;
+mod canonicalize;
+mod constant;
+mod fold;
+
+use tb_ir::ods::constraint::{
+    ANY_ATTR, BOOL_LIKE, FLOAT_LIKE, I64_ATTR, SIGNLESS_INTEGER_LIKE,
+    SIGNLESS_INTEGER_LIKE_NO_INDEX, SIGNLESS_INTEGER_OR_FLOAT_LIKE,
+};
+use tb_ir::ods::{AttrSyntax, OpDef, PURE, attr, operand, optional_attr};
+use tb_ir::registry::{DialectInfo, OpTraits};
+use tb_ir::{Context, Type};
+
+pub use constant::{build_constant, constant_result_name};
+
+const OVERFLOW: &[tb_ir::ods::AttrDef] = &[optional_attr("overflowFlags", ANY_ATTR)
+    .with_default("#arith.overflow<none>")
+    .with_syntax(AttrSyntax::Stripped("arith.overflow"))];
+
+const FASTMATH: &[tb_ir::ods::AttrDef] = &[optional_attr("fastmath", ANY_ATTR)
+    .with_default("#arith.fastmath<none>")
+    .with_syntax(AttrSyntax::Stripped("arith.fastmath"))];
+
+const INT_BINARY: &[tb_ir::ods::ArgDef] = &[
+    operand("lhs", SIGNLESS_INTEGER_LIKE),
+    operand("rhs", SIGNLESS_INTEGER_LIKE),
+];
+const INT_RESULT: &[tb_ir::ods::ArgDef] = &[operand("result", SIGNLESS_INTEGER_LIKE)];
+const FLOAT_BINARY: &[tb_ir::ods::ArgDef] =
+    &[operand("lhs", FLOAT_LIKE), operand("rhs", FLOAT_LIKE)];
+const FLOAT_RESULT: &[tb_ir::ods::ArgDef] = &[operand("result", FLOAT_LIKE)];
+
+const COMMUTATIVE: OpTraits = OpTraits {
+    commutative: true,
+    ..PURE
+};
+
+const INT_FORMAT_OVERFLOW: &str =
+    "$lhs `,` $rhs (`overflow` `` $overflowFlags^)? attr-dict `:` type($result)";
+const INT_FORMAT: &str = "$lhs `,` $rhs attr-dict `:` type($result)";
+const FLOAT_FORMAT: &str = "$lhs `,` $rhs (`fastmath` `` $fastmath^)? attr-dict `:` type($result)";
+const CAST_FORMAT: &str = "$in attr-dict `:` type($in) `to` type($out)";
+
+/// A binary integer op `arith.<name>`.
+const fn int_binary(
+    name: &'static str,
+    traits: OpTraits,
+    overflow: bool,
+    fold: tb_ir::registry::FoldFn,
+) -> OpDef {
+    int_binary_with(name, traits, overflow, fold, None)
+}
+
+const fn int_binary_with(
+    name: &'static str,
+    traits: OpTraits,
+    overflow: bool,
+    fold: tb_ir::registry::FoldFn,
+    canonicalize: Option<tb_ir::registry::CanonicalizeFn>,
+) -> OpDef {
+    OpDef {
+        name,
+        operands: INT_BINARY,
+        results: INT_RESULT,
+        attributes: if overflow { OVERFLOW } else { &[] },
+        traits,
+        same_operands_and_result_type: true,
+        format: Some(if overflow {
+            INT_FORMAT_OVERFLOW
+        } else {
+            INT_FORMAT
+        }),
+        fold: Some(fold),
+        canonicalize,
+        ..OpDef::EMPTY
+    }
+}
+
+const fn float_binary(
+    name: &'static str,
+    traits: OpTraits,
+    fold: tb_ir::registry::FoldFn,
+) -> OpDef {
+    OpDef {
+        name,
+        operands: FLOAT_BINARY,
+        results: FLOAT_RESULT,
+        attributes: FASTMATH,
+        traits,
+        same_operands_and_result_type: true,
+        format: Some(FLOAT_FORMAT),
+        fold: Some(fold),
+        ..OpDef::EMPTY
+    }
+}
+
+/// A cast `arith.<name>` from `$from`-constrained to `$to`-constrained types.
+macro_rules! cast {
+    ($name:literal, $from:expr, $to:expr) => {
+        OpDef {
+            name: $name,
+            operands: &[operand("in", $from)],
+            results: &[operand("out", $to)],
+            traits: PURE,
+            format: Some(CAST_FORMAT),
+            verify: Some(fold::verify_cast),
+            fold: Some(fold::fold_cast),
+            ..OpDef::EMPTY
+        }
+    };
+}
+
+pub const CMPI_PREDICATES: &[&str] = &[
+    "eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge",
+];
+pub const CMPF_PREDICATES: &[&str] = &[
+    "false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult", "ule",
+    "une", "uno", "true",
+];
+
+static DEFS: &[OpDef] = &[
+    OpDef {
+        name: "arith.constant",
+        summary: "a constant integer, float, index or dense value",
+        results: &[operand("result", tb_ir::ods::constraint::ANY_TYPE)],
+        attributes: &[attr("value", ANY_ATTR)],
+        traits: OpTraits {
+            constant_like: true,
+            ..PURE
+        },
+        format: Some("attr-dict $value"),
+        verify: Some(constant::verify),
+        infer_types: Some(constant::infer),
+        result_names: Some(constant::result_names),
+        ..OpDef::EMPTY
+    },
+    int_binary_with(
+        "arith.addi",
+        COMMUTATIVE,
+        true,
+        fold::addi,
+        Some(canonicalize::addi),
+    ),
+    int_binary("arith.subi", PURE, true, fold::subi),
+    int_binary_with(
+        "arith.muli",
+        COMMUTATIVE,
+        true,
+        fold::muli,
+        Some(canonicalize::muli),
+    ),
+    int_binary("arith.divsi", PURE, false, fold::divsi),
+    int_binary("arith.divui", PURE, false, fold::divui),
+    int_binary("arith.remsi", PURE, false, fold::remsi),
+    int_binary("arith.remui", PURE, false, fold::remui),
+    int_binary("arith.andi", COMMUTATIVE, false, fold::andi),
+    int_binary("arith.ori", COMMUTATIVE, false, fold::ori),
+    int_binary("arith.xori", COMMUTATIVE, false, fold::xori),
+    int_binary("arith.maxsi", COMMUTATIVE, false, fold::maxsi),
+    int_binary("arith.maxui", COMMUTATIVE, false, fold::maxui),
+    int_binary("arith.minsi", COMMUTATIVE, false, fold::minsi),
+    int_binary("arith.minui", COMMUTATIVE, false, fold::minui),
+    int_binary("arith.shli", PURE, true, fold::shli),
+    int_binary("arith.shrsi", PURE, false, fold::shrsi),
+    int_binary("arith.shrui", PURE, false, fold::shrui),
+    float_binary("arith.addf", COMMUTATIVE, fold::addf),
+    float_binary("arith.subf", PURE, fold::subf),
+    float_binary("arith.mulf", COMMUTATIVE, fold::mulf),
+    float_binary("arith.divf", PURE, fold::divf),
+    float_binary("arith.remf", PURE, fold::remf),
+    float_binary("arith.maximumf", COMMUTATIVE, fold::maximumf),
+    float_binary("arith.minimumf", COMMUTATIVE, fold::minimumf),
+    float_binary("arith.maxnumf", COMMUTATIVE, fold::maxnumf),
+    float_binary("arith.minnumf", COMMUTATIVE, fold::minnumf),
+    OpDef {
+        name: "arith.negf",
+        operands: &[operand("operand", FLOAT_LIKE)],
+        results: FLOAT_RESULT,
+        attributes: FASTMATH,
+        traits: PURE,
+        same_operands_and_result_type: true,
+        format: Some("$operand (`fastmath` `` $fastmath^)? attr-dict `:` type($result)"),
+        fold: Some(fold::negf),
+        ..OpDef::EMPTY
+    },
+    OpDef {
+        name: "arith.cmpi",
+        operands: &[
+            operand("lhs", SIGNLESS_INTEGER_LIKE),
+            operand("rhs", SIGNLESS_INTEGER_LIKE),
+        ],
+        results: &[operand("result", BOOL_LIKE)],
+        attributes: &[attr("predicate", I64_ATTR).with_syntax(AttrSyntax::Enum(CMPI_PREDICATES))],
+        traits: PURE,
+        all_types_match: &[&["lhs", "rhs"]],
+        format: Some("$predicate `,` $lhs `,` $rhs attr-dict `:` type($lhs)"),
+        verify: Some(fold::verify_cmp),
+        fold: Some(fold::cmpi),
+        infer_types: Some(infer_i1_like),
+        ..OpDef::EMPTY
+    },
+    OpDef {
+        name: "arith.cmpf",
+        operands: &[operand("lhs", FLOAT_LIKE), operand("rhs", FLOAT_LIKE)],
+        results: &[operand("result", BOOL_LIKE)],
+        attributes: &[
+            attr("predicate", I64_ATTR).with_syntax(AttrSyntax::Enum(CMPF_PREDICATES)),
+            FASTMATH[0],
+        ],
+        traits: PURE,
+        all_types_match: &[&["lhs", "rhs"]],
+        format: Some(
+            "$predicate `,` $lhs `,` $rhs (`fastmath` `` $fastmath^)? attr-dict `:` type($lhs)",
+        ),
+        verify: Some(fold::verify_cmp),
+        fold: Some(fold::cmpf),
+        infer_types: Some(infer_i1_like),
+        ..OpDef::EMPTY
+    },
+    OpDef {
+        name: "arith.select",
+        operands: &[
+            operand("condition", BOOL_LIKE),
+            operand("true_value", tb_ir::ods::constraint::ANY_TYPE),
+            operand("false_value", tb_ir::ods::constraint::ANY_TYPE),
+        ],
+        results: &[operand("result", tb_ir::ods::constraint::ANY_TYPE)],
+        traits: PURE,
+        all_types_match: &[&["true_value", "false_value", "result"]],
+        custom_assembly: Some((asm::parse_select, asm::print_select)),
+        fold: Some(fold::select),
+        ..OpDef::EMPTY
+    },
+    cast!(
+        "arith.extsi",
+        SIGNLESS_INTEGER_LIKE_NO_INDEX,
+        SIGNLESS_INTEGER_LIKE_NO_INDEX
+    ),
+    cast!(
+        "arith.extui",
+        SIGNLESS_INTEGER_LIKE_NO_INDEX,
+        SIGNLESS_INTEGER_LIKE_NO_INDEX
+    ),
+    cast!(
+        "arith.trunci",
+        SIGNLESS_INTEGER_LIKE_NO_INDEX,
+        SIGNLESS_INTEGER_LIKE_NO_INDEX
+    ),
+    cast!("arith.extf", FLOAT_LIKE, FLOAT_LIKE),
+    cast!("arith.truncf", FLOAT_LIKE, FLOAT_LIKE),
+    cast!("arith.sitofp", SIGNLESS_INTEGER_LIKE_NO_INDEX, FLOAT_LIKE),
+    cast!("arith.uitofp", SIGNLESS_INTEGER_LIKE_NO_INDEX, FLOAT_LIKE),
+    cast!("arith.fptosi", FLOAT_LIKE, SIGNLESS_INTEGER_LIKE_NO_INDEX),
+    cast!("arith.fptoui", FLOAT_LIKE, SIGNLESS_INTEGER_LIKE_NO_INDEX),
+    cast!(
+        "arith.index_cast",
+        SIGNLESS_INTEGER_LIKE,
+        SIGNLESS_INTEGER_LIKE
+    ),
+    cast!(
+        "arith.index_castui",
+        SIGNLESS_INTEGER_LIKE,
+        SIGNLESS_INTEGER_LIKE
+    ),
+    cast!(
+        "arith.bitcast",
+        SIGNLESS_INTEGER_OR_FLOAT_LIKE,
+        SIGNLESS_INTEGER_OR_FLOAT_LIKE
+    ),
+];
+
+/// `i1`, or a vector/tensor of `i1` shaped like the operand.
+fn infer_i1_like(
+    ctx: &mut Context,
+    input: &tb_ir::registry::InferInput,
+) -> Result<Vec<Type>, String> {
+    let operand = *input
+        .operand_types
+        .first()
+        .ok_or("comparison needs operands")?;
+    let i1 = ctx.i1();
+    Ok(vec![fold::with_element(ctx, operand, i1)])
+}
+
+pub fn register(ctx: &mut Context) -> Result<(), String> {
+    ctx.register_dialect_info(DialectInfo {
+        namespace: "arith",
+        materialize_constant: Some(constant::materialize),
+        print_attr: None,
+    });
+    for def in DEFS {
+        ctx.register_op_def(def)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,176 @@
+//! The `te` dialect: tensor expressions in the style of TVM/Souffle.
+//!
+//! `te.compute` defines every element of its result by a single-block region whose index
+//! block arguments walk the iteration domain: first one per result dimension, then one per
+//! reduction axis. The body reads its inputs only through `te.read` with an affine map from
+//! the whole domain to the input's indices, and ends with `te.yield` of the element value;
+//! reduction axes fold the yielded values with a combiner (`sum`, `max`, `min`, `prod`).
+//!
+//! ```mlir
+//! %c = te.compute (%a, %b) [%i, %j] reduce [%k] in [16] combiner = sum {
+//!   %x = te.read %a[(d0, d1, d2) -> (d0, d2)] : tensor<4x16xf32>
+//!   %y = te.read %b[(d0, d1, d2) -> (d2, d1)] : tensor<16x8xf32>
+//!   %p = "arith.mulf"(%x, %y) : (f32, f32) -> f32
+//!   te.yield %p : f32
+//! } : (tensor<4x16xf32>, tensor<16x8xf32>) -> tensor<4x8xf32>
+//! ```
+//!
+//! Because every access is an affine map over the domain, producer inlining is map
+//! composition; [`domain`], [`read_map`] and friends expose that to passes.
+
+mod asm;
+mod verify;
+
+use tb_ir::attributes::{AttrKind, DenseArrayData};
+use tb_ir::ods::constraint::{
+    AFFINE_MAP_ATTR, ANY_RANKED_TENSOR, ANY_TYPE, DENSE_I64_ARRAY_ATTR, STRING_ATTR,
+};
+use tb_ir::ods::{OpDef, PURE, attr, operand, optional_attr, single_block_region, variadic};
+use tb_ir::registry::OpTraits;
+use tb_ir::{BlockId, Context, OpId, TypeKind, Value};
+
+pub(crate) use verify::check_map_bounds;
+pub use verify::{Interval, expr_interval};
+
+pub const COMPUTE: &str = "te.compute";
+pub const READ: &str = "te.read";
+pub const YIELD: &str = "te.yield";
+
+/// The combiners a reduction may use.
+pub const COMBINERS: &[&str] = &["sum", "max", "min", "prod"];
+
+static COMPUTE_DEF: OpDef = OpDef {
+    name: COMPUTE,
+    summary: "defines each element of a tensor by a region over an iteration domain",
+    operands: &[variadic("inputs", ANY_RANKED_TENSOR)],
+    results: &[operand("result", ANY_RANKED_TENSOR)],
+    attributes: &[
+        optional_attr("reduction_extents", DENSE_I64_ARRAY_ATTR),
+        optional_attr("combiner", STRING_ATTR),
+    ],
+    regions: &[single_block_region("body")],
+    traits: OpTraits {
+        single_block: true,
+        ..PURE
+    },
+    custom_assembly: Some((asm::parse_compute, asm::print_compute)),
+    verify: Some(verify::compute),
+    fold: Some(verify::fold_compute),
+    ..OpDef::EMPTY
+};
+
+static READ_DEF: OpDef = OpDef {
+    name: READ,
+    summary: "reads an input of the enclosing te.compute through an affine map of the domain",
+    operands: &[operand("input", ANY_RANKED_TENSOR)],
+    results: &[operand("result", ANY_TYPE)],
+    attributes: &[attr("map", AFFINE_MAP_ATTR)],
+    traits: PURE,
+    custom_assembly: Some((asm::parse_read, asm::print_read)),
+    verify: Some(verify::read),
+    ..OpDef::EMPTY
+};
+
+static YIELD_DEF: OpDef = OpDef {
+    name: YIELD,
+    summary: "yields the element value of a te.compute body",
+    operands: &[operand("value", ANY_TYPE)],
+    traits: OpTraits {
+        terminator: true,
+        ..PURE
+    },
+    format: Some("$value attr-dict `:` type($value)"),
+    verify: Some(verify::yield_op),
+    ..OpDef::EMPTY
+};
+
+pub fn register(ctx: &mut Context) -> Result<(), String> {
+    for def in [&COMPUTE_DEF, &READ_DEF, &YIELD_DEF] {
+        ctx.register_op_def(def)?;
+    }
+    Ok(())
+}
+
+// ---- queries for passes and the interpreter ----
+
+/// The extents of a `te.compute`'s reduction axes (empty without reduction).
+pub fn reduction_extents(ctx: &Context, compute: OpId) -> Vec<i64> {
+    match ctx
+        .op_inherent_or_attr(compute, "reduction_extents")
+        .map(|a| ctx.attr_kind(a))
+    {
+        Some(AttrKind::DenseArray {
+            data: DenseArrayData::Int(values),
+            ..
+        }) => values.iter().map(|&v| v as i64).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The combiner of a reducing `te.compute` (`sum`, `max`, `min`, `prod`), if any.
+pub fn combiner(ctx: &Context, compute: OpId) -> Option<&str> {
+    ctx.op_inherent_or_attr(compute, "combiner")
+        .and_then(|a| ctx.attr_as_str(a))
+}
+
+/// The result shape of a `te.compute` (`DYNAMIC` for unknown extents).
+pub fn result_shape(ctx: &Context, compute: OpId) -> Vec<i64> {
+    let result = ctx.op(compute).results.first().copied();
+    result
+        .and_then(|r| {
+            ctx.type_kind(ctx.value_type(r))
+                .shape()
+                .map(<[i64]>::to_vec)
+        })
+        .unwrap_or_default()
+}
+
+/// The iteration domain: the result shape, then the reduction extents.
+pub fn domain(ctx: &Context, compute: OpId) -> Vec<i64> {
+    let mut extents = result_shape(ctx, compute);
+    extents.extend(reduction_extents(ctx, compute));
+    extents
+}
+
+/// The body block of a `te.compute`.
+pub fn body(ctx: &Context, compute: OpId) -> Option<BlockId> {
+    ctx.op(compute)
+        .regions
+        .first()
+        .and_then(|&r| ctx.entry_block(r))
+}
+
+/// The index block arguments of a `te.compute` (result dims, then reduction axes).
+pub fn indices(ctx: &Context, compute: OpId) -> Vec<Value> {
+    body(ctx, compute)
+        .map(|b| ctx.block(b).args.to_vec())
+        .unwrap_or_default()
+}
+
+/// The affine map of a `te.read`.
+pub fn read_map(ctx: &Context, read: OpId) -> Option<&tb_ir::affine::AffineMap> {
+    match ctx.attr_kind(ctx.op_inherent_or_attr(read, "map")?) {
+        AttrKind::AffineMap(map) => Some(map),
+        _ => None,
+    }
+}
+
+/// The nearest `te.compute` around `op`.
+pub fn enclosing_compute(ctx: &Context, op: OpId) -> Option<OpId> {
+    let mut at = ctx.parent_op(op);
+    while let Some(p) = at {
+        if ctx.op_name(p) == COMPUTE {
+            return Some(p);
+        }
+        at = ctx.parent_op(p);
+    }
+    None
+}
+
+/// The element type of a ranked tensor or memref.
+pub(crate) fn element_type(ctx: &Context, ty: tb_ir::Type) -> Option<tb_ir::Type> {
+    match ctx.type_kind(ty) {
+        TypeKind::RankedTensor { element, .. } | TypeKind::MemRef { element, .. } => Some(*element),
+        _ => None,
+    }
+}

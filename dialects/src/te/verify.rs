@@ -1,0 +1,298 @@
+//! Verifiers and the folder of the `te` ops, and the interval evaluation of affine
+//! expressions over a box that the bound checks use.
+
+use tb_ir::affine::{AffineExpr, AffineMap, checked_ceil_div, checked_floor_div};
+use tb_ir::printer::type_to_string;
+use tb_ir::registry::FoldResult;
+use tb_ir::types::DYNAMIC;
+use tb_ir::{Attr, Context, Diagnostic, OpId, TypeKind};
+
+use super::{COMBINERS, COMPUTE, READ, YIELD};
+
+fn error<T>(ctx: &Context, op: OpId, message: String) -> Result<T, Diagnostic> {
+    Err(Diagnostic::error(
+        ctx.op(op).loc,
+        format!("'{}' op {message}", ctx.op_name(op)),
+    ))
+}
+
+/// A closed integer interval `[lo, hi]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Interval {
+    pub lo: i64,
+    pub hi: i64,
+}
+
+/// The range of `expr` when each dim `d<i>` ranges over `dims[i]` (`None` for an unknown
+/// range); `None` when it cannot be bounded (symbols, unknown dims, non-constant
+/// multipliers or divisors, overflow). The result contains every value the expression
+/// takes on the box; it is exact for sums of distinct dims with constant factors.
+pub fn expr_interval(expr: &AffineExpr, dims: &[Option<Interval>]) -> Option<Interval> {
+    let both =
+        |a: &AffineExpr, b: &AffineExpr| Some((expr_interval(a, dims)?, expr_interval(b, dims)?));
+    let hull = |values: [Option<i64>; 4]| {
+        let values: Option<Vec<i64>> = values.into_iter().collect();
+        let values = values?;
+        Some(Interval {
+            lo: *values.iter().min()?,
+            hi: *values.iter().max()?,
+        })
+    };
+    match expr {
+        AffineExpr::Dim(d) => dims.get(*d as usize).copied().flatten(),
+        AffineExpr::Symbol(_) => None,
+        AffineExpr::Constant(c) => Some(Interval { lo: *c, hi: *c }),
+        AffineExpr::Add(a, b) => {
+            let (x, y) = both(a, b)?;
+            Some(Interval {
+                lo: x.lo.checked_add(y.lo)?,
+                hi: x.hi.checked_add(y.hi)?,
+            })
+        }
+        AffineExpr::Mul(a, b) => {
+            let (x, y) = both(a, b)?;
+            hull([
+                x.lo.checked_mul(y.lo),
+                x.lo.checked_mul(y.hi),
+                x.hi.checked_mul(y.lo),
+                x.hi.checked_mul(y.hi),
+            ])
+        }
+        AffineExpr::FloorDiv(a, b) | AffineExpr::CeilDiv(a, b) => {
+            let x = expr_interval(a, dims)?;
+            let c = b.constant_value().filter(|&c| c > 0)?;
+            let div = if matches!(expr, AffineExpr::FloorDiv(..)) {
+                checked_floor_div
+            } else {
+                checked_ceil_div
+            };
+            Some(Interval {
+                lo: div(x.lo, c)?,
+                hi: div(x.hi, c)?,
+            })
+        }
+        AffineExpr::Mod(a, b) => {
+            let c = b.constant_value().filter(|&c| c > 0)?;
+            match expr_interval(a, dims) {
+                Some(x) if x.lo >= 0 && x.hi < c => Some(x),
+                _ => Some(Interval { lo: 0, hi: c - 1 }),
+            }
+        }
+    }
+}
+
+/// The interval `[0, extent - 1]` of a static, non-empty extent.
+fn extent_interval(extent: i64) -> Option<Interval> {
+    (extent != DYNAMIC && extent > 0).then(|| Interval {
+        lo: 0,
+        hi: extent - 1,
+    })
+}
+
+/// Checks that `map`'s image of the box `domain` lies within `shape`, naming `what`
+/// (`input #1 ('tensor<4x8xf32>')`) and the dimension in the error. Result `i` also
+/// covers `extra[i]` elements past its value (the lanes of a vector access).
+pub(crate) fn check_map_bounds(
+    map: &AffineMap,
+    domain: &[Option<Interval>],
+    shape: &[i64],
+    extra: &[i64],
+    what: &str,
+) -> Result<(), String> {
+    for (i, (result, &size)) in map.results.iter().zip(shape).enumerate() {
+        if size == DYNAMIC {
+            continue;
+        }
+        let Some(mut range) = expr_interval(&result.simplify(), domain) else {
+            continue;
+        };
+        range.hi = range.hi.saturating_add(extra.get(i).copied().unwrap_or(0));
+        if range.lo < 0 || range.hi >= size {
+            return Err(format!(
+                "index map result #{i} ({result}) takes values in [{}, {}], out of bounds for dimension {i} (size {size}) of {what}",
+                range.lo, range.hi
+            ));
+        }
+    }
+    Ok(())
+}
+
+pub(crate) fn compute(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
+    let data = ctx.op(op);
+    let rank = super::result_shape(ctx, op).len();
+    let reductions = super::reduction_extents(ctx, op);
+    if let Some(&bad) = reductions.iter().find(|&&e| e <= 0) {
+        return error(
+            ctx,
+            op,
+            format!("reduction extents must be positive, but got {bad}"),
+        );
+    }
+    match (super::combiner(ctx, op), reductions.is_empty()) {
+        (Some(c), false) if !COMBINERS.contains(&c) => {
+            return error(
+                ctx,
+                op,
+                format!("unknown combiner '{c}'; expected one of sum, max, min, prod"),
+            );
+        }
+        (Some(_), true) if ctx.op_inherent_or_attr(op, "reduction_extents").is_some() => {
+            return error(
+                ctx,
+                op,
+                "requires at least one reduction axis with a combiner".into(),
+            );
+        }
+        (Some(_), true) => {
+            return error(ctx, op, "has a combiner but no reduction axes".into());
+        }
+        (None, false) => {
+            return error(ctx, op, "has reduction axes but no combiner".into());
+        }
+        _ => {}
+    }
+    let Some(body) = data.regions.first().and_then(|&r| ctx.entry_block(r)) else {
+        return error(ctx, op, "requires a body block".into());
+    };
+    let args = &ctx.block(body).args;
+    if args.len() != rank + reductions.len() {
+        return error(
+            ctx,
+            op,
+            format!(
+                "expects {} index block arguments ({rank} result dimensions and {} reduction axes), but the body has {}",
+                rank + reductions.len(),
+                reductions.len(),
+                args.len()
+            ),
+        );
+    }
+    for (i, &arg) in args.iter().enumerate() {
+        let ty = ctx.value_type(arg);
+        if !matches!(ctx.type_kind(ty), TypeKind::Index) {
+            return error(
+                ctx,
+                op,
+                format!(
+                    "block argument #{i} must be of index type, but got '{}'",
+                    type_to_string(ctx, ty)
+                ),
+            );
+        }
+    }
+    match ctx.block(body).last {
+        Some(last) if ctx.op_name(last) == YIELD => Ok(()),
+        _ => error(ctx, op, format!("body must end with '{YIELD}'")),
+    }
+}
+
+pub(crate) fn read(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
+    let Some(compute) = super::enclosing_compute(ctx, op) else {
+        return error(ctx, op, format!("expects to be nested in a '{COMPUTE}'"));
+    };
+    let data = ctx.op(op);
+    let input = data.operands[0];
+    let Some(position) = ctx.op(compute).operands.iter().position(|&v| v == input) else {
+        return error(
+            ctx,
+            op,
+            format!("operand is not an input of the enclosing '{COMPUTE}'"),
+        );
+    };
+    let input_ty = ctx.value_type(input);
+    let what = format!("input #{position} ('{}')", type_to_string(ctx, input_ty));
+    let shape = ctx.type_kind(input_ty).shape().unwrap_or(&[]).to_vec();
+    let Some(map) = super::read_map(ctx, op) else {
+        return error(ctx, op, "requires attribute 'map'".into());
+    };
+    let domain = super::domain(ctx, compute);
+    if map.num_symbols != 0 {
+        return error(ctx, op, "index map must not have symbols".into());
+    }
+    if map.num_dims as usize != domain.len() {
+        return error(
+            ctx,
+            op,
+            format!(
+                "index map has {} dimensions, but the iteration domain of the enclosing '{COMPUTE}' has {}",
+                map.num_dims,
+                domain.len()
+            ),
+        );
+    }
+    if map.num_results() != shape.len() {
+        return error(
+            ctx,
+            op,
+            format!(
+                "index map has {} results, but {what} has rank {}",
+                map.num_results(),
+                shape.len()
+            ),
+        );
+    }
+    let element = super::element_type(ctx, input_ty);
+    let result_ty = ctx.value_type(data.results[0]);
+    if element != Some(result_ty) {
+        return error(
+            ctx,
+            op,
+            format!(
+                "result type '{}' must be the element type of {what}",
+                type_to_string(ctx, result_ty)
+            ),
+        );
+    }
+    let boxes: Vec<Option<Interval>> = domain.iter().map(|&e| extent_interval(e)).collect();
+    check_map_bounds(map, &boxes, &shape, &[], &what).or_else(|m| error(ctx, op, m))
+}
+
+pub(crate) fn yield_op(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
+    let parent = ctx.parent_op(op).filter(|&p| ctx.op_name(p) == COMPUTE);
+    let Some(parent) = parent else {
+        return error(ctx, op, format!("expects parent op '{COMPUTE}'"));
+    };
+    let value_ty = ctx.value_type(ctx.op(op).operands[0]);
+    let result_ty = ctx.value_type(ctx.op(parent).results[0]);
+    if super::element_type(ctx, result_ty) != Some(value_ty) {
+        return error(
+            ctx,
+            op,
+            format!(
+                "type '{}' of the yielded value must be the element type of the result '{}'",
+                type_to_string(ctx, value_ty),
+                type_to_string(ctx, result_ty)
+            ),
+        );
+    }
+    Ok(())
+}
+
+/// A `te.compute` without reduction whose body only yields a read of an input through the
+/// identity map is that input.
+pub(crate) fn fold_compute(
+    ctx: &Context,
+    op: OpId,
+    _constants: &[Option<Attr>],
+) -> Option<Vec<FoldResult>> {
+    if !super::reduction_extents(ctx, op).is_empty() {
+        return None;
+    }
+    let body = super::body(ctx, op)?;
+    let first = ctx.block(body).first?;
+    let last = ctx.block(body).last?;
+    if ctx.op_name(first) != READ || ctx.op_name(last) != YIELD || ctx.op(first).next != Some(last)
+    {
+        return None;
+    }
+    let read_value = *ctx.op(first).results.first()?;
+    if ctx.op(last).operands.first() != Some(&read_value) {
+        return None;
+    }
+    let map = super::read_map(ctx, first)?;
+    let input = ctx.op(first).operands[0];
+    let result = ctx.op(op).results[0];
+    let identity = map.num_symbols == 0 && *map == AffineMap::identity(map.num_dims);
+    (identity && ctx.value_type(input) == ctx.value_type(result))
+        .then(|| vec![FoldResult::Value(input)])
+}

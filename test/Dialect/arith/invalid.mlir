@@ -1,0 +1,80 @@
+// RUN: tb-opt %s --split-input-file --verify-diagnostics
+
+func.func @float_operands(%x: f32) {
+  // expected-error @+1 {{'arith.addi' op operand #0 must be signless-integer-like, but got 'f32'}}
+  %0 = "arith.addi"(%x, %x) : (f32, f32) -> f32
+  return
+}
+
+// -----
+
+func.func @mixed_types(%a: i32, %b: i64) {
+  // expected-error @+1 {{'arith.addi' op requires the same type for all operands and results}}
+  %0 = "arith.addi"(%a, %b) : (i32, i64) -> i32
+  return
+}
+
+// -----
+
+func.func @operand_count(%a: i32) {
+  // expected-error @+1 {{'arith.subi' op expected 2 operands, but found 1}}
+  %0 = "arith.subi"(%a) : (i32) -> i32
+  return
+}
+
+// -----
+
+func.func @constant_type() {
+  // expected-error @+1 {{'arith.constant' op value type 'i64' must match result type 'i32'}}
+  %0 = "arith.constant"() <{value = 1 : i64}> : () -> i32
+  return
+}
+
+// -----
+
+func.func @constant_missing_value() {
+  // expected-error @+1 {{'arith.constant' op requires attribute 'value'}}
+  %0 = "arith.constant"() : () -> i32
+  return
+}
+
+// -----
+
+func.func @cmpi_result(%a: vector<4xi32>) {
+  // expected-error @+1 {{'arith.cmpi' op result type 'i1' must be shaped like the operands 'vector<4xi32>'}}
+  %0 = "arith.cmpi"(%a, %a) <{predicate = 0 : i64}> : (vector<4xi32>, vector<4xi32>) -> i1
+  return
+}
+
+// -----
+
+func.func @cmpi_predicate(%a: i32, %b: i32) {
+  // expected-error @+1 {{expected one of [eq, ne, slt, sle, sgt, sge, ult, ule, ugt, uge], found 'lt'}}
+  %0 = arith.cmpi lt, %a, %b : i32
+  return
+}
+
+// -----
+
+func.func @extension_narrows(%a: i32) {
+  // expected-error @+1 {{'arith.extsi' op operand type 'i32' and result type 'i16' are cast incompatible}}
+  %0 = arith.extsi %a : i32 to i16
+  return
+}
+
+// -----
+
+func.func @select_types(%c: i1, %a: i32, %b: i64) {
+  // expected-error @+1 {{'arith.select' op failed to verify that all of {true_value, false_value, result} have same type}}
+  %0 = "arith.select"(%c, %a, %b) : (i1, i32, i64) -> i32
+  return
+}
+
+// -----
+
+func.func @custom_type_mismatch(%a: i32) {
+  // expected-note @-1 {{prior use here}}
+  // expected-error @+1 {{use of value '%a' expects different type than prior uses: 'i64' vs 'i32'}}
+  %0 = arith.addi %a, %a : i64
+  return
+}

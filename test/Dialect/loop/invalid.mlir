@@ -1,0 +1,244 @@
+// RUN: tb-opt %s --split-input-file --verify-diagnostics
+
+func.func @alloc_sizes(%n: index) {
+  // expected-error @+1 {{has 1 dynamic size operands, but 'memref<4x8xf32>' has 0 dynamic dimensions}}
+  %m = loop.alloc(%n) : memref<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @alloc_alignment() {
+  // expected-error @+1 {{alignment must be a positive power of two, but got 48}}
+  %m = loop.alloc() {alignment = 48} : memref<4xf32>
+  return
+}
+
+// -----
+
+func.func @step() {
+  // expected-error @+1 {{step must be positive, but got 0}}
+  loop.for %i = 0 to 8 step 0 {
+  }
+  return
+}
+
+// -----
+
+func.func @unroll() {
+  // expected-error @+1 {{unroll factor must be positive, but got 0}}
+  loop.for %i = 0 to 8 unroll = 0 {
+  }
+  return
+}
+
+// -----
+
+func.func @vectorize() {
+  // expected-error @+1 {{vectorize width must be positive, but got -2}}
+  loop.parallel (%i) = (0) to (8) vectorize = -2 {
+  }
+  return
+}
+
+// -----
+
+func.func @vector_width(%m: memref<64xf32>) {
+  // expected-error @+1 {{vectorize width 8 does not match the 4 lanes of a 'loop.vector_load' in its body}}
+  loop.for %i = 0 to 64 step 4 vectorize = 8 {
+    %v = loop.vector_load %m[%i] : memref<64xf32>, vector<4xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @bound_operands(%n: index) {
+  // expected-error @+1 {{bounds do not match their operands (1 lower and 0 upper bound operands) or the 1 induction variables}}
+  "loop.for"(%n) <{lower_bound = affine_map<() -> (0)>, upper_bound = affine_map<() -> (8)>, operandSegmentSizes = array<i32: 1, 0>}> ({
+  ^bb0(%i: index):
+    loop.yield
+  }) : (index) -> ()
+  return
+}
+
+// -----
+
+func.func @bound_results() {
+  // expected-error @+1 {{upper bound map of dimension 0 has no results}}
+  "loop.for"() <{lower_bound = affine_map<() -> (0)>, upper_bound = affine_map<() -> ()>, operandSegmentSizes = array<i32: 0, 0>}> ({
+  ^bb0(%i: index):
+    loop.yield
+  }) : () -> ()
+  return
+}
+
+// -----
+
+func.func @iv_count() {
+  // expected-error @+1 {{expects one induction variable, but the body has 2}}
+  "loop.for"() <{lower_bound = affine_map<() -> (0)>, upper_bound = affine_map<() -> (8)>, operandSegmentSizes = array<i32: 0, 0>}> ({
+  ^bb0(%i: index, %j: index):
+    loop.yield
+  }) : () -> ()
+  return
+}
+
+// -----
+
+func.func @iv_type() {
+  // expected-error @+1 {{induction variable #0 must be of index type, but got 'i32'}}
+  "loop.for"() <{lower_bound = affine_map<() -> (0)>, upper_bound = affine_map<() -> (8)>, operandSegmentSizes = array<i32: 0, 0>}> ({
+  ^bb0(%i: i32):
+    loop.yield
+  }) : () -> ()
+  return
+}
+
+// -----
+
+func.func @parallel_ivs() {
+  // expected-error @+1 {{expects at least one induction variable}}
+  loop.parallel () = () to () {
+  }
+  return
+}
+
+// -----
+
+func.func @parallel_counts() {
+  // expected-error @+1 {{2 induction variables, but 2 lower bounds, 1 upper bounds and 2 steps}}
+  loop.parallel (%i, %j) = (0, 0) to (8) {
+  }
+  return
+}
+
+// -----
+
+func.func @max_keyword(%n: index) {
+  // expected-error @+1 {{expected 'max' before a bound map with several results}}
+  loop.for %i = affine_map<(d0) -> (d0, 0)>(%n) to 8 {
+  }
+  return
+}
+
+// -----
+
+func.func @bound_map_inputs(%n: index) {
+  // expected-error @+1 {{bound map takes 1 dims and 0 symbols, but 0 and 1 are given}}
+  loop.for %i = 0 to affine_map<(d0) -> (d0)>()[%n] {
+  }
+  return
+}
+
+// -----
+
+func.func @map_inputs(%m: memref<4x8xf32>, %i: index) {
+  // expected-error @+1 {{index map takes 2 inputs, but 1 indices are given}}
+  %x = loop.load %m[(d0, d1) -> (d0, d1)](%i) : memref<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @map_results(%m: memref<4x8xf32>, %i: index, %v: f32) {
+  // expected-error @+1 {{index map has 1 results, but memref 'memref<4x8xf32>' has rank 2}}
+  loop.store %v, %m[%i] : memref<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @load_type(%m: memref<4xf32>, %i: index) {
+  // expected-error @+1 {{result type 'f16' must be the element type of memref 'memref<4xf32>'}}
+  %x = "loop.load"(%m, %i) <{map = affine_map<(d0) -> (d0)>}> : (memref<4xf32>, index) -> f16
+  return
+}
+
+// -----
+
+func.func @store_type(%m: memref<4xf32>, %i: index, %v: f64) {
+  // expected-error @+1 {{stored value type 'f64' must be the element type of memref 'memref<4xf32>'}}
+  "loop.store"(%v, %m, %i) <{map = affine_map<(d0) -> (d0)>}> : (f64, memref<4xf32>, index) -> ()
+  return
+}
+
+// -----
+
+func.func @vector_element(%m: memref<64xf32>, %i: index) {
+  // expected-error @+1 {{vector type 'vector<8xf16>' must have the element type of memref 'memref<64xf32>'}}
+  %v = loop.vector_load %m[%i] : memref<64xf32>, vector<8xf16>
+  return
+}
+
+// -----
+
+func.func @vector_rank(%m: memref<64xf32>, %i: index) {
+  // expected-error @+1 {{vector type 'vector<2x8xf32>' has a higher rank than memref 'memref<64xf32>'}}
+  %v = loop.vector_load %m[%i] : memref<64xf32>, vector<2x8xf32>
+  return
+}
+
+// -----
+
+func.func @out_of_bounds(%m: memref<4x8xf32>) {
+  loop.for %i = 0 to 4 {
+    loop.for %j = 0 to 8 {
+      // expected-error @+1 {{index map result #1 (d1 + 1) takes values in [1, 8], out of bounds for dimension 1 (size 8) of memref 'memref<4x8xf32>'}}
+      %x = loop.load %m[(d0, d1) -> (d0, d1 + 1)](%i, %j) : memref<4x8xf32>
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @vector_out_of_bounds(%m: memref<60xf32>) {
+  loop.for %i = 0 to 60 step 8 {
+    // expected-error @+1 {{index map result #0 (d0) takes values in [0, 63], out of bounds for dimension 0 (size 60) of memref 'memref<60xf32>'}}
+    %v = loop.vector_load %m[%i] : memref<60xf32>, vector<8xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @broadcast(%x: f32) {
+  // expected-error @+1 {{result 'vector<8xf64>' must be a vector of the scalar input type 'f32'}}
+  %v = loop.broadcast %x : f32 to vector<8xf64>
+  return
+}
+
+// -----
+
+func.func @fma(%x: f32, %y: f64) {
+  // expected-error @+1 {{requires the same type for all operands and results}}
+  %v = "loop.fma"(%x, %y, %x) : (f32, f64, f32) -> f32
+  return
+}
+
+// -----
+
+func.func @fma_int(%x: i32) {
+  // expected-error @+1 {{operand #0 must be floating-point-like, but got 'i32'}}
+  %v = loop.fma %x, %x, %x : i32
+  return
+}
+
+// -----
+
+func.func @yield() {
+  // expected-error @+1 {{expects parent op 'loop.for' or 'loop.parallel'}}
+  loop.yield
+}
+
+// -----
+
+func.func @no_yield() {
+  // expected-error @+1 {{body must end with 'loop.yield'}}
+  "loop.for"() <{lower_bound = affine_map<() -> (0)>, upper_bound = affine_map<() -> (8)>, operandSegmentSizes = array<i32: 0, 0>}> ({
+  ^bb0(%i: index):
+    func.return
+  }) : () -> ()
+  return
+}

@@ -1,0 +1,95 @@
+// RUN: tb-opt %s | FileCheck %s
+// RUN: tb-opt --verify-roundtrip %s > /dev/null
+// RUN: tb-opt --mlir-print-op-generic %s | FileCheck %s --check-prefix=GENERIC
+// RUN: tb-opt --mlir-print-op-generic %s | tb-opt | FileCheck %s
+
+// CHECK-DAG: #[[$UB:.*]] = affine_map<(d0) -> (d0 + 8, 64)>
+// CHECK-DAG: #[[$SYM:.*]] = affine_map<()[s0] -> (s0 * 2)>
+#ub = affine_map<(d0) -> (d0 + 8, 64)>
+
+// Buffers: the default 64-byte alignment is left out; dynamic sizes are operands.
+// CHECK-LABEL: func.func @buffers
+// CHECK-NEXT:    %[[M:.*]] = loop.alloc() : memref<4x8xf32>
+// CHECK-NEXT:    %[[D:.*]] = loop.alloc(%arg0) {alignment = 128 : i64} : memref<?x8xf32>
+// CHECK-NEXT:    loop.dealloc %[[M]] : memref<4x8xf32>
+// CHECK-NEXT:    loop.dealloc %[[D]] : memref<?x8xf32>
+// GENERIC-LABEL: sym_name = "buffers"
+// GENERIC:         "loop.alloc"() <{alignment = 64 : i64}> : () -> memref<4x8xf32>
+// GENERIC:         "loop.dealloc"(%{{.*}}) : (memref<4x8xf32>) -> ()
+func.func @buffers(%n: index) {
+  %m = loop.alloc() : memref<4x8xf32>
+  %d = loop.alloc(%n) {alignment = 128} : memref<?x8xf32>
+  loop.dealloc %m : memref<4x8xf32>
+  loop.dealloc %d : memref<?x8xf32>
+  return
+}
+
+// A vectorized kernel: parallel outer loop, schedule annotations, vector accesses, an
+// access through a non-identity map; the implicit loop.yield is not printed.
+// CHECK-LABEL: func.func @kernel
+// CHECK:         loop.parallel (%[[I:.*]]) = (0) to (64) {
+// CHECK-NEXT:      loop.for %[[J:.*]] = 0 to 64 step 8 unroll = 2 vectorize = 8 {
+// CHECK-NEXT:        %[[V:.*]] = loop.vector_load %arg0[%[[I]], %[[J]]] : memref<64x64xf32>, vector<8xf32>
+// CHECK-NEXT:        %[[S:.*]] = loop.load %arg1[(d0) -> (d0, 0)](%[[I]]) : memref<64x1xf32>
+// CHECK-NEXT:        %[[W:.*]] = loop.broadcast %[[S]] : f32 to vector<8xf32>
+// CHECK-NEXT:        %[[R:.*]] = loop.fma %[[V]], %[[W]], %[[V]] : vector<8xf32>
+// CHECK-NEXT:        loop.vector_store %[[R]], %arg2[%[[I]], %[[J]]] : memref<64x64xf32>, vector<8xf32>
+// CHECK-NEXT:      }
+// CHECK-NEXT:    }
+// GENERIC-LABEL: sym_name = "kernel"
+// GENERIC:         "loop.parallel"() <{lower_bounds = [affine_map<() -> (0)>], operandSegmentSizes = array<i32: 0, 0>, steps = array<i64: 1>, upper_bounds = [affine_map<() -> (64)>]}> ({
+// GENERIC:           "loop.for"() <{lower_bound = affine_map<() -> (0)>, operandSegmentSizes = array<i32: 0, 0>, step = 8 : i64, unroll = 2 : i64, upper_bound = affine_map<() -> (64)>, vectorize = 8 : i64}> ({
+// GENERIC-NEXT:      ^bb0(%{{.*}}: index):
+// GENERIC:             "loop.load"(%{{.*}}, %{{.*}}) <{map = affine_map<(d0) -> (d0, 0)>}> : (memref<64x1xf32>, index) -> f32
+// GENERIC:             "loop.yield"() : () -> ()
+func.func @kernel(%a: memref<64x64xf32>, %b: memref<64x1xf32>, %c: memref<64x64xf32>) {
+  loop.parallel (%i) = (0) to (64) {
+    loop.for %j = 0 to 64 step 8 vectorize = 8 unroll = 2 {
+      %v = loop.vector_load %a[%i, %j] : memref<64x64xf32>, vector<8xf32>
+      %s = loop.load %b[(d0) -> (d0, 0)](%i) : memref<64x1xf32>
+      %w = loop.broadcast %s : f32 to vector<8xf32>
+      %r = loop.fma %v, %w, %v : vector<8xf32>
+      loop.vector_store %r, %c[%i, %j] : memref<64x64xf32>, vector<8xf32>
+      loop.yield
+    }
+  }
+  return
+}
+
+// Affine bounds over outer induction variables and symbols, min/max of several results,
+// a parallel-marked loop, a scalar fma, and discardable attributes.
+// CHECK-LABEL: func.func @bounds
+// CHECK:         loop.for %[[T:.*]] = 0 to 64 step 8 parallel {
+// CHECK-NEXT:      loop.for %[[U:.*]] = %[[T]] to min #[[$UB]](%[[T]]) attributes {tag} {
+// CHECK-NEXT:        %[[X:.*]] = loop.load %arg0[%[[T]], %[[U]]] : memref<64x64xf32>
+// CHECK-NEXT:        %[[F:.*]] = loop.fma %[[X]], %[[X]], %[[X]] : f32
+// CHECK-NEXT:        loop.store %[[F]], %arg0[(d0, d1) -> (d1, d0)](%[[T]], %[[U]]) : memref<64x64xf32>
+// CHECK:         loop.for %{{.*}} = max #{{.*}}(%arg1)[%arg1] to %arg1 {
+// CHECK:         loop.parallel (%{{.*}}, %{{.*}}) = (0, %arg1) to (4, #[[$SYM]]()[%arg1]) step (1, 2) {
+// CHECK-NEXT:    }
+func.func @bounds(%a: memref<64x64xf32>, %n: index) {
+  loop.for %t = 0 to 64 step 8 parallel {
+    loop.for %u = %t to min #ub(%t) attributes {tag} {
+      %x = loop.load %a[%t, %u] : memref<64x64xf32>
+      %f = loop.fma %x, %x, %x : f32
+      loop.store %f, %a[(d0, d1) -> (d1, d0)](%t, %u) : memref<64x64xf32>
+    }
+  }
+  loop.for %k = max affine_map<(d0)[s0] -> (d0 - 4, s0 floordiv 2)>(%n)[%n] to %n {
+  }
+  loop.parallel (%i, %j) = (0, %n) to (4, affine_map<()[s0] -> (s0 * 2)>()[%n]) step (1, 2) {
+  }
+  return
+}
+
+// Rank-0 buffers and negative constant bounds.
+// CHECK-LABEL: func.func @scalar
+// CHECK:         loop.for %{{.*}} = -4 to 4 {
+// CHECK-NEXT:      %{{.*}} = loop.load %arg0[] : memref<f32>
+func.func @scalar(%s: memref<f32>) {
+  loop.for %i = -4 to 4 {
+    %x = loop.load %s[] : memref<f32>
+    loop.store %x, %s[] : memref<f32>
+  }
+  return
+}

@@ -1,0 +1,91 @@
+// RUN: tb-opt --allow-unregistered-dialect %s | FileCheck %s
+// RUN: tb-opt --allow-unregistered-dialect --verify-roundtrip %s > /dev/null
+// RUN: tb-opt --allow-unregistered-dialect --mlir-print-op-generic %s | FileCheck %s --check-prefix=GENERIC
+// RUN: tb-opt --allow-unregistered-dialect --mlir-print-op-generic %s | tb-opt --allow-unregistered-dialect | FileCheck %s
+
+// A reduction: the domain is the result shape, then the reduction axes.
+// CHECK-LABEL: func.func @matmul
+// CHECK:         %[[C:.*]] = te.compute (%arg0, %arg1) [%[[I:.*]], %[[J:.*]]] reduce [%[[K:.*]]] in [16] combiner = sum {
+// CHECK-NEXT:      %[[X:.*]] = te.read %arg0[(d0, d1, d2) -> (d0, d2)] : tensor<4x16xf32>
+// CHECK-NEXT:      %[[Y:.*]] = te.read %arg1[(d0, d1, d2) -> (d2, d1)] : tensor<16x8xf32>
+// CHECK-NEXT:      %[[P:.*]] = arith.mulf %[[X]], %[[Y]] : f32
+// CHECK-NEXT:      te.yield %[[P]] : f32
+// CHECK-NEXT:    } : (tensor<4x16xf32>, tensor<16x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:    return %[[C]]
+// GENERIC-LABEL: sym_name = "matmul"
+// GENERIC:         "te.compute"(%{{.*}}, %{{.*}}) <{combiner = "sum", reduction_extents = array<i64: 16>}> ({
+// GENERIC-NEXT:    ^bb0(%{{.*}}: index, %{{.*}}: index, %{{.*}}: index):
+// GENERIC-NEXT:      "te.read"(%{{.*}}) <{map = affine_map<(d0, d1, d2) -> (d0, d2)>}> : (tensor<4x16xf32>) -> f32
+// GENERIC:           "te.yield"(%{{.*}}) : (f32) -> ()
+// GENERIC-NEXT:    }) : (tensor<4x16xf32>, tensor<16x8xf32>) -> tensor<4x8xf32>
+func.func @matmul(%a: tensor<4x16xf32>, %b: tensor<16x8xf32>) -> tensor<4x8xf32> {
+  %c = te.compute (%a, %b) [%i, %j] reduce [%k] in [16] combiner = sum {
+    %x = te.read %a[(d0, d1, d2) -> (d0, d2)] : tensor<4x16xf32>
+    %y = te.read %b[(d0, d1, d2) -> (d2, d1)] : tensor<16x8xf32>
+    %p = "arith.mulf"(%x, %y) : (f32, f32) -> f32
+    te.yield %p : f32
+  } : (tensor<4x16xf32>, tensor<16x8xf32>) -> tensor<4x8xf32>
+  return %c : tensor<4x8xf32>
+}
+
+// Maps may also be written as attributes (`affine_map<...>` or an alias); they print bare.
+// Broadcast of a row, transpose, and strided/offset accesses that stay in bounds.
+// CHECK-LABEL: func.func @maps
+// CHECK:         te.read %arg0[(d0, d1) -> (d1)] : tensor<8xf32>
+// CHECK:         te.read %arg1[(d0, d1) -> (d1, d0)] : tensor<8x4xf32>
+// CHECK:         te.read %arg2[(d0, d1) -> (d0 * 2 + 1, d1 floordiv 2)] : tensor<9x4xf32>
+// CHECK:         te.read %arg3[(d0, d1) -> (d1 mod 3)] : tensor<3xf32>
+#transpose = affine_map<(d0, d1) -> (d1, d0)>
+func.func @maps(%r: tensor<8xf32>, %t: tensor<8x4xf32>, %s: tensor<9x4xf32>, %m: tensor<3xf32>) -> tensor<4x8xf32> {
+  %c = te.compute (%r, %t, %s, %m) [%i, %j] {
+    %x = te.read %r[affine_map<(d0, d1) -> (d1)>] : tensor<8xf32>
+    %y = te.read %t[#transpose] : tensor<8x4xf32>
+    %z = te.read %s[(d0, d1) -> (d0 * 2 + 1, d1 floordiv 2)] : tensor<9x4xf32>
+    %w = te.read %m[(d0, d1) -> (d1 mod 3)] : tensor<3xf32>
+    %u = "arith.addf"(%x, %y) : (f32, f32) -> f32
+    %v = "arith.addf"(%z, %w) : (f32, f32) -> f32
+    %o = "arith.addf"(%u, %v) : (f32, f32) -> f32
+    te.yield %o : f32
+  } : (tensor<8xf32>, tensor<8x4xf32>, tensor<9x4xf32>, tensor<3xf32>) -> tensor<4x8xf32>
+  return %c : tensor<4x8xf32>
+}
+
+// Every combiner; several reduction axes; a rank-0 result.
+// CHECK-LABEL: func.func @combiners
+// CHECK:         te.compute (%arg0) [] reduce [%{{.*}}, %{{.*}}] in [4, 8] combiner = max {
+// CHECK:         combiner = min
+// CHECK:         combiner = prod
+func.func @combiners(%a: tensor<4x8xf32>) -> (tensor<f32>, tensor<4xf32>, tensor<8xf32>) {
+  %0 = te.compute (%a) [] reduce [%i, %j] in [4, 8] combiner = max {
+    %x = te.read %a[(d0, d1) -> (d0, d1)] : tensor<4x8xf32>
+    te.yield %x : f32
+  } : (tensor<4x8xf32>) -> tensor<f32>
+  %1 = te.compute (%a) [%i] reduce [%j] in [8] combiner = min {
+    %x = te.read %a[(d0, d1) -> (d0, d1)] : tensor<4x8xf32>
+    te.yield %x : f32
+  } : (tensor<4x8xf32>) -> tensor<4xf32>
+  %2 = te.compute (%a) [%j] reduce [%i] in [4] combiner = prod {
+    %x = te.read %a[(d0, d1) -> (d1, d0)] : tensor<4x8xf32>
+    te.yield %x : f32
+  } : (tensor<4x8xf32>) -> tensor<8xf32>
+  return %0, %1, %2 : tensor<f32>, tensor<4xf32>, tensor<8xf32>
+}
+
+// No inputs (the body may use its indices directly); discardable attributes come after
+// `attributes`; dynamic extents skip the bound check.
+// CHECK-LABEL: func.func @iota
+// CHECK:         te.compute () [%[[I:.*]]] attributes {tag = "iota"} {
+// CHECK-NEXT:      %{{.*}} = arith.index_cast %[[I]] : index to i32
+// CHECK:         te.compute (%arg0) [%{{.*}}] {
+// CHECK:         } : (tensor<?xf32>) -> tensor<?xf32>
+func.func @iota(%d: tensor<?xf32>) -> (tensor<16xi32>, tensor<?xf32>) {
+  %0 = te.compute () [%i] attributes {tag = "iota"} {
+    %v = "arith.index_cast"(%i) : (index) -> i32
+    te.yield %v : i32
+  } : () -> tensor<16xi32>
+  %1 = te.compute (%d) [%i] {
+    %x = te.read %d[(d0) -> (d0 + 3)] : tensor<?xf32>
+    te.yield %x : f32
+  } : (tensor<?xf32>) -> tensor<?xf32>
+  return %0, %1 : tensor<16xi32>, tensor<?xf32>
+}
