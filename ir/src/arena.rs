@@ -128,12 +128,16 @@ impl<T> Arena<T> {
         }
     }
 
+    // Out of line and marked cold so that the dense path, the one a context's own IR
+    // takes, stays as small as a `Vec` index where it is inlined.
+    #[cold]
     #[inline(never)]
     fn chunk_slot(&self, id: usize) -> &T {
         let i = id.wrapping_sub(CHUNKED);
         &self.chunks[i >> CHUNK_BITS][i & MASK]
     }
 
+    #[cold]
     #[inline(never)]
     fn chunk_slot_mut(&mut self, id: usize) -> &mut T {
         let i = id.wrapping_sub(CHUNKED);

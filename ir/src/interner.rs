@@ -52,15 +52,21 @@ impl<T: Hash + Eq + Clone> Interner<T> {
     }
 
     /// The id of `value`, interning it when it is new.
+    #[inline]
     pub(crate) fn intern_owned(&mut self, value: T) -> u32 {
         if self.base_len > 0
             && let Some(i) = self.base.get_index_of(&value)
         {
             return i as u32;
         }
+        // A lookup is cheaper than `insert_full` on a hit, the common case.
+        if let Some(i) = self.local.get_index_of(&value) {
+            return (self.base_len + i) as u32;
+        }
         (self.base_len + self.local.insert_full(value).0) as u32
     }
 
+    #[inline]
     pub(crate) fn get(&self, id: u32) -> &T {
         let i = id as usize;
         if i < self.base_len {
