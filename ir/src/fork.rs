@@ -197,18 +197,7 @@ fn stub(child: &mut Context, parent: &Context, importer: &mut Importer, op: OpId
         .map(|p| importer.import_attr(child, parent, p));
     let attributes = importer.import_attr(child, parent, data.attributes);
     let loc = importer.import_attr(child, parent, data.loc);
-    OpId(child.ops.push(crate::operation::OpData {
-        name,
-        operands: Default::default(),
-        results: Default::default(),
-        successors: Default::default(),
-        regions: Default::default(),
-        properties,
-        attributes,
-        loc,
-        parent: None,
-        prev: None,
-        next: None,
-        erased: false,
-    }))
+    OpId(child.ops.push(crate::operation::OpData::detached(
+        name, properties, attributes, loc,
+    )))
 }

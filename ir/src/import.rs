@@ -280,20 +280,11 @@ impl Bound<'_> {
         let properties = data.properties.map(|p| self.attr(p));
         let attributes = self.attr(data.attributes);
         let loc = self.attr(data.loc);
-        let copy = OpId(self.dst.ops.push(OpData {
-            name,
-            operands: Default::default(),
-            results: Default::default(),
-            successors: Default::default(),
-            regions: Default::default(),
-            properties,
-            attributes,
-            loc,
-            parent: None,
-            prev: None,
-            next: None,
-            erased: false,
-        }));
+        let copy = OpId(
+            self.dst
+                .ops
+                .push(OpData::detached(name, properties, attributes, loc)),
+        );
         self.imp.ops.set(self.src.ops.slot(op.0), copy.0);
         for (index, &r) in data.results.iter().enumerate() {
             let index = index as u32;

@@ -36,6 +36,32 @@ pub struct OpData {
     pub erased: bool,
 }
 
+impl OpData {
+    /// An op with no operands, results, successors or regions, in no block: the shell
+    /// that copies between contexts fill in.
+    pub(crate) fn detached(
+        name: OpName,
+        properties: Option<Attr>,
+        attributes: Attr,
+        loc: Location,
+    ) -> OpData {
+        OpData {
+            name,
+            operands: Default::default(),
+            results: Default::default(),
+            successors: Default::default(),
+            regions: Default::default(),
+            properties,
+            attributes,
+            loc,
+            parent: None,
+            prev: None,
+            next: None,
+            erased: false,
+        }
+    }
+}
+
 /// What a caller supplies to create an operation.
 pub struct OperationState {
     pub name: OpName,

@@ -262,28 +262,12 @@ fn complete_types(
         }
     }
     let mut operand_types: Option<Vec<Type>> = parsed.flat_operand_types.take();
-    if operand_types.is_none() && parsed.operand_types.iter().all(|t| t.is_some()) {
-        operand_types = Some(
-            parsed
-                .operand_types
-                .iter()
-                .flatten()
-                .flatten()
-                .copied()
-                .collect(),
-        );
+    if operand_types.is_none() {
+        operand_types = all_known(&parsed.operand_types);
     }
     let mut result_types: Option<Vec<Type>> = parsed.flat_result_types.take();
-    if result_types.is_none() && parsed.result_types.iter().all(|t| t.is_some()) {
-        result_types = Some(
-            parsed
-                .result_types
-                .iter()
-                .flatten()
-                .flatten()
-                .copied()
-                .collect(),
-        );
+    if result_types.is_none() {
+        result_types = all_known(&parsed.result_types);
     }
 
     // Type equality: one known type stands for every operand and result.
@@ -314,27 +298,11 @@ fn complete_types(
             }
         }
     }
-    if operand_types.is_none() && parsed.operand_types.iter().all(|t| t.is_some()) {
-        operand_types = Some(
-            parsed
-                .operand_types
-                .iter()
-                .flatten()
-                .flatten()
-                .copied()
-                .collect(),
-        );
+    if operand_types.is_none() {
+        operand_types = all_known(&parsed.operand_types);
     }
-    if result_types.is_none() && parsed.result_types.iter().all(|t| t.is_some()) {
-        result_types = Some(
-            parsed
-                .result_types
-                .iter()
-                .flatten()
-                .flatten()
-                .copied()
-                .collect(),
-        );
+    if result_types.is_none() {
+        result_types = all_known(&parsed.result_types);
     }
     if def.operands.is_empty() {
         operand_types.get_or_insert_with(Vec::new);
@@ -374,6 +342,14 @@ fn complete_types(
     state.operands = operands;
     state.result_types = result_types;
     Ok(())
+}
+
+/// Every group's types in order, once every group's are known.
+fn all_known(groups: &[Option<Vec<Type>>]) -> Option<Vec<Type>> {
+    groups
+        .iter()
+        .all(|t| t.is_some())
+        .then(|| groups.iter().flatten().flatten().copied().collect())
 }
 
 fn named_known(def: &OpDef, parsed: &Parsed, name: &str) -> Option<Type> {
