@@ -5,6 +5,8 @@
 //! favours clarity and exact ONNX semantics, with loops fast enough for ResNet-18-size models.
 //! Output shapes come from `tb_dialects::graph::shape`, the single source of shape rules.
 
+pub mod check;
+pub mod exec;
 pub mod kernels;
 pub mod npy;
 pub mod tensor;

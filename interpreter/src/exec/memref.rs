@@ -1,0 +1,335 @@
+//! `memref` ops: allocation, element access, and the view ops (subview, cast,
+//! reinterpret_cast, collapse_shape, expand_shape), which make new strided views of the same
+//! storage exactly as MLIR's layouts describe them.
+
+use tb_ir::attributes::DenseArrayData;
+use tb_ir::{AttrKind, OpId, TypeKind};
+
+use super::buffer::Buffer;
+use super::loop_::new_buffer;
+use super::value::{RtValue, Scalar};
+use super::{Env, ExecResult, Handler, Interpreter};
+
+/// MLIR's marker for a dynamic entry in `static_offsets`/`static_sizes`/`static_strides`.
+const DYNAMIC: i64 = i64::MIN;
+
+pub(super) fn handler(name: &str) -> Option<Handler> {
+    Some(match name.strip_prefix("memref.")? {
+        "alloc" | "alloca" => alloc,
+        "dealloc" => dealloc,
+        "load" => load,
+        "store" => store,
+        "copy" => copy,
+        "cast" => cast,
+        "subview" => subview,
+        "reinterpret_cast" => reinterpret_cast,
+        "collapse_shape" => collapse_shape,
+        "expand_shape" => expand_shape,
+        "dim" => dim,
+        "rank" => rank,
+        "get_global" => get_global,
+        "assume_alignment" => assume_alignment,
+        _ => return None,
+    })
+}
+
+fn operands_from(interp: &Interpreter, env: &Env, op: OpId, range: std::ops::Range<usize>) -> ExecResult<Vec<i64>> {
+    range.map(|i| interp.index_arg(env, op, i)).collect()
+}
+
+/// The sizes of an op's operand groups (`operandSegmentSizes`), or one group of all operands.
+fn segments(interp: &Interpreter, op: OpId) -> Vec<usize> {
+    let ctx = interp.ctx;
+    match ctx
+        .op_inherent_or_attr(op, "operandSegmentSizes")
+        .map(|a| ctx.attr_kind(a))
+    {
+        Some(AttrKind::DenseArray {
+            data: DenseArrayData::Int(v),
+            ..
+        }) => v.iter().map(|&n| n as usize).collect(),
+        _ => vec![ctx.op(op).operands.len()],
+    }
+}
+
+fn dense_i64s(interp: &Interpreter, op: OpId, name: &str) -> ExecResult<Vec<i64>> {
+    let ctx = interp.ctx;
+    match ctx.op_inherent_or_attr(op, name).map(|a| ctx.attr_kind(a)) {
+        Some(AttrKind::DenseArray {
+            data: DenseArrayData::Int(v),
+            ..
+        }) => Ok(v.iter().map(|&n| n as i64).collect()),
+        _ => Err(format!("has no `{name}` array").into()),
+    }
+}
+
+/// Static entries with each `DYNAMIC` replaced by the next of `dynamic`.
+fn mixed(static_values: &[i64], dynamic: &[i64]) -> ExecResult<Vec<i64>> {
+    let mut next = dynamic.iter();
+    static_values
+        .iter()
+        .map(|&v| {
+            if v == DYNAMIC {
+                next.next()
+                    .copied()
+                    .ok_or_else(|| "fewer dynamic operands than dynamic entries".into())
+            } else {
+                Ok(v)
+            }
+        })
+        .collect()
+}
+
+fn alloc(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
+    // Operands: dynamic sizes, then layout symbols (which do not change the elements).
+    let sizes_count = segments(interp, op)[0];
+    let sizes = operands_from(interp, env, op, 0..sizes_count)?;
+    let buffer = new_buffer(interp.ctx, interp.result_type(op, 0), &sizes)?;
+    interp.set_result(env, op, 0, RtValue::Buffer(buffer))
+}
+
+fn dealloc(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
+    Ok(interp.buffer_arg(env, op, 0)?.free()?)
+}
+
+fn load(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
+    let buffer = interp.buffer_arg(env, op, 0)?;
+    let n = interp.ctx.op(op).operands.len();
+    let indices = operands_from(interp, env, op, 1..n)?;
+    let v = buffer.load(&indices)?;
+    interp.set_result(env, op, 0, RtValue::Scalar(v))
+}
+
+fn store(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
+    let value = interp.scalar_arg(env, op, 0)?;
+    let buffer = interp.buffer_arg(env, op, 1)?;
+    let n = interp.ctx.op(op).operands.len();
+    let indices = operands_from(interp, env, op, 2..n)?;
+    Ok(buffer.store(&indices, value)?)
+}
+
+fn copy(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
+    let source = interp.buffer_arg(env, op, 0)?;
+    let target = interp.buffer_arg(env, op, 1)?;
+    Ok(target.copy_from(&source)?)
+}
+
+/// Ops whose result is the operand's view unchanged.
+fn cast(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
+    let buffer = interp.buffer_arg(env, op, 0)?;
+    interp.set_result(env, op, 0, RtValue::Buffer(buffer))
+}
+
+fn assume_alignment(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
+    cast(interp, env, op)
+}
+
+fn subview(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
+    let source = interp.buffer_arg(env, op, 0)?;
+    let seg = segments(interp, op);
+    let (no, ns, nt) = match seg.as_slice() {
+        [_, o, s, t] => (*o, *s, *t),
+        _ => return Err("needs operandSegmentSizes with four groups".into()),
+    };
+    let offsets = mixed(
+        &dense_i64s(interp, op, "static_offsets")?,
+        &operands_from(interp, env, op, 1..1 + no)?,
+    )?;
+    let sizes = mixed(
+        &dense_i64s(interp, op, "static_sizes")?,
+        &operands_from(interp, env, op, 1 + no..1 + no + ns)?,
+    )?;
+    let steps = mixed(
+        &dense_i64s(interp, op, "static_strides")?,
+        &operands_from(interp, env, op, 1 + no + ns..1 + no + ns + nt)?,
+    )?;
+    if offsets.len() != source.rank() || sizes.len() != source.rank() || steps.len() != source.rank() {
+        return Err("offsets, sizes and strides must each have one entry per dimension".into());
+    }
+    let mut offset = source.offset;
+    for k in 0..source.rank() {
+        let last = offsets[k] + (sizes[k] - 1).max(0) * steps[k];
+        if sizes[k] > 0 && (offsets[k] < 0 || last >= source.shape[k]) {
+            return Err(format!(
+                "dimension {k}: offset {} size {} stride {} leaves the source extent {}",
+                offsets[k], sizes[k], steps[k], source.shape[k]
+            )
+            .into());
+        }
+        offset += offsets[k] * source.strides[k];
+    }
+    let strides: Vec<i64> = (0..source.rank())
+        .map(|k| source.strides[k] * steps[k])
+        .collect();
+    // A rank-reducing subview drops unit dimensions the result type does not have.
+    let result_shape = match interp.ctx.type_kind(interp.result_type(op, 0)) {
+        TypeKind::MemRef { shape, .. } => shape.clone(),
+        _ => return Err("result is not a memref".into()),
+    };
+    let mut drops = sizes.len().saturating_sub(result_shape.len());
+    let (mut kept_sizes, mut kept_strides) = (Vec::new(), Vec::new());
+    for k in 0..sizes.len() {
+        let j = kept_sizes.len();
+        if drops > 0 && sizes[k] == 1 && (j >= result_shape.len() || result_shape[j] != 1) {
+            drops -= 1;
+            continue;
+        }
+        kept_sizes.push(sizes[k]);
+        kept_strides.push(strides[k]);
+    }
+    let view = source.view(kept_sizes, kept_strides, offset);
+    interp.set_result(env, op, 0, RtValue::Buffer(view))
+}
+
+fn reinterpret_cast(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
+    let source = interp.buffer_arg(env, op, 0)?;
+    let seg = segments(interp, op);
+    let (no, ns, nt) = match seg.as_slice() {
+        [_, o, s, t] => (*o, *s, *t),
+        _ => return Err("needs operandSegmentSizes with four groups".into()),
+    };
+    let offsets = mixed(
+        &dense_i64s(interp, op, "static_offsets")?,
+        &operands_from(interp, env, op, 1..1 + no)?,
+    )?;
+    let sizes = mixed(
+        &dense_i64s(interp, op, "static_sizes")?,
+        &operands_from(interp, env, op, 1 + no..1 + no + ns)?,
+    )?;
+    let strides = mixed(
+        &dense_i64s(interp, op, "static_strides")?,
+        &operands_from(interp, env, op, 1 + no + ns..1 + no + ns + nt)?,
+    )?;
+    let offset = *offsets.first().ok_or("needs one offset")?;
+    // The new view addresses the source's storage from its base, as MLIR's does.
+    let view = source.view(sizes, strides, offset);
+    interp.set_result(env, op, 0, RtValue::Buffer(view))
+}
+
+fn reassociation(interp: &Interpreter, op: OpId) -> ExecResult<Vec<Vec<usize>>> {
+    let ctx = interp.ctx;
+    let attr = ctx
+        .op_inherent_or_attr(op, "reassociation")
+        .ok_or("has no reassociation")?;
+    let AttrKind::Array(groups) = ctx.attr_kind(attr) else {
+        return Err("reassociation is not an array".into());
+    };
+    groups
+        .iter()
+        .map(|&g| match ctx.attr_kind(g) {
+            AttrKind::Array(dims) => dims
+                .iter()
+                .map(|&d| match ctx.attr_kind(d) {
+                    AttrKind::Integer { value, .. } => Ok(*value as usize),
+                    _ => Err("reassociation entries must be integers".into()),
+                })
+                .collect(),
+            _ => Err("reassociation groups must be arrays".into()),
+        })
+        .collect()
+}
+
+fn collapse_shape(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
+    let source = interp.buffer_arg(env, op, 0)?;
+    let groups = reassociation(interp, op)?;
+    let (mut shape, mut strides) = (Vec::new(), Vec::new());
+    for group in &groups {
+        let mut size = 1;
+        for (n, &k) in group.iter().enumerate() {
+            let k_stride = *source.strides.get(k).ok_or("reassociation out of range")?;
+            // Each collapsed group must be contiguous in storage.
+            if let Some(&next) = group.get(n + 1)
+                && source.shape[next] != 1
+                && k_stride != source.strides[next] * source.shape[next]
+            {
+                return Err(format!("dimensions {group:?} are not contiguous in the source view").into());
+            }
+            size *= source.shape[k];
+        }
+        shape.push(size);
+        strides.push(group.last().map_or(1, |&k| source.strides[k]));
+    }
+    let view = source.view(shape, strides, source.offset);
+    interp.set_result(env, op, 0, RtValue::Buffer(view))
+}
+
+fn expand_shape(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
+    let source = interp.buffer_arg(env, op, 0)?;
+    let groups = reassociation(interp, op)?;
+    let n = interp.ctx.op(op).operands.len();
+    let output_shape = mixed(
+        &dense_i64s(interp, op, "static_output_shape")?,
+        &operands_from(interp, env, op, 1..n)?,
+    )?;
+    if groups.len() != source.rank() {
+        return Err("needs one reassociation group per source dimension".into());
+    }
+    let mut strides = vec![0; output_shape.len()];
+    for (k, group) in groups.iter().enumerate() {
+        let mut stride = source.strides[k];
+        for &d in group.iter().rev() {
+            *strides.get_mut(d).ok_or("reassociation out of range")? = stride;
+            stride *= output_shape[d];
+        }
+        let product: i64 = group.iter().map(|&d| output_shape[d]).product();
+        if product != source.shape[k] {
+            return Err(format!(
+                "group {group:?} has {product} elements, source dimension {k} has {}",
+                source.shape[k]
+            )
+            .into());
+        }
+    }
+    let view = source.view(output_shape, strides, source.offset);
+    interp.set_result(env, op, 0, RtValue::Buffer(view))
+}
+
+fn dim(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
+    let buffer = interp.buffer_arg(env, op, 0)?;
+    let k = interp.index_arg(env, op, 1)?;
+    let size = *buffer
+        .shape
+        .get(usize::try_from(k).map_err(|_| format!("dimension {k} is negative"))?)
+        .ok_or_else(|| format!("dimension {k} is out of range for rank {}", buffer.rank()))?;
+    interp.set_result(env, op, 0, RtValue::Scalar(Scalar::Int(size)))
+}
+
+fn rank(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
+    let buffer = interp.buffer_arg(env, op, 0)?;
+    interp.set_result(env, op, 0, RtValue::Scalar(Scalar::Int(buffer.rank() as i64)))
+}
+
+fn get_global(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
+    let ctx = interp.ctx;
+    let name = match ctx.op_inherent_or_attr(op, "name").map(|a| ctx.attr_kind(a)) {
+        Some(AttrKind::SymbolRef { root, .. }) => root.clone(),
+        _ => return Err("has no @name".into()),
+    };
+    let buffer = interp
+        .global(&name)
+        .cloned()
+        .ok_or_else(|| format!("@{name} is not a memref.global of the module with a usable initial value"))?;
+    interp.set_result(env, op, 0, RtValue::Buffer(buffer))
+}
+
+/// The storage of a `memref.global`: its initial value, or uninitialized elements.
+pub(super) fn global_buffer(interp: &Interpreter, op: OpId) -> Result<Buffer, String> {
+    let ctx = interp.ctx;
+    let ty = match ctx.op_inherent_or_attr(op, "type").map(|a| ctx.attr_kind(a)) {
+        Some(AttrKind::Type(ty)) => *ty,
+        _ => return Err("memref.global has no type".into()),
+    };
+    match ctx.op_inherent_or_attr(op, "initial_value") {
+        Some(init) if !matches!(ctx.attr_kind(init), AttrKind::Unit) => {
+            match super::attr::attr_to_value(ctx, init, ty)? {
+                RtValue::Buffer(b) => Ok(b),
+                _ => Err("memref.global initial value is not a memref constant".into()),
+            }
+        }
+        _ => {
+            let shape = super::value::static_shape(ctx, ty)?;
+            let dtype = super::value::ElemType::of(ctx, ty)?.dtype()?;
+            Ok(Buffer::alloc(dtype, shape))
+        }
+    }
+}

@@ -1,0 +1,393 @@
+//! The IR interpreter: executes `func`, `arith`, `math`, `memref`, `graph`, `te` and `loop`
+//! ops on concrete values, the oracle every lowering is checked against.
+//!
+//! Values live in an environment keyed by SSA value. Each op name resolves once to a handler
+//! (a plain function per op, kept in a table by interned name), so the per-op cost in hot
+//! `te.compute` bodies and loop nests is a hash lookup and the op's own arithmetic.
+//! Errors carry the location of the op that failed: out-of-bounds accesses, reads of freed
+//! buffers, division by zero and unsupported ops are reported, never executed silently.
+
+mod arith;
+mod attr;
+pub mod buffer;
+mod func;
+mod graph;
+mod loop_;
+mod math;
+mod memref;
+mod te;
+pub mod value;
+
+use std::collections::HashMap;
+
+use rustc_hash::FxHashMap;
+use tb_ir::operation::OpName;
+use tb_ir::{BlockId, Context, Diagnostic, OpId, Value};
+
+pub use attr::attr_to_value;
+pub use func::signature as func_signature;
+use buffer::Buffer;
+pub use value::{ElemType, RtValue, Scalar};
+
+use crate::tensor::Tensor;
+
+/// The values of one function activation.
+pub type Env = FxHashMap<Value, RtValue>;
+
+/// Why an op could not run.
+#[derive(Debug)]
+pub enum ExecError {
+    /// A reason to be reported at the op being executed.
+    Message(String),
+    /// A diagnostic that already has its location (from a nested op).
+    Located(Box<Diagnostic>),
+}
+
+impl From<String> for ExecError {
+    fn from(message: String) -> Self {
+        ExecError::Message(message)
+    }
+}
+
+impl From<&str> for ExecError {
+    fn from(message: &str) -> Self {
+        ExecError::Message(message.to_string())
+    }
+}
+
+pub type ExecResult<T = ()> = Result<T, ExecError>;
+
+/// Executes one op: reads its operands from `env`, writes its results there.
+pub(crate) type Handler = fn(&mut Interpreter, &mut Env, OpId) -> ExecResult;
+
+/// Bounds recursion through `func.call` so runaway recursion is an error, not a crash.
+const MAX_CALL_DEPTH: usize = 256;
+
+pub struct Interpreter<'a> {
+    pub(crate) ctx: &'a Context,
+    module: OpId,
+    functions: HashMap<String, OpId>,
+    globals: HashMap<String, Buffer>,
+    handlers: FxHashMap<OpName, Option<Handler>>,
+    /// The iteration indices of the `te.compute` bodies being evaluated, innermost last.
+    pub(crate) te_domains: Vec<Vec<i64>>,
+    call_depth: usize,
+}
+
+impl<'a> Interpreter<'a> {
+    /// An interpreter for the functions of `module` (a `builtin.module`, or any op whose
+    /// first region holds `func.func` ops).
+    pub fn new(ctx: &'a Context, module: OpId) -> Interpreter<'a> {
+        let mut functions = HashMap::new();
+        let mut globals_ops = Vec::new();
+        for &region in &ctx.op(module).regions {
+            for &block in &ctx.region(region).blocks {
+                for op in ctx.block_ops(block) {
+                    let name = ctx.op_name(op);
+                    if let Some(sym) = tb_ir::symbol_table::symbol_name(ctx, op) {
+                        if name == "func.func" {
+                            functions.insert(sym.to_string(), op);
+                        } else if name == "memref.global" {
+                            globals_ops.push((sym.to_string(), op));
+                        }
+                    }
+                }
+            }
+        }
+        let mut interp = Interpreter {
+            ctx,
+            module,
+            functions,
+            globals: HashMap::new(),
+            handlers: FxHashMap::default(),
+            te_domains: Vec::new(),
+            call_depth: 0,
+        };
+        for (name, op) in globals_ops {
+            // A malformed global is reported when code uses it.
+            if let Ok(buffer) = memref::global_buffer(&interp, op) {
+                interp.globals.insert(name, buffer);
+            }
+        }
+        interp
+    }
+
+    /// The names of the module's functions that have a body, in program order.
+    pub fn function_names(&self) -> Vec<String> {
+        let mut named: Vec<(&String, &OpId)> = self
+            .functions
+            .iter()
+            .filter(|(_, op)| !self.ctx.op(**op).regions.is_empty())
+            .filter(|(_, op)| func::body(self.ctx, **op).is_some())
+            .collect();
+        named.sort_by_key(|(_, op)| **op);
+        named.into_iter().map(|(n, _)| n.clone()).collect()
+    }
+
+    /// The functions with a body that code outside the module can call (not
+    /// `private`): what a transformation must preserve.
+    pub fn public_function_names(&self) -> Vec<String> {
+        let ctx = self.ctx;
+        self.function_names()
+            .into_iter()
+            .filter(|name| {
+                let op = self.functions[name];
+                ctx.op_inherent_or_attr(op, "sym_visibility")
+                    .and_then(|a| ctx.attr_as_str(a))
+                    != Some("private")
+            })
+            .collect()
+    }
+
+    /// The `func.func` named `name`.
+    pub fn function(&self, name: &str) -> Option<OpId> {
+        self.functions.get(name).copied()
+    }
+
+    /// Runs function `name` on `args` (tensors for tensor and memref arguments, 0-d tensors
+    /// or scalars for scalar ones) and returns its results as tensors.
+    pub fn run_function(&mut self, name: &str, args: &[Tensor]) -> Result<Vec<Tensor>, Diagnostic> {
+        let func = self.function(name).ok_or_else(|| {
+            Diagnostic::error(
+                self.ctx.op(self.module).loc,
+                format!("no function named '{name}' in the module"),
+            )
+        })?;
+        let loc = self.ctx.op(func).loc;
+        let (inputs, outputs) = func::signature(self.ctx, func)
+            .ok_or_else(|| Diagnostic::error(loc, format!("'{name}' has no function type")))?;
+        if inputs.len() != args.len() {
+            return Err(Diagnostic::error(
+                loc,
+                format!(
+                    "'{name}' takes {} arguments, {} were given",
+                    inputs.len(),
+                    args.len()
+                ),
+            ));
+        }
+        let mut values = Vec::with_capacity(args.len());
+        for (i, (&ty, arg)) in inputs.iter().zip(args).enumerate() {
+            let value = attr::tensor_as_argument(self.ctx, ty, arg)
+                .map_err(|m| Diagnostic::error(loc, format!("argument #{i} of '{name}': {m}")))?;
+            values.push(value);
+        }
+        let results = self.call(func, values)?;
+        results
+            .into_iter()
+            .zip(outputs)
+            .enumerate()
+            .map(|(i, (v, ty))| {
+                value_to_tensor(self.ctx, ty, v)
+                    .map_err(|m| Diagnostic::error(loc, format!("result #{i} of '{name}': {m}")))
+            })
+            .collect()
+    }
+
+    /// Calls `func` with run-time arguments.
+    pub(crate) fn call(&mut self, func: OpId, args: Vec<RtValue>) -> Result<Vec<RtValue>, Diagnostic> {
+        let loc = self.ctx.op(func).loc;
+        let body = func::body(self.ctx, func).ok_or_else(|| {
+            Diagnostic::error(loc, "cannot call a function declaration: it has no body")
+        })?;
+        if self.call_depth >= MAX_CALL_DEPTH {
+            return Err(Diagnostic::error(
+                loc,
+                format!("call depth exceeds {MAX_CALL_DEPTH}: runaway recursion?"),
+            ));
+        }
+        self.call_depth += 1;
+        let mut env = Env::default();
+        let result = self.run_block(&mut env, body, args);
+        self.call_depth -= 1;
+        result
+    }
+
+    /// Binds `args` to the block's arguments, runs its ops and returns the operands of its
+    /// terminator.
+    pub(crate) fn run_block(
+        &mut self,
+        env: &mut Env,
+        block: BlockId,
+        args: Vec<RtValue>,
+    ) -> Result<Vec<RtValue>, Diagnostic> {
+        let ctx = self.ctx;
+        for (&arg, value) in ctx.block(block).args.iter().zip(args) {
+            env.insert(arg, value);
+        }
+        for op in ctx.block_ops(block) {
+            let data = ctx.op(op);
+            if !data.successors.is_empty() {
+                return Err(Diagnostic::error(
+                    data.loc,
+                    format!(
+                        "'{}' op: branches between blocks are not supported by the interpreter",
+                        ctx.op_name(op)
+                    ),
+                ));
+            }
+            if is_terminator(ctx.op_name(op)) {
+                return data
+                    .operands
+                    .iter()
+                    .map(|&v| self.operand_value(env, op, v))
+                    .collect();
+            }
+            self.run_op(env, op)?;
+        }
+        Ok(Vec::new())
+    }
+
+    /// Runs a region's single block in the current environment (loop and compute bodies see
+    /// the values defined above them).
+    pub(crate) fn run_nested_block(
+        &mut self,
+        env: &mut Env,
+        block: BlockId,
+        args: Vec<RtValue>,
+    ) -> Result<Vec<RtValue>, Diagnostic> {
+        self.run_block(env, block, args)
+    }
+
+    fn operand_value(&self, env: &Env, op: OpId, v: Value) -> Result<RtValue, Diagnostic> {
+        env.get(&v).cloned().ok_or_else(|| {
+            Diagnostic::error(
+                self.ctx.op(op).loc,
+                format!("'{}' op uses a value that has not been computed", self.ctx.op_name(op)),
+            )
+        })
+    }
+
+    /// Executes one op.
+    pub fn run_op(&mut self, env: &mut Env, op: OpId) -> Result<(), Diagnostic> {
+        let name = self.ctx.op(op).name;
+        let handler = match self.handlers.get(&name) {
+            Some(h) => *h,
+            None => {
+                let h = handler_for(self.ctx.op_name(op));
+                self.handlers.insert(name, h);
+                h
+            }
+        };
+        let Some(handler) = handler else {
+            return Err(Diagnostic::error(
+                self.ctx.op(op).loc,
+                format!(
+                    "'{}' is not supported by the interpreter",
+                    self.ctx.op_name(op)
+                ),
+            ));
+        };
+        handler(self, env, op).map_err(|e| match e {
+            ExecError::Located(d) => *d,
+            ExecError::Message(m) => Diagnostic::error(
+                self.ctx.op(op).loc,
+                format!("'{}' op {m}", self.ctx.op_name(op)),
+            ),
+        })
+    }
+
+    // ---- helpers for handlers ----
+
+    /// Operand `i` of `op`.
+    pub(crate) fn arg<'e>(&self, env: &'e Env, op: OpId, i: usize) -> ExecResult<&'e RtValue> {
+        let v = *self
+            .ctx
+            .op(op)
+            .operands
+            .get(i)
+            .ok_or_else(|| format!("has no operand #{i}"))?;
+        env.get(&v)
+            .ok_or_else(|| ExecError::Message(format!("operand #{i} has not been computed")))
+    }
+
+    pub(crate) fn scalar_arg(&self, env: &Env, op: OpId, i: usize) -> ExecResult<Scalar> {
+        match self.arg(env, op, i)? {
+            RtValue::Scalar(s) => Ok(*s),
+            other => Err(format!("operand #{i} is {}, expected a scalar", other.kind_name()).into()),
+        }
+    }
+
+    pub(crate) fn index_arg(&self, env: &Env, op: OpId, i: usize) -> ExecResult<i64> {
+        Ok(self.scalar_arg(env, op, i)?.as_int())
+    }
+
+    pub(crate) fn tensor_arg<'e>(&self, env: &'e Env, op: OpId, i: usize) -> ExecResult<&'e Tensor> {
+        match self.arg(env, op, i)? {
+            RtValue::Tensor(t) => Ok(t),
+            other => Err(format!("operand #{i} is {}, expected a tensor", other.kind_name()).into()),
+        }
+    }
+
+    pub(crate) fn buffer_arg(&self, env: &Env, op: OpId, i: usize) -> ExecResult<Buffer> {
+        match self.arg(env, op, i)? {
+            RtValue::Buffer(b) => Ok(b.clone()),
+            other => Err(format!("operand #{i} is {}, expected a buffer", other.kind_name()).into()),
+        }
+    }
+
+    pub(crate) fn set_result(&self, env: &mut Env, op: OpId, i: usize, value: RtValue) -> ExecResult {
+        let v = *self
+            .ctx
+            .op(op)
+            .results
+            .get(i)
+            .ok_or_else(|| format!("has no result #{i}"))?;
+        env.insert(v, value);
+        Ok(())
+    }
+
+    /// The element type of operand `i` (or of its elements).
+    pub(crate) fn operand_elem(&self, op: OpId, i: usize) -> ExecResult<ElemType> {
+        let v = self.ctx.op(op).operands[i];
+        Ok(ElemType::of(self.ctx, self.ctx.value_type(v))?)
+    }
+
+    pub(crate) fn result_elem(&self, op: OpId, i: usize) -> ExecResult<ElemType> {
+        let v = self.ctx.op(op).results[i];
+        Ok(ElemType::of(self.ctx, self.ctx.value_type(v))?)
+    }
+
+    pub(crate) fn result_type(&self, op: OpId, i: usize) -> tb_ir::Type {
+        self.ctx.value_type(self.ctx.op(op).results[i])
+    }
+
+    pub(crate) fn global(&self, name: &str) -> Option<&Buffer> {
+        self.globals.get(name)
+    }
+}
+
+fn is_terminator(name: &str) -> bool {
+    matches!(
+        name,
+        "func.return" | "te.yield" | "loop.yield" | "graph.return"
+    )
+}
+
+fn handler_for(name: &str) -> Option<Handler> {
+    let (dialect, _) = name.split_once('.')?;
+    match dialect {
+        "arith" => arith::handler(name),
+        "math" => math::handler(name),
+        "func" => func::handler(name),
+        "memref" => memref::handler(name),
+        "te" => te::handler(name),
+        "loop" => loop_::handler(name),
+        "graph" => graph::handler(name),
+        "builtin" if name == "builtin.unrealized_conversion_cast" => Some(func::forward_cast),
+        _ => None,
+    }
+}
+
+/// A value of type `ty` as a tensor: scalars become 0-d tensors, buffers are copied out.
+pub fn value_to_tensor(ctx: &Context, ty: tb_ir::Type, value: RtValue) -> Result<Tensor, String> {
+    match value {
+        RtValue::Tensor(t) => Ok(t),
+        RtValue::Buffer(b) => b.to_tensor(),
+        RtValue::Scalar(s) => {
+            let mut data = crate::tensor::TensorData::zeros(ElemType::of(ctx, ty)?.dtype()?, 1);
+            value::write_element(&mut data, 0, s);
+            Tensor::new(Vec::new(), data).map_err(|e| e.0)
+        }
+    }
+}

@@ -1,0 +1,182 @@
+//! `te` ops: `te.compute` evaluates its body once per point of its iteration domain and
+//! folds reduction axes with its combiner, in the result's element type (each partial sum is
+//! rounded as compiled code rounds it); `te.read` reads an input through its affine map.
+
+use tb_dialects::te;
+use tb_ir::OpId;
+
+use super::value::{ElemType, RtValue, Scalar, read_element, static_shape, write_element};
+use super::{Env, ExecError, ExecResult, Handler, Interpreter};
+use crate::tensor::{Tensor, TensorData};
+
+pub(super) fn handler(name: &str) -> Option<Handler> {
+    match name {
+        te::COMPUTE => Some(compute),
+        te::READ => Some(read),
+        _ => None,
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Combiner {
+    Sum,
+    Prod,
+    Max,
+    Min,
+}
+
+impl Combiner {
+    fn parse(name: &str) -> Result<Combiner, String> {
+        Ok(match name {
+            "sum" => Combiner::Sum,
+            "prod" => Combiner::Prod,
+            "max" => Combiner::Max,
+            "min" => Combiner::Min,
+            other => return Err(format!("has unknown combiner '{other}'")),
+        })
+    }
+
+    /// The value of a reduction over no elements.
+    fn identity(self, elem: ElemType) -> Scalar {
+        let float = elem.is_float();
+        match (self, float) {
+            (Combiner::Sum, true) => Scalar::Float(0.0),
+            (Combiner::Sum, false) => Scalar::Int(0),
+            (Combiner::Prod, true) => Scalar::Float(1.0),
+            (Combiner::Prod, false) => Scalar::Int(1),
+            (Combiner::Max, true) => Scalar::Float(f64::NEG_INFINITY),
+            (Combiner::Min, true) => Scalar::Float(f64::INFINITY),
+            (Combiner::Max, false) => Scalar::Int(i64::MIN),
+            (Combiner::Min, false) => Scalar::Int(i64::MAX),
+        }
+    }
+
+    /// `acc` combined with `v`; max and min propagate NaN.
+    fn apply(self, acc: Scalar, v: Scalar) -> Scalar {
+        match (acc, v) {
+            (Scalar::Float(a), Scalar::Float(b)) => Scalar::Float(match self {
+                Combiner::Sum => a + b,
+                Combiner::Prod => a * b,
+                _ if a.is_nan() || b.is_nan() => f64::NAN,
+                Combiner::Max => a.max(b),
+                Combiner::Min => a.min(b),
+            }),
+            (a, b) => {
+                let (a, b) = (a.as_int(), b.as_int());
+                Scalar::Int(match self {
+                    Combiner::Sum => a.wrapping_add(b),
+                    Combiner::Prod => a.wrapping_mul(b),
+                    Combiner::Max => a.max(b),
+                    Combiner::Min => a.min(b),
+                })
+            }
+        }
+    }
+}
+
+fn compute(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
+    let ctx = interp.ctx;
+    let result_ty = interp.result_type(op, 0);
+    let elem = ElemType::of(ctx, result_ty)?;
+    let shape = static_shape(ctx, result_ty)?;
+    let reduction = te::reduction_extents(ctx, op);
+    let combiner = match te::combiner(ctx, op) {
+        Some(name) => Some(Combiner::parse(name)?),
+        None if reduction.is_empty() => None,
+        None => return Err("has reduction axes but no combiner".into()),
+    };
+    let body = te::body(ctx, op).ok_or("has no body")?;
+    let rank = shape.len();
+    let n = shape.iter().product::<i64>() as usize;
+    let reduction_points = reduction.iter().product::<i64>() as usize;
+    let mut domain_shape = shape.clone();
+    domain_shape.extend(&reduction);
+
+    let mut out = TensorData::zeros(elem.dtype()?, n);
+    interp.te_domains.push(vec![0; domain_shape.len()]);
+    let result = (|| -> ExecResult {
+        for flat in 0..n {
+            let mut value = match combiner {
+                Some(c) if reduction_points == 0 => c.identity(elem),
+                _ => Scalar::Int(0),
+            };
+            for r in 0..reduction_points {
+                set_point(interp, &domain_shape, rank, flat, r);
+                let v = eval_body(interp, env, body)?;
+                value = match combiner {
+                    Some(c) if r > 0 => elem.normalize(c.apply(value, v)),
+                    _ => v,
+                };
+            }
+            write_element(&mut out, flat, elem.normalize(value));
+        }
+        Ok(())
+    })();
+    interp.te_domains.pop();
+    result?;
+    let tensor = Tensor::new(shape, out).map_err(|e| e.0)?;
+    interp.set_result(env, op, 0, RtValue::Tensor(tensor))
+}
+
+/// Sets the innermost domain to result element `flat` and reduction point `r`.
+fn set_point(interp: &mut Interpreter, domain: &[i64], rank: usize, flat: usize, r: usize) {
+    let point = interp.te_domains.last_mut().expect("pushed by compute");
+    let (mut f, mut rr) = (flat as i64, r as i64);
+    for k in (0..rank).rev() {
+        point[k] = f % domain[k];
+        f /= domain[k];
+    }
+    for k in (rank..domain.len()).rev() {
+        point[k] = rr % domain[k];
+        rr /= domain[k];
+    }
+}
+
+fn eval_body(interp: &mut Interpreter, env: &mut Env, body: tb_ir::BlockId) -> ExecResult<Scalar> {
+    let point = interp.te_domains.last().expect("pushed by compute");
+    let args = point.iter().map(|&i| RtValue::Scalar(Scalar::Int(i))).collect();
+    let yielded = interp
+        .run_nested_block(env, body, args)
+        .map_err(|d| ExecError::Located(Box::new(d)))?;
+    match yielded.as_slice() {
+        [RtValue::Scalar(s)] => Ok(*s),
+        _ => Err("body must yield one scalar".into()),
+    }
+}
+
+fn read(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
+    let ctx = interp.ctx;
+    let map = te::read_map(ctx, op).ok_or("has no affine map")?;
+    let point = interp
+        .te_domains
+        .last()
+        .ok_or("is not inside a te.compute being evaluated")?;
+    let indices = map
+        .evaluate(point, &[])
+        .ok_or("cannot evaluate its map at this point")?;
+    let input = interp.tensor_arg(env, op, 0)?;
+    let at = flat_index(input.shape(), &indices)?;
+    let v = read_element(input.data(), at);
+    interp.set_result(env, op, 0, RtValue::Scalar(v))
+}
+
+/// The row-major position of `indices` in `shape`, checked.
+pub(super) fn flat_index(shape: &[i64], indices: &[i64]) -> Result<usize, String> {
+    if shape.len() != indices.len() {
+        return Err(format!(
+            "{} indices for a rank-{} tensor",
+            indices.len(),
+            shape.len()
+        ));
+    }
+    let mut at = 0i64;
+    for (k, (&i, &extent)) in indices.iter().zip(shape).enumerate() {
+        if i < 0 || i >= extent {
+            return Err(format!(
+                "reads index {i} of dimension {k} of size {extent} (indices {indices:?})"
+            ));
+        }
+        at = at * extent + i;
+    }
+    Ok(at as usize)
+}
