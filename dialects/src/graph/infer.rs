@@ -3,6 +3,7 @@
 //! types out). A rule sees operand shapes and element types plus the op's attributes with
 //! their defaults, and calls into [`super::shape`] for the ONNX shape arithmetic.
 
+use tb_ir::ods::{Arity, OpDef};
 use tb_ir::registry::InferInput;
 use tb_ir::{Context, Diagnostic, FloatKind, OpId, Type};
 
@@ -188,6 +189,61 @@ pub fn verify_with(ctx: &Context, op: OpId, rule: Rule) -> Result<(), Diagnostic
     Ok(())
 }
 
+/// The operand counts and types `def` declares, checked before a rule indexes operands:
+/// type inference runs on operands no verifier has seen yet.
+fn check_operands(ctx: &Context, def: &OpDef, types: &[Type]) -> Result<(), String> {
+    let fixed = def
+        .operands
+        .iter()
+        .filter(|a| a.arity == Arity::Single)
+        .count();
+    let optional = def
+        .operands
+        .iter()
+        .filter(|a| a.arity == Arity::Optional)
+        .count();
+    let variadic = def.operands.iter().any(|a| a.arity == Arity::Variadic);
+    let max = if variadic {
+        usize::MAX
+    } else {
+        fixed + optional
+    };
+    if types.len() < fixed || types.len() > max {
+        return Err(format!(
+            "expects {fixed}{} operands, got {}",
+            if max == fixed {
+                String::new()
+            } else if variadic {
+                " or more".to_string()
+            } else {
+                format!(" to {max}")
+            },
+            types.len()
+        ));
+    }
+    // Without operand segments, one optional or variadic group takes what is left.
+    let rest = types.len() - fixed;
+    let mut k = 0;
+    for group in def.operands {
+        let n = if group.arity == Arity::Single {
+            1
+        } else {
+            rest
+        };
+        for &ty in &types[k..k + n] {
+            if !(group.constraint.check)(ctx, ty) {
+                return Err(format!(
+                    "operand #{k} must be {}, but got '{}'",
+                    group.constraint.description,
+                    super::types::type_string(ctx, ty)
+                ));
+            }
+            k += 1;
+        }
+    }
+    Ok(())
+}
+
 /// Runs `rule` for type inference and interns the result types.
 pub fn infer_with(
     ctx: &mut Context,
@@ -206,6 +262,9 @@ pub fn infer_with(
             .collect::<Result<Vec<_>, _>>()
             .map_err(err)?;
         let def = ctx.op_info(name).and_then(|i| i.def);
+        if let Some(def) = def {
+            check_operands(ctx, def, input.operand_types).map_err(err)?;
+        }
         let rule_input = RuleInput {
             ctx,
             operands,

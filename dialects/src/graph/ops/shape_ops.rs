@@ -70,13 +70,18 @@ fn split(i: &RuleInput) -> RuleResult {
             None => return Err("needs 'split' or 'num_outputs' to infer its results".into()),
         },
     };
-    let shapes = shape::split(
-        &i.arg(0).shape,
-        i.attrs.i64("axis")?,
-        sizes.as_deref(),
-        num_outputs,
-    )
-    .map_err(shape_err)?;
+    let axis = i.attrs.i64("axis")?;
+    // Many more parts than elements would only make empty results (and a huge list).
+    if let Some(n) = num_outputs {
+        let dim = shape::normalize_axis("Split", axis, i.arg(0).shape.len())
+            .map(|a| i.arg(0).shape[a])
+            .map_err(shape_err)?;
+        if n > dim.max(1) {
+            return Err(format!("cannot split a dimension of {dim} into {n} parts"));
+        }
+    }
+    let shapes =
+        shape::split(&i.arg(0).shape, axis, sizes.as_deref(), num_outputs).map_err(shape_err)?;
     if let Some(n) = i.num_results
         && n != shapes.len()
     {
