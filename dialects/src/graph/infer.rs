@@ -254,6 +254,10 @@ pub fn infer_with(
     let err = |m: String| format!("'{name}' op {m}");
     let inferred = {
         let ctx: &Context = ctx;
+        let def = ctx.op_info(name).and_then(|i| i.def);
+        if let Some(def) = def {
+            check_operands(ctx, def, input.operand_types).map_err(err)?;
+        }
         let operands = input
             .operand_types
             .iter()
@@ -261,10 +265,6 @@ pub fn infer_with(
             .map(|(i, &t)| tensor_arg(ctx, i, t))
             .collect::<Result<Vec<_>, _>>()
             .map_err(err)?;
-        let def = ctx.op_info(name).and_then(|i| i.def);
-        if let Some(def) = def {
-            check_operands(ctx, def, input.operand_types).map_err(err)?;
-        }
         let rule_input = RuleInput {
             ctx,
             operands,

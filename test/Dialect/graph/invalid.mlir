@@ -156,7 +156,7 @@ func.func @alpha_type(%a: tensor<3xf32>) {
 // -----
 
 func.func @unary_type(%a: tensor<3xf32>) {
-  // expected-error @+1 {{'graph.exp' op requires the same type for all operands and results}}
+  // expected-error @+1 {{'graph.exp' op result type tensor<4xf32> does not match inferred tensor<3xf32>}}
   %0 = "graph.exp"(%a) : (tensor<3xf32>) -> tensor<4xf32>
   return
 }

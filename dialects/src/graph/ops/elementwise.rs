@@ -136,7 +136,6 @@ macro_rules! unary {
         graph_op!($name, $rule, {
             operands: &[operand("X", $c)],
             results: &[operand("Y", $c)],
-            same_operands_and_result_type: true,
             format: Some(UNARY),
             $(attributes: $attrs,)?
         })

@@ -102,14 +102,12 @@ pub(super) static DEFS: &[OpDef] = &[
         operands: &[operand("input", TENSOR_FLOAT)],
         results: &[operand("output", TENSOR_FLOAT)],
         attributes: &[optional_attr("axis", I64_ATTR).with_default("-1 : i64")],
-        same_operands_and_result_type: true,
         format: Some(UNARY),
     }),
     graph_op!("graph.log_softmax", softmax, {
         operands: &[operand("input", TENSOR_FLOAT)],
         results: &[operand("output", TENSOR_FLOAT)],
         attributes: &[optional_attr("axis", I64_ATTR).with_default("-1 : i64")],
-        same_operands_and_result_type: true,
         format: Some(UNARY),
     }),
 ];
