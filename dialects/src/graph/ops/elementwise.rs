@@ -1,7 +1,7 @@
 //! Elementwise ops: activations and unary math, binary arithmetic and comparisons with
 //! numpy broadcasting, logic, `where`, `clip`, `cast` and the variadic min/max/sum/mean.
 
-use tb_ir::ods::{ArgDef, AttrDef, OpDef, PURE, attr, operand, optional_attr, variadic};
+use tb_ir::ods::{AttrDef, OpDef, PURE, attr, operand, optional_attr, variadic};
 use tb_ir::registry::OpTraits;
 
 use super::{FUNCTIONAL, UNARY};
@@ -18,20 +18,20 @@ const COMMUTATIVE: OpTraits = OpTraits {
 };
 
 /// The result is shaped and typed like the single operand.
-pub(crate) fn same_as_input(i: &RuleInput) -> RuleResult {
+fn same_as_input(i: &RuleInput) -> RuleResult {
     Ok(vec![Inferred::like(i.arg(0))])
 }
 
 /// Numpy broadcasting of every operand, with the message the dialect uses for it.
-pub(crate) fn broadcast_shapes(i: &RuleInput, which: &[usize]) -> Result<Vec<i64>, String> {
+fn broadcast_shapes(i: &RuleInput, which: &[usize]) -> Result<Vec<i64>, String> {
     let shapes: Vec<&[i64]> = which.iter().map(|&k| i.arg(k).shape.as_slice()).collect();
     shape::broadcast("", &shapes).map_err(|_| {
-        let names: Vec<String> = which.iter().map(|&k| i.show(i.arg(k))).collect();
-        let (last, rest) = names.split_last().expect("broadcast of no operands");
-        let list = if rest.is_empty() {
-            last.clone()
+        let mut names: Vec<String> = which.iter().map(|&k| i.show(i.arg(k))).collect();
+        let last = names.pop().unwrap_or_default();
+        let list = if names.is_empty() {
+            last
         } else {
-            format!("{} and {last}", rest.join(", "))
+            format!("{} and {last}", names.join(", "))
         };
         format!("operands are not broadcast-compatible: {list}")
     })
@@ -166,7 +166,6 @@ macro_rules! variadic_op {
 }
 
 const ALPHA_1: &[AttrDef] = &[optional_attr("alpha", F32_ATTR).with_default("1.000000e+00 : f32")];
-const ARG_ANY: &[ArgDef] = &[operand("input", TENSOR_ANY)];
 
 pub(super) static DEFS: &[OpDef] = &[
     // Activations.
@@ -267,7 +266,7 @@ pub(super) static DEFS: &[OpDef] = &[
         format: Some(FUNCTIONAL),
     }),
     graph_op!("graph.cast", cast, {
-        operands: ARG_ANY,
+        operands: &[operand("input", TENSOR_ANY)],
         results: &[operand("output", TENSOR_ANY)],
         attributes: &[attr("to", TYPE_ATTR)],
         format: Some(FUNCTIONAL),
