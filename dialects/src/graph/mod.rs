@@ -30,7 +30,9 @@ pub mod types;
 use tb_ir::registry::DialectInfo;
 use tb_ir::{Attr, Context, Location, OpId, Type};
 
+pub use ops::conv::{conv_attrs, conv_transpose_attrs};
 pub use ops::defs;
+pub use ops::pool::pool_attrs;
 
 /// Folded values become `graph.constant`s when the attribute has the tensor type wanted.
 fn materialize_constant(ctx: &mut Context, value: Attr, ty: Type, loc: Location) -> Option<OpId> {

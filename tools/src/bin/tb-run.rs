@@ -58,17 +58,24 @@ fn main() -> ExitCode {
 
 fn run(args: &Args) -> Result<(), String> {
     if !args.interpret {
-        return Err("tb-run: compiled execution needs the CPU backend, which this build does \
+        return Err(
+            "tb-run: compiled execution needs the CPU backend, which this build does \
                     not have yet; pass --interpret to run the reference interpreter"
-            .into());
+                .into(),
+        );
     }
     let text = if args.input == "-" {
-        std::io::read_to_string(std::io::stdin()).map_err(|e| format!("tb-run: cannot read stdin: {e}"))?
+        std::io::read_to_string(std::io::stdin())
+            .map_err(|e| format!("tb-run: cannot read stdin: {e}"))?
     } else {
         std::fs::read_to_string(&args.input)
             .map_err(|e| format!("tb-run: cannot read '{}': {e}", args.input))?
     };
-    let filename = if args.input == "-" { "<stdin>" } else { &args.input };
+    let filename = if args.input == "-" {
+        "<stdin>"
+    } else {
+        &args.input
+    };
     let mut sources = SourceMgr::new();
     sources.add_buffer(filename, &text);
     let mut ctx = Context::new();
@@ -79,9 +86,11 @@ fn run(args: &Args) -> Result<(), String> {
 
     let mut interp = Interpreter::new(&ctx, module);
     let name = pick_function(&interp, args.function.as_deref())?;
-    let func = interp.function(&name).expect("picked among the module's functions");
-    let (arg_types, result_types) =
-        func_signature(&ctx, func).ok_or_else(|| format!("tb-run: @{name} has no function type"))?;
+    let func = interp
+        .function(&name)
+        .expect("picked among the module's functions");
+    let (arg_types, result_types) = func_signature(&ctx, func)
+        .ok_or_else(|| format!("tb-run: @{name} has no function type"))?;
     let inputs = match args.random_inputs {
         Some(seed) => {
             if !args.inputs.is_empty() {

@@ -26,7 +26,8 @@ pub(super) fn auto_pad(a: &Attrs) -> Result<AutoPad, String> {
     AutoPad::parse(&text)
 }
 
-fn conv_attrs(a: &Attrs) -> Result<ConvAttrs, String> {
+/// Conv's window attributes, with ONNX defaults (shared with the interpreter).
+pub fn conv_attrs(a: &Attrs) -> Result<ConvAttrs, String> {
     Ok(ConvAttrs {
         kernel_shape: a.ints("kernel_shape")?,
         strides: a.ints("strides")?.unwrap_or_default(),
@@ -51,14 +52,19 @@ fn conv(i: &RuleInput) -> RuleResult {
     Ok(vec![Inferred::with_shape(out, i.arg(0))])
 }
 
+/// ConvTranspose's attributes, with ONNX defaults (shared with the interpreter).
+pub fn conv_transpose_attrs(a: &Attrs) -> Result<ConvTransposeAttrs, String> {
+    Ok(ConvTransposeAttrs {
+        conv: conv_attrs(a)?,
+        output_padding: a.ints("output_padding")?.unwrap_or_default(),
+        output_shape: a.ints("output_shape")?,
+    })
+}
+
 fn conv_transpose(i: &RuleInput) -> RuleResult {
     let all: Vec<usize> = (0..i.operands.len()).collect();
     i.same_element(&all)?;
-    let attrs = ConvTransposeAttrs {
-        conv: conv_attrs(&i.attrs)?,
-        output_padding: i.attrs.ints("output_padding")?.unwrap_or_default(),
-        output_shape: i.attrs.ints("output_shape")?,
-    };
+    let attrs = conv_transpose_attrs(&i.attrs)?;
     let bias = i.opt_arg(2).map(|b| b.shape.as_slice());
     let out =
         shape::conv_transpose(&i.arg(0).shape, &i.arg(1).shape, bias, &attrs).map_err(shape_err)?;

@@ -1,11 +1,11 @@
 //! The op definitions of the `graph` dialect, one file per operator family.
 
-mod conv;
+pub(crate) mod conv;
 mod elementwise;
 mod generators;
 mod matmul;
 mod normalization;
-mod pool;
+pub(crate) mod pool;
 mod reduce;
 mod shape_ops;
 

@@ -5,13 +5,13 @@ use tb_ir::ods::{AttrDef, OpDef, attr, operand, optional, optional_attr};
 
 use super::FUNCTIONAL;
 use super::conv::{WINDOW_ATTRS, auto_pad};
-use crate::graph::attrs::{BOOL_ATTR, DENSE_I64_ARRAY_ATTR, I64_ATTR};
+use crate::graph::attrs::{Attrs, BOOL_ATTR, DENSE_I64_ARRAY_ATTR, I64_ATTR};
 use crate::graph::infer::{Elem, Inferred, RuleInput, RuleResult, graph_op, shape_err};
 use crate::graph::shape::{self, PoolAttrs};
 use crate::graph::types::{TENSOR_FLOAT, TENSOR_I64};
 
-fn pool_attrs(i: &RuleInput) -> Result<PoolAttrs, String> {
-    let a = &i.attrs;
+/// MaxPool/AveragePool window attributes, with ONNX defaults (shared with the interpreter).
+pub fn pool_attrs(a: &Attrs) -> Result<PoolAttrs, String> {
     Ok(PoolAttrs {
         kernel_shape: a.required_ints("kernel_shape")?,
         strides: a.ints("strides")?.unwrap_or_default(),
@@ -27,7 +27,7 @@ fn max_pool(i: &RuleInput) -> RuleResult {
     if order != 0 && order != 1 {
         return Err(format!("storage_order must be 0 or 1, got {order}"));
     }
-    let out = shape::pool("MaxPool", &i.arg(0).shape, &pool_attrs(i)?).map_err(shape_err)?;
+    let out = shape::pool("MaxPool", &i.arg(0).shape, &pool_attrs(&i.attrs)?).map_err(shape_err)?;
     let mut results = vec![Inferred::with_shape(out.clone(), i.arg(0))];
     // The Indices result exists only when the op declares it.
     if i.num_results == Some(2) {
@@ -38,7 +38,8 @@ fn max_pool(i: &RuleInput) -> RuleResult {
 
 fn average_pool(i: &RuleInput) -> RuleResult {
     i.attrs.bool("count_include_pad")?;
-    let out = shape::pool("AveragePool", &i.arg(0).shape, &pool_attrs(i)?).map_err(shape_err)?;
+    let out =
+        shape::pool("AveragePool", &i.arg(0).shape, &pool_attrs(&i.attrs)?).map_err(shape_err)?;
     Ok(vec![Inferred::with_shape(out, i.arg(0))])
 }
 
