@@ -8,6 +8,7 @@ pub mod func;
 pub mod graph;
 pub mod loop_;
 pub mod math;
+pub mod memref;
 pub mod te;
 
 use tb_ir::Context;
@@ -17,6 +18,7 @@ use tb_ir::Context;
 pub fn register_all(ctx: &mut Context) -> Result<(), String> {
     arith::register(ctx)?;
     math::register(ctx)?;
+    memref::register(ctx)?;
     func::register(ctx)?;
     te::register(ctx)?;
     loop_::register(ctx)?;

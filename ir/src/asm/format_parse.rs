@@ -286,6 +286,8 @@ fn complete_types(
 ) -> PResult<()> {
     let at = p.op_offset();
     let grouped = parsed.flat_operands.is_none();
+    // Counted before the groups are emptied into one list below.
+    let group_counts: Vec<usize> = parsed.operands.iter().map(|g| g.len()).collect();
     let operand_refs: Vec<UnresolvedOperand> = match parsed.flat_operands.take() {
         Some(flat) => flat,
         None => parsed
@@ -294,7 +296,6 @@ fn complete_types(
             .flat_map(std::mem::take)
             .collect(),
     };
-    let group_counts: Vec<usize> = parsed.operands.iter().map(|g| g.len()).collect();
     // A group written with no operands needs no types.
     if parsed.flat_operand_types.is_none() && operand_refs.len() == group_counts.iter().sum() {
         for (types, &n) in parsed.operand_types.iter_mut().zip(&group_counts) {

@@ -121,6 +121,9 @@ pub struct AttrDef {
     pub optional: bool,
     /// The value a missing attribute takes, in MLIR syntax; printing leaves it out.
     pub default: Option<&'static str>,
+    /// Whether parsing and building store the default when the attribute is missing
+    /// (MLIR's `DefaultValuedAttr`) or leave it absent (`DefaultValuedOptionalAttr`).
+    pub store_default: bool,
     pub syntax: AttrSyntax,
 }
 
@@ -161,6 +164,7 @@ pub const fn attr(name: &'static str, constraint: AttrConstraint) -> AttrDef {
         constraint,
         optional: false,
         default: None,
+        store_default: false,
         syntax: AttrSyntax::Plain,
     }
 }
@@ -171,6 +175,7 @@ pub const fn optional_attr(name: &'static str, constraint: AttrConstraint) -> At
         constraint,
         optional: true,
         default: None,
+        store_default: false,
         syntax: AttrSyntax::Plain,
     }
 }
@@ -179,6 +184,15 @@ impl AttrDef {
     pub const fn with_default(mut self, default: &'static str) -> AttrDef {
         self.default = Some(default);
         self.optional = true;
+        self.store_default = true;
+        self
+    }
+
+    /// A default that printing leaves out but that is never stored for a missing value.
+    pub const fn with_optional_default(mut self, default: &'static str) -> AttrDef {
+        self.default = Some(default);
+        self.optional = true;
+        self.store_default = false;
         self
     }
 
@@ -419,6 +433,7 @@ pub fn fill_defaults(ctx: &mut Context, op: OpId) {
     let before = props.len();
     for attr in def.attributes {
         if let Some(text) = attr.default
+            && attr.store_default
             && !props.iter().any(|(k, _)| k == attr.name)
         {
             let value = default_value(ctx, text);

@@ -419,12 +419,32 @@ impl<'a> Parser<'a> {
     // ---- dense ----
 
     fn parse_dense_attr(&mut self) -> PResult<Attr> {
+        self.parse_dense_attr_of(None)
+    }
+
+    /// `dense<...>`, whose `: type` is left out when `implied` gives it.
+    fn parse_dense_attr_of(&mut self, implied: Option<Type>) -> PResult<Attr> {
         self.advance();
         self.expect(TokenKind::Less, "'<' after 'dense'")?;
         let literal_at = self.tok.start;
         let literal = self.parse_dense_literal()?;
-        let (ty, _, _) = self.parse_elements_type()?;
+        let ty = match implied {
+            Some(ty) => {
+                self.expect(TokenKind::Greater, "'>'")?;
+                ty
+            }
+            None => self.parse_elements_type()?.0,
+        };
         self.build_dense(literal_at, literal, ty)
+    }
+
+    /// An attribute whose type `ty` goes unwritten, as ops that spell the type elsewhere
+    /// print their elements literals (`= dense<1.0>`).
+    pub(crate) fn parse_attribute_of_type(&mut self, ty: Type) -> PResult<Attr> {
+        if self.is_keyword("dense") {
+            return self.nested(|p| p.parse_dense_attr_of(Some(ty)));
+        }
+        self.parse_attribute()
     }
 
     /// `> : type` closing an elements literal: a shaped type with a static shape. Returns the
