@@ -108,7 +108,8 @@ fn statics(entries: &[Mixed]) -> Vec<i64> {
 }
 
 /// Constant offsets, sizes and strides of a subview become static; a cast restores the
-/// old type. Negative offsets and sizes stay, as does a slice out of bounds.
+/// old type. Negative offsets and sizes stay, as do zero strides and slices out of
+/// bounds.
 struct SubviewConstantArguments;
 
 impl RewritePattern for SubviewConstantArguments {
@@ -143,7 +144,8 @@ impl RewritePattern for SubviewConstantArguments {
         };
         let offsets = fold(&slice.offsets, |c| c >= 0);
         let sizes = fold(&slice.sizes, |c| c >= 0);
-        let strides = fold(&slice.strides, |_| true);
+        // A zero stride stays dynamic, as MLIR keeps it.
+        let strides = fold(&slice.strides, |c| c != 0);
         if !changed {
             return false;
         }

@@ -9,7 +9,6 @@ use tb_ir::types::DYNAMIC;
 use tb_ir::value::ValueDef;
 use tb_ir::{Attr, Context, OpId, Value};
 
-use super::index_list::Mixed;
 use super::layout::MemRef;
 use super::offsets::{Slice, static_lists};
 use super::subview::dynamic_size_of_result_dim;
@@ -30,7 +29,7 @@ fn index_constant(ctx: &Context, op: OpId, value: i64) -> Option<Vec<FoldResult>
 }
 
 /// `dim` of a static size is that size; of a dynamic one, the operand that gave it to
-/// the allocation or view that made the memref.
+/// the allocation, view or subview that made the memref.
 pub(crate) fn dim(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
     let index = match ctx.attr_kind(c.get(1).copied().flatten()?) {
         AttrKind::Integer { value, .. } => *value,
@@ -52,10 +51,6 @@ pub(crate) fn dim(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<Fol
             .get(memref.dynamic_index(index))
             .copied(),
         super::SUBVIEW => dynamic_size_of_result_dim(ctx, def, index),
-        super::REINTERPRET_CAST => match Slice::of(ctx, def)?.sizes.get(index)? {
-            Mixed::Dynamic(v) => Some(*v),
-            Mixed::Static(_) => None,
-        },
         _ => None,
     }?;
     Some(vec![FoldResult::Value(size)])
