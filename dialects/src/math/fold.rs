@@ -1,7 +1,8 @@
 //! Folders of the `math` ops, as MLIR 22 folds them: constant scalars, splats and dense
 //! elements are evaluated element by element. Transcendental functions fold for `f32`
 //! and `f64` only, through the C library as MLIR does; sign, rounding and classification
-//! ops fold in every float format; counting and power ops in every integer width.
+//! ops in every float format up to 64 bits (sign ops in all); counting and power ops in
+//! integers up to 128 bits.
 
 use tb_ir::attributes::{AttrKind, DenseData, DenseElement};
 use tb_ir::float::{bits_from_f64, bits_to_f64};
@@ -66,7 +67,7 @@ fn fold_elements(
         }
     } else {
         // Equal elements make a splat, as MLIR's dense attributes detect.
-        let splat = out.iter().all(|e| *e == out[0]);
+        let splat = !out.is_empty() && out.iter().all(|e| *e == out[0]);
         if splat {
             out.truncate(1);
         }

@@ -80,7 +80,10 @@ impl<'a> OpAsmPrinter<'_, 'a> {
     /// An elements attribute without its `: type`, for ops that spell the type elsewhere.
     pub fn print_attr_without_type(&mut self, attr: Attr) {
         let ty = match self.p.ctx.attr_kind(attr) {
-            AttrKind::DenseElements { ty, .. } | AttrKind::DenseResource { ty, .. } => Some(*ty),
+            AttrKind::DenseElements { ty, .. }
+            | AttrKind::DenseResource { ty, .. }
+            | AttrKind::DenseStrings { ty, .. }
+            | AttrKind::Sparse { ty, .. } => Some(*ty),
             _ => None,
         };
         let start = self.p.out.len();

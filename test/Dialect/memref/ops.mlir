@@ -9,12 +9,14 @@
 // CHECK-NEXT:  memref.global @state : memref<4xi32> = uninitialized
 // CHECK-NEXT:  memref.global "private" @external : memref<2x2xf16>
 // CHECK-NEXT:  memref.global @scalar : memref<f32> = dense<1.000000e+00>
+// CHECK-NEXT:  memref.global @sparse : memref<4xf32> = sparse<1, 2.000000e+00>
 // GENERIC:     "memref.global"() <{alignment = 64 : i64, constant, initial_value = dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32>, sym_name = "table", sym_visibility = "private", type = memref<2xf32>}> : () -> ()
 // GENERIC-NEXT: "memref.global"() <{initial_value, sym_name = "state", type = memref<4xi32>}> : () -> ()
 memref.global "private" constant @table : memref<2xf32> = dense<[1.0, 2.0]> {alignment = 64 : i64}
 memref.global @state : memref<4xi32> = uninitialized
 memref.global "private" @external : memref<2x2xf16>
 memref.global @scalar : memref<f32> = dense<1.0>
+memref.global @sparse : memref<4xf32> = sparse<[[1]], [2.0]>
 
 // Allocations take dynamic sizes in parentheses and layout symbols in brackets; their
 // results are named after them.
@@ -156,3 +158,19 @@ func.func @generic(%m: memref<4xf32>, %i: index) -> f32 {
   %2 = "memref.load"(%m, %i) : (memref<4xf32>, index) -> f32
   return %2 : f32
 }
+
+// -----
+
+// A global's initial value may be a resource blob, as weights are stored. (Its own chunk
+// for mlir-diff: mlir-opt drops blobs under --mlir-print-local-scope.)
+// CHECK-LABEL: memref.global "private" constant @weights : memref<2xf32> = dense_resource<blob1>
+// CHECK: dialect_resources
+// CHECK: blob1: "0x040000000000803F00000040"
+memref.global "private" constant @weights : memref<2xf32> = dense_resource<blob1>
+{-#
+  dialect_resources: {
+    builtin: {
+      blob1: "0x040000000000803F00000040"
+    }
+  }
+#-}
