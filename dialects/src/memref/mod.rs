@@ -70,9 +70,6 @@ const INDEX_RESULT: &[ArgDef] = &[operand("result", INDEX)];
 const MEMREF_RESULT: &[ArgDef] = &[operand("result", ANY_MEMREF)];
 const STRIDED_RESULT: &[ArgDef] = &[operand("result", STRIDED)];
 
-/// Ops whose results only alias or describe their operands.
-const VIEW_TRAITS: OpTraits = PURE;
-
 /// Suggests `%<name>` for an op's one result, as MLIR's `getAsmResultNames` does.
 macro_rules! named {
     ($name:literal) => {
@@ -157,7 +154,7 @@ static DEFS: &[OpDef] = &[
         summary: "changes how much of a memref's type is static",
         operands: &[operand("source", RANKED_OR_UNRANKED)],
         results: &[operand("dest", RANKED_OR_UNRANKED)],
-        traits: VIEW_TRAITS,
+        traits: PURE,
         format: Some("$source attr-dict `:` type($source) `to` type($dest)"),
         verify: Some(verify::cast),
         fold: Some(fold::cast),
@@ -233,7 +230,7 @@ static DEFS: &[OpDef] = &[
         operands: VIEW_OPERANDS,
         results: MEMREF_RESULT,
         attributes: VIEW_ATTRS,
-        traits: VIEW_TRAITS,
+        traits: PURE,
         attr_sized_operand_segments: true,
         custom_assembly: Some((asm::parse_subview, asm::print_subview)),
         verify: Some(subview::verify),
@@ -253,7 +250,7 @@ static DEFS: &[OpDef] = &[
         ],
         results: STRIDED_RESULT,
         attributes: VIEW_ATTRS,
-        traits: VIEW_TRAITS,
+        traits: PURE,
         attr_sized_operand_segments: true,
         custom_assembly: Some((asm::parse_reinterpret_cast, asm::print_reinterpret_cast)),
         verify: Some(verify::reinterpret_cast),
@@ -271,7 +268,7 @@ static DEFS: &[OpDef] = &[
             attr("reassociation", INDEX_LIST_ARRAY),
             attr("static_output_shape", DENSE_I64_ARRAY_ATTR),
         ],
-        traits: VIEW_TRAITS,
+        traits: PURE,
         custom_assembly: Some((asm::parse_expand_shape, asm::print_expand_shape)),
         verify: Some(reshape::verify_expand),
         fold: Some(fold::reshape),
@@ -285,7 +282,7 @@ static DEFS: &[OpDef] = &[
         operands: &[operand("src", STRIDED)],
         results: STRIDED_RESULT,
         attributes: &[attr("reassociation", INDEX_LIST_ARRAY)],
-        traits: VIEW_TRAITS,
+        traits: PURE,
         format: Some("$src $reassociation attr-dict `:` type($src) `into` type($result)"),
         verify: Some(reshape::verify_collapse),
         fold: Some(fold::reshape),
@@ -302,7 +299,7 @@ static DEFS: &[OpDef] = &[
             variadic("sizes", INDEX),
         ],
         results: MEMREF_RESULT,
-        traits: VIEW_TRAITS,
+        traits: PURE,
         format: Some(
             "$source `[` $byte_shift `]` `` `[` $sizes `]` attr-dict `:` type($source) `to` type(results)",
         ),
