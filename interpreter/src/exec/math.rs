@@ -55,8 +55,15 @@ unary! {
 }
 
 fn atan2(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
+    // MLIR 22 folds atan2(±0, ±0) to NaN (C's atan2 gives ±0 or ±pi); the interpreter
+    // agrees with the folder, so canonicalization never changes a result.
     elementwise(interp, env, op, &|s| {
-        Ok(Scalar::Float(s[0].as_float().atan2(s[1].as_float())))
+        let (y, x) = (s[0].as_float(), s[1].as_float());
+        Ok(Scalar::Float(if y == 0.0 && x == 0.0 {
+            f64::NAN
+        } else {
+            y.atan2(x)
+        }))
     })
 }
 
