@@ -346,7 +346,7 @@ impl Importer<'_> {
             let results = evaluate(ctx, self.module, &types, &tensors, |ctx, vals| {
                 build_state(ctx, plan, vals, loc)
             })
-            .map_err(|m| Problem::invalid(format!("cannot evaluate at import time: {m}")))?;
+            .map_err(|m| build_problem(plan.name, "cannot evaluate at import time", m))?;
             check_count(plan, results.len())?;
             for (r, t) in results.into_iter().enumerate() {
                 let name = &node.output[plan.outputs[r]];
@@ -364,7 +364,7 @@ impl Importer<'_> {
         }
         let operands: Vec<Value> = operand_names.iter().map(|n| self.value(ctx, n)).collect();
         let state = build_state(ctx, plan, operands, loc)
-            .map_err(|m| Problem::invalid(format!("cannot build '{}': {m}", plan.name)))?;
+            .map_err(|m| build_problem(plan.name, "cannot build", m))?;
         let op = ctx.create_op(state);
         ctx.append_op(self.body, op);
         let results = ctx.op(op).results.to_vec();
@@ -448,6 +448,17 @@ impl Importer<'_> {
         ctx.append_block(ctx.op(func).regions[0], self.body);
         func
     }
+}
+
+/// An op that could not be built: an operand element type the op's definition excludes
+/// (integer max-pooling, bool reductions) is unsupported; anything else is invalid.
+fn build_problem(op: &str, what: &str, message: String) -> Problem {
+    let kind = if message.contains("operand #") && message.contains(" must be ") {
+        ProblemKind::UnsupportedType
+    } else {
+        ProblemKind::Invalid
+    };
+    Problem::new(kind, format!("{what} '{op}': {message}"))
 }
 
 fn check_count(plan: &OpPlan, n: usize) -> Result<(), Problem> {
