@@ -30,7 +30,7 @@ pub fn parse_shape(text: &str) -> Result<Vec<i64>, String> {
 }
 
 fn dims_text(dims: &[Dim]) -> String {
-    dims.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("x")
+    format!("[{}]", dims.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", "))
 }
 
 /// The arguments, or one problem per input that has none.
