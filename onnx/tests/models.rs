@@ -18,7 +18,9 @@ use tb_onnx::import::{ImportOptions, import_model};
 fn models_dir() -> Option<&'static Path> {
     static DIR: OnceLock<Option<PathBuf>> = OnceLock::new();
     DIR.get_or_init(|| {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent()?.to_path_buf();
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .parent()?
+            .to_path_buf();
         let python = root.join(".venv/bin/python");
         let out = std::env::temp_dir().join(format!("tb-onnx-models-{}", std::process::id()));
         let script = root.join("onnx/tests/support/make_models.py");
@@ -33,7 +35,10 @@ fn models_dir() -> Option<&'static Path> {
                 None
             }
             Err(e) => {
-                eprintln!("skipped: cannot run {}: {e} (run scripts/setup.sh)", python.display());
+                eprintln!(
+                    "skipped: cannot run {}: {e} (run scripts/setup.sh)",
+                    python.display()
+                );
                 None
             }
         }
@@ -91,7 +96,12 @@ fn mlp_matches_numpy() {
 #[test]
 fn attention_matches_numpy_and_folds_its_shape_subgraph() {
     if let Some(ir) = check_model("attention") {
-        for folded in ["graph.shape", "graph.gather", "graph.concat", "graph.unsqueeze"] {
+        for folded in [
+            "graph.shape",
+            "graph.gather",
+            "graph.concat",
+            "graph.unsqueeze",
+        ] {
             assert!(!ir.contains(folded), "{folded} left in:\n{ir}");
         }
         assert!(ir.contains("shape = array<i64: 1, 6, 2, 8>"), "{ir}");

@@ -89,41 +89,65 @@ pub fn convert_all(
 }
 
 /// One attribute as the constraint `kind` (a constraint description) asks.
-fn convert_one(ctx: &mut Context, node: &NodeProto, name: &str, kind: &str) -> Result<Attr, String> {
+fn convert_one(
+    ctx: &mut Context,
+    node: &NodeProto,
+    name: &str,
+    kind: &str,
+) -> Result<Attr, String> {
     let ty = node.attribute(name).and_then(attribute_type);
     let wrong = |want: &str| {
         format!(
             "attribute '{name}' must be {want}, found {}",
-            ty.map(|t| t.as_str_name()).unwrap_or("an untyped attribute")
+            ty.map(|t| t.as_str_name())
+                .unwrap_or("an untyped attribute")
         )
     };
     let err = |e: crate::attribute::AttrError| e.to_string();
     match kind {
         "bool attribute" => {
-            let v = node.attr_int(name).map_err(err)?.ok_or_else(|| wrong("INT"))?;
+            let v = node
+                .attr_int(name)
+                .map_err(err)?
+                .ok_or_else(|| wrong("INT"))?;
             if v != 0 && v != 1 {
                 return Err(format!("attribute '{name}' must be 0 or 1, found {v}"));
             }
             Ok(bool_attr(ctx, v == 1))
         }
         "64-bit signless integer attribute" => {
-            let v = node.attr_int(name).map_err(err)?.ok_or_else(|| wrong("INT"))?;
+            let v = node
+                .attr_int(name)
+                .map_err(err)?
+                .ok_or_else(|| wrong("INT"))?;
             Ok(i64_attr(ctx, v))
         }
         "32-bit float attribute" => {
-            let v = node.attr_float(name).map_err(err)?.ok_or_else(|| wrong("FLOAT"))?;
+            let v = node
+                .attr_float(name)
+                .map_err(err)?
+                .ok_or_else(|| wrong("FLOAT"))?;
             Ok(f32_attr(ctx, v))
         }
         "i64 dense array attribute" => {
-            let v = node.attr_ints(name).map_err(err)?.ok_or_else(|| wrong("INTS"))?;
+            let v = node
+                .attr_ints(name)
+                .map_err(err)?
+                .ok_or_else(|| wrong("INTS"))?;
             Ok(ints_attr(ctx, &v))
         }
         "string attribute" => {
-            let v = node.attr_string(name).map_err(err)?.ok_or_else(|| wrong("STRING"))?;
+            let v = node
+                .attr_string(name)
+                .map_err(err)?
+                .ok_or_else(|| wrong("STRING"))?;
             Ok(ctx.string_attr(&v))
         }
         "any type attribute" => {
-            let code = node.attr_int(name).map_err(err)?.ok_or_else(|| wrong("INT"))?;
+            let code = node
+                .attr_int(name)
+                .map_err(err)?
+                .ok_or_else(|| wrong("INT"))?;
             let dtype = dtype_from_onnx(code as i32).ok_or_else(|| {
                 format!(
                     "attribute '{name}': element type {} is not supported",

@@ -20,10 +20,22 @@ pub const MAX_INLINE_ELEMENTS: usize = 16;
 fn dense_elements(data: &TensorData) -> Vec<DenseElement> {
     let ints = |v: &mut dyn Iterator<Item = i128>| v.map(DenseElement::Int).collect();
     match data {
-        TensorData::F32(v) => v.iter().map(|x| DenseElement::Float(x.to_bits().into())).collect(),
-        TensorData::F64(v) => v.iter().map(|x| DenseElement::Float(x.to_bits().into())).collect(),
-        TensorData::F16(v) => v.iter().map(|x| DenseElement::Float(x.to_bits().into())).collect(),
-        TensorData::BF16(v) => v.iter().map(|x| DenseElement::Float(x.to_bits().into())).collect(),
+        TensorData::F32(v) => v
+            .iter()
+            .map(|x| DenseElement::Float(x.to_bits().into()))
+            .collect(),
+        TensorData::F64(v) => v
+            .iter()
+            .map(|x| DenseElement::Float(x.to_bits().into()))
+            .collect(),
+        TensorData::F16(v) => v
+            .iter()
+            .map(|x| DenseElement::Float(x.to_bits().into()))
+            .collect(),
+        TensorData::BF16(v) => v
+            .iter()
+            .map(|x| DenseElement::Float(x.to_bits().into()))
+            .collect(),
         TensorData::I8(v) => ints(&mut v.iter().map(|&x| x.into())),
         TensorData::I16(v) => ints(&mut v.iter().map(|&x| x.into())),
         TensorData::I32(v) => ints(&mut v.iter().map(|&x| x.into())),
@@ -107,12 +119,7 @@ impl ResourceNames {
 }
 
 /// The attribute a constant op holds: inline when small, else a blob named after `name`.
-pub fn elements_attr(
-    ctx: &mut Context,
-    names: &mut ResourceNames,
-    name: &str,
-    t: &Tensor,
-) -> Attr {
+pub fn elements_attr(ctx: &mut Context, names: &mut ResourceNames, name: &str, t: &Tensor) -> Attr {
     let all_same = {
         let e = dense_elements(t.data());
         e.iter().all(|x| *x == e[0])

@@ -111,12 +111,20 @@ pub(super) fn import(
     let func = im.finish_function(ctx, &name, &arg_names, &results, &result_names);
     ctx.append_op(module_block, func);
     if let Err(d) = tb_ir::verifier::verify(ctx, module) {
-        return Err(fail(vec![diagnostic_problem(ctx, "the imported IR does not verify", &d)]));
+        return Err(fail(vec![diagnostic_problem(
+            ctx,
+            "the imported IR does not verify",
+            &d,
+        )]));
     }
     if options.cleanup
         && let Err(d) = cleanup::run(ctx, module)
     {
-        return Err(fail(vec![diagnostic_problem(ctx, "cleanup after import failed", &d)]));
+        return Err(fail(vec![diagnostic_problem(
+            ctx,
+            "cleanup after import failed",
+            &d,
+        )]));
     }
     Ok((module, name))
 }
@@ -200,11 +208,17 @@ impl Importer<'_> {
 
     /// The IR value of `name`, materializing a constant on first use.
     fn value(&mut self, ctx: &mut Context, name: &str) -> Value {
-        let known = self.values.get_mut(name).expect("inputs are resolved before use");
+        let known = self
+            .values
+            .get_mut(name)
+            .expect("inputs are resolved before use");
         if let Some(v) = known.value {
             return v;
         }
-        let t = known.constant.as_ref().expect("a value without IR is a constant");
+        let t = known
+            .constant
+            .as_ref()
+            .expect("a value without IR is a constant");
         let attr = elements_attr(ctx, &mut self.resources, name, t);
         let ty = known.ty;
         let file_loc = ctx.file_loc(&self.file, 0, 0);
@@ -218,10 +232,17 @@ impl Importer<'_> {
     }
 
     fn fail_outputs(&mut self, node: &crate::proto::NodeProto) {
-        self.failed.extend(node.output.iter().filter(|o| !o.is_empty()).cloned());
+        self.failed
+            .extend(node.output.iter().filter(|o| !o.is_empty()).cloned());
     }
 
-    fn node(&mut self, ctx: &mut Context, opset: i64, index: usize, node: &crate::proto::NodeProto) {
+    fn node(
+        &mut self,
+        ctx: &mut Context,
+        opset: i64,
+        index: usize,
+        node: &crate::proto::NodeProto,
+    ) {
         let label = node_label(node);
         let supported_op = node.domain.is_empty() || node.domain == "ai.onnx";
         let known_op = supported_op && ops::supported_operators().contains(&node.op_type.as_str());
@@ -231,7 +252,8 @@ impl Importer<'_> {
             } else {
                 format!("operator domain '{}' is not supported", node.domain)
             };
-            self.problems.push(Problem::new(ProblemKind::UnsupportedOp, what).at(&label));
+            self.problems
+                .push(Problem::new(ProblemKind::UnsupportedOp, what).at(&label));
             self.fail_outputs(node);
             return;
         }
@@ -301,11 +323,17 @@ impl Importer<'_> {
     }
 
     fn report(&mut self, label: &str, problems: &mut Vec<Problem>, node: &crate::proto::NodeProto) {
-        self.problems.extend(problems.drain(..).map(|p| p.at(label)));
+        self.problems
+            .extend(problems.drain(..).map(|p| p.at(label)));
         self.fail_outputs(node);
     }
 
-    fn define_outputs(&mut self, ctx: &mut Context, node: &crate::proto::NodeProto, outputs: Vec<Output>) {
+    fn define_outputs(
+        &mut self,
+        ctx: &mut Context,
+        node: &crate::proto::NodeProto,
+        outputs: Vec<Output>,
+    ) {
         for (k, out) in outputs.into_iter().enumerate() {
             let Some(name) = node.output.get(k).filter(|n| !n.is_empty()) else {
                 continue;
@@ -332,7 +360,11 @@ impl Importer<'_> {
         plan: &OpPlan,
         loc: Location,
     ) -> Result<(), Problem> {
-        let operand_names: Vec<&str> = plan.operands.iter().map(|&i| node.input[i].as_str()).collect();
+        let operand_names: Vec<&str> = plan
+            .operands
+            .iter()
+            .map(|&i| node.input[i].as_str())
+            .collect();
         let foldable = operand_names.iter().all(|n| {
             let k = &self.values[*n];
             k.foldable && k.constant.is_some()
@@ -395,7 +427,8 @@ impl Importer<'_> {
                 continue;
             }
             if !self.values.contains_key(&info.name) {
-                self.problems.push(Problem::invalid("is not computed by any node").at(at));
+                self.problems
+                    .push(Problem::invalid("is not computed by any node").at(at));
                 continue;
             }
             let v = self.value(ctx, &info.name);
@@ -417,9 +450,22 @@ impl Importer<'_> {
         result_names: &[String],
     ) -> OpId {
         let file_loc = ctx.file_loc(&self.file, 0, 0);
-        let ret = create(ctx, "func.return", results.to_vec(), vec![], 0, None, file_loc);
+        let ret = create(
+            ctx,
+            "func.return",
+            results.to_vec(),
+            vec![],
+            0,
+            None,
+            file_loc,
+        );
         ctx.append_op(self.body, ret);
-        let inputs: Vec<Type> = ctx.block(self.body).args.iter().map(|&a| ctx.value_type(a)).collect();
+        let inputs: Vec<Type> = ctx
+            .block(self.body)
+            .args
+            .iter()
+            .map(|&a| ctx.value_type(a))
+            .collect();
         let outputs: Vec<Type> = results.iter().map(|&v| ctx.value_type(v)).collect();
         let fty = ctx.function_type(inputs, outputs);
         let mut props = vec![

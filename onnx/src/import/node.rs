@@ -94,11 +94,7 @@ impl<'a> NodeCx<'a> {
 
     /// An int list given as attribute `attr` (older opsets) or as input `i` (newer ones);
     /// `None` when neither is present.
-    pub fn ints_attr_or_input(
-        &self,
-        attr: &str,
-        i: usize,
-    ) -> Result<Option<Vec<i64>>, Problem> {
+    pub fn ints_attr_or_input(&self, attr: &str, i: usize) -> Result<Option<Vec<i64>>, Problem> {
         if let Some(v) = self.node.attr_ints(attr).map_err(attr_problem)? {
             return Ok(Some(v));
         }
@@ -125,7 +121,9 @@ impl<'a> NodeCx<'a> {
 
     /// Operands for every present input, which must not leave a gap before a later one.
     pub fn all_inputs(&self) -> Result<Vec<usize>, Problem> {
-        let present: Vec<usize> = (0..self.inputs.len()).filter(|&i| self.has_input(i)).collect();
+        let present: Vec<usize> = (0..self.inputs.len())
+            .filter(|&i| self.has_input(i))
+            .collect();
         if let Some(gap) = (0..present.len()).find(|&k| present[k] != k) {
             return Err(Problem::unsupported(format!(
                 "optional input #{gap} is omitted before a later input"
@@ -137,7 +135,9 @@ impl<'a> NodeCx<'a> {
     /// The number of outputs the node asks for (trailing omitted ones do not count).
     pub fn num_outputs(&self) -> usize {
         let outs = &self.node.output;
-        outs.iter().rposition(|o| !o.is_empty()).map_or(0, |p| p + 1)
+        outs.iter()
+            .rposition(|o| !o.is_empty())
+            .map_or(0, |p| p + 1)
     }
 
     /// A plan with the usual shape: `operands` in, results to outputs `0..n`.

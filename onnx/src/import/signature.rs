@@ -24,13 +24,21 @@ pub fn parse_shape(text: &str) -> Result<Vec<i64>, String> {
     text.split(['x', 'X', ','])
         .map(|d| match d.trim().parse::<i64>() {
             Ok(n) if n >= 0 => Ok(n),
-            _ => Err(format!("'{d}' in shape '{text}' is not a non-negative dimension")),
+            _ => Err(format!(
+                "'{d}' in shape '{text}' is not a non-negative dimension"
+            )),
         })
         .collect()
 }
 
 fn dims_text(dims: &[Dim]) -> String {
-    format!("[{}]", dims.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", "))
+    format!(
+        "[{}]",
+        dims.iter()
+            .map(|d| d.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
 }
 
 /// The arguments, or one problem per input that has none.
@@ -87,7 +95,11 @@ pub fn arguments(
                     problems.push(Problem::invalid(format!(
                         "--input-shape {}={} does not fit its declared shape {}",
                         info.name,
-                        given.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("x"),
+                        given
+                            .iter()
+                            .map(|d| d.to_string())
+                            .collect::<Vec<_>>()
+                            .join("x"),
                         dims_text(dims)
                     )));
                     continue;

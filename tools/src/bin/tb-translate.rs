@@ -131,9 +131,10 @@ mod import_onnx {
     use super::{Cli, Failure};
 
     pub fn run(cli: &Cli) -> Result<(), Failure> {
-        let input = cli.input.as_ref().ok_or_else(|| {
-            Failure::Usage("--import-onnx needs an input model file".to_owned())
-        })?;
+        let input = cli
+            .input
+            .as_ref()
+            .ok_or_else(|| Failure::Usage("--import-onnx needs an input model file".to_owned()))?;
         let mut input_shapes = HashMap::new();
         for spec in &cli.input_shape {
             let (name, shape) = spec.rsplit_once('=').ok_or_else(|| {
@@ -149,8 +150,8 @@ mod import_onnx {
             file_name: input.display().to_string(),
             ..ImportOptions::default()
         };
-        let imported = import_model(&model, &options)
-            .map_err(|e| Failure::Translate(e.to_string()))?;
+        let imported =
+            import_model(&model, &options).map_err(|e| Failure::Translate(e.to_string()))?;
         let print = PrintOptions {
             debug_info: true,
             ..PrintOptions::default()

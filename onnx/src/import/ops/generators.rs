@@ -23,7 +23,11 @@ pub fn constant(cx: &mut NodeCx) -> Result<Lowering, Problem> {
         Tensor::scalar(v)
     } else if let Some(v) = node.attr_ints("value_ints").map_err(attr_problem)? {
         Tensor::vector(v)
-    } else if node.attribute.iter().any(|a| a.name.starts_with("value_string")) {
+    } else if node
+        .attribute
+        .iter()
+        .any(|a| a.name.starts_with("value_string"))
+    {
         return Err(Problem::new(
             ProblemKind::UnsupportedType,
             "string constants are not supported",
@@ -68,7 +72,9 @@ pub fn shape(cx: &mut NodeCx) -> Result<Lowering, Problem> {
     let start = clamp(cx.node.attr_int_or("start", 0).map_err(attr_problem)?);
     let end = clamp(cx.node.attr_int_or("end", rank).map_err(attr_problem)?);
     let part = dims[start..end.max(start)].to_vec();
-    Ok(Lowering::Outputs(vec![Output::Constant(Tensor::vector(part))]))
+    Ok(Lowering::Outputs(vec![Output::Constant(Tensor::vector(
+        part,
+    ))]))
 }
 
 /// Size: the number of elements, known from the static type.

@@ -10,7 +10,11 @@ use tb_dialects::graph::builder::op_state;
 
 /// The type of the op's first result, inferred as if it had only that one.
 fn first_result(cx: &mut NodeCx, plan: &OpPlan) -> Result<Type, Problem> {
-    let operands: Vec<_> = plan.operands.iter().map(|&i| cx.input(i).map(|x| x.ty)).collect::<Result<_, _>>()?;
+    let operands: Vec<_> = plan
+        .operands
+        .iter()
+        .map(|&i| cx.input(i).map(|x| x.ty))
+        .collect::<Result<_, _>>()?;
     // Inference only reads operand types, so placeholders of those types suffice.
     let block = cx.ctx.create_block();
     let values = operands
@@ -54,7 +58,12 @@ pub fn max_pool(cx: &mut NodeCx) -> Result<Lowering, Problem> {
 /// Inference-mode BatchNormalization; `training_mode = 1` and the running-statistics
 /// outputs are not supported.
 pub fn batch_norm(cx: &mut NodeCx) -> Result<Lowering, Problem> {
-    if cx.node.attr_int_or("training_mode", 0).map_err(attr_problem)? != 0 {
+    if cx
+        .node
+        .attr_int_or("training_mode", 0)
+        .map_err(attr_problem)?
+        != 0
+    {
         return Err(Problem::unsupported(
             "training_mode = 1 (batch statistics) is not supported; only inference is",
         ));
@@ -81,7 +90,9 @@ pub fn layer_norm(cx: &mut NodeCx) -> Result<Lowering, Problem> {
     };
     if n > 1 {
         if cx.node.output[1..n].iter().any(|o| o.is_empty()) {
-            return Err(Problem::unsupported("InvStdDev without Mean is not supported"));
+            return Err(Problem::unsupported(
+                "InvStdDev without Mean is not supported",
+            ));
         }
         let y = first_result(cx, &plan)?;
         let x = cx.shape(0)?.to_vec();

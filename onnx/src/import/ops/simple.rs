@@ -106,18 +106,19 @@ pub fn clip(cx: &mut NodeCx) -> Result<Lowering, Problem> {
     cx.at_most_outputs(1)?;
     let mut attrs = Vec::new();
     for (k, key) in [(1usize, "min"), (2, "max")] {
-        let bound = if let Some(v) = cx.node.attr_float(key).map_err(attr_problem)? {
-            let t = tb_interpreter::Tensor::scalar(v);
-            let t = t.cast(cx.input(0)?.dtype);
-            scalar_attr(cx.ctx, &t)
-        } else if cx.has_input(k) {
-            let t = cx.constant(k, key)?;
-            Some(scalar_attr(cx.ctx, t).ok_or_else(|| {
-                Problem::invalid(format!("input '{key}' must hold one element"))
-            })?)
-        } else {
-            None
-        };
+        let bound =
+            if let Some(v) = cx.node.attr_float(key).map_err(attr_problem)? {
+                let t = tb_interpreter::Tensor::scalar(v);
+                let t = t.cast(cx.input(0)?.dtype);
+                scalar_attr(cx.ctx, &t)
+            } else if cx.has_input(k) {
+                let t = cx.constant(k, key)?;
+                Some(scalar_attr(cx.ctx, t).ok_or_else(|| {
+                    Problem::invalid(format!("input '{key}' must hold one element"))
+                })?)
+            } else {
+                None
+            };
         if let Some(b) = bound {
             attrs.push((key.to_string(), b));
         }
