@@ -28,6 +28,18 @@ struct Cli {
     #[arg(long)]
     list_targets: bool,
 
+    /// Import an ONNX model (the input file) into the graph dialect
+    #[arg(long)]
+    import_onnx: bool,
+
+    /// Where to write the translation (default: standard output)
+    #[arg(short = 'o', value_name = "FILE")]
+    output: Option<PathBuf>,
+
+    /// Fix the shape of an ONNX graph input with dynamic dimensions (repeatable)
+    #[arg(long = "input-shape", value_name = "NAME=AxBxC")]
+    input_shape: Vec<String>,
+
     /// Input file to translate (`-` reads standard input)
     input: Option<PathBuf>,
 }
@@ -38,6 +50,10 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Output(error)) if error.kind() == io::ErrorKind::BrokenPipe => {
             ExitCode::SUCCESS
+        }
+        Err(Failure::Translate(message)) => {
+            eprintln!("{message}");
+            ExitCode::FAILURE
         }
         Err(failure) => {
             eprintln!("tb-translate: error: {failure}");
@@ -51,6 +67,8 @@ enum Failure {
     Output(io::Error),
     /// The command line asked for something this build cannot do.
     Usage(String),
+    /// The translation failed; the message is complete, one error per line.
+    Translate(String),
 }
 
 impl std::fmt::Display for Failure {
@@ -58,6 +76,7 @@ impl std::fmt::Display for Failure {
         match self {
             Failure::Output(error) => write!(f, "cannot write to standard output: {error}"),
             Failure::Usage(message) => f.write_str(message),
+            Failure::Translate(message) => f.write_str(message),
         }
     }
 }
@@ -79,6 +98,9 @@ fn run(cli: &Cli) -> Result<(), Failure> {
     }
     out.flush()?;
 
+    if cli.import_onnx {
+        return import_onnx::run(cli);
+    }
     match &cli.input {
         Some(input) => {
             read_input(input)?;
@@ -92,6 +114,69 @@ fn run(cli: &Cli) -> Result<(), Failure> {
         None => Err(Failure::Usage(
             "no input file and nothing to do; see 'tb-translate --help'".to_owned(),
         )),
+    }
+}
+
+/// `--import-onnx`: ONNX model → graph-dialect module, written only when the whole import
+/// succeeded.
+mod import_onnx {
+    use std::collections::HashMap;
+    use std::io::Write;
+    use std::path::Path;
+
+    use tb_ir::printer::{PrintOptions, print_operation};
+    use tb_onnx::Model;
+    use tb_onnx::import::{ImportOptions, import_model, signature::parse_shape};
+
+    use super::{Cli, Failure};
+
+    pub fn run(cli: &Cli) -> Result<(), Failure> {
+        let input = cli
+            .input
+            .as_ref()
+            .ok_or_else(|| Failure::Usage("--import-onnx needs an input model file".to_owned()))?;
+        let mut input_shapes = HashMap::new();
+        for spec in &cli.input_shape {
+            let (name, shape) = spec.rsplit_once('=').ok_or_else(|| {
+                Failure::Usage(format!("--input-shape '{spec}' is not NAME=AxBxC"))
+            })?;
+            let dims = parse_shape(shape)
+                .map_err(|e| Failure::Usage(format!("--input-shape '{spec}': {e}")))?;
+            input_shapes.insert(name.to_owned(), dims);
+        }
+        let model = Model::load(input).map_err(|e| Failure::Usage(e.to_string()))?;
+        let options = ImportOptions {
+            input_shapes,
+            file_name: input.display().to_string(),
+            ..ImportOptions::default()
+        };
+        let imported =
+            import_model(&model, &options).map_err(|e| Failure::Translate(e.to_string()))?;
+        let print = PrintOptions {
+            debug_info: true,
+            ..PrintOptions::default()
+        };
+        let text = print_operation(&imported.ctx, imported.module, print);
+        match &cli.output {
+            Some(path) if path.as_os_str() != "-" => write_atomically(path, &text)
+                .map_err(|e| Failure::Usage(format!("cannot write '{}': {e}", path.display()))),
+            _ => {
+                let mut out = std::io::stdout().lock();
+                out.write_all(text.as_bytes())?;
+                Ok(out.flush()?)
+            }
+        }
+    }
+
+    /// A temporary file next to `path`, renamed over it: a failed write leaves no
+    /// truncated output.
+    fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
+        let mut tmp = path.as_os_str().to_owned();
+        tmp.push(format!(".tmp-{}", std::process::id()));
+        std::fs::write(&tmp, text)?;
+        std::fs::rename(&tmp, path).inspect_err(|_| {
+            let _ = std::fs::remove_file(&tmp);
+        })
     }
 }
 

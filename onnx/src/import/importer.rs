@@ -1,0 +1,550 @@
+//! The walk over the graph: arguments, initializers, then each node in order (converted,
+//! folded when its inputs are all constant, or built as a graph op), then the results.
+//! Problems are collected per node; a node downstream of a failed one is only checked for
+//! being a supported operator, so one root cause is reported once.
+
+use std::collections::{HashMap, HashSet};
+
+use tb_dialects::graph::builder::{op_state, op_state_with_types};
+use tb_interpreter::Tensor;
+use tb_ir::operation::OperationState;
+use tb_ir::{AttrKind, BlockId, Context, Location, OpId, Type, Value};
+
+use super::constants::{ResourceNames, elements_attr};
+use super::error::{ImportError, Problem, ProblemKind};
+use super::eval::evaluate;
+use super::location::{named, node_loc};
+use super::node::{Input, Lowering, NodeCx, OpPlan, Output};
+use super::types::{tensor_parts, tensor_type};
+use super::{ImportOptions, cleanup, ops, signature};
+use crate::attribute::node_label;
+use crate::model::Model;
+use crate::value_type::{Dim, ValueType, value_type};
+
+/// What is known about one ONNX value.
+#[derive(Clone)]
+struct Known {
+    ty: Type,
+    /// The IR value, once something needs one.
+    value: Option<Value>,
+    /// The value itself, when known at import time.
+    constant: Option<Tensor>,
+    /// Whether nodes over it may be evaluated at import time: true for initializers and
+    /// computed constants, false for graph inputs whose value was only supplied for
+    /// shape-determining uses.
+    foldable: bool,
+}
+
+struct Importer<'m> {
+    model: &'m Model,
+    file: String,
+    module: OpId,
+    body: BlockId,
+    values: HashMap<String, Known>,
+    failed: HashSet<String>,
+    problems: Vec<Problem>,
+    resources: ResourceNames,
+}
+
+pub(super) fn import(
+    ctx: &mut Context,
+    model: &Model,
+    options: &ImportOptions,
+) -> Result<(OpId, String), ImportError> {
+    let fail = |problems| ImportError {
+        file: options.file_name.clone(),
+        problems,
+    };
+    let unknown = ctx.unknown_loc();
+    let module = create(ctx, "builtin.module", vec![], vec![], 1, None, unknown);
+    let module_block = ctx.create_block();
+    ctx.append_block(ctx.op(module).regions[0], module_block);
+    let body = ctx.create_block();
+    let mut im = Importer {
+        model,
+        file: options.file_name.clone(),
+        module,
+        body,
+        values: HashMap::new(),
+        failed: HashSet::new(),
+        problems: Vec::new(),
+        resources: ResourceNames::default(),
+    };
+    let args = signature::arguments(model, &options.input_shapes).map_err(fail)?;
+    let mut arg_names = Vec::new();
+    for arg in &args {
+        let ty = tensor_type(ctx, &arg.shape, arg.dtype);
+        let file_loc = ctx.file_loc(&im.file, 0, 0);
+        let loc = named(ctx, &arg.name, file_loc);
+        let v = ctx.add_block_argument(body, ty, Some(loc));
+        let constant = options
+            .input_values
+            .get(&arg.name)
+            .filter(|t| t.shape() == arg.shape.as_slice() && t.dtype() == arg.dtype)
+            .cloned();
+        im.values.insert(
+            arg.name.clone(),
+            Known {
+                ty,
+                value: Some(v),
+                constant,
+                foldable: false,
+            },
+        );
+        arg_names.push(arg.name.clone());
+    }
+    im.initializers(ctx);
+    let opset = model.opset_version("").unwrap_or(21);
+    for (index, node) in model.graph().node.iter().enumerate() {
+        im.node(ctx, opset, index, node);
+    }
+    let (results, result_names) = im.results(ctx);
+    if !im.problems.is_empty() {
+        return Err(fail(im.problems));
+    }
+    let graph_name = &model.graph().name;
+    let name = if graph_name.is_empty() {
+        "main_graph".to_string()
+    } else {
+        graph_name.clone()
+    };
+    let func = im.finish_function(ctx, &name, &arg_names, &results, &result_names);
+    ctx.append_op(module_block, func);
+    if let Err(d) = tb_ir::verifier::verify(ctx, module) {
+        return Err(fail(vec![diagnostic_problem(
+            ctx,
+            "the imported IR does not verify",
+            &d,
+        )]));
+    }
+    if options.cleanup
+        && let Err(d) = cleanup::run(ctx, module)
+    {
+        return Err(fail(vec![diagnostic_problem(
+            ctx,
+            "cleanup after import failed",
+            &d,
+        )]));
+    }
+    Ok((module, name))
+}
+
+fn diagnostic_problem(ctx: &Context, what: &str, d: &tb_ir::Diagnostic) -> Problem {
+    let mut at = String::new();
+    tb_ir::printer::print_location_inline(ctx, d.loc, &mut at);
+    Problem::invalid(format!("{what}: {} at {at}", d.message))
+}
+
+/// Creates a detached op.
+fn create(
+    ctx: &mut Context,
+    name: &str,
+    operands: Vec<Value>,
+    result_types: Vec<Type>,
+    num_regions: usize,
+    properties: Option<tb_ir::Attr>,
+    loc: Location,
+) -> OpId {
+    let name = ctx.intern_op_name(name);
+    ctx.create_op(OperationState {
+        name,
+        operands,
+        result_types,
+        successors: vec![],
+        num_regions,
+        properties,
+        attributes: vec![],
+        loc,
+    })
+}
+
+/// The state of the op `plan` describes over `operands`.
+fn build_state(
+    ctx: &mut Context,
+    plan: &OpPlan,
+    operands: Vec<Value>,
+    loc: Location,
+) -> Result<OperationState, String> {
+    match &plan.result_types {
+        Some(types) => Ok(op_state_with_types(
+            ctx,
+            plan.name,
+            operands,
+            plan.attrs.clone(),
+            types.clone(),
+            loc,
+        )),
+        None => op_state(ctx, plan.name, operands, plan.attrs.clone(), loc),
+    }
+}
+
+impl Importer<'_> {
+    fn initializers(&mut self, ctx: &mut Context) {
+        for init in self.model.initializers() {
+            match init {
+                Ok((name, t)) => {
+                    let ty = tensor_type(ctx, t.shape(), t.dtype());
+                    self.values.insert(
+                        name.to_string(),
+                        Known {
+                            ty,
+                            value: None,
+                            constant: Some(t),
+                            foldable: true,
+                        },
+                    );
+                }
+                Err(e) => {
+                    let kind = if e.is_unsupported() {
+                        ProblemKind::UnsupportedType
+                    } else {
+                        ProblemKind::Invalid
+                    };
+                    self.problems.push(Problem::new(kind, e.to_string()));
+                }
+            }
+        }
+    }
+
+    /// The IR value of `name`, materializing a constant on first use.
+    fn value(&mut self, ctx: &mut Context, name: &str) -> Value {
+        let known = self
+            .values
+            .get_mut(name)
+            .expect("inputs are resolved before use");
+        if let Some(v) = known.value {
+            return v;
+        }
+        let t = known
+            .constant
+            .as_ref()
+            .expect("a value without IR is a constant");
+        let attr = elements_attr(ctx, &mut self.resources, name, t);
+        let ty = known.ty;
+        let file_loc = ctx.file_loc(&self.file, 0, 0);
+        let loc = named(ctx, name, file_loc);
+        let props = ctx.dictionary_attr(vec![("value".into(), attr)]);
+        let op = create(ctx, "graph.constant", vec![], vec![ty], 0, Some(props), loc);
+        ctx.append_op(self.body, op);
+        let v = ctx.op(op).results[0];
+        known.value = Some(v);
+        v
+    }
+
+    fn fail_outputs(&mut self, node: &crate::proto::NodeProto) {
+        self.failed
+            .extend(node.output.iter().filter(|o| !o.is_empty()).cloned());
+    }
+
+    fn node(
+        &mut self,
+        ctx: &mut Context,
+        opset: i64,
+        index: usize,
+        node: &crate::proto::NodeProto,
+    ) {
+        let label = node_label(node);
+        let supported_op = node.domain.is_empty() || node.domain == "ai.onnx";
+        let known_op = supported_op && ops::supported_operators().contains(&node.op_type.as_str());
+        if !known_op {
+            let what = if supported_op {
+                format!("operator '{}' is not supported", node.op_type)
+            } else {
+                format!("operator domain '{}' is not supported", node.domain)
+            };
+            self.problems
+                .push(Problem::new(ProblemKind::UnsupportedOp, what).at(&label));
+            self.fail_outputs(node);
+            return;
+        }
+        // Downstream of a failure: already reported.
+        if node.input.iter().any(|i| self.failed.contains(i)) {
+            self.fail_outputs(node);
+            return;
+        }
+        let mut inputs = Vec::new();
+        for name in &node.input {
+            if name.is_empty() {
+                inputs.push(None);
+                continue;
+            }
+            let Some(known) = self.values.get(name) else {
+                self.problems.push(
+                    Problem::invalid(format!(
+                        "input '{name}' is not a graph input, an initializer or an earlier \
+                         node's output"
+                    ))
+                    .at(&label),
+                );
+                self.fail_outputs(node);
+                return;
+            };
+            let (shape, dtype) = tensor_parts(ctx, known.ty).expect("values are static tensors");
+            inputs.push(Some(Input {
+                ty: known.ty,
+                shape,
+                dtype,
+                constant: known.constant.as_ref(),
+            }));
+        }
+        let mut cx = NodeCx {
+            ctx,
+            node,
+            opset,
+            inputs,
+            problems: Vec::new(),
+        };
+        let lowering = ops::convert(&mut cx).expect("supported operators have a converter");
+        let mut problems = std::mem::take(&mut cx.problems);
+        drop(cx);
+        let lowering = match lowering {
+            Ok(l) if problems.is_empty() => l,
+            Ok(_) => {
+                self.report(&label, &mut problems, node);
+                return;
+            }
+            Err(p) => {
+                problems.insert(0, p);
+                self.report(&label, &mut problems, node);
+                return;
+            }
+        };
+        let loc = node_loc(ctx, &self.file, index, node);
+        let outcome = match lowering {
+            Lowering::Outputs(outputs) => {
+                self.define_outputs(ctx, node, outputs);
+                Ok(())
+            }
+            Lowering::Op(plan) => self.build(ctx, node, &plan, loc),
+        };
+        if let Err(p) = outcome {
+            self.report(&label, &mut vec![p], node);
+        }
+    }
+
+    fn report(&mut self, label: &str, problems: &mut Vec<Problem>, node: &crate::proto::NodeProto) {
+        self.problems
+            .extend(problems.drain(..).map(|p| p.at(label)));
+        self.fail_outputs(node);
+    }
+
+    fn define_outputs(
+        &mut self,
+        ctx: &mut Context,
+        node: &crate::proto::NodeProto,
+        outputs: Vec<Output>,
+    ) {
+        for (k, out) in outputs.into_iter().enumerate() {
+            let Some(name) = node.output.get(k).filter(|n| !n.is_empty()) else {
+                continue;
+            };
+            let known = match out {
+                Output::Input(i) => self.values[&node.input[i]].clone(),
+                Output::Constant(t) => Known {
+                    ty: tensor_type(ctx, t.shape(), t.dtype()),
+                    value: None,
+                    constant: Some(t),
+                    foldable: true,
+                },
+            };
+            self.values.insert(name.clone(), known);
+        }
+    }
+
+    /// Builds the op (or evaluates it, when every operand is a foldable constant) and
+    /// records its results as the node's outputs.
+    fn build(
+        &mut self,
+        ctx: &mut Context,
+        node: &crate::proto::NodeProto,
+        plan: &OpPlan,
+        loc: Location,
+    ) -> Result<(), Problem> {
+        let operand_names: Vec<&str> = plan
+            .operands
+            .iter()
+            .map(|&i| node.input[i].as_str())
+            .collect();
+        let foldable = operand_names.iter().all(|n| {
+            let k = &self.values[*n];
+            k.foldable && k.constant.is_some()
+        });
+        if foldable {
+            let types: Vec<Type> = operand_names.iter().map(|n| self.values[*n].ty).collect();
+            let tensors: Vec<&Tensor> = operand_names
+                .iter()
+                .map(|n| self.values[*n].constant.as_ref().expect("checked above"))
+                .collect();
+            let results = evaluate(ctx, self.module, &types, &tensors, |ctx, vals| {
+                build_state(ctx, plan, vals, loc)
+            })
+            .map_err(|m| build_problem(plan.name, "cannot evaluate at import time", m))?;
+            check_count(plan, results.len())?;
+            for (r, t) in results.into_iter().enumerate() {
+                let name = &node.output[plan.outputs[r]];
+                if !name.is_empty() {
+                    let known = Known {
+                        ty: tensor_type(ctx, t.shape(), t.dtype()),
+                        value: None,
+                        constant: Some(t),
+                        foldable: true,
+                    };
+                    self.values.insert(name.clone(), known);
+                }
+            }
+            return Ok(());
+        }
+        let operands: Vec<Value> = operand_names.iter().map(|n| self.value(ctx, n)).collect();
+        let state = build_state(ctx, plan, operands, loc)
+            .map_err(|m| build_problem(plan.name, "cannot build", m))?;
+        let op = ctx.create_op(state);
+        ctx.append_op(self.body, op);
+        let results = ctx.op(op).results.to_vec();
+        check_count(plan, results.len())?;
+        for (r, v) in results.into_iter().enumerate() {
+            let name = &node.output[plan.outputs[r]];
+            if name.is_empty() {
+                continue;
+            }
+            let known = Known {
+                ty: ctx.value_type(v),
+                value: Some(v),
+                constant: None,
+                foldable: false,
+            };
+            self.values.insert(name.clone(), known);
+        }
+        Ok(())
+    }
+
+    /// The function's results: graph outputs, checked against their declared types.
+    fn results(&mut self, ctx: &mut Context) -> (Vec<Value>, Vec<String>) {
+        let mut values = Vec::new();
+        let mut names = Vec::new();
+        for info in &self.model.graph().output {
+            let at = format!("graph output '{}'", info.name);
+            if self.failed.contains(&info.name) {
+                continue;
+            }
+            if !self.values.contains_key(&info.name) {
+                self.problems
+                    .push(Problem::invalid("is not computed by any node").at(at));
+                continue;
+            }
+            let v = self.value(ctx, &info.name);
+            if let Some(p) = declared_mismatch(ctx, info, ctx.value_type(v)) {
+                self.problems.push(p.at(at));
+            }
+            values.push(v);
+            names.push(info.name.clone());
+        }
+        (values, names)
+    }
+
+    fn finish_function(
+        &mut self,
+        ctx: &mut Context,
+        name: &str,
+        arg_names: &[String],
+        results: &[Value],
+        result_names: &[String],
+    ) -> OpId {
+        let file_loc = ctx.file_loc(&self.file, 0, 0);
+        let ret = create(
+            ctx,
+            "func.return",
+            results.to_vec(),
+            vec![],
+            0,
+            None,
+            file_loc,
+        );
+        ctx.append_op(self.body, ret);
+        let inputs: Vec<Type> = ctx
+            .block(self.body)
+            .args
+            .iter()
+            .map(|&a| ctx.value_type(a))
+            .collect();
+        let outputs: Vec<Type> = results.iter().map(|&v| ctx.value_type(v)).collect();
+        let fty = ctx.function_type(inputs, outputs);
+        let mut props = vec![
+            ("sym_name".to_string(), ctx.string_attr(name)),
+            ("function_type".to_string(), ctx.type_attr(fty)),
+        ];
+        let name_dicts = |ctx: &mut Context, names: &[String]| {
+            let dicts = names
+                .iter()
+                .map(|n| {
+                    let s = ctx.string_attr(n);
+                    ctx.dictionary_attr(vec![("onnx.name".to_string(), s)])
+                })
+                .collect();
+            ctx.intern_attr(AttrKind::Array(dicts))
+        };
+        if !arg_names.is_empty() {
+            props.push(("arg_attrs".to_string(), name_dicts(ctx, arg_names)));
+        }
+        if !result_names.is_empty() {
+            props.push(("res_attrs".to_string(), name_dicts(ctx, result_names)));
+        }
+        let props = ctx.dictionary_attr(props);
+        let loc = named(ctx, name, file_loc);
+        let func = create(ctx, "func.func", vec![], vec![], 1, Some(props), loc);
+        ctx.append_block(ctx.op(func).regions[0], self.body);
+        func
+    }
+}
+
+/// An op that could not be built: an operand element type the op's definition excludes
+/// (integer max-pooling, bool reductions) is unsupported; anything else is invalid.
+fn build_problem(op: &str, what: &str, message: String) -> Problem {
+    let kind = if message.contains("operand #") && message.contains(" must be ") {
+        ProblemKind::UnsupportedType
+    } else {
+        ProblemKind::Invalid
+    };
+    Problem::new(kind, format!("{what} '{op}': {message}"))
+}
+
+fn check_count(plan: &OpPlan, n: usize) -> Result<(), Problem> {
+    if n != plan.outputs.len() {
+        return Err(Problem::invalid(format!(
+            "'{}' has {n} results but the node defines {} outputs",
+            plan.name,
+            plan.outputs.len()
+        )));
+    }
+    Ok(())
+}
+
+/// A problem when the graph output's declared element type or known dimensions disagree
+/// with what the imported graph computes.
+fn declared_mismatch(
+    ctx: &Context,
+    info: &crate::proto::ValueInfoProto,
+    ty: Type,
+) -> Option<Problem> {
+    let Ok(ValueType::Tensor(declared)) = value_type(info) else {
+        return None;
+    };
+    let (shape, dtype) = tensor_parts(ctx, ty)?;
+    let dtype_ok = declared.elem_type == 0 || declared.dtype().ok() == Some(dtype);
+    let shape_ok = match &declared.shape {
+        None => true,
+        Some(dims) => {
+            dims.len() == shape.len()
+                && dims
+                    .iter()
+                    .zip(&shape)
+                    .all(|(d, &s)| !matches!(d, Dim::Known(n) if *n != s))
+        }
+    };
+    if dtype_ok && shape_ok {
+        return None;
+    }
+    Some(Problem::invalid(format!(
+        "is declared {declared} but the imported graph computes {}",
+        tb_ir::printer::type_to_string(ctx, ty)
+    )))
+}

@@ -1,0 +1,179 @@
+//! What a converter sees of one ONNX node ([`NodeCx`]) and what it answers ([`Lowering`]).
+
+use tb_interpreter::{DType, Tensor};
+use tb_ir::{Attr, Context, Type};
+
+use super::attrs::convert_all;
+use super::error::{Problem, ProblemKind};
+use crate::attribute::NodeAttrs;
+use crate::proto::NodeProto;
+
+/// One present input of the node.
+pub struct Input<'a> {
+    pub ty: Type,
+    pub shape: Vec<i64>,
+    pub dtype: DType,
+    /// Its value, when known at import time.
+    pub constant: Option<&'a Tensor>,
+}
+
+/// A node being converted.
+pub struct NodeCx<'a> {
+    pub ctx: &'a mut Context,
+    pub node: &'a NodeProto,
+    /// The version of the default-domain opset the model imports.
+    pub opset: i64,
+    /// One entry per ONNX input; `None` where the input is omitted (`""`).
+    pub inputs: Vec<Option<Input<'a>>>,
+    /// Problems found so far; the node fails if there are any.
+    pub problems: Vec<Problem>,
+}
+
+/// A graph op to build: `operands` are indices of the node's inputs, result `i` defines
+/// the node's output `outputs[i]`.
+pub struct OpPlan {
+    pub name: &'static str,
+    pub operands: Vec<usize>,
+    pub attrs: Vec<(String, Attr)>,
+    /// Result types for ops whose shape rule needs to know how many results there are.
+    pub result_types: Option<Vec<Type>>,
+    pub outputs: Vec<usize>,
+}
+
+/// What one node output is, when no op computes it.
+pub enum Output {
+    /// The value of input `i` (Identity, Dropout at inference).
+    Input(usize),
+    Constant(Tensor),
+}
+
+pub enum Lowering {
+    Op(OpPlan),
+    Outputs(Vec<Output>),
+}
+
+impl<'a> NodeCx<'a> {
+    pub fn has_input(&self, i: usize) -> bool {
+        matches!(self.inputs.get(i), Some(Some(_)))
+    }
+
+    /// Input `i`, or a problem saying it is required.
+    pub fn input(&self, i: usize) -> Result<&Input<'a>, Problem> {
+        self.inputs
+            .get(i)
+            .and_then(|x| x.as_ref())
+            .ok_or_else(|| Problem::invalid(format!("input #{i} is required but missing")))
+    }
+
+    pub fn shape(&self, i: usize) -> Result<&[i64], Problem> {
+        Ok(&self.input(i)?.shape)
+    }
+
+    /// The value of input `i`, which must be known at import time because it fixes a
+    /// shape (`what` names it in the error).
+    pub fn constant(&self, i: usize, what: &str) -> Result<&'a Tensor, Problem> {
+        let input = self.input(i)?;
+        input.constant.ok_or_else(|| {
+            Problem::new(
+                ProblemKind::NotConstant,
+                format!(
+                    "input '{}' ({what}) must be a constant known at import time, but it is \
+                     computed at run time",
+                    self.node.input[i]
+                ),
+            )
+        })
+    }
+
+    /// A constant integer input as a list.
+    pub fn constant_ints(&self, i: usize, what: &str) -> Result<Vec<i64>, Problem> {
+        self.constant(i, what)?.to_i64_vec().map_err(|e| {
+            Problem::invalid(format!("input '{}' ({what}): {}", self.node.input[i], e.0))
+        })
+    }
+
+    /// An int list given as attribute `attr` (older opsets) or as input `i` (newer ones);
+    /// `None` when neither is present.
+    pub fn ints_attr_or_input(&self, attr: &str, i: usize) -> Result<Option<Vec<i64>>, Problem> {
+        if let Some(v) = self.node.attr_ints(attr).map_err(attr_problem)? {
+            return Ok(Some(v));
+        }
+        if self.has_input(i) {
+            return self.constant_ints(i, attr).map(Some);
+        }
+        Ok(None)
+    }
+
+    /// The node's attributes for graph op `op`, except `skip`; problems are recorded.
+    pub fn attrs(&mut self, op: &str, skip: &[&str]) -> Vec<(String, Attr)> {
+        let mut errors = Vec::new();
+        let out = convert_all(self.ctx, self.node, op, skip, &mut errors);
+        self.problems.extend(errors.into_iter().map(|e| {
+            let kind = if e.contains("is not supported") {
+                ProblemKind::UnsupportedFeature
+            } else {
+                ProblemKind::Invalid
+            };
+            Problem::new(kind, e)
+        }));
+        out
+    }
+
+    /// Operands for every present input, which must not leave a gap before a later one.
+    pub fn all_inputs(&self) -> Result<Vec<usize>, Problem> {
+        let present: Vec<usize> = (0..self.inputs.len())
+            .filter(|&i| self.has_input(i))
+            .collect();
+        if let Some(gap) = (0..present.len()).find(|&k| present[k] != k) {
+            return Err(Problem::unsupported(format!(
+                "optional input #{gap} is omitted before a later input"
+            )));
+        }
+        Ok(present)
+    }
+
+    /// The number of outputs the node asks for (trailing omitted ones do not count).
+    pub fn num_outputs(&self) -> usize {
+        let outs = &self.node.output;
+        outs.iter()
+            .rposition(|o| !o.is_empty())
+            .map_or(0, |p| p + 1)
+    }
+
+    /// A plan with the usual shape: `operands` in, results to outputs `0..n`.
+    pub fn plan(
+        &self,
+        name: &'static str,
+        operands: Vec<usize>,
+        attrs: Vec<(String, Attr)>,
+    ) -> Lowering {
+        Lowering::Op(OpPlan {
+            name,
+            operands,
+            attrs,
+            result_types: None,
+            outputs: vec![0],
+        })
+    }
+
+    /// An error unless the node asks for at most `n` outputs.
+    pub fn at_most_outputs(&self, n: usize) -> Result<(), Problem> {
+        if self.num_outputs() > n {
+            return Err(Problem::unsupported(format!(
+                "only the first {n} output(s) are supported, the node asks for {}",
+                self.num_outputs()
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// An attribute that cannot be read.
+pub fn attr_problem(e: crate::attribute::AttrError) -> Problem {
+    match &e.kind {
+        crate::attribute::AttrErrorKind::Tensor(t) if t.is_unsupported() => {
+            Problem::new(ProblemKind::UnsupportedType, e.to_string())
+        }
+        _ => Problem::invalid(e.to_string()),
+    }
+}

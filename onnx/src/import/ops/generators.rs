@@ -1,0 +1,111 @@
+//! Operators whose outputs are known at import time or that forward an input: Constant,
+//! Shape, Size (every shape is static), ConstantOfShape and Range (their shape inputs
+//! become attributes), Identity and Dropout (inference: the input itself).
+
+use tb_interpreter::{Tensor, TensorData};
+
+use super::super::attrs::ints_attr;
+use super::super::constants::scalar_attr;
+use super::super::error::{Problem, ProblemKind};
+use super::super::node::{Lowering, NodeCx, Output, attr_problem};
+use crate::attribute::NodeAttrs;
+
+/// Constant: whichever `value*` attribute is set.
+pub fn constant(cx: &mut NodeCx) -> Result<Lowering, Problem> {
+    let node = cx.node;
+    let t = if let Some(t) = node.attr_tensor("value").map_err(attr_problem)? {
+        t
+    } else if let Some(v) = node.attr_float("value_float").map_err(attr_problem)? {
+        Tensor::scalar(v)
+    } else if let Some(v) = node.attr_floats("value_floats").map_err(attr_problem)? {
+        Tensor::vector(v)
+    } else if let Some(v) = node.attr_int("value_int").map_err(attr_problem)? {
+        Tensor::scalar(v)
+    } else if let Some(v) = node.attr_ints("value_ints").map_err(attr_problem)? {
+        Tensor::vector(v)
+    } else if node
+        .attribute
+        .iter()
+        .any(|a| a.name.starts_with("value_string"))
+    {
+        return Err(Problem::new(
+            ProblemKind::UnsupportedType,
+            "string constants are not supported",
+        ));
+    } else if node.attribute("sparse_value").is_some() {
+        return Err(Problem::unsupported("sparse constants are not supported"));
+    } else {
+        return Err(Problem::invalid("has no value attribute"));
+    };
+    Ok(Lowering::Outputs(vec![Output::Constant(t)]))
+}
+
+/// ConstantOfShape: the shape input and the one-element `value` become attributes.
+pub fn constant_of_shape(cx: &mut NodeCx) -> Result<Lowering, Problem> {
+    let shape = cx.constant_ints(0, "shape")?;
+    let mut attrs = vec![("shape".to_string(), ints_attr(cx.ctx, &shape))];
+    if let Some(v) = cx.node.attr_tensor("value").map_err(attr_problem)? {
+        let a = scalar_attr(cx.ctx, &v)
+            .ok_or_else(|| Problem::invalid("attribute 'value' must hold one element"))?;
+        attrs.push(("value".into(), a));
+    }
+    Ok(cx.plan("graph.constant_of_shape", vec![], attrs))
+}
+
+/// Range: `start`, `limit` and `delta` become scalar attributes.
+pub fn range(cx: &mut NodeCx) -> Result<Lowering, Problem> {
+    let mut attrs = Vec::new();
+    for (i, key) in ["start", "limit", "delta"].into_iter().enumerate() {
+        let t = cx.constant(i, key)?;
+        let a = scalar_attr(cx.ctx, t)
+            .ok_or_else(|| Problem::invalid(format!("input '{key}' must be a scalar")))?;
+        attrs.push((key.to_string(), a));
+    }
+    Ok(cx.plan("graph.range", vec![], attrs))
+}
+
+/// Shape: known from the input's static type (with opset 15's `start`/`end`).
+pub fn shape(cx: &mut NodeCx) -> Result<Lowering, Problem> {
+    let dims = cx.shape(0)?.to_vec();
+    let rank = dims.len() as i64;
+    let clamp = |v: i64| (if v < 0 { v + rank } else { v }).clamp(0, rank) as usize;
+    let start = clamp(cx.node.attr_int_or("start", 0).map_err(attr_problem)?);
+    let end = clamp(cx.node.attr_int_or("end", rank).map_err(attr_problem)?);
+    let part = dims[start..end.max(start)].to_vec();
+    Ok(Lowering::Outputs(vec![Output::Constant(Tensor::vector(
+        part,
+    ))]))
+}
+
+/// Size: the number of elements, known from the static type.
+pub fn size(cx: &mut NodeCx) -> Result<Lowering, Problem> {
+    let n: i64 = cx.shape(0)?.iter().product();
+    Ok(Lowering::Outputs(vec![Output::Constant(Tensor::scalar(n))]))
+}
+
+pub fn identity(cx: &mut NodeCx) -> Result<Lowering, Problem> {
+    cx.input(0)?;
+    Ok(Lowering::Outputs(vec![Output::Input(0)]))
+}
+
+/// Dropout at inference: the output is the input and the mask all true. Training mode
+/// (a true `training_mode` input) is not supported.
+pub fn dropout(cx: &mut NodeCx) -> Result<Lowering, Problem> {
+    if cx.has_input(2) {
+        let training = cx.constant(2, "training_mode")?;
+        if training.to_f64_vec().first().copied().unwrap_or(0.0) != 0.0 {
+            return Err(Problem::unsupported(
+                "training_mode = true (random dropout) is not supported",
+            ));
+        }
+    }
+    let mut outputs = vec![Output::Input(0)];
+    if cx.num_outputs() > 1 {
+        let input = cx.input(0)?;
+        let n = input.shape.iter().product::<i64>() as usize;
+        let mask = Tensor::new(input.shape.clone(), TensorData::Bool(vec![true; n]))
+            .map_err(|e| Problem::invalid(e.0))?;
+        outputs.push(Output::Constant(mask));
+    }
+    Ok(Lowering::Outputs(outputs))
+}

@@ -1,0 +1,147 @@
+//! ONNX backend conformance: every node case of ONNX's suite is imported, run by the
+//! reference interpreter and compared with the expected outputs (rtol 1e-3, atol 1e-7,
+//! ONNX's backend defaults; NaN equals NaN).
+//!
+//! Cases TensorBind does not support (operators, attributes, element types, shape inputs
+//! computed at run time) are skipped with their reason; every other case must pass. Prints
+//! one line per failing case, the skip reasons by category, and `N passed, N failed,
+//! N skipped`; exits non-zero if any case failed. Without the suite's data it says why and
+//! passes. `cargo test --release -p tb-onnx --test conformance -- FILTER` runs the cases
+//! whose names contain `FILTER`; `-v` also lists every skipped case.
+
+use std::collections::{BTreeMap, HashMap};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::process::ExitCode;
+
+use tb_interpreter::exec::Interpreter;
+use tb_onnx::import::{ImportOptions, import_model};
+use tb_onnx::{ConformanceCase, NodeTestSuite};
+
+const RTOL: f64 = 1e-3;
+const ATOL: f64 = 1e-7;
+
+enum Outcome {
+    Pass,
+    Skip(String),
+    Fail(String),
+}
+
+fn run_case(case: &ConformanceCase) -> Outcome {
+    let inputs = case.model.runtime_inputs();
+    // The suite feeds shape inputs (Reshape's shape ...) as graph inputs: offer their
+    // values for shape-determining uses; they stay function arguments.
+    let input_values: HashMap<String, _> = inputs
+        .iter()
+        .zip(&case.inputs)
+        .map(|(info, t)| (info.name.clone(), t.clone()))
+        .collect();
+    let options = ImportOptions {
+        input_values,
+        file_name: format!("{}/model.onnx", case.name),
+        ..ImportOptions::default()
+    };
+    let imported = match import_model(&case.model, &options) {
+        Ok(i) => i,
+        Err(e) if e.is_unsupported() => {
+            let p = &e.problems[0];
+            let op = if p.kind == tb_onnx::import::ProblemKind::UnsupportedOp {
+                p.at.as_deref()
+                    .and_then(|a| a.split(' ').next())
+                    .unwrap_or("?")
+                    .to_string()
+            } else {
+                p.message.clone()
+            };
+            return Outcome::Skip(format!("{}: {op}", p.kind.name()));
+        }
+        Err(e) => return Outcome::Fail(format!("import failed:\n{e}")),
+    };
+    let mut interp = Interpreter::new(&imported.ctx, imported.module);
+    let results = match interp.run_function(&imported.function, &case.inputs) {
+        Ok(r) => r,
+        Err(d) => return Outcome::Fail(format!("interpreter: {}", d.message)),
+    };
+    if results.len() != case.outputs.len() {
+        return Outcome::Fail(format!(
+            "{} results, {} expected",
+            results.len(),
+            case.outputs.len()
+        ));
+    }
+    for (i, (actual, expected)) in results.iter().zip(&case.outputs).enumerate() {
+        if let Err(m) = actual.allclose(expected, RTOL, ATOL) {
+            return Outcome::Fail(format!("output #{i}: {m}"));
+        }
+    }
+    Outcome::Pass
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let verbose = args.iter().any(|a| a == "-v");
+    let filter = args.iter().find(|a| !a.starts_with('-')).cloned();
+    let suite = match NodeTestSuite::locate() {
+        Ok(s) => s,
+        Err(e) => {
+            println!("conformance: skipped, the ONNX node test data is not available: {e}");
+            return ExitCode::SUCCESS;
+        }
+    };
+    let names = match suite.case_names() {
+        Ok(n) => n,
+        Err(e) => {
+            println!("conformance: cannot list the cases: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let (mut passed, mut failed, mut skipped) = (0usize, 0usize, 0usize);
+    let mut reasons: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for name in names {
+        if filter.as_ref().is_some_and(|f| !name.contains(f.as_str())) {
+            continue;
+        }
+        let outcome = match suite.load(&name) {
+            Ok(case) => catch_unwind(AssertUnwindSafe(|| run_case(&case)))
+                .unwrap_or_else(|_| Outcome::Fail("panicked".into())),
+            Err(e) if e.is_unsupported() => Outcome::Skip(format!("test data: {e}")),
+            Err(e) => Outcome::Fail(format!("cannot load: {e}")),
+        };
+        match outcome {
+            Outcome::Pass => passed += 1,
+            Outcome::Skip(reason) => {
+                skipped += 1;
+                let category = reason
+                    .split_once(": ")
+                    .map(|(c, rest)| {
+                        if c == "unsupported operator" {
+                            reason.clone()
+                        } else if c == "test data" {
+                            "unsupported test data (strings, sub-byte types, sequences)".into()
+                        } else {
+                            let _ = rest;
+                            c.to_string()
+                        }
+                    })
+                    .unwrap_or(reason.clone());
+                if verbose {
+                    println!("SKIP {name}: {reason}");
+                }
+                reasons.entry(category).or_default().push(name);
+            }
+            Outcome::Fail(why) => {
+                failed += 1;
+                println!("FAIL {name}: {}", why.replace('\n', "\n    "));
+            }
+        }
+    }
+    println!("skipped by reason:");
+    for (reason, cases) in &reasons {
+        println!("  {:>4}  {reason}", cases.len());
+    }
+    println!("{passed} passed, {failed} failed, {skipped} skipped");
+    if failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}

@@ -1,0 +1,62 @@
+"""Writes the small ONNX models the lit tests in this folder import.
+
+Usage: make_model.py KIND OUT.onnx, KIND one of:
+  shape   a linear layer whose output is reshaped through an exporter-style shape subgraph
+          (Shape -> Gather -> Unsqueeze -> Concat -> Reshape) and a dynamic batch dimension
+  unsupported  two nodes of operators TensorBind lacks (TopK, NonZero) around a Relu
+"""
+
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+
+def shape_model():
+    rng = np.random.default_rng(0)
+    w = numpy_helper.from_array(rng.standard_normal((4, 6)).astype(np.float32), "fc.weight")
+    b = numpy_helper.from_array(np.arange(6, dtype=np.float32), "fc.bias")
+    idx = numpy_helper.from_array(np.array(0, dtype=np.int64), "zero")
+    minus_one = numpy_helper.from_array(np.array([-1, 3], dtype=np.int64), "tail")
+    nodes = [
+        helper.make_node("MatMul", ["x", "fc.weight"], ["mm"], name="fc/MatMul"),
+        helper.make_node("Add", ["mm", "fc.bias"], ["fc"], name="fc/Add"),
+        helper.make_node("Shape", ["x"], ["x_shape"], name="shape/Shape"),
+        helper.make_node("Gather", ["x_shape", "zero"], ["batch"], name="shape/Gather", axis=0),
+        helper.make_node("Unsqueeze", ["batch", "axes0"], ["batch1"], name="shape/Unsqueeze"),
+        helper.make_node("Concat", ["batch1", "tail"], ["new_shape"], name="shape/Concat", axis=0),
+        helper.make_node("Reshape", ["fc", "new_shape"], ["y"], name="out/Reshape"),
+    ]
+    axes = numpy_helper.from_array(np.array([0], dtype=np.int64), "axes0")
+    graph = helper.make_graph(
+        nodes,
+        "shape_subgraph",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["batch", 4])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["batch", 2, 3])],
+        initializer=[w, b, idx, minus_one, axes],
+    )
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+
+
+def unsupported_model():
+    k = numpy_helper.from_array(np.array([2], dtype=np.int64), "k")
+    nodes = [
+        helper.make_node("TopK", ["x", "k"], ["values", "indices"], name="top"),
+        helper.make_node("Relu", ["values"], ["r"], name="relu"),
+        helper.make_node("NonZero", ["r"], ["y"], name="nz"),
+    ]
+    graph = helper.make_graph(
+        nodes,
+        "unsupported",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 5])],
+        [helper.make_tensor_value_info("y", TensorProto.INT64, None)],
+        initializer=[k],
+    )
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+
+
+if __name__ == "__main__":
+    kind, out = sys.argv[1], sys.argv[2]
+    model = {"shape": shape_model, "unsupported": unsupported_model}[kind]()
+    onnx.save(model, out)
