@@ -1,0 +1,6 @@
+//! The CPU backend, checked against the reference interpreter: every public function of a
+//! module runs JIT-compiled and interpreted on the same seeded random arguments, and the
+//! results must agree.
+
+mod harness;
+mod jit;
