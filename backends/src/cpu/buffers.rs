@@ -96,15 +96,7 @@ fn alloca(tr: &mut Translator, op: OpId) -> TResult {
     let alignment = requested_alignment(tr, op)?;
     let count = u32::try_from(layout.num_elements()).map_err(|_| "stack buffer is too large")?;
     let element = element_memory_type(tr, &layout)?;
-    let function = tr.current_function()?;
-    let entry = function
-        .get_first_basic_block()
-        .ok_or("function has no entry block")?;
-    let at_entry = tr.llvm.create_builder();
-    match entry.get_first_instruction() {
-        Some(first) => at_entry.position_before(&first),
-        None => at_entry.position_at_end(entry),
-    }
+    let at_entry = tr.entry_builder()?;
     let pointer = at_entry.build_alloca(element.array_type(count.max(1)), "")?;
     if let Some(inst) = pointer.as_instruction_value() {
         let _ = inst.set_alignment(alignment as u32);

@@ -133,7 +133,9 @@ pub(crate) fn emit<'a, 'ctx>(
     }
     let field_types: Vec<BasicTypeEnum> = fields.iter().map(|f| f.get_type()).collect();
     let context_type = tr.llvm.struct_type(&field_types, false);
-    let context = tr.builder.build_alloca(context_type, "parallel.ctx")?;
+    let context = tr
+        .entry_builder()?
+        .build_alloca(context_type, "parallel.ctx")?;
     for (i, &field) in fields.iter().enumerate() {
         let at = tr
             .builder
@@ -247,7 +249,11 @@ fn outline_body<'a, 'ctx>(
         },
         outer_hints,
         &mut |tr, t| {
-            let scaled = tr.builder.build_int_mul(t, tr.i64_const(outer_step), "")?;
+            let scaled = if outer_step == 1 {
+                t
+            } else {
+                tr.builder.build_int_mul(t, tr.i64_const(outer_step), "")?
+            };
             let iv = tr.builder.build_int_add(lower, scaled, "")?;
             tr.values.insert(ivs[0], iv.into());
             emit_nest(tr, inner_ranges, &ivs[1..], body, hints)

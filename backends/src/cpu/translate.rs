@@ -225,6 +225,21 @@ impl<'a, 'ctx> Translator<'a, 'ctx> {
             .ok_or_else(|| Error::from("is not inside a function"))
     }
 
+    /// A builder at the start of the current function's entry block, where stack slots go
+    /// (an `alloca` elsewhere, inside a loop, would take new stack space each iteration).
+    pub fn entry_builder(&self) -> TResult<Builder<'ctx>> {
+        let entry = self
+            .current_function()?
+            .get_first_basic_block()
+            .ok_or("function has no entry block")?;
+        let builder = self.llvm.create_builder();
+        match entry.get_first_instruction() {
+            Some(first) => builder.position_before(&first),
+            None => builder.position_at_end(entry),
+        }
+        Ok(builder)
+    }
+
     /// Calls the LLVM intrinsic `name` overloaded on `types`.
     pub fn call_intrinsic(
         &self,

@@ -2,5 +2,7 @@
 //! module runs JIT-compiled and interpreted on the same seeded random arguments, and the
 //! results must agree.
 
+mod errors;
 mod harness;
 mod jit;
+mod ops;

@@ -209,7 +209,6 @@ fn format_tensor(t: &Tensor, limit: usize) -> String {
     }
     let shape = t.shape();
     let mut out = String::new();
-    let mut printed = 0;
     let n = values.len();
     for (flat, &v) in values.iter().enumerate() {
         // Open a bracket for every dimension this element starts.
@@ -227,13 +226,12 @@ fn format_tensor(t: &Tensor, limit: usize) -> String {
             out.push_str(", ");
         }
         out.push_str(&"[".repeat(opens));
-        if printed == limit {
+        if flat == limit {
             out.push_str("...");
             out.push_str(&"]".repeat(shape.len()));
             return out;
         }
         out.push_str(&fmt(v));
-        printed += 1;
         let mut stride = 1;
         for &d in shape.iter().rev() {
             stride *= d.max(1) as usize;
