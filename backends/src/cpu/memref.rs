@@ -159,8 +159,10 @@ pub(crate) fn element_pointer<'ctx>(
             None => term,
         });
     }
-    let linear = linear.unwrap_or_else(|| tr.i64_const(0));
     let element = element_memory_type(tr, layout)?;
+    let Some(linear) = linear else {
+        return Ok(base);
+    };
     // In bounds of the buffer, as every access of a verified program is.
     Ok(unsafe { b.build_in_bounds_gep(element, base, &[linear], "")? })
 }

@@ -7,7 +7,9 @@
 //! any buffer a caller passes works; LLVM widens alignment where it can prove more.
 
 use inkwell::types::{BasicTypeEnum, VectorType};
-use inkwell::values::{BasicValue, BasicValueEnum, InstructionOpcode, IntValue, VectorValue};
+use inkwell::values::{
+    BasicValue, BasicValueEnum, InstructionOpcode, IntValue, PointerValue, VectorValue,
+};
 use tb_dialects::loop_;
 use tb_ir::{OpId, TypeKind};
 
@@ -111,7 +113,7 @@ fn slice<'ctx>(
 struct Rows<'ctx> {
     layout: MemRefLayout,
     width: u32,
-    pointers: Vec<inkwell::values::PointerValue<'ctx>>,
+    pointers: Vec<PointerValue<'ctx>>,
 }
 
 fn rows<'ctx>(
@@ -192,11 +194,10 @@ fn vector_load(tr: &mut Translator, op: OpId) -> TResult {
             set_alignment(load, align);
             load.into_vector_value()
         } else {
-            let stride = tr.i64_const(*rows.layout.strides.last().unwrap_or(&1));
+            let stride = *rows.layout.strides.last().unwrap_or(&1);
             let mut lanes = Vec::with_capacity(rows.width as usize);
             for lane in 0..rows.width {
-                let offset = b.build_int_mul(tr.i64_const(i64::from(lane)), stride, "")?;
-                let at = unsafe { b.build_in_bounds_gep(memory, pointer, &[offset], "")? };
+                let at = lane_pointer(tr, memory, pointer, lane, stride)?;
                 let load = b.build_load(memory, at, "")?;
                 set_alignment(load, align);
                 lanes.push(load);
@@ -216,22 +217,70 @@ fn vector_load(tr: &mut Translator, op: OpId) -> TResult {
     tr.set_result(op, 0, value)
 }
 
-/// The rows, one after another, as one flat vector.
-fn concat<'ctx>(
-    tr: &Translator<'_, 'ctx>,
-    rows: &[VectorValue<'ctx>],
-) -> TResult<VectorValue<'ctx>> {
+/// The rows, one after another, as one flat vector: each row is widened to the full length
+/// and blended into place with a second shuffle.
+fn concat<'ctx>(tr: &Translator<'_, 'ctx>, rows: &[VectorValue<'ctx>]) -> TResult<VectorValue<'ctx>> {
     if let [only] = rows {
         return Ok(*only);
     }
-    let mut lanes = Vec::new();
-    for &row in rows {
-        for i in 0..row.get_type().get_size() {
-            let index = tr.llvm.i32_type().const_int(u64::from(i), false);
-            lanes.push(tr.builder.build_extract_element(row, index, "")?);
-        }
+    let first = rows.first().ok_or("makes a vector without rows")?;
+    let width = first.get_type().get_size();
+    let total = width * rows.len() as u32;
+    let i32_type = tr.llvm.i32_type();
+    let lane = |i: u32| i32_type.const_int(u64::from(i), false);
+    let mut result = vector_of(first.get_type().get_element_type(), total).get_poison();
+    for (r, &row) in rows.iter().enumerate() {
+        let start = r as u32 * width;
+        // The row's lanes in its place, the others don't care.
+        let widen: Vec<IntValue> = (0..total)
+            .map(|i| {
+                if (start..start + width).contains(&i) {
+                    lane(i - start)
+                } else {
+                    i32_type.get_poison()
+                }
+            })
+            .collect();
+        let widened = tr.builder.build_shuffle_vector(
+            row,
+            row.get_type().get_poison(),
+            VectorType::const_vector(&widen),
+            "",
+        )?;
+        // Lanes of this row from `widened` (indices past `total`), the rest from `result`.
+        let blend: Vec<IntValue> = (0..total)
+            .map(|i| {
+                if (start..start + width).contains(&i) {
+                    lane(total + i)
+                } else {
+                    lane(i)
+                }
+            })
+            .collect();
+        result = tr.builder.build_shuffle_vector(
+            result,
+            widened,
+            VectorType::const_vector(&blend),
+            "",
+        )?;
     }
-    gather(tr, &lanes)
+    Ok(result)
+}
+
+/// The address of lane `lane` of a row starting at `row` whose elements are `stride`
+/// elements apart.
+fn lane_pointer<'ctx>(
+    tr: &Translator<'_, 'ctx>,
+    memory: BasicTypeEnum<'ctx>,
+    row: PointerValue<'ctx>,
+    lane: u32,
+    stride: i64,
+) -> TResult<PointerValue<'ctx>> {
+    if lane == 0 {
+        return Ok(row);
+    }
+    let offset = tr.i64_const(i64::from(lane) * stride);
+    Ok(unsafe { tr.builder.build_in_bounds_gep(memory, row, &[offset], "")? })
 }
 
 fn set_alignment(value: BasicValueEnum, align: u32) {
@@ -265,12 +314,11 @@ fn vector_store(tr: &mut Translator, op: OpId) -> TResult {
             let store = b.build_store(pointer, row)?;
             let _ = store.set_alignment(align);
         } else {
-            let stride = tr.i64_const(*rows.layout.strides.last().unwrap_or(&1));
+            let stride = *rows.layout.strides.last().unwrap_or(&1);
             for lane in 0..rows.width {
                 let index = tr.llvm.i32_type().const_int(u64::from(lane), false);
                 let element = b.build_extract_element(row, index, "")?;
-                let offset = b.build_int_mul(tr.i64_const(i64::from(lane)), stride, "")?;
-                let at = unsafe { b.build_in_bounds_gep(memory, pointer, &[offset], "")? };
+                let at = lane_pointer(tr, memory, pointer, lane, stride)?;
                 let store = b.build_store(at, element)?;
                 let _ = store.set_alignment(align);
             }

@@ -293,6 +293,19 @@ func.func @views(%a: memref<4x4xf32>) -> (memref<2x2xf32>, memref<4x4xf32>, memr
   return %sub, %out, %res, %gi : memref<2x2xf32>, memref<4x4xf32>, memref<16xf32>, memref<2x2xi32>
 }
 
+// Vectors over a view with non-unit strides: lanes are gathered and scattered one by one.
+func.func @strided_vectors(%a: memref<4x8xf32>) -> memref<4x8xf32> {
+  %out = loop.alloc() : memref<4x8xf32>
+  %zero = arith.constant dense<0.0> : vector<4x8xf32>
+  loop.vector_store %zero, %out[() -> (0, 0)]() : memref<4x8xf32>, vector<4x8xf32>
+  %src = "memref.subview"(%a) <{operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: 0, 1>, static_sizes = array<i64: 2, 4>, static_strides = array<i64: 2, 2>}> : (memref<4x8xf32>) -> memref<2x4xf32, strided<[16, 2], offset: 1>>
+  %dst = "memref.subview"(%out) <{operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: 1, 0>, static_sizes = array<i64: 2, 4>, static_strides = array<i64: 2, 2>}> : (memref<4x8xf32>) -> memref<2x4xf32, strided<[16, 2], offset: 8>>
+  %v = loop.vector_load %src[() -> (0, 0)]() : memref<2x4xf32, strided<[16, 2], offset: 1>>, vector<2x4xf32>
+  %w = arith.addf %v, %v : vector<2x4xf32>
+  loop.vector_store %w, %dst[() -> (0, 0)]() : memref<2x4xf32, strided<[16, 2], offset: 8>>, vector<2x4xf32>
+  return %out : memref<4x8xf32>
+}
+
 // Returning an argument or a view copies it into the output buffer.
 func.func @pass_through(%a: memref<3x4xf32>) -> (memref<3x4xf32>, memref<2x4xf32, strided<[4, 1], offset: 4>>) {
   %v = "memref.subview"(%a) <{operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: 1, 0>, static_sizes = array<i64: 2, 4>, static_strides = array<i64: 1, 1>}> : (memref<3x4xf32>) -> memref<2x4xf32, strided<[4, 1], offset: 4>>

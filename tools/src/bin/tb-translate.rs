@@ -271,8 +271,9 @@ fn emit_output(cli: &Cli, input: &Path, bytes: &[u8], kind: &str) -> Result<(), 
     };
     match output {
         Output::Header => {
+            // On standard output the header is named after the input.
             let name = if to_stdout {
-                "tb_module.h".to_owned()
+                header_name(input)
             } else {
                 header_name(&cli.output)
             };
