@@ -219,7 +219,10 @@ fn vector_load(tr: &mut Translator, op: OpId) -> TResult {
 
 /// The rows, one after another, as one flat vector: each row is widened to the full length
 /// and blended into place with a second shuffle.
-fn concat<'ctx>(tr: &Translator<'_, 'ctx>, rows: &[VectorValue<'ctx>]) -> TResult<VectorValue<'ctx>> {
+fn concat<'ctx>(
+    tr: &Translator<'_, 'ctx>,
+    rows: &[VectorValue<'ctx>],
+) -> TResult<VectorValue<'ctx>> {
     if let [only] = rows {
         return Ok(*only);
     }
