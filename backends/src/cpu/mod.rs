@@ -44,6 +44,9 @@ pub struct CompileOptions {
     /// Run parallel loops on a thread pool of this many threads (0: one per core); `None`
     /// runs them in order, as plain loops.
     pub threads: Option<usize>,
+    /// Compile only these public functions and the functions they call (`None`: all), so
+    /// that a module whose other functions are at a higher level can still run one.
+    pub functions: Option<Vec<String>>,
 }
 
 /// A module translated to LLVM IR and optimized, with the machine it was built for.
@@ -74,6 +77,7 @@ pub(crate) fn build<'ctx>(
         packed_wrappers: jit,
         threads: options.threads,
         runtime_provided: jit,
+        functions: options.functions.clone(),
     };
     let translated = module::translate_module(
         ir,

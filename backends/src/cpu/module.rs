@@ -33,6 +33,8 @@ pub(crate) struct TranslateOptions {
     /// The runtime functions are provided at link time (the JIT), so no fallback
     /// definitions are emitted.
     pub runtime_provided: bool,
+    /// Translate only these public functions and what they call (`None`: all).
+    pub functions: Option<Vec<String>>,
 }
 
 fn locate(ir: &Context, op: OpId, error: Error) -> Diagnostic {
@@ -54,10 +56,10 @@ fn top_level_ops(ir: &Context, module: OpId) -> Vec<OpId> {
         .collect()
 }
 
-/// Symbols that some `func.call` in the module calls.
-fn called_symbols(ir: &Context, module: OpId) -> FxHashSet<String> {
+/// Symbols that some `func.call` nested in `op` calls.
+fn called_symbols(ir: &Context, op: OpId) -> FxHashSet<String> {
     let mut called = FxHashSet::default();
-    ir.walk_nested(module, &mut |op| {
+    ir.walk_nested(op, &mut |op| {
         if ir.op_name(op) == "func.call"
             && let Some(AttrKind::SymbolRef { root, .. }) = ir
                 .op_inherent_or_attr(op, "callee")
@@ -67,6 +69,21 @@ fn called_symbols(ir: &Context, module: OpId) -> FxHashSet<String> {
         }
     });
     called
+}
+
+/// The functions `roots` call, directly or not, and the roots themselves.
+fn reachable(ir: &Context, functions: &[(OpId, String)], roots: &[String]) -> FxHashSet<String> {
+    let mut seen: FxHashSet<String> = FxHashSet::default();
+    let mut work: Vec<String> = roots.to_vec();
+    while let Some(name) = work.pop() {
+        if !seen.insert(name.clone()) {
+            continue;
+        }
+        if let Some((op, _)) = functions.iter().find(|(_, n)| *n == name) {
+            work.extend(called_symbols(ir, *op));
+        }
+    }
+    seen
 }
 
 /// Translates `module` (a `builtin.module` of `func.func` and `memref.global` ops) into
@@ -100,12 +117,31 @@ pub(crate) fn translate_module<'ctx>(
             }
         }
     }
+    if let Some(roots) = &options.functions {
+        if let Some(missing) = roots
+            .iter()
+            .find(|r| !functions.iter().any(|(_, n)| n == *r))
+        {
+            return Err(Diagnostic::error(
+                ir.op(module).loc,
+                format!("no function named '{missing}' in the module"),
+            ));
+        }
+        let keep = reachable(ir, &functions, roots);
+        functions.retain(|(_, name)| keep.contains(name));
+    }
+    let exported = |name: &String| {
+        options
+            .functions
+            .as_ref()
+            .is_none_or(|roots| roots.contains(name))
+    };
     // Entry points first, so their exported names are never taken by internal functions
     // (LLVM renames an internal function whose name is taken).
     let mut entry_points = Vec::new();
     let mut entry_functions: Vec<(OpId, EntryPoint)> = Vec::new();
     for (op, name) in &functions {
-        if abi::body(ir, *op).is_some() && abi::is_public(ir, *op) {
+        if abi::body(ir, *op).is_some() && abi::is_public(ir, *op) && exported(name) {
             let entry = abi::entry_point(ir, *op, name)?;
             if entry_points
                 .iter()
@@ -126,7 +162,7 @@ pub(crate) fn translate_module<'ctx>(
     let mut internal = Vec::new();
     for (op, name) in &functions {
         let has_body = abi::body(ir, *op).is_some();
-        if !has_body || !abi::is_public(ir, *op) || called.contains(name) {
+        if !has_body || !abi::is_public(ir, *op) || called.contains(name) || !exported(name) {
             declare_internal(&mut tr, *op, name).map_err(|e| locate(ir, *op, e))?;
             if has_body {
                 internal.push((*op, name.clone()));

@@ -1,11 +1,13 @@
 //! `tb-run`: runs a function of an MLIR module on `.npy` inputs and writes its results as
-//! `.npy` files. `--interpret` uses the reference interpreter, which executes every level
-//! (graph, te, loop, and func/arith/math/memref).
+//! `.npy` files. By default the function is compiled for the host CPU by the CPU backend
+//! and run natively (loop level: func/arith/math/memref/loop); `--interpret` uses the
+//! reference interpreter instead, which executes every level (graph, te, loop, ...).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Parser;
+use tb_backends::cpu::{CompileOptions, CompiledModule, TargetOptions};
 use tb_interpreter::check::random_arguments;
 use tb_interpreter::exec::{Interpreter, func_signature};
 use tb_interpreter::{Tensor, read_npy, write_npy};
@@ -22,9 +24,18 @@ use tb_ir::{Context, verifier};
 struct Args {
     /// The module to run (`-` for stdin).
     input: String,
-    /// Run with the reference interpreter.
+    /// Run with the reference interpreter instead of compiling.
     #[arg(long)]
     interpret: bool,
+    /// Compiled runs: the CPU to generate code for (default: the host's).
+    #[arg(long, value_name = "NAME")]
+    mcpu: Option<String>,
+    /// Compiled runs: LLVM target features, e.g. `+avx2,-avx512f`.
+    #[arg(long, value_name = "FEATURES")]
+    mattr: Option<String>,
+    /// Compiled runs: run parallel loops on N threads (0: one per core; default: in order).
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
     /// The function to run (default: `main`, or the module's only function).
     #[arg(long = "function", value_name = "NAME")]
     function: Option<String>,
@@ -57,18 +68,18 @@ fn main() -> ExitCode {
 }
 
 fn run(args: &Args) -> Result<(), String> {
-    if !args.interpret {
-        return Err("tb-run: compiled execution needs the CPU backend, which this build does \
-                    not have yet; pass --interpret to run the reference interpreter"
-            .into());
-    }
     let text = if args.input == "-" {
-        std::io::read_to_string(std::io::stdin()).map_err(|e| format!("tb-run: cannot read stdin: {e}"))?
+        std::io::read_to_string(std::io::stdin())
+            .map_err(|e| format!("tb-run: cannot read stdin: {e}"))?
     } else {
         std::fs::read_to_string(&args.input)
             .map_err(|e| format!("tb-run: cannot read '{}': {e}", args.input))?
     };
-    let filename = if args.input == "-" { "<stdin>" } else { &args.input };
+    let filename = if args.input == "-" {
+        "<stdin>"
+    } else {
+        &args.input
+    };
     let mut sources = SourceMgr::new();
     sources.add_buffer(filename, &text);
     let mut ctx = Context::new();
@@ -79,9 +90,11 @@ fn run(args: &Args) -> Result<(), String> {
 
     let mut interp = Interpreter::new(&ctx, module);
     let name = pick_function(&interp, args.function.as_deref())?;
-    let func = interp.function(&name).expect("picked among the module's functions");
-    let (arg_types, result_types) =
-        func_signature(&ctx, func).ok_or_else(|| format!("tb-run: @{name} has no function type"))?;
+    let func = interp
+        .function(&name)
+        .expect("picked among the module's functions");
+    let (arg_types, result_types) = func_signature(&ctx, func)
+        .ok_or_else(|| format!("tb-run: @{name} has no function type"))?;
     let inputs = match args.random_inputs {
         Some(seed) => {
             if !args.inputs.is_empty() {
@@ -91,9 +104,26 @@ fn run(args: &Args) -> Result<(), String> {
         }
         None => read_inputs(&ctx, &name, &arg_types, &args.inputs)?,
     };
-    let results = interp
-        .run_function(&name, &inputs)
-        .map_err(|d| render(&ctx, &sources, &d))?;
+    let results = if args.interpret {
+        interp
+            .run_function(&name, &inputs)
+            .map_err(|d| render(&ctx, &sources, &d))?
+    } else {
+        let options = CompileOptions {
+            target: TargetOptions {
+                cpu: args.mcpu.clone(),
+                features: args.mattr.clone(),
+            },
+            threads: args.threads,
+            functions: Some(vec![name.clone()]),
+            ..CompileOptions::default()
+        };
+        let compiled = CompiledModule::compile(&ctx, module, &options)
+            .map_err(|d| render(&ctx, &sources, &d))?;
+        compiled
+            .run(&name, &inputs)
+            .map_err(|e| format!("tb-run: {e}"))?
+    };
     for (i, (tensor, &ty)) in results.iter().zip(&result_types).enumerate() {
         println!(
             "result #{i}: {} = {}",

@@ -256,6 +256,7 @@ fn emit_output(cli: &Cli, input: &Path, bytes: &[u8], kind: &str) -> Result<(), 
         },
         opt_level,
         threads: cli.threads,
+        ..CompileOptions::default()
     };
     let llvm_kind = match output {
         Output::Llvm(kind) => kind,
