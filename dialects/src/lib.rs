@@ -16,6 +16,7 @@ use tb_ir::Context;
 pub fn register_all(ctx: &mut Context) -> Result<(), String> {
     arith::register(ctx)?;
     func::register(ctx)?;
+    graph::register(ctx)?;
     te::register(ctx)?;
     loop_::register(ctx)?;
     Ok(())

@@ -1,8 +1,63 @@
 //! The `graph` dialect: one op per ONNX operator family, value semantics on statically
-//! shaped tensors.
+//! shaped tensors, ONNX semantics (opsets 13–21).
 //!
-//! [`shape`] holds the static shape rules of those operators as pure functions over
-//! `&[i64]` shapes and plain attribute structs, so that the op verifiers, the ONNX importer
-//! and the reference interpreter (`tb-interpreter`) share one source of truth.
+//! Ops are named `graph.<ONNX name in snake_case>` (`Conv` → `graph.conv`,
+//! `BatchNormalization` → `graph.batch_normalization`, `ReduceMean` → `graph.reduce_mean`).
+//! Attributes keep ONNX's names and defaults ([`attrs`] states the conventions).
+//!
+//! Every ONNX *input* that must be known to know the result shape is an attribute here,
+//! because every graph value has a static shape: Reshape/Expand `shape`, Slice
+//! `starts`/`ends`/`axes`/`steps`, Pad `pads`/`axes` (and `constant_value`), Squeeze/
+//! Unsqueeze/Reduce* `axes`, Split `split`, Tile `repeats`, ConstantOfShape's shape, Range's
+//! `start`/`limit`/`delta`, and Clip's `min`/`max`. The importer folds those constant inputs
+//! into attributes; shape subgraphs that compute them (`Shape → Gather → Concat ...`) are
+//! graph ops first and fold to `graph.constant` ([`fold`]).
+//!
+//! Each op has one shape rule ([`infer`]) over [`shape`], the static ONNX shape functions
+//! the interpreter also uses: the verifier checks declared result types against it, and
+//! type inference and [`builder`] use it to compute them.
 
+pub mod attrs;
+pub mod builder;
+mod canonicalize;
+pub mod fold;
+pub mod infer;
+pub mod literal;
+mod ops;
 pub mod shape;
+pub mod types;
+
+use tb_ir::registry::DialectInfo;
+use tb_ir::{Attr, Context, Location, OpId, Type};
+
+pub use ops::conv::{conv_attrs, conv_transpose_attrs};
+pub use ops::defs;
+pub use ops::pool::pool_attrs;
+
+/// Folded values become `graph.constant`s when the attribute has the tensor type wanted.
+fn materialize_constant(ctx: &mut Context, value: Attr, ty: Type, loc: Location) -> Option<OpId> {
+    if attrs::elements_type(ctx, value)? != ty || types::static_tensor(ctx, ty).is_none() {
+        return None;
+    }
+    let state = builder::op_state_with_types(
+        ctx,
+        "graph.constant",
+        vec![],
+        vec![("value".to_string(), value)],
+        vec![ty],
+        loc,
+    );
+    Some(ctx.create_op(state))
+}
+
+pub fn register(ctx: &mut Context) -> Result<(), String> {
+    ctx.register_dialect_info(DialectInfo {
+        namespace: "graph",
+        materialize_constant: Some(materialize_constant),
+        print_attr: None,
+    });
+    for def in defs() {
+        ctx.register_op_def(def)?;
+    }
+    Ok(())
+}

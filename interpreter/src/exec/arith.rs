@@ -140,19 +140,33 @@ int_op!(addi, |a, b, _w| Ok(a.wrapping_add(b)));
 int_op!(subi, |a, b, _w| Ok(a.wrapping_sub(b)));
 int_op!(muli, |a, b, _w| Ok(a.wrapping_mul(b)));
 int_op!(divsi, |a, b, _w| Ok(a.wrapping_div(nonzero(b)?)));
-int_op!(divui, |a, b, w| Ok((unsigned(a, w) / unsigned(nonzero(b)?, w)) as i64));
+int_op!(divui, |a, b, w| Ok(
+    (unsigned(a, w) / unsigned(nonzero(b)?, w)) as i64
+));
 int_op!(remsi, |a, b, _w| Ok(a.wrapping_rem(nonzero(b)?)));
-int_op!(remui, |a, b, w| Ok((unsigned(a, w) % unsigned(nonzero(b)?, w)) as i64));
+int_op!(remui, |a, b, w| Ok(
+    (unsigned(a, w) % unsigned(nonzero(b)?, w)) as i64
+));
 int_op!(andi, |a, b, _w| Ok(a & b));
 int_op!(ori, |a, b, _w| Ok(a | b));
 int_op!(xori, |a, b, _w| Ok(a ^ b));
 int_op!(maxsi, |a, b, _w| Ok(a.max(b)));
 int_op!(minsi, |a, b, _w| Ok(a.min(b)));
-int_op!(maxui, |a, b, w| Ok(if unsigned(a, w) >= unsigned(b, w) { a } else { b }));
-int_op!(minui, |a, b, w| Ok(if unsigned(a, w) <= unsigned(b, w) { a } else { b }));
+int_op!(maxui, |a, b, w| Ok(if unsigned(a, w) >= unsigned(b, w) {
+    a
+} else {
+    b
+}));
+int_op!(minui, |a, b, w| Ok(if unsigned(a, w) <= unsigned(b, w) {
+    a
+} else {
+    b
+}));
 int_op!(shli, |a, b, w| Ok(a.wrapping_shl(shift_amount(b, w)?)));
 int_op!(shrsi, |a, b, w| Ok(a >> shift_amount(b, w)?));
-int_op!(shrui, |a, b, w| Ok((unsigned(a, w) >> shift_amount(b, w)?) as i64));
+int_op!(shrui, |a, b, w| Ok(
+    (unsigned(a, w) >> shift_amount(b, w)?) as i64
+));
 
 float_op!(addf, |a, b| a + b);
 float_op!(subf, |a, b| a - b);
@@ -161,8 +175,20 @@ float_op!(divf, |a, b| a / b);
 float_op!(remf, |a, b| a % b);
 float_op!(maximumf, |a, b| maximum(a, b));
 float_op!(minimumf, |a, b| -maximum(-a, -b));
-float_op!(maxnumf, |a, b| if a.is_nan() { b } else if b.is_nan() { a } else { maximum(a, b) });
-float_op!(minnumf, |a, b| if a.is_nan() { b } else if b.is_nan() { a } else { -maximum(-a, -b) });
+float_op!(maxnumf, |a, b| if a.is_nan() {
+    b
+} else if b.is_nan() {
+    a
+} else {
+    maximum(a, b)
+});
+float_op!(minnumf, |a, b| if a.is_nan() {
+    b
+} else if b.is_nan() {
+    a
+} else {
+    -maximum(-a, -b)
+});
 
 /// IEEE `maximum`: NaN if either is NaN, and +0 above -0.
 fn maximum(a: f64, b: f64) -> f64 {
@@ -257,11 +283,13 @@ fn constant(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
     interp.set_result(env, op, 0, v)
 }
 
-cast_op!(extsi, |v, from, _to| Ok(Scalar::Int(if from.width() == 1 {
-    -(v.as_int() & 1)
-} else {
-    v.as_int()
-})));
+cast_op!(extsi, |v, from, _to| Ok(Scalar::Int(
+    if from.width() == 1 {
+        -(v.as_int() & 1)
+    } else {
+        v.as_int()
+    }
+)));
 cast_op!(extui, |v, from, _to| Ok(Scalar::Int(
     unsigned(v.as_int(), from.width()) as i64
 )));
@@ -272,12 +300,16 @@ cast_op!(uitofp, |v, from, _to| Ok(Scalar::Float(
     unsigned(v.as_int(), from.width()) as f64
 )));
 cast_op!(fptosi, |v, _from, _to| Ok(Scalar::Int(v.as_float() as i64)));
-cast_op!(fptoui, |v, _from, _to| Ok(Scalar::Int(v.as_float() as u64 as i64)));
-cast_op!(index_cast, |v, from, _to| Ok(Scalar::Int(if from.width() == 1 {
-    -(v.as_int() & 1)
-} else {
-    v.as_int()
-})));
+cast_op!(fptoui, |v, _from, _to| Ok(Scalar::Int(
+    v.as_float() as u64 as i64
+)));
+cast_op!(index_cast, |v, from, _to| Ok(Scalar::Int(
+    if from.width() == 1 {
+        -(v.as_int() & 1)
+    } else {
+        v.as_int()
+    }
+)));
 cast_op!(index_castui, |v, from, _to| Ok(Scalar::Int(
     unsigned(v.as_int(), from.width()) as i64
 )));
@@ -286,7 +318,9 @@ cast_op!(bitcast, |v, from, to| bitcast_scalar(v, from, to));
 fn bitcast_scalar(v: Scalar, from: ElemType, to: ElemType) -> Result<Scalar, String> {
     let bits: u64 = match (v, from) {
         (Scalar::Int(i), _) => unsigned(i, from.width()),
-        (Scalar::Float(f), ElemType::Float(FloatKind::F16)) => half::f16::from_f64(f).to_bits() as u64,
+        (Scalar::Float(f), ElemType::Float(FloatKind::F16)) => {
+            half::f16::from_f64(f).to_bits() as u64
+        }
         (Scalar::Float(f), ElemType::Float(FloatKind::BF16)) => {
             half::bf16::from_f64(f).to_bits() as u64
         }
@@ -294,7 +328,9 @@ fn bitcast_scalar(v: Scalar, from: ElemType, to: ElemType) -> Result<Scalar, Str
         (Scalar::Float(f), _) => f.to_bits(),
     };
     Ok(match to {
-        ElemType::Float(FloatKind::F16) => Scalar::Float(half::f16::from_bits(bits as u16).to_f64()),
+        ElemType::Float(FloatKind::F16) => {
+            Scalar::Float(half::f16::from_bits(bits as u16).to_f64())
+        }
         ElemType::Float(FloatKind::BF16) => {
             Scalar::Float(half::bf16::from_bits(bits as u16).to_f64())
         }

@@ -23,9 +23,9 @@ pub fn attr_to_value(ctx: &Context, attr: Attr, ty: Type) -> Result<RtValue, Str
         }
     };
     match ctx.attr_kind(attr) {
-        AttrKind::Integer { value, .. } => Ok(RtValue::Scalar(
-            elem.normalize(Scalar::Int(*value as i64)),
-        )),
+        AttrKind::Integer { value, .. } => {
+            Ok(RtValue::Scalar(elem.normalize(Scalar::Int(*value as i64))))
+        }
         AttrKind::Float { bits, ty: fty } => match ctx.type_kind(*fty) {
             TypeKind::Float(kind) => bits_to_f64(*kind, *bits)
                 .map(|f| RtValue::Scalar(Scalar::Float(f)))
@@ -90,7 +90,11 @@ fn shaped_value(ctx: &Context, ty: Type, tensor: Tensor) -> Result<RtValue, Stri
 }
 
 /// A function argument of type `ty` given as `tensor`: dtype and shape must match exactly.
-pub(super) fn tensor_as_argument(ctx: &Context, ty: Type, tensor: &Tensor) -> Result<RtValue, String> {
+pub(super) fn tensor_as_argument(
+    ctx: &Context,
+    ty: Type,
+    tensor: &Tensor,
+) -> Result<RtValue, String> {
     let elem = ElemType::of(ctx, ty)?;
     let dtype = elem.dtype()?;
     if tensor.dtype() != dtype {
@@ -122,7 +126,10 @@ pub(super) fn tensor_as_argument(ctx: &Context, ty: Type, tensor: &Tensor) -> Re
                     tensor.shape()
                 ));
             }
-            Ok(RtValue::Scalar(super::value::read_element(tensor.data(), 0)))
+            Ok(RtValue::Scalar(super::value::read_element(
+                tensor.data(),
+                0,
+            )))
         }
     }
 }

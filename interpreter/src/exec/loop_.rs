@@ -99,7 +99,10 @@ fn run_loop(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
     }
     let mut ivs: Vec<i64> = ranges.iter().map(|r| r.0).collect();
     loop {
-        let args = ivs.iter().map(|&i| RtValue::Scalar(Scalar::Int(i))).collect();
+        let args = ivs
+            .iter()
+            .map(|&i| RtValue::Scalar(Scalar::Int(i)))
+            .collect();
         interp
             .run_nested_block(env, body, args)
             .map_err(|d| ExecError::Located(Box::new(d)))?;
@@ -226,11 +229,7 @@ fn broadcast(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
             // A lower-rank vector repeats along the leading dimensions.
             let m = t.numel().max(1);
             if !n.is_multiple_of(m) || !shape.ends_with(t.shape()) {
-                return Err(format!(
-                    "cannot broadcast shape {:?} to {shape:?}",
-                    t.shape()
-                )
-                .into());
+                return Err(format!("cannot broadcast shape {:?} to {shape:?}", t.shape()).into());
             }
             for i in 0..n {
                 write_element(&mut data, i, read_element(t.data(), i % m));

@@ -138,7 +138,9 @@ fn ctpop(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
 }
 
 fn classify(interp: &mut Interpreter, env: &mut Env, op: OpId, f: fn(f64) -> bool) -> ExecResult {
-    elementwise(interp, env, op, &|s| Ok(Scalar::Int(f(s[0].as_float()) as i64)))
+    elementwise(interp, env, op, &|s| {
+        Ok(Scalar::Int(f(s[0].as_float()) as i64))
+    })
 }
 
 fn isnan(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {

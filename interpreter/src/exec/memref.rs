@@ -33,7 +33,12 @@ pub(super) fn handler(name: &str) -> Option<Handler> {
     })
 }
 
-fn operands_from(interp: &Interpreter, env: &Env, op: OpId, range: std::ops::Range<usize>) -> ExecResult<Vec<i64>> {
+fn operands_from(
+    interp: &Interpreter,
+    env: &Env,
+    op: OpId,
+    range: std::ops::Range<usize>,
+) -> ExecResult<Vec<i64>> {
     range.map(|i| interp.index_arg(env, op, i)).collect()
 }
 
@@ -143,7 +148,10 @@ fn subview(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
         &dense_i64s(interp, op, "static_strides")?,
         &operands_from(interp, env, op, 1 + no + ns..1 + no + ns + nt)?,
     )?;
-    if offsets.len() != source.rank() || sizes.len() != source.rank() || steps.len() != source.rank() {
+    if offsets.len() != source.rank()
+        || sizes.len() != source.rank()
+        || steps.len() != source.rank()
+    {
         return Err("offsets, sizes and strides must each have one entry per dimension".into());
     }
     let mut offset = source.offset;
@@ -242,7 +250,9 @@ fn collapse_shape(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResu
                 && source.shape[next] != 1
                 && k_stride != source.strides[next] * source.shape[next]
             {
-                return Err(format!("dimensions {group:?} are not contiguous in the source view").into());
+                return Err(
+                    format!("dimensions {group:?} are not contiguous in the source view").into(),
+                );
             }
             size *= source.shape[k];
         }
@@ -296,26 +306,36 @@ fn dim(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
 
 fn rank(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
     let buffer = interp.buffer_arg(env, op, 0)?;
-    interp.set_result(env, op, 0, RtValue::Scalar(Scalar::Int(buffer.rank() as i64)))
+    interp.set_result(
+        env,
+        op,
+        0,
+        RtValue::Scalar(Scalar::Int(buffer.rank() as i64)),
+    )
 }
 
 fn get_global(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
     let ctx = interp.ctx;
-    let name = match ctx.op_inherent_or_attr(op, "name").map(|a| ctx.attr_kind(a)) {
+    let name = match ctx
+        .op_inherent_or_attr(op, "name")
+        .map(|a| ctx.attr_kind(a))
+    {
         Some(AttrKind::SymbolRef { root, .. }) => root.clone(),
         _ => return Err("has no @name".into()),
     };
-    let buffer = interp
-        .global(&name)
-        .cloned()
-        .ok_or_else(|| format!("@{name} is not a memref.global of the module with a usable initial value"))?;
+    let buffer = interp.global(&name).cloned().ok_or_else(|| {
+        format!("@{name} is not a memref.global of the module with a usable initial value")
+    })?;
     interp.set_result(env, op, 0, RtValue::Buffer(buffer))
 }
 
 /// The storage of a `memref.global`: its initial value, or uninitialized elements.
 pub(super) fn global_buffer(interp: &Interpreter, op: OpId) -> Result<Buffer, String> {
     let ctx = interp.ctx;
-    let ty = match ctx.op_inherent_or_attr(op, "type").map(|a| ctx.attr_kind(a)) {
+    let ty = match ctx
+        .op_inherent_or_attr(op, "type")
+        .map(|a| ctx.attr_kind(a))
+    {
         Some(AttrKind::Type(ty)) => *ty,
         _ => return Err("memref.global has no type".into()),
     };

@@ -25,8 +25,8 @@ use tb_ir::operation::OpName;
 use tb_ir::{BlockId, Context, Diagnostic, OpId, Value};
 
 pub use attr::attr_to_value;
-pub use func::signature as func_signature;
 use buffer::Buffer;
+pub use func::signature as func_signature;
 pub use value::{ElemType, RtValue, Scalar};
 
 use crate::tensor::Tensor;
@@ -185,7 +185,11 @@ impl<'a> Interpreter<'a> {
     }
 
     /// Calls `func` with run-time arguments.
-    pub(crate) fn call(&mut self, func: OpId, args: Vec<RtValue>) -> Result<Vec<RtValue>, Diagnostic> {
+    pub(crate) fn call(
+        &mut self,
+        func: OpId,
+        args: Vec<RtValue>,
+    ) -> Result<Vec<RtValue>, Diagnostic> {
         let loc = self.ctx.op(func).loc;
         let body = func::body(self.ctx, func).ok_or_else(|| {
             Diagnostic::error(loc, "cannot call a function declaration: it has no body")
@@ -253,7 +257,10 @@ impl<'a> Interpreter<'a> {
         env.get(&v).cloned().ok_or_else(|| {
             Diagnostic::error(
                 self.ctx.op(op).loc,
-                format!("'{}' op uses a value that has not been computed", self.ctx.op_name(op)),
+                format!(
+                    "'{}' op uses a value that has not been computed",
+                    self.ctx.op_name(op)
+                ),
             )
         })
     }
@@ -304,7 +311,9 @@ impl<'a> Interpreter<'a> {
     pub(crate) fn scalar_arg(&self, env: &Env, op: OpId, i: usize) -> ExecResult<Scalar> {
         match self.arg(env, op, i)? {
             RtValue::Scalar(s) => Ok(*s),
-            other => Err(format!("operand #{i} is {}, expected a scalar", other.kind_name()).into()),
+            other => {
+                Err(format!("operand #{i} is {}, expected a scalar", other.kind_name()).into())
+            }
         }
     }
 
@@ -312,21 +321,36 @@ impl<'a> Interpreter<'a> {
         Ok(self.scalar_arg(env, op, i)?.as_int())
     }
 
-    pub(crate) fn tensor_arg<'e>(&self, env: &'e Env, op: OpId, i: usize) -> ExecResult<&'e Tensor> {
+    pub(crate) fn tensor_arg<'e>(
+        &self,
+        env: &'e Env,
+        op: OpId,
+        i: usize,
+    ) -> ExecResult<&'e Tensor> {
         match self.arg(env, op, i)? {
             RtValue::Tensor(t) => Ok(t),
-            other => Err(format!("operand #{i} is {}, expected a tensor", other.kind_name()).into()),
+            other => {
+                Err(format!("operand #{i} is {}, expected a tensor", other.kind_name()).into())
+            }
         }
     }
 
     pub(crate) fn buffer_arg(&self, env: &Env, op: OpId, i: usize) -> ExecResult<Buffer> {
         match self.arg(env, op, i)? {
             RtValue::Buffer(b) => Ok(b.clone()),
-            other => Err(format!("operand #{i} is {}, expected a buffer", other.kind_name()).into()),
+            other => {
+                Err(format!("operand #{i} is {}, expected a buffer", other.kind_name()).into())
+            }
         }
     }
 
-    pub(crate) fn set_result(&self, env: &mut Env, op: OpId, i: usize, value: RtValue) -> ExecResult {
+    pub(crate) fn set_result(
+        &self,
+        env: &mut Env,
+        op: OpId,
+        i: usize,
+        value: RtValue,
+    ) -> ExecResult {
         let v = *self
             .ctx
             .op(op)

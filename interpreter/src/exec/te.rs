@@ -134,7 +134,10 @@ fn set_point(interp: &mut Interpreter, domain: &[i64], rank: usize, flat: usize,
 
 fn eval_body(interp: &mut Interpreter, env: &mut Env, body: tb_ir::BlockId) -> ExecResult<Scalar> {
     let point = interp.te_domains.last().expect("pushed by compute");
-    let args = point.iter().map(|&i| RtValue::Scalar(Scalar::Int(i))).collect();
+    let args = point
+        .iter()
+        .map(|&i| RtValue::Scalar(Scalar::Int(i)))
+        .collect();
     let yielded = interp
         .run_nested_block(env, body, args)
         .map_err(|d| ExecError::Located(Box::new(d)))?;

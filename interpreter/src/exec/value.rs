@@ -68,7 +68,11 @@ impl ElemType {
                 16 => DType::I16,
                 32 => DType::I32,
                 64 => DType::I64,
-                _ => return Err(format!("i{width} tensors are not supported by the interpreter")),
+                _ => {
+                    return Err(format!(
+                        "i{width} tensors are not supported by the interpreter"
+                    ));
+                }
             },
             ElemType::Int {
                 width,

@@ -1,0 +1,35 @@
+//! The op definitions of the `graph` dialect, one file per operator family.
+
+pub(crate) mod conv;
+mod elementwise;
+mod generators;
+mod matmul;
+mod normalization;
+pub(crate) mod pool;
+mod reduce;
+mod shape_ops;
+
+use tb_ir::ods::OpDef;
+
+/// Ops whose result has the operand's type: `graph.relu %x : tensor<2x3xf32>`.
+const UNARY: &str = "operands attr-dict `:` type(operands)";
+
+/// Every other op spells operand and result types:
+/// `graph.add %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>`.
+const FUNCTIONAL: &str = "operands attr-dict `:` functional-type(operands, results)";
+
+/// Every op definition of the dialect.
+pub fn defs() -> impl Iterator<Item = &'static OpDef> {
+    [
+        generators::DEFS,
+        elementwise::DEFS,
+        matmul::DEFS,
+        conv::DEFS,
+        pool::DEFS,
+        normalization::DEFS,
+        shape_ops::DEFS,
+        reduce::DEFS,
+    ]
+    .into_iter()
+    .flatten()
+}
