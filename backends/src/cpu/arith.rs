@@ -345,7 +345,7 @@ fn select_op(tr: &mut Translator, op: OpId) -> TResult {
 
 fn cast(tr: &mut Translator, op: OpId, opcode: InstructionOpcode) -> TResult {
     let value = tr.operand(op, 0)?;
-    let to = tr.llvm_type(tr.result_type(op, 0))?;
+    let to = tr.llvm_type(tr.result_type(op, 0)?)?;
     let result = tr.builder.build_cast(opcode, value, to, "")?;
     tr.set_result(op, 0, result)
 }
@@ -381,8 +381,8 @@ fn int_width(tr: &Translator, ty: Type) -> u32 {
 /// Between `index` and integers: sign-extend (or zero-extend for `index_castui`) when
 /// widening, truncate when narrowing, nothing at equal widths.
 fn index_cast_with(tr: &mut Translator, op: OpId, signed: bool) -> TResult {
-    let from = int_width(tr, tr.operand_type(op, 0));
-    let to = int_width(tr, tr.result_type(op, 0));
+    let from = int_width(tr, tr.operand_type(op, 0)?);
+    let to = int_width(tr, tr.result_type(op, 0)?);
     let opcode = match from.cmp(&to) {
         std::cmp::Ordering::Less if signed => InstructionOpcode::SExt,
         std::cmp::Ordering::Less => InstructionOpcode::ZExt,
@@ -449,7 +449,7 @@ fn element_bits(element: &DenseElement) -> TResult<u128> {
 }
 
 fn constant(tr: &mut Translator, op: OpId) -> TResult {
-    let ty = tr.result_type(op, 0);
+    let ty = tr.result_type(op, 0)?;
     let attr = tr.attr(op, "value").ok_or("has no value")?;
     let value = match tr.ir.attr_kind(attr) {
         AttrKind::Integer { value, .. } => scalar_constant(tr, ty, *value as u128)?,

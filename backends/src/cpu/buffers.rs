@@ -64,7 +64,7 @@ fn requested_alignment(tr: &Translator, op: OpId) -> TResult<u64> {
 }
 
 fn result_layout(tr: &Translator, op: OpId) -> TResult<MemRefLayout> {
-    Ok(MemRefLayout::of(tr.ir, tr.result_type(op, 0))?)
+    Ok(MemRefLayout::of(tr.ir, tr.result_type(op, 0)?)?)
 }
 
 fn alloc(tr: &mut Translator, op: OpId) -> TResult {
@@ -159,7 +159,7 @@ fn index_operands<'ctx>(
     op: OpId,
     first: usize,
 ) -> TResult<Vec<IntValue<'ctx>>> {
-    tr.ir.op(op).operands[first..]
+    tr.operands_from(op, first)
         .iter()
         .map(|&v| tr.int_value(v))
         .collect()
@@ -279,7 +279,11 @@ fn view(tr: &mut Translator, op: OpId) -> TResult {
 
 fn dim(tr: &mut Translator, op: OpId) -> TResult {
     let layout = operand_layout(tr, op, 0)?;
-    let index = tr.operand(op, 1)?.into_int_value();
+    let index = *tr
+        .operands_from(op, 1)
+        .first()
+        .ok_or("has no index operand")?;
+    let index = tr.int_value(index)?;
     // The sizes are static: select among them (folds away for a constant index).
     let mut value = tr.i64_const(0);
     for (k, &size) in layout.shape.iter().enumerate().rev() {

@@ -285,7 +285,7 @@ fn return_op(tr: &mut Translator, op: OpId) -> TResult {
         .into());
     }
     for (i, (&value, &output)) in values.iter().zip(&outputs).enumerate() {
-        let ty = tr.operand_type(op, i);
+        let ty = tr.operand_type(op, i)?;
         match tr.ir.type_kind(ty) {
             TypeKind::MemRef { .. } => {
                 let pointer = value.into_pointer_value();

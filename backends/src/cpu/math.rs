@@ -66,8 +66,39 @@ pub(crate) fn handler(name: &str) -> Option<Handler> {
     })
 }
 
+/// Checks that operand `i` of `op` is a float (or a vector of floats) when `float`, an
+/// integer otherwise: `math` ops are not verified until the dialect is registered.
+fn expect_kind(tr: &Translator, op: OpId, i: usize, float: bool) -> TResult {
+    let ty = tr.operand_type(op, i)?;
+    let element = match tr.ir.type_kind(ty) {
+        TypeKind::Vector { element, .. } => *element,
+        _ => ty,
+    };
+    let ok = match tr.ir.type_kind(element) {
+        TypeKind::Float(_) => float,
+        TypeKind::Integer { .. } => !float,
+        _ => false,
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "expects {} operands",
+            if float { "float" } else { "integer" }
+        )
+        .into())
+    }
+}
+
+/// Integer ops among those [`intrinsic`] handles; the others take floats.
+const INTEGER_INTRINSICS: &[&str] = &["llvm.ctpop", "llvm.abs", "llvm.ctlz", "llvm.cttz"];
+
 /// An op computed by one LLVM intrinsic overloaded on its first operand's type.
 fn intrinsic(tr: &mut Translator, op: OpId, name: &str) -> TResult {
+    let float = !INTEGER_INTRINSICS.contains(&name);
+    for i in 0..tr.ir.op(op).operands.len() {
+        expect_kind(tr, op, i, float)?;
+    }
     let args = (0..tr.ir.op(op).operands.len())
         .map(|i| tr.operand(op, i))
         .collect::<TResult<Vec<_>>>()?;
@@ -117,6 +148,7 @@ intrinsic_ops! {
 /// `llvm.abs`, `llvm.ctlz`, `llvm.cttz`: the extra `i1` operand says whether the result
 /// for `INT_MIN` / zero is poison; MLIR defines those results, so it is `false`.
 fn int_intrinsic_with_flag(tr: &mut Translator, op: OpId, name: &str) -> TResult {
+    expect_kind(tr, op, 0, false)?;
     let x = tr.operand(op, 0)?;
     let no = tr.llvm.bool_type().const_zero().into();
     let value = tr.call_intrinsic(name, &[x.get_type()], &[x, no])?;
@@ -138,7 +170,11 @@ fn cttz(tr: &mut Translator, op: OpId) -> TResult {
 /// A C math library function (`erff` for `float`, `erf` for `double`) applied lane by
 /// lane; `f16`/`bf16` lanes go through `float`.
 fn libm(tr: &mut Translator, op: OpId, function: &str) -> TResult {
-    let kind = match tr.ir.type_kind(element_type(tr.ir, tr.operand_type(op, 0))) {
+    expect_kind(tr, op, 0, true)?;
+    let kind = match tr
+        .ir
+        .type_kind(element_type(tr.ir, tr.operand_type(op, 0)?))
+    {
         TypeKind::Float(kind) => *kind,
         _ => return Err("expects a float operand".into()),
     };
@@ -201,6 +237,7 @@ fn float_like<'ctx>(
 }
 
 fn rsqrt(tr: &mut Translator, op: OpId) -> TResult {
+    expect_kind(tr, op, 0, true)?;
     let x = tr.operand(op, 0)?;
     let root = tr.call_intrinsic("llvm.sqrt", &[x.get_type()], &[x])?;
     let one = float_like(tr, x.get_type(), 1.0)?;
@@ -213,6 +250,8 @@ fn rsqrt(tr: &mut Translator, op: OpId) -> TResult {
 
 /// `x ** n` for an integer `n`: `pow(x, (float) n)`, as exact as `powf`.
 fn fpowi(tr: &mut Translator, op: OpId) -> TResult {
+    expect_kind(tr, op, 0, true)?;
+    expect_kind(tr, op, 1, false)?;
     let x = tr.operand(op, 0)?;
     let n = tr.operand(op, 1)?;
     let n = tr
@@ -243,6 +282,8 @@ fn int_like<'ctx>(
 /// Integer power by squaring over every bit of the exponent (straight-line code, one step
 /// per bit). Negative exponents give 0, except for bases 1 and -1, as MLIR's expansion.
 fn ipowi(tr: &mut Translator, op: OpId) -> TResult {
+    expect_kind(tr, op, 0, false)?;
+    expect_kind(tr, op, 1, false)?;
     let base = tr.operand(op, 0)?;
     let exponent = tr.operand(op, 1)?;
     let ty = base.get_type();
@@ -278,6 +319,7 @@ fn ipowi(tr: &mut Translator, op: OpId) -> TResult {
 }
 
 fn isnan(tr: &mut Translator, op: OpId) -> TResult {
+    expect_kind(tr, op, 0, true)?;
     let x = tr.operand(op, 0)?;
     let value = fcmp(tr, FloatPredicate::UNO, x, x)?;
     tr.set_result(op, 0, value)
@@ -285,6 +327,7 @@ fn isnan(tr: &mut Translator, op: OpId) -> TResult {
 
 /// Compares `|x|` with +infinity.
 fn compare_magnitude_with_infinity(tr: &mut Translator, op: OpId, p: FloatPredicate) -> TResult {
+    expect_kind(tr, op, 0, true)?;
     let x = tr.operand(op, 0)?;
     let magnitude = tr.call_intrinsic("llvm.fabs", &[x.get_type()], &[x])?;
     let infinity = float_like(tr, x.get_type(), f64::INFINITY)?;
@@ -302,6 +345,7 @@ fn isfinite(tr: &mut Translator, op: OpId) -> TResult {
 }
 
 fn isnormal(tr: &mut Translator, op: OpId) -> TResult {
+    expect_kind(tr, op, 0, true)?;
     let x = tr.operand(op, 0)?;
     // fcPosNormal | fcNegNormal in `llvm.is.fpclass`'s test mask.
     let mask = tr

@@ -114,7 +114,7 @@ impl MemRefLayout {
 
 /// The layout of operand `i` of `op`.
 pub(crate) fn operand_layout(tr: &Translator, op: tb_ir::OpId, i: usize) -> TResult<MemRefLayout> {
-    Ok(MemRefLayout::of(tr.ir, tr.operand_type(op, i))?)
+    Ok(MemRefLayout::of(tr.ir, tr.operand_type(op, i)?)?)
 }
 
 /// The LLVM type elements of `layout` have in memory.

@@ -10,7 +10,7 @@ use std::fmt;
 use inkwell::OptimizationLevel;
 use inkwell::module::Module;
 use inkwell::passes::PassBuilderOptions;
-use inkwell::targets::{CodeModel, InitializationConfig, RelocMode, Target, TargetMachine};
+use inkwell::targets::{CodeModel, RelocMode, Target, TargetMachine};
 
 /// LLVM's optimization level.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -109,7 +109,7 @@ pub fn target_machine(
     options: &TargetOptions,
     level: OptLevel,
 ) -> Result<TargetMachine, TargetError> {
-    Target::initialize_native(&InitializationConfig::default())
+    crate::llvm_info::initialize_targets()
         .map_err(|m| TargetError(format!("cannot initialise the host target: {m}")))?;
     let triple = TargetMachine::get_default_triple();
     let target = Target::from_triple(&triple).map_err(|m| {

@@ -172,12 +172,29 @@ impl<'a, 'ctx> Translator<'a, 'ctx> {
         self.value(v)
     }
 
-    pub fn operand_type(&self, op: OpId, i: usize) -> Type {
-        self.ir.value_type(self.ir.op(op).operands[i])
+    pub fn operand_type(&self, op: OpId, i: usize) -> TResult<Type> {
+        let v = *self
+            .ir
+            .op(op)
+            .operands
+            .get(i)
+            .ok_or_else(|| format!("has no operand #{i}"))?;
+        Ok(self.ir.value_type(v))
     }
 
-    pub fn result_type(&self, op: OpId, i: usize) -> Type {
-        self.ir.value_type(self.ir.op(op).results[i])
+    pub fn result_type(&self, op: OpId, i: usize) -> TResult<Type> {
+        let v = *self
+            .ir
+            .op(op)
+            .results
+            .get(i)
+            .ok_or_else(|| format!("has no result #{i}"))?;
+        Ok(self.ir.value_type(v))
+    }
+
+    /// The operands of `op` from position `first` on (none if it has fewer).
+    pub fn operands_from(&self, op: OpId, first: usize) -> &'a [Value] {
+        self.ir.op(op).operands.get(first..).unwrap_or_default()
     }
 
     pub fn pointer_operand(&self, op: OpId, i: usize) -> TResult<PointerValue<'ctx>> {

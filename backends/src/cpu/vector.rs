@@ -125,7 +125,8 @@ fn rows<'ctx>(
     let layout = operand_layout(tr, op, memref_index)?;
     let base = tr.pointer_operand(op, memref_index)?;
     let map = loop_::access_map(tr.ir, op).ok_or("has no access map")?;
-    let indices = tr.ir.op(op).operands[memref_index + 1..]
+    let indices = tr
+        .operands_from(op, memref_index + 1)
         .iter()
         .map(|&v| tr.int_value(v))
         .collect::<TResult<Vec<_>>>()?;
@@ -180,7 +181,7 @@ fn alignment(tr: &Translator, layout: &MemRefLayout) -> TResult<u32> {
 }
 
 fn vector_load(tr: &mut Translator, op: OpId) -> TResult {
-    let result_type = tr.result_type(op, 0);
+    let result_type = tr.result_type(op, 0)?;
     let shape = vector_shape(tr, result_type)?;
     let rows = rows(tr, op, 0, &shape)?;
     let memory = element_memory_type(tr, &rows.layout)?;
@@ -293,7 +294,7 @@ fn set_alignment(value: BasicValueEnum, align: u32) {
 }
 
 fn vector_store(tr: &mut Translator, op: OpId) -> TResult {
-    let value_type = tr.operand_type(op, 0);
+    let value_type = tr.operand_type(op, 0)?;
     let shape = vector_shape(tr, value_type)?;
     let rows = rows(tr, op, 1, &shape)?;
     let memory = element_memory_type(tr, &rows.layout)?;
@@ -332,7 +333,7 @@ fn vector_store(tr: &mut Translator, op: OpId) -> TResult {
 
 fn broadcast(tr: &mut Translator, op: OpId) -> TResult {
     let scalar = tr.operand(op, 0)?;
-    let to = tr.llvm_type(tr.result_type(op, 0))?;
+    let to = tr.llvm_type(tr.result_type(op, 0)?)?;
     let value = splat(tr, scalar, to)?;
     tr.set_result(op, 0, value)
 }

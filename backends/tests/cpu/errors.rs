@@ -97,6 +97,48 @@ func.func @f(%c: i1) {
     );
 }
 
+#[test]
+fn malformed_generic_ops_are_errors_not_crashes() {
+    // `math` and `memref` ops are not verified until their dialects are registered, so
+    // the backend checks what it relies on itself.
+    for (body, message) in [
+        (
+            r#"%x = "memref.load"() : () -> f32"#,
+            "'memref.load' op has no operand #0",
+        ),
+        (
+            r#"%y = "math.tanh"(%m) : (memref<4xf32>) -> f32"#,
+            "'math.tanh' op expects float operands",
+        ),
+        (
+            r#"%y = "math.ctpop"(%f) : (f32) -> f32"#,
+            "'math.ctpop' op expects integer operands",
+        ),
+        (
+            r#""math.exp"(%f) : (f32) -> ()"#,
+            "'math.exp' op has no result #0",
+        ),
+        (
+            r#"%d = "memref.dim"(%m, %f) : (memref<4xf32>, f32) -> index"#,
+            "'memref.dim' op expects an integer or index value",
+        ),
+        (
+            r#""memref.store"(%f, %f) : (f32, f32) -> ()"#,
+            "'memref.store' op 'f32' is not a ranked memref type",
+        ),
+        (
+            r#"%g = "memref.get_global"() <{name = @nowhere}> : () -> memref<4xf32>"#,
+            "refers to @nowhere, which is not a memref.global of the module",
+        ),
+    ] {
+        let source =
+            format!("func.func @f(%m: memref<4xf32>, %f: f32) {{\n  {body}\n  return\n}}\n");
+        let error = compile_error(&source);
+        assert!(error.contains("test.mlir:2:"), "{error}");
+        assert!(error.contains(message), "{error}");
+    }
+}
+
 const ADD: &str = r#"
 func.func @add(%a: memref<3xf32>, %b: memref<3xf32>) -> memref<3xf32> {
   %c = loop.alloc() : memref<3xf32>

@@ -2,7 +2,9 @@
 
 use tb_backends::cpu::{CompileOptions, OptLevel, TargetOptions};
 
-use super::harness::{check, check_with};
+use tb_interpreter::check::random_arguments;
+
+use super::harness::{Parsed, check, check_with};
 
 #[test]
 fn elementwise_add_in_a_loop_nest() {
@@ -103,6 +105,67 @@ fn vectorized_tiled_matmul() {
         ..CompileOptions::default()
     };
     check_with(VECTOR_MATMUL, &threads, 2, 1e-5, 1e-6);
+}
+
+#[test]
+fn thread_pool_under_concurrent_callers() {
+    // Many runs from several threads at once share one pool: every result must still be
+    // the interpreter's.
+    let parsed = Parsed::new(MATMUL);
+    let options = CompileOptions {
+        threads: Some(3),
+        ..CompileOptions::default()
+    };
+    let compiled = parsed.compile(&options);
+    let args = random_arguments(&parsed.ctx, parsed.function("matmul"), 7).unwrap();
+    let want = parsed.interpret("matmul", &args);
+    std::thread::scope(|scope| {
+        for _ in 0..4 {
+            scope.spawn(|| {
+                for _ in 0..50 {
+                    let got = compiled.run("matmul", &args).unwrap();
+                    got[0].allclose(&want[0], 1e-5, 1e-6).unwrap();
+                }
+            });
+        }
+    });
+}
+
+#[test]
+fn nested_parallel_loops_on_the_thread_pool() {
+    // The inner parallel loop runs in order on whichever worker reaches it; a parallel loop
+    // inside a sequential one is handed to the pool again on every iteration.
+    let source = r#"
+func.func @nested(%a: memref<6x40xf32>, %s: f32) -> memref<6x40xf32> {
+  %out = loop.alloc() : memref<6x40xf32>
+  loop.parallel (%i) = (0) to (6) {
+    loop.parallel (%j) = (0) to (40) step (3) {
+      loop.for %jj = %j to min affine_map<(d0) -> (d0 + 3, 40)>(%j) {
+        %x = loop.load %a[%i, %jj] : memref<6x40xf32>
+        %y = arith.mulf %x, %s : f32
+        loop.store %y, %out[%i, %jj] : memref<6x40xf32>
+      }
+    }
+  }
+  loop.for %t = 0 to 3 {
+    loop.for %i = 0 to 6 parallel {
+      loop.for %j = 0 to 40 {
+        %x = loop.load %out[%i, %j] : memref<6x40xf32>
+        %y = arith.addf %x, %s : f32
+        loop.store %y, %out[%i, %j] : memref<6x40xf32>
+      }
+    }
+  }
+  return %out : memref<6x40xf32>
+}
+"#;
+    for threads in [0, 2] {
+        let options = CompileOptions {
+            threads: Some(threads),
+            ..CompileOptions::default()
+        };
+        check_with(source, &options, 3, 1e-5, 1e-6);
+    }
 }
 
 #[test]
