@@ -7,6 +7,8 @@ pub mod arith;
 pub mod func;
 pub mod graph;
 pub mod loop_;
+pub mod math;
+pub mod memref;
 pub mod te;
 
 use tb_ir::Context;
@@ -15,6 +17,8 @@ use tb_ir::Context;
 /// in a dialect (a bug), reported with the op it concerns.
 pub fn register_all(ctx: &mut Context) -> Result<(), String> {
     arith::register(ctx)?;
+    math::register(ctx)?;
+    memref::register(ctx)?;
     func::register(ctx)?;
     graph::register(ctx)?;
     te::register(ctx)?;

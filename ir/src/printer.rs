@@ -285,16 +285,28 @@ impl Printer<'_> {
                     {
                         let suggested = suggest(self.ctx, op);
                         if suggested.first().is_some_and(|s| s.is_some()) {
-                            for (index, &r) in results.iter().enumerate() {
-                                let base = suggested
-                                    .get(index)
-                                    .and_then(|s| s.as_deref())
-                                    .unwrap_or(base_or(&suggested));
-                                let name = unique_name(
-                                    &sanitize_name(base),
+                            // A name per result makes each its own group (`%sin, %cos`);
+                            // one name is shared as `%name#i` (`%name:2 = ...`).
+                            let separate = results.len() > 1
+                                && suggested.len() == results.len()
+                                && suggested.iter().all(Option::is_some);
+                            let shared = (!separate).then(|| {
+                                unique_name(
+                                    &sanitize_name(base_or(&suggested)),
                                     &mut used_set,
                                     &mut next_conflict,
-                                );
+                                )
+                            });
+                            for (index, &r) in results.iter().enumerate() {
+                                let name = match &shared {
+                                    Some(base) if results.len() > 1 => format!("{base}#{index}"),
+                                    Some(base) => base.clone(),
+                                    None => unique_name(
+                                        &sanitize_name(suggested[index].as_deref().unwrap_or("")),
+                                        &mut used_set,
+                                        &mut next_conflict,
+                                    ),
+                                };
                                 used.push(name.clone());
                                 self.names[self.ctx.values.slot(r.0)] =
                                     ValueName::Named(self.name_strings.len() as u32);
@@ -367,14 +379,30 @@ impl Printer<'_> {
         self.indent(indent);
         let data = self.ctx.op(op);
         if let Some(&first) = data.results.first() {
+            let count = data.results.len();
             match self.names[self.ctx.values.slot(first.0)] {
+                ValueName::Numbered { id, .. } if count > 1 => {
+                    let _ = write!(self.out, "%{id}:{count}");
+                }
                 ValueName::Numbered { id, .. } => {
                     let _ = write!(self.out, "%{id}");
                 }
+                ValueName::Named(i) if count > 1 => {
+                    match self.name_strings[i as usize].strip_suffix("#0") {
+                        Some(group) => {
+                            let _ = write!(self.out, "%{group}:{count}");
+                        }
+                        None => {
+                            for (k, &r) in data.results.iter().enumerate() {
+                                if k > 0 {
+                                    self.out.push_str(", ");
+                                }
+                                self.write_value(r);
+                            }
+                        }
+                    }
+                }
                 _ => self.write_value(first),
-            }
-            if data.results.len() > 1 {
-                let _ = write!(self.out, ":{}", data.results.len());
             }
             self.out.push_str(" = ");
         }

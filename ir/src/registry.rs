@@ -34,6 +34,11 @@ pub struct OpTraits {
     pub symbol_table: bool,
     /// The op has no side effects.
     pub pure: bool,
+    /// Its only effects read memory or allocate its own results: with its results unused
+    /// it may be erased, though unlike a pure op it may not be merged or moved.
+    pub removable_if_unused: bool,
+    /// Stack allocations (`memref.alloca`) in its regions are freed when it returns.
+    pub automatic_allocation_scope: bool,
     /// The op materializes the constant in its `value` attribute.
     pub constant_like: bool,
     /// Operands may be swapped: folding moves constants to the right.

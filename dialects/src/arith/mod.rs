@@ -10,19 +10,40 @@ use tb_ir::ods::constraint::{
     ANY_ATTR, BOOL_LIKE, FLOAT_LIKE, I64_ATTR, SIGNLESS_INTEGER_LIKE,
     SIGNLESS_INTEGER_LIKE_NO_INDEX, SIGNLESS_INTEGER_OR_FLOAT_LIKE,
 };
-use tb_ir::ods::{AttrSyntax, OpDef, PURE, attr, operand, optional_attr};
+use tb_ir::ods::{AttrSyntax, BitEnum, OpDef, PURE, attr, operand, optional_attr};
 use tb_ir::registry::{DialectInfo, OpTraits};
 use tb_ir::{Context, Type};
 
+pub(crate) use constant::materialize as materialize_constant;
 pub use constant::{build_constant, constant_result_name};
+pub(crate) use fold::{with_element, wrap};
+
+/// `#arith.overflow<nsw, nuw>`
+const OVERFLOW_FLAGS: BitEnum = BitEnum {
+    attr: "arith.overflow",
+    flags: &["nsw", "nuw"],
+    none: "none",
+    all: None,
+    separator: ", ",
+};
+
+/// `#arith.fastmath<nnan,ninf>`, shared with `math`.
+pub const FASTMATH_FLAGS: BitEnum = BitEnum {
+    attr: "arith.fastmath",
+    flags: &["reassoc", "nnan", "ninf", "nsz", "arcp", "contract", "afn"],
+    none: "none",
+    all: Some("fast"),
+    separator: ",",
+};
 
 const OVERFLOW: &[tb_ir::ods::AttrDef] = &[optional_attr("overflowFlags", ANY_ATTR)
     .with_default("#arith.overflow<none>")
-    .with_syntax(AttrSyntax::Stripped("arith.overflow"))];
+    .with_syntax(AttrSyntax::BitEnum(&OVERFLOW_FLAGS))];
 
-const FASTMATH: &[tb_ir::ods::AttrDef] = &[optional_attr("fastmath", ANY_ATTR)
+/// The `fastmath` property of floating-point ops, `none` by default.
+pub const FASTMATH: &[tb_ir::ods::AttrDef] = &[optional_attr("fastmath", ANY_ATTR)
     .with_default("#arith.fastmath<none>")
-    .with_syntax(AttrSyntax::Stripped("arith.fastmath"))];
+    .with_syntax(AttrSyntax::BitEnum(&FASTMATH_FLAGS))];
 
 const INT_BINARY: &[tb_ir::ods::ArgDef] = &[
     operand("lhs", SIGNLESS_INTEGER_LIKE),

@@ -32,6 +32,7 @@ static FUNC_DEF: OpDef = OpDef {
     regions: &[region("body")],
     traits: OpTraits {
         isolated_from_above: true,
+        automatic_allocation_scope: true,
         ..OpDef::EMPTY.traits
     },
     custom_assembly: Some((asm::parse_func, asm::print_func)),

@@ -107,7 +107,7 @@ fn parse_elements(
             Element::Optional {
                 then, otherwise, ..
             } => {
-                if group_present(p, def, &then[0]) {
+                if group_present(p, def, then) {
                     parse_elements(p, def, then, parsed, state, regions)?;
                 } else {
                     parse_elements(p, def, otherwise, parsed, state, regions)?;
@@ -119,7 +119,14 @@ fn parse_elements(
 }
 
 /// Whether an optional group starting with `first` is written here.
-fn group_present(p: &OpAsmParser, def: &OpDef, first: &Element) -> bool {
+fn group_present(p: &OpAsmParser, def: &OpDef, elements: &[Element]) -> bool {
+    // Empty literals only control spacing; the group starts at what follows them.
+    let Some(first) = elements
+        .iter()
+        .find(|e| !matches!(e, Element::Literal(l) if l.is_empty() || l == " "))
+    else {
+        return false;
+    };
     match first {
         Element::Literal(l) => p.peek_literal(l),
         Element::Operand(_) | Element::Operands => p.peek_operand(),
@@ -127,7 +134,7 @@ fn group_present(p: &OpAsmParser, def: &OpDef, first: &Element) -> bool {
         Element::Type(_) | Element::FunctionalType(..) => p.type_follows(),
         Element::Attr(i) => match def.attributes[*i].syntax {
             AttrSyntax::Enum(words) => words.iter().any(|w| p.peek_literal(w)),
-            AttrSyntax::Stripped(_) => p.peek_is(TokenKind::Less),
+            AttrSyntax::Stripped(_) | AttrSyntax::BitEnum(_) => p.peek_is(TokenKind::Less),
             AttrSyntax::SymbolName => p.peek_is(TokenKind::AtIdent),
             AttrSyntax::Plain => [
                 TokenKind::Integer,
@@ -163,6 +170,40 @@ fn parse_attr(p: &mut OpAsmParser, syntax: AttrSyntax) -> PResult<crate::Attr> {
             };
             let i64_ty = p.ctx().i64();
             Ok(p.ctx().integer_attr(index as i128, i64_ty))
+        }
+        AttrSyntax::BitEnum(flags) => {
+            let (dialect, mnemonic) = flags.attr.split_once('.').unwrap_or(("", flags.attr));
+            p.parse_literal("<")?;
+            let mut mask = 0;
+            loop {
+                let at = p.offset();
+                let word = p.parse_keyword_ident("a keyword")?;
+                mask |= match flags.mask([word.as_str()]) {
+                    Ok(m) => m,
+                    Err(_) => {
+                        let mut names = vec![flags.none];
+                        names.extend(flags.flags);
+                        names.extend(flags.all);
+                        return p.error_at(
+                            at,
+                            format!(
+                                "expected #{} flags to be one of: {}",
+                                flags.attr,
+                                names.join(", ")
+                            ),
+                        );
+                    }
+                };
+                if !p.parse_optional_literal(",") {
+                    break;
+                }
+            }
+            p.parse_literal(">")?;
+            Ok(p.ctx().intern_attr(AttrKind::Opaque {
+                dialect: dialect.to_string(),
+                body: format!("{mnemonic}<{}>", flags.spell(mask)),
+                ty: None,
+            }))
         }
         AttrSyntax::Stripped(name) => {
             let (dialect, mnemonic) = name.split_once('.').unwrap_or(("", name));
@@ -244,6 +285,9 @@ fn complete_types(
     state: &mut OperationParseState,
 ) -> PResult<()> {
     let at = p.op_offset();
+    let grouped = parsed.flat_operands.is_none();
+    // Counted before the groups are emptied into one list below.
+    let group_counts: Vec<usize> = parsed.operands.iter().map(|g| g.len()).collect();
     let operand_refs: Vec<UnresolvedOperand> = match parsed.flat_operands.take() {
         Some(flat) => flat,
         None => parsed
@@ -252,7 +296,6 @@ fn complete_types(
             .flat_map(std::mem::take)
             .collect(),
     };
-    let group_counts: Vec<usize> = parsed.operands.iter().map(|g| g.len()).collect();
     // A group written with no operands needs no types.
     if parsed.flat_operand_types.is_none() && operand_refs.len() == group_counts.iter().sum() {
         for (types, &n) in parsed.operand_types.iter_mut().zip(&group_counts) {
@@ -296,6 +339,24 @@ fn complete_types(
                     parsed.result_types[i].get_or_insert_with(|| vec![ty]);
                 }
             }
+        }
+    }
+    // A buildable constraint (`index`) names the type the text leaves out.
+    for (i, group) in def.operands.iter().enumerate() {
+        if grouped
+            && parsed.operand_types[i].is_none()
+            && let Some(build) = group.constraint.buildable
+        {
+            parsed.operand_types[i] = Some(vec![build(p.ctx()); group_counts[i]]);
+        }
+    }
+    for (i, group) in def.results.iter().enumerate() {
+        if def.infer_types.is_none()
+            && group.arity == Arity::Single
+            && parsed.result_types[i].is_none()
+            && let Some(build) = group.constraint.buildable
+        {
+            parsed.result_types[i] = Some(vec![build(p.ctx())]);
         }
     }
     if operand_types.is_none() {

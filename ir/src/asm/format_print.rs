@@ -185,6 +185,11 @@ fn print_value_element(p: &mut OpAsmPrinter, def: &OpDef, element: &Element, op:
                 {
                     p.print_str(words[*v as usize])
                 }
+                (AttrSyntax::BitEnum(flags), AttrKind::Opaque { body, .. }) => {
+                    let body = flags.canonical_body(body).unwrap_or_else(|| body.clone());
+                    let mnemonic = flags.attr.split_once('.').map_or(flags.attr, |(_, m)| m);
+                    p.print_str(body.strip_prefix(mnemonic).unwrap_or(&body))
+                }
                 (AttrSyntax::Stripped(name), AttrKind::Opaque { body, .. }) => {
                     let mnemonic = name.split_once('.').map_or(name, |(_, m)| m);
                     p.print_str(body.strip_prefix(mnemonic).unwrap_or(body))

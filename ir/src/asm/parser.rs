@@ -277,6 +277,11 @@ impl<'p, 'a> OpAsmParser<'p, 'a> {
         self.p.parse_attribute()
     }
 
+    /// An attribute written without its type `ty` (`dense<1.0>` for a known tensor type).
+    pub fn parse_attribute_of_type(&mut self, ty: Type) -> PResult<Attr> {
+        self.p.parse_attribute_of_type(ty)
+    }
+
     /// An affine map written bare, `(d0, d1) -> (d1)`, or as an attribute
     /// (`affine_map<...>`, `#map`), as custom syntax for map-indexed accesses spells it.
     pub fn parse_affine_map(&mut self) -> PResult<crate::affine::AffineMap> {

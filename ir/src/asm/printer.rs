@@ -77,6 +77,27 @@ impl<'a> OpAsmPrinter<'_, 'a> {
         self.p.write_attr(attr);
     }
 
+    /// An elements attribute without its `: type`, for ops that spell the type elsewhere.
+    pub fn print_attr_without_type(&mut self, attr: Attr) {
+        let ty = match self.p.ctx.attr_kind(attr) {
+            AttrKind::DenseElements { ty, .. }
+            | AttrKind::DenseResource { ty, .. }
+            | AttrKind::DenseStrings { ty, .. }
+            | AttrKind::Sparse { ty, .. } => Some(*ty),
+            _ => None,
+        };
+        let start = self.p.out.len();
+        self.p.write_attr(attr);
+        if let Some(ty) = ty {
+            let mut suffix = String::from(" : ");
+            write_type(&mut self.p.attrs, ty, &mut suffix);
+            if self.p.out[start..].ends_with(&suffix) {
+                let end = self.p.out.len() - suffix.len();
+                self.p.out.truncate(end);
+            }
+        }
+    }
+
     /// `@name`
     pub fn print_symbol_name(&mut self, name: &str) {
         self.p.out.push('@');

@@ -10,6 +10,9 @@ use crate::types::{Signedness, Type, TypeKind};
 pub struct TypeConstraint {
     pub description: &'static str,
     pub check: fn(&Context, Type) -> bool,
+    /// The one type the constraint admits, for formats that leave it unwritten
+    /// (MLIR's buildable types, such as `index`).
+    pub buildable: Option<fn(&mut Context) -> Type>,
 }
 
 /// A predicate on attributes, with its description for diagnostics.
@@ -65,31 +68,37 @@ fn like(ctx: &Context, ty: Type, pred: fn(&Context, Type) -> bool) -> bool {
 pub const ANY_TYPE: TypeConstraint = TypeConstraint {
     description: "any type",
     check: |_, _| true,
+    buildable: None,
 };
 
 pub const INDEX: TypeConstraint = TypeConstraint {
     description: "index",
     check: is_index,
+    buildable: Some(|c| c.index_type()),
 };
 
 pub const SIGNLESS_INTEGER_LIKE: TypeConstraint = TypeConstraint {
     description: "signless-integer-like",
     check: |c, t| like(c, t, |c, t| is_signless_integer(c, t) || is_index(c, t)),
+    buildable: None,
 };
 
 pub const SIGNLESS_INTEGER_LIKE_NO_INDEX: TypeConstraint = TypeConstraint {
     description: "signless-fixed-width-integer-like",
     check: |c, t| like(c, t, is_signless_integer),
+    buildable: None,
 };
 
 pub const FLOAT_LIKE: TypeConstraint = TypeConstraint {
     description: "floating-point-like",
     check: |c, t| like(c, t, is_float),
+    buildable: None,
 };
 
 pub const BOOL_LIKE: TypeConstraint = TypeConstraint {
     description: "bool-like",
     check: |c, t| like(c, t, is_i1),
+    buildable: None,
 };
 
 pub const SIGNLESS_INTEGER_OR_FLOAT_LIKE: TypeConstraint = TypeConstraint {
@@ -99,21 +108,25 @@ pub const SIGNLESS_INTEGER_OR_FLOAT_LIKE: TypeConstraint = TypeConstraint {
             is_signless_integer(c, t) || is_index(c, t) || is_float(c, t)
         })
     },
+    buildable: None,
 };
 
 pub const ANY_MEMREF: TypeConstraint = TypeConstraint {
     description: "memref of any type values",
     check: |c, t| matches!(c.type_kind(t), TypeKind::MemRef { .. }),
+    buildable: None,
 };
 
 pub const ANY_RANKED_TENSOR: TypeConstraint = TypeConstraint {
     description: "ranked tensor of any type values",
     check: |c, t| matches!(c.type_kind(t), TypeKind::RankedTensor { .. }),
+    buildable: None,
 };
 
 pub const ANY_VECTOR: TypeConstraint = TypeConstraint {
     description: "vector of any type values",
     check: |c, t| matches!(c.type_kind(t), TypeKind::Vector { .. }),
+    buildable: None,
 };
 
 pub const ANY_ATTR: AttrConstraint = AttrConstraint {

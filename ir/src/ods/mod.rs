@@ -47,6 +47,70 @@ pub enum AttrSyntax {
     Enum(&'static [&'static str]),
     /// A dialect attribute `#dialect.mnemonic<body>` written without its prefix (`<body>`).
     Stripped(&'static str),
+    /// A bit-flag attribute written without its prefix (`<nnan,ninf>`), kept canonical.
+    BitEnum(&'static BitEnum),
+}
+
+/// A bit-flag enum attribute `#dialect.mnemonic<flag, ...>` (MLIR's `BitEnumAttr`). Its
+/// canonical spelling lists the set flags in bit order; the empty set and, if named, the
+/// full set have names of their own (`none`, `fast`).
+#[derive(Debug, PartialEq, Eq)]
+pub struct BitEnum {
+    /// `dialect.mnemonic`
+    pub attr: &'static str,
+    /// Flag names, lowest bit first.
+    pub flags: &'static [&'static str],
+    pub none: &'static str,
+    pub all: Option<&'static str>,
+    /// What goes between flags when printed (MLIR differs per enum: `,` or `, `).
+    pub separator: &'static str,
+}
+
+impl BitEnum {
+    /// The mask `words` name, or the first word that names nothing.
+    pub fn mask<'w>(&self, words: impl IntoIterator<Item = &'w str>) -> Result<u64, &'w str> {
+        let full = (1u64 << self.flags.len()) - 1;
+        let mut mask = 0;
+        for word in words {
+            mask |= if word == self.none {
+                0
+            } else if Some(word) == self.all {
+                full
+            } else {
+                let bit = self.flags.iter().position(|f| *f == word).ok_or(word)?;
+                1 << bit
+            };
+        }
+        Ok(mask)
+    }
+
+    /// The canonical spelling of `mask`, without the angle brackets.
+    pub fn spell(&self, mask: u64) -> String {
+        let full = (1u64 << self.flags.len()) - 1;
+        match (mask, self.all) {
+            (0, _) => self.none.to_string(),
+            (m, Some(all)) if m == full => all.to_string(),
+            _ => self
+                .flags
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| mask & (1 << i) != 0)
+                .map(|(_, f)| *f)
+                .collect::<Vec<_>>()
+                .join(self.separator),
+        }
+    }
+
+    /// The canonical form of an attribute body `mnemonic<words>` as written.
+    pub fn canonical_body(&self, body: &str) -> Option<String> {
+        let mnemonic = self.attr.split_once('.').map_or(self.attr, |(_, m)| m);
+        let words = body
+            .strip_prefix(mnemonic)?
+            .strip_prefix('<')?
+            .strip_suffix('>')?;
+        let mask = self.mask(words.split(',').map(str::trim)).ok()?;
+        Some(format!("{mnemonic}<{}>", self.spell(mask)))
+    }
 }
 
 /// A named attribute of the op's definition (printed as a property).
@@ -57,6 +121,9 @@ pub struct AttrDef {
     pub optional: bool,
     /// The value a missing attribute takes, in MLIR syntax; printing leaves it out.
     pub default: Option<&'static str>,
+    /// Whether parsing and building store the default when the attribute is missing
+    /// (MLIR's `DefaultValuedAttr`) or leave it absent (`DefaultValuedOptionalAttr`).
+    pub store_default: bool,
     pub syntax: AttrSyntax,
 }
 
@@ -97,6 +164,7 @@ pub const fn attr(name: &'static str, constraint: AttrConstraint) -> AttrDef {
         constraint,
         optional: false,
         default: None,
+        store_default: false,
         syntax: AttrSyntax::Plain,
     }
 }
@@ -107,6 +175,7 @@ pub const fn optional_attr(name: &'static str, constraint: AttrConstraint) -> At
         constraint,
         optional: true,
         default: None,
+        store_default: false,
         syntax: AttrSyntax::Plain,
     }
 }
@@ -115,6 +184,15 @@ impl AttrDef {
     pub const fn with_default(mut self, default: &'static str) -> AttrDef {
         self.default = Some(default);
         self.optional = true;
+        self.store_default = true;
+        self
+    }
+
+    /// A default that printing leaves out but that is never stored for a missing value.
+    pub const fn with_optional_default(mut self, default: &'static str) -> AttrDef {
+        self.default = Some(default);
+        self.optional = true;
+        self.store_default = false;
         self
     }
 
@@ -184,6 +262,8 @@ impl OpDef {
             graph_regions: false,
             symbol_table: false,
             pure: false,
+            removable_if_unused: false,
+            automatic_allocation_scope: false,
             constant_like: false,
             commutative: false,
         },
@@ -353,6 +433,7 @@ pub fn fill_defaults(ctx: &mut Context, op: OpId) {
     let before = props.len();
     for attr in def.attributes {
         if let Some(text) = attr.default
+            && attr.store_default
             && !props.iter().any(|(k, _)| k == attr.name)
         {
             let value = default_value(ctx, text);

@@ -72,8 +72,13 @@ pub fn verify_op(ctx: &Context, op: OpId, def: &OpDef) -> Result<(), Diagnostic>
         for (group, size) in groups.iter().zip(sizes) {
             for &ty in types.iter().skip(index).take(size) {
                 if !(group.constraint.check)(ctx, ty) {
+                    let variadic = if group.arity == Arity::Variadic {
+                        "variadic of "
+                    } else {
+                        ""
+                    };
                     return err(format!(
-                        "{kind} #{index} must be {}, but got '{}'",
+                        "{kind} #{index} must be {variadic}{}, but got '{}'",
                         group.constraint.description,
                         type_to_string(ctx, ty)
                     ));

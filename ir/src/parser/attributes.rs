@@ -427,13 +427,27 @@ impl<'a> Parser<'a> {
         self.build_dense(literal_at, literal, ty)
     }
 
+    /// An attribute whose elements type `ty` goes unwritten, as ops that spell the type
+    /// elsewhere print their elements literals (`= dense<1.0>`, `= sparse<...>`).
+    pub(crate) fn parse_attribute_of_type(&mut self, ty: Type) -> PResult<Attr> {
+        self.implied_elements_type = Some(ty);
+        let result = self.parse_attribute();
+        self.implied_elements_type = None;
+        result
+    }
+
     /// `> : type` closing an elements literal: a shaped type with a static shape. Returns the
     /// type, its shape and where it was written.
     fn parse_elements_type(&mut self) -> PResult<(Type, Vec<i64>, usize)> {
         self.expect(TokenKind::Greater, "'>'")?;
-        self.expect(TokenKind::Colon, "':'")?;
         let ty_at = self.tok.start;
-        let ty = self.parse_type()?;
+        let ty = match self.implied_elements_type.take() {
+            Some(ty) => ty,
+            None => {
+                self.expect(TokenKind::Colon, "':'")?;
+                self.parse_type()?
+            }
+        };
         let Some(shape) = self.ctx.type_kind(ty).shape().map(<[i64]>::to_vec) else {
             return self.error_at(ty_at, "elements literal must be a shaped type");
         };
@@ -984,9 +998,14 @@ impl<'a> Parser<'a> {
             _ => return self.error("expected identifier key for 'resource' entry"),
         };
         self.expect(TokenKind::Greater, "'>'")?;
-        self.expect(TokenKind::Colon, "':'")?;
         let ty_at = self.tok.start;
-        let ty = self.parse_type()?;
+        let ty = match self.implied_elements_type.take() {
+            Some(ty) => ty,
+            None => {
+                self.expect(TokenKind::Colon, "':'")?;
+                self.parse_type()?
+            }
+        };
         if !self.ctx.type_kind(ty).is_shaped() {
             return self.error_at(ty_at, "expected a shaped type for dense_resource elements");
         }

@@ -68,6 +68,8 @@ pub struct Parser<'a> {
     ssa: operations::SsaState,
     /// Dialects whose ops may be written without prefix, one entry per open op region.
     pub(crate) default_dialects: Vec<&'static str>,
+    /// The type the next elements literal has when its `: type` goes unwritten.
+    pub(crate) implied_elements_type: Option<Type>,
 }
 
 /// Parses a whole source buffer into a top-level operation (a `builtin.module`).
@@ -123,6 +125,7 @@ impl<'a> Parser<'a> {
             depth: 0,
             ssa: operations::SsaState::default(),
             default_dialects: Vec::new(),
+            implied_elements_type: None,
         }
     }
 

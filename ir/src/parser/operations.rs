@@ -284,6 +284,7 @@ impl<'a> Parser<'a> {
         if let Some(def) = def {
             for attr in def.attributes {
                 if let Some(text) = attr.default
+                    && attr.store_default
                     && !props.iter().any(|(k, _)| k == attr.name)
                 {
                     let value = crate::ods::default_value(self.ctx, text);

@@ -52,7 +52,7 @@ pub struct GreedyResult {
 
 fn is_trivially_dead(ctx: &Context, op: OpId, traits: Option<OpTraits>) -> bool {
     let data = ctx.op(op);
-    traits.is_some_and(|t| t.pure && !t.terminator)
+    traits.is_some_and(|t| (t.pure || t.removable_if_unused) && !t.terminator)
         && data.regions.is_empty()
         && data.results.iter().all(|&r| ctx.value(r).uses.is_empty())
 }

@@ -99,6 +99,18 @@ impl<'a> Rewriter<'a> {
         op
     }
 
+    /// Changes operand `index` of `op` in place (MLIR's in-place folds); `op` is revisited,
+    /// and so is the producer of the old operand, which may have become dead.
+    pub fn set_operand(&mut self, op: OpId, index: usize, value: Value) {
+        let old = self.ctx.op(op).operands[index];
+        if let crate::value::ValueDef::Result { op: producer, .. } = self.ctx.value(old).def {
+            self.touched.push(producer);
+        }
+        self.ctx.set_operand(op, index, value);
+        self.touched.push(op);
+        self.changed = true;
+    }
+
     /// Redirects every use of `from` to `to`; the users are revisited.
     pub fn replace_all_uses(&mut self, from: Value, to: Value) {
         self.touched

@@ -49,7 +49,7 @@ func.func @integer(%a: i32, %b: i32, %i: index) -> i32 {
 // CHECK-LABEL: func.func @float(%arg0: f32, %arg1: vector<4xf16>) -> f32 {
 // CHECK-NEXT:    %0 = arith.addf %arg0, %arg0 fastmath<fast> : f32
 // CHECK-NEXT:    %1 = arith.subf %0, %arg0 : f32
-// CHECK-NEXT:    %2 = arith.mulf %1, %arg0 fastmath<nnan, ninf> : f32
+// CHECK-NEXT:    %2 = arith.mulf %1, %arg0 fastmath<nnan,ninf> : f32
 // CHECK-NEXT:    %3 = arith.divf %2, %arg0 : f32
 // CHECK-NEXT:    %4 = arith.remf %3, %arg0 : f32
 // CHECK-NEXT:    %5 = arith.maximumf %4, %arg0 : f32

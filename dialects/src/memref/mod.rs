@@ -1,0 +1,337 @@
+//! The `memref` dialect: buffers and views of them, the part of MLIR 22's `memref` the
+//! loop level and its lowering need: allocation, access, copies, casts, views
+//! (subview, reinterpret_cast, expand/collapse_shape, view) and globals, with MLIR's
+//! names, syntax, result names, verifiers, folds and canonical forms.
+
+mod asm;
+mod canonicalize;
+mod canonicalize_views;
+mod constraint;
+mod fold;
+mod index_list;
+mod layout;
+mod offsets;
+mod reshape;
+mod subview;
+mod verify;
+
+use tb_ir::ods::constraint::{
+    ANY_ATTR, ANY_MEMREF, ANY_TYPE, DENSE_I64_ARRAY_ATTR, FLAT_SYMBOL_REF_ATTR, INDEX, STRING_ATTR,
+    UNIT_ATTR,
+};
+use tb_ir::ods::{ArgDef, AttrDef, OpDef, PURE, attr, operand, optional_attr, variadic};
+use tb_ir::registry::{DialectInfo, InferInput, OpTraits, ResultNamesFn};
+use tb_ir::{Context, Type};
+
+use constraint::{
+    ALIGNMENT, BOOL, BYTES_1D, INDEX_LIST_ARRAY, MEMREF_TYPE, NON_0_RANKED_OR_UNRANKED,
+    RANKED_OR_UNRANKED, STATIC_SHAPE, STRIDED,
+};
+
+pub const ALLOC: &str = "memref.alloc";
+pub const ALLOCA: &str = "memref.alloca";
+pub const CAST: &str = "memref.cast";
+pub const COLLAPSE_SHAPE: &str = "memref.collapse_shape";
+pub const COPY: &str = "memref.copy";
+pub const DEALLOC: &str = "memref.dealloc";
+pub const DIM: &str = "memref.dim";
+pub const EXPAND_SHAPE: &str = "memref.expand_shape";
+pub const GET_GLOBAL: &str = "memref.get_global";
+pub const GLOBAL: &str = "memref.global";
+pub const LOAD: &str = "memref.load";
+pub const RANK: &str = "memref.rank";
+pub const REINTERPRET_CAST: &str = "memref.reinterpret_cast";
+pub const STORE: &str = "memref.store";
+pub const SUBVIEW: &str = "memref.subview";
+pub const VIEW: &str = "memref.view";
+
+const ALLOC_OPERANDS: &[ArgDef] = &[
+    variadic("dynamicSizes", INDEX),
+    variadic("symbolOperands", INDEX),
+];
+const ALLOC_RESULTS: &[ArgDef] = &[operand("memref", ANY_MEMREF)];
+const OPTIONAL_ALIGNMENT: AttrDef = optional_attr("alignment", ALIGNMENT);
+const ACCESS_ATTRS: &[AttrDef] = &[
+    optional_attr("nontemporal", BOOL).with_optional_default("false"),
+    OPTIONAL_ALIGNMENT,
+];
+const VIEW_OPERANDS: &[ArgDef] = &[
+    operand("source", ANY_MEMREF),
+    variadic("offsets", INDEX),
+    variadic("sizes", INDEX),
+    variadic("strides", INDEX),
+];
+const VIEW_ATTRS: &[AttrDef] = &[
+    attr("static_offsets", DENSE_I64_ARRAY_ATTR),
+    attr("static_sizes", DENSE_I64_ARRAY_ATTR),
+    attr("static_strides", DENSE_I64_ARRAY_ATTR),
+];
+const INDEX_RESULT: &[ArgDef] = &[operand("result", INDEX)];
+const MEMREF_RESULT: &[ArgDef] = &[operand("result", ANY_MEMREF)];
+const STRIDED_RESULT: &[ArgDef] = &[operand("result", STRIDED)];
+
+/// Suggests `%<name>` for an op's one result, as MLIR's `getAsmResultNames` does.
+macro_rules! named {
+    ($name:literal) => {
+        Some((|_, _| vec![Some($name.to_string())]) as ResultNamesFn)
+    };
+}
+
+const fn alloc_like(
+    name: &'static str,
+    verify: tb_ir::registry::VerifyFn,
+    canonicalize: tb_ir::registry::CanonicalizeFn,
+    result_names: Option<ResultNamesFn>,
+) -> OpDef {
+    OpDef {
+        name,
+        operands: ALLOC_OPERANDS,
+        results: ALLOC_RESULTS,
+        attributes: &[OPTIONAL_ALIGNMENT],
+        traits: OpTraits {
+            removable_if_unused: true,
+            ..OpDef::EMPTY.traits
+        },
+        attr_sized_operand_segments: true,
+        format: Some(
+            "`(`$dynamicSizes`)` (`` `[` $symbolOperands^ `]`)? attr-dict `:` type($memref)",
+        ),
+        verify: Some(verify),
+        canonicalize: Some(canonicalize),
+        result_names,
+        ..OpDef::EMPTY
+    }
+}
+
+static DEFS: &[OpDef] = &[
+    alloc_like(ALLOC, verify::alloc, canonicalize::alloc, named!("alloc")),
+    alloc_like(
+        ALLOCA,
+        verify::alloca,
+        canonicalize::alloca,
+        named!("alloca"),
+    ),
+    OpDef {
+        name: DEALLOC,
+        summary: "frees a buffer from memref.alloc",
+        operands: &[operand("memref", RANKED_OR_UNRANKED)],
+        format: Some("$memref attr-dict `:` type($memref)"),
+        canonicalize: Some(canonicalize::dealloc),
+        ..OpDef::EMPTY
+    },
+    OpDef {
+        name: LOAD,
+        summary: "reads one element",
+        operands: &[operand("memref", ANY_MEMREF), variadic("indices", INDEX)],
+        results: &[operand("result", ANY_TYPE)],
+        attributes: ACCESS_ATTRS,
+        traits: OpTraits {
+            removable_if_unused: true,
+            ..OpDef::EMPTY.traits
+        },
+        format: Some("$memref `[` $indices `]` attr-dict `:` type($memref)"),
+        verify: Some(verify::load),
+        infer_types: Some(infer_element),
+        canonicalize: Some(canonicalize::load),
+        ..OpDef::EMPTY
+    },
+    OpDef {
+        name: STORE,
+        summary: "writes one element",
+        operands: &[
+            operand("value", ANY_TYPE),
+            operand("memref", ANY_MEMREF),
+            variadic("indices", INDEX),
+        ],
+        attributes: ACCESS_ATTRS,
+        custom_assembly: Some((asm::parse_store, asm::print_store)),
+        verify: Some(verify::store),
+        canonicalize: Some(canonicalize::store),
+        ..OpDef::EMPTY
+    },
+    OpDef {
+        name: CAST,
+        summary: "changes how much of a memref's type is static",
+        operands: &[operand("source", RANKED_OR_UNRANKED)],
+        results: &[operand("dest", RANKED_OR_UNRANKED)],
+        traits: PURE,
+        format: Some("$source attr-dict `:` type($source) `to` type($dest)"),
+        verify: Some(verify::cast),
+        fold: Some(fold::cast),
+        canonicalize: Some(canonicalize::cast),
+        result_names: named!("cast"),
+        ..OpDef::EMPTY
+    },
+    OpDef {
+        name: COPY,
+        summary: "copies every element of one memref to another",
+        operands: &[
+            operand("source", RANKED_OR_UNRANKED),
+            operand("target", RANKED_OR_UNRANKED),
+        ],
+        format: Some("$source `,` $target attr-dict `:` type($source) `to` type($target)"),
+        verify: Some(verify::copy),
+        canonicalize: Some(canonicalize::copy),
+        ..OpDef::EMPTY
+    },
+    OpDef {
+        name: DIM,
+        summary: "the size of one dimension",
+        operands: &[
+            operand("source", NON_0_RANKED_OR_UNRANKED),
+            operand("index", INDEX),
+        ],
+        results: INDEX_RESULT,
+        traits: PURE,
+        format: Some("attr-dict $source `,` $index `:` type($source)"),
+        fold: Some(fold::dim),
+        canonicalize: Some(canonicalize::dim),
+        result_names: named!("dim"),
+        ..OpDef::EMPTY
+    },
+    OpDef {
+        name: RANK,
+        summary: "the rank of a memref",
+        operands: &[operand("memref", RANKED_OR_UNRANKED)],
+        results: INDEX_RESULT,
+        traits: PURE,
+        format: Some("$memref attr-dict `:` type($memref)"),
+        fold: Some(fold::rank),
+        ..OpDef::EMPTY
+    },
+    OpDef {
+        name: GLOBAL,
+        summary: "a global buffer, constant or not, defined or external",
+        attributes: &[
+            attr("sym_name", STRING_ATTR),
+            optional_attr("sym_visibility", STRING_ATTR),
+            attr("type", MEMREF_TYPE),
+            optional_attr("initial_value", ANY_ATTR),
+            optional_attr("constant", UNIT_ATTR),
+            OPTIONAL_ALIGNMENT,
+        ],
+        custom_assembly: Some((asm::parse_global, asm::print_global)),
+        verify: Some(verify::global),
+        ..OpDef::EMPTY
+    },
+    OpDef {
+        name: GET_GLOBAL,
+        summary: "the buffer of a memref.global",
+        attributes: &[attr("name", FLAT_SYMBOL_REF_ATTR)],
+        results: &[operand("result", STATIC_SHAPE)],
+        traits: PURE,
+        format: Some("$name `:` type($result) attr-dict"),
+        verify: Some(verify::get_global),
+        ..OpDef::EMPTY
+    },
+    OpDef {
+        name: SUBVIEW,
+        summary: "a strided slice of a memref",
+        operands: VIEW_OPERANDS,
+        results: MEMREF_RESULT,
+        attributes: VIEW_ATTRS,
+        traits: PURE,
+        attr_sized_operand_segments: true,
+        custom_assembly: Some((asm::parse_subview, asm::print_subview)),
+        verify: Some(subview::verify),
+        fold: Some(fold::subview),
+        canonicalize: Some(canonicalize_views::subview),
+        result_names: named!("subview"),
+        ..OpDef::EMPTY
+    },
+    OpDef {
+        name: REINTERPRET_CAST,
+        summary: "a memref's buffer with another offset, sizes and strides",
+        operands: &[
+            operand("source", RANKED_OR_UNRANKED),
+            variadic("offsets", INDEX),
+            variadic("sizes", INDEX),
+            variadic("strides", INDEX),
+        ],
+        results: STRIDED_RESULT,
+        attributes: VIEW_ATTRS,
+        traits: PURE,
+        attr_sized_operand_segments: true,
+        custom_assembly: Some((asm::parse_reinterpret_cast, asm::print_reinterpret_cast)),
+        verify: Some(verify::reinterpret_cast),
+        fold: Some(fold::reinterpret_cast),
+        canonicalize: Some(canonicalize_views::reinterpret_cast),
+        result_names: named!("reinterpret_cast"),
+        ..OpDef::EMPTY
+    },
+    OpDef {
+        name: EXPAND_SHAPE,
+        summary: "splits dimensions of a memref",
+        operands: &[operand("src", STRIDED), variadic("output_shape", INDEX)],
+        results: STRIDED_RESULT,
+        attributes: &[
+            attr("reassociation", INDEX_LIST_ARRAY),
+            attr("static_output_shape", DENSE_I64_ARRAY_ATTR),
+        ],
+        traits: PURE,
+        custom_assembly: Some((asm::parse_expand_shape, asm::print_expand_shape)),
+        verify: Some(reshape::verify_expand),
+        fold: Some(fold::reshape),
+        canonicalize: Some(canonicalize_views::expand_shape),
+        result_names: named!("expand_shape"),
+        ..OpDef::EMPTY
+    },
+    OpDef {
+        name: COLLAPSE_SHAPE,
+        summary: "merges contiguous dimensions of a memref",
+        operands: &[operand("src", STRIDED)],
+        results: STRIDED_RESULT,
+        attributes: &[attr("reassociation", INDEX_LIST_ARRAY)],
+        traits: PURE,
+        format: Some("$src $reassociation attr-dict `:` type($src) `into` type($result)"),
+        verify: Some(reshape::verify_collapse),
+        fold: Some(fold::reshape),
+        canonicalize: Some(canonicalize_views::collapse_shape),
+        result_names: named!("collapse_shape"),
+        ..OpDef::EMPTY
+    },
+    OpDef {
+        name: VIEW,
+        summary: "a typed view at a byte offset into a byte buffer",
+        operands: &[
+            operand("source", BYTES_1D),
+            operand("byte_shift", INDEX),
+            variadic("sizes", INDEX),
+        ],
+        results: MEMREF_RESULT,
+        traits: PURE,
+        format: Some(
+            "$source `[` $byte_shift `]` `` `[` $sizes `]` attr-dict `:` type($source) `to` type(results)",
+        ),
+        verify: Some(verify::view),
+        fold: Some(fold::view),
+        canonicalize: Some(canonicalize_views::view),
+        result_names: named!("view"),
+        ..OpDef::EMPTY
+    },
+];
+
+/// A load yields the memref's element type.
+fn infer_element(ctx: &mut Context, input: &InferInput) -> Result<Vec<Type>, String> {
+    let memref = *input.operand_types.first().ok_or("load needs a memref")?;
+    match ctx.type_kind(memref).element() {
+        Some(element) => Ok(vec![element]),
+        None => Err(format!(
+            "invalid kind of type specified: expected builtin.memref, but found '{}'",
+            tb_ir::printer::type_to_string(ctx, memref)
+        )),
+    }
+}
+
+pub fn register(ctx: &mut Context) -> Result<(), String> {
+    // Folded sizes are `arith.constant`s of index type, as MLIR's memref dialect builds.
+    ctx.register_dialect_info(DialectInfo {
+        namespace: "memref",
+        materialize_constant: Some(crate::arith::materialize_constant),
+        print_attr: None,
+    });
+    for def in DEFS {
+        ctx.register_op_def(def)?;
+    }
+    Ok(())
+}
