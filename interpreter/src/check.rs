@@ -71,11 +71,7 @@ pub type Outcome = (String, Result<Vec<Tensor>, String>);
 
 /// What each public function with a body in `module` returns on seeded random arguments,
 /// in program order; a function that fails (say, divides by zero) gives its error message.
-pub fn run_all(
-    ctx: &Context,
-    module: OpId,
-    seed: u64,
-) -> Result<Vec<Outcome>, String> {
+pub fn run_all(ctx: &Context, module: OpId, seed: u64) -> Result<Vec<Outcome>, String> {
     let mut interp = Interpreter::new(ctx, module);
     let mut out = Vec::new();
     for name in interp.public_function_names() {

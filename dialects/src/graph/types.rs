@@ -74,16 +74,19 @@ fn tensor_of(ctx: &Context, ty: Type, pred: fn(ElementKind) -> bool) -> bool {
 pub const TENSOR_ANY: TypeConstraint = TypeConstraint {
     description: "statically shaped tensor of bool, integer or floating-point values",
     check: |c, t| tensor_of(c, t, |_| true),
+    buildable: None,
 };
 
 pub const TENSOR_NUMERIC: TypeConstraint = TypeConstraint {
     description: "statically shaped tensor of integer or floating-point values",
     check: |c, t| tensor_of(c, t, ElementKind::is_numeric),
+    buildable: None,
 };
 
 pub const TENSOR_FLOAT: TypeConstraint = TypeConstraint {
     description: "statically shaped tensor of floating-point values",
     check: |c, t| tensor_of(c, t, ElementKind::is_float),
+    buildable: None,
 };
 
 pub const TENSOR_SIGNED: TypeConstraint = TypeConstraint {
@@ -93,11 +96,13 @@ pub const TENSOR_SIGNED: TypeConstraint = TypeConstraint {
             matches!(k, ElementKind::Float(_) | ElementKind::Signed(_))
         })
     },
+    buildable: None,
 };
 
 pub const TENSOR_BOOL: TypeConstraint = TypeConstraint {
     description: "statically shaped tensor of i1 values",
     check: |c, t| tensor_of(c, t, |k| k == ElementKind::Bool),
+    buildable: None,
 };
 
 pub const TENSOR_INDICES: TypeConstraint = TypeConstraint {
@@ -107,11 +112,13 @@ pub const TENSOR_INDICES: TypeConstraint = TypeConstraint {
             matches!(k, ElementKind::Signed(32) | ElementKind::Signed(64))
         })
     },
+    buildable: None,
 };
 
 pub const TENSOR_I64: TypeConstraint = TypeConstraint {
     description: "statically shaped tensor of i64 values",
     check: |c, t| tensor_of(c, t, |k| k == ElementKind::Signed(64)),
+    buildable: None,
 };
 
 /// `tensor<2x3xf32>` for a shape and an element type name.

@@ -4,7 +4,7 @@
 use tb_ir::OpId;
 
 use super::arith::elementwise;
-use super::value::{Scalar, unsigned};
+use super::value::{RtValue, Scalar, unsigned};
 use super::{Env, ExecResult, Handler, Interpreter};
 
 type UnaryFloat = fn(f64) -> f64;
@@ -84,6 +84,48 @@ fn fma(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
             s[0].as_float().mul_add(s[1].as_float(), s[2].as_float()),
         ))
     })
+}
+
+fn clampf(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
+    // NaN bounds or value propagate, as the op's max-then-min expansion does.
+    elementwise(interp, env, op, &|s| {
+        let (v, lo, hi) = (s[0].as_float(), s[1].as_float(), s[2].as_float());
+        Ok(Scalar::Float(if v.is_nan() || lo.is_nan() || hi.is_nan() {
+            f64::NAN
+        } else {
+            v.max(lo).min(hi)
+        }))
+    })
+}
+
+/// `math.sincos`: two results from one operand.
+fn sincos(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
+    elementwise_into(interp, env, op, 0, f64::sin)?;
+    elementwise_into(interp, env, op, 1, f64::cos)
+}
+
+/// Applies `f` to operand 0 element by element and stores result `index`.
+fn elementwise_into(
+    interp: &mut Interpreter,
+    env: &mut Env,
+    op: OpId,
+    index: usize,
+    f: fn(f64) -> f64,
+) -> ExecResult {
+    let elem = interp.result_elem(op, index)?;
+    let value = match interp.arg(env, op, 0)? {
+        RtValue::Scalar(s) => RtValue::Scalar(elem.normalize(Scalar::Float(f(s.as_float())))),
+        RtValue::Tensor(t) => {
+            let mut data = crate::tensor::TensorData::zeros(elem.dtype()?, t.numel());
+            for i in 0..t.numel() {
+                let x = super::value::read_element(t.data(), i).as_float();
+                super::value::write_element(&mut data, i, elem.normalize(Scalar::Float(f(x))));
+            }
+            RtValue::Tensor(crate::tensor::Tensor::new(t.shape().to_vec(), data).map_err(|e| e.0)?)
+        }
+        RtValue::Buffer(_) => return Err("operand is a buffer".into()),
+    };
+    interp.set_result(env, op, index, value)
 }
 
 fn ipowi(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
@@ -208,6 +250,8 @@ pub(super) fn handler(name: &str) -> Option<Handler> {
         "powf" => powf,
         "fpowi" => fpowi,
         "fma" => fma,
+        "clampf" => clampf,
+        "sincos" => sincos,
         "ipowi" => ipowi,
         "absi" => absi,
         "ctlz" => ctlz,
