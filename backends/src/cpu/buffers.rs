@@ -44,6 +44,7 @@ pub(crate) fn memref_handler(name: &str) -> Option<Handler> {
         "copy" => copy,
         "cast" | "subview" | "reinterpret_cast" | "collapse_shape" | "expand_shape"
         | "assume_alignment" => view,
+        "view" => byte_view,
         "dim" => dim,
         "rank" => rank,
         "get_global" => get_global,
@@ -275,6 +276,23 @@ fn view(tr: &mut Translator, op: OpId) -> TResult {
         tr.set_result(op, 0, pointer)?;
     }
     Ok(())
+}
+
+/// `memref.view`: a typed buffer `byte_shift` bytes into a byte buffer.
+fn byte_view(tr: &mut Translator, op: OpId) -> TResult {
+    let source = operand_layout(tr, op, 0)?;
+    if source.rank() != 1 || !source.is_contiguous() {
+        return Err("expects a contiguous 1-D byte buffer".into());
+    }
+    result_layout(tr, op)?;
+    let base = tr.pointer_operand(op, 0)?;
+    let shift = *tr.operands_from(op, 1).first().ok_or("has no byte shift")?;
+    let shift = tr.int_value(shift)?;
+    let pointer = unsafe {
+        tr.builder
+            .build_in_bounds_gep(tr.llvm.i8_type(), base, &[shift], "")?
+    };
+    tr.set_result(op, 0, pointer)
 }
 
 fn dim(tr: &mut Translator, op: OpId) -> TResult {

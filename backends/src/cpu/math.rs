@@ -58,6 +58,8 @@ pub(crate) fn handler(name: &str) -> Option<Handler> {
         "cttz" => cttz,
         "ctpop" => ctpop,
         "ipowi" => ipowi,
+        "clampf" => clampf,
+        "sincos" => sincos,
         "isnan" => isnan,
         "isinf" => isinf,
         "isfinite" => isfinite,
@@ -316,6 +318,33 @@ fn ipowi(tr: &mut Translator, op: OpId) -> TResult {
     let for_negative = select(tr, is_one, one, for_negative)?;
     let value = select(tr, negative, for_negative, result)?;
     tr.set_result(op, 0, value)
+}
+
+/// `min(max(x, lo), hi)` with IEEE maximum/minimum: a NaN value or bound gives NaN, as
+/// MLIR's expansion of `math.clampf` does.
+fn clampf(tr: &mut Translator, op: OpId) -> TResult {
+    for i in 0..3 {
+        expect_kind(tr, op, i, true)?;
+    }
+    let (x, lo, hi) = (tr.operand(op, 0)?, tr.operand(op, 1)?, tr.operand(op, 2)?);
+    let ty = x.get_type();
+    let raised = tr.call_intrinsic("llvm.maximum", &[ty], &[x, lo])?;
+    apply_fast_math(tr, op, raised);
+    let value = tr.call_intrinsic("llvm.minimum", &[ty], &[raised, hi])?;
+    apply_fast_math(tr, op, value);
+    tr.set_result(op, 0, value)
+}
+
+/// Sine and cosine of one operand, as two results.
+fn sincos(tr: &mut Translator, op: OpId) -> TResult {
+    expect_kind(tr, op, 0, true)?;
+    let x = tr.operand(op, 0)?;
+    for (i, name) in [(0, "llvm.sin"), (1, "llvm.cos")] {
+        let value = tr.call_intrinsic(name, &[x.get_type()], &[x])?;
+        apply_fast_math(tr, op, value);
+        tr.set_result(op, i, value)?;
+    }
+    Ok(())
 }
 
 fn isnan(tr: &mut Translator, op: OpId) -> TResult {

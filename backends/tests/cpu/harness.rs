@@ -16,11 +16,17 @@ pub struct Parsed {
 }
 
 impl Parsed {
-    /// Parses and verifies `source`; ops of unregistered dialects (`math`, `memref` in
-    /// generic form) are allowed.
+    /// Parses and verifies `source` with every dialect registered (ops of unknown dialects
+    /// are allowed too).
     pub fn new(source: &str) -> Parsed {
+        Parsed::with_dialects(source, tb_dialects::register_all)
+    }
+
+    /// Parses and verifies `source` with only the dialects `register` registers; ops of
+    /// other dialects parse in generic form and are not verified.
+    pub fn with_dialects(source: &str, register: fn(&mut Context) -> Result<(), String>) -> Parsed {
         let mut ctx = Context::new();
-        tb_dialects::register_all(&mut ctx).unwrap();
+        register(&mut ctx).unwrap();
         ctx.allow_unregistered_dialects = true;
         let mut sources = SourceMgr::new();
         sources.add_buffer("test.mlir", source);

@@ -1,5 +1,5 @@
-//! Float formats, `math` and `memref` ops (in generic form until those dialects are
-//! registered), calls and scalars: JIT-compiled against the interpreter.
+//! Float formats, `math` and `memref` ops (in generic form), calls and scalars:
+//! JIT-compiled against the interpreter.
 
 use tb_backends::cpu::CompileOptions;
 
@@ -207,6 +207,24 @@ func.func @vectors(%a: memref<16xf32>, %h: memref<8xf16>) -> (memref<16xf32>, me
   %u = "math.erf"(%t) : (vector<8xf16>) -> vector<8xf16>
   loop.vector_store %u, %g[() -> (0)]() : memref<8xf16>, vector<8xf16>
   return %e, %f, %g : memref<16xf32>, memref<16xf32>, memref<8xf16>
+}
+
+// Clamping and sincos (two results).
+func.func @clamp_sincos(%a: memref<8xf32>) -> (memref<8xf32>, memref<8xf32>, memref<8xf32>) {
+  %c = loop.alloc() : memref<8xf32>
+  %s = loop.alloc() : memref<8xf32>
+  %k = loop.alloc() : memref<8xf32>
+  %lo = arith.constant -0.25 : f32
+  %hi = arith.constant 0.5 : f32
+  loop.for %i = 0 to 8 {
+    %x = loop.load %a[%i] : memref<8xf32>
+    %y = "math.clampf"(%x, %lo, %hi) : (f32, f32, f32) -> f32
+    loop.store %y, %c[%i] : memref<8xf32>
+    %sin, %cos = "math.sincos"(%x) : (f32) -> (f32, f32)
+    loop.store %sin, %s[%i] : memref<8xf32>
+    loop.store %cos, %k[%i] : memref<8xf32>
+  }
+  return %c, %s, %k : memref<8xf32>, memref<8xf32>, memref<8xf32>
 }
 
 // Classification and integer math.

@@ -1,4 +1,4 @@
-// RUN: tb-translate --emit=llvm-ir -O0 --mcpu=x86-64 --allow-unregistered-dialect %s | FileCheck %s
+// RUN: tb-translate --emit=llvm-ir -O0 --mcpu=x86-64 %s | FileCheck %s
 
 // A memref.global is an aligned byte array (see @lookup below).
 // CHECK:       @table = internal constant [8 x i8] c"\01\00\02\00\03\00\04\00", align 64

@@ -1,4 +1,4 @@
-// RUN: tb-translate --emit=llvm-ir -O0 --mcpu=x86-64 --allow-unregistered-dialect %s | FileCheck %s
+// RUN: tb-translate --emit=llvm-ir -O0 --mcpu=x86-64 %s | FileCheck %s
 
 // math ops map to LLVM intrinsics where LLVM has one.
 // CHECK-LABEL: define void @tb_intrinsics(float %0, float %1, ptr noalias %2)

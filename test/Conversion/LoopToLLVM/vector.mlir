@@ -1,4 +1,4 @@
-// RUN: tb-translate --emit=llvm-ir -O0 --mcpu=x86-64 --allow-unregistered-dialect %s | FileCheck %s
+// RUN: tb-translate --emit=llvm-ir -O0 --mcpu=x86-64 %s | FileCheck %s
 
 // A vector along a unit-stride dimension is one vector load/store with element alignment;
 // broadcast is insertelement + shufflevector; fma is llvm.fma.

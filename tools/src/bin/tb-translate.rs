@@ -65,7 +65,7 @@ struct Cli {
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
 
-    /// Accept ops of unregistered dialects (e.g. `math` and `memref` ops in generic form)
+    /// Accept ops of unregistered dialects (as mlir-translate does)
     #[arg(long = "allow-unregistered-dialect")]
     allow_unregistered_dialect: bool,
 
