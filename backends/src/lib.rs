@@ -2,6 +2,8 @@
 //!
 //! Code generation and interop with the LLVM 22 toolchain, linked statically:
 //!
+//! - [`cpu`]: the loop level to LLVM IR for the host CPU, JIT execution, and object,
+//!   assembly and shared-library emission with a C header;
 //! - [`llvm_info`]: which LLVM this build links and which code-generation targets it can use
 //!   (via `inkwell`);
 //! - [`mlir_interop`]: an in-process upstream MLIR context (via `melior`) used to parse and
@@ -10,5 +12,6 @@
 //! Only this crate and the `tools` binaries depend on LLVM/MLIR; the IR core, dialects, passes
 //! and tuner build and test without them.
 
+pub mod cpu;
 pub mod llvm_info;
 pub mod mlir_interop;

@@ -5,7 +5,7 @@
 //! target's triple to a registered target that can create a target machine.
 
 use std::fmt;
-use std::sync::Once;
+use std::sync::OnceLock;
 
 use inkwell::targets::{InitializationConfig, Target, TargetMachine, TargetTriple};
 
@@ -75,14 +75,18 @@ pub fn llvm_version() -> LlvmVersion {
 }
 
 /// Registers the x86 and NVPTX targets (target info, machine code, assembly printer and
-/// parser) with LLVM. Idempotent and thread-safe; every other function here calls it.
-pub fn initialize_targets() {
-    static INIT: Once = Once::new();
-    INIT.call_once(|| {
+/// parser) and the host's own target with LLVM. Idempotent and thread-safe (LLVM's target
+/// registry is not, so every registration in this crate goes through here); every other
+/// function here calls it. Returns why the host target could not be registered, if so.
+pub fn initialize_targets() -> Result<(), String> {
+    static INIT: OnceLock<Result<(), String>> = OnceLock::new();
+    INIT.get_or_init(|| {
         let config = InitializationConfig::default();
         Target::initialize_x86(&config);
         Target::initialize_nvptx(&config);
-    });
+        Target::initialize_native(&config)
+    })
+    .clone()
 }
 
 /// Whether LLVM can generate code for one [`TargetKind`], and why not if it cannot.
@@ -114,7 +118,7 @@ impl TargetStatus {
 
 /// Looks `kind` up in LLVM's target registry.
 pub fn target_status(kind: TargetKind) -> TargetStatus {
-    initialize_targets();
+    let _ = initialize_targets();
     let triple = kind.triple();
     match Target::from_triple(&TargetTriple::create(triple)) {
         Ok(target) => {
@@ -156,7 +160,7 @@ pub struct RegisteredTarget {
 
 /// Every target registered with LLVM in this process (after [`initialize_targets`]).
 pub fn registered_targets() -> Vec<RegisteredTarget> {
-    initialize_targets();
+    let _ = initialize_targets();
     let mut targets = Vec::new();
     let mut next = Target::get_first();
     while let Some(target) = next {

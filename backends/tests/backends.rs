@@ -88,3 +88,6 @@ fn mlir_parses_verifies_and_rejects() {
     let error = mlir_interop::verify_module_text("module {}\0", allow).unwrap_err();
     assert_eq!(error.kind, MlirErrorKind::InvalidInput);
 }
+
+/// The CPU backend: JIT-compiled loop-level functions against the reference interpreter.
+mod cpu;

@@ -341,7 +341,7 @@ fn parse_descr(d: &str) -> Result<(DType, bool), NpyError> {
 }
 
 /// The elements stored in `b` (little-endian unless `be`), as many as whole elements fit.
-pub(crate) fn decode(dtype: DType, be: bool, b: &[u8]) -> TensorData {
+pub fn decode(dtype: DType, be: bool, b: &[u8]) -> TensorData {
     macro_rules! words {
         ($n:literal, $conv:expr) => {
             b.chunks_exact($n)
@@ -374,7 +374,7 @@ pub(crate) fn decode(dtype: DType, be: bool, b: &[u8]) -> TensorData {
 }
 
 /// Appends the elements of `data` to `out` in little-endian order.
-pub(crate) fn encode(data: &TensorData, out: &mut Vec<u8>) {
+pub fn encode(data: &TensorData, out: &mut Vec<u8>) {
     match data {
         TensorData::Bool(v) => out.extend(v.iter().map(|&x| x as u8)),
         TensorData::I8(v) => out.extend(v.iter().map(|&x| x as u8)),

@@ -3,7 +3,7 @@
 // RUN: not tb-run --interpret %s --function div 2>&1 | FileCheck %s --check-prefix=DIV
 // RUN: not tb-run --interpret %s --function args 2>&1 | FileCheck %s --check-prefix=ARGS
 // RUN: not tb-run --interpret %s 2>&1 | FileCheck %s --check-prefix=WHICH
-// RUN: not tb-run %s --function div 2>&1 | FileCheck %s --check-prefix=NATIVE
+// RUN: not tb-run %s --function args 2>&1 | FileCheck %s --check-prefix=ARGS
 // RUN: not tb-run --interpret %s --function nope 2>&1 | FileCheck %s --check-prefix=NOPE
 
 // OOB: errors.mlir:[[@LINE+3]]:8: error: 'loop.load' op index 4 out of bounds for dimension 0 of size 4
@@ -28,5 +28,4 @@ func.func @args(%a: tensor<2xf32>, %b: i32) -> tensor<2xf32> {
 }
 
 // WHICH: tb-run: the module has several functions (@oob, @div, @args); choose one with --function
-// NATIVE: tb-run: compiled execution needs the CPU backend
 // NOPE: tb-run: no function @nope with a body; the module has: @oob, @div, @args

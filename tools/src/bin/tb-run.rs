@@ -1,11 +1,13 @@
 //! `tb-run`: runs a function of an MLIR module on `.npy` inputs and writes its results as
-//! `.npy` files. `--interpret` uses the reference interpreter, which executes every level
-//! (graph, te, loop, and func/arith/math/memref).
+//! `.npy` files. By default the function is compiled for the host CPU by the CPU backend
+//! and run natively (loop level: func/arith/math/memref/loop); `--interpret` uses the
+//! reference interpreter instead, which executes every level (graph, te, loop, ...).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Parser;
+use tb_backends::cpu::{CompileOptions, CompiledModule, TargetOptions};
 use tb_interpreter::check::random_arguments;
 use tb_interpreter::exec::{Interpreter, func_signature};
 use tb_interpreter::{Tensor, read_npy, write_npy};
@@ -22,9 +24,18 @@ use tb_ir::{Context, verifier};
 struct Args {
     /// The module to run (`-` for stdin).
     input: String,
-    /// Run with the reference interpreter.
+    /// Run with the reference interpreter instead of compiling.
     #[arg(long)]
     interpret: bool,
+    /// Compiled runs: the CPU to generate code for (default: the host's).
+    #[arg(long, value_name = "NAME")]
+    mcpu: Option<String>,
+    /// Compiled runs: LLVM target features, e.g. `+avx2,-avx512f`.
+    #[arg(long, value_name = "FEATURES")]
+    mattr: Option<String>,
+    /// Compiled runs: run parallel loops on N threads (0: one per core; default: in order).
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
     /// The function to run (default: `main`, or the module's only function).
     #[arg(long = "function", value_name = "NAME")]
     function: Option<String>,
@@ -57,13 +68,6 @@ fn main() -> ExitCode {
 }
 
 fn run(args: &Args) -> Result<(), String> {
-    if !args.interpret {
-        return Err(
-            "tb-run: compiled execution needs the CPU backend, which this build does \
-                    not have yet; pass --interpret to run the reference interpreter"
-                .into(),
-        );
-    }
     let text = if args.input == "-" {
         std::io::read_to_string(std::io::stdin())
             .map_err(|e| format!("tb-run: cannot read stdin: {e}"))?
@@ -100,9 +104,26 @@ fn run(args: &Args) -> Result<(), String> {
         }
         None => read_inputs(&ctx, &name, &arg_types, &args.inputs)?,
     };
-    let results = interp
-        .run_function(&name, &inputs)
-        .map_err(|d| render(&ctx, &sources, &d))?;
+    let results = if args.interpret {
+        interp
+            .run_function(&name, &inputs)
+            .map_err(|d| render(&ctx, &sources, &d))?
+    } else {
+        let options = CompileOptions {
+            target: TargetOptions {
+                cpu: args.mcpu.clone(),
+                features: args.mattr.clone(),
+            },
+            threads: args.threads,
+            functions: Some(vec![name.clone()]),
+            ..CompileOptions::default()
+        };
+        let compiled = CompiledModule::compile(&ctx, module, &options)
+            .map_err(|d| render(&ctx, &sources, &d))?;
+        compiled
+            .run(&name, &inputs)
+            .map_err(|e| format!("tb-run: {e}"))?
+    };
     for (i, (tensor, &ty)) in results.iter().zip(&result_types).enumerate() {
         println!(
             "result #{i}: {} = {}",
@@ -218,7 +239,6 @@ fn format_tensor(t: &Tensor, limit: usize) -> String {
     }
     let shape = t.shape();
     let mut out = String::new();
-    let mut printed = 0;
     let n = values.len();
     for (flat, &v) in values.iter().enumerate() {
         // Open a bracket for every dimension this element starts.
@@ -236,13 +256,12 @@ fn format_tensor(t: &Tensor, limit: usize) -> String {
             out.push_str(", ");
         }
         out.push_str(&"[".repeat(opens));
-        if printed == limit {
+        if flat == limit {
             out.push_str("...");
             out.push_str(&"]".repeat(shape.len()));
             return out;
         }
         out.push_str(&fmt(v));
-        printed += 1;
         let mut stride = 1;
         for &d in shape.iter().rev() {
             stride *= d.max(1) as usize;

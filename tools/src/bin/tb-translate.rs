@@ -1,17 +1,29 @@
 //! `tb-translate`: translations between TensorBind IR and other formats (ONNX in; LLVM IR,
 //! PTX and object files out), like `mlir-translate`.
 //!
-//! This build reports the toolchain it links (`--version`) and the code-generation targets
-//! it can use (`--list-targets`); the translations themselves are not implemented yet, and
-//! asking for one is a clear error rather than a silent no-op.
+//! - `--emit=llvm-ir|asm|obj|shared-lib` compiles a loop-level module for the host CPU (or
+//!   `--mcpu`/`--mattr`) and writes LLVM IR, assembly, an object file or a shared library;
+//!   object files and libraries get a C header declaring their entry points next to them
+//!   (`-o out.o` writes `out.h`), and `--emit=c-header` prints that header alone.
+//! - `--version` reports the toolchain it links and `--list-targets` the code-generation
+//!   targets it can use.
+//!
+//! Nothing is written when the input cannot be translated: the error is reported with its
+//! location and the exit status is non-zero.
 
 use std::fs;
 use std::io::{self, Read, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Parser;
+use tb_backends::cpu::emit::link_shared_library;
+use tb_backends::cpu::header::c_header;
+use tb_backends::cpu::{CompileOptions, EmitKind, OptLevel, TargetOptions, emit};
 use tb_backends::llvm_info;
+use tb_ir::diagnostics::{SourceMgr, render};
+use tb_ir::parser::{ParseOptions, parse_source};
+use tb_ir::{Context, verifier};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -32,13 +44,38 @@ struct Cli {
     #[arg(long)]
     import_onnx: bool,
 
-    /// Where to write the translation (default: standard output)
-    #[arg(short = 'o', value_name = "FILE")]
-    output: Option<PathBuf>,
-
     /// Fix the shape of an ONNX graph input with dynamic dimensions (repeatable)
     #[arg(long = "input-shape", value_name = "NAME=AxBxC")]
     input_shape: Vec<String>,
+
+    /// Compile the module and write: llvm-ir, asm, obj, shared-lib, or c-header
+    #[arg(long, value_name = "KIND")]
+    emit: Option<String>,
+
+    /// Output file (`-`, the default, is standard output; obj and shared-lib need a file)
+    #[arg(short = 'o', long = "output", value_name = "FILE", default_value = "-")]
+    output: PathBuf,
+
+    /// CPU to generate code for (`native`, the default, is the host CPU with its features)
+    #[arg(long, value_name = "NAME")]
+    mcpu: Option<String>,
+
+    /// LLVM target features, e.g. `+avx2,-avx512f` (default: the CPU's own)
+    #[arg(long, value_name = "FEATURES")]
+    mattr: Option<String>,
+
+    /// Optimization level (0-3)
+    #[arg(short = 'O', value_name = "LEVEL", default_value_t = 3)]
+    opt_level: u32,
+
+    /// Run parallel loops on the runtime's thread pool with N threads (0: one per core);
+    /// the output then calls `tb_rt_parallel_for` (it carries a weak, sequential one)
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
+
+    /// Accept ops of unregistered dialects (as mlir-translate does)
+    #[arg(long = "allow-unregistered-dialect")]
+    allow_unregistered_dialect: bool,
 
     /// Input file to translate (`-` reads standard input)
     input: Option<PathBuf>,
@@ -55,6 +92,13 @@ fn main() -> ExitCode {
             eprintln!("{message}");
             ExitCode::FAILURE
         }
+        Err(Failure::Input(rendered)) => {
+            eprint!("{rendered}");
+            if !rendered.ends_with('\n') {
+                eprintln!();
+            }
+            ExitCode::FAILURE
+        }
         Err(failure) => {
             eprintln!("tb-translate: error: {failure}");
             ExitCode::FAILURE
@@ -69,6 +113,8 @@ enum Failure {
     Usage(String),
     /// The translation failed; the message is complete, one error per line.
     Translate(String),
+    /// The input could not be translated; the message is already rendered.
+    Input(String),
 }
 
 impl std::fmt::Display for Failure {
@@ -77,6 +123,7 @@ impl std::fmt::Display for Failure {
             Failure::Output(error) => write!(f, "cannot write to standard output: {error}"),
             Failure::Usage(message) => f.write_str(message),
             Failure::Translate(message) => f.write_str(message),
+            Failure::Input(message) => f.write_str(message),
         }
     }
 }
@@ -103,12 +150,14 @@ fn run(cli: &Cli) -> Result<(), Failure> {
     }
     match &cli.input {
         Some(input) => {
-            read_input(input)?;
-            Err(Failure::Usage(format!(
-                "no translation selected for '{}': this build implements no translations yet \
-                 (only --version and --list-targets)",
-                input.display()
-            )))
+            let bytes = read_input(input)?;
+            match &cli.emit {
+                Some(kind) => emit_output(cli, input, &bytes, kind),
+                None => Err(Failure::Usage(format!(
+                    "no translation selected for '{}': use --emit=KIND",
+                    input.display()
+                ))),
+            }
         }
         None if cli.version || cli.list_targets => Ok(()),
         None => Err(Failure::Usage(
@@ -157,7 +206,7 @@ mod import_onnx {
             ..PrintOptions::default()
         };
         let text = print_operation(&imported.ctx, imported.module, print);
-        match &cli.output {
+        match Some(&cli.output) {
             Some(path) if path.as_os_str() != "-" => write_atomically(path, &text)
                 .map_err(|e| Failure::Usage(format!("cannot write '{}': {e}", path.display()))),
             _ => {
@@ -227,4 +276,117 @@ fn print_targets(out: &mut impl Write) -> io::Result<()> {
         writeln!(out, "  {:<10} - {}", target.name, target.description)?;
     }
     Ok(())
+}
+
+/// What `--emit` asked for.
+enum Output {
+    Llvm(EmitKind),
+    Header,
+}
+
+fn parse_emit(kind: &str) -> Result<Output, Failure> {
+    if kind == "c-header" {
+        return Ok(Output::Header);
+    }
+    EmitKind::from_name(kind).map(Output::Llvm).ok_or_else(|| {
+        let known: Vec<&str> = EmitKind::ALL.iter().map(|k| k.name()).collect();
+        Failure::Usage(format!(
+            "unknown --emit kind '{kind}' (expected {} or c-header)",
+            known.join(", ")
+        ))
+    })
+}
+
+/// Compiles the module in `bytes` and writes what `--emit` asks for.
+fn emit_output(cli: &Cli, input: &Path, bytes: &[u8], kind: &str) -> Result<(), Failure> {
+    let output = parse_emit(kind)?;
+    let to_stdout = cli.output.as_os_str() == "-";
+    let wants_file = matches!(output, Output::Llvm(EmitKind::Object | EmitKind::SharedLib));
+    if wants_file && to_stdout {
+        return Err(Failure::Usage(format!(
+            "--emit={kind} writes a binary file; name it with -o FILE"
+        )));
+    }
+    let opt_level = OptLevel::from_number(cli.opt_level).ok_or_else(|| {
+        Failure::Usage(format!(
+            "-O{} is not an optimization level (0-3)",
+            cli.opt_level
+        ))
+    })?;
+    let text = std::str::from_utf8(bytes)
+        .map_err(|e| Failure::Usage(format!("'{}' is not UTF-8 text: {e}", input.display())))?;
+    let filename = if input.as_os_str() == "-" {
+        "<stdin>".to_owned()
+    } else {
+        input.display().to_string()
+    };
+    let mut sources = SourceMgr::new();
+    sources.add_buffer(&filename, text);
+    let mut ctx = Context::new();
+    tb_dialects::register_all(&mut ctx)
+        .map_err(|bug| Failure::Usage(format!("internal error: {bug}")))?;
+    ctx.allow_unregistered_dialects = cli.allow_unregistered_dialect;
+    let module = parse_source(&mut ctx, text, &filename, &ParseOptions::default())
+        .map_err(|d| Failure::Input(render(&ctx, &sources, &d)))?;
+    verifier::verify(&ctx, module).map_err(|d| Failure::Input(render(&ctx, &sources, &d)))?;
+
+    let options = CompileOptions {
+        target: TargetOptions {
+            cpu: cli.mcpu.clone(),
+            features: cli.mattr.clone(),
+        },
+        opt_level,
+        threads: cli.threads,
+        ..CompileOptions::default()
+    };
+    let llvm_kind = match output {
+        Output::Llvm(kind) => kind,
+        Output::Header => EmitKind::LlvmIr,
+    };
+    let emitted = emit(&ctx, module, &options, llvm_kind)
+        .map_err(|d| Failure::Input(render(&ctx, &sources, &d)))?;
+    let header_name = |path: &Path| {
+        path.with_extension("h")
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "tb_module.h".to_owned())
+    };
+    match output {
+        Output::Header => {
+            // On standard output the header is named after the input.
+            let name = if to_stdout {
+                header_name(input)
+            } else {
+                header_name(&cli.output)
+            };
+            let header = c_header(&emitted.entry_points, &name, &filename);
+            write_output(&cli.output, header.as_bytes())
+        }
+        Output::Llvm(kind) => {
+            match kind {
+                EmitKind::SharedLib => {
+                    link_shared_library(&emitted.bytes, &cli.output).map_err(Failure::Usage)?
+                }
+                _ => write_output(&cli.output, &emitted.bytes)?,
+            }
+            if wants_file {
+                let header = c_header(&emitted.entry_points, &header_name(&cli.output), &filename);
+                let path = cli.output.with_extension("h");
+                fs::write(&path, header).map_err(|e| {
+                    Failure::Usage(format!("cannot write '{}': {e}", path.display()))
+                })?;
+            }
+            Ok(())
+        }
+    }
+}
+
+fn write_output(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
+    if path.as_os_str() == "-" {
+        let mut out = io::stdout().lock();
+        out.write_all(bytes)?;
+        return Ok(out.flush()?);
+    }
+    fs::write(path, bytes)
+        .map_err(|e| Failure::Usage(format!("cannot write '{}': {e}", path.display())))
 }

@@ -1,0 +1,231 @@
+//! The C ABI of compiled modules: what each exported entry point takes.
+//!
+//! Every public `func.func` with a body is exported as `void tb_<name>(inputs..., outputs...)`:
+//!
+//! - a memref argument is a pointer to its data, contiguous and row-major, of the static
+//!   shape its type gives (arguments must have the identity layout);
+//! - a scalar argument is passed by value (`index` as `int64_t`, `i1` as `bool`);
+//! - each result, memref or scalar, is written through a caller-provided pointer appended
+//!   after the inputs: a buffer of the result's shape, or one element for a scalar;
+//! - buffers must not overlap, except inputs the function only reads.
+//!
+//! For the JIT, each entry point also gets `void tb_<name>_packed(void **args)`, which takes
+//! the same parameters as an array of pointers (a buffer's data pointer, or a pointer to a
+//! scalar's value) so one Rust signature can call any function.
+
+use std::fmt;
+
+use tb_ir::printer::type_to_string;
+use tb_ir::{BlockId, Context, Diagnostic, OpId, TypeKind, Value};
+
+use super::memref::MemRefLayout;
+use super::types::ElementKind;
+
+/// Whether a parameter carries an argument in or a result out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    Input,
+    Output,
+}
+
+/// One parameter of an entry point.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AbiParam {
+    pub role: Role,
+    pub element: ElementKind,
+    /// The buffer's shape; `None` for a scalar input (an output is always a pointer; a
+    /// scalar output has shape `[]`, one element).
+    pub shape: Option<Vec<i64>>,
+    /// The IR type, as MLIR prints it.
+    pub ir_type: String,
+    /// An input buffer the function never writes (`const` in the header).
+    pub read_only: bool,
+}
+
+impl AbiParam {
+    /// Whether the parameter is passed as a pointer.
+    pub fn is_pointer(&self) -> bool {
+        self.shape.is_some()
+    }
+
+    /// Elements in the buffer (1 for scalars).
+    pub fn num_elements(&self) -> usize {
+        self.shape
+            .as_ref()
+            .map_or(1, |s| s.iter().product::<i64>() as usize)
+    }
+
+    /// Bytes the buffer (or scalar) takes.
+    pub fn byte_size(&self) -> usize {
+        self.num_elements() * self.element.size_in_bytes() as usize
+    }
+}
+
+/// One exported function.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EntryPoint {
+    /// The `func.func`'s symbol.
+    pub name: String,
+    /// The exported C symbol, `tb_<name>`.
+    pub symbol: String,
+    /// Inputs in argument order, then outputs in result order.
+    pub params: Vec<AbiParam>,
+}
+
+impl EntryPoint {
+    pub fn inputs(&self) -> impl Iterator<Item = &AbiParam> {
+        self.params.iter().filter(|p| p.role == Role::Input)
+    }
+
+    pub fn outputs(&self) -> impl Iterator<Item = &AbiParam> {
+        self.params.iter().filter(|p| p.role == Role::Output)
+    }
+
+    /// The symbol of the packed wrapper the JIT calls.
+    pub fn packed_symbol(&self) -> String {
+        format!("{}_packed", self.symbol)
+    }
+}
+
+impl fmt::Display for EntryPoint {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}(", self.symbol)?;
+        for (i, p) in self.params.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            let role = match p.role {
+                Role::Input => "in",
+                Role::Output => "out",
+            };
+            write!(f, "{role} {}", p.ir_type)?;
+        }
+        f.write_str(")")
+    }
+}
+
+/// The C identifier a symbol is exported under: `tb_` and the name with every character
+/// C does not allow in identifiers replaced by `_`.
+pub fn c_symbol(name: &str) -> String {
+    let body: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    format!("tb_{body}")
+}
+
+/// The argument and result types of a `func.func`.
+pub(crate) fn signature(ir: &Context, func: OpId) -> Option<(Vec<tb_ir::Type>, Vec<tb_ir::Type>)> {
+    tb_interpreter::exec::func_signature(ir, func)
+}
+
+/// The body block of a `func.func`, `None` for a declaration.
+pub(crate) fn body(ir: &Context, func: OpId) -> Option<BlockId> {
+    ir.op(func).regions.first().and_then(|&r| ir.entry_block(r))
+}
+
+/// Whether a function is visible outside the module (not `private` or `nested`).
+pub(crate) fn is_public(ir: &Context, func: OpId) -> bool {
+    ir.op_inherent_or_attr(func, "sym_visibility")
+        .and_then(|a| ir.attr_as_str(a))
+        .is_none_or(|v| v == "public")
+}
+
+/// The entry point of the public function `func`, or why its signature cannot cross the C
+/// ABI (reported at the function).
+pub(crate) fn entry_point(ir: &Context, func: OpId, name: &str) -> Result<EntryPoint, Diagnostic> {
+    let loc = ir.op(func).loc;
+    let fail = |m: String| Diagnostic::error(loc, format!("cannot export @{name}: {m}"));
+    let (inputs, results) =
+        signature(ir, func).ok_or_else(|| fail("it has no function type".into()))?;
+    let args: Vec<Value> = body(ir, func)
+        .map(|b| ir.block(b).args.to_vec())
+        .unwrap_or_default();
+    let mut params = Vec::with_capacity(inputs.len() + results.len());
+    for (role, types) in [(Role::Input, &inputs), (Role::Output, &results)] {
+        for (i, &ty) in types.iter().enumerate() {
+            let what = match role {
+                Role::Input => format!("argument #{i}"),
+                Role::Output => format!("result #{i}"),
+            };
+            let ir_type = type_to_string(ir, ty);
+            let param = match ir.type_kind(ty) {
+                TypeKind::MemRef { .. } => {
+                    let layout =
+                        MemRefLayout::of(ir, ty).map_err(|m| fail(format!("{what}: {m}")))?;
+                    if role == Role::Input && !layout.is_contiguous() {
+                        return Err(fail(format!(
+                            "{what} of type '{ir_type}' is not a contiguous buffer"
+                        )));
+                    }
+                    let element = layout
+                        .element_kind(ir)
+                        .map_err(|m| fail(format!("{what}: {m}")))?;
+                    let read_only =
+                        role == Role::Input && args.get(i).is_some_and(|&a| !may_write(ir, a));
+                    AbiParam {
+                        role,
+                        element,
+                        shape: Some(layout.shape),
+                        ir_type,
+                        read_only,
+                    }
+                }
+                TypeKind::Integer { .. } | TypeKind::Index | TypeKind::Float(_) => AbiParam {
+                    role,
+                    element: ElementKind::of(ir, ty).map_err(|m| fail(format!("{what}: {m}")))?,
+                    shape: (role == Role::Output).then(Vec::new),
+                    ir_type,
+                    read_only: false,
+                },
+                _ => {
+                    return Err(fail(format!(
+                        "{what} has type '{ir_type}'; only memrefs and scalars cross the C ABI"
+                    )));
+                }
+            };
+            params.push(param);
+        }
+    }
+    Ok(EntryPoint {
+        name: name.to_owned(),
+        symbol: c_symbol(name),
+        params,
+    })
+}
+
+/// Ops whose result is a view of their first operand's buffer.
+fn is_view(name: &str) -> bool {
+    matches!(
+        name,
+        "memref.cast"
+            | "memref.subview"
+            | "memref.reinterpret_cast"
+            | "memref.collapse_shape"
+            | "memref.expand_shape"
+            | "memref.assume_alignment"
+    )
+}
+
+/// Whether the buffer `value` (or a view of it) may be written, freed or escape.
+fn may_write(ir: &Context, value: Value) -> bool {
+    ir.value(value).uses.iter().any(|u| {
+        let name = ir.op_name(u.op);
+        let index = u.index as usize;
+        match name {
+            "loop.load" | "loop.vector_load" | "memref.load" | "memref.dim" | "memref.rank" => {
+                false
+            }
+            "loop.store" | "loop.vector_store" | "memref.store" => index == 1,
+            "memref.copy" => index == 1,
+            _ if is_view(name) => ir.op(u.op).results.iter().any(|&r| may_write(ir, r)),
+            _ => true,
+        }
+    })
+}

@@ -1,0 +1,505 @@
+//! `arith` ops on scalars and (flat) vectors: each is one LLVM instruction or intrinsic with
+//! the same semantics, as MLIR's `arith-to-llvm` lowering emits. Overflow flags become
+//! `nsw`/`nuw`, fast-math flags become LLVM's.
+
+use inkwell::types::BasicTypeEnum;
+use inkwell::values::{BasicValue, BasicValueEnum, InstructionOpcode, IntValue};
+use inkwell::values::{FastMathFlags, InstructionValue};
+use inkwell::{FloatPredicate, IntPredicate};
+use tb_ir::attributes::DenseElement;
+use tb_ir::printer::attr_to_string;
+use tb_ir::{AttrKind, OpId, Type, TypeKind};
+
+use super::translate::{Handler, TResult, Translator};
+use super::types::{element_type, scalar_type, vector_lanes};
+
+pub(crate) fn handler(name: &str) -> Option<Handler> {
+    Some(match name.strip_prefix("arith.")? {
+        "constant" => constant,
+        "addi" => addi,
+        "subi" => subi,
+        "muli" => muli,
+        "divsi" => divsi,
+        "divui" => divui,
+        "remsi" => remsi,
+        "remui" => remui,
+        "andi" => andi,
+        "ori" => ori,
+        "xori" => xori,
+        "shli" => shli,
+        "shrsi" => shrsi,
+        "shrui" => shrui,
+        "maxsi" => maxsi,
+        "maxui" => maxui,
+        "minsi" => minsi,
+        "minui" => minui,
+        "addf" => addf,
+        "subf" => subf,
+        "mulf" => mulf,
+        "divf" => divf,
+        "remf" => remf,
+        "maximumf" => maximumf,
+        "minimumf" => minimumf,
+        "maxnumf" => maxnumf,
+        "minnumf" => minnumf,
+        "negf" => negf,
+        "cmpi" => cmpi,
+        "cmpf" => cmpf,
+        "select" => select_op,
+        "extsi" => extsi,
+        "extui" => extui,
+        "trunci" => trunci,
+        "extf" => extf,
+        "truncf" => truncf,
+        "sitofp" => sitofp,
+        "uitofp" => uitofp,
+        "fptosi" => fptosi,
+        "fptoui" => fptoui,
+        "index_cast" => index_cast,
+        "index_castui" => index_castui,
+        "bitcast" => bitcast,
+        _ => return None,
+    })
+}
+
+// ---- flags ----
+
+/// The flags inside `#arith.<kind><a, b>` (MLIR prints them comma separated).
+fn flag_words(tr: &Translator, op: OpId, attr_name: &str) -> Vec<String> {
+    let Some(attr) = tr.attr(op, attr_name) else {
+        return Vec::new();
+    };
+    let text = attr_to_string(tr.ir, attr);
+    let inner = text
+        .split_once('<')
+        .and_then(|(_, rest)| rest.rsplit_once('>'))
+        .map_or("", |(inner, _)| inner);
+    inner
+        .split(',')
+        .map(|w| w.trim().to_owned())
+        .filter(|w| !w.is_empty() && w != "none")
+        .collect()
+}
+
+/// LLVM fast-math flags of an op's `fastmath` attribute.
+pub(crate) fn fast_math_flags(tr: &Translator, op: OpId) -> FastMathFlags {
+    let mut flags = FastMathFlags::empty();
+    for word in flag_words(tr, op, "fastmath") {
+        flags |= match word.as_str() {
+            "reassoc" => FastMathFlags::AllowReassoc,
+            "nnan" => FastMathFlags::NoNaNs,
+            "ninf" => FastMathFlags::NoInfs,
+            "nsz" => FastMathFlags::NoSignedZeros,
+            "arcp" => FastMathFlags::AllowReciprocal,
+            "contract" => FastMathFlags::AllowContract,
+            "afn" => FastMathFlags::ApproxFunc,
+            "fast" => FastMathFlags::all(),
+            _ => FastMathFlags::empty(),
+        };
+    }
+    flags
+}
+
+fn instruction<'ctx>(value: BasicValueEnum<'ctx>) -> Option<InstructionValue<'ctx>> {
+    value.as_instruction_value()
+}
+
+/// Puts the op's fast-math flags on the instruction that computed `value` (constants that
+/// the builder folded have none).
+pub(crate) fn apply_fast_math(tr: &Translator, op: OpId, value: BasicValueEnum) {
+    let flags = fast_math_flags(tr, op);
+    if !flags.is_empty()
+        && let Some(inst) = instruction(value)
+        && inst.can_use_fast_math_flags()
+    {
+        let _ = inst.set_fast_math_flags(flags);
+    }
+}
+
+fn apply_overflow(tr: &Translator, op: OpId, value: BasicValueEnum) {
+    let words = flag_words(tr, op, "overflowFlags");
+    if let Some(inst) = instruction(value) {
+        if words.iter().any(|w| w == "nsw") {
+            let _ = inst.set_no_signed_wrap_flag(true);
+        }
+        if words.iter().any(|w| w == "nuw") {
+            let _ = inst.set_no_unsigned_wrap_flag(true);
+        }
+    }
+}
+
+// ---- binary ops ----
+
+fn binary<'ctx>(
+    tr: &mut Translator<'_, 'ctx>,
+    op: OpId,
+    opcode: InstructionOpcode,
+) -> TResult<BasicValueEnum<'ctx>> {
+    let lhs = tr.operand(op, 0)?;
+    let rhs = tr.operand(op, 1)?;
+    Ok(tr.builder.build_binop(opcode, lhs, rhs, "")?)
+}
+
+macro_rules! int_ops {
+    ($($name:ident => $opcode:ident),* $(,)?) => {
+        $(fn $name(tr: &mut Translator, op: OpId) -> TResult {
+            let value = binary(tr, op, InstructionOpcode::$opcode)?;
+            apply_overflow(tr, op, value);
+            tr.set_result(op, 0, value)
+        })*
+    };
+}
+
+int_ops! {
+    addi => Add,
+    subi => Sub,
+    muli => Mul,
+    divsi => SDiv,
+    divui => UDiv,
+    remsi => SRem,
+    remui => URem,
+    andi => And,
+    ori => Or,
+    xori => Xor,
+    shli => Shl,
+    shrsi => AShr,
+    shrui => LShr,
+}
+
+macro_rules! float_ops {
+    ($($name:ident => $opcode:ident),* $(,)?) => {
+        $(fn $name(tr: &mut Translator, op: OpId) -> TResult {
+            let value = binary(tr, op, InstructionOpcode::$opcode)?;
+            apply_fast_math(tr, op, value);
+            tr.set_result(op, 0, value)
+        })*
+    };
+}
+
+float_ops! {
+    addf => FAdd,
+    subf => FSub,
+    mulf => FMul,
+    divf => FDiv,
+    remf => FRem,
+}
+
+/// An op computed by a two-operand LLVM intrinsic overloaded on the operand type.
+fn binary_intrinsic(tr: &mut Translator, op: OpId, intrinsic: &str, float: bool) -> TResult {
+    let lhs = tr.operand(op, 0)?;
+    let rhs = tr.operand(op, 1)?;
+    let value = tr.call_intrinsic(intrinsic, &[lhs.get_type()], &[lhs, rhs])?;
+    if float {
+        apply_fast_math(tr, op, value);
+    }
+    tr.set_result(op, 0, value)
+}
+
+macro_rules! intrinsic_ops {
+    ($($name:ident => ($intrinsic:literal, $float:literal)),* $(,)?) => {
+        $(fn $name(tr: &mut Translator, op: OpId) -> TResult {
+            binary_intrinsic(tr, op, $intrinsic, $float)
+        })*
+    };
+}
+
+intrinsic_ops! {
+    maxsi => ("llvm.smax", false),
+    maxui => ("llvm.umax", false),
+    minsi => ("llvm.smin", false),
+    minui => ("llvm.umin", false),
+    // IEEE maximum/minimum: NaN-propagating, -0 < +0 (MLIR's maximumf/minimumf).
+    maximumf => ("llvm.maximum", true),
+    minimumf => ("llvm.minimum", true),
+    // IEEE maxNum/minNum: a NaN operand yields the other one.
+    maxnumf => ("llvm.maxnum", true),
+    minnumf => ("llvm.minnum", true),
+}
+
+fn negf(tr: &mut Translator, op: OpId) -> TResult {
+    let value = match tr.operand(op, 0)? {
+        BasicValueEnum::FloatValue(v) => tr.builder.build_float_neg(v, "")?.into(),
+        BasicValueEnum::VectorValue(v) => tr.builder.build_float_neg(v, "")?.into(),
+        _ => return Err("expects a float operand".into()),
+    };
+    apply_fast_math(tr, op, value);
+    tr.set_result(op, 0, value)
+}
+
+// ---- comparisons and select ----
+
+fn predicate(tr: &Translator, op: OpId) -> TResult<i64> {
+    match tr.attr(op, "predicate").map(|a| tr.ir.attr_kind(a)) {
+        Some(AttrKind::Integer { value, .. }) => Ok(*value as i64),
+        _ => Err("has no integer predicate".into()),
+    }
+}
+
+/// `icmp` on scalars or vectors.
+pub(crate) fn icmp<'ctx>(
+    tr: &Translator<'_, 'ctx>,
+    predicate: IntPredicate,
+    lhs: BasicValueEnum<'ctx>,
+    rhs: BasicValueEnum<'ctx>,
+) -> TResult<BasicValueEnum<'ctx>> {
+    let b = &tr.builder;
+    Ok(match (lhs, rhs) {
+        (BasicValueEnum::IntValue(l), BasicValueEnum::IntValue(r)) => {
+            b.build_int_compare(predicate, l, r, "")?.into()
+        }
+        (BasicValueEnum::VectorValue(l), BasicValueEnum::VectorValue(r)) => {
+            b.build_int_compare(predicate, l, r, "")?.into()
+        }
+        _ => return Err("compares values of different kinds".into()),
+    })
+}
+
+/// `fcmp` on scalars or vectors.
+pub(crate) fn fcmp<'ctx>(
+    tr: &Translator<'_, 'ctx>,
+    predicate: FloatPredicate,
+    lhs: BasicValueEnum<'ctx>,
+    rhs: BasicValueEnum<'ctx>,
+) -> TResult<BasicValueEnum<'ctx>> {
+    let b = &tr.builder;
+    Ok(match (lhs, rhs) {
+        (BasicValueEnum::FloatValue(l), BasicValueEnum::FloatValue(r)) => {
+            b.build_float_compare(predicate, l, r, "")?.into()
+        }
+        (BasicValueEnum::VectorValue(l), BasicValueEnum::VectorValue(r)) => {
+            b.build_float_compare(predicate, l, r, "")?.into()
+        }
+        _ => return Err("compares values of different kinds".into()),
+    })
+}
+
+/// `select` with a scalar or vector condition.
+pub(crate) fn select<'ctx>(
+    tr: &Translator<'_, 'ctx>,
+    condition: BasicValueEnum<'ctx>,
+    then: BasicValueEnum<'ctx>,
+    otherwise: BasicValueEnum<'ctx>,
+) -> TResult<BasicValueEnum<'ctx>> {
+    let b = &tr.builder;
+    Ok(match condition {
+        BasicValueEnum::IntValue(c) => b.build_select(c, then, otherwise, "")?,
+        BasicValueEnum::VectorValue(c) => b.build_select(c, then, otherwise, "")?,
+        _ => return Err("expects an i1 condition".into()),
+    })
+}
+
+fn cmpi(tr: &mut Translator, op: OpId) -> TResult {
+    let p = match predicate(tr, op)? {
+        0 => IntPredicate::EQ,
+        1 => IntPredicate::NE,
+        2 => IntPredicate::SLT,
+        3 => IntPredicate::SLE,
+        4 => IntPredicate::SGT,
+        5 => IntPredicate::SGE,
+        6 => IntPredicate::ULT,
+        7 => IntPredicate::ULE,
+        8 => IntPredicate::UGT,
+        9 => IntPredicate::UGE,
+        other => return Err(format!("has unknown predicate {other}").into()),
+    };
+    let value = icmp(tr, p, tr.operand(op, 0)?, tr.operand(op, 1)?)?;
+    tr.set_result(op, 0, value)
+}
+
+fn cmpf(tr: &mut Translator, op: OpId) -> TResult {
+    let p = match predicate(tr, op)? {
+        0 => FloatPredicate::PredicateFalse,
+        1 => FloatPredicate::OEQ,
+        2 => FloatPredicate::OGT,
+        3 => FloatPredicate::OGE,
+        4 => FloatPredicate::OLT,
+        5 => FloatPredicate::OLE,
+        6 => FloatPredicate::ONE,
+        7 => FloatPredicate::ORD,
+        8 => FloatPredicate::UEQ,
+        9 => FloatPredicate::UGT,
+        10 => FloatPredicate::UGE,
+        11 => FloatPredicate::ULT,
+        12 => FloatPredicate::ULE,
+        13 => FloatPredicate::UNE,
+        14 => FloatPredicate::UNO,
+        15 => FloatPredicate::PredicateTrue,
+        other => return Err(format!("has unknown predicate {other}").into()),
+    };
+    let value = fcmp(tr, p, tr.operand(op, 0)?, tr.operand(op, 1)?)?;
+    apply_fast_math(tr, op, value);
+    tr.set_result(op, 0, value)
+}
+
+fn select_op(tr: &mut Translator, op: OpId) -> TResult {
+    let value = select(
+        tr,
+        tr.operand(op, 0)?,
+        tr.operand(op, 1)?,
+        tr.operand(op, 2)?,
+    )?;
+    tr.set_result(op, 0, value)
+}
+
+// ---- casts ----
+
+fn cast(tr: &mut Translator, op: OpId, opcode: InstructionOpcode) -> TResult {
+    let value = tr.operand(op, 0)?;
+    let to = tr.llvm_type(tr.result_type(op, 0)?)?;
+    let result = tr.builder.build_cast(opcode, value, to, "")?;
+    tr.set_result(op, 0, result)
+}
+
+macro_rules! cast_ops {
+    ($($name:ident => $opcode:ident),* $(,)?) => {
+        $(fn $name(tr: &mut Translator, op: OpId) -> TResult {
+            cast(tr, op, InstructionOpcode::$opcode)
+        })*
+    };
+}
+
+cast_ops! {
+    extsi => SExt,
+    extui => ZExt,
+    trunci => Trunc,
+    extf => FPExt,
+    truncf => FPTrunc,
+    sitofp => SIToFP,
+    uitofp => UIToFP,
+    fptosi => FPToSI,
+    fptoui => FPToUI,
+    bitcast => BitCast,
+}
+
+fn int_width(tr: &Translator, ty: Type) -> u32 {
+    match tr.ir.type_kind(element_type(tr.ir, ty)) {
+        TypeKind::Integer { width, .. } => *width,
+        _ => 64,
+    }
+}
+
+/// Between `index` and integers: sign-extend (or zero-extend for `index_castui`) when
+/// widening, truncate when narrowing, nothing at equal widths.
+fn index_cast_with(tr: &mut Translator, op: OpId, signed: bool) -> TResult {
+    let from = int_width(tr, tr.operand_type(op, 0)?);
+    let to = int_width(tr, tr.result_type(op, 0)?);
+    let opcode = match from.cmp(&to) {
+        std::cmp::Ordering::Less if signed => InstructionOpcode::SExt,
+        std::cmp::Ordering::Less => InstructionOpcode::ZExt,
+        std::cmp::Ordering::Greater => InstructionOpcode::Trunc,
+        std::cmp::Ordering::Equal => {
+            let value = tr.operand(op, 0)?;
+            return tr.set_result(op, 0, value);
+        }
+    };
+    cast(tr, op, opcode)
+}
+
+fn index_cast(tr: &mut Translator, op: OpId) -> TResult {
+    index_cast_with(tr, op, true)
+}
+
+fn index_castui(tr: &mut Translator, op: OpId) -> TResult {
+    index_cast_with(tr, op, false)
+}
+
+// ---- constants ----
+
+/// An integer constant of `ty` holding the low bits of `value`.
+fn int_constant<'ctx>(ty: inkwell::types::IntType<'ctx>, value: u128) -> IntValue<'ctx> {
+    if ty.get_bit_width() <= 64 {
+        ty.const_int(value as u64, false)
+    } else {
+        ty.const_int_arbitrary_precision(&[value as u64, (value >> 64) as u64])
+    }
+}
+
+/// The constant of scalar type `ty` with raw bits `bits` (floats are built from their bits,
+/// so every value, NaN payloads included, is exact).
+pub(crate) fn scalar_constant<'ctx>(
+    tr: &Translator<'_, 'ctx>,
+    ty: Type,
+    bits: u128,
+) -> TResult<BasicValueEnum<'ctx>> {
+    let llvm_type = scalar_type(tr.llvm, tr.ir, ty)?;
+    match llvm_type {
+        BasicTypeEnum::IntType(t) => Ok(int_constant(t, bits).into()),
+        BasicTypeEnum::FloatType(t) => {
+            let width = match tr.ir.type_kind(ty) {
+                TypeKind::Float(kind) => kind.width(),
+                _ => 32,
+            };
+            let int = tr
+                .llvm
+                .custom_width_int_type(std::num::NonZeroU32::new(width).ok_or("bad float width")?)
+                .map_err(|e| e.to_string())?;
+            // The builder folds a bitcast of a constant into a constant.
+            Ok(tr.builder.build_bit_cast(int_constant(int, bits), t, "")?)
+        }
+        _ => Err("constant of an unsupported type".into()),
+    }
+}
+
+fn element_bits(element: &DenseElement) -> TResult<u128> {
+    match element {
+        DenseElement::Int(v) => Ok(*v as u128),
+        DenseElement::Float(bits) => Ok(*bits),
+        _ => Err("complex constants are not supported by the CPU backend".into()),
+    }
+}
+
+fn constant(tr: &mut Translator, op: OpId) -> TResult {
+    let ty = tr.result_type(op, 0)?;
+    let attr = tr.attr(op, "value").ok_or("has no value")?;
+    let value = match tr.ir.attr_kind(attr) {
+        AttrKind::Integer { value, .. } => scalar_constant(tr, ty, *value as u128)?,
+        AttrKind::Float { bits, .. } => scalar_constant(tr, ty, *bits)?,
+        AttrKind::DenseElements { data, .. } => {
+            let Some(lanes) = vector_lanes(tr.ir, ty)? else {
+                return Err(format!(
+                    "dense constants of type '{}' are not supported by the CPU backend (only vectors)",
+                    tb_ir::printer::type_to_string(tr.ir, ty)
+                )
+                .into());
+            };
+            let element = element_type(tr.ir, ty);
+            let values = (0..lanes as usize)
+                .map(|i| {
+                    let e = if data.splat {
+                        data.elements.first()
+                    } else {
+                        data.elements.get(i)
+                    };
+                    let bits = element_bits(e.ok_or("has too few dense elements")?)?;
+                    scalar_constant(tr, element, bits)
+                })
+                .collect::<TResult<Vec<_>>>()?;
+            const_vector(&values)?.as_basic_value_enum()
+        }
+        _ => {
+            return Err(format!(
+                "constant {} is not supported by the CPU backend",
+                attr_to_string(tr.ir, attr)
+            )
+            .into());
+        }
+    };
+    tr.set_result(op, 0, value)
+}
+
+/// A constant vector of scalar constants.
+fn const_vector<'ctx>(
+    values: &[BasicValueEnum<'ctx>],
+) -> TResult<inkwell::values::VectorValue<'ctx>> {
+    Ok(match values.first() {
+        Some(BasicValueEnum::IntValue(_)) => {
+            let v: Vec<IntValue> = values.iter().map(|v| v.into_int_value()).collect();
+            inkwell::types::VectorType::const_vector(&v)
+        }
+        Some(BasicValueEnum::FloatValue(_)) => {
+            let v: Vec<_> = values.iter().map(|v| v.into_float_value()).collect();
+            inkwell::types::VectorType::const_vector(&v)
+        }
+        _ => return Err("vector constant of an unsupported type".into()),
+    })
+}

@@ -1,0 +1,339 @@
+//! Buffers: allocation, element access and views, for `loop.*` and `memref.*` ops.
+//!
+//! Heap buffers come from `aligned_alloc` (64 bytes unless the op asks for more, the size
+//! rounded up to a multiple of the alignment as C requires) and go back with `free`.
+//! `memref.alloca` reserves stack space in the function's entry block, so an alloca inside
+//! a loop does not grow the stack per iteration. View ops only change the static layout in
+//! the type (see [`super::memref`]), so their result is their source's pointer.
+
+use inkwell::AddressSpace;
+use inkwell::types::BasicType;
+use inkwell::values::{BasicValue, BasicValueEnum, InstructionOpcode, IntValue, PointerValue};
+use tb_dialects::loop_;
+use tb_ir::{AttrKind, OpId};
+
+use super::affine;
+use super::loops::{LoopHints, Range, emit_loop};
+use super::memref::{
+    MemRefLayout, byte_size, element_memory_type, element_pointer, operand_layout,
+};
+use super::translate::{Handler, TResult, Translator};
+use super::types::is_i1;
+
+/// The alignment of buffers this backend allocates unless an op asks for more: a cache
+/// line, and enough for any vector load of the widest registers.
+pub const BUFFER_ALIGNMENT: u64 = 64;
+
+pub(crate) fn loop_handler(name: &str) -> Option<Handler> {
+    Some(match name {
+        loop_::ALLOC => alloc,
+        loop_::DEALLOC => dealloc,
+        loop_::LOAD => loop_load,
+        loop_::STORE => loop_store,
+        _ => return None,
+    })
+}
+
+pub(crate) fn memref_handler(name: &str) -> Option<Handler> {
+    Some(match name.strip_prefix("memref.")? {
+        "alloc" => alloc,
+        "alloca" => alloca,
+        "dealloc" => dealloc,
+        "load" => memref_load,
+        "store" => memref_store,
+        "copy" => copy,
+        "cast" | "subview" | "reinterpret_cast" | "collapse_shape" | "expand_shape"
+        | "assume_alignment" => view,
+        "view" => byte_view,
+        "dim" => dim,
+        "rank" => rank,
+        "get_global" => get_global,
+        _ => return None,
+    })
+}
+
+/// The alignment an allocation op asks for, at least [`BUFFER_ALIGNMENT`].
+fn requested_alignment(tr: &Translator, op: OpId) -> TResult<u64> {
+    let asked = match tr.attr(op, "alignment").map(|a| tr.ir.attr_kind(a)) {
+        Some(AttrKind::Integer { value, .. }) => *value,
+        _ => 0,
+    };
+    if asked < 0 || (asked > 0 && (asked & (asked - 1)) != 0) {
+        return Err(format!("alignment must be a positive power of two, but got {asked}").into());
+    }
+    Ok((asked as u64).max(BUFFER_ALIGNMENT))
+}
+
+fn result_layout(tr: &Translator, op: OpId) -> TResult<MemRefLayout> {
+    Ok(MemRefLayout::of(tr.ir, tr.result_type(op, 0)?)?)
+}
+
+fn alloc(tr: &mut Translator, op: OpId) -> TResult {
+    let layout = result_layout(tr, op)?;
+    // An exported function writes a returned allocation straight into the caller's buffer.
+    if let Some(output) = tr.entry.as_ref().and_then(|e| e.output_for(op)) {
+        return tr.set_result(op, 0, output);
+    }
+    let alignment = requested_alignment(tr, op)?;
+    let size = byte_size(tr.ir, &layout)?
+        .max(1)
+        .next_multiple_of(alignment);
+    let i64_type = tr.llvm.i64_type();
+    let pointer = tr
+        .call_libc(
+            "aligned_alloc",
+            Some(tr.llvm.ptr_type(AddressSpace::default()).into()),
+            &[
+                i64_type.const_int(alignment, false).into(),
+                i64_type.const_int(size, false).into(),
+            ],
+        )?
+        .ok_or("aligned_alloc returned no value")?;
+    tr.set_result(op, 0, pointer)
+}
+
+fn alloca(tr: &mut Translator, op: OpId) -> TResult {
+    let layout = result_layout(tr, op)?;
+    let alignment = requested_alignment(tr, op)?;
+    let count = u32::try_from(layout.num_elements()).map_err(|_| "stack buffer is too large")?;
+    let element = element_memory_type(tr, &layout)?;
+    let at_entry = tr.entry_builder()?;
+    let pointer = at_entry.build_alloca(element.array_type(count.max(1)), "")?;
+    if let Some(inst) = pointer.as_instruction_value() {
+        let _ = inst.set_alignment(alignment as u32);
+    }
+    tr.set_result(op, 0, pointer)
+}
+
+fn dealloc(tr: &mut Translator, op: OpId) -> TResult {
+    let pointer = tr.pointer_operand(op, 0)?;
+    // The caller owns an exported function's output buffers.
+    if tr.entry.as_ref().is_some_and(|e| e.is_output(pointer)) {
+        return Ok(());
+    }
+    tr.call_libc("free", None, &[pointer.into()])?;
+    Ok(())
+}
+
+/// Loads the element at `pointer` (an `i1` is a byte in memory).
+pub(crate) fn load_element<'ctx>(
+    tr: &Translator<'_, 'ctx>,
+    layout: &MemRefLayout,
+    pointer: PointerValue<'ctx>,
+) -> TResult<BasicValueEnum<'ctx>> {
+    let memory = element_memory_type(tr, layout)?;
+    let value = tr.builder.build_load(memory, pointer, "")?;
+    if let Some(inst) = value.as_instruction_value() {
+        let _ = inst.set_alignment(layout.element_kind(tr.ir)?.size_in_bytes() as u32);
+    }
+    if is_i1(tr.ir, layout.element) {
+        let i1 = tr.llvm.bool_type();
+        return Ok(tr
+            .builder
+            .build_cast(InstructionOpcode::Trunc, value, i1, "")?);
+    }
+    Ok(value)
+}
+
+/// Stores `value` at `pointer` (an `i1` as a 0/1 byte).
+pub(crate) fn store_element<'ctx>(
+    tr: &Translator<'_, 'ctx>,
+    layout: &MemRefLayout,
+    pointer: PointerValue<'ctx>,
+    value: BasicValueEnum<'ctx>,
+) -> TResult {
+    let value = if is_i1(tr.ir, layout.element) {
+        let i8 = tr.llvm.i8_type();
+        tr.builder
+            .build_cast(InstructionOpcode::ZExt, value, i8, "")?
+    } else {
+        value
+    };
+    let store = tr.builder.build_store(pointer, value)?;
+    let _ = store.set_alignment(layout.element_kind(tr.ir)?.size_in_bytes() as u32);
+    Ok(())
+}
+
+/// The index operands of `op` from position `first`.
+fn index_operands<'ctx>(
+    tr: &Translator<'_, 'ctx>,
+    op: OpId,
+    first: usize,
+) -> TResult<Vec<IntValue<'ctx>>> {
+    tr.operands_from(op, first)
+        .iter()
+        .map(|&v| tr.int_value(v))
+        .collect()
+}
+
+/// The element pointer of a `loop.load`/`loop.store`: its map applied to its indices.
+fn loop_access<'ctx>(
+    tr: &Translator<'_, 'ctx>,
+    op: OpId,
+    memref_index: usize,
+) -> TResult<(MemRefLayout, PointerValue<'ctx>)> {
+    let layout = operand_layout(tr, op, memref_index)?;
+    let base = tr.pointer_operand(op, memref_index)?;
+    let map = loop_::access_map(tr.ir, op).ok_or("has no access map")?;
+    let indices = affine::apply(tr, &map, &index_operands(tr, op, memref_index + 1)?)?;
+    let pointer = element_pointer(tr, base, &layout, &indices)?;
+    Ok((layout, pointer))
+}
+
+fn loop_load(tr: &mut Translator, op: OpId) -> TResult {
+    let (layout, pointer) = loop_access(tr, op, 0)?;
+    let value = load_element(tr, &layout, pointer)?;
+    tr.set_result(op, 0, value)
+}
+
+fn loop_store(tr: &mut Translator, op: OpId) -> TResult {
+    let (layout, pointer) = loop_access(tr, op, 1)?;
+    store_element(tr, &layout, pointer, tr.operand(op, 0)?)
+}
+
+fn memref_load(tr: &mut Translator, op: OpId) -> TResult {
+    let layout = operand_layout(tr, op, 0)?;
+    let base = tr.pointer_operand(op, 0)?;
+    let pointer = element_pointer(tr, base, &layout, &index_operands(tr, op, 1)?)?;
+    let value = load_element(tr, &layout, pointer)?;
+    tr.set_result(op, 0, value)
+}
+
+fn memref_store(tr: &mut Translator, op: OpId) -> TResult {
+    let layout = operand_layout(tr, op, 1)?;
+    let base = tr.pointer_operand(op, 1)?;
+    let pointer = element_pointer(tr, base, &layout, &index_operands(tr, op, 2)?)?;
+    store_element(tr, &layout, pointer, tr.operand(op, 0)?)
+}
+
+/// Copies every element of `source` into `target` (same shape): one `memcpy` when both are
+/// contiguous, else a loop nest over the elements.
+pub(crate) fn copy_buffer<'a, 'ctx>(
+    tr: &mut Translator<'a, 'ctx>,
+    source: (PointerValue<'ctx>, &MemRefLayout),
+    target: (PointerValue<'ctx>, &MemRefLayout),
+) -> TResult {
+    let (from, from_layout) = source;
+    let (to, to_layout) = target;
+    if from_layout.shape != to_layout.shape || from_layout.element != to_layout.element {
+        return Err("copies between buffers of different shapes or element types".into());
+    }
+    if from_layout.is_contiguous() && to_layout.is_contiguous() {
+        let size = byte_size(tr.ir, from_layout)?;
+        if size > 0 {
+            let align = from_layout.element_kind(tr.ir)?.size_in_bytes() as u32;
+            let bytes = tr.llvm.i64_type().const_int(size, false);
+            tr.builder.build_memcpy(to, align, from, align, bytes)?;
+        }
+        return Ok(());
+    }
+    copy_elements(tr, from, from_layout, to, to_layout, &mut Vec::new())
+}
+
+fn copy_elements<'a, 'ctx>(
+    tr: &mut Translator<'a, 'ctx>,
+    from: PointerValue<'ctx>,
+    from_layout: &MemRefLayout,
+    to: PointerValue<'ctx>,
+    to_layout: &MemRefLayout,
+    indices: &mut Vec<IntValue<'ctx>>,
+) -> TResult {
+    let k = indices.len();
+    if k == from_layout.rank() {
+        let value = load_element(
+            tr,
+            from_layout,
+            element_pointer(tr, from, from_layout, indices)?,
+        )?;
+        let at = element_pointer(tr, to, to_layout, indices)?;
+        return store_element(tr, to_layout, at, value);
+    }
+    let range = Range {
+        lower: tr.i64_const(0),
+        upper: tr.i64_const(from_layout.shape[k]),
+        step: 1,
+    };
+    emit_loop(tr, range, LoopHints::default(), &mut |tr, iv| {
+        indices.push(iv);
+        let done = copy_elements(tr, from, from_layout, to, to_layout, indices);
+        indices.pop();
+        done
+    })
+}
+
+fn copy(tr: &mut Translator, op: OpId) -> TResult {
+    let source = (tr.pointer_operand(op, 0)?, &operand_layout(tr, op, 0)?);
+    let target = (tr.pointer_operand(op, 1)?, &operand_layout(tr, op, 1)?);
+    copy_buffer(tr, source, target)
+}
+
+/// View ops: the pointer stays, the static layout of the result type says how to index it.
+fn view(tr: &mut Translator, op: OpId) -> TResult {
+    operand_layout(tr, op, 0)?;
+    if !tr.ir.op(op).results.is_empty() {
+        result_layout(tr, op)?;
+        let pointer = tr.pointer_operand(op, 0)?;
+        tr.set_result(op, 0, pointer)?;
+    }
+    Ok(())
+}
+
+/// `memref.view`: a typed buffer `byte_shift` bytes into a byte buffer.
+fn byte_view(tr: &mut Translator, op: OpId) -> TResult {
+    let source = operand_layout(tr, op, 0)?;
+    if source.rank() != 1 || !source.is_contiguous() {
+        return Err("expects a contiguous 1-D byte buffer".into());
+    }
+    result_layout(tr, op)?;
+    let base = tr.pointer_operand(op, 0)?;
+    let shift = *tr.operands_from(op, 1).first().ok_or("has no byte shift")?;
+    let shift = tr.int_value(shift)?;
+    let pointer = unsafe {
+        tr.builder
+            .build_in_bounds_gep(tr.llvm.i8_type(), base, &[shift], "")?
+    };
+    tr.set_result(op, 0, pointer)
+}
+
+fn dim(tr: &mut Translator, op: OpId) -> TResult {
+    let layout = operand_layout(tr, op, 0)?;
+    let index = *tr
+        .operands_from(op, 1)
+        .first()
+        .ok_or("has no index operand")?;
+    let index = tr.int_value(index)?;
+    // The sizes are static: select among them (folds away for a constant index).
+    let mut value = tr.i64_const(0);
+    for (k, &size) in layout.shape.iter().enumerate().rev() {
+        let is_k = tr.builder.build_int_compare(
+            inkwell::IntPredicate::EQ,
+            index,
+            tr.i64_const(k as i64),
+            "",
+        )?;
+        value = tr
+            .builder
+            .build_select(is_k, tr.i64_const(size), value, "")?
+            .into_int_value();
+    }
+    tr.set_result(op, 0, value)
+}
+
+fn rank(tr: &mut Translator, op: OpId) -> TResult {
+    let layout = operand_layout(tr, op, 0)?;
+    let value = tr.i64_const(layout.rank() as i64);
+    tr.set_result(op, 0, value)
+}
+
+fn get_global(tr: &mut Translator, op: OpId) -> TResult {
+    let name = match tr.attr(op, "name").map(|a| tr.ir.attr_kind(a)) {
+        Some(AttrKind::SymbolRef { root, nested }) if nested.is_empty() => root.clone(),
+        _ => return Err("has no @name".into()),
+    };
+    let global =
+        tr.globals.get(&name).copied().ok_or_else(|| {
+            format!("refers to @{name}, which is not a memref.global of the module")
+        })?;
+    let pointer = global.as_pointer_value();
+    tr.set_result(op, 0, pointer.as_basic_value_enum())
+}

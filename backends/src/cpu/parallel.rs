@@ -1,0 +1,264 @@
+//! Parallel loops on the runtime's thread pool.
+//!
+//! The body of a `loop.parallel` (or a `loop.for` marked `parallel`) is outlined into
+//! `void body(ctx *, i64 begin, i64 end)`, which runs iterations `[begin, end)` of the
+//! outermost dimension (the inner dimensions stay loops inside it). The values the body uses
+//! from outside are stored in a context struct on the caller's stack, and the loop becomes
+//!
+//! ```c
+//! tb_rt_parallel_for(body, &ctx, trip_count, threads);
+//! ```
+//!
+//! The JIT binds `tb_rt_parallel_for` to the thread pool in [`super::runtime`]. Emitted
+//! objects and libraries carry a weak definition that runs the iterations in order, so
+//! they link on their own; a program that wants threads links a strong one.
+
+use inkwell::AddressSpace;
+use inkwell::IntPredicate;
+use inkwell::module::Linkage;
+use inkwell::types::{BasicMetadataTypeEnum, BasicTypeEnum};
+use inkwell::values::{BasicValueEnum, FunctionValue, IntValue};
+use rustc_hash::FxHashSet;
+use tb_ir::{BlockId, OpId, Value};
+
+use super::loops::{LoopHints, Range, emit_loop, emit_nest};
+use super::translate::{TResult, Translator};
+
+/// The runtime function parallel loops call.
+pub const PARALLEL_FOR: &str = "tb_rt_parallel_for";
+
+/// Values used inside `op`'s regions but defined outside `op`, in first-use order.
+fn captured_values(tr: &Translator, op: OpId) -> Vec<Value> {
+    let ir = tr.ir;
+    let mut inside: FxHashSet<Value> = FxHashSet::default();
+    let mut order = Vec::new();
+    for &region in &ir.op(op).regions {
+        for &block in &ir.region(region).blocks {
+            inside.extend(ir.block(block).args.iter().copied());
+        }
+    }
+    ir.walk_nested(op, &mut |inner| {
+        for &r in &ir.op(inner).results {
+            inside.insert(r);
+        }
+        for &region in &ir.op(inner).regions {
+            for &block in &ir.region(region).blocks {
+                inside.extend(ir.block(block).args.iter().copied());
+            }
+        }
+    });
+    ir.walk_nested(op, &mut |inner| {
+        for &v in &ir.op(inner).operands {
+            if !inside.contains(&v) && !order.contains(&v) {
+                order.push(v);
+            }
+        }
+    });
+    order
+}
+
+/// The `(ctx, begin, end)` type of outlined bodies.
+fn body_type<'ctx>(tr: &Translator<'_, 'ctx>) -> inkwell::types::FunctionType<'ctx> {
+    let ptr = tr.llvm.ptr_type(AddressSpace::default());
+    let i64_type = tr.llvm.i64_type();
+    tr.llvm
+        .void_type()
+        .fn_type(&[ptr.into(), i64_type.into(), i64_type.into()], false)
+}
+
+/// `tb_rt_parallel_for(body, ctx, n, threads)`, declared once; with a weak sequential
+/// definition unless the JIT provides the real one.
+fn parallel_for<'ctx>(tr: &Translator<'_, 'ctx>) -> TResult<FunctionValue<'ctx>> {
+    if let Some(f) = tr.module.get_function(PARALLEL_FOR) {
+        return Ok(f);
+    }
+    let ptr = tr.llvm.ptr_type(AddressSpace::default());
+    let i64_type = tr.llvm.i64_type();
+    let params: [BasicMetadataTypeEnum; 4] =
+        [ptr.into(), ptr.into(), i64_type.into(), i64_type.into()];
+    let function = tr.module.add_function(
+        PARALLEL_FOR,
+        tr.llvm.void_type().fn_type(&params, false),
+        None,
+    );
+    if tr.runtime_provided {
+        return Ok(function);
+    }
+    // void tb_rt_parallel_for(body, ctx, n, threads) { body(ctx, 0, n); }
+    function.set_linkage(Linkage::WeakAny);
+    let builder = tr.llvm.create_builder();
+    builder.position_at_end(tr.llvm.append_basic_block(function, "entry"));
+    let param = |i| function.get_nth_param(i).ok_or("missing parameter");
+    let body = param(0)?.into_pointer_value();
+    let args = [
+        param(1)?.into(),
+        i64_type.const_zero().into(),
+        param(2)?.into(),
+    ];
+    builder.build_indirect_call(body_type(tr), body, &args, "")?;
+    builder.build_return(None)?;
+    Ok(function)
+}
+
+/// Emits the parallel loop `op` with evaluated `ranges` as a call into the runtime.
+pub(crate) fn emit<'a, 'ctx>(
+    tr: &mut Translator<'a, 'ctx>,
+    op: OpId,
+    ranges: &[Range<'ctx>],
+    ivs: &[Value],
+    body: BlockId,
+    hints: LoopHints,
+) -> TResult {
+    let b = &tr.builder;
+    let i64_type = tr.llvm.i64_type();
+    let outer = ranges[0];
+    // Trip count of the outermost dimension: max(0, ceil((ub - lb) / step)).
+    let span = b.build_int_sub(outer.upper, outer.lower, "")?;
+    let span = b.build_int_add(span, tr.i64_const(outer.step - 1), "")?;
+    let trips = b.build_int_signed_div(span, tr.i64_const(outer.step), "")?;
+    let positive = b.build_int_compare(IntPredicate::SGT, trips, tr.i64_const(0), "")?;
+    let trips = b
+        .build_select(positive, trips, tr.i64_const(0), "trips")?
+        .into_int_value();
+
+    // The context: captured values, then the bounds of every dimension.
+    let captured = captured_values(tr, op);
+    let mut fields: Vec<BasicValueEnum<'ctx>> = captured
+        .iter()
+        .map(|&v| tr.value(v))
+        .collect::<TResult<_>>()?;
+    for range in ranges {
+        fields.push(range.lower.into());
+        fields.push(range.upper.into());
+    }
+    let field_types: Vec<BasicTypeEnum> = fields.iter().map(|f| f.get_type()).collect();
+    let context_type = tr.llvm.struct_type(&field_types, false);
+    let context = tr
+        .entry_builder()?
+        .build_alloca(context_type, "parallel.ctx")?;
+    for (i, &field) in fields.iter().enumerate() {
+        let at = tr
+            .builder
+            .build_struct_gep(context_type, context, i as u32, "")?;
+        tr.builder.build_store(at, field)?;
+    }
+
+    // The outlined body.
+    let parent = tr.current_function()?;
+    let name = format!("{}.parallel", parent.get_name().to_string_lossy());
+    let outlined = tr
+        .module
+        .add_function(&name, body_type(tr), Some(Linkage::Internal));
+    for attribute in parent.attributes(inkwell::attributes::AttributeLoc::Function) {
+        outlined.add_attribute(inkwell::attributes::AttributeLoc::Function, attribute);
+    }
+    let resume = tr
+        .builder
+        .get_insert_block()
+        .ok_or("is not inside a basic block")?;
+    let saved_values = tr.values.clone();
+    let saved_entry = tr.entry.take();
+    tr.function = Some(outlined);
+    let steps: Vec<i64> = ranges.iter().map(|r| r.step).collect();
+    let result = outline_body(
+        tr,
+        outlined,
+        context_type,
+        &captured,
+        &steps,
+        ivs,
+        body,
+        hints,
+    );
+    tr.function = Some(parent);
+    tr.entry = saved_entry;
+    tr.values = saved_values;
+    tr.builder.position_at_end(resume);
+    result?;
+
+    let runtime = parallel_for(tr)?;
+    let threads = i64_type.const_int(tr.threads_hint as u64, false);
+    tr.builder.build_call(
+        runtime,
+        &[
+            outlined.as_global_value().as_pointer_value().into(),
+            context.into(),
+            trips.into(),
+            threads.into(),
+        ],
+        "",
+    )?;
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn outline_body<'a, 'ctx>(
+    tr: &mut Translator<'a, 'ctx>,
+    function: FunctionValue<'ctx>,
+    context_type: inkwell::types::StructType<'ctx>,
+    captured: &[Value],
+    steps: &[i64],
+    ivs: &[Value],
+    body: BlockId,
+    hints: LoopHints,
+) -> TResult {
+    let dims = steps.len();
+    tr.builder
+        .position_at_end(tr.llvm.append_basic_block(function, "entry"));
+    let param = |i| function.get_nth_param(i).ok_or("missing parameter");
+    let context = param(0)?.into_pointer_value();
+    let begin = param(1)?.into_int_value();
+    let end = param(2)?.into_int_value();
+    let mut fields = Vec::with_capacity(captured.len() + 2 * dims);
+    for i in 0..context_type.count_fields() {
+        let ty = context_type
+            .get_field_type_at_index(i)
+            .ok_or("context field missing")?;
+        let at = tr.builder.build_struct_gep(context_type, context, i, "")?;
+        fields.push(tr.builder.build_load(ty, at, "")?);
+    }
+    tr.values.clear();
+    for (&v, &field) in captured.iter().zip(&fields) {
+        tr.values.insert(v, field);
+    }
+    let bounds: Vec<IntValue> = fields[captured.len()..]
+        .iter()
+        .map(|f| f.into_int_value())
+        .collect();
+    let ranges: Vec<Range> = (0..dims)
+        .map(|d| Range {
+            lower: bounds[2 * d],
+            upper: bounds[2 * d + 1],
+            step: steps[d],
+        })
+        .collect();
+    let (lower, outer_step) = (ranges[0].lower, ranges[0].step);
+    let inner_ranges = &ranges[1..];
+    // Iteration t of the outermost dimension is iv = lower + t * step.
+    let outer_hints = if dims == 1 {
+        hints
+    } else {
+        LoopHints::default()
+    };
+    emit_loop(
+        tr,
+        Range {
+            lower: begin,
+            upper: end,
+            step: 1,
+        },
+        outer_hints,
+        &mut |tr, t| {
+            let scaled = if outer_step == 1 {
+                t
+            } else {
+                tr.builder.build_int_mul(t, tr.i64_const(outer_step), "")?
+            };
+            let iv = tr.builder.build_int_add(lower, scaled, "")?;
+            tr.values.insert(ivs[0], iv.into());
+            emit_nest(tr, inner_ranges, &ivs[1..], body, hints)
+        },
+    )?;
+    tr.builder.build_return(None)?;
+    Ok(())
+}

@@ -1,0 +1,151 @@
+//! The target machine code is generated for, and LLVM's optimization pipeline.
+//!
+//! By default code is generated for the host: its triple, and the CPU name and features LLVM
+//! detects at run time (what `-mcpu=native` means to clang). An override names another CPU
+//! (`skylake-avx512`, `x86-64-v3`, `znver4`, ...) and optionally a feature string
+//! (`+avx2,-avx512f`); the CPU alone implies its features.
+
+use std::fmt;
+
+use inkwell::OptimizationLevel;
+use inkwell::module::Module;
+use inkwell::passes::PassBuilderOptions;
+use inkwell::targets::{CodeModel, RelocMode, Target, TargetMachine};
+
+/// LLVM's optimization level.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum OptLevel {
+    O0,
+    O1,
+    O2,
+    #[default]
+    O3,
+}
+
+impl OptLevel {
+    /// The level for `-O<n>` (0 to 3).
+    pub fn from_number(n: u32) -> Option<OptLevel> {
+        Some(match n {
+            0 => OptLevel::O0,
+            1 => OptLevel::O1,
+            2 => OptLevel::O2,
+            3 => OptLevel::O3,
+            _ => return None,
+        })
+    }
+
+    fn llvm(self) -> OptimizationLevel {
+        match self {
+            OptLevel::O0 => OptimizationLevel::None,
+            OptLevel::O1 => OptimizationLevel::Less,
+            OptLevel::O2 => OptimizationLevel::Default,
+            OptLevel::O3 => OptimizationLevel::Aggressive,
+        }
+    }
+
+    /// The new pass manager's pipeline for this level.
+    fn pipeline(self) -> &'static str {
+        match self {
+            OptLevel::O0 => "default<O0>",
+            OptLevel::O1 => "default<O1>",
+            OptLevel::O2 => "default<O2>",
+            OptLevel::O3 => "default<O3>",
+        }
+    }
+}
+
+/// Which CPU to generate code for.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TargetOptions {
+    /// A CPU name LLVM knows; `None` or `"native"` is the host CPU.
+    pub cpu: Option<String>,
+    /// An LLVM feature string; `None` is the host's features for the host CPU and the
+    /// CPU's own features for a named CPU.
+    pub features: Option<String>,
+}
+
+impl TargetOptions {
+    /// The host CPU with the features detected on it.
+    pub fn host() -> TargetOptions {
+        TargetOptions::default()
+    }
+
+    fn is_host(&self) -> bool {
+        self.cpu.as_deref().is_none_or(|c| c == "native")
+    }
+
+    /// The CPU name and feature string this resolves to.
+    pub fn resolve(&self) -> (String, String) {
+        if self.is_host() {
+            let features = self
+                .features
+                .clone()
+                .unwrap_or_else(|| TargetMachine::get_host_cpu_features().to_string());
+            (TargetMachine::get_host_cpu_name().to_string(), features)
+        } else {
+            (
+                self.cpu.clone().unwrap_or_default(),
+                self.features.clone().unwrap_or_default(),
+            )
+        }
+    }
+}
+
+/// Why no target machine could be made.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TargetError(pub String);
+
+impl fmt::Display for TargetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for TargetError {}
+
+/// A target machine for the host triple and the CPU of `options`, producing
+/// position-independent code (which shared libraries need and the JIT links as well).
+pub fn target_machine(
+    options: &TargetOptions,
+    level: OptLevel,
+) -> Result<TargetMachine, TargetError> {
+    crate::llvm_info::initialize_targets()
+        .map_err(|m| TargetError(format!("cannot initialise the host target: {m}")))?;
+    let triple = TargetMachine::get_default_triple();
+    let target = Target::from_triple(&triple).map_err(|m| {
+        TargetError(format!(
+            "no LLVM target for '{}': {m}",
+            triple.as_str().to_string_lossy()
+        ))
+    })?;
+    // LLVM-C cannot tell whether a CPU name is known: LLVM itself warns on stderr about an
+    // unknown one and generates code for a generic CPU.
+    let (cpu, features) = options.resolve();
+    target
+        .create_target_machine(
+            &triple,
+            &cpu,
+            &features,
+            level.llvm(),
+            RelocMode::PIC,
+            CodeModel::Default,
+        )
+        .ok_or_else(|| TargetError(format!("LLVM cannot make a target machine for CPU '{cpu}'")))
+}
+
+/// Sets the module's triple and data layout to the machine's.
+pub fn configure_module(module: &Module, machine: &TargetMachine) {
+    module.set_triple(&machine.get_triple());
+    module.set_data_layout(&machine.get_target_data().get_data_layout());
+}
+
+/// Runs LLVM's optimization pipeline for `level` (the new pass manager's `default<On>`).
+pub fn optimize(
+    module: &Module,
+    machine: &TargetMachine,
+    level: OptLevel,
+) -> Result<(), TargetError> {
+    module
+        .run_passes(level.pipeline(), machine, PassBuilderOptions::create())
+        .map_err(|m| TargetError(format!("LLVM optimization failed: {m}")))
+}

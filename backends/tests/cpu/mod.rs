@@ -1,0 +1,8 @@
+//! The CPU backend, checked against the reference interpreter: every public function of a
+//! module runs JIT-compiled and interpreted on the same seeded random arguments, and the
+//! results must agree.
+
+mod errors;
+mod harness;
+mod jit;
+mod ops;

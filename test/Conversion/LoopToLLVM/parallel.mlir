@@ -1,0 +1,48 @@
+// RUN: tb-translate --emit=llvm-ir -O0 --mcpu=x86-64 --threads=4 %s | FileCheck %s
+
+// With --threads, a parallel loop's body is outlined into body(ctx, begin, end) over
+// iterations of the outermost dimension; the values it uses and the bounds travel in a
+// context struct on the caller's stack, and tb_rt_parallel_for runs it on the thread pool.
+// CHECK-LABEL: define void @tb_scale(ptr noalias %0, float %1, ptr noalias %2)
+// CHECK-NEXT:  entry:
+// CHECK-NEXT:    %[[CTX:.*]] = alloca { ptr, float, ptr, i64, i64, i64, i64 }, align 8
+// CHECK:         store ptr %0, ptr %{{.*}}, align 8
+// CHECK:         store float %1, ptr %{{.*}}, align 4
+// CHECK:         store ptr %2, ptr %{{.*}}, align 8
+// CHECK:         call void @tb_rt_parallel_for(ptr @tb_scale.parallel, ptr %[[CTX]], i64 8, i64 4)
+// CHECK-NEXT:    ret void
+
+// The outlined body loads the context and runs its share of rows.
+// CHECK-LABEL: define internal void @tb_scale.parallel(ptr %0, i64 %1, i64 %2)
+// CHECK:         %[[A:.*]] = load ptr, ptr %{{.*}}, align 8
+// CHECK:         %[[S:.*]] = load float, ptr %{{.*}}, align 4
+// CHECK:         %[[T:iv]] = phi i64 [ %1, %entry ]
+// CHECK-NEXT:    icmp slt i64 %[[T]], %2
+// CHECK:         fmul float %{{.*}}, %[[S]]
+
+// Emitted code links on its own: a weak definition runs all iterations in order, and a
+// program that wants threads provides a strong tb_rt_parallel_for.
+// CHECK-LABEL: define weak void @tb_rt_parallel_for(ptr %0, ptr %1, i64 %2, i64 %3)
+// CHECK-NEXT:  entry:
+// CHECK-NEXT:    call void %0(ptr %1, i64 0, i64 %2)
+// CHECK-NEXT:    ret void
+func.func @scale(%a: memref<8x16xf32>, %s: f32) -> memref<8x16xf32> {
+  %out = loop.alloc() : memref<8x16xf32>
+  loop.parallel (%i, %j) = (0, 0) to (8, 16) {
+    %x = loop.load %a[%i, %j] : memref<8x16xf32>
+    %y = arith.mulf %x, %s : f32
+    loop.store %y, %out[%i, %j] : memref<8x16xf32>
+  }
+  return %out : memref<8x16xf32>
+}
+
+// A loop.for marked parallel is outlined too; its trip count is ceil((ub - lb) / step).
+// CHECK-LABEL: define void @tb_strided(ptr noalias %0)
+// CHECK:         call void @tb_rt_parallel_for(ptr @tb_strided.parallel, ptr %{{.*}}, i64 3, i64 4)
+func.func @strided(%a: memref<10xf32>) {
+  %one = arith.constant 1.0 : f32
+  loop.for %i = 1 to 10 step 3 parallel {
+    loop.store %one, %a[%i] : memref<10xf32>
+  }
+  return
+}
