@@ -74,13 +74,7 @@ pub(crate) fn wrap(v: i128, width: u32) -> i128 {
     (v << shift) >> shift
 }
 
-/// `v` as an unsigned `width`-bit number.
-fn unsigned(v: i128, width: u32) -> u128 {
-    if width >= 128 {
-        return v as u128;
-    }
-    (v as u128) & ((1u128 << width) - 1)
-}
+use super::predicate::unsigned_value as unsigned;
 
 /// `ty` with its element replaced by `element` (for comparison results).
 pub(crate) fn with_element(ctx: &mut Context, ty: Type, element: Type) -> Type {
@@ -582,21 +576,7 @@ pub(crate) fn cmpi(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<Fo
         return Some(bool_const(matches!(pred, 0 | 3 | 5 | 7 | 9)));
     }
     let (a, b) = (int_of(ctx, c[0])?, int_of(ctx, c[1])?);
-    let (ua, ub) = (unsigned(a, width), unsigned(b, width));
-    let (a, b) = (wrap(a, width.max(2)), wrap(b, width.max(2)));
-    let result = match pred {
-        0 => ua == ub,
-        1 => ua != ub,
-        2 => a < b,
-        3 => a <= b,
-        4 => a > b,
-        5 => a >= b,
-        6 => ua < ub,
-        7 => ua <= ub,
-        8 => ua > ub,
-        9 => ua >= ub,
-        _ => return None,
-    };
+    let result = super::predicate::compare_ints(pred as i64, a, b, width)?;
     Some(bool_const(result))
 }
 
@@ -612,24 +592,7 @@ pub(crate) fn cmpf(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<Fo
     }
     let kind = float_kind(ctx, ctx.value_type(data.operands[0]))?;
     let (a, b) = (float_of(ctx, c[0], kind)?, float_of(ctx, c[1], kind)?);
-    let unordered = a.is_nan() || b.is_nan();
-    let result = match pred {
-        1 => !unordered && a == b,
-        2 => !unordered && a > b,
-        3 => !unordered && a >= b,
-        4 => !unordered && a < b,
-        5 => !unordered && a <= b,
-        6 => !unordered && a != b,
-        7 => !unordered,
-        8 => unordered || a == b,
-        9 => unordered || a > b,
-        10 => unordered || a >= b,
-        11 => unordered || a < b,
-        12 => unordered || a <= b,
-        13 => unordered || a != b,
-        14 => unordered,
-        _ => return None,
-    };
+    let result = super::predicate::compare_floats(pred as i64, a, b)?;
     Some(bool_const(result))
 }
 

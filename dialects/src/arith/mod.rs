@@ -5,6 +5,7 @@ mod asm;
 mod canonicalize;
 mod constant;
 mod fold;
+pub mod predicate;
 
 use tb_ir::ods::constraint::{
     ANY_ATTR, BOOL_LIKE, FLOAT_LIKE, I64_ATTR, SIGNLESS_INTEGER_LIKE,

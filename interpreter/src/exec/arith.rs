@@ -3,6 +3,7 @@
 //! Where MLIR leaves the result undefined (division by zero, over-wide shifts), the
 //! interpreter reports an error instead of inventing a value.
 
+use tb_dialects::arith::predicate::{compare_floats, compare_ints};
 use tb_ir::{AttrKind, FloatKind, OpId};
 
 use super::value::{ElemType, RtValue, Scalar, unsigned};
@@ -220,51 +221,18 @@ fn cmpi(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
     let p = predicate(interp, op)?;
     let w = interp.operand_elem(op, 0)?.width();
     elementwise(interp, env, op, &|s| {
-        let (a, b) = (s[0].as_int(), s[1].as_int());
-        let (ua, ub) = (unsigned(a, w), unsigned(b, w));
-        let r = match p {
-            0 => a == b,
-            1 => a != b,
-            2 => a < b,
-            3 => a <= b,
-            4 => a > b,
-            5 => a >= b,
-            6 => ua < ub,
-            7 => ua <= ub,
-            8 => ua > ub,
-            9 => ua >= ub,
-            _ => return Err(format!("has unknown predicate {p}")),
-        };
-        Ok(Scalar::Int(r as i64))
+        compare_ints(p, s[0].as_int() as i128, s[1].as_int() as i128, w)
+            .map(|r| Scalar::Int(r as i64))
+            .ok_or_else(|| format!("has unknown predicate {p}"))
     })
 }
 
 fn cmpf(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
     let p = predicate(interp, op)?;
     elementwise(interp, env, op, &|s| {
-        let (a, b) = (s[0].as_float(), s[1].as_float());
-        let unordered = a.is_nan() || b.is_nan();
-        // Predicates 1..=6 are ordered (false on NaN), 8..=13 unordered (true on NaN).
-        let r = match p {
-            0 => false,
-            1 => !unordered && a == b,
-            2 => !unordered && a > b,
-            3 => !unordered && a >= b,
-            4 => !unordered && a < b,
-            5 => !unordered && a <= b,
-            6 => !unordered && a != b,
-            7 => !unordered,
-            8 => unordered || a == b,
-            9 => unordered || a > b,
-            10 => unordered || a >= b,
-            11 => unordered || a < b,
-            12 => unordered || a <= b,
-            13 => unordered || a != b,
-            14 => unordered,
-            15 => true,
-            _ => return Err(format!("has unknown predicate {p}")),
-        };
-        Ok(Scalar::Int(r as i64))
+        compare_floats(p, s[0].as_float(), s[1].as_float())
+            .map(|r| Scalar::Int(r as i64))
+            .ok_or_else(|| format!("has unknown predicate {p}"))
     })
 }
 

@@ -177,3 +177,16 @@ func.func @cmpf_nan() -> (i1, i1) {
   %1 = arith.cmpf ult, %n, %one : f32
   return %0, %1 : i1, i1
 }
+
+// Signed predicates read i1 true as -1.
+// CHECK-LABEL: func.func @cmpi_i1_signed
+// CHECK-DAG:     %[[T:.*]] = arith.constant true
+// CHECK-DAG:     %[[F:.*]] = arith.constant false
+// CHECK:         return %[[T]], %[[F]] : i1, i1
+func.func @cmpi_i1_signed() -> (i1, i1) {
+  %t = arith.constant true
+  %f = arith.constant false
+  %0 = arith.cmpi slt, %t, %f : i1
+  %1 = arith.cmpi ult, %t, %f : i1
+  return %0, %1 : i1, i1
+}
