@@ -129,25 +129,32 @@ fn assume_alignment(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecRe
     cast(interp, env, op)
 }
 
+/// The offsets, sizes and strides of a subview or reinterpret_cast: each static entry, with
+/// `DYNAMIC` ones taken in order from the op's operand group for that list.
+fn offsets_sizes_strides(interp: &Interpreter, env: &Env, op: OpId) -> ExecResult<[Vec<i64>; 3]> {
+    let seg = segments(interp, op);
+    let [_, counts @ ..] = seg.as_slice() else {
+        return Err("needs operandSegmentSizes".into());
+    };
+    if counts.len() != 3 {
+        return Err("needs operandSegmentSizes with four groups".into());
+    }
+    let mut first = 1;
+    let mut lists = [Vec::new(), Vec::new(), Vec::new()];
+    for (k, name) in ["static_offsets", "static_sizes", "static_strides"]
+        .into_iter()
+        .enumerate()
+    {
+        let dynamic = operands_from(interp, env, op, first..first + counts[k])?;
+        lists[k] = mixed(&dense_i64s(interp, op, name)?, &dynamic)?;
+        first += counts[k];
+    }
+    Ok(lists)
+}
+
 fn subview(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
     let source = interp.buffer_arg(env, op, 0)?;
-    let seg = segments(interp, op);
-    let (no, ns, nt) = match seg.as_slice() {
-        [_, o, s, t] => (*o, *s, *t),
-        _ => return Err("needs operandSegmentSizes with four groups".into()),
-    };
-    let offsets = mixed(
-        &dense_i64s(interp, op, "static_offsets")?,
-        &operands_from(interp, env, op, 1..1 + no)?,
-    )?;
-    let sizes = mixed(
-        &dense_i64s(interp, op, "static_sizes")?,
-        &operands_from(interp, env, op, 1 + no..1 + no + ns)?,
-    )?;
-    let steps = mixed(
-        &dense_i64s(interp, op, "static_strides")?,
-        &operands_from(interp, env, op, 1 + no + ns..1 + no + ns + nt)?,
-    )?;
+    let [offsets, sizes, steps] = offsets_sizes_strides(interp, env, op)?;
     if offsets.len() != source.rank()
         || sizes.len() != source.rank()
         || steps.len() != source.rank()
@@ -191,23 +198,7 @@ fn subview(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
 
 fn reinterpret_cast(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
     let source = interp.buffer_arg(env, op, 0)?;
-    let seg = segments(interp, op);
-    let (no, ns, nt) = match seg.as_slice() {
-        [_, o, s, t] => (*o, *s, *t),
-        _ => return Err("needs operandSegmentSizes with four groups".into()),
-    };
-    let offsets = mixed(
-        &dense_i64s(interp, op, "static_offsets")?,
-        &operands_from(interp, env, op, 1..1 + no)?,
-    )?;
-    let sizes = mixed(
-        &dense_i64s(interp, op, "static_sizes")?,
-        &operands_from(interp, env, op, 1 + no..1 + no + ns)?,
-    )?;
-    let strides = mixed(
-        &dense_i64s(interp, op, "static_strides")?,
-        &operands_from(interp, env, op, 1 + no + ns..1 + no + ns + nt)?,
-    )?;
+    let [offsets, sizes, strides] = offsets_sizes_strides(interp, env, op)?;
     let offset = *offsets.first().ok_or("needs one offset")?;
     // The new view addresses the source's storage from its base, as MLIR's does.
     let view = source.view(sizes, strides, offset);
