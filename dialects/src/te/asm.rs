@@ -4,6 +4,8 @@
 //!  (attributes {...})? { body } : (input types) -> result type`
 //!
 //! `te.read %in[(d0, d1) -> (d1)] : tensor<8xf32>` (the result is the element type).
+//!
+//! `te.read_at %in[%i, %j] : tensor<4x8xf32>` (likewise).
 
 use tb_ir::asm::{OpAsmParser, OpAsmPrinter, OperationParseState};
 use tb_ir::attributes::{AttrKind, DenseArrayData};
@@ -155,4 +157,41 @@ pub(crate) fn print_read(p: &mut OpAsmPrinter, op: OpId) {
     p.print_optional_attr_dict(op, &["map"], false);
     p.print_str(" : ");
     p.print_type(ctx.value_type(input));
+}
+
+pub(crate) fn parse_read_at(p: &mut OpAsmParser, state: &mut OperationParseState) -> PResult<()> {
+    let input = p.parse_operand()?;
+    p.parse_literal("[")?;
+    let indices = p.parse_operand_list()?;
+    p.parse_literal("]")?;
+    for (k, v) in p.parse_optional_attr_dict()? {
+        state.add_attr(&k, v);
+    }
+    p.parse_literal(":")?;
+    let at = p.offset();
+    let ty = p.parse_type()?;
+    let Some(element) = super::element_type(p.ctx(), ty) else {
+        return p.error_at(at, "expected a ranked tensor type");
+    };
+    let index = p.ctx().index_type();
+    let mut operands = vec![p.resolve_operand(&input, ty)?];
+    for i in &indices {
+        operands.push(p.resolve_operand(i, index)?);
+    }
+    state.operands = operands;
+    state.result_types = vec![element];
+    Ok(())
+}
+
+pub(crate) fn print_read_at(p: &mut OpAsmPrinter, op: OpId) {
+    let ctx = p.ctx();
+    let operands = ctx.op(op).operands.clone();
+    p.print_str(" ");
+    p.print_value(operands[0]);
+    p.print_str("[");
+    p.print_values(&operands[1..]);
+    p.print_str("]");
+    p.print_optional_attr_dict(op, &[], false);
+    p.print_str(" : ");
+    p.print_type(ctx.value_type(operands[0]));
 }

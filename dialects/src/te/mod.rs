@@ -17,13 +17,21 @@
 //!
 //! Because every access is an affine map over the domain, producer inlining is map
 //! composition; [`domain`], [`read_map`] and friends expose that to passes.
+//!
+//! Two reads go beyond a plain affine access, for the operators that need them:
+//!
+//! - `te.read %a[map] {padding = 0.0 : f32}` may leave the input's bounds; outside them it
+//!   yields `padding` (zero-padded convolutions, `-inf`-padded max pooling, `Pad`);
+//! - `te.read_at %a[%i, %j] : tensor<...>` reads at index values the body computes (gather,
+//!   one-hot style lookups); an index outside the input is undefined behaviour, so lowerings
+//!   must clamp or wrap indices first, as ONNX's negative indices require anyway.
 
 mod asm;
 mod verify;
 
 use tb_ir::attributes::{AttrKind, DenseArrayData};
 use tb_ir::ods::constraint::{
-    AFFINE_MAP_ATTR, ANY_RANKED_TENSOR, ANY_TYPE, DENSE_I64_ARRAY_ATTR, STRING_ATTR,
+    AFFINE_MAP_ATTR, ANY_ATTR, ANY_RANKED_TENSOR, ANY_TYPE, DENSE_I64_ARRAY_ATTR, INDEX, STRING_ATTR,
 };
 use tb_ir::ods::{OpDef, PURE, attr, operand, optional_attr, single_block_region, variadic};
 use tb_ir::registry::OpTraits;
@@ -34,6 +42,7 @@ pub use verify::{Interval, expr_interval};
 
 pub const COMPUTE: &str = "te.compute";
 pub const READ: &str = "te.read";
+pub const READ_AT: &str = "te.read_at";
 pub const YIELD: &str = "te.yield";
 
 /// The combiners a reduction may use.
@@ -64,10 +73,24 @@ static READ_DEF: OpDef = OpDef {
     summary: "reads an input of the enclosing te.compute through an affine map of the domain",
     operands: &[operand("input", ANY_RANKED_TENSOR)],
     results: &[operand("result", ANY_TYPE)],
-    attributes: &[attr("map", AFFINE_MAP_ATTR)],
+    attributes: &[
+        attr("map", AFFINE_MAP_ATTR),
+        optional_attr("padding", ANY_ATTR),
+    ],
     traits: PURE,
     custom_assembly: Some((asm::parse_read, asm::print_read)),
     verify: Some(verify::read),
+    ..OpDef::EMPTY
+};
+
+static READ_AT_DEF: OpDef = OpDef {
+    name: READ_AT,
+    summary: "reads an input of the enclosing te.compute at index values computed in the body",
+    operands: &[operand("input", ANY_RANKED_TENSOR), variadic("indices", INDEX)],
+    results: &[operand("result", ANY_TYPE)],
+    traits: PURE,
+    custom_assembly: Some((asm::parse_read_at, asm::print_read_at)),
+    verify: Some(verify::read_at),
     ..OpDef::EMPTY
 };
 
@@ -85,7 +108,7 @@ static YIELD_DEF: OpDef = OpDef {
 };
 
 pub fn register(ctx: &mut Context) -> Result<(), String> {
-    for def in [&COMPUTE_DEF, &READ_DEF, &YIELD_DEF] {
+    for def in [&COMPUTE_DEF, &READ_DEF, &READ_AT_DEF, &YIELD_DEF] {
         ctx.register_op_def(def)?;
     }
     Ok(())
@@ -153,6 +176,11 @@ pub fn read_map(ctx: &Context, read: OpId) -> Option<&tb_ir::affine::AffineMap> 
         AttrKind::AffineMap(map) => Some(map),
         _ => None,
     }
+}
+
+/// The value a padded `te.read` yields outside its input, if it is padded.
+pub fn read_padding(ctx: &Context, read: OpId) -> Option<tb_ir::Attr> {
+    ctx.op_inherent_or_attr(read, "padding")
 }
 
 /// The nearest `te.compute` around `op`.

@@ -5,6 +5,7 @@ use tb_ir::affine::{AffineExpr, AffineMap, checked_ceil_div, checked_floor_div};
 use tb_ir::printer::type_to_string;
 use tb_ir::registry::FoldResult;
 use tb_ir::types::DYNAMIC;
+use tb_ir::attributes::AttrKind;
 use tb_ir::{Attr, Context, Diagnostic, OpId, TypeKind};
 
 use super::{COMBINERS, COMPUTE, READ, YIELD};
@@ -243,8 +244,66 @@ pub(crate) fn read(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
             ),
         );
     }
+    if let Some(padding) = super::read_padding(ctx, op) {
+        // A padded read may leave the input: that is what the padding is for.
+        let padding_ty = match ctx.attr_kind(padding) {
+            AttrKind::Integer { ty, .. } | AttrKind::Float { ty, .. } => Some(*ty),
+            _ => None,
+        };
+        return match padding_ty {
+            Some(ty) if ty == result_ty => Ok(()),
+            _ => error(
+                ctx,
+                op,
+                format!(
+                    "padding must be a {} attribute, the element type of {what}",
+                    type_to_string(ctx, result_ty)
+                ),
+            ),
+        };
+    }
     let boxes: Vec<Option<Interval>> = domain.iter().map(|&e| extent_interval(e)).collect();
     check_map_bounds(map, &boxes, &shape, &[], &what).or_else(|m| error(ctx, op, m))
+}
+
+pub(crate) fn read_at(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
+    let Some(compute) = super::enclosing_compute(ctx, op) else {
+        return error(ctx, op, format!("expects to be nested in a '{COMPUTE}'"));
+    };
+    let data = ctx.op(op);
+    let input = data.operands[0];
+    if !ctx.op(compute).operands.contains(&input) {
+        return error(
+            ctx,
+            op,
+            format!("operand is not an input of the enclosing '{COMPUTE}'"),
+        );
+    }
+    let input_ty = ctx.value_type(input);
+    let rank = ctx.type_kind(input_ty).shape().map_or(0, <[i64]>::len);
+    if data.operands.len() - 1 != rank {
+        return error(
+            ctx,
+            op,
+            format!(
+                "has {} indices for an input of rank {rank}",
+                data.operands.len() - 1
+            ),
+        );
+    }
+    let result_ty = ctx.value_type(data.results[0]);
+    if super::element_type(ctx, input_ty) != Some(result_ty) {
+        return error(
+            ctx,
+            op,
+            format!(
+                "result type '{}' must be the element type of '{}'",
+                type_to_string(ctx, result_ty),
+                type_to_string(ctx, input_ty)
+            ),
+        );
+    }
+    Ok(())
 }
 
 pub(crate) fn yield_op(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {

@@ -1,10 +1,12 @@
 //! `te` ops: `te.compute` evaluates its body once per point of its iteration domain and
 //! folds reduction axes with its combiner, in the result's element type (each partial sum is
-//! rounded as compiled code rounds it); `te.read` reads an input through its affine map.
+//! rounded as compiled code rounds it); `te.read` reads an input through its affine map
+//! (yielding its padding outside a padded input), `te.read_at` at computed indices.
 
 use tb_dialects::te;
 use tb_ir::OpId;
 
+use super::attr::attr_to_value;
 use super::value::{ElemType, RtValue, Scalar, read_element, static_shape, write_element};
 use super::{Env, ExecError, ExecResult, Handler, Interpreter};
 use crate::tensor::{Tensor, TensorData};
@@ -13,6 +15,7 @@ pub(super) fn handler(name: &str) -> Option<Handler> {
     match name {
         te::COMPUTE => Some(compute),
         te::READ => Some(read),
+        te::READ_AT => Some(read_at),
         _ => None,
     }
 }
@@ -158,8 +161,31 @@ fn read(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
         .evaluate(point, &[])
         .ok_or("cannot evaluate its map at this point")?;
     let input = interp.tensor_arg(env, op, 0)?;
-    let at = flat_index(input.shape(), &indices)?;
-    let v = read_element(input.data(), at);
+    let inside = indices
+        .iter()
+        .zip(input.shape())
+        .all(|(&i, &extent)| (0..extent).contains(&i));
+    let v = match te::read_padding(ctx, op) {
+        Some(padding) if !inside => {
+            let ty = interp.result_type(op, 0);
+            match attr_to_value(ctx, padding, ty)? {
+                RtValue::Scalar(s) => s,
+                _ => return Err("padding must be a scalar attribute".into()),
+            }
+        }
+        _ => read_element(input.data(), flat_index(input.shape(), &indices)?),
+    };
+    interp.set_result(env, op, 0, RtValue::Scalar(v))
+}
+
+/// `te.read_at`: the indices are operands; outside the input is undefined behaviour.
+fn read_at(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
+    let count = interp.ctx.op(op).operands.len();
+    let indices = (1..count)
+        .map(|i| interp.scalar_arg(env, op, i).map(Scalar::as_int))
+        .collect::<ExecResult<Vec<i64>>>()?;
+    let input = interp.tensor_arg(env, op, 0)?;
+    let v = read_element(input.data(), flat_index(input.shape(), &indices)?);
     interp.set_result(env, op, 0, RtValue::Scalar(v))
 }
 

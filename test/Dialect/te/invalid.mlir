@@ -212,3 +212,33 @@ func.func @reduce_count(%a: tensor<4xf32>) -> tensor<4xf32> {
   } : (tensor<4xf32>) -> tensor<4xf32>
   return %c : tensor<4xf32>
 }
+
+// -----
+
+func.func @padding_type(%a: tensor<8xf32>) -> tensor<8xf32> {
+  %c = te.compute (%a) [%i] {
+    // expected-error @+1 {{padding must be a f32 attribute, the element type of input #0 ('tensor<8xf32>')}}
+    %x = te.read %a[(d0) -> (d0 - 1)] {padding = 0 : i32} : tensor<8xf32>
+    te.yield %x : f32
+  } : (tensor<8xf32>) -> tensor<8xf32>
+  return %c : tensor<8xf32>
+}
+
+// -----
+
+func.func @read_at_rank(%a: tensor<4x8xf32>) -> tensor<4xf32> {
+  %c = te.compute (%a) [%i] {
+    // expected-error @+1 {{has 1 indices for an input of rank 2}}
+    %x = te.read_at %a[%i] : tensor<4x8xf32>
+    te.yield %x : f32
+  } : (tensor<4x8xf32>) -> tensor<4xf32>
+  return %c : tensor<4xf32>
+}
+
+// -----
+
+func.func @read_at_outside(%a: tensor<4xf32>, %i: index) -> f32 {
+  // expected-error @+1 {{expects to be nested in a 'te.compute'}}
+  %x = te.read_at %a[%i] : tensor<4xf32>
+  return %x : f32
+}

@@ -89,3 +89,23 @@ func.func @iota(%d: tensor<?xf32>) -> (tensor<16xi32>, tensor<?xf32>) {
   } : (tensor<?xf32>) -> tensor<?xf32>
   return %0, %1 : tensor<16xi32>, tensor<?xf32>
 }
+
+// A padded read may leave its input (a 3-tap window over a zero-padded row); `te.read_at`
+// reads at computed indices (a gather along axis 0).
+// CHECK-LABEL: func.func @padded_and_indexed
+// CHECK:         te.read %arg0[(d0, d1) -> (d0 + d1 - 1)] {padding = 0.000000e+00 : f32} : tensor<8xf32>
+// CHECK:         %[[IDX:.*]] = arith.index_cast %{{.*}} : i64 to index
+// CHECK-NEXT:    te.read_at %arg1[%[[IDX]], %{{.*}}] : tensor<5x3xf32>
+func.func @padded_and_indexed(%a: tensor<8xf32>, %t: tensor<5x3xf32>, %ids: tensor<2xi64>) -> (tensor<8xf32>, tensor<2x3xf32>) {
+  %w = te.compute (%a) [%i] reduce [%k] in [3] combiner = sum {
+    %x = te.read %a[(d0, d1) -> (d0 + d1 - 1)] {padding = 0.0 : f32} : tensor<8xf32>
+    te.yield %x : f32
+  } : (tensor<8xf32>) -> tensor<8xf32>
+  %g = te.compute (%t, %ids) [%i, %j] {
+    %id = te.read %ids[(d0, d1) -> (d0)] : tensor<2xi64>
+    %row = arith.index_cast %id : i64 to index
+    %x = te.read_at %t[%row, %j] : tensor<5x3xf32>
+    te.yield %x : f32
+  } : (tensor<5x3xf32>, tensor<2xi64>) -> tensor<2x3xf32>
+  return %w, %g : tensor<8xf32>, tensor<2x3xf32>
+}
