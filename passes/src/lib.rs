@@ -8,6 +8,7 @@ mod canonicalize;
 mod cse;
 mod dce;
 mod inline;
+mod plan_buffers;
 mod reconcile_unrealized_casts;
 mod symbol_dce;
 
@@ -19,6 +20,7 @@ pub fn register_all(registry: &mut PassRegistry) {
     registry.register(cse::info());
     registry.register(dce::info());
     registry.register(inline::info());
+    registry.register(plan_buffers::info());
     registry.register(reconcile_unrealized_casts::info());
     registry.register(symbol_dce::info());
 }

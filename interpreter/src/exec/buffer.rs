@@ -92,6 +92,14 @@ impl Buffer {
         Rc::ptr_eq(&self.storage, &other.storage)
     }
 
+    /// An error if the storage was freed.
+    pub fn check_live(&self) -> Result<(), String> {
+        if self.storage.freed.get() {
+            return Err("access to a freed buffer".into());
+        }
+        Ok(())
+    }
+
     pub fn free(&self) -> Result<(), String> {
         if self.storage.freed.replace(true) {
             return Err("buffer freed twice".into());

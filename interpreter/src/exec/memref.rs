@@ -1,6 +1,12 @@
 //! `memref` ops: allocation, element access, and the view ops (subview, cast,
 //! reinterpret_cast, collapse_shape, expand_shape), which make new strided views of the same
 //! storage exactly as MLIR's layouts describe them.
+//!
+//! `memref.view` reinterprets bytes as another element type, which typed storage cannot
+//! model: each view gets fresh storage (filled with the poison pattern) after its byte range
+//! is checked against the source. A program that reads, through one view, bytes another view
+//! wrote is therefore not reproduced; planned buffers never do that, and compiled code is
+//! compared with the interpreter to catch a plan that overlaps live buffers.
 
 use tb_ir::attributes::DenseArrayData;
 use tb_ir::{AttrKind, OpId, TypeKind};
@@ -29,6 +35,7 @@ pub(super) fn handler(name: &str) -> Option<Handler> {
         "rank" => rank,
         "get_global" => get_global,
         "assume_alignment" => assume_alignment,
+        "view" => view,
         _ => return None,
     })
 }
@@ -343,4 +350,25 @@ pub(super) fn global_buffer(interp: &Interpreter, op: OpId) -> Result<Buffer, St
             Ok(Buffer::alloc(dtype, shape))
         }
     }
+}
+
+fn view(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
+    let source = interp.buffer_arg(env, op, 0)?;
+    let shift = interp.index_arg(env, op, 1)?;
+    let n = interp.ctx.op(op).operands.len();
+    let sizes = operands_from(interp, env, op, 2..n)?;
+    let result_ty = interp.result_type(op, 0);
+    let buffer = new_buffer(interp.ctx, result_ty, &sizes)?;
+    let element_bytes = buffer.dtype().size_in_bytes() as i64;
+    let bytes = buffer.shape.iter().product::<i64>() * element_bytes;
+    let available = source.shape.iter().product::<i64>();
+    source.check_live()?;
+    if shift < 0 || shift + bytes > available {
+        return Err(format!(
+            "views bytes [{shift}, {}) of a {available}-byte buffer",
+            shift + bytes
+        )
+        .into());
+    }
+    interp.set_result(env, op, 0, RtValue::Buffer(buffer))
 }
