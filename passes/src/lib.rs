@@ -8,6 +8,7 @@ mod canonicalize;
 mod cse;
 mod dce;
 mod inline;
+pub mod pipelines;
 mod plan_buffers;
 mod reconcile_unrealized_casts;
 mod symbol_dce;

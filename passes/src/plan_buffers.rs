@@ -242,9 +242,9 @@ fn static_bytes(ctx: &Context, ty: Type) -> Option<i64> {
         TypeKind::Index => 8,
         _ => return None,
     };
-    shape
-        .iter()
-        .try_fold(element_bytes, |acc, &d| (d >= 0).then(|| acc.checked_mul(d))?)
+    shape.iter().try_fold(element_bytes, |acc, &d| {
+        (d >= 0).then(|| acc.checked_mul(d))?
+    })
 }
 
 fn create(
@@ -299,7 +299,10 @@ mod tests {
         for i in 0..spans.len() {
             for j in 0..i {
                 let end = |k: usize| offsets[k] + super::aligned(spans[k].2);
-                assert!(end(i) <= offsets[j] || end(j) <= offsets[i], "{i} and {j} overlap");
+                assert!(
+                    end(i) <= offsets[j] || end(j) <= offsets[i],
+                    "{i} and {j} overlap"
+                );
             }
         }
         assert_eq!(arena, 64 + 256 + 64 + 1024);

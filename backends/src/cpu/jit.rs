@@ -30,7 +30,7 @@ use tb_ir::{Context, Diagnostic, OpId};
 
 use super::abi::{AbiParam, EntryPoint};
 use super::types::ElementKind;
-use super::{CompileOptions, build, parallel, runtime};
+use super::{CompileOptions, build, heap_stats, parallel, runtime};
 
 /// Why a compiled function could not run.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -88,10 +88,18 @@ impl Jit {
 
     /// Binds the runtime's functions to their Rust implementations.
     fn define_runtime(&self) -> Result<(), String> {
-        let symbols = [(
-            parallel::PARALLEL_FOR,
-            runtime::tb_rt_parallel_for as *const () as u64,
-        )];
+        // Compiled code's heap allocations go through counting wrappers.
+        let symbols = [
+            (
+                parallel::PARALLEL_FOR,
+                runtime::tb_rt_parallel_for as *const () as u64,
+            ),
+            (
+                "aligned_alloc",
+                heap_stats::tb_rt_aligned_alloc as *const () as u64,
+            ),
+            ("free", heap_stats::tb_rt_free as *const () as u64),
+        ];
         let mut pairs = Vec::new();
         for (name, address) in symbols {
             let name = CString::new(name).map_err(|e| e.to_string())?;
@@ -249,6 +257,19 @@ impl CompiledModule {
     /// Like [`CompiledModule::run`], but what the function writes into its argument
     /// buffers is copied back into `args` (for functions in destination-passing style).
     pub fn run_in_place(&self, name: &str, args: &mut [Tensor]) -> Result<Vec<Tensor>, RunError> {
+        let mut call = self.prepare(name, args)?;
+        call.run();
+        for ((param, arg), bytes) in call.entry.inputs().zip(args.iter_mut()).zip(&call.storage) {
+            if param.is_pointer() && !param.read_only {
+                *arg = to_tensor(param, bytes.as_slice())?;
+            }
+        }
+        call.outputs()
+    }
+
+    /// Copies `args` into buffers laid out for function `name`, ready to be run any number
+    /// of times (benchmarks time [`PreparedCall::run`] alone).
+    pub fn prepare(&self, name: &str, args: &[Tensor]) -> Result<PreparedCall<'_>, RunError> {
         let (entry, function) = self
             .entries
             .iter()
@@ -288,20 +309,44 @@ impl CompiledModule {
             // Uninitialized output elements read as NaN (or -1), never as plausible zeros.
             storage.push(AlignedBytes::filled(param.byte_size(), 0xff)?);
         }
-        let mut pointers: Vec<*mut c_void> = storage.iter_mut().map(|s| s.as_mut_ptr()).collect();
+        Ok(PreparedCall {
+            entry,
+            function: *function,
+            storage,
+        })
+    }
+}
+
+/// A call of a compiled function with its argument and result buffers in place.
+pub struct PreparedCall<'m> {
+    entry: &'m EntryPoint,
+    function: PackedFn,
+    storage: Vec<AlignedBytes>,
+}
+
+impl PreparedCall<'_> {
+    /// Runs the function once on the prepared buffers.
+    pub fn run(&mut self) {
+        let mut pointers: Vec<*mut c_void> =
+            self.storage.iter_mut().map(|s| s.as_mut_ptr()).collect();
         // SAFETY: every pointer addresses a buffer of the size and element type the entry
         // point's parameter says, the buffers are distinct, and they outlive the call.
-        unsafe { function(pointers.as_mut_ptr()) };
-        for ((param, arg), bytes) in inputs.iter().zip(args.iter_mut()).zip(&storage) {
-            if param.is_pointer() && !param.read_only {
-                *arg = to_tensor(param, bytes.as_slice())?;
-            }
-        }
-        entry
+        unsafe { (self.function)(pointers.as_mut_ptr()) };
+    }
+
+    /// The results of the last run.
+    pub fn outputs(&self) -> Result<Vec<Tensor>, RunError> {
+        let inputs = self.entry.inputs().count();
+        self.entry
             .outputs()
-            .zip(&storage[inputs.len()..])
+            .zip(&self.storage[inputs..])
             .map(|(param, bytes)| to_tensor(param, bytes.as_slice()))
             .collect()
+    }
+
+    /// Bytes of the argument and result buffers the caller holds.
+    pub fn argument_bytes(&self) -> usize {
+        self.storage.iter().map(|s| s.len).sum()
     }
 }
 

@@ -14,6 +14,7 @@ mod buffers;
 pub mod emit;
 mod function;
 pub mod header;
+pub mod heap_stats;
 pub mod jit;
 mod loops;
 mod math;
@@ -33,7 +34,8 @@ use tb_ir::{Context, Diagnostic, OpId};
 
 pub use abi::{AbiParam, EntryPoint, Role};
 pub use emit::{EmitKind, Emitted, emit};
-pub use jit::{CompiledModule, RunError};
+pub use heap_stats::{HeapStats, heap_stats, reset_heap_peak};
+pub use jit::{CompiledModule, PreparedCall, RunError};
 pub use target::{OptLevel, TargetOptions};
 
 /// How to compile a module.

@@ -1,32 +1,61 @@
-//! `tb-run`: runs a function of an MLIR module on `.npy` inputs and writes its results as
-//! `.npy` files. By default the function is compiled for the host CPU by the CPU backend
-//! and run natively (loop level: func/arith/math/memref/loop); `--interpret` uses the
-//! reference interpreter instead, which executes every level (graph, te, loop, ...).
+//! `tb-run`: runs a model, an ONNX file or an MLIR module at any level, on `.npy` inputs and
+//! writes its results as `.npy` files.
+//!
+//! By default the module goes through the CPU pipeline ([`tb_passes::pipelines::CPU`]:
+//! graph → te → loop, buffer planning), is compiled for the host CPU and run natively.
+//! `--interpret` runs the reference interpreter on the module as given instead; `--check`
+//! runs both and compares; `--bench N` times N more runs of the compiled code and reports
+//! the peak heap memory it used.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::Instant;
 
 use clap::Parser;
-use tb_backends::cpu::{CompileOptions, CompiledModule, TargetOptions};
+use tb_backends::cpu::{
+    CompileOptions, CompiledModule, TargetOptions, heap_stats, reset_heap_peak,
+};
 use tb_interpreter::check::random_arguments;
 use tb_interpreter::exec::{Interpreter, func_signature};
 use tb_interpreter::{Tensor, read_npy, write_npy};
-use tb_ir::diagnostics::{SourceMgr, render};
-use tb_ir::parser::{ParseOptions, parse_source};
+use tb_ir::pass::{Instrumentation, PassManager, PassRegistry, Pipeline};
 use tb_ir::printer::type_to_string;
-use tb_ir::{Context, verifier};
+use tb_ir::{AttrKind, Context, OpId};
+use tb_tools::compare::compare;
+use tb_tools::latency::Latency;
+use tb_tools::load::{Loaded, is_onnx, load_mlir, load_onnx, parse_input_shapes};
 
 #[derive(Parser, Debug)]
 #[command(
     name = "tb-run",
-    about = "TensorBind runner: execute a function of an MLIR module on .npy inputs"
+    about = "TensorBind runner: compile and run a model (.onnx or .mlir) on .npy inputs"
 )]
 struct Args {
-    /// The module to run (`-` for stdin).
+    /// The model: an ONNX file (`.onnx`) or an MLIR module (`-` for stdin).
     input: String,
+    /// ONNX inputs with dynamic dimensions: their shape, e.g. `input_ids=1x128`.
+    #[arg(long = "input-shape", value_name = "NAME=AxBxC")]
+    input_shapes: Vec<String>,
     /// Run with the reference interpreter instead of compiling.
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["check", "bench"])]
     interpret: bool,
+    /// Also run the reference interpreter on the module as given and compare every result
+    /// (within --rtol/--atol); exits non-zero on a mismatch.
+    #[arg(long)]
+    check: bool,
+    /// Relative tolerance of --check.
+    #[arg(long, default_value_t = 1e-3, value_name = "R")]
+    rtol: f64,
+    /// Absolute tolerance of --check.
+    #[arg(long, default_value_t = 1e-5, value_name = "A")]
+    atol: f64,
+    /// Time N runs of the compiled function after one warm-up run; prints the median,
+    /// minimum and maximum latency and the peak memory.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    bench: Option<u32>,
+    /// The pass pipeline that lowers the module before compilation.
+    #[arg(long, value_name = "PIPELINE", default_value = tb_passes::pipelines::CPU)]
+    pipeline: String,
     /// Compiled runs: the CPU to generate code for (default: the host's).
     #[arg(long, value_name = "NAME")]
     mcpu: Option<String>,
@@ -67,7 +96,14 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(args: &Args) -> Result<(), String> {
+fn load(args: &Args) -> Result<Loaded, String> {
+    if is_onnx(&args.input) {
+        let shapes = parse_input_shapes(&args.input_shapes).map_err(|m| format!("tb-run: {m}"))?;
+        return load_onnx(&args.input, shapes).map_err(|m| format!("tb-run: {m}"));
+    }
+    if !args.input_shapes.is_empty() {
+        return Err("tb-run: --input-shape applies to ONNX models only".into());
+    }
     let text = if args.input == "-" {
         std::io::read_to_string(std::io::stdin())
             .map_err(|e| format!("tb-run: cannot read stdin: {e}"))?
@@ -80,61 +116,161 @@ fn run(args: &Args) -> Result<(), String> {
     } else {
         &args.input
     };
-    let mut sources = SourceMgr::new();
-    sources.add_buffer(filename, &text);
-    let mut ctx = Context::new();
-    tb_dialects::register_all(&mut ctx).map_err(|bug| format!("tb-run: internal error: {bug}"))?;
-    let module = parse_source(&mut ctx, &text, filename, &ParseOptions::default())
-        .map_err(|d| render(&ctx, &sources, &d))?;
-    verifier::verify(&ctx, module).map_err(|d| render(&ctx, &sources, &d))?;
+    load_mlir(&text, filename)
+}
 
-    let mut interp = Interpreter::new(&ctx, module);
-    let name = pick_function(&interp, args.function.as_deref())?;
-    let func = interp
-        .function(&name)
-        .expect("picked among the module's functions");
-    let (arg_types, result_types) = func_signature(&ctx, func)
-        .ok_or_else(|| format!("tb-run: @{name} has no function type"))?;
-    let inputs = match args.random_inputs {
-        Some(seed) => {
-            if !args.inputs.is_empty() {
-                return Err("tb-run: --input and --random-inputs exclude each other".into());
+fn run(args: &Args) -> Result<(), String> {
+    let mut loaded = load(args)?;
+    let (name, inputs, result_types) = {
+        let interp = Interpreter::new(&loaded.ctx, loaded.module);
+        let name = pick_function(&interp, args.function.as_deref())?;
+        let func = interp
+            .function(&name)
+            .expect("picked among the module's functions");
+        let (arg_types, result_types) = func_signature(&loaded.ctx, func)
+            .ok_or_else(|| format!("tb-run: @{name} has no function type"))?;
+        let inputs = match args.random_inputs {
+            Some(seed) => {
+                if !args.inputs.is_empty() {
+                    return Err("tb-run: --input and --random-inputs exclude each other".into());
+                }
+                random_arguments(&loaded.ctx, func, seed)
+                    .map_err(|m| format!("tb-run: @{name}: {m}"))?
             }
-            random_arguments(&ctx, func, seed).map_err(|m| format!("tb-run: @{name}: {m}"))?
-        }
-        None => read_inputs(&ctx, &name, &arg_types, &args.inputs)?,
-    };
-    let results = if args.interpret {
-        interp
-            .run_function(&name, &inputs)
-            .map_err(|d| render(&ctx, &sources, &d))?
-    } else {
-        let options = CompileOptions {
-            target: TargetOptions {
-                cpu: args.mcpu.clone(),
-                features: args.mattr.clone(),
-            },
-            threads: args.threads,
-            functions: Some(vec![name.clone()]),
-            ..CompileOptions::default()
+            None => read_inputs(&loaded.ctx, &name, &arg_types, &args.inputs)?,
         };
-        let compiled = CompiledModule::compile(&ctx, module, &options)
-            .map_err(|d| render(&ctx, &sources, &d))?;
-        compiled
-            .run(&name, &inputs)
-            .map_err(|e| format!("tb-run: {e}"))?
+        let result_types: Vec<String> = result_types
+            .iter()
+            .map(|&t| type_to_string(&loaded.ctx, t))
+            .collect();
+        (name, inputs, result_types)
     };
-    for (i, (tensor, &ty)) in results.iter().zip(&result_types).enumerate() {
+    let interpret = |loaded: &Loaded| {
+        Interpreter::new(&loaded.ctx, loaded.module)
+            .run_function(&name, &inputs)
+            .map_err(|d| loaded.render(&d))
+    };
+    if args.interpret {
+        let results = interpret(&loaded)?;
+        return report(args, &result_types, &results);
+    }
+    // The reference runs on the module as given, before lowering changes it.
+    let reference = if args.check {
+        Some(interpret(&loaded)?)
+    } else {
+        None
+    };
+    lower(&mut loaded, &args.pipeline)?;
+    let options = CompileOptions {
+        target: TargetOptions {
+            cpu: args.mcpu.clone(),
+            features: args.mattr.clone(),
+        },
+        threads: args.threads,
+        functions: Some(vec![name.clone()]),
+        ..CompileOptions::default()
+    };
+    let compiled = CompiledModule::compile(&loaded.ctx, loaded.module, &options)
+        .map_err(|d| loaded.render(&d))?;
+    let mut call = compiled
+        .prepare(&name, &inputs)
+        .map_err(|e| format!("tb-run: {e}"))?;
+    call.run();
+    let results = call.outputs().map_err(|e| format!("tb-run: {e}"))?;
+    report(args, &result_types, &results)?;
+    if let Some(runs) = args.bench {
+        reset_heap_peak();
+        let before = heap_stats().live;
+        let times: Vec<_> = (0..runs)
+            .map(|_| {
+                let start = Instant::now();
+                call.run();
+                start.elapsed()
+            })
+            .collect();
+        let latency = Latency::of(&times).expect("at least one run");
+        println!("bench: {latency}");
+        let peak = heap_stats().peak.saturating_sub(before) + call.argument_bytes();
         println!(
-            "result #{i}: {} = {}",
-            type_to_string(&ctx, ty),
+            "peak memory: {} ({})",
+            mib(peak as i64),
+            planned_buffers(&loaded.ctx, loaded.module)
+        );
+    }
+    if let Some(reference) = reference {
+        check(args, &results, &reference)?;
+    }
+    Ok(())
+}
+
+/// Runs `pipeline` on the module, verifying after each pass.
+fn lower(loaded: &mut Loaded, pipeline: &str) -> Result<(), String> {
+    let parsed =
+        Pipeline::parse(pipeline).map_err(|e| format!("tb-run: invalid --pipeline: {e}"))?;
+    let mut registry = PassRegistry::new();
+    tb_passes::register_all(&mut registry);
+    let mut manager =
+        PassManager::new(&parsed, &registry).map_err(|m| format!("tb-run: --pipeline: {m}"))?;
+    manager
+        .run(&mut loaded.ctx, loaded.module, &Instrumentation::default())
+        .map_err(|d| loaded.render(&d))
+}
+
+/// Prints the results and writes them to --output-dir.
+fn report(args: &Args, types: &[String], results: &[Tensor]) -> Result<(), String> {
+    for (i, (tensor, ty)) in results.iter().zip(types).enumerate() {
+        println!(
+            "result #{i}: {ty} = {}",
             format_tensor(tensor, args.print_limit)
         );
     }
     if let Some(dir) = &args.output_dir {
-        write_outputs(dir, &results)?;
+        write_outputs(dir, results)?;
     }
     Ok(())
+}
+
+/// `--check`: every result against the interpreter's.
+fn check(args: &Args, results: &[Tensor], reference: &[Tensor]) -> Result<(), String> {
+    for (i, (actual, expected)) in results.iter().zip(reference).enumerate() {
+        let c = compare(actual, expected, args.rtol, args.atol)
+            .map_err(|m| format!("tb-run: --check: result #{i} {m}"))?;
+        if let Some((at, a, e)) = c.first_mismatch {
+            return Err(format!(
+                "tb-run: --check: result #{i} differs from the interpreter at element {at}: {a} vs {e} \
+                 (rtol {}, atol {}; max abs error {:.3e}, max rel error {:.3e})",
+                args.rtol, args.atol, c.max_abs_error, c.max_rel_error
+            ));
+        }
+        println!(
+            "check: result #{i} matches the interpreter (max abs error {:.3e}, max rel error {:.3e})",
+            c.max_abs_error, c.max_rel_error
+        );
+    }
+    Ok(())
+}
+
+/// What buffer planning recorded on the module's functions.
+fn planned_buffers(ctx: &Context, module: OpId) -> String {
+    let (mut arena, mut requested) = (0i64, 0i64);
+    let mut read = |op: OpId| {
+        let int = |name: &str| match ctx.op_attr(op, name).map(|a| ctx.attr_kind(a)) {
+            Some(AttrKind::Integer { value, .. }) => *value as i64,
+            _ => 0,
+        };
+        arena += int("tb.arena_bytes");
+        requested += int("tb.requested_bytes");
+    };
+    ctx.walk_nested(module, &mut |op| read(op));
+    if requested == 0 {
+        "no buffers planned".into()
+    } else {
+        format!("buffers {} planned from {}", mib(arena), mib(requested))
+    }
+}
+
+fn mib(bytes: i64) -> String {
+    format!("{:.1} MiB", bytes as f64 / (1024.0 * 1024.0))
 }
 
 fn pick_function(interp: &Interpreter, requested: Option<&str>) -> Result<String, String> {

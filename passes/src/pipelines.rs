@@ -1,0 +1,7 @@
+//! Named pipelines: the pass sequences the tools run by default.
+
+/// From any level (graph, te or loop) to loop-level IR the CPU backend compiles: graph ops
+/// become tensor expressions, tensor expressions become buffers and loop nests, and the
+/// buffers each function frees itself are packed into one arena. Each pass leaves IR that
+/// is already at a lower level untouched, so loop-level input only gets its buffers planned.
+pub const CPU: &str = "builtin.module(canonicalize, convert-graph-to-te, convert-te-to-loop, canonicalize, plan-buffers)";
