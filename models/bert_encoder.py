@@ -1,7 +1,10 @@
 """A BERT-style encoder: BERT-base's layer structure (post-LayerNorm, multi-head
 self-attention, GELU feed-forward) at a smaller size, written node by node the way the
 PyTorch exporter writes a Hugging Face BertModel at opset 17 (no attention mask, no token
-types): token-embedding Gather + position-embedding Add + LayerNormalization, then per layer
+types): token-embedding Gather + position-embedding Add + LayerNormalization, the position
+embeddings being the first `seq` rows of a 512-row table, sliced by a Shape -> Gather ->
+Unsqueeze -> Slice subgraph on input_ids (so the sequence length may be symbolic); then per
+layer
 
     q, k, v = x Wq + bq, x Wk + bk, x Wv + bv        (MatMul + Add)
     heads: Reshape [0, 0, heads, head_dim], Transpose (k straight to [b, h, d, s])
@@ -15,14 +18,15 @@ The output is the last hidden state [1, seq, hidden]."""
 import numpy as np
 from onnx import TensorProto
 
-from graph_builder import GraphBuilder, ModelInput
+from graph_builder import GraphBuilder, ModelInput, batch_dim
 
 
 class Config:
-    def __init__(self, layers=4, hidden=256, heads=4, ffn=1024, seq=128, vocab=1000):
+    def __init__(self, layers=4, hidden=256, heads=4, ffn=1024, seq=128, vocab=1000, max_positions=512):
         assert hidden % heads == 0, "hidden must split evenly over the heads"
+        assert 0 < seq <= max_positions, "the sequence must fit the position table"
         self.layers, self.hidden, self.heads, self.ffn = layers, hidden, heads, ffn
-        self.seq, self.vocab = seq, vocab
+        self.seq, self.vocab, self.max_positions = seq, vocab, max_positions
         self.head_dim = hidden // heads
 
 
@@ -82,20 +86,31 @@ def encoder_layer(b, x, name, cfg):
     return layer_norm(b, b.node("Add", [h, x], f"{name}.output.residual"), f"{name}.output.norm", cfg.hidden)
 
 
-def build(cfg=None, seed=0):
-    """Returns (model, parameter count, [ModelInput])."""
+def position_embeddings(b, ids, cfg):
+    """Rows [0, seq) of the position table, seq read from the ids' shape at run time."""
+    table = b.normal("embeddings.position", (cfg.max_positions, cfg.hidden), std=1.0)
+    seq = b.node("Gather", [b.node("Shape", [ids], "embeddings.ids_shape"), b.shared_constant("one_i64", np.array(1))],
+                 "embeddings.seq_len", axis=0)
+    seq = b.node("Unsqueeze", [seq, b.shared_constant("axes_0", np.array([0]))], "embeddings.seq_len_1d")
+    return b.node("Slice", [table, b.shared_constant("zero_1d", np.array([0])), seq, b.shared_constant("axes_0", np.array([0]))],
+                  "embeddings.positions")
+
+
+def build(cfg=None, seed=0, dynamic=False):
+    """Returns (model, parameter count, [ModelInput]). `dynamic` declares the batch and
+    sequence dimensions symbolic, as exporters do with dynamic axes (the test input is
+    1 x cfg.seq)."""
     cfg = cfg or Config()
     b = GraphBuilder("bert", seed)
     tokens = b.normal("embeddings.word", (cfg.vocab, cfg.hidden), std=1.0)
-    positions = b.normal("embeddings.position", (1, cfg.seq, cfg.hidden), std=1.0)
     x = b.node("Gather", [tokens, "input_ids"], "embeddings.gather", axis=0)
-    x = b.node("Add", [x, positions], "embeddings.add_position")
+    x = b.node("Add", [x, position_embeddings(b, "input_ids", cfg)], "embeddings.add_position")
     x = layer_norm(b, x, "embeddings.norm", cfg.hidden)
     for i in range(cfg.layers):
         x = encoder_layer(b, x, f"encoder.layer.{i}", cfg)
-    shape = (1, cfg.seq)
+    batch, seq = batch_dim(dynamic), "sequence" if dynamic else cfg.seq
     model = b.model(
-        [("input_ids", TensorProto.INT64, shape)],
-        [(x, TensorProto.FLOAT, (1, cfg.seq, cfg.hidden))],
+        [("input_ids", TensorProto.INT64, (batch, seq))],
+        [(x, TensorProto.FLOAT, (batch, seq, cfg.hidden))],
     )
-    return model, b.parameter_count(), [ModelInput("input_ids", shape, "int64", cfg.vocab)]
+    return model, b.parameter_count(), [ModelInput("input_ids", (1, cfg.seq), "int64", cfg.vocab)]

@@ -26,6 +26,11 @@ class ModelInput:
         return rng.integers(0, self.high, size=self.shape, dtype=self.dtype)
 
 
+def batch_dim(dynamic):
+    """Dimension 0 of inputs and outputs: 1, or the symbolic 'batch' exporters write."""
+    return "batch" if dynamic else 1
+
+
 class GraphBuilder:
     def __init__(self, name, seed):
         self.name = name
@@ -86,8 +91,9 @@ class GraphBuilder:
 
     def model(self, inputs, outputs):
         """The checked model. `inputs` and `outputs` are (name, TensorProto elem type,
-        shape) triples; every intermediate shape must be inferable (strict mode), and the
-        inferred output shapes must be the declared ones."""
+        shape) triples, a dimension being a number or a symbolic name ('batch'); every
+        intermediate shape must be inferable (strict mode), and the inferred output shapes
+        must agree with the declared ones."""
         graph = helper.make_graph(
             self.nodes,
             self.name,
@@ -104,8 +110,10 @@ class GraphBuilder:
         onnx.checker.check_model(model, full_check=True)
         inferred = onnx.shape_inference.infer_shapes(model, check_type=True, strict_mode=True)
         for out, (name, _, shape) in zip(inferred.graph.output, outputs):
-            dims = [d.dim_value for d in out.type.tensor_type.shape.dim]
-            if dims != list(shape):
+            dims = [d.dim_value if d.HasField("dim_value") else None for d in out.type.tensor_type.shape.dim]
+            # A symbolic dimension must stay symbolic; a number must be inferred exactly.
+            want = [d if isinstance(d, int) else None for d in shape]
+            if dims != want:
                 raise ValueError(f"{self.name}: output {name} infers as {dims}, declared {list(shape)}")
         return model
 

@@ -2,12 +2,14 @@
 outputs from onnxruntime.
 
 Usage: make_models.py OUT_DIR [--models resnet18,mobilenetv2,bert] [--image-size 224]
-                      [--seq-len 128] [--seed 0]
+                      [--seq-len 128] [--seed 0] [--dynamic]
 
 For each model NAME writes OUT_DIR/NAME/model.onnx, input_<i>.npy (seeded random inputs)
 and expected_<i>.npy (onnxruntime's outputs, CPUExecutionProvider), and prints one line
 per model: parameters, file size. --image-size and --seq-len shrink the inputs (the
-weights stay the same size) so tests can run the models faster.
+weights stay the same size) so tests can run the models faster; --dynamic makes the batch
+(and BERT's sequence) dimension symbolic, as exported models with dynamic axes have it,
+so importing needs `--input-shape`.
 """
 
 import argparse
@@ -28,9 +30,9 @@ import ort_runner
 import resnet18
 
 MODELS = {
-    "resnet18": lambda a: resnet18.build(a.image_size, a.seed),
-    "mobilenetv2": lambda a: mobilenet_v2.build(a.image_size, a.seed),
-    "bert": lambda a: bert_encoder.build(bert_encoder.Config(seq=a.seq_len), a.seed),
+    "resnet18": lambda a: resnet18.build(a.image_size, a.seed, a.dynamic),
+    "mobilenetv2": lambda a: mobilenet_v2.build(a.image_size, a.seed, a.dynamic),
+    "bert": lambda a: bert_encoder.build(bert_encoder.Config(seq=a.seq_len), a.seed, a.dynamic),
 }
 
 
@@ -51,12 +53,14 @@ def parse_args(argv=None):
     p.add_argument("--image-size", type=int, default=224, help="CNN input height and width (default 224)")
     p.add_argument("--seq-len", type=int, default=128, help="BERT sequence length (default 128)")
     p.add_argument("--seed", type=int, default=0, help="seed for weights and inputs")
+    p.add_argument("--dynamic", action="store_true",
+                   help="declare the batch (and BERT's sequence) dimension symbolic, as exporters' dynamic axes do")
     args = p.parse_args(argv)
     # Five stride-2 stages: below 32 pixels the last feature map would be empty.
     if args.image_size < 32:
         p.error("--image-size must be at least 32")
-    if args.seq_len < 1:
-        p.error("--seq-len must be at least 1")
+    if not 1 <= args.seq_len <= 512:
+        p.error("--seq-len must be between 1 and 512 (the position table's rows)")
     return args
 
 

@@ -7,7 +7,7 @@ conv is followed by BN; activations are ReLU6 (Clip 0..6)."""
 from onnx import TensorProto
 
 from cnn_layers import classifier, conv_bn, relu6
-from graph_builder import GraphBuilder, ModelInput
+from graph_builder import GraphBuilder, ModelInput, batch_dim
 
 # (expansion t, output channels c, repeats n, first stride s), the paper's table 2.
 INVERTED_RESIDUAL_SETTING = [
@@ -37,8 +37,9 @@ def inverted_residual(b, x, name, c_in, c_out, stride, expansion):
     return conv_bn(b, y, f"{name}.project", hidden, c_out, 1)
 
 
-def build(image_size=224, seed=0):
-    """Returns (model, parameter count, [ModelInput])."""
+def build(image_size=224, seed=0, dynamic=False):
+    """Returns (model, parameter count, [ModelInput]). `dynamic` declares the batch
+    dimension symbolic, as exporters do with dynamic axes (the test input has batch 1)."""
     b = GraphBuilder("mobilenetv2", seed)
     shape = (1, 3, image_size, image_size)
     y = conv_bn(b, "x", "features.0", 3, STEM_CHANNELS, 3, stride=2, activation=relu6)
@@ -49,8 +50,9 @@ def build(image_size=224, seed=0):
             c_in, index = c, index + 1
     y = conv_bn(b, y, f"features.{index}", c_in, LAST_CHANNELS, 1, activation=relu6)
     logits = classifier(b, y, LAST_CHANNELS, CLASSES)
+    batch = batch_dim(dynamic)
     model = b.model(
-        [("x", TensorProto.FLOAT, shape)],
-        [(logits, TensorProto.FLOAT, (1, CLASSES))],
+        [("x", TensorProto.FLOAT, (batch, *shape[1:]))],
+        [(logits, TensorProto.FLOAT, (batch, CLASSES))],
     )
     return model, b.parameter_count(), [ModelInput("x", shape)]

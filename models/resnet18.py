@@ -6,7 +6,7 @@ and a fully connected layer to 1000 classes."""
 from onnx import TensorProto
 
 from cnn_layers import batch_norm, classifier, conv, conv_bn, relu
-from graph_builder import GraphBuilder, ModelInput
+from graph_builder import GraphBuilder, ModelInput, batch_dim
 
 STAGES = [(64, 1), (128, 2), (256, 2), (512, 2)]  # (channels, stride of the first block)
 BLOCKS_PER_STAGE = 2
@@ -25,8 +25,9 @@ def basic_block(b, x, name, c_in, c_out, stride):
     return relu(b, b.node("Add", [y, shortcut], f"{name}.add"), f"{name}.relu")
 
 
-def build(image_size=224, seed=0):
-    """Returns (model, parameter count, [ModelInput])."""
+def build(image_size=224, seed=0, dynamic=False):
+    """Returns (model, parameter count, [ModelInput]). `dynamic` declares the batch
+    dimension symbolic, as exporters do with dynamic axes (the test input has batch 1)."""
     b = GraphBuilder("resnet18", seed)
     shape = (1, 3, image_size, image_size)
     y = conv_bn(b, "x", "stem", 3, 64, 7, stride=2, activation=relu)
@@ -37,8 +38,9 @@ def build(image_size=224, seed=0):
             y = basic_block(b, y, f"layer{stage}.{block}", c_in, c_out, stride if block == 0 else 1)
             c_in = c_out
     logits = classifier(b, y, c_in, CLASSES)
+    batch = batch_dim(dynamic)
     model = b.model(
-        [("x", TensorProto.FLOAT, shape)],
-        [(logits, TensorProto.FLOAT, (1, CLASSES))],
+        [("x", TensorProto.FLOAT, (batch, *shape[1:]))],
+        [(logits, TensorProto.FLOAT, (batch, CLASSES))],
     )
     return model, b.parameter_count(), [ModelInput("x", shape)]

@@ -5,7 +5,9 @@
 //! The models are full size (CNN inputs 1x3x224x224, BERT 1x128 tokens); in release mode
 //! the three take a few seconds together. Each test prints its error and its import and
 //! interpreter times to stderr, and checks that the import kept the model's structure
-//! (BatchNormalization stays a node, ReLU6 a clip, GELU its Erf subgraph).
+//! (BatchNormalization stays a node, ReLU6 a clip, GELU its Erf subgraph). The encoder is
+//! also built with symbolic batch and sequence dimensions, as exported with dynamic axes,
+//! and imported with its input shape fixed.
 //!
 //! Tolerance: the largest absolute difference, relative to the largest magnitude of the
 //! reference output, must stay under 1e-4. Both sides compute in f32 with different
@@ -30,7 +32,7 @@ const MAX_RELATIVE_ERROR: f64 = 1e-4;
 
 /// Builds model `name` (with its input and onnxruntime's output) in a fresh temporary
 /// directory, removed when dropped; `Err` says why it cannot be built here.
-fn generate_model(name: &str) -> Result<tempfile::TempDir, String> {
+fn generate_model(name: &str, dynamic: bool) -> Result<tempfile::TempDir, String> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
     let python = root.join(".venv/bin/python");
     let probe = Command::new(&python)
@@ -47,6 +49,7 @@ fn generate_model(name: &str) -> Result<tempfile::TempDir, String> {
         .arg(root.join("models/make_models.py"))
         .arg(out.path())
         .args(["--models", name])
+        .args(dynamic.then_some("--dynamic"))
         .output()
         .map_err(|e| format!("cannot run {}: {e}", python.display()))?;
     // A failure here is a bug in the generator, not a missing installation: fail loudly.
@@ -94,19 +97,45 @@ fn count_ops(ctx: &tb_ir::Context, module: tb_ir::OpId, name: &str) -> usize {
     n
 }
 
+/// How a model's inputs are declared.
+enum Shapes<'a> {
+    /// Static, as the test input's: imported with default options.
+    Static,
+    /// With symbolic batch (and sequence) dimensions: imported with this input fixed to
+    /// this shape, after checking that importing without it is refused.
+    Dynamic(&'a str, &'a [i64]),
+}
+
 /// Imports model `name`, checks that it holds `ops` (name, count) among others, runs it in
 /// the interpreter and compares its outputs with onnxruntime's.
-fn check(name: &str, ops: &[(&str, usize)]) {
-    let test = format!("large_models::{name}");
-    let out = match generate_model(name) {
+fn check(name: &str, shapes: Shapes, ops: &[(&str, usize)]) {
+    let dynamic = matches!(shapes, Shapes::Dynamic(..));
+    let test = format!(
+        "large_models::{name}{}",
+        if dynamic { " (dynamic axes)" } else { "" }
+    );
+    let out = match generate_model(name, dynamic) {
         Ok(out) => out,
         Err(why) => return common::skip(&test, why),
     };
     let dir = out.path().join(name);
     let start = Instant::now();
     let model = Model::load(dir.join("model.onnx")).unwrap();
-    let imported = import_model(&model, &ImportOptions::default())
-        .unwrap_or_else(|e| panic!("{name} does not import:\n{e}"));
+    let mut options = ImportOptions::default();
+    if let Shapes::Dynamic(input, shape) = shapes {
+        let refused = import_model(&model, &options).err().map(|e| e.to_string());
+        assert!(
+            refused
+                .as_ref()
+                .is_some_and(|e| e.contains(input) && e.contains("--input-shape")),
+            "{name}: a dynamic input should need --input-shape, got: {refused:?}"
+        );
+        options
+            .input_shapes
+            .insert(input.to_string(), shape.to_vec());
+    }
+    let imported =
+        import_model(&model, &options).unwrap_or_else(|e| panic!("{name} does not import:\n{e}"));
     let import_time = start.elapsed();
     for &(op, expected) in ops {
         let found = count_ops(&imported.ctx, imported.module, op);
@@ -155,7 +184,7 @@ fn resnet18_matches_onnxruntime() {
         ("graph.global_average_pool", 1),
         ("graph.gemm", 1),
     ];
-    check("resnet18", &ops);
+    check("resnet18", Shapes::Static, &ops);
 }
 
 #[test]
@@ -168,21 +197,30 @@ fn mobilenetv2_matches_onnxruntime() {
         ("graph.add", 10),
         ("graph.gemm", 1),
     ];
-    check("mobilenetv2", &ops);
+    check("mobilenetv2", Shapes::Static, &ops);
 }
+
+/// The encoder's expected ops: four layers of 8 matmuls (Q, K, V, scores, context,
+/// output, two FFN), one softmax, two layer norms and one erf; plus the embedding layer
+/// norm. The position-embedding slice (Shape -> Gather -> Unsqueeze -> Slice) folds away.
+const BERT_OPS: [(&str, usize); 9] = [
+    ("graph.gather", 1),
+    ("graph.matmul", 32),
+    ("graph.softmax", 4),
+    ("graph.layer_normalization", 9),
+    ("graph.erf", 4),
+    ("graph.reshape", 16),
+    ("graph.transpose", 16),
+    ("graph.shape", 0),
+    ("graph.slice", 0),
+];
 
 #[test]
 fn bert_encoder_matches_onnxruntime() {
-    // Four layers of 8 matmuls (Q, K, V, scores, context, output, two FFN), one softmax,
-    // two layer norms and one erf; plus the embedding layer norm.
-    let ops = [
-        ("graph.gather", 1),
-        ("graph.matmul", 32),
-        ("graph.softmax", 4),
-        ("graph.layer_normalization", 9),
-        ("graph.erf", 4),
-        ("graph.reshape", 16),
-        ("graph.transpose", 16),
-    ];
-    check("bert", &ops);
+    check("bert", Shapes::Static, &BERT_OPS);
+}
+
+#[test]
+fn bert_encoder_with_dynamic_axes_imports_with_input_shape() {
+    check("bert", Shapes::Dynamic("input_ids", &[1, 128]), &BERT_OPS);
 }
