@@ -125,7 +125,15 @@ impl<'a> Lowering<'a> {
         attrs: Vec<(String, Attr)>,
         regions: usize,
     ) -> OpId {
-        let state = op_state(self.ctx, name, operands, result_types, attrs, regions, self.loc);
+        let state = op_state(
+            self.ctx,
+            name,
+            operands,
+            result_types,
+            attrs,
+            regions,
+            self.loc,
+        );
         let created = self.ctx.create_op(state);
         tb_ir::ods::fill_defaults(self.ctx, created);
         self.ctx.insert_op_before(self.op, created);
@@ -675,7 +683,10 @@ pub(super) fn identity_exprs(rank: usize) -> Vec<AffineExpr> {
 }
 
 pub(super) fn shape_of(ctx: &Context, ty: Type) -> Vec<i64> {
-    ctx.type_kind(ty).shape().map(<[i64]>::to_vec).unwrap_or_default()
+    ctx.type_kind(ty)
+        .shape()
+        .map(<[i64]>::to_vec)
+        .unwrap_or_default()
 }
 
 pub(super) fn element_of(ctx: &Context, ty: Type) -> Type {

@@ -59,7 +59,9 @@ enum Unary {
     Sigmoid,
     HardSigmoid(f64, f64),
     HardSwish,
-    Gelu { tanh: bool },
+    Gelu {
+        tanh: bool,
+    },
     Softplus,
     Softsign,
     Mish,
@@ -194,7 +196,8 @@ fn apply_unary(b: &mut Body, kind: Unary, x: Value) -> Value {
             b.mul(x, v)
         }
         Unary::Gelu { tanh: false } => {
-            let (half, one, inv_sqrt2) = (c(b, 0.5), c(b, 1.0), c(b, std::f64::consts::FRAC_1_SQRT_2));
+            let (half, one, inv_sqrt2) =
+                (c(b, 0.5), c(b, 1.0), c(b, std::f64::consts::FRAC_1_SQRT_2));
             let v = b.mul(x, inv_sqrt2);
             let v = b.math("math.erf", v);
             let v = b.add(one, v);

@@ -149,11 +149,20 @@ fn instance_norm(l: &mut Lowering) -> LowerResult {
     let acc = l.compute_type(element);
     let axes: Vec<usize> = (2..xs.len()).collect();
     let stats = moments(l, x, &axes, eps, acc)?;
+    let stats_exprs = (0..xs.len())
+        .map(|j| {
+            if j < 2 {
+                dim(j)
+            } else {
+                AffineExpr::constant(0)
+            }
+        })
+        .collect();
     let y = normalize(
         l,
         x,
         stats,
-        identity_exprs(xs.len()),
+        stats_exprs,
         (scale, vec![dim(1)]),
         Some((bias, vec![dim(1)])),
     )?;
@@ -168,7 +177,8 @@ fn layer_norm(l: &mut Lowering) -> LowerResult {
     let bias = (l.num_operands() > 2).then(|| l.operand(2));
     let (xs, element) = (l.shape(x), l.element(x));
     check_float(l, element)?;
-    let axis = shape::normalize_axis("LayerNormalization", axis, xs.len()).map_err(|e| e.message)?;
+    let axis =
+        shape::normalize_axis("LayerNormalization", axis, xs.len()).map_err(|e| e.message)?;
     // Statistics are f32 (ONNX's stash_type), or f64 for f64 inputs.
     let f32 = l.f32();
     let stash = if element == l.ctx.float_type(tb_ir::FloatKind::F64) {
@@ -198,7 +208,12 @@ fn layer_norm(l: &mut Lowering) -> LowerResult {
         bias,
     )?;
     let mut results = vec![y, mean, inv_std];
-    for (i, r) in results.iter_mut().enumerate().skip(1).take(l.num_results() - 1) {
+    for (i, r) in results
+        .iter_mut()
+        .enumerate()
+        .skip(1)
+        .take(l.num_results() - 1)
+    {
         // The declared stats type must be the stash type; convert if it is not.
         let want = l.result_element(i);
         if l.element(*r) != want {

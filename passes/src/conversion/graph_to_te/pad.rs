@@ -5,8 +5,8 @@
 
 use tb_dialects::graph::attrs::scalar;
 use tb_dialects::graph::shape;
-use tb_ir::affine::AffineExpr;
 use tb_ir::Value;
+use tb_ir::affine::AffineExpr;
 
 use super::LowerFn;
 use super::builder::{Cmp, LowerResult, Lowering, no_lowering};
@@ -45,11 +45,7 @@ fn pad(l: &mut Lowering) -> LowerResult {
         Ok(match mode.as_str() {
             "constant" if padded => b.read_padded(x, at, value),
             "wrap" => {
-                let wrapped = at
-                    .into_iter()
-                    .zip(&xs)
-                    .map(|(e, &n)| e.modulo(n))
-                    .collect();
+                let wrapped = at.into_iter().zip(&xs).map(|(e, &n)| e.modulo(n)).collect();
                 b.read(x, wrapped)
             }
             "edge" | "reflect" => {

@@ -241,7 +241,11 @@ fn global_reduce(l: &mut Lowering, combiner: Combiner) -> LowerResult<(Value, i6
         }),
         |b| {
             let v = b.read(x, exprs);
-            Ok(if combiner == Combiner::Sum { b.widen(v) } else { v })
+            Ok(if combiner == Combiner::Sum {
+                b.widen(v)
+            } else {
+                v
+            })
         },
     )?;
     Ok((r, count))

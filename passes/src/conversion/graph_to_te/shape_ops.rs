@@ -266,7 +266,13 @@ fn tile(l: &mut Lowering) -> LowerResult {
     let exprs = xs
         .iter()
         .enumerate()
-        .map(|(j, &n)| if n == 1 { AffineExpr::constant(0) } else { dim(j).modulo(n) })
+        .map(|(j, &n)| {
+            if n == 1 {
+                AffineExpr::constant(0)
+            } else {
+                dim(j).modulo(n)
+            }
+        })
         .collect();
     Ok(vec![copy(l, x, exprs)?])
 }
@@ -275,7 +281,10 @@ fn tile(l: &mut Lowering) -> LowerResult {
 /// `(i * b + j) * C' + c` (DCR) or `c * b² + i * b + j` (CRD) at `[h, w]`.
 fn depth_to_space(l: &mut Lowering) -> LowerResult {
     let a = l.attrs();
-    let (bs, crd) = (a.i64("blocksize")?, a.choice("mode", &["DCR", "CRD"])? == "CRD");
+    let (bs, crd) = (
+        a.i64("blocksize")?,
+        a.choice("mode", &["DCR", "CRD"])? == "CRD",
+    );
     let x = l.operand(0);
     let out = l.result_shape(0);
     let (i, j) = (dim(2).modulo(bs), dim(3).modulo(bs));
