@@ -137,7 +137,7 @@ fn conv_transpose(l: &mut Lowering) -> LowerResult {
         let (o, k) = (dim(2 + i), dim(3 + ns + i));
         let at = o + g.pads_begin[i] - k.clone() * g.dilations[i];
         if g.strides[i] != 1 {
-            strided.push(at.clone().modulo(g.strides[i]));
+            strided.push((at.clone(), g.strides[i]));
         }
         x_exprs.push(at.floor_div(g.strides[i]));
         w_exprs.push(k);
@@ -160,15 +160,20 @@ fn conv_transpose(l: &mut Lowering) -> LowerResult {
                 let xv = b.widen(xv);
                 let wv = b.read_widened(w, w_exprs);
                 let mut p = b.mul(xv, wv);
-                if !strided.is_empty() {
-                    let zero_index = b.index_constant(0);
-                    let i1 = b.ctx.i1();
-                    let mut exact = b.constant(1.0, i1);
-                    for r in &strided {
-                        let r = b.apply(r);
-                        let divides = b.cmp(Cmp::Eq, r, zero_index);
-                        exact = b.and(exact, divides);
-                    }
+                // Only positions the stride divides (exactly: `%` is zero) contribute.
+                let mut exact = None;
+                for (at, stride) in &strided {
+                    let at = b.apply(at);
+                    let stride = b.index_constant(*stride);
+                    let remainder = b.rem(at, stride);
+                    let zero = b.index_constant(0);
+                    let divides = b.cmp(Cmp::Eq, remainder, zero);
+                    exact = Some(match exact {
+                        Some(e) => b.and(e, divides),
+                        None => divides,
+                    });
+                }
+                if let Some(exact) = exact {
                     let zero = b.constant_like(0.0, p);
                     p = b.select(exact, p, zero);
                 }
