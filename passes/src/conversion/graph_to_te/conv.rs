@@ -26,9 +26,9 @@ fn dim(d: usize) -> AffineExpr {
     AffineExpr::dim(d as u32)
 }
 
-/// Whether `exprs` (spatial positions of the window) may leave `extents`: the smallest
-/// and largest value of `o * s + k * d - pad` over the domain.
-fn window_leaves_input(g: &WindowGeometry) -> bool {
+/// Whether a window position `o * stride + k * dilation - pad` may leave the input: a
+/// begin pad, or a last window that reaches past the end.
+pub(super) fn window_leaves_input(g: &WindowGeometry) -> bool {
     (0..g.kernel.len()).any(|i| {
         let last = (g.output_spatial[i] - 1).max(0) * g.strides[i]
             + (g.kernel[i] - 1) * g.dilations[i]

@@ -11,8 +11,9 @@ use tb_ir::{Type, TypeKind, Value};
 
 use super::LowerFn;
 use super::builder::{
-    Cmp, Combiner, LowerResult, Lowering, Reduction, identity_exprs, is_float_type, no_lowering,
+    Body, Cmp, Combiner, LowerResult, Lowering, Reduction, identity_exprs, is_float_type, no_lowering,
 };
+use super::conv::window_leaves_input;
 use super::matmul::narrow;
 
 pub(super) fn lowering(name: &str) -> Option<LowerFn> {
@@ -65,6 +66,7 @@ fn max_pool(l: &mut Lowering) -> LowerResult {
     let element = l.element(x);
     let padding = lowest(l.ctx, element);
     let exprs = window_exprs(&g);
+    let padded = window_leaves_input(&g).then_some(padding);
     // Max does not round: it reduces in the element type itself.
     let y = l.compute(
         &g.output,
@@ -73,11 +75,11 @@ fn max_pool(l: &mut Lowering) -> LowerResult {
             extents: &g.kernel,
             combiner: Combiner::Max,
         }),
-        |b| Ok(b.read_padded(x, exprs.clone(), padding)),
+        |b| Ok(read_window(b, x, exprs.clone(), padded)),
     )?;
     let mut results = vec![y];
     if l.num_results() > 1 {
-        results.push(max_pool_indices(l, x, y, &g, storage_order, &exprs)?);
+        results.push(max_pool_indices(l, x, y, &g, storage_order, &exprs, padded)?);
     }
     Ok(results)
 }
@@ -91,6 +93,7 @@ fn max_pool_indices(
     g: &WindowGeometry,
     storage_order: i64,
     exprs: &[AffineExpr],
+    padded: Option<f64>,
 ) -> LowerResult<Value> {
     let xs = l.shape(x);
     let ns = g.kernel.len();
@@ -108,7 +111,6 @@ fn max_pool_indices(
     }
     let i64_ty = l.ctx.i64();
     let rank = g.output.len();
-    let padding = lowest(l.ctx, l.element(x));
     l.compute(
         &g.output,
         i64_ty,
@@ -117,10 +119,12 @@ fn max_pool_indices(
             combiner: Combiner::Min,
         }),
         |b| {
-            let v = b.read_padded(x, exprs.to_vec(), padding);
+            let v = read_window(b, x, exprs.to_vec(), padded);
             let max = b.read(y, identity_exprs(rank));
             let mut hit = b.cmp(Cmp::Eq, v, max);
-            for (i, e) in exprs[2..].iter().enumerate() {
+            // Padding never counts, even where it equals the maximum.
+            let spatial = if padded.is_some() { &exprs[2..] } else { &[] };
+            for (i, e) in spatial.iter().enumerate() {
                 let at = b.apply(e);
                 let zero = b.index_constant(0);
                 let end = b.index_constant(g.input_spatial[i]);
@@ -135,6 +139,14 @@ fn max_pool_indices(
             Ok(b.select(hit, position, none))
         },
     )
+}
+
+/// A read of the window at `exprs`, padded with `padding` where it may leave the input.
+fn read_window(b: &mut Body, x: Value, exprs: Vec<AffineExpr>, padding: Option<f64>) -> Value {
+    match padding {
+        Some(p) => b.read_padded(x, exprs, p),
+        None => b.read(x, exprs),
+    }
 }
 
 /// How many kernel positions of output position `o` count, along one spatial dim.
@@ -165,6 +177,7 @@ fn average_pool(l: &mut Lowering) -> LowerResult {
     }
     let acc = l.compute_type(element);
     let exprs = window_exprs(&g);
+    let padded = window_leaves_input(&g).then_some(0.0);
     let sum = l.compute(
         &g.output,
         acc,
@@ -173,7 +186,7 @@ fn average_pool(l: &mut Lowering) -> LowerResult {
             combiner: Combiner::Sum,
         }),
         |b| {
-            let v = b.read_padded(x, exprs, 0.0);
+            let v = read_window(b, x, exprs, padded);
             Ok(b.widen(v))
         },
     )?;
@@ -198,11 +211,16 @@ fn average_pool(l: &mut Lowering) -> LowerResult {
     let rank = g.output.len();
     let y = l.compute(&g.output, element, None, |b| {
         let s = b.read(sum, identity_exprs(rank));
-        let mut count = b.constant_like(uniform as f64, s);
+        let mut count = (uniform != 1 || varying.is_empty())
+            .then(|| b.constant_like(uniform as f64, s));
         for &(i, table) in &varying {
             let c = b.read(table, vec![dim(2 + i)]);
-            count = b.mul(count, c);
+            count = Some(match count {
+                Some(n) => b.mul(n, c),
+                None => c,
+            });
         }
+        let count = count.expect("a constant or a table");
         Ok(b.div(s, count))
     })?;
     Ok(vec![y])
