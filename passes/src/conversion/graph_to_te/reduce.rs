@@ -175,6 +175,12 @@ fn reduce(l: &mut Lowering) -> LowerResult {
             _ => v,
         })
     })?;
+    if !matches!(
+        kind,
+        Kind::Mean | Kind::L2 | Kind::LogSum | Kind::LogSumExp
+    ) {
+        return Ok(vec![super::matmul::narrow(l, reduced, &out, element)?]);
+    }
     let y = l.compute(&out, element, None, |b| {
         let v = b.read(reduced, identity_exprs(rank));
         Ok(match kind {
