@@ -48,7 +48,8 @@ func.func @layer_norm(%x: tensor<2x8xf32>, %s: tensor<8xf32>, %b: tensor<8xf32>)
 // CHECK-LABEL: func.func @layer_norm_statistics
 // CHECK: %[[SUM:.*]] = te.compute
 // CHECK: %[[MEAN:.*]] = te.compute (%[[SUM]])
-// CHECK: %[[INV:.*]] = te.compute
+// CHECK: %[[SQ:.*]] = te.compute
+// CHECK: %[[INV:.*]] = te.compute (%[[SQ]])
 // CHECK: math.sqrt
 // CHECK: %[[Y:.*]] = te.compute
 // CHECK: return %[[Y]], %[[MEAN]], %[[INV]]
