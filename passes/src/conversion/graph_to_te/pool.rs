@@ -11,7 +11,8 @@ use tb_ir::{Type, TypeKind, Value};
 
 use super::LowerFn;
 use super::builder::{
-    Body, Cmp, Combiner, LowerResult, Lowering, Reduction, identity_exprs, is_float_type, no_lowering,
+    Body, Cmp, Combiner, LowerResult, Lowering, Reduction, identity_exprs, is_float_type,
+    no_lowering,
 };
 use super::conv::window_leaves_input;
 use super::matmul::narrow;
@@ -79,7 +80,15 @@ fn max_pool(l: &mut Lowering) -> LowerResult {
     )?;
     let mut results = vec![y];
     if l.num_results() > 1 {
-        results.push(max_pool_indices(l, x, y, &g, storage_order, &exprs, padded)?);
+        results.push(max_pool_indices(
+            l,
+            x,
+            y,
+            &g,
+            storage_order,
+            &exprs,
+            padded,
+        )?);
     }
     Ok(results)
 }
@@ -211,8 +220,8 @@ fn average_pool(l: &mut Lowering) -> LowerResult {
     let rank = g.output.len();
     let y = l.compute(&g.output, element, None, |b| {
         let s = b.read(sum, identity_exprs(rank));
-        let mut count = (uniform != 1 || varying.is_empty())
-            .then(|| b.constant_like(uniform as f64, s));
+        let mut count =
+            (uniform != 1 || varying.is_empty()).then(|| b.constant_like(uniform as f64, s));
         for &(i, table) in &varying {
             let c = b.read(table, vec![dim(2 + i)]);
             count = Some(match count {

@@ -175,10 +175,7 @@ fn reduce(l: &mut Lowering) -> LowerResult {
             _ => v,
         })
     })?;
-    if !matches!(
-        kind,
-        Kind::Mean | Kind::L2 | Kind::LogSum | Kind::LogSumExp
-    ) {
+    if !matches!(kind, Kind::Mean | Kind::L2 | Kind::LogSum | Kind::LogSumExp) {
         return Ok(vec![super::matmul::narrow(l, reduced, &out, element)?]);
     }
     let y = l.compute(&out, element, None, |b| {

@@ -152,15 +152,17 @@ fn concat(l: &mut Lowering) -> LowerResult {
             e[axis] = dim(axis) - start;
             e
         };
-        let (last, last_start) = parts[parts.len() - 1];
-        let mut v = b.read_padded(last, at(last_start), 0.0);
+        let values: Vec<Value> = parts
+            .iter()
+            .map(|&(x, start)| b.read_padded(x, at(start), 0.0))
+            .collect();
+        // The last input whose start the position has reached.
+        let mut v = values[values.len() - 1];
         for k in (0..parts.len() - 1).rev() {
-            let (x, start) = parts[k];
             let next = b.index_constant(parts[k + 1].1);
-            let here = b.read_padded(x, at(start), 0.0);
             let index = b.index(axis);
             let before_next = b.cmp(Cmp::Lt, index, next);
-            v = b.select(before_next, here, v);
+            v = b.select(before_next, values[k], v);
         }
         Ok(v)
     })?;
@@ -262,16 +264,14 @@ fn expand(l: &mut Lowering) -> LowerResult {
 
 fn tile(l: &mut Lowering) -> LowerResult {
     let x = l.operand(0);
-    let xs = l.shape(x);
+    let (xs, out) = (l.shape(x), l.result_shape(0));
     let exprs = xs
         .iter()
         .enumerate()
-        .map(|(j, &n)| {
-            if n == 1 {
-                AffineExpr::constant(0)
-            } else {
-                dim(j).modulo(n)
-            }
+        .map(|(j, &n)| match n {
+            1 => AffineExpr::constant(0),
+            _ if out[j] == n => dim(j),
+            _ => dim(j).modulo(n),
         })
         .collect();
     Ok(vec![copy(l, x, exprs)?])
