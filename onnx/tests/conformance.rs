@@ -5,7 +5,12 @@
 //! Cases TensorBind does not support (operators, attributes, element types, shape inputs
 //! computed at run time) are skipped with their reason; every other case must pass. Prints
 //! one line per failing case, the skip reasons by category, and `N passed, N failed,
-//! N skipped`; exits non-zero if any case failed. Without the suite's data it says why and
+//! N skipped`; exits non-zero if any case failed.
+//!
+//! Every case that passes is also lowered with `convert-graph-to-te` and run again at the
+//! te level, against the same expected outputs. A case with an op that has no te lowering
+//! counts as "not lowered" (listed by op); a lowered case that fails is a failure. The
+//! second summary line is `te: N passed, N failed, N not lowered`. Without the suite's data it says why and
 //! passes. `cargo test --release -p tb-onnx --test conformance -- FILTER` runs the cases
 //! whose names contain `FILTER`; `-v` also lists every skipped case.
 
@@ -14,16 +19,73 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::process::ExitCode;
 
 use tb_interpreter::exec::Interpreter;
-use tb_onnx::import::{ImportOptions, import_model};
+use tb_interpreter::tensor::Tensor;
+use tb_ir::pass::{Instrumentation, PassManager, PassRegistry, Pipeline};
+use tb_onnx::import::{ImportOptions, Imported, import_model};
 use tb_onnx::{ConformanceCase, NodeTestSuite};
 
 const RTOL: f64 = 1e-3;
 const ATOL: f64 = 1e-7;
 
 enum Outcome {
-    Pass,
+    /// Passed in the interpreter, with how the te-level run went.
+    Pass(TeOutcome),
     Skip(String),
     Fail(String),
+}
+
+/// The same case after `convert-graph-to-te`.
+enum TeOutcome {
+    Pass,
+    /// The op (`graph.xxx`) with no te lowering, and why.
+    NotLowered(String, String),
+    Fail(String),
+}
+
+/// Compares `results` with the case's expected outputs.
+fn compare(results: &[Tensor], expected: &[Tensor]) -> Result<(), String> {
+    if results.len() != expected.len() {
+        return Err(format!(
+            "{} results, {} expected",
+            results.len(),
+            expected.len()
+        ));
+    }
+    for (i, (actual, expected)) in results.iter().zip(expected).enumerate() {
+        actual
+            .allclose(expected, RTOL, ATOL)
+            .map_err(|m| format!("output #{i}: {m}"))?;
+    }
+    Ok(())
+}
+
+/// Lowers the imported module to te and runs it on the case's inputs.
+fn run_te(imported: &mut Imported, case: &ConformanceCase) -> TeOutcome {
+    let mut registry = PassRegistry::new();
+    tb_passes::register_all(&mut registry);
+    let pipeline = Pipeline::parse("builtin.module(convert-graph-to-te)").expect("valid pipeline");
+    let mut pm = PassManager::new(&pipeline, &registry).expect("registered pass");
+    let instrumentation = Instrumentation {
+        verify_each: true,
+        ..Instrumentation::default()
+    };
+    if let Err(d) = pm.run(&mut imported.ctx, imported.module, &instrumentation) {
+        let message = d.message.clone();
+        if let Some(rest) = message.strip_prefix("'")
+            && let Some((op, why)) = rest.split_once("' op has no lowering to te")
+        {
+            return TeOutcome::NotLowered(op.to_string(), why.trim_start_matches(": ").into());
+        }
+        return TeOutcome::Fail(format!("convert-graph-to-te: {message}"));
+    }
+    let mut interp = Interpreter::new(&imported.ctx, imported.module);
+    match interp.run_function(&imported.function, &case.inputs) {
+        Ok(results) => match compare(&results, &case.outputs) {
+            Ok(()) => TeOutcome::Pass,
+            Err(m) => TeOutcome::Fail(m),
+        },
+        Err(d) => TeOutcome::Fail(format!("te interpreter: {}", d.message)),
+    }
 }
 
 fn run_case(case: &ConformanceCase) -> Outcome {
@@ -40,7 +102,7 @@ fn run_case(case: &ConformanceCase) -> Outcome {
         file_name: format!("{}/model.onnx", case.name),
         ..ImportOptions::default()
     };
-    let imported = match import_model(&case.model, &options) {
+    let mut imported = match import_model(&case.model, &options) {
         Ok(i) => i,
         Err(e) if e.is_unsupported() => {
             let p = &e.problems[0];
@@ -61,19 +123,12 @@ fn run_case(case: &ConformanceCase) -> Outcome {
         Ok(r) => r,
         Err(d) => return Outcome::Fail(format!("interpreter: {}", d.message)),
     };
-    if results.len() != case.outputs.len() {
-        return Outcome::Fail(format!(
-            "{} results, {} expected",
-            results.len(),
-            case.outputs.len()
-        ));
+    if let Err(m) = compare(&results, &case.outputs) {
+        return Outcome::Fail(m);
     }
-    for (i, (actual, expected)) in results.iter().zip(&case.outputs).enumerate() {
-        if let Err(m) = actual.allclose(expected, RTOL, ATOL) {
-            return Outcome::Fail(format!("output #{i}: {m}"));
-        }
-    }
-    Outcome::Pass
+    let te = catch_unwind(AssertUnwindSafe(|| run_te(&mut imported, case)))
+        .unwrap_or_else(|_| TeOutcome::Fail("panicked".into()));
+    Outcome::Pass(te)
 }
 
 fn main() -> ExitCode {
@@ -96,6 +151,8 @@ fn main() -> ExitCode {
     };
     let (mut passed, mut failed, mut skipped) = (0usize, 0usize, 0usize);
     let mut reasons: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let (mut te_passed, mut te_failed) = (0usize, 0usize);
+    let mut not_lowered: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for name in names {
         if filter.as_ref().is_some_and(|f| !name.contains(f.as_str())) {
             continue;
@@ -107,7 +164,22 @@ fn main() -> ExitCode {
             Err(e) => Outcome::Fail(format!("cannot load: {e}")),
         };
         match outcome {
-            Outcome::Pass => passed += 1,
+            Outcome::Pass(te) => {
+                passed += 1;
+                match te {
+                    TeOutcome::Pass => te_passed += 1,
+                    TeOutcome::NotLowered(op, why) => {
+                        if verbose {
+                            println!("NOT LOWERED {name}: {op}: {why}");
+                        }
+                        not_lowered.entry(op).or_default().push(name);
+                    }
+                    TeOutcome::Fail(why) => {
+                        te_failed += 1;
+                        println!("FAIL (te) {name}: {}", why.replace('\n', "\n    "));
+                    }
+                }
+            }
             Outcome::Skip(reason) => {
                 skipped += 1;
                 let category = reason
@@ -139,7 +211,15 @@ fn main() -> ExitCode {
         println!("  {:>4}  {reason}", cases.len());
     }
     println!("{passed} passed, {failed} failed, {skipped} skipped");
-    if failed == 0 {
+    if !not_lowered.is_empty() {
+        println!("te: not lowered by op:");
+        for (op, cases) in &not_lowered {
+            println!("  {:>4}  {op}", cases.len());
+        }
+    }
+    let te_not_lowered: usize = not_lowered.values().map(Vec::len).sum();
+    println!("te: {te_passed} passed, {te_failed} failed, {te_not_lowered} not lowered");
+    if failed == 0 && te_failed == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE

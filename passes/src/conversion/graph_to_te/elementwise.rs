@@ -1,0 +1,487 @@
+//! Elementwise ops: activations and unary math, binary arithmetic and comparisons with
+//! numpy broadcasting (a size-1 dimension reads index 0), logic, `where`, `clip`, `cast`
+//! and the variadic max/min/sum/mean. Each becomes one `te.compute` whose body applies
+//! the scalar function; f16/bf16 compute in f32.
+
+use tb_dialects::graph::attrs::Scalar;
+use tb_ir::Value;
+
+use super::LowerFn;
+use super::builder::{Body, Cmp, LowerResult, Lowering, is_float_type, is_unsigned, no_lowering};
+
+pub(super) fn lowering(name: &str) -> Option<LowerFn> {
+    Some(match name {
+        "identity" => identity,
+        "cast" => cast,
+        "clip" => clip,
+        "is_nan" => is_nan,
+        "is_inf" => is_inf,
+        "not" => not,
+        "add" | "sub" | "mul" | "div" | "mod" | "pow" | "prelu" => arithmetic,
+        "equal" | "less" | "less_or_equal" | "greater" | "greater_or_equal" => compare,
+        "and" | "or" | "xor" => logic,
+        "where" => where_,
+        "max" | "min" | "sum" | "mean" => variadic,
+        _ if unary_kind(name).is_some() => unary,
+        _ => return None,
+    })
+}
+
+fn short_name(l: &Lowering) -> String {
+    let name = l.ctx.op_name(l.op);
+    name.strip_prefix("graph.").unwrap_or(name).to_string()
+}
+
+/// arith computes on signless integers only.
+fn check_signless(l: &Lowering, element: tb_ir::Type) -> LowerResult<()> {
+    if is_unsigned(l.ctx, element) {
+        return Err(no_lowering(format!(
+            "arithmetic on the unsigned type {}",
+            tb_ir::printer::type_to_string(l.ctx, element)
+        )));
+    }
+    Ok(())
+}
+
+fn identity(l: &mut Lowering) -> LowerResult {
+    Ok(vec![l.operand(0)])
+}
+
+/// The unary activations and math functions, with their attributes.
+#[derive(Clone, Copy)]
+enum Unary {
+    Relu,
+    LeakyRelu(f64),
+    ThresholdedRelu(f64),
+    Elu(f64),
+    Selu(f64, f64),
+    Celu(f64),
+    Sigmoid,
+    HardSigmoid(f64, f64),
+    HardSwish,
+    Gelu {
+        tanh: bool,
+    },
+    Softplus,
+    Softsign,
+    Mish,
+    Reciprocal,
+    Neg,
+    Abs,
+    Sign,
+    /// A `math` op of the same name.
+    Math(&'static str),
+}
+
+/// The unary op `name`, without its attributes (read by [`unary`]).
+fn unary_kind(name: &str) -> Option<Unary> {
+    Some(match name {
+        "relu" => Unary::Relu,
+        "leaky_relu" => Unary::LeakyRelu(0.0),
+        "thresholded_relu" => Unary::ThresholdedRelu(0.0),
+        "elu" => Unary::Elu(0.0),
+        "selu" => Unary::Selu(0.0, 0.0),
+        "celu" => Unary::Celu(0.0),
+        "sigmoid" => Unary::Sigmoid,
+        "hard_sigmoid" => Unary::HardSigmoid(0.0, 0.0),
+        "hard_swish" => Unary::HardSwish,
+        "gelu" => Unary::Gelu { tanh: false },
+        "softplus" => Unary::Softplus,
+        "softsign" => Unary::Softsign,
+        "mish" => Unary::Mish,
+        "reciprocal" => Unary::Reciprocal,
+        "neg" => Unary::Neg,
+        "abs" => Unary::Abs,
+        "sign" => Unary::Sign,
+        "tanh" => Unary::Math("math.tanh"),
+        "erf" => Unary::Math("math.erf"),
+        "exp" => Unary::Math("math.exp"),
+        "log" => Unary::Math("math.log"),
+        "sqrt" => Unary::Math("math.sqrt"),
+        "floor" => Unary::Math("math.floor"),
+        "ceil" => Unary::Math("math.ceil"),
+        "round" => Unary::Math("math.roundeven"),
+        "sin" => Unary::Math("math.sin"),
+        "cos" => Unary::Math("math.cos"),
+        "tan" => Unary::Math("math.tan"),
+        "asin" => Unary::Math("math.asin"),
+        "acos" => Unary::Math("math.acos"),
+        "atan" => Unary::Math("math.atan"),
+        "sinh" => Unary::Math("math.sinh"),
+        "cosh" => Unary::Math("math.cosh"),
+        "asinh" => Unary::Math("math.asinh"),
+        "acosh" => Unary::Math("math.acosh"),
+        "atanh" => Unary::Math("math.atanh"),
+        _ => return None,
+    })
+}
+
+fn unary(l: &mut Lowering) -> LowerResult {
+    let name = short_name(l);
+    let a = l.attrs();
+    let f = |n: &str| a.f64(n);
+    let kind = match unary_kind(&name).ok_or_else(|| no_lowering("unknown unary op"))? {
+        Unary::LeakyRelu(_) => Unary::LeakyRelu(f("alpha")?),
+        Unary::ThresholdedRelu(_) => Unary::ThresholdedRelu(f("alpha")?),
+        Unary::Elu(_) => Unary::Elu(f("alpha")?),
+        Unary::Selu(..) => Unary::Selu(f("alpha")?, f("gamma")?),
+        Unary::Celu(_) => Unary::Celu(f("alpha")?),
+        Unary::HardSigmoid(..) => Unary::HardSigmoid(f("alpha")?, f("beta")?),
+        Unary::Gelu { .. } => Unary::Gelu {
+            tanh: a.choice("approximate", &["none", "tanh"])? == "tanh",
+        },
+        other => other,
+    };
+    let x = l.operand(0);
+    let (shape, element) = (l.shape(x), l.element(x));
+    check_signless(l, element)?;
+    let y = l.map(&shape, element, &[x], |b, v| Ok(apply_unary(b, kind, v[0])))?;
+    Ok(vec![y])
+}
+
+fn apply_unary(b: &mut Body, kind: Unary, x: Value) -> Value {
+    let c = |b: &mut Body, v: f64| b.constant_like(v, x);
+    match kind {
+        Unary::Relu => {
+            let zero = c(b, 0.0);
+            b.max_num(x, zero)
+        }
+        Unary::LeakyRelu(alpha) => {
+            let (zero, alpha) = (c(b, 0.0), c(b, alpha));
+            let negative = b.cmp(Cmp::Lt, x, zero);
+            let scaled = b.mul(alpha, x);
+            b.select(negative, scaled, x)
+        }
+        Unary::ThresholdedRelu(alpha) => {
+            let (zero, alpha) = (c(b, 0.0), c(b, alpha));
+            let above = b.cmp(Cmp::Gt, x, alpha);
+            b.select(above, x, zero)
+        }
+        Unary::Elu(alpha) => {
+            let (zero, alpha) = (c(b, 0.0), c(b, alpha));
+            let negative = b.cmp(Cmp::Lt, x, zero);
+            let e = b.math("math.expm1", x);
+            let scaled = b.mul(alpha, e);
+            b.select(negative, scaled, x)
+        }
+        Unary::Selu(alpha, gamma) => {
+            let (zero, alpha, gamma) = (c(b, 0.0), c(b, alpha), c(b, gamma));
+            let not_positive = b.cmp(Cmp::Le, x, zero);
+            let e = b.math("math.expm1", x);
+            let scaled = b.mul(alpha, e);
+            let v = b.select(not_positive, scaled, x);
+            b.mul(gamma, v)
+        }
+        Unary::Celu(alpha) => {
+            let (zero, alpha) = (c(b, 0.0), c(b, alpha));
+            let positive = b.max_num(x, zero);
+            let q = b.div(x, alpha);
+            let e = b.math("math.expm1", q);
+            let scaled = b.mul(alpha, e);
+            let negative = b.min_num(scaled, zero);
+            b.add(positive, negative)
+        }
+        Unary::Sigmoid => sigmoid(b, x),
+        Unary::HardSigmoid(alpha, beta) => {
+            let (alpha, beta) = (c(b, alpha), c(b, beta));
+            let v = b.mul(alpha, x);
+            let v = b.add(v, beta);
+            clamp01(b, v)
+        }
+        Unary::HardSwish => {
+            let (sixth, half) = (c(b, 1.0 / 6.0), c(b, 0.5));
+            let v = b.mul(x, sixth);
+            let v = b.add(v, half);
+            let v = clamp01(b, v);
+            b.mul(x, v)
+        }
+        Unary::Gelu { tanh: false } => {
+            let (half, one, inv_sqrt2) =
+                (c(b, 0.5), c(b, 1.0), c(b, std::f64::consts::FRAC_1_SQRT_2));
+            let v = b.mul(x, inv_sqrt2);
+            let v = b.math("math.erf", v);
+            let v = b.add(one, v);
+            let hx = b.mul(half, x);
+            b.mul(hx, v)
+        }
+        Unary::Gelu { tanh: true } => {
+            let k = (2.0 / std::f64::consts::PI).sqrt();
+            let (half, one, k, cubic) = (c(b, 0.5), c(b, 1.0), c(b, k), c(b, 0.044715));
+            let x3 = b.mul(x, x);
+            let x3 = b.mul(x3, x);
+            let v = b.mul(cubic, x3);
+            let v = b.add(x, v);
+            let v = b.mul(k, v);
+            let v = b.math("math.tanh", v);
+            let v = b.add(one, v);
+            let hx = b.mul(half, x);
+            b.mul(hx, v)
+        }
+        Unary::Softplus => softplus(b, x),
+        Unary::Softsign => {
+            let one = c(b, 1.0);
+            let a = b.abs(x);
+            let d = b.add(one, a);
+            b.div(x, d)
+        }
+        Unary::Mish => {
+            let s = softplus(b, x);
+            let t = b.math("math.tanh", s);
+            b.mul(x, t)
+        }
+        Unary::Reciprocal => {
+            let one = c(b, 1.0);
+            b.div(one, x)
+        }
+        Unary::Neg => b.neg(x),
+        Unary::Abs => b.abs(x),
+        Unary::Sign => {
+            let (zero, one, minus_one) = (c(b, 0.0), c(b, 1.0), c(b, -1.0));
+            let positive = b.cmp(Cmp::Gt, x, zero);
+            let negative = b.cmp(Cmp::Lt, x, zero);
+            // 0, -0 and NaN map to themselves (integers: 0).
+            let rest = b.select(negative, minus_one, x);
+            b.select(positive, one, rest)
+        }
+        Unary::Math(op) => b.math(op, x),
+    }
+}
+
+/// `1 / (1 + exp(-x))`.
+pub(super) fn sigmoid(b: &mut Body, x: Value) -> Value {
+    let one = b.constant_like(1.0, x);
+    let n = b.neg(x);
+    let e = b.math("math.exp", n);
+    let d = b.add(one, e);
+    b.div(one, d)
+}
+
+/// `ln(1 + e^x)` without overflow: `x + ln(1 + e^-x)` for positive `x`.
+fn softplus(b: &mut Body, x: Value) -> Value {
+    let zero = b.constant_like(0.0, x);
+    let positive = b.cmp(Cmp::Gt, x, zero);
+    let n = b.neg(x);
+    let e_neg = b.math("math.exp", n);
+    let l_neg = b.math("math.log1p", e_neg);
+    let large = b.add(x, l_neg);
+    let e = b.math("math.exp", x);
+    let small = b.math("math.log1p", e);
+    b.select(positive, large, small)
+}
+
+/// `v` clamped to `[0, 1]`.
+fn clamp01(b: &mut Body, v: Value) -> Value {
+    let (zero, one) = (b.constant_like(0.0, v), b.constant_like(1.0, v));
+    let v = b.max_num(v, zero);
+    b.min_num(v, one)
+}
+
+fn not(l: &mut Lowering) -> LowerResult {
+    let x = l.operand(0);
+    let (shape, element) = (l.shape(x), l.element(x));
+    Ok(vec![l.map(&shape, element, &[x], |b, v| Ok(b.not(v[0])))?])
+}
+
+fn is_nan(l: &mut Lowering) -> LowerResult {
+    let x = l.operand(0);
+    let shape = l.shape(x);
+    let i1 = l.ctx.i1();
+    Ok(vec![l.map(&shape, i1, &[x], |b, v| {
+        Ok(b.cmpf_pred("uno", v[0], v[0]))
+    })?])
+}
+
+fn is_inf(l: &mut Lowering) -> LowerResult {
+    let a = l.attrs();
+    let (negative, positive) = (a.bool("detect_negative")?, a.bool("detect_positive")?);
+    let x = l.operand(0);
+    let shape = l.shape(x);
+    let i1 = l.ctx.i1();
+    Ok(vec![l.map(&shape, i1, &[x], |b, v| {
+        let mut result = b.constant(0.0, i1);
+        for (detect, inf) in [(negative, f64::NEG_INFINITY), (positive, f64::INFINITY)] {
+            if detect {
+                let inf = b.constant_like(inf, v[0]);
+                let hit = b.cmp(Cmp::Eq, v[0], inf);
+                result = b.or(result, hit);
+            }
+        }
+        Ok(result)
+    })?])
+}
+
+fn cast(l: &mut Lowering) -> LowerResult {
+    let x = l.operand(0);
+    let (from, to) = (l.element(x), l.result_element(0));
+    if is_unsigned(l.ctx, from) || is_unsigned(l.ctx, to) {
+        return Err(no_lowering("casts from or to unsigned types"));
+    }
+    if from == to {
+        return Ok(vec![x]);
+    }
+    let shape = l.shape(x);
+    // Read in the narrow type itself: widening first would round twice.
+    Ok(vec![l.compute(&shape, to, None, |b| {
+        let v = b.read(x, super::builder::identity_exprs(shape.len()));
+        Ok(b.cast(v, to))
+    })?])
+}
+
+fn clip(l: &mut Lowering) -> LowerResult {
+    let bound = |name: &str| {
+        let a = l.attrs();
+        a.get(name)
+            .and_then(|v| tb_dialects::graph::attrs::scalar(l.ctx, v))
+            .map(|(_, s)| match s {
+                Scalar::Int(i) => i as f64,
+                Scalar::Float(f) => f,
+            })
+    };
+    let (lo, hi) = (bound("min"), bound("max"));
+    let x = l.operand(0);
+    let (shape, element) = (l.shape(x), l.element(x));
+    check_signless(l, element)?;
+    let y = l.map(&shape, element, &[x], |b, v| {
+        let mut y = v[0];
+        if let Some(lo) = lo {
+            let lo = b.constant_like(lo, y);
+            let below = b.cmp(Cmp::Lt, y, lo);
+            y = b.select(below, lo, y);
+        }
+        if let Some(hi) = hi {
+            let hi = b.constant_like(hi, y);
+            let above = b.cmp(Cmp::Gt, y, hi);
+            y = b.select(above, hi, y);
+        }
+        Ok(y)
+    })?;
+    Ok(vec![y])
+}
+
+fn arithmetic(l: &mut Lowering) -> LowerResult {
+    let name = short_name(l);
+    let fmod = name == "mod" && l.attrs().bool("fmod")?;
+    let (a, b) = (l.operand(0), l.operand(1));
+    let (shape, element) = (l.result_shape(0), l.result_element(0));
+    check_signless(l, element)?;
+    check_signless(l, l.element(b))?;
+    let float = is_float_type(l.ctx, element);
+    let y = l.map(&shape, element, &[a, b], |body, v| {
+        let (x, y) = (v[0], v[1]);
+        Ok(match name.as_str() {
+            "add" => body.add(x, y),
+            "sub" => body.sub(x, y),
+            "mul" => body.mul(x, y),
+            "div" => body.div(x, y),
+            "mod" if fmod || float => body.rem(x, y),
+            "mod" => python_mod(body, x, y),
+            "pow" => pow(body, x, y),
+            // PRelu: x < 0 ? slope * x : x.
+            _ => {
+                let zero = body.constant_like(0.0, x);
+                let negative = body.cmp(Cmp::Lt, x, zero);
+                let scaled = body.mul(y, x);
+                body.select(negative, scaled, x)
+            }
+        })
+    })?;
+    Ok(vec![y])
+}
+
+/// Integer `%` with the divisor's sign (Python's).
+fn python_mod(b: &mut Body, x: Value, y: Value) -> Value {
+    let r = b.rem(x, y);
+    let zero = b.constant_like(0.0, x);
+    let nonzero = b.cmp(Cmp::Ne, r, zero);
+    let r_negative = b.cmp(Cmp::Lt, r, zero);
+    let y_negative = b.cmp(Cmp::Lt, y, zero);
+    let signs_differ = b.xor(r_negative, y_negative);
+    let fix = b.and(nonzero, signs_differ);
+    let shifted = b.add(r, y);
+    b.select(fix, shifted, r)
+}
+
+/// Pow: floats (either side) through `math.powf` in the base's compute type; integers by
+/// `math.ipowi` in the base's type.
+fn pow(b: &mut Body, base: Value, exponent: Value) -> Value {
+    let (bt, et) = (b.ty(base), b.ty(exponent));
+    let base_float = is_float_type(b.ctx, bt);
+    if base_float || is_float_type(b.ctx, et) {
+        let ft = if base_float {
+            bt
+        } else {
+            b.ctx.float_type(tb_ir::FloatKind::F64)
+        };
+        let x = b.cast(base, ft);
+        let e = b.cast(exponent, ft);
+        let p = b.op("math.powf", &[x, e], ft);
+        b.cast(p, bt)
+    } else {
+        let e = b.cast(exponent, bt);
+        b.op("math.ipowi", &[base, e], bt)
+    }
+}
+
+fn compare(l: &mut Lowering) -> LowerResult {
+    let cmp = match short_name(l).as_str() {
+        "equal" => Cmp::Eq,
+        "less" => Cmp::Lt,
+        "less_or_equal" => Cmp::Le,
+        "greater" => Cmp::Gt,
+        _ => Cmp::Ge,
+    };
+    let (a, b) = (l.operand(0), l.operand(1));
+    check_signless(l, l.element(a))?;
+    let shape = l.result_shape(0);
+    let i1 = l.ctx.i1();
+    Ok(vec![l.map(&shape, i1, &[a, b], |body, v| {
+        Ok(body.cmp(cmp, v[0], v[1]))
+    })?])
+}
+
+fn logic(l: &mut Lowering) -> LowerResult {
+    let name = short_name(l);
+    let (a, b) = (l.operand(0), l.operand(1));
+    let shape = l.result_shape(0);
+    let i1 = l.ctx.i1();
+    Ok(vec![l.map(&shape, i1, &[a, b], |body, v| {
+        Ok(match name.as_str() {
+            "and" => body.and(v[0], v[1]),
+            "or" => body.or(v[0], v[1]),
+            _ => body.xor(v[0], v[1]),
+        })
+    })?])
+}
+
+fn where_(l: &mut Lowering) -> LowerResult {
+    let inputs = l.operands();
+    let (shape, element) = (l.result_shape(0), l.result_element(0));
+    Ok(vec![l.map(&shape, element, &inputs, |body, v| {
+        Ok(body.select(v[0], v[1], v[2]))
+    })?])
+}
+
+/// Max/Min (NaN propagates), Sum and Mean of any number of broadcast inputs, folded left
+/// to right as the kernels do.
+fn variadic(l: &mut Lowering) -> LowerResult {
+    let name = short_name(l);
+    let inputs = l.operands();
+    let (shape, element) = (l.result_shape(0), l.result_element(0));
+    check_signless(l, element)?;
+    let count = inputs.len() as f64;
+    Ok(vec![l.map(&shape, element, &inputs, |b, v| {
+        let mut acc = v[0];
+        for &x in &v[1..] {
+            acc = match name.as_str() {
+                "max" => b.max(acc, x),
+                "min" => b.min(acc, x),
+                _ => b.add(acc, x),
+            };
+        }
+        if name == "mean" {
+            let n = b.constant_like(count, acc);
+            acc = b.div(acc, n);
+        }
+        Ok(acc)
+    })?])
+}

@@ -1,0 +1,81 @@
+//! Ops whose result is known from attributes and static shapes alone become
+//! `arith.constant`s: `graph.constant` keeps its dense or dense_resource value;
+//! ConstantOfShape is a splat, Range, Shape and Size are small dense tensors.
+
+use tb_dialects::graph::attrs::scalar;
+use tb_dialects::graph::shape;
+use tb_ir::attributes::{AttrKind, DenseData, DenseElement};
+
+use super::LowerFn;
+use super::builder::{LowerResult, Lowering, no_lowering};
+
+pub(super) fn lowering(name: &str) -> Option<LowerFn> {
+    Some(match name {
+        "constant" => constant,
+        "constant_of_shape" => constant_of_shape,
+        "range" => range,
+        "shape" => shape_of,
+        "size" => size,
+        _ => return None,
+    })
+}
+
+fn constant(l: &mut Lowering) -> LowerResult {
+    let value = l
+        .attrs()
+        .get("value")
+        .ok_or_else(|| no_lowering("no 'value' attribute"))?;
+    let ty = l.result_type(0);
+    Ok(vec![l.constant(value, ty)])
+}
+
+fn constant_of_shape(l: &mut Lowering) -> LowerResult {
+    let ty = l.result_type(0);
+    let value = l.attrs().get("value").map(|v| l.ctx.attr_kind(v).clone());
+    let element = match value {
+        Some(AttrKind::Integer { value, .. }) => DenseElement::Int(value),
+        Some(AttrKind::Float { bits, .. }) => DenseElement::Float(bits),
+        // ONNX's default value: an f32 zero.
+        _ => DenseElement::Float(0),
+    };
+    let attr = l.ctx.intern_attr(AttrKind::DenseElements {
+        ty,
+        data: DenseData {
+            splat: true,
+            elements: vec![element],
+        },
+    });
+    Ok(vec![l.constant(attr, ty)])
+}
+
+/// Range: `start + i * delta`, computed as the kernel computes it (f64 for floats).
+fn range(l: &mut Lowering) -> LowerResult {
+    let a = l.attrs();
+    let get = |name: &str| {
+        a.get(name)
+            .and_then(|v| scalar(l.ctx, v))
+            .map(|(_, s)| s.as_f64())
+            .ok_or_else(|| no_lowering(format!("'{name}' is not a scalar")))
+    };
+    let (start, delta) = (get("start")?, get("delta")?);
+    let (out, element) = (l.result_shape(0), l.result_element(0));
+    let values: Vec<f64> = (0..out[0]).map(|i| start + i as f64 * delta).collect();
+    Ok(vec![l.dense(&out, element, &values)])
+}
+
+/// Shape: the (static) dimensions `start..end` of the operand.
+fn shape_of(l: &mut Lowering) -> LowerResult {
+    let a = l.attrs();
+    let (start, end) = (a.opt_i64("start")?, a.opt_i64("end")?);
+    let dims = l.shape(l.operand(0));
+    let (s, e) = shape::shape_bounds(&dims, start, end);
+    let values: Vec<f64> = dims[s..e].iter().map(|&d| d as f64).collect();
+    let (out, element) = (l.result_shape(0), l.result_element(0));
+    Ok(vec![l.dense(&out, element, &values)])
+}
+
+fn size(l: &mut Lowering) -> LowerResult {
+    let n = shape::num_elements(&l.shape(l.operand(0)));
+    let (out, element) = (l.result_shape(0), l.result_element(0));
+    Ok(vec![l.dense(&out, element, &[n as f64])])
+}

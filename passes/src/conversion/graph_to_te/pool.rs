@@ -1,0 +1,297 @@
+//! Pooling. MaxPool is a max reduction over the window, reading `-inf` (the type's
+//! lowest integer) outside the input; its optional Indices result is a min reduction of
+//! the flat input positions that hold the maximum. AveragePool sums with zero padding and
+//! divides by the number of positions that count (`count_include_pad`: explicit padding
+//! counts, what ceil mode adds past it never does). Global pools reduce the spatial dims.
+
+use tb_dialects::graph::pool_attrs;
+use tb_dialects::graph::shape::{self, WindowGeometry};
+use tb_ir::affine::AffineExpr;
+use tb_ir::{Type, TypeKind, Value};
+
+use super::LowerFn;
+use super::builder::{
+    Body, Cmp, Combiner, LowerResult, Lowering, Reduction, identity_exprs, is_float_type,
+    no_lowering,
+};
+use super::conv::window_leaves_input;
+use super::matmul::narrow;
+
+pub(super) fn lowering(name: &str) -> Option<LowerFn> {
+    Some(match name {
+        "max_pool" => max_pool,
+        "average_pool" => average_pool,
+        "global_average_pool" => global_average_pool,
+        "global_max_pool" => global_max_pool,
+        _ => return None,
+    })
+}
+
+fn dim(d: usize) -> AffineExpr {
+    AffineExpr::dim(d as u32)
+}
+
+/// The input position `o * stride + k * dilation - pad` of each spatial dimension, over
+/// the domain `n, c, o_0.. | k_0..`.
+fn window_exprs(g: &WindowGeometry) -> Vec<AffineExpr> {
+    let ns = g.kernel.len();
+    let mut exprs = vec![dim(0), dim(1)];
+    for i in 0..ns {
+        let (o, k) = (dim(2 + i), dim(2 + ns + i));
+        exprs.push(o * g.strides[i] + k * g.dilations[i] - g.pads_begin[i]);
+    }
+    exprs
+}
+
+/// The smallest value of `element` (the max reduction's padding).
+fn lowest(ctx: &tb_ir::Context, element: Type) -> f64 {
+    match ctx.type_kind(element) {
+        TypeKind::Integer { width, signedness } => {
+            if *signedness == tb_ir::Signedness::Unsigned {
+                0.0
+            } else {
+                -(2f64.powi(*width as i32 - 1))
+            }
+        }
+        _ => f64::NEG_INFINITY,
+    }
+}
+
+fn max_pool(l: &mut Lowering) -> LowerResult {
+    let a = l.attrs();
+    let attrs = pool_attrs(&a)?;
+    let storage_order = a.i64("storage_order")?;
+    let x = l.operand(0);
+    let xs = l.shape(x);
+    let g = shape::pool_geometry("MaxPool", &xs, &attrs).map_err(|e| e.message)?;
+    let element = l.element(x);
+    let padding = lowest(l.ctx, element);
+    let exprs = window_exprs(&g);
+    let padded = window_leaves_input(&g).then_some(padding);
+    // Max does not round: it reduces in the element type itself.
+    let y = l.compute(
+        &g.output,
+        element,
+        Some(Reduction {
+            extents: &g.kernel,
+            combiner: Combiner::Max,
+        }),
+        |b| Ok(read_window(b, x, exprs.clone(), padded)),
+    )?;
+    let mut results = vec![y];
+    if l.num_results() > 1 {
+        results.push(max_pool_indices(
+            l,
+            x,
+            y,
+            &g,
+            storage_order,
+            &exprs,
+            padded,
+        )?);
+    }
+    Ok(results)
+}
+
+/// MaxPool's Indices: the first flat input position (row-major, or column-major within
+/// each plane for `storage_order = 1`) of each window that holds the maximum.
+fn max_pool_indices(
+    l: &mut Lowering,
+    x: Value,
+    y: Value,
+    g: &WindowGeometry,
+    storage_order: i64,
+    exprs: &[AffineExpr],
+    padded: Option<f64>,
+) -> LowerResult<Value> {
+    let xs = l.shape(x);
+    let ns = g.kernel.len();
+    let plane: i64 = g.input_spatial.iter().product();
+    let mut flat = (dim(0) * xs[1] + dim(1)) * plane;
+    let mut stride = 1;
+    let order: Vec<usize> = if storage_order == 1 {
+        (0..ns).collect()
+    } else {
+        (0..ns).rev().collect()
+    };
+    for i in order {
+        flat = flat + exprs[2 + i].clone() * stride;
+        stride *= g.input_spatial[i];
+    }
+    let i64_ty = l.ctx.i64();
+    let rank = g.output.len();
+    l.compute(
+        &g.output,
+        i64_ty,
+        Some(Reduction {
+            extents: &g.kernel,
+            combiner: Combiner::Min,
+        }),
+        |b| {
+            let v = read_window(b, x, exprs.to_vec(), padded);
+            let max = b.read(y, identity_exprs(rank));
+            let mut hit = b.cmp(Cmp::Eq, v, max);
+            // Padding never counts, even where it equals the maximum.
+            let spatial = if padded.is_some() { &exprs[2..] } else { &[] };
+            for (i, e) in spatial.iter().enumerate() {
+                let at = b.apply(e);
+                let zero = b.index_constant(0);
+                let end = b.index_constant(g.input_spatial[i]);
+                let after_start = b.cmp(Cmp::Ge, at, zero);
+                let before_end = b.cmp(Cmp::Lt, at, end);
+                hit = b.and(hit, after_start);
+                hit = b.and(hit, before_end);
+            }
+            let position = b.apply(&flat);
+            let position = b.index_cast(position, i64_ty);
+            let none = b.constant(i64::MAX as f64, i64_ty);
+            Ok(b.select(hit, position, none))
+        },
+    )
+}
+
+/// A read of the window at `exprs`, padded with `padding` where it may leave the input.
+fn read_window(b: &mut Body, x: Value, exprs: Vec<AffineExpr>, padding: Option<f64>) -> Value {
+    match padding {
+        Some(p) => b.read_padded(x, exprs, p),
+        None => b.read(x, exprs),
+    }
+}
+
+/// How many kernel positions of output position `o` count, along one spatial dim.
+fn window_count(g: &WindowGeometry, i: usize, o: i64, include_pad: bool) -> i64 {
+    let (lo, hi) = if include_pad {
+        (-g.pads_begin[i], g.input_spatial[i] + g.pads_end[i])
+    } else {
+        (0, g.input_spatial[i])
+    };
+    (0..g.kernel[i])
+        .filter(|&k| {
+            let at = o * g.strides[i] + k * g.dilations[i] - g.pads_begin[i];
+            (lo..hi).contains(&at)
+        })
+        .count() as i64
+}
+
+fn average_pool(l: &mut Lowering) -> LowerResult {
+    let a = l.attrs();
+    let attrs = pool_attrs(&a)?;
+    let include_pad = a.bool("count_include_pad")?;
+    let x = l.operand(0);
+    let xs = l.shape(x);
+    let g = shape::pool_geometry("AveragePool", &xs, &attrs).map_err(|e| e.message)?;
+    let element = l.element(x);
+    if !is_float_type(l.ctx, element) {
+        return Err(no_lowering("AveragePool on integers"));
+    }
+    let acc = l.compute_type(element);
+    let exprs = window_exprs(&g);
+    let padded = window_leaves_input(&g).then_some(0.0);
+    let sum = l.compute(
+        &g.output,
+        acc,
+        Some(Reduction {
+            extents: &g.kernel,
+            combiner: Combiner::Sum,
+        }),
+        |b| {
+            let v = read_window(b, x, exprs, padded);
+            Ok(b.widen(v))
+        },
+    )?;
+    // The divisor is a product of per-dimension counts: a constant where every output
+    // position has the same count, else a small constant vector read at `o`.
+    let mut uniform = 1i64;
+    let mut varying = Vec::new();
+    for i in 0..g.kernel.len() {
+        let counts: Vec<i64> = (0..g.output_spatial[i])
+            .map(|o| window_count(&g, i, o, include_pad))
+            .collect();
+        match counts.first() {
+            Some(&c) if counts.iter().all(|&x| x == c) => uniform *= c,
+            None => {}
+            Some(_) => {
+                let values: Vec<f64> = counts.iter().map(|&c| c as f64).collect();
+                let table = l.dense(&[counts.len() as i64], acc, &values);
+                varying.push((i, table));
+            }
+        }
+    }
+    let rank = g.output.len();
+    let y = l.compute(&g.output, element, None, |b| {
+        let s = b.read(sum, identity_exprs(rank));
+        let mut count =
+            (uniform != 1 || varying.is_empty()).then(|| b.constant_like(uniform as f64, s));
+        for &(i, table) in &varying {
+            let c = b.read(table, vec![dim(2 + i)]);
+            count = Some(match count {
+                Some(n) => b.mul(n, c),
+                None => c,
+            });
+        }
+        let count = count.expect("a constant or a table");
+        Ok(b.div(s, count))
+    })?;
+    Ok(vec![y])
+}
+
+/// A reduction of every spatial dim of `[N, C, D...]` into `[N, C, 1...]`.
+fn global_reduce(l: &mut Lowering, combiner: Combiner) -> LowerResult<(Value, i64)> {
+    let x = l.operand(0);
+    let xs = l.shape(x);
+    let out = l.result_shape(0);
+    let element = l.element(x);
+    let spatial = xs[2..].to_vec();
+    let count: i64 = spatial.iter().product();
+    let ty = if combiner == Combiner::Sum {
+        l.compute_type(element)
+    } else {
+        element
+    };
+    if spatial.contains(&0) {
+        let empty = if combiner == Combiner::Sum {
+            0.0
+        } else {
+            f64::NEG_INFINITY
+        };
+        return Ok((l.splat(&out, ty, empty), count));
+    }
+    let rank = out.len();
+    let mut exprs = vec![dim(0), dim(1)];
+    exprs.extend((0..spatial.len()).map(|i| dim(rank + i)));
+    let r = l.compute(
+        &out,
+        ty,
+        Some(Reduction {
+            extents: &spatial,
+            combiner,
+        }),
+        |b| {
+            let v = b.read(x, exprs);
+            Ok(if combiner == Combiner::Sum {
+                b.widen(v)
+            } else {
+                v
+            })
+        },
+    )?;
+    Ok((r, count))
+}
+
+fn global_average_pool(l: &mut Lowering) -> LowerResult {
+    let (sum, count) = global_reduce(l, Combiner::Sum)?;
+    let (out, element) = (l.result_shape(0), l.result_element(0));
+    let rank = out.len();
+    let y = l.compute(&out, element, None, |b| {
+        let s = b.read(sum, identity_exprs(rank));
+        let n = b.constant_like(count as f64, s);
+        Ok(b.div(s, n))
+    })?;
+    Ok(vec![y])
+}
+
+fn global_max_pool(l: &mut Lowering) -> LowerResult {
+    let (max, _) = global_reduce(l, Combiner::Max)?;
+    let (out, element) = (l.result_shape(0), l.result_element(0));
+    Ok(vec![narrow(l, max, &out, element)?])
+}

@@ -1,0 +1,3 @@
+//! Conversions between the levels of the IR.
+
+pub(crate) mod graph_to_te;

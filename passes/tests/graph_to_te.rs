@@ -1,0 +1,434 @@
+//! `convert-graph-to-te` keeps what every graph op computes: each test runs small graph
+//! functions of one operator family in the graph interpreter (the ONNX kernels), lowers
+//! them to `te.compute`, runs the te level on the same random inputs and compares.
+
+use tb_interpreter::check::{Tolerance, check_transform};
+use tb_ir::pass::{Instrumentation, PassManager, PassRegistry, Pipeline};
+
+/// f32 bodies against kernels that compute in f64: a few ulps per op.
+const TOLERANCE: Tolerance = Tolerance {
+    rtol: 1e-4,
+    atol: 1e-5,
+};
+
+/// Lowers `src` and checks every function against the graph interpreter; returns the
+/// lowered IR, which must have no graph op left.
+fn check_lowering(src: &str) -> String {
+    let report = check_transform(
+        src,
+        |ctx, module| {
+            let mut registry = PassRegistry::new();
+            tb_passes::register_all(&mut registry);
+            let pipeline = Pipeline::parse("builtin.module(convert-graph-to-te)").unwrap();
+            let mut pm = PassManager::new(&pipeline, &registry).unwrap();
+            let instrumentation = Instrumentation {
+                verify_each: true,
+                ..Instrumentation::default()
+            };
+            pm.run(ctx, module, &instrumentation)
+        },
+        TOLERANCE,
+        3,
+    )
+    .unwrap_or_else(|e| panic!("convert-graph-to-te changed the program's meaning:\n{e}"));
+    assert!(
+        report.skipped.is_empty(),
+        "functions left out: {:?}",
+        report.skipped
+    );
+    assert!(!report.text.contains("graph."), "{}", report.text);
+    report.text
+}
+
+#[test]
+fn activations_and_unary_math() {
+    check_lowering(
+        r#"
+func.func @activations(%x: tensor<2x5xf32>) -> (tensor<2x5xf32>, tensor<2x5xf32>, tensor<2x5xf32>, tensor<2x5xf32>, tensor<2x5xf32>, tensor<2x5xf32>, tensor<2x5xf32>, tensor<2x5xf32>) {
+  %0 = graph.relu %x : tensor<2x5xf32>
+  %1 = graph.leaky_relu %x {alpha = 0.2 : f32} : tensor<2x5xf32>
+  %2 = graph.sigmoid %x : tensor<2x5xf32>
+  %3 = graph.tanh %x : tensor<2x5xf32>
+  %4 = graph.gelu %x : tensor<2x5xf32>
+  %5 = graph.gelu %x {approximate = "tanh"} : tensor<2x5xf32>
+  %6 = graph.elu %x : tensor<2x5xf32>
+  %7 = graph.selu %x : tensor<2x5xf32>
+  return %0, %1, %2, %3, %4, %5, %6, %7 : tensor<2x5xf32>, tensor<2x5xf32>, tensor<2x5xf32>, tensor<2x5xf32>, tensor<2x5xf32>, tensor<2x5xf32>, tensor<2x5xf32>, tensor<2x5xf32>
+}
+func.func @more_activations(%x: tensor<7xf32>) -> (tensor<7xf32>, tensor<7xf32>, tensor<7xf32>, tensor<7xf32>, tensor<7xf32>, tensor<7xf32>, tensor<7xf32>) {
+  %0 = graph.celu %x {alpha = 0.5 : f32} : tensor<7xf32>
+  %1 = graph.hard_sigmoid %x : tensor<7xf32>
+  %2 = graph.hard_swish %x : tensor<7xf32>
+  %3 = graph.softplus %x : tensor<7xf32>
+  %4 = graph.softsign %x : tensor<7xf32>
+  %5 = graph.mish %x : tensor<7xf32>
+  %6 = graph.thresholded_relu %x {alpha = 0.1 : f32} : tensor<7xf32>
+  return %0, %1, %2, %3, %4, %5, %6 : tensor<7xf32>, tensor<7xf32>, tensor<7xf32>, tensor<7xf32>, tensor<7xf32>, tensor<7xf32>, tensor<7xf32>
+}
+func.func @math(%x: tensor<6xf32>) -> (tensor<6xf32>, tensor<6xf32>, tensor<6xf32>, tensor<6xf32>, tensor<6xf32>, tensor<6xf32>, tensor<6xf32>, tensor<6xf32>, tensor<6xf32>, tensor<6xf32>) {
+  %0 = graph.erf %x : tensor<6xf32>
+  %1 = graph.exp %x : tensor<6xf32>
+  %2 = graph.log %x : tensor<6xf32>
+  %3 = graph.sqrt %x : tensor<6xf32>
+  %4 = graph.reciprocal %x : tensor<6xf32>
+  %5 = graph.neg %x : tensor<6xf32>
+  %6 = graph.abs %x : tensor<6xf32>
+  %7 = graph.sign %x : tensor<6xf32>
+  %8 = graph.round %x : tensor<6xf32>
+  %9 = graph.floor %x : tensor<6xf32>
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9 : tensor<6xf32>, tensor<6xf32>, tensor<6xf32>, tensor<6xf32>, tensor<6xf32>, tensor<6xf32>, tensor<6xf32>, tensor<6xf32>, tensor<6xf32>, tensor<6xf32>
+}
+func.func @trigonometry(%x: tensor<6xf32>) -> (tensor<6xf32>, tensor<6xf32>, tensor<6xf32>, tensor<6xf32>, tensor<6xf32>, tensor<6xf32>) {
+  %0 = graph.sin %x : tensor<6xf32>
+  %1 = graph.cos %x : tensor<6xf32>
+  %2 = graph.atan %x : tensor<6xf32>
+  %3 = graph.asin %x : tensor<6xf32>
+  %4 = graph.sinh %x : tensor<6xf32>
+  %5 = graph.ceil %x : tensor<6xf32>
+  return %0, %1, %2, %3, %4, %5 : tensor<6xf32>, tensor<6xf32>, tensor<6xf32>, tensor<6xf32>, tensor<6xf32>, tensor<6xf32>
+}
+func.func @integers(%x: tensor<6xi32>) -> (tensor<6xi32>, tensor<6xi32>, tensor<6xi32>, tensor<6xi32>) {
+  %0 = graph.relu %x : tensor<6xi32>
+  %1 = graph.neg %x : tensor<6xi32>
+  %2 = graph.abs %x : tensor<6xi32>
+  %3 = graph.sign %x : tensor<6xi32>
+  return %0, %1, %2, %3 : tensor<6xi32>, tensor<6xi32>, tensor<6xi32>, tensor<6xi32>
+}
+func.func @half(%x: tensor<4xf16>) -> tensor<4xf16> {
+  %0 = graph.sigmoid %x : tensor<4xf16>
+  return %0 : tensor<4xf16>
+}
+"#,
+    );
+}
+
+#[test]
+fn binary_arithmetic_with_broadcasting() {
+    check_lowering(
+        r#"
+func.func @floats(%a: tensor<2x3xf32>, %b: tensor<3xf32>, %c: tensor<2x1xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>) {
+  %0 = graph.add %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  %1 = graph.sub %c, %b : (tensor<2x1xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  %2 = graph.mul %a, %c : (tensor<2x3xf32>, tensor<2x1xf32>) -> tensor<2x3xf32>
+  %3 = graph.div %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  %4 = graph.pow %a, %c : (tensor<2x3xf32>, tensor<2x1xf32>) -> tensor<2x3xf32>
+  %5 = graph.mod %a, %b {fmod = true} : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  return %0, %1, %2, %3, %4, %5 : tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>
+}
+func.func @integers(%a: tensor<4x3xi32>, %b: tensor<3xi32>) -> (tensor<4x3xi32>, tensor<4x3xi32>, tensor<4x3xi32>) {
+  %0 = graph.add %a, %b : (tensor<4x3xi32>, tensor<3xi32>) -> tensor<4x3xi32>
+  %1 = graph.mul %a, %b : (tensor<4x3xi32>, tensor<3xi32>) -> tensor<4x3xi32>
+  %2 = graph.sub %a, %b : (tensor<4x3xi32>, tensor<3xi32>) -> tensor<4x3xi32>
+  return %0, %1, %2 : tensor<4x3xi32>, tensor<4x3xi32>, tensor<4x3xi32>
+}
+func.func @python_mod(%a: tensor<8xi64>) -> (tensor<8xi64>, tensor<8xi64>) {
+  %d = graph.constant dense<[3, -3, 5, -5, 2, -2, 7, -7]> : tensor<8xi64>
+  %0 = graph.mod %a, %d : (tensor<8xi64>, tensor<8xi64>) -> tensor<8xi64>
+  %1 = graph.div %a, %d : (tensor<8xi64>, tensor<8xi64>) -> tensor<8xi64>
+  return %0, %1 : tensor<8xi64>, tensor<8xi64>
+}
+func.func @integer_power(%a: tensor<5xi32>) -> tensor<5xi32> {
+  %e = graph.constant dense<[0, 1, 2, 3, 4]> : tensor<5xi64>
+  %0 = graph.pow %a, %e : (tensor<5xi32>, tensor<5xi64>) -> tensor<5xi32>
+  return %0 : tensor<5xi32>
+}
+func.func @prelu(%x: tensor<2x3xf32>, %slope: tensor<3xf32>) -> tensor<2x3xf32> {
+  %0 = graph.prelu %x, %slope : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+func.func @variadic(%a: tensor<2x3xf32>, %b: tensor<3xf32>, %c: tensor<2x1xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>) {
+  %0 = graph.max %a, %b, %c : (tensor<2x3xf32>, tensor<3xf32>, tensor<2x1xf32>) -> tensor<2x3xf32>
+  %1 = graph.min %a, %b, %c : (tensor<2x3xf32>, tensor<3xf32>, tensor<2x1xf32>) -> tensor<2x3xf32>
+  %2 = graph.sum %a, %b, %c : (tensor<2x3xf32>, tensor<3xf32>, tensor<2x1xf32>) -> tensor<2x3xf32>
+  %3 = graph.mean %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  return %0, %1, %2, %3 : tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>
+}
+"#,
+    );
+}
+
+#[test]
+fn comparisons_logic_where_clip_cast() {
+    check_lowering(
+        r#"
+func.func @compare(%a: tensor<2x3xf32>, %b: tensor<3xf32>) -> (tensor<2x3xi1>, tensor<2x3xi1>, tensor<2x3xi1>, tensor<2x3xi1>, tensor<2x3xi1>) {
+  %0 = graph.equal %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xi1>
+  %1 = graph.less %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xi1>
+  %2 = graph.less_or_equal %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xi1>
+  %3 = graph.greater %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xi1>
+  %4 = graph.greater_or_equal %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xi1>
+  return %0, %1, %2, %3, %4 : tensor<2x3xi1>, tensor<2x3xi1>, tensor<2x3xi1>, tensor<2x3xi1>, tensor<2x3xi1>
+}
+func.func @logic(%p: tensor<4xi1>, %q: tensor<4xi1>, %x: tensor<4xf32>, %y: tensor<1xf32>) -> (tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<4xf32>) {
+  %0 = graph.and %p, %q : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+  %1 = graph.or %p, %q : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+  %2 = graph.xor %p, %q : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+  %3 = graph.not %p : tensor<4xi1>
+  %4 = graph.where %p, %x, %y : (tensor<4xi1>, tensor<4xf32>, tensor<1xf32>) -> tensor<4xf32>
+  return %0, %1, %2, %3, %4 : tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<4xi1>, tensor<4xf32>
+}
+func.func @clip(%x: tensor<6xf32>, %i: tensor<6xi64>) -> (tensor<6xf32>, tensor<6xf32>, tensor<6xi64>) {
+  %0 = graph.clip %x {max = 6.000000e-01 : f32, min = -2.000000e-01 : f32} : tensor<6xf32>
+  %1 = graph.clip %x {min = 0.000000e+00 : f32} : tensor<6xf32>
+  %2 = graph.clip %i {max = 3 : i64, min = -1 : i64} : tensor<6xi64>
+  return %0, %1, %2 : tensor<6xf32>, tensor<6xf32>, tensor<6xi64>
+}
+func.func @cast(%x: tensor<6xf32>, %i: tensor<6xi32>, %p: tensor<6xi1>) -> (tensor<6xi32>, tensor<6xf16>, tensor<6xi1>, tensor<6xf32>, tensor<6xi64>, tensor<6xf64>) {
+  %0 = graph.cast %x {to = i32} : (tensor<6xf32>) -> tensor<6xi32>
+  %1 = graph.cast %x {to = f16} : (tensor<6xf32>) -> tensor<6xf16>
+  %2 = graph.cast %i {to = i1} : (tensor<6xi32>) -> tensor<6xi1>
+  %3 = graph.cast %p {to = f32} : (tensor<6xi1>) -> tensor<6xf32>
+  %4 = graph.cast %i {to = i64} : (tensor<6xi32>) -> tensor<6xi64>
+  %5 = graph.cast %i {to = f64} : (tensor<6xi32>) -> tensor<6xf64>
+  return %0, %1, %2, %3, %4, %5 : tensor<6xi32>, tensor<6xf16>, tensor<6xi1>, tensor<6xf32>, tensor<6xi64>, tensor<6xf64>
+}
+func.func @predicates(%x: tensor<4xf32>) -> (tensor<4xi1>, tensor<4xi1>, tensor<4xf32>) {
+  %0 = graph.div %x, %x : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %1 = graph.is_nan %0 : (tensor<4xf32>) -> tensor<4xi1>
+  %2 = graph.is_inf %x {detect_negative = false} : (tensor<4xf32>) -> tensor<4xi1>
+  %3 = graph.identity %x : tensor<4xf32>
+  return %1, %2, %3 : tensor<4xi1>, tensor<4xi1>, tensor<4xf32>
+}
+"#,
+    );
+}
+
+#[test]
+fn matmul_and_gemm() {
+    check_lowering(
+        r#"
+func.func @matmul(%a: tensor<3x4xf32>, %b: tensor<4x5xf32>) -> tensor<3x5xf32> {
+  %0 = graph.matmul %a, %b : (tensor<3x4xf32>, tensor<4x5xf32>) -> tensor<3x5xf32>
+  return %0 : tensor<3x5xf32>
+}
+func.func @batched_broadcast(%a: tensor<2x1x3x4xf32>, %b: tensor<5x4x2xf32>) -> tensor<2x5x3x2xf32> {
+  %0 = graph.matmul %a, %b : (tensor<2x1x3x4xf32>, tensor<5x4x2xf32>) -> tensor<2x5x3x2xf32>
+  return %0 : tensor<2x5x3x2xf32>
+}
+func.func @vectors(%a: tensor<4xf32>, %b: tensor<2x4x3xf32>, %v: tensor<3xf32>) -> (tensor<2x3xf32>, tensor<2x4xf32>) {
+  %0 = graph.matmul %a, %b : (tensor<4xf32>, tensor<2x4x3xf32>) -> tensor<2x3xf32>
+  %1 = graph.matmul %b, %v : (tensor<2x4x3xf32>, tensor<3xf32>) -> tensor<2x4xf32>
+  return %0, %1 : tensor<2x3xf32>, tensor<2x4xf32>
+}
+func.func @integer_matmul(%a: tensor<2x3xi32>, %b: tensor<3x2xi32>) -> tensor<2x2xi32> {
+  %0 = graph.matmul %a, %b : (tensor<2x3xi32>, tensor<3x2xi32>) -> tensor<2x2xi32>
+  return %0 : tensor<2x2xi32>
+}
+func.func @gemm(%a: tensor<4x3xf32>, %b: tensor<5x4xf32>, %c: tensor<5xf32>) -> (tensor<3x5xf32>, tensor<3x5xf32>) {
+  %0 = graph.gemm %a, %b, %c {alpha = 5.000000e-01 : f32, beta = 2.000000e+00 : f32, trans_a = true, trans_b = true} : (tensor<4x3xf32>, tensor<5x4xf32>, tensor<5xf32>) -> tensor<3x5xf32>
+  %1 = graph.gemm %a, %b {trans_a = true, trans_b = true} : (tensor<4x3xf32>, tensor<5x4xf32>) -> tensor<3x5xf32>
+  return %0, %1 : tensor<3x5xf32>, tensor<3x5xf32>
+}
+func.func @half(%a: tensor<2x8xf16>, %b: tensor<8x3xf16>) -> tensor<2x3xf16> {
+  %0 = graph.matmul %a, %b : (tensor<2x8xf16>, tensor<8x3xf16>) -> tensor<2x3xf16>
+  return %0 : tensor<2x3xf16>
+}
+"#,
+    );
+}
+
+#[test]
+fn convolutions() {
+    check_lowering(
+        r#"
+func.func @conv_bias_pads_strides(%x: tensor<1x3x7x7xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<4xf32>) -> tensor<1x4x4x4xf32> {
+  %0 = graph.conv %x, %w, %b {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x3x7x7xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>) -> tensor<1x4x4x4xf32>
+  return %0 : tensor<1x4x4x4xf32>
+}
+func.func @conv_groups_dilation(%x: tensor<2x4x6x6xf32>, %w: tensor<6x2x2x2xf32>) -> tensor<2x6x4x4xf32> {
+  %0 = graph.conv %x, %w {dilations = array<i64: 2, 2>, group = 2 : i64} : (tensor<2x4x6x6xf32>, tensor<6x2x2x2xf32>) -> tensor<2x6x4x4xf32>
+  return %0 : tensor<2x6x4x4xf32>
+}
+func.func @depthwise_same(%x: tensor<1x3x5x5xf32>, %w: tensor<3x1x3x3xf32>) -> tensor<1x3x5x5xf32> {
+  %0 = graph.conv %x, %w {auto_pad = "SAME_UPPER", group = 3 : i64} : (tensor<1x3x5x5xf32>, tensor<3x1x3x3xf32>) -> tensor<1x3x5x5xf32>
+  return %0 : tensor<1x3x5x5xf32>
+}
+func.func @conv1d(%x: tensor<1x2x9xf32>, %w: tensor<3x2x4xf32>) -> tensor<1x3x3xf32> {
+  %0 = graph.conv %x, %w {strides = array<i64: 2>} : (tensor<1x2x9xf32>, tensor<3x2x4xf32>) -> tensor<1x3x3xf32>
+  return %0 : tensor<1x3x3xf32>
+}
+func.func @conv_transpose(%x: tensor<1x2x3x3xf32>, %w: tensor<2x3x3x3xf32>, %b: tensor<3xf32>) -> tensor<1x3x5x5xf32> {
+  %0 = graph.conv_transpose %x, %w, %b {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x2x3x3xf32>, tensor<2x3x3x3xf32>, tensor<3xf32>) -> tensor<1x3x5x5xf32>
+  return %0 : tensor<1x3x5x5xf32>
+}
+func.func @conv_transpose_groups(%x: tensor<1x4x3xf32>, %w: tensor<4x1x2xf32>) -> tensor<1x2x7xf32> {
+  %0 = graph.conv_transpose %x, %w {dilations = array<i64: 2>, group = 2 : i64, strides = array<i64: 2>} : (tensor<1x4x3xf32>, tensor<4x1x2xf32>) -> tensor<1x2x7xf32>
+  return %0 : tensor<1x2x7xf32>
+}
+"#,
+    );
+}
+
+#[test]
+fn pooling() {
+    check_lowering(
+        r#"
+func.func @max_pool(%x: tensor<1x2x7x7xf32>) -> tensor<1x2x4x4xf32> {
+  %0 = graph.max_pool %x {kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x2x7x7xf32>) -> tensor<1x2x4x4xf32>
+  return %0 : tensor<1x2x4x4xf32>
+}
+func.func @max_pool_indices(%x: tensor<1x2x5x5xf32>) -> (tensor<1x2x3x3xf32>, tensor<1x2x3x3xi64>, tensor<1x2x3x3xi64>) {
+  %0:2 = graph.max_pool %x {ceil_mode = true, kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x2x5x5xf32>) -> (tensor<1x2x3x3xf32>, tensor<1x2x3x3xi64>)
+  %1:2 = graph.max_pool %x {ceil_mode = true, kernel_shape = array<i64: 2, 2>, storage_order = 1 : i64, strides = array<i64: 2, 2>} : (tensor<1x2x5x5xf32>) -> (tensor<1x2x3x3xf32>, tensor<1x2x3x3xi64>)
+  return %0#0, %0#1, %1#1 : tensor<1x2x3x3xf32>, tensor<1x2x3x3xi64>, tensor<1x2x3x3xi64>
+}
+func.func @average_pool(%x: tensor<1x2x6x6xf32>) -> (tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>) {
+  %0 = graph.average_pool %x {kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x2x6x6xf32>) -> tensor<1x2x3x3xf32>
+  %1 = graph.average_pool %x {count_include_pad = true, kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x2x6x6xf32>) -> tensor<1x2x3x3xf32>
+  %2 = graph.average_pool %x {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x2x6x6xf32>) -> tensor<1x2x3x3xf32>
+  return %0, %1, %2 : tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>
+}
+func.func @average_pool_ceil(%x: tensor<1x1x5x5xf32>) -> tensor<1x1x3x3xf32> {
+  %0 = graph.average_pool %x {ceil_mode = true, kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x1x5x5xf32>) -> tensor<1x1x3x3xf32>
+  return %0 : tensor<1x1x3x3xf32>
+}
+func.func @global(%x: tensor<2x3x4x5xf32>) -> (tensor<2x3x1x1xf32>, tensor<2x3x1x1xf32>) {
+  %0 = graph.global_average_pool %x : (tensor<2x3x4x5xf32>) -> tensor<2x3x1x1xf32>
+  %1 = graph.global_max_pool %x : (tensor<2x3x4x5xf32>) -> tensor<2x3x1x1xf32>
+  return %0, %1 : tensor<2x3x1x1xf32>, tensor<2x3x1x1xf32>
+}
+"#,
+    );
+}
+
+#[test]
+fn reductions() {
+    check_lowering(
+        r#"
+func.func @keepdims(%x: tensor<2x3x4xf32>) -> (tensor<2x1x4xf32>, tensor<2x1x4xf32>, tensor<2x1x4xf32>, tensor<2x1x4xf32>, tensor<2x1x4xf32>) {
+  %0 = graph.reduce_sum %x {axes = array<i64: 1>} : (tensor<2x3x4xf32>) -> tensor<2x1x4xf32>
+  %1 = graph.reduce_mean %x {axes = array<i64: 1>} : (tensor<2x3x4xf32>) -> tensor<2x1x4xf32>
+  %2 = graph.reduce_max %x {axes = array<i64: 1>} : (tensor<2x3x4xf32>) -> tensor<2x1x4xf32>
+  %3 = graph.reduce_min %x {axes = array<i64: 1>} : (tensor<2x3x4xf32>) -> tensor<2x1x4xf32>
+  %4 = graph.reduce_prod %x {axes = array<i64: 1>} : (tensor<2x3x4xf32>) -> tensor<2x1x4xf32>
+  return %0, %1, %2, %3, %4 : tensor<2x1x4xf32>, tensor<2x1x4xf32>, tensor<2x1x4xf32>, tensor<2x1x4xf32>, tensor<2x1x4xf32>
+}
+func.func @dropped_dims(%x: tensor<2x3x4xf32>) -> (tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) {
+  %0 = graph.reduce_l1 %x {axes = array<i64: 0, -1>, keepdims = false} : (tensor<2x3x4xf32>) -> tensor<3xf32>
+  %1 = graph.reduce_l2 %x {axes = array<i64: 0, 2>, keepdims = false} : (tensor<2x3x4xf32>) -> tensor<3xf32>
+  %2 = graph.reduce_sum_square %x {axes = array<i64: 0, 2>, keepdims = false} : (tensor<2x3x4xf32>) -> tensor<3xf32>
+  %3 = graph.reduce_log_sum_exp %x {axes = array<i64: 0, 2>, keepdims = false} : (tensor<2x3x4xf32>) -> tensor<3xf32>
+  %a = graph.abs %x : tensor<2x3x4xf32>
+  %4 = graph.reduce_log_sum %a {axes = array<i64: 0, 2>, keepdims = false} : (tensor<2x3x4xf32>) -> tensor<3xf32>
+  return %0, %1, %2, %3, %4 : tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>
+}
+func.func @all_axes(%x: tensor<2x3xf32>, %i: tensor<2x3xi32>) -> (tensor<1x1xf32>, tensor<i32>, tensor<2x3xf32>) {
+  %0 = graph.reduce_mean %x : (tensor<2x3xf32>) -> tensor<1x1xf32>
+  %1 = graph.reduce_sum %i {keepdims = false} : (tensor<2x3xi32>) -> tensor<i32>
+  %2 = graph.reduce_sum %x {noop_with_empty_axes = true} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %0, %1, %2 : tensor<1x1xf32>, tensor<i32>, tensor<2x3xf32>
+}
+func.func @arg(%x: tensor<3x4xf32>, %i: tensor<3x4xi32>) -> (tensor<1x4xi64>, tensor<3xi64>, tensor<1x4xi64>) {
+  %0 = graph.arg_max %x : (tensor<3x4xf32>) -> tensor<1x4xi64>
+  %1 = graph.arg_min %x {axis = 1 : i64, keepdims = false} : (tensor<3x4xf32>) -> tensor<3xi64>
+  %2 = graph.arg_max %i {select_last_index = true} : (tensor<3x4xi32>) -> tensor<1x4xi64>
+  return %0, %1, %2 : tensor<1x4xi64>, tensor<3xi64>, tensor<1x4xi64>
+}
+"#,
+    );
+}
+
+#[test]
+fn normalizations_and_softmax() {
+    check_lowering(
+        r#"
+func.func @batch_norm(%x: tensor<2x3x4x4xf32>, %s: tensor<3xf32>, %b: tensor<3xf32>, %m: tensor<3xf32>, %v: tensor<3xf32>) -> tensor<2x3x4x4xf32> {
+  %va = graph.abs %v : tensor<3xf32>
+  %0 = graph.batch_normalization %x, %s, %b, %m, %va : (tensor<2x3x4x4xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3x4x4xf32>
+  return %0 : tensor<2x3x4x4xf32>
+}
+func.func @instance_norm(%x: tensor<2x3x5xf32>, %s: tensor<3xf32>, %b: tensor<3xf32>) -> tensor<2x3x5xf32> {
+  %0 = graph.instance_normalization %x, %s, %b : (tensor<2x3x5xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3x5xf32>
+  return %0 : tensor<2x3x5xf32>
+}
+func.func @layer_norm(%x: tensor<2x3x8xf32>, %s: tensor<8xf32>, %b: tensor<8xf32>) -> (tensor<2x3x8xf32>, tensor<2x3x1xf32>, tensor<2x3x1xf32>) {
+  %0:3 = graph.layer_normalization %x, %s, %b : (tensor<2x3x8xf32>, tensor<8xf32>, tensor<8xf32>) -> (tensor<2x3x8xf32>, tensor<2x3x1xf32>, tensor<2x3x1xf32>)
+  return %0#0, %0#1, %0#2 : tensor<2x3x8xf32>, tensor<2x3x1xf32>, tensor<2x3x1xf32>
+}
+func.func @layer_norm_two_axes(%x: tensor<2x3x4xf32>, %s: tensor<3x4xf32>) -> tensor<2x3x4xf32> {
+  %0 = graph.layer_normalization %x, %s {axis = 1 : i64} : (tensor<2x3x4xf32>, tensor<3x4xf32>) -> tensor<2x3x4xf32>
+  return %0 : tensor<2x3x4xf32>
+}
+func.func @softmax(%x: tensor<2x3x4xf32>) -> (tensor<2x3x4xf32>, tensor<2x3x4xf32>) {
+  %0 = graph.softmax %x : tensor<2x3x4xf32>
+  %1 = graph.log_softmax %x {axis = 1 : i64} : tensor<2x3x4xf32>
+  return %0, %1 : tensor<2x3x4xf32>, tensor<2x3x4xf32>
+}
+"#,
+    );
+}
+
+#[test]
+fn data_movement() {
+    check_lowering(
+        r#"
+func.func @reshapes(%x: tensor<2x3x4xf32>) -> (tensor<6x4xf32>, tensor<4x6xf32>, tensor<2x12xf32>, tensor<1x2x3x4xf32>, tensor<24xf32>) {
+  %0 = graph.reshape %x {shape = array<i64: 6, 4>} : (tensor<2x3x4xf32>) -> tensor<6x4xf32>
+  %1 = graph.reshape %x {shape = array<i64: 4, -1>} : (tensor<2x3x4xf32>) -> tensor<4x6xf32>
+  %2 = graph.flatten %x : (tensor<2x3x4xf32>) -> tensor<2x12xf32>
+  %3 = graph.unsqueeze %x {axes = array<i64: 0>} : (tensor<2x3x4xf32>) -> tensor<1x2x3x4xf32>
+  %4 = graph.reshape %x {shape = array<i64: -1>} : (tensor<2x3x4xf32>) -> tensor<24xf32>
+  return %0, %1, %2, %3, %4 : tensor<6x4xf32>, tensor<4x6xf32>, tensor<2x12xf32>, tensor<1x2x3x4xf32>, tensor<24xf32>
+}
+func.func @squeeze_transpose(%x: tensor<2x1x3xf32>) -> (tensor<2x3xf32>, tensor<3x1x2xf32>) {
+  %0 = graph.squeeze %x {axes = array<i64: 1>} : (tensor<2x1x3xf32>) -> tensor<2x3xf32>
+  %1 = graph.transpose %x {perm = array<i64: 2, 1, 0>} : (tensor<2x1x3xf32>) -> tensor<3x1x2xf32>
+  return %0, %1 : tensor<2x3xf32>, tensor<3x1x2xf32>
+}
+func.func @concat_split_slice(%a: tensor<2x3xf32>, %b: tensor<2x1xf32>, %c: tensor<2x2xf32>) -> (tensor<2x6xf32>, tensor<2x2xf32>, tensor<2x4xf32>, tensor<1x3xf32>) {
+  %0 = graph.concat %a, %b, %c {axis = 1 : i64} : (tensor<2x3xf32>, tensor<2x1xf32>, tensor<2x2xf32>) -> tensor<2x6xf32>
+  %1:2 = graph.split %0 {axis = 1 : i64, split = array<i64: 2, 4>} : (tensor<2x6xf32>) -> (tensor<2x2xf32>, tensor<2x4xf32>)
+  %2 = graph.slice %0 {axes = array<i64: 0, 1>, ends = array<i64: 2, -7>, starts = array<i64: 1, -1>, steps = array<i64: 1, -2>} : (tensor<2x6xf32>) -> tensor<1x3xf32>
+  return %0, %1#0, %1#1, %2 : tensor<2x6xf32>, tensor<2x2xf32>, tensor<2x4xf32>, tensor<1x3xf32>
+}
+func.func @expand_tile(%x: tensor<3x1xf32>) -> (tensor<2x3x4xf32>, tensor<6x2xf32>) {
+  %0 = graph.expand %x {shape = array<i64: 2, 1, 4>} : (tensor<3x1xf32>) -> tensor<2x3x4xf32>
+  %1 = graph.tile %x {repeats = array<i64: 2, 2>} : (tensor<3x1xf32>) -> tensor<6x2xf32>
+  return %0, %1 : tensor<2x3x4xf32>, tensor<6x2xf32>
+}
+func.func @gathers(%x: tensor<5x3xf32>) -> (tensor<2x2x3xf32>, tensor<5x2xf32>, tensor<2x3xf32>) {
+  %i = graph.constant dense<[[0, -1], [4, 2]]> : tensor<2x2xi64>
+  %j = graph.constant dense<[2, 0]> : tensor<2xi32>
+  %k = graph.constant dense<[[1, 0, 4], [-1, 3, 2]]> : tensor<2x3xi64>
+  %0 = graph.gather %x, %i : (tensor<5x3xf32>, tensor<2x2xi64>) -> tensor<2x2x3xf32>
+  %1 = graph.gather %x, %j {axis = 1 : i64} : (tensor<5x3xf32>, tensor<2xi32>) -> tensor<5x2xf32>
+  %2 = graph.gather_elements %x, %k : (tensor<5x3xf32>, tensor<2x3xi64>) -> tensor<2x3xf32>
+  return %0, %1, %2 : tensor<2x2x3xf32>, tensor<5x2xf32>, tensor<2x3xf32>
+}
+func.func @pads(%x: tensor<3x4xf32>) -> (tensor<5x7xf32>, tensor<5x7xf32>, tensor<5x7xf32>, tensor<5x7xf32>, tensor<2x4xf32>) {
+  %0 = graph.pad %x {constant_value = 1.500000e+00 : f32, pads = array<i64: 1, 2, 1, 1>} : (tensor<3x4xf32>) -> tensor<5x7xf32>
+  %1 = graph.pad %x {mode = "reflect", pads = array<i64: 1, 2, 1, 1>} : (tensor<3x4xf32>) -> tensor<5x7xf32>
+  %2 = graph.pad %x {mode = "edge", pads = array<i64: 1, 2, 1, 1>} : (tensor<3x4xf32>) -> tensor<5x7xf32>
+  %3 = graph.pad %x {mode = "wrap", pads = array<i64: 1, 2, 1, 1>} : (tensor<3x4xf32>) -> tensor<5x7xf32>
+  %4 = graph.pad %x {axes = array<i64: 0>, pads = array<i64: -1, 0>} : (tensor<3x4xf32>) -> tensor<2x4xf32>
+  return %0, %1, %2, %3, %4 : tensor<5x7xf32>, tensor<5x7xf32>, tensor<5x7xf32>, tensor<5x7xf32>, tensor<2x4xf32>
+}
+func.func @space_depth(%x: tensor<1x8x2x3xf32>) -> (tensor<1x2x4x6xf32>, tensor<1x2x4x6xf32>, tensor<1x32x1x1xf32>) {
+  %0 = graph.depth_to_space %x {blocksize = 2 : i64} : (tensor<1x8x2x3xf32>) -> tensor<1x2x4x6xf32>
+  %1 = graph.depth_to_space %x {blocksize = 2 : i64, mode = "CRD"} : (tensor<1x8x2x3xf32>) -> tensor<1x2x4x6xf32>
+  %y = graph.slice %x {axes = array<i64: 3>, ends = array<i64: 2>, starts = array<i64: 0>} : (tensor<1x8x2x3xf32>) -> tensor<1x8x2x2xf32>
+  %2 = graph.space_to_depth %y {blocksize = 2 : i64} : (tensor<1x8x2x2xf32>) -> tensor<1x32x1x1xf32>
+  return %0, %1, %2 : tensor<1x2x4x6xf32>, tensor<1x2x4x6xf32>, tensor<1x32x1x1xf32>
+}
+"#,
+    );
+}
+
+#[test]
+fn generators_and_constants() {
+    let text = check_lowering(
+        r#"
+func.func @generators(%x: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x2xi64>, tensor<4xf32>, tensor<2xi64>, tensor<i64>, tensor<3xf32>) {
+  %c = graph.constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>
+  %0 = graph.add %x, %c : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %1 = graph.constant_of_shape {shape = array<i64: 2, 2>, value = 7 : i64} : tensor<2x2xi64>
+  %2 = graph.range {delta = 5.000000e-01 : f32, limit = 2.000000e+00 : f32, start = 0.000000e+00 : f32} : tensor<4xf32>
+  %3 = graph.shape %x : (tensor<2x3xf32>) -> tensor<2xi64>
+  %4 = graph.size %x : (tensor<2x3xf32>) -> tensor<i64>
+  %5 = graph.constant_of_shape {shape = array<i64: 3>} : tensor<3xf32>
+  return %0, %1, %2, %3, %4, %5 : tensor<2x3xf32>, tensor<2x2xi64>, tensor<4xf32>, tensor<2xi64>, tensor<i64>, tensor<3xf32>
+}
+"#,
+    );
+    assert!(text.contains("arith.constant dense<"), "{text}");
+}
