@@ -10,14 +10,21 @@
 //! Every case that passes is also lowered with `convert-graph-to-te` and run again at the
 //! te level, against the same expected outputs. A case with an op that has no te lowering
 //! counts as "not lowered" (listed by op); a lowered case that fails is a failure. The
-//! second summary line is `te: N passed, N failed, N not lowered`. Without the suite's data it says why and
-//! passes. `cargo test --release -p tb-onnx --test conformance -- FILTER` runs the cases
+//! second summary line is `te: N passed, N failed, N not lowered`.
+//!
+//! Every case that passes at the te level is then lowered the rest of the way (the CPU
+//! pipeline after `convert-graph-to-te`: `convert-te-to-loop`, `canonicalize`,
+//! `plan-buffers`), compiled by the CPU backend (host CPU, O3), run natively and compared
+//! again: `compiled: N passed, N failed`. A compiled failure fails the test.
+//!
+//! Without the suite's data it says why and passes. `cargo test --release -p tb-onnx --test conformance -- FILTER` runs the cases
 //! whose names contain `FILTER`; `-v` also lists every skipped case.
 
 use std::collections::{BTreeMap, HashMap};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::process::ExitCode;
 
+use tb_backends::cpu::{CompileOptions, CompiledModule};
 use tb_interpreter::exec::Interpreter;
 use tb_interpreter::tensor::Tensor;
 use tb_ir::pass::{Instrumentation, PassManager, PassRegistry, Pipeline};
@@ -36,7 +43,8 @@ enum Outcome {
 
 /// The same case after `convert-graph-to-te`.
 enum TeOutcome {
-    Pass,
+    /// Passed at the te level, with how the compiled run went.
+    Pass(Result<(), String>),
     /// The op (`graph.xxx`) with no te lowering, and why.
     NotLowered(String, String),
     Fail(String),
@@ -81,11 +89,40 @@ fn run_te(imported: &mut Imported, case: &ConformanceCase) -> TeOutcome {
     let mut interp = Interpreter::new(&imported.ctx, imported.module);
     match interp.run_function(&imported.function, &case.inputs) {
         Ok(results) => match compare(&results, &case.outputs) {
-            Ok(()) => TeOutcome::Pass,
+            Ok(()) => {
+                let compiled = catch_unwind(AssertUnwindSafe(|| run_compiled(imported, case)))
+                    .unwrap_or_else(|_| Err("panicked".into()));
+                TeOutcome::Pass(compiled)
+            }
             Err(m) => TeOutcome::Fail(m),
         },
         Err(d) => TeOutcome::Fail(format!("te interpreter: {}", d.message)),
     }
+}
+
+/// Lowers a te-level module to loops, compiles it for the host and runs it natively.
+fn run_compiled(imported: &mut Imported, case: &ConformanceCase) -> Result<(), String> {
+    let mut registry = PassRegistry::new();
+    tb_passes::register_all(&mut registry);
+    let pipeline = Pipeline::parse("builtin.module(convert-te-to-loop, canonicalize, plan-buffers)")
+        .expect("valid pipeline");
+    let mut pm = PassManager::new(&pipeline, &registry).expect("registered passes");
+    let instrumentation = Instrumentation {
+        verify_each: true,
+        ..Instrumentation::default()
+    };
+    pm.run(&mut imported.ctx, imported.module, &instrumentation)
+        .map_err(|d| format!("lowering to loops: {}", d.message))?;
+    let options = CompileOptions {
+        functions: Some(vec![imported.function.clone()]),
+        ..CompileOptions::default()
+    };
+    let compiled = CompiledModule::compile(&imported.ctx, imported.module, &options)
+        .map_err(|d| format!("CPU backend: {}", d.message))?;
+    let results = compiled
+        .run(&imported.function, &case.inputs)
+        .map_err(|e| format!("run: {e}"))?;
+    compare(&results, &case.outputs)
 }
 
 fn run_case(case: &ConformanceCase) -> Outcome {
@@ -152,6 +189,7 @@ fn main() -> ExitCode {
     let (mut passed, mut failed, mut skipped) = (0usize, 0usize, 0usize);
     let mut reasons: BTreeMap<String, Vec<String>> = BTreeMap::new();
     let (mut te_passed, mut te_failed) = (0usize, 0usize);
+    let (mut compiled_passed, mut compiled_failed) = (0usize, 0usize);
     let mut not_lowered: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for name in names {
         if filter.as_ref().is_some_and(|f| !name.contains(f.as_str())) {
@@ -167,7 +205,16 @@ fn main() -> ExitCode {
             Outcome::Pass(te) => {
                 passed += 1;
                 match te {
-                    TeOutcome::Pass => te_passed += 1,
+                    TeOutcome::Pass(compiled) => {
+                        te_passed += 1;
+                        match compiled {
+                            Ok(()) => compiled_passed += 1,
+                            Err(why) => {
+                                compiled_failed += 1;
+                                println!("FAIL (compiled) {name}: {}", why.replace('\n', "\n    "));
+                            }
+                        }
+                    }
                     TeOutcome::NotLowered(op, why) => {
                         if verbose {
                             println!("NOT LOWERED {name}: {op}: {why}");
@@ -219,7 +266,8 @@ fn main() -> ExitCode {
     }
     let te_not_lowered: usize = not_lowered.values().map(Vec::len).sum();
     println!("te: {te_passed} passed, {te_failed} failed, {te_not_lowered} not lowered");
-    if failed == 0 && te_failed == 0 {
+    println!("compiled: {compiled_passed} passed, {compiled_failed} failed");
+    if failed == 0 && te_failed == 0 && compiled_failed == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
