@@ -5,6 +5,7 @@
 //! available to pipelines.
 
 mod canonicalize;
+mod conversion;
 mod cse;
 mod dce;
 mod inline;
@@ -16,6 +17,7 @@ use tb_ir::pass::PassRegistry;
 /// Registers every pass of this crate.
 pub fn register_all(registry: &mut PassRegistry) {
     registry.register(canonicalize::info());
+    registry.register(conversion::te_to_loop::info());
     registry.register(cse::info());
     registry.register(dce::info());
     registry.register(inline::info());

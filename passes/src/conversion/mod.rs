@@ -1,0 +1,1 @@
+pub(crate) mod te_to_loop;
