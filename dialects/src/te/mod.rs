@@ -31,7 +31,8 @@ mod verify;
 
 use tb_ir::attributes::{AttrKind, DenseArrayData};
 use tb_ir::ods::constraint::{
-    AFFINE_MAP_ATTR, ANY_ATTR, ANY_RANKED_TENSOR, ANY_TYPE, DENSE_I64_ARRAY_ATTR, INDEX, STRING_ATTR,
+    AFFINE_MAP_ATTR, ANY_ATTR, ANY_RANKED_TENSOR, ANY_TYPE, DENSE_I64_ARRAY_ATTR, INDEX,
+    STRING_ATTR,
 };
 use tb_ir::ods::{OpDef, PURE, attr, operand, optional_attr, single_block_region, variadic};
 use tb_ir::registry::OpTraits;
@@ -86,7 +87,10 @@ static READ_DEF: OpDef = OpDef {
 static READ_AT_DEF: OpDef = OpDef {
     name: READ_AT,
     summary: "reads an input of the enclosing te.compute at index values computed in the body",
-    operands: &[operand("input", ANY_RANKED_TENSOR), variadic("indices", INDEX)],
+    operands: &[
+        operand("input", ANY_RANKED_TENSOR),
+        variadic("indices", INDEX),
+    ],
     results: &[operand("result", ANY_TYPE)],
     traits: PURE,
     custom_assembly: Some((asm::parse_read_at, asm::print_read_at)),

@@ -2,10 +2,10 @@
 //! expressions over a box that the bound checks use.
 
 use tb_ir::affine::{AffineExpr, AffineMap, checked_ceil_div, checked_floor_div};
+use tb_ir::attributes::AttrKind;
 use tb_ir::printer::type_to_string;
 use tb_ir::registry::FoldResult;
 use tb_ir::types::DYNAMIC;
-use tb_ir::attributes::AttrKind;
 use tb_ir::{Attr, Context, Diagnostic, OpId, TypeKind};
 
 use super::{COMBINERS, COMPUTE, READ, YIELD};
