@@ -5,7 +5,8 @@
 //! returned once: a caller then owns every buffer a call gives it, and the CPU backend can
 //! write such a returned allocation straight into the caller's output. So a return of
 //! anything else — an argument, a global, a call's result, or a buffer already returned in
-//! an earlier position — returns a fresh copy instead.
+//! an earlier position — returns a fresh copy instead. (Callees already on buffers are
+//! taken to follow the same convention.)
 //!
 //! Each owned buffer that is not returned gets a `loop.dealloc` right after its last use in
 //! the function's block (the buffer-planning pass reads lifetimes from this form).
@@ -51,7 +52,8 @@ fn return_owned_buffers(ctx: &mut Context, block: BlockId, owned: &Owned) -> Has
         return returned;
     };
     let loc = ctx.op(ret).loc;
-    for (position, value) in ctx.op(ret).operands.to_vec().into_iter().enumerate() {
+    let operands = ctx.op(ret).operands.clone();
+    for (position, value) in operands.into_iter().enumerate() {
         let ty = ctx.value_type(value);
         if ctx.type_kind(ty).shape().is_none() {
             continue;

@@ -58,7 +58,8 @@ pub(super) fn bufferize_signatures(ctx: &mut Context, functions: &[OpId]) {
             }
         });
         for call in calls {
-            for result in ctx.op(call).results.to_vec() {
+            let results = ctx.op(call).results.clone();
+            for result in results {
                 let ty = buffer_type(ctx, ctx.value_type(result));
                 ctx.set_value_type(result, ty);
             }
@@ -78,7 +79,8 @@ fn bufferize_function_type(ctx: &mut Context, function: OpId) {
         .first()
         .and_then(|&r| ctx.entry_block(r))
     {
-        for (arg, &ty) in ctx.block(entry).args.to_vec().into_iter().zip(&inputs) {
+        let args = ctx.block(entry).args.clone();
+        for (arg, &ty) in args.into_iter().zip(&inputs) {
             ctx.set_value_type(arg, ty);
         }
     }
