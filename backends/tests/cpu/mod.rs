@@ -6,3 +6,4 @@ mod errors;
 mod harness;
 mod jit;
 mod ops;
+mod te_to_loop;

@@ -1,3 +1,4 @@
 //! Conversions between the levels of the IR.
 
 pub(crate) mod graph_to_te;
+pub(crate) mod te_to_loop;

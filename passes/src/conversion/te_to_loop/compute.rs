@@ -1,0 +1,124 @@
+//! One `te.compute` as a buffer and a loop nest: the first, untuned schedule.
+//!
+//! ```mlir
+//! %buf = loop.alloc() : memref<4x8xf32>
+//! %init = arith.constant 0.0 : f32                 // reductions: the combiner's identity
+//! loop.parallel (%i, %j) = (0, 0) to (4, 8) {      // every result dimension
+//!   loop.store %init, %buf[%i, %j] : memref<4x8xf32>
+//!   loop.for %k = 0 to 16 {                        // every reduction axis, in order
+//!     %v = <the body, with reads as loads>
+//!     %acc = loop.load %buf[%i, %j] : memref<4x8xf32>
+//!     %r = arith.addf %acc, %v : f32
+//!     loop.store %r, %buf[%i, %j] : memref<4x8xf32>
+//!   }
+//! }
+//! ```
+//!
+//! Without reduction the body's value is stored directly. The result dimensions form one
+//! `loop.parallel` (the CPU backend spreads its outermost dimension over threads); a rank-0
+//! result needs no parallel loop. Reduction axes are sequential `loop.for`s inside it, so
+//! each accumulator is owned by one iteration of the parallel loop.
+
+use std::collections::HashMap;
+
+use tb_dialects::te;
+use tb_ir::affine::AffineMap;
+use tb_ir::{Context, OpId, Value};
+
+use super::builder::{Builder, element_type};
+use super::combiner::Combiner;
+use super::reads::{self, Domain};
+use super::signature::buffer_type;
+
+/// Replaces `compute` (whose inputs are already buffers) by a buffer and the loop nest
+/// that fills it; gives the buffer.
+pub(super) fn lower(ctx: &mut Context, compute: OpId) -> Value {
+    let loc = ctx.op(compute).loc;
+    let result = ctx.op(compute).results[0];
+    let buffer_ty = buffer_type(ctx, ctx.value_type(result));
+    let at = Builder::before(compute, loc);
+    let buffer = at.alloc(ctx, buffer_ty);
+    let element = element_type(ctx, buffer);
+    let shape = te::result_shape(ctx, compute);
+    let reduction = te::reduction_extents(ctx, compute);
+    let combiner = te::combiner(ctx, compute)
+        .filter(|_| !reduction.is_empty())
+        .map(|name| Combiner::parse(ctx, name, element).expect("checked by legality"));
+
+    // The identity is a constant before the nest, not one per iteration.
+    let reduction_start = combiner.map(|c| {
+        let value = c.identity(ctx, element);
+        (c, at.constant(ctx, value, element))
+    });
+    let (inside, result_ivs) = if shape.is_empty() {
+        (at, Vec::new())
+    } else {
+        at.parallel(ctx, &shape)
+    };
+    match reduction_start {
+        Some((combiner, identity)) => {
+            inside.store(ctx, identity, buffer, &result_ivs);
+            let mut innermost = inside;
+            let mut ivs = result_ivs.clone();
+            for &extent in &reduction {
+                let (body, iv) = innermost.for_loop(ctx, extent);
+                innermost = body;
+                ivs.push(iv);
+            }
+            let value = emit_body(ctx, compute, &innermost, ivs);
+            let here = AffineMap::identity(result_ivs.len() as u32);
+            let accumulator = innermost.load(ctx, buffer, here, &result_ivs);
+            let combined = combiner.combine(ctx, &innermost, accumulator, value);
+            innermost.store(ctx, combined, buffer, &result_ivs);
+        }
+        None => {
+            let value = emit_body(ctx, compute, &inside, result_ivs.clone());
+            inside.store(ctx, value, buffer, &result_ivs);
+        }
+    }
+    ctx.replace_all_uses(result, buffer);
+    ctx.erase_op(compute);
+    buffer
+}
+
+/// Emits the body of `compute` at `at` with its index arguments bound to `ivs` (the whole
+/// domain) and gives the value it yields.
+fn emit_body(ctx: &mut Context, compute: OpId, at: &Builder, ivs: Vec<Value>) -> Value {
+    let body = te::body(ctx, compute).expect("verified te.compute");
+    let domain = Domain {
+        ivs,
+        extents: te::domain(ctx, compute),
+    };
+    let mut mapping: HashMap<Value, Value> = ctx
+        .block(body)
+        .args
+        .iter()
+        .copied()
+        .zip(domain.ivs.iter().copied())
+        .collect();
+    let mapped = |mapping: &HashMap<Value, Value>, v: Value| *mapping.get(&v).unwrap_or(&v);
+    for op in ctx.block_ops(body).collect::<Vec<_>>() {
+        let name = ctx.op_name(op);
+        let lowered = match name {
+            te::YIELD => {
+                let yielded = ctx.op(op).operands[0];
+                return mapped(&mapping, yielded);
+            }
+            te::READ => reads::lower_read(ctx, at, op, &domain),
+            te::READ_AT => {
+                let indices: Vec<Value> = ctx.op(op).operands[1..]
+                    .iter()
+                    .map(|&v| mapped(&mapping, v))
+                    .collect();
+                reads::lower_read_at(ctx, at, op, &indices)
+            }
+            _ => {
+                let copy = ctx.clone_op(op, &mut mapping);
+                at.insert(ctx, copy);
+                continue;
+            }
+        };
+        mapping.insert(ctx.op(op).results[0], lowered);
+    }
+    unreachable!("a verified te.compute body ends with te.yield")
+}
