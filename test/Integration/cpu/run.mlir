@@ -5,8 +5,11 @@
 // RUN: diff %t.compiled %t.interpreted
 // RUN: tb-run %s --function matmul --random-inputs 3 --threads 2 --mcpu x86-64-v2 | diff - %t.interpreted
 // RUN: tb-run %s --function twice --input %S/Inputs/row.npy | FileCheck %s --check-prefix=TWICE
-// Functions at other levels are not compiled unless asked for; asked for, they are refused.
-// RUN: not tb-run %s --function tensors --random-inputs 0 2>&1 | FileCheck %s --check-prefix=TENSOR
+// Functions at higher levels are lowered by the default pipeline first; with an empty
+// pipeline the backend refuses them.
+// RUN: tb-run %s --function tensors --random-inputs 0 --check | FileCheck %s --check-prefix=LOWERED
+// RUN: not tb-run %s --function tensors --random-inputs 0 --pipeline 'builtin.module()' 2>&1 | FileCheck %s --check-prefix=TENSOR
+// RUN: not tb-run %s --function tensors --random-inputs 0 --pipeline 'builtin.module(no-such-pass)' 2>&1 | FileCheck %s --check-prefix=PIPELINE
 
 func.func @matmul(%a: memref<3x5xf32>, %b: memref<5x2xf32>) -> memref<3x2xf32> {
   %c = loop.alloc() : memref<3x2xf32>
@@ -35,7 +38,11 @@ func.func @twice(%a: memref<4xf32>) -> memref<4xf32> {
   return %out : memref<4xf32>
 }
 
-// TENSOR: run.mlir:[[@LINE+1]]:1: error: cannot export @tensors: argument #0 has type 'tensor<2xf32>'
+// LOWERED: result #0: tensor<2xf32> = [{{.*}}]
+// LOWERED-NEXT: check: result #0 matches the interpreter (max abs error 0.000e0, max rel error 0.000e0)
+// TENSOR: run.mlir:[[@LINE+2]]:1: error: cannot export @tensors: argument #0 has type 'tensor<2xf32>'
+// PIPELINE: tb-run: --pipeline: {{.*}}no-such-pass
 func.func @tensors(%a: tensor<2xf32>) -> tensor<2xf32> {
-  return %a : tensor<2xf32>
+  %r = graph.relu %a : tensor<2xf32>
+  return %r : tensor<2xf32>
 }
