@@ -1,6 +1,8 @@
 //! Real-architecture models end to end: ResNet-18, MobileNet-V2 and a BERT-style encoder,
 //! built with seeded random weights by `models/make_models.py`, are imported and run by the
-//! reference interpreter at the graph level, and compared with onnxruntime's outputs.
+//! reference interpreter at the graph level, and compared with onnxruntime's outputs. Each
+//! is then lowered by the CPU pipeline (graph → te → loop, buffer planning), compiled for
+//! the host and run natively on all cores, and compared with onnxruntime's outputs again.
 //!
 //! The models are full size (CNN inputs 1x3x224x224, BERT 1x128 tokens); in release mode
 //! the three take a few seconds together. Each test prints its error and its import and
@@ -23,8 +25,10 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
+use tb_backends::cpu::{CompileOptions, CompiledModule};
 use tb_interpreter::exec::Interpreter;
 use tb_interpreter::{Tensor, read_npy};
+use tb_ir::pass::{Instrumentation, PassManager, PassRegistry, Pipeline};
 use tb_onnx::Model;
 use tb_onnx::import::{ImportOptions, import_model};
 
@@ -134,7 +138,7 @@ fn check(name: &str, shapes: Shapes, ops: &[(&str, usize)]) {
             .input_shapes
             .insert(input.to_string(), shape.to_vec());
     }
-    let imported =
+    let mut imported =
         import_model(&model, &options).unwrap_or_else(|e| panic!("{name} does not import:\n{e}"));
     let import_time = start.elapsed();
     for &(op, expected) in ops {
@@ -153,21 +157,74 @@ fn check(name: &str, shapes: Shapes, ops: &[(&str, usize)]) {
         .unwrap_or_else(|d| panic!("{name} does not run: {}", d.message));
     let run_time = start.elapsed();
 
-    assert_eq!(results.len(), expected.len(), "{name}: number of outputs");
-    for (i, (r, e)) in results.iter().zip(&expected).enumerate() {
+    compare_outputs(&test, "interpreter", &results, &expected, |line| {
+        format!(
+            "{line}; import {:.2} s, interpreter {:.2} s",
+            import_time.as_secs_f64(),
+            run_time.as_secs_f64()
+        )
+    });
+    if dynamic {
+        return;
+    }
+
+    let start = Instant::now();
+    let mut registry = PassRegistry::new();
+    tb_passes::register_all(&mut registry);
+    let pipeline = Pipeline::parse(tb_passes::pipelines::CPU).expect("valid pipeline");
+    PassManager::new(&pipeline, &registry)
+        .expect("registered passes")
+        .run(
+            &mut imported.ctx,
+            imported.module,
+            &Instrumentation::default(),
+        )
+        .unwrap_or_else(|d| panic!("{name} does not lower: {}", d.message));
+    let options = CompileOptions {
+        threads: Some(0),
+        functions: Some(vec![imported.function.clone()]),
+        ..CompileOptions::default()
+    };
+    let compiled = CompiledModule::compile(&imported.ctx, imported.module, &options)
+        .unwrap_or_else(|d| panic!("{name} does not compile: {}", d.message));
+    let compile_time = start.elapsed();
+    let start = Instant::now();
+    let results = compiled
+        .run(&imported.function, &inputs)
+        .unwrap_or_else(|e| panic!("{name} does not run compiled: {e}"));
+    let run_time = start.elapsed();
+    compare_outputs(&test, "compiled", &results, &expected, |line| {
+        format!(
+            "{line}; lower and compile {:.2} s, run {:.2} s",
+            compile_time.as_secs_f64(),
+            run_time.as_secs_f64()
+        )
+    });
+}
+
+/// Checks each of `results` against onnxruntime's, reporting the error through `describe`.
+fn compare_outputs(
+    test: &str,
+    what: &str,
+    results: &[Tensor],
+    expected: &[Tensor],
+    describe: impl Fn(String) -> String,
+) {
+    assert_eq!(
+        results.len(),
+        expected.len(),
+        "{test} ({what}): number of outputs"
+    );
+    for (i, (r, e)) in results.iter().zip(expected).enumerate() {
         let err = relative_error(r, e);
-        report(
-            &test,
-            format_args!(
-                "output #{i} {:?}: max relative error {err:.2e}; import {:.2} s, interpreter {:.2} s",
-                e.shape(),
-                import_time.as_secs_f64(),
-                run_time.as_secs_f64()
-            ),
+        let line = format!(
+            "{what}: output #{i} {:?}: max relative error {err:.2e}",
+            e.shape()
         );
+        report(test, format_args!("{}", describe(line)));
         assert!(
             err <= MAX_RELATIVE_ERROR,
-            "{name}: output #{i} differs from onnxruntime: max relative error {err:.3e} > {MAX_RELATIVE_ERROR:e}"
+            "{test} ({what}): output #{i} differs from onnxruntime: max relative error {err:.3e} > {MAX_RELATIVE_ERROR:e}"
         );
     }
 }
