@@ -2,9 +2,10 @@
 //! reinterpret_cast, collapse_shape, expand_shape), which make new strided views of the same
 //! storage exactly as MLIR's layouts describe them.
 //!
-//! `memref.view` reinterprets bytes as another element type, which typed storage cannot
-//! model: each view gets fresh storage (filled with the poison pattern) after its byte range
-//! is checked against the source. A program that reads, through one view, bytes another view
+//! `memref.view` of a byte buffer as bytes is an ordinary view of the same storage. As another
+//! element type it reinterprets bytes, which typed storage cannot model: such a view gets
+//! fresh storage (filled with the poison pattern) after its byte range is checked against
+//! the source. A program that reads, through one view, bytes another view
 //! wrote is therefore not reproduced; planned buffers never do that, and compiled code is
 //! compared with the interpreter to catch a plan that overlaps live buffers.
 
@@ -370,5 +371,11 @@ fn view(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
         )
         .into());
     }
+    let buffer = if buffer.dtype() == source.dtype() {
+        let strides = super::buffer::contiguous_strides(&buffer.shape);
+        source.view(buffer.shape.clone(), strides, source.offset + shift)
+    } else {
+        buffer
+    };
     interp.set_result(env, op, 0, RtValue::Buffer(buffer))
 }

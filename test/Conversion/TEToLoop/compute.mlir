@@ -260,3 +260,31 @@ func.func @gather(%t: tensor<5x3xf32>, %ids: tensor<2xi64>) -> tensor<2x3xf32> {
   } : (tensor<5x3xf32>, tensor<2xi64>) -> tensor<2x3xf32>
   return %g : tensor<2x3xf32>
 }
+
+// Unit result dimensions get no loop, only the index 0, so the parallel loop's outermost
+// dimension (the one spread over threads) is a real one, not a batch of one.
+// CHECK-LABEL: func.func @unit_dims
+// CHECK:         %[[ZERO:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    loop.parallel (%[[C:.*]], %[[W:.*]]) = (0, 0) to (16, 8) {
+// CHECK-NEXT:      %[[X:.*]] = loop.load %arg0[%[[ZERO]], %[[C]], %[[ZERO]], %[[W]]] : memref<1x16x1x8xf32>
+// CHECK:           loop.store %{{.*}}, %{{.*}}[%[[ZERO]], %[[C]], %[[ZERO]], %[[W]]] : memref<1x16x1x8xf32>
+func.func @unit_dims(%a: tensor<1x16x1x8xf32>) -> tensor<1x16x1x8xf32> {
+  %c = te.compute (%a) [%n, %c, %h, %w] {
+    %x = te.read %a[(d0, d1, d2, d3) -> (d0, d1, d2, d3)] : tensor<1x16x1x8xf32>
+    %y = math.exp %x : f32
+    te.yield %y : f32
+  } : (tensor<1x16x1x8xf32>) -> tensor<1x16x1x8xf32>
+  return %c : tensor<1x16x1x8xf32>
+}
+
+// A result of ones only is a single element: no loop at all.
+// CHECK-LABEL: func.func @all_unit_dims
+// CHECK-NOT:     loop.parallel
+// CHECK:         loop.for %{{.*}} = 0 to 8 {
+func.func @all_unit_dims(%a: tensor<1x8xf32>) -> tensor<1x1xf32> {
+  %c = te.compute (%a) [%i, %j] reduce [%k] in [8] combiner = sum {
+    %x = te.read %a[(d0, d1, d2) -> (d0, d2)] : tensor<1x8xf32>
+    te.yield %x : f32
+  } : (tensor<1x8xf32>) -> tensor<1x1xf32>
+  return %c : tensor<1x1xf32>
+}

@@ -15,8 +15,9 @@
 //! ```
 //!
 //! Without reduction the body's value is stored directly. The result dimensions form one
-//! `loop.parallel` (the CPU backend spreads its outermost dimension over threads); a rank-0
-//! result needs no parallel loop. Reduction axes are sequential `loop.for`s inside it, so
+//! `loop.parallel` (the CPU backend spreads its outermost dimension over threads); unit
+//! dimensions are left out of it (their index is 0), and a result with no other dimension
+//! (rank 0, or all ones) needs no parallel loop. Reduction axes are sequential `loop.for`s inside it, so
 //! each accumulator is owned by one iteration of the parallel loop.
 
 use std::collections::HashMap;
@@ -50,11 +51,7 @@ pub(super) fn lower(ctx: &mut Context, compute: OpId) -> Value {
         let value = c.identity(ctx, element);
         (c, at.constant(ctx, value, element))
     });
-    let (inside, result_ivs) = if shape.is_empty() {
-        (at, Vec::new())
-    } else {
-        at.parallel(ctx, &shape)
-    };
+    let (inside, result_ivs) = result_loops(ctx, at, &shape);
     match reduction_start {
         Some((combiner, identity)) => {
             inside.store(ctx, identity, buffer, &result_ivs);
@@ -79,6 +76,28 @@ pub(super) fn lower(ctx: &mut Context, compute: OpId) -> Value {
     ctx.replace_all_uses(result, buffer);
     ctx.erase_op(compute);
     buffer
+}
+
+/// The parallel loop over the result dimensions, and the index of each dimension inside it.
+/// Unit dimensions get no loop, only the index 0: the backend spreads the outermost loop
+/// dimension over threads, and a batch of one there would leave every thread but one idle.
+fn result_loops(ctx: &mut Context, at: Builder, shape: &[i64]) -> (Builder, Vec<Value>) {
+    let looped: Vec<i64> = shape.iter().copied().filter(|&e| e != 1).collect();
+    let zero = (looped.len() < shape.len()).then(|| {
+        let index = ctx.index_type();
+        let value = ctx.integer_attr(0, index);
+        at.constant(ctx, value, index)
+    });
+    let (inside, mut loop_ivs) = if looped.is_empty() {
+        (at, Vec::new())
+    } else {
+        at.parallel(ctx, &looped)
+    };
+    let ivs = shape
+        .iter()
+        .map(|&e| if e == 1 { zero.expect("made for unit dims") } else { loop_ivs.remove(0) })
+        .collect();
+    (inside, ivs)
 }
 
 /// Emits the body of `compute` at `at` with its index arguments bound to `ivs` (the whole
