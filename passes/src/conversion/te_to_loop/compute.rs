@@ -95,7 +95,13 @@ fn result_loops(ctx: &mut Context, at: Builder, shape: &[i64]) -> (Builder, Vec<
     };
     let ivs = shape
         .iter()
-        .map(|&e| if e == 1 { zero.expect("made for unit dims") } else { loop_ivs.remove(0) })
+        .map(|&e| {
+            if e == 1 {
+                zero.expect("made for unit dims")
+            } else {
+                loop_ivs.remove(0)
+            }
+        })
         .collect();
     (inside, ivs)
 }
