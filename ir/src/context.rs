@@ -80,6 +80,31 @@ impl Context {
         self.intern_type(TypeKind::Integer { width, signedness })
     }
 
+    /// `ty` without signedness: `ui8` and `si8` become `i8`; every other type is itself.
+    /// Scalar arithmetic (`arith`) computes on signless integers and puts the signedness
+    /// in the operation instead.
+    pub fn signless(&mut self, ty: Type) -> Type {
+        match *self.type_kind(ty) {
+            TypeKind::Integer { width, .. } => self.integer_type(width, Signedness::Signless),
+            _ => ty,
+        }
+    }
+
+    /// Whether `scalar` is `signless(ty)`, which [`Context::signless`] would intern.
+    pub fn is_signless_of(&self, scalar: Type, ty: Type) -> bool {
+        match (self.type_kind(scalar), self.type_kind(ty)) {
+            (
+                TypeKind::Integer {
+                    width: a,
+                    signedness: Signedness::Signless,
+                },
+                TypeKind::Integer { width: b, .. },
+            ) => a == b,
+            (_, TypeKind::Integer { .. }) => false,
+            _ => scalar == ty,
+        }
+    }
+
     pub fn i1(&mut self) -> Type {
         self.integer_type(1, Signedness::Signless)
     }

@@ -432,3 +432,65 @@ func.func @generators(%x: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x2xi64>,
     );
     assert!(text.contains("arith.constant dense<"), "{text}");
 }
+
+/// Unsigned tensors compute as signless integers with the unsigned arith ops. Random
+/// unsigned inputs are small, so each function first wraps some below zero (`a - b`):
+/// those values have the high bit set, where signed and unsigned ops differ.
+#[test]
+fn unsigned_integers() {
+    let text = check_lowering(
+        r#"
+func.func @arithmetic(%a: tensor<6xui8>, %b: tensor<6xui8>) -> (tensor<6xui8>, tensor<6xui8>, tensor<6xui8>, tensor<6xui8>, tensor<6xui8>, tensor<6xui8>) {
+  %w = graph.sub %a, %b : (tensor<6xui8>, tensor<6xui8>) -> tensor<6xui8>
+  %d = graph.constant dense<[3, 200, 7, 255, 1, 130]> : tensor<6xui8>
+  %0 = graph.div %w, %d : (tensor<6xui8>, tensor<6xui8>) -> tensor<6xui8>
+  %1 = graph.mod %w, %d : (tensor<6xui8>, tensor<6xui8>) -> tensor<6xui8>
+  %2 = graph.max %w, %a, %d : (tensor<6xui8>, tensor<6xui8>, tensor<6xui8>) -> tensor<6xui8>
+  %3 = graph.min %w, %d : (tensor<6xui8>, tensor<6xui8>) -> tensor<6xui8>
+  %4 = graph.mul %w, %d : (tensor<6xui8>, tensor<6xui8>) -> tensor<6xui8>
+  %5 = graph.abs %w : tensor<6xui8>
+  return %0, %1, %2, %3, %4, %5 : tensor<6xui8>, tensor<6xui8>, tensor<6xui8>, tensor<6xui8>, tensor<6xui8>, tensor<6xui8>
+}
+func.func @compare(%a: tensor<6xui16>, %b: tensor<6xui16>) -> (tensor<6xi1>, tensor<6xi1>, tensor<6xi1>, tensor<6xi1>, tensor<6xi1>, tensor<6xui16>) {
+  %w = graph.sub %a, %b : (tensor<6xui16>, tensor<6xui16>) -> tensor<6xui16>
+  %0 = graph.equal %w, %b : (tensor<6xui16>, tensor<6xui16>) -> tensor<6xi1>
+  %1 = graph.less %w, %b : (tensor<6xui16>, tensor<6xui16>) -> tensor<6xi1>
+  %2 = graph.less_or_equal %w, %b : (tensor<6xui16>, tensor<6xui16>) -> tensor<6xi1>
+  %3 = graph.greater %w, %b : (tensor<6xui16>, tensor<6xui16>) -> tensor<6xi1>
+  %4 = graph.greater_or_equal %w, %b : (tensor<6xui16>, tensor<6xui16>) -> tensor<6xi1>
+  %5 = graph.clip %w {max = 40000 : ui16, min = 5 : ui16} : tensor<6xui16>
+  return %0, %1, %2, %3, %4, %5 : tensor<6xi1>, tensor<6xi1>, tensor<6xi1>, tensor<6xi1>, tensor<6xi1>, tensor<6xui16>
+}
+func.func @cast(%a: tensor<6xui8>, %b: tensor<6xui8>, %i: tensor<6xi8>, %x: tensor<6xf32>) -> (tensor<6xf32>, tensor<6xi32>, tensor<6xui64>, tensor<6xi1>, tensor<6xui32>, tensor<6xi8>, tensor<6xui8>, tensor<6xui64>) {
+  %w = graph.sub %a, %b : (tensor<6xui8>, tensor<6xui8>) -> tensor<6xui8>
+  %0 = graph.cast %w {to = f32} : (tensor<6xui8>) -> tensor<6xf32>
+  %1 = graph.cast %w {to = i32} : (tensor<6xui8>) -> tensor<6xi32>
+  %2 = graph.cast %w {to = ui64} : (tensor<6xui8>) -> tensor<6xui64>
+  %3 = graph.cast %w {to = i1} : (tensor<6xui8>) -> tensor<6xi1>
+  %4 = graph.cast %i {to = ui32} : (tensor<6xi8>) -> tensor<6xui32>
+  %5 = graph.cast %w {to = i8} : (tensor<6xui8>) -> tensor<6xi8>
+  %k = graph.constant dense<100.0> : tensor<6xf32>
+  %s = graph.mul %x, %k : (tensor<6xf32>, tensor<6xf32>) -> tensor<6xf32>
+  %6 = graph.cast %s {to = ui8} : (tensor<6xf32>) -> tensor<6xui8>
+  %q = graph.mul %s, %s : (tensor<6xf32>, tensor<6xf32>) -> tensor<6xf32>
+  %7 = graph.cast %q {to = ui64} : (tensor<6xf32>) -> tensor<6xui64>
+  return %0, %1, %2, %3, %4, %5, %6, %7 : tensor<6xf32>, tensor<6xi32>, tensor<6xui64>, tensor<6xi1>, tensor<6xui32>, tensor<6xi8>, tensor<6xui8>, tensor<6xui64>
+}
+func.func @reduce(%a: tensor<3x4xui32>, %b: tensor<3x4xui32>) -> (tensor<3xui32>, tensor<3xui32>, tensor<3xui32>, tensor<3xi64>, tensor<3x3xui32>) {
+  %w = graph.sub %a, %b : (tensor<3x4xui32>, tensor<3x4xui32>) -> tensor<3x4xui32>
+  %0 = graph.reduce_max %w {axes = array<i64: 1>, keepdims = false} : (tensor<3x4xui32>) -> tensor<3xui32>
+  %1 = graph.reduce_min %w {axes = array<i64: 1>, keepdims = false} : (tensor<3x4xui32>) -> tensor<3xui32>
+  %2 = graph.reduce_sum %w {axes = array<i64: 1>, keepdims = false} : (tensor<3x4xui32>) -> tensor<3xui32>
+  %3 = graph.arg_max %w {axis = 1 : i64, keepdims = false} : (tensor<3x4xui32>) -> tensor<3xi64>
+  %t = graph.transpose %b {perm = array<i64: 1, 0>} : (tensor<3x4xui32>) -> tensor<4x3xui32>
+  %4 = graph.matmul %w, %t : (tensor<3x4xui32>, tensor<4x3xui32>) -> tensor<3x3xui32>
+  return %0, %1, %2, %3, %4 : tensor<3xui32>, tensor<3xui32>, tensor<3xui32>, tensor<3xi64>, tensor<3x3xui32>
+}
+"#,
+    );
+    for op in [
+        "divui", "remui", "maxui", "minui", "cmpi ult", "uitofp", "extui",
+    ] {
+        assert!(text.contains(op), "no {op} in:\n{text}");
+    }
+}

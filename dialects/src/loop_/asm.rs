@@ -10,7 +10,9 @@
 //!   (upper) before a map of several results. Bodies end with an implicit `loop.yield`.
 //! - `loop.load %m[%i, %j] : memref<4x8xf32>` with the identity map, or
 //!   `loop.load %m[(d0, d1) -> (d0 + 1, d1)](%i, %j) : memref<4x8xf32>`;
-//!   `loop.store %v, %m[...] : memref<...>`; the vector forms add `, vector<8xf32>`.
+//!   `loop.store %v, %m[...] : memref<...>`; the vector forms add `, vector<8xf32>`. The
+//!   scalars and vector elements are signless for integer memrefs (`memref<8xui8>` loads
+//!   `i8`), as in `te` bodies.
 
 use tb_ir::affine::{AffineExpr, AffineMap};
 use tb_ir::asm::{OpAsmParser, OpAsmPrinter, OperationParseState, UnresolvedOperand};
@@ -538,7 +540,7 @@ fn parse_access_types(p: &mut OpAsmParser) -> PResult<(Type, Type)> {
     match p.ctx().type_kind(memref) {
         TypeKind::MemRef { element, .. } => {
             let element = *element;
-            Ok((memref, element))
+            Ok((memref, p.ctx().signless(element)))
         }
         _ => p.error_at(at, "expected a memref type"),
     }

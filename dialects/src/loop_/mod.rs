@@ -21,6 +21,9 @@
 //! implicit `loop.yield`. Schedule decisions are loop attributes: `unroll = U`,
 //! `vectorize = W` and `parallel`.
 //!
+//! Loads and stores of integer memrefs carry signless scalars (`memref<8xui8>` loads an
+//! `i8`), as `te` bodies do: the arith ops on them carry the signedness.
+//!
 //! [`loop_dims`], [`induction_vars`] and [`body`] are the "loop-like" queries later passes
 //! and the interpreter use for both `loop.for` and `loop.parallel`.
 

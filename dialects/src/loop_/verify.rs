@@ -237,12 +237,12 @@ pub(crate) fn access(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
         else {
             return Ok(());
         };
-        if *velement != element {
+        if !ctx.is_signless_of(*velement, element) {
             return error(
                 ctx,
                 op,
                 format!(
-                    "vector type '{}' must have the element type of {what}",
+                    "vector type '{}' must have the (signless) element type of {what}",
                     type_to_string(ctx, value_ty)
                 ),
             );
@@ -258,12 +258,12 @@ pub(crate) fn access(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
             );
         }
         vector_shape = vshape;
-    } else if value_ty != element {
+    } else if !ctx.is_signless_of(value_ty, element) {
         return error(
             ctx,
             op,
             format!(
-                "{} type '{}' must be the element type of {what}",
+                "{} type '{}' must be the (signless) element type of {what}",
                 if is_store { "stored value" } else { "result" },
                 type_to_string(ctx, value_ty)
             ),

@@ -3,14 +3,15 @@
 //! `te.compute (%in, ...) [%i, ...] (reduce [%k, ...] in [16, ...] combiner = sum)?
 //!  (attributes {...})? { body } : (input types) -> result type`
 //!
-//! `te.read %in[(d0, d1) -> (d1)] : tensor<8xf32>` (the result is the element type).
+//! `te.read %in[(d0, d1) -> (d1)] : tensor<8xf32>` (the result is the element type, signless
+//! for integers: `tensor<8xui8>` reads `i8`).
 //!
 //! `te.read_at %in[%i, %j] : tensor<4x8xf32>` (likewise).
 
 use tb_ir::asm::{OpAsmParser, OpAsmPrinter, OperationParseState};
 use tb_ir::attributes::{AttrKind, DenseArrayData};
 use tb_ir::parser::PResult;
-use tb_ir::{OpId, Type};
+use tb_ir::{OpId, Type, TypeKind};
 
 const COMPUTE_ELIDED: &[&str] = &["reduction_extents", "combiner"];
 
@@ -135,9 +136,10 @@ pub(crate) fn parse_read(p: &mut OpAsmParser, state: &mut OperationParseState) -
     p.parse_literal(":")?;
     let at = p.offset();
     let ty = p.parse_type()?;
-    let Some(element) = super::element_type(p.ctx(), ty) else {
+    if !matches!(p.ctx().type_kind(ty), TypeKind::RankedTensor { .. }) {
         return p.error_at(at, "expected a ranked tensor type");
-    };
+    }
+    let element = super::scalar_type(p.ctx(), ty).expect("a tensor has an element type");
     state.operands = vec![p.resolve_operand(&input, ty)?];
     state.result_types = vec![element];
     Ok(())
@@ -170,9 +172,10 @@ pub(crate) fn parse_read_at(p: &mut OpAsmParser, state: &mut OperationParseState
     p.parse_literal(":")?;
     let at = p.offset();
     let ty = p.parse_type()?;
-    let Some(element) = super::element_type(p.ctx(), ty) else {
+    if !matches!(p.ctx().type_kind(ty), TypeKind::RankedTensor { .. }) {
         return p.error_at(at, "expected a ranked tensor type");
-    };
+    }
+    let element = super::scalar_type(p.ctx(), ty).expect("a tensor has an element type");
     let index = p.ctx().index_type();
     let mut operands = vec![p.resolve_operand(&input, ty)?];
     for i in &indices {

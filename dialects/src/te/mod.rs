@@ -15,6 +15,13 @@
 //! } : (tensor<4x16xf32>, tensor<16x8xf32>) -> tensor<4x8xf32>
 //! ```
 //!
+//! Scalars in a body are signless, as `arith` computes on signless integers only: a read
+//! of a `tensor<4xui8>` (or `si8`) gives an `i8`, and a body of a `tensor<4xui8>` result
+//! yields an `i8`. Unsigned data keeps its bits; the arith op that needs it carries the
+//! signedness (`arith.divui`, `arith.cmpi ult`, `arith.uitofp` ...), and a reduction over
+//! an unsigned result compares unsigned with its `max` and `min` combiners. Floats and
+//! signless integers are read and yielded as themselves ([`scalar_type`]).
+//!
 //! Because every access is an affine map over the domain, producer inlining is map
 //! composition; [`domain`], [`read_map`] and friends expose that to passes.
 //!
@@ -197,6 +204,13 @@ pub fn enclosing_compute(ctx: &Context, op: OpId) -> Option<OpId> {
         at = ctx.parent_op(p);
     }
     None
+}
+
+/// The type a body reads and yields elements of `shaped` (a tensor, memref or vector
+/// type) in: its element type without signedness.
+pub fn scalar_type(ctx: &mut Context, shaped: tb_ir::Type) -> Option<tb_ir::Type> {
+    let element = ctx.type_kind(shaped).element()?;
+    Some(ctx.signless(element))
 }
 
 /// The element type of a ranked tensor or memref.

@@ -6,7 +6,7 @@ use tb_ir::attributes::AttrKind;
 use tb_ir::printer::type_to_string;
 use tb_ir::registry::FoldResult;
 use tb_ir::types::DYNAMIC;
-use tb_ir::{Attr, Context, Diagnostic, OpId, TypeKind};
+use tb_ir::{Attr, Context, Diagnostic, OpId, Type, TypeKind};
 
 use super::{COMBINERS, COMPUTE, READ, YIELD};
 
@@ -116,6 +116,12 @@ pub(crate) fn check_map_bounds(
         }
     }
     Ok(())
+}
+
+/// Whether body scalars of type `scalar` are the elements of `shaped`: its element type,
+/// signless for integers (see [`super::scalar_type`]).
+pub(crate) fn holds_elements_of(ctx: &Context, scalar: Type, shaped: Type) -> bool {
+    super::element_type(ctx, shaped).is_some_and(|element| ctx.is_signless_of(scalar, element))
 }
 
 pub(crate) fn compute(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
@@ -232,14 +238,13 @@ pub(crate) fn read(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
             ),
         );
     }
-    let element = super::element_type(ctx, input_ty);
     let result_ty = ctx.value_type(data.results[0]);
-    if element != Some(result_ty) {
+    if !holds_elements_of(ctx, result_ty, input_ty) {
         return error(
             ctx,
             op,
             format!(
-                "result type '{}' must be the element type of {what}",
+                "result type '{}' must be the (signless) element type of {what}",
                 type_to_string(ctx, result_ty)
             ),
         );
@@ -256,7 +261,7 @@ pub(crate) fn read(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
                 ctx,
                 op,
                 format!(
-                    "padding must be a {} attribute, the element type of {what}",
+                    "padding must be a {} attribute, the type of the result",
                     type_to_string(ctx, result_ty)
                 ),
             ),
@@ -292,12 +297,12 @@ pub(crate) fn read_at(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
         );
     }
     let result_ty = ctx.value_type(data.results[0]);
-    if super::element_type(ctx, input_ty) != Some(result_ty) {
+    if !holds_elements_of(ctx, result_ty, input_ty) {
         return error(
             ctx,
             op,
             format!(
-                "result type '{}' must be the element type of '{}'",
+                "result type '{}' must be the (signless) element type of '{}'",
                 type_to_string(ctx, result_ty),
                 type_to_string(ctx, input_ty)
             ),
@@ -313,12 +318,12 @@ pub(crate) fn yield_op(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     };
     let value_ty = ctx.value_type(ctx.op(op).operands[0]);
     let result_ty = ctx.value_type(ctx.op(parent).results[0]);
-    if super::element_type(ctx, result_ty) != Some(value_ty) {
+    if !holds_elements_of(ctx, value_ty, result_ty) {
         return error(
             ctx,
             op,
             format!(
-                "type '{}' of the yielded value must be the element type of the result '{}'",
+                "type '{}' of the yielded value must be the (signless) element type of the result '{}'",
                 type_to_string(ctx, value_ty),
                 type_to_string(ctx, result_ty)
             ),

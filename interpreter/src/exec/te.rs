@@ -1,13 +1,15 @@
 //! `te` ops: `te.compute` evaluates its body once per point of its iteration domain and
 //! folds reduction axes with its combiner, in the result's element type (each partial sum is
-//! rounded as compiled code rounds it); `te.read` reads an input through its affine map
+//! rounded as compiled code rounds it; max and min of an unsigned result compare unsigned); `te.read` reads an input through its affine map
 //! (yielding its padding outside a padded input), `te.read_at` at computed indices.
 
 use tb_dialects::te;
 use tb_ir::OpId;
 
 use super::attr::attr_to_value;
-use super::value::{ElemType, RtValue, Scalar, read_element, static_shape, write_element};
+use super::value::{
+    ElemType, RtValue, Scalar, read_element, static_shape, unsigned, write_element,
+};
 use super::{Env, ExecError, ExecResult, Handler, Interpreter};
 use crate::tensor::{Tensor, TensorData};
 
@@ -49,13 +51,17 @@ impl Combiner {
             (Combiner::Prod, false) => Scalar::Int(1),
             (Combiner::Max, true) => Scalar::Float(f64::NEG_INFINITY),
             (Combiner::Min, true) => Scalar::Float(f64::INFINITY),
+            // Unsigned: 0 and all ones (-1 before normalization).
+            (Combiner::Max, false) if is_unsigned(elem) => Scalar::Int(0),
+            (Combiner::Min, false) if is_unsigned(elem) => Scalar::Int(-1),
             (Combiner::Max, false) => Scalar::Int(i64::MIN),
             (Combiner::Min, false) => Scalar::Int(i64::MAX),
         }
     }
 
-    /// `acc` combined with `v`; max and min propagate NaN.
-    fn apply(self, acc: Scalar, v: Scalar) -> Scalar {
+    /// `acc` combined with `v`, values of `elem`; max and min propagate NaN, and compare
+    /// unsigned integers as unsigned (the body's scalars are signless).
+    fn apply(self, elem: ElemType, acc: Scalar, v: Scalar) -> Scalar {
         match (acc, v) {
             (Scalar::Float(a), Scalar::Float(b)) => Scalar::Float(match self {
                 Combiner::Sum => a + b,
@@ -66,15 +72,27 @@ impl Combiner {
             }),
             (a, b) => {
                 let (a, b) = (a.as_int(), b.as_int());
+                let width = elem.width();
+                let less = if is_unsigned(elem) {
+                    unsigned(a, width) < unsigned(b, width)
+                } else {
+                    a < b
+                };
                 Scalar::Int(match self {
                     Combiner::Sum => a.wrapping_add(b),
                     Combiner::Prod => a.wrapping_mul(b),
-                    Combiner::Max => a.max(b),
-                    Combiner::Min => a.min(b),
+                    Combiner::Max if less => b,
+                    Combiner::Min if less => a,
+                    Combiner::Max => a,
+                    Combiner::Min => b,
                 })
             }
         }
     }
+}
+
+fn is_unsigned(elem: ElemType) -> bool {
+    matches!(elem, ElemType::Int { unsigned: true, .. })
 }
 
 fn compute(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
@@ -107,7 +125,7 @@ fn compute(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
                 set_point(interp, &domain_shape, rank, flat, r);
                 let v = eval_body(interp, env, body)?;
                 value = match combiner {
-                    Some(c) if r > 0 => elem.normalize(c.apply(value, v)),
+                    Some(c) if r > 0 => elem.normalize(c.apply(elem, value, v)),
                     _ => v,
                 };
             }

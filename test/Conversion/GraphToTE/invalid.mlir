@@ -1,17 +1,16 @@
 // RUN: tb-opt %s --convert-graph-to-te --verify-diagnostics --split-input-file
 
-// arith computes on signless integers only: unsigned arithmetic has no te lowering, and
-// the pass says so at the op instead of producing IR that does not verify.
-func.func @unsigned_add(%a: tensor<4xui8>, %b: tensor<4xui8>) -> tensor<4xui8> {
-  // expected-error@+1 {{'graph.add' op has no lowering to te: arithmetic on the unsigned type ui8}}
-  %0 = graph.add %a, %b : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
-  return %0 : tensor<4xui8>
+// What te cannot express is refused at the op, before anything changed.
+func.func @gemm_integers(%a: tensor<2x2xi32>, %b: tensor<2x2xi32>) -> tensor<2x2xi32> {
+  // expected-error@+1 {{'graph.gemm' op has no lowering to te: Gemm on integers}}
+  %0 = graph.gemm %a, %b : (tensor<2x2xi32>, tensor<2x2xi32>) -> tensor<2x2xi32>
+  return %0 : tensor<2x2xi32>
 }
 
 // -----
 
-func.func @unsigned_matmul(%a: tensor<2x2xui32>, %b: tensor<2x2xui32>) -> tensor<2x2xui32> {
-  // expected-error@+1 {{'graph.matmul' op has no lowering to te}}
-  %0 = graph.matmul %a, %b : (tensor<2x2xui32>, tensor<2x2xui32>) -> tensor<2x2xui32>
-  return %0 : tensor<2x2xui32>
+func.func @l2_of_unsigned(%a: tensor<4xui8>) -> tensor<ui8> {
+  // expected-error@+1 {{'graph.reduce_l2' op has no lowering to te: a logarithmic or L2 reduction of integers}}
+  %0 = graph.reduce_l2 %a {axes = array<i64: 0>, keepdims = false} : (tensor<4xui8>) -> tensor<ui8>
+  return %0 : tensor<ui8>
 }

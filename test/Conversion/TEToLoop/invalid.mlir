@@ -53,13 +53,13 @@ func.func @nested_compute(%a: tensor<4xf32>) {
 
 // -----
 
-func.func @signed_reduction(%a: tensor<4xsi32>) -> tensor<si32> {
-  // expected-error @+1 {{'te.compute' op reduces with 'sum' over element type 'si32', which arith cannot accumulate}}
+func.func @complex_reduction(%a: tensor<4xcomplex<f32>>) -> tensor<complex<f32>> {
+  // expected-error @+1 {{'te.compute' op reduces with 'sum' over element type 'complex<f32>', which arith cannot accumulate}}
   %c = te.compute (%a) [] reduce [%k] in [4] combiner = sum {
-    %x = te.read %a[(d0) -> (d0)] : tensor<4xsi32>
-    te.yield %x : si32
-  } : (tensor<4xsi32>) -> tensor<si32>
-  return %c : tensor<si32>
+    %x = te.read %a[(d0) -> (d0)] : tensor<4xcomplex<f32>>
+    te.yield %x : complex<f32>
+  } : (tensor<4xcomplex<f32>>) -> tensor<complex<f32>>
+  return %c : tensor<complex<f32>>
 }
 
 // -----

@@ -150,7 +150,7 @@ func.func @map_results(%m: memref<4x8xf32>, %i: index, %v: f32) {
 // -----
 
 func.func @load_type(%m: memref<4xf32>, %i: index) {
-  // expected-error @+1 {{result type 'f16' must be the element type of memref 'memref<4xf32>'}}
+  // expected-error @+1 {{result type 'f16' must be the (signless) element type of memref 'memref<4xf32>'}}
   %x = "loop.load"(%m, %i) <{map = affine_map<(d0) -> (d0)>}> : (memref<4xf32>, index) -> f16
   return
 }
@@ -158,15 +158,32 @@ func.func @load_type(%m: memref<4xf32>, %i: index) {
 // -----
 
 func.func @store_type(%m: memref<4xf32>, %i: index, %v: f64) {
-  // expected-error @+1 {{stored value type 'f64' must be the element type of memref 'memref<4xf32>'}}
+  // expected-error @+1 {{stored value type 'f64' must be the (signless) element type of memref 'memref<4xf32>'}}
   "loop.store"(%v, %m, %i) <{map = affine_map<(d0) -> (d0)>}> : (f64, memref<4xf32>, index) -> ()
   return
 }
 
 // -----
 
+// An unsigned memref is loaded as the signless integer of its width.
+func.func @load_unsigned(%m: memref<4xui8>, %i: index) {
+  // expected-error @+1 {{result type 'ui8' must be the (signless) element type of memref 'memref<4xui8>'}}
+  %x = "loop.load"(%m, %i) <{map = affine_map<(d0) -> (d0)>}> : (memref<4xui8>, index) -> ui8
+  return
+}
+
+// -----
+
+func.func @store_unsigned_width(%m: memref<4xui8>, %i: index, %v: i16) {
+  // expected-error @+1 {{stored value type 'i16' must be the (signless) element type of memref 'memref<4xui8>'}}
+  "loop.store"(%v, %m, %i) <{map = affine_map<(d0) -> (d0)>}> : (i16, memref<4xui8>, index) -> ()
+  return
+}
+
+// -----
+
 func.func @vector_element(%m: memref<64xf32>, %i: index) {
-  // expected-error @+1 {{vector type 'vector<8xf16>' must have the element type of memref 'memref<64xf32>'}}
+  // expected-error @+1 {{vector type 'vector<8xf16>' must have the (signless) element type of memref 'memref<64xf32>'}}
   %v = loop.vector_load %m[%i] : memref<64xf32>, vector<8xf16>
   return
 }

@@ -93,3 +93,22 @@ func.func @scalar(%s: memref<f32>) {
   }
   return
 }
+
+// Loads and stores of unsigned memrefs carry signless scalars and vectors.
+// CHECK-LABEL: func.func @unsigned
+// CHECK:         %[[X:.*]] = loop.load %arg0[%{{.*}}] : memref<8xui16>
+// CHECK-NEXT:    %[[M:.*]] = arith.maxui %[[X]], %[[X]] : i16
+// CHECK-NEXT:    loop.store %[[M]], %arg0[%{{.*}}] : memref<8xui16>
+// CHECK-NEXT:    %[[V:.*]] = loop.vector_load %arg0[%{{.*}}] : memref<8xui16>, vector<8xi16>
+// CHECK-NEXT:    loop.vector_store %[[V]], %arg0[%{{.*}}] : memref<8xui16>, vector<8xi16>
+// GENERIC-LABEL: sym_name = "unsigned"
+// GENERIC:         "loop.load"(%{{.*}}, %{{.*}}) <{map = affine_map<(d0) -> (d0)>}> : (memref<8xui16>, index) -> i16
+func.func @unsigned(%m: memref<8xui16>) {
+  %c0 = arith.constant 0 : index
+  %x = loop.load %m[%c0] : memref<8xui16>
+  %y = arith.maxui %x, %x : i16
+  loop.store %y, %m[%c0] : memref<8xui16>
+  %v = loop.vector_load %m[%c0] : memref<8xui16>, vector<8xi16>
+  loop.vector_store %v, %m[%c0] : memref<8xui16>, vector<8xi16>
+  return
+}

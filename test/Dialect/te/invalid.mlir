@@ -87,7 +87,7 @@ func.func @read_outside(%a: tensor<4x8xf32>) -> f32 {
 
 func.func @read_type(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %c = te.compute (%a) [%i, %j] {
-    // expected-error @+1 {{result type 'f16' must be the element type of input #0 ('tensor<4x8xf32>')}}
+    // expected-error @+1 {{result type 'f16' must be the (signless) element type of input #0 ('tensor<4x8xf32>')}}
     %x = "te.read"(%a) <{map = affine_map<(d0, d1) -> (d0, d1)>}> : (tensor<4x8xf32>) -> f16
     te.yield %x : f16
   } : (tensor<4x8xf32>) -> tensor<4x8xf32>
@@ -99,7 +99,7 @@ func.func @read_type(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
 func.func @yield_type(%a: tensor<4x8xf32>) -> tensor<4x8xf16> {
   %c = te.compute (%a) [%i, %j] {
     %x = te.read %a[(d0, d1) -> (d0, d1)] : tensor<4x8xf32>
-    // expected-error @+1 {{type 'f32' of the yielded value must be the element type of the result 'tensor<4x8xf16>'}}
+    // expected-error @+1 {{type 'f32' of the yielded value must be the (signless) element type of the result 'tensor<4x8xf16>'}}
     te.yield %x : f32
   } : (tensor<4x8xf32>) -> tensor<4x8xf16>
   return %c : tensor<4x8xf16>
@@ -217,7 +217,7 @@ func.func @reduce_count(%a: tensor<4xf32>) -> tensor<4xf32> {
 
 func.func @padding_type(%a: tensor<8xf32>) -> tensor<8xf32> {
   %c = te.compute (%a) [%i] {
-    // expected-error @+1 {{padding must be a f32 attribute, the element type of input #0 ('tensor<8xf32>')}}
+    // expected-error @+1 {{padding must be a f32 attribute, the type of the result}}
     %x = te.read %a[(d0) -> (d0 - 1)] {padding = 0 : i32} : tensor<8xf32>
     te.yield %x : f32
   } : (tensor<8xf32>) -> tensor<8xf32>
@@ -241,4 +241,39 @@ func.func @read_at_outside(%a: tensor<4xf32>, %i: index) -> f32 {
   // expected-error @+1 {{expects to be nested in a 'te.compute'}}
   %x = te.read_at %a[%i] : tensor<4xf32>
   return %x : f32
+}
+
+// -----
+
+// A read of an unsigned tensor gives the signless integer of the same width, not another.
+func.func @read_unsigned_width(%a: tensor<4xui8>) -> tensor<4xi16> {
+  %c = te.compute (%a) [%i] {
+    // expected-error @+1 {{result type 'i16' must be the (signless) element type of input #0 ('tensor<4xui8>')}}
+    %x = "te.read"(%a) <{map = affine_map<(d0) -> (d0)>}> : (tensor<4xui8>) -> i16
+    te.yield %x : i16
+  } : (tensor<4xui8>) -> tensor<4xi16>
+  return %c : tensor<4xi16>
+}
+
+// -----
+
+// Body scalars are signless: the unsigned type itself is not read.
+func.func @read_unsigned_type(%a: tensor<4xui8>) -> tensor<4xui8> {
+  %c = te.compute (%a) [%i] {
+    // expected-error @+1 {{result type 'ui8' must be the (signless) element type of input #0 ('tensor<4xui8>')}}
+    %x = "te.read"(%a) <{map = affine_map<(d0) -> (d0)>}> : (tensor<4xui8>) -> ui8
+    "te.yield"(%x) : (ui8) -> ()
+  } : (tensor<4xui8>) -> tensor<4xui8>
+  return %c : tensor<4xui8>
+}
+
+// -----
+
+func.func @yield_unsigned_width(%a: tensor<4xi16>) -> tensor<4xui8> {
+  %c = te.compute (%a) [%i] {
+    %x = te.read %a[(d0) -> (d0)] : tensor<4xi16>
+    // expected-error @+1 {{type 'i16' of the yielded value must be the (signless) element type of the result 'tensor<4xui8>'}}
+    te.yield %x : i16
+  } : (tensor<4xi16>) -> tensor<4xui8>
+  return %c : tensor<4xui8>
 }

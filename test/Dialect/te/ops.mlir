@@ -109,3 +109,24 @@ func.func @padded_and_indexed(%a: tensor<8xf32>, %t: tensor<5x3xf32>, %ids: tens
   } : (tensor<5x3xf32>, tensor<2xi64>) -> tensor<2x3xf32>
   return %w, %g : tensor<8xf32>, tensor<2x3xf32>
 }
+
+// Body scalars are signless: a read of a ui8 tensor gives an i8, the unsigned division
+// carries the signedness, and the body yields an i8 into the ui8 result.
+// CHECK-LABEL: func.func @unsigned
+// CHECK:         te.compute (%arg0) [%{{.*}}] {
+// CHECK-NEXT:      %[[X:.*]] = te.read %arg0[(d0) -> (d0)] {padding = -1 : i8} : tensor<4xui8>
+// CHECK-NEXT:      %[[T:.*]] = arith.constant 3 : i8
+// CHECK-NEXT:      %[[Q:.*]] = arith.divui %[[X]], %[[T]] : i8
+// CHECK-NEXT:      te.yield %[[Q]] : i8
+// CHECK-NEXT:    } : (tensor<4xui8>) -> tensor<4xui8>
+// GENERIC-LABEL: sym_name = "unsigned"
+// GENERIC:         "te.read"(%{{.*}}) <{map = affine_map<(d0) -> (d0)>, padding = -1 : i8}> : (tensor<4xui8>) -> i8
+func.func @unsigned(%a: tensor<4xui8>) -> tensor<4xui8> {
+  %c = te.compute (%a) [%i] {
+    %x = te.read %a[(d0) -> (d0)] {padding = -1 : i8} : tensor<4xui8>
+    %t = arith.constant 3 : i8
+    %q = arith.divui %x, %t : i8
+    te.yield %q : i8
+  } : (tensor<4xui8>) -> tensor<4xui8>
+  return %c : tensor<4xui8>
+}

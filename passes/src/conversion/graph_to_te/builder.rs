@@ -4,7 +4,12 @@
 //! Bodies compute in a "compute type": the element type itself, except that f16 and bf16
 //! are widened to f32, as the graph interpreter's kernels do, so that a chain of body ops
 //! rounds to the narrow type once.
+//!
+//! Body scalars are signless, as `arith` wants them (see the `te` dialect): a read of an
+//! unsigned tensor gives a signless integer that [`Body`] remembers as unsigned, and its
+//! ops on such values pick the unsigned arith op (`divui`, `cmpi ult`, `uitofp` ...).
 
+use std::collections::HashSet;
 use tb_dialects::arith::{CMPF_PREDICATES, CMPI_PREDICATES};
 use tb_dialects::graph::attrs::Attrs;
 use tb_dialects::graph::types::{ElementKind, element_kind, tensor_type};
@@ -12,7 +17,8 @@ use tb_ir::affine::{AffineExpr, AffineMap};
 use tb_ir::attributes::{AttrKind, DenseData, DenseElement};
 use tb_ir::float::bits_from_f64;
 use tb_ir::operation::OperationState;
-use tb_ir::{Attr, BlockId, Context, FloatKind, Location, OpId, Type, TypeKind, Value};
+
+use tb_ir::{Attr, BlockId, Context, FloatKind, Location, OpId, Signedness, Type, TypeKind, Value};
 
 /// What lowerings report when they cannot lower: the driver prefixes the op name.
 pub(super) type LowerResult<T = Vec<Value>> = Result<T, String>;
@@ -215,6 +221,7 @@ impl<'a> Lowering<'a> {
             compute,
             block,
             loc: self.loc,
+            unsigned: HashSet::new(),
         };
         let value = body(&mut b)?;
         let value = b.convert(value, element);
@@ -249,6 +256,8 @@ pub(super) struct Body<'b> {
     compute: OpId,
     block: BlockId,
     loc: Location,
+    /// The values holding unsigned integers (their type is signless).
+    unsigned: HashSet<Value>,
 }
 
 /// Comparisons, spelled once for floats (ordered) and integers (signed).
@@ -322,7 +331,24 @@ impl Body<'_> {
         let element = element_of(self.ctx, self.ctx.value_type(input));
         let mut attrs = vec![("map".to_string(), map)];
         attrs.extend(padding.map(|p| ("padding".to_string(), p)));
-        self.op_with("te.read", &[input], element, attrs)
+        let scalar = self.ctx.signless(element);
+        let v = self.op_with("te.read", &[input], scalar, attrs);
+        self.mark(v, is_unsigned(self.ctx, element))
+    }
+
+    /// Records whether `v` holds an unsigned integer; gives `v`.
+    fn mark(&mut self, v: Value, unsigned: bool) -> Value {
+        if unsigned {
+            self.unsigned.insert(v);
+        } else {
+            self.unsigned.remove(&v);
+        }
+        v
+    }
+
+    /// Whether `v` holds an unsigned integer (its type being signless).
+    pub fn is_unsigned(&self, v: Value) -> bool {
+        self.unsigned.contains(&v)
     }
 
     /// `te.read %input[map]` with the map's results `exprs` over the domain.
@@ -333,7 +359,7 @@ impl Body<'_> {
     /// A read that yields `padding` (a value of the element type) outside the input.
     pub fn read_padded(&mut self, input: Value, exprs: Vec<AffineExpr>, padding: f64) -> Value {
         let element = element_of(self.ctx, self.ctx.value_type(input));
-        let padding = scalar_attr(self.ctx, element, padding);
+        let padding = body_scalar_attr(self.ctx, element, padding);
         self.read_op(input, exprs, Some(padding))
     }
 
@@ -349,7 +375,9 @@ impl Body<'_> {
         let element = element_of(self.ctx, self.ctx.value_type(input));
         let mut operands = vec![input];
         operands.extend_from_slice(indices);
-        self.op("te.read_at", &operands, element)
+        let scalar = self.ctx.signless(element);
+        let v = self.op("te.read_at", &operands, scalar);
+        self.mark(v, is_unsigned(self.ctx, element))
     }
 
     pub fn ty(&self, v: Value) -> Type {
@@ -360,10 +388,18 @@ impl Body<'_> {
         matches!(self.ctx.type_kind(self.ty(v)), TypeKind::Float(_))
     }
 
-    /// A constant of scalar type `ty` (float, integer, i1 or index).
+    /// A constant of scalar type `ty` (float, integer, i1 or index; an unsigned `ty` gives
+    /// a signless constant holding an unsigned value).
     pub fn constant(&mut self, value: f64, ty: Type) -> Value {
-        let attr = scalar_attr(self.ctx, ty, value);
-        self.op_with("arith.constant", &[], ty, vec![("value".to_string(), attr)])
+        let attr = body_scalar_attr(self.ctx, ty, value);
+        let scalar = self.ctx.signless(ty);
+        let v = self.op_with(
+            "arith.constant",
+            &[],
+            scalar,
+            vec![("value".to_string(), attr)],
+        );
+        self.mark(v, is_unsigned(self.ctx, ty))
     }
 
     pub fn index_constant(&mut self, value: i64) -> Value {
@@ -395,12 +431,23 @@ impl Body<'_> {
         }
     }
 
-    /// ONNX Cast between element types (signless integers, i1, floats, index).
+    /// ONNX Cast between element types (integers of any signedness, i1, floats, index);
+    /// the result has the signless type of `to`.
     pub fn cast(&mut self, v: Value, to: Type) -> Value {
+        let to_unsigned = is_unsigned(self.ctx, to);
+        let scalar = self.ctx.signless(to);
+        let cast = self.cast_signless(v, scalar, to_unsigned);
+        self.mark(cast, to_unsigned)
+    }
+
+    /// [`Body::cast`] to the signless `to`, unsigned if `to_unsigned`. The same width in
+    /// another signedness is `v` itself, re-interpreted.
+    fn cast_signless(&mut self, v: Value, to: Type, to_unsigned: bool) -> Value {
         let from = self.ty(v);
         if from == to {
             return v;
         }
+        let from_unsigned = self.is_unsigned(v);
         let ctx = &*self.ctx;
         let (fk, tk) = (scalar_kind(ctx, from), scalar_kind(ctx, to));
         match (fk, tk) {
@@ -419,7 +466,12 @@ impl Body<'_> {
             }
             (Scalar::Bool, Scalar::Float(_)) => self.op("arith.uitofp", &[v], to),
             (Scalar::Bool, Scalar::Int(_)) => self.op("arith.extui", &[v], to),
+            (Scalar::Int(_), Scalar::Float(_)) if from_unsigned => {
+                self.op("arith.uitofp", &[v], to)
+            }
             (Scalar::Int(_), Scalar::Float(_)) => self.op("arith.sitofp", &[v], to),
+            // ONNX leaves negative values out of range of unsigned types.
+            (Scalar::Float(_), Scalar::Int(64)) if to_unsigned => self.op("arith.fptoui", &[v], to),
             // Truncation toward zero, then wrapping through i64, as a C cast does.
             (Scalar::Float(_), Scalar::Int(w)) => {
                 if w == 64 {
@@ -431,9 +483,14 @@ impl Body<'_> {
                 }
             }
             (Scalar::Int(a), Scalar::Int(b)) => {
-                let name = if a < b { "arith.extsi" } else { "arith.trunci" };
+                let name = match (a < b, from_unsigned) {
+                    (true, true) => "arith.extui",
+                    (true, false) => "arith.extsi",
+                    (false, _) => "arith.trunci",
+                };
                 self.op(name, &[v], to)
             }
+            (_, Scalar::Index) if from_unsigned => self.op("arith.index_castui", &[v], to),
             (Scalar::Index, _) | (_, Scalar::Index) => self.op("arith.index_cast", &[v], to),
             (Scalar::Bool, Scalar::Bool) => v,
         }
@@ -456,40 +513,57 @@ impl Body<'_> {
         self.binary("arith.mulf", "arith.muli", a, b)
     }
 
-    /// Float division, or signed integer division truncating toward zero.
+    /// Float division, or integer division truncating toward zero.
     pub fn div(&mut self, a: Value, b: Value) -> Value {
-        self.binary("arith.divf", "arith.divsi", a, b)
+        let int = self.signed_or_not(a, "arith.divsi", "arith.divui");
+        self.binary("arith.divf", int, a, b)
     }
 
     /// The remainder with the dividend's sign (C `fmod`, `%`).
     pub fn rem(&mut self, a: Value, b: Value) -> Value {
-        self.binary("arith.remf", "arith.remsi", a, b)
+        let int = self.signed_or_not(a, "arith.remsi", "arith.remui");
+        self.binary("arith.remf", int, a, b)
     }
 
     /// The maximum; NaN-propagating for floats.
     pub fn max(&mut self, a: Value, b: Value) -> Value {
-        self.binary("arith.maximumf", "arith.maxsi", a, b)
+        let int = self.signed_or_not(a, "arith.maxsi", "arith.maxui");
+        self.binary("arith.maximumf", int, a, b)
     }
 
     /// The minimum; NaN-propagating for floats.
     pub fn min(&mut self, a: Value, b: Value) -> Value {
-        self.binary("arith.minimumf", "arith.minsi", a, b)
+        let int = self.signed_or_not(a, "arith.minsi", "arith.minui");
+        self.binary("arith.minimumf", int, a, b)
     }
 
     /// The maximum, ignoring a NaN operand for floats (Rust's and C's `fmax`).
     pub fn max_num(&mut self, a: Value, b: Value) -> Value {
-        self.binary("arith.maxnumf", "arith.maxsi", a, b)
+        let int = self.signed_or_not(a, "arith.maxsi", "arith.maxui");
+        self.binary("arith.maxnumf", int, a, b)
     }
 
     /// The minimum, ignoring a NaN operand for floats.
     pub fn min_num(&mut self, a: Value, b: Value) -> Value {
-        self.binary("arith.minnumf", "arith.minsi", a, b)
+        let int = self.signed_or_not(a, "arith.minsi", "arith.minui");
+        self.binary("arith.minnumf", int, a, b)
     }
 
+    /// `signed`, or `unsigned` when `a` holds an unsigned integer.
+    fn signed_or_not<'n>(&self, a: Value, signed: &'n str, unsigned: &'n str) -> &'n str {
+        if self.is_unsigned(a) {
+            unsigned
+        } else {
+            signed
+        }
+    }
+
+    /// The result is unsigned when `a` is.
     fn binary(&mut self, float: &str, int: &str, a: Value, b: Value) -> Value {
         let ty = self.ty(a);
         let name = if self.is_float(a) { float } else { int };
-        self.op(name, &[a, b], ty)
+        let v = self.op(name, &[a, b], ty);
+        self.mark(v, self.is_unsigned(a))
     }
 
     pub fn neg(&mut self, a: Value) -> Value {
@@ -503,6 +577,9 @@ impl Body<'_> {
     }
 
     pub fn abs(&mut self, a: Value) -> Value {
+        if self.is_unsigned(a) {
+            return a;
+        }
         let ty = self.ty(a);
         let name = if self.is_float(a) {
             "math.absf"
@@ -524,9 +601,14 @@ impl Body<'_> {
         self.op(name, &[a], i1)
     }
 
-    /// `value` as a constant of `like`'s type.
+    /// `value` as a constant of `like`'s type (and signedness).
     pub fn constant_like(&mut self, value: f64, like: Value) -> Value {
-        let ty = self.ty(like);
+        let ty = match *self.ctx.type_kind(self.ty(like)) {
+            TypeKind::Integer { width, .. } if self.is_unsigned(like) => {
+                self.ctx.integer_type(width, Signedness::Unsigned)
+            }
+            _ => self.ty(like),
+        };
         self.constant(value, ty)
     }
 
@@ -542,13 +624,17 @@ impl Body<'_> {
             };
             self.cmpf_pred(pred, a, b)
         } else {
-            let pred = match cmp {
-                Cmp::Eq => "eq",
-                Cmp::Ne => "ne",
-                Cmp::Lt => "slt",
-                Cmp::Le => "sle",
-                Cmp::Gt => "sgt",
-                Cmp::Ge => "sge",
+            let pred = match (cmp, self.is_unsigned(a)) {
+                (Cmp::Eq, _) => "eq",
+                (Cmp::Ne, _) => "ne",
+                (Cmp::Lt, false) => "slt",
+                (Cmp::Le, false) => "sle",
+                (Cmp::Gt, false) => "sgt",
+                (Cmp::Ge, false) => "sge",
+                (Cmp::Lt, true) => "ult",
+                (Cmp::Le, true) => "ule",
+                (Cmp::Gt, true) => "ugt",
+                (Cmp::Ge, true) => "uge",
             };
             let i = CMPI_PREDICATES.iter().position(|&p| p == pred).unwrap_or(0);
             self.compare("arith.cmpi", i, a, b)
@@ -570,22 +656,20 @@ impl Body<'_> {
 
     pub fn select(&mut self, cond: Value, a: Value, b: Value) -> Value {
         let ty = self.ty(a);
-        self.op("arith.select", &[cond, a, b], ty)
+        let v = self.op("arith.select", &[cond, a, b], ty);
+        self.mark(v, self.is_unsigned(a))
     }
 
     pub fn and(&mut self, a: Value, b: Value) -> Value {
-        let ty = self.ty(a);
-        self.op("arith.andi", &[a, b], ty)
+        self.binary("arith.andi", "arith.andi", a, b)
     }
 
     pub fn or(&mut self, a: Value, b: Value) -> Value {
-        let ty = self.ty(a);
-        self.op("arith.ori", &[a, b], ty)
+        self.binary("arith.ori", "arith.ori", a, b)
     }
 
     pub fn xor(&mut self, a: Value, b: Value) -> Value {
-        let ty = self.ty(a);
-        self.op("arith.xori", &[a, b], ty)
+        self.binary("arith.xori", "arith.xori", a, b)
     }
 
     pub fn not(&mut self, a: Value) -> Value {
@@ -730,14 +814,32 @@ fn scalar_kind(ctx: &Context, ty: Type) -> Scalar {
     }
 }
 
-/// Whether `element` is an ONNX unsigned integer type, which `arith` cannot compute on
-/// (its integer ops take signless types only).
+/// Whether `element` is an ONNX unsigned integer type, which bodies compute on as
+/// signless integers with the unsigned arith ops.
 pub(super) fn is_unsigned(ctx: &Context, element: Type) -> bool {
     matches!(element_kind(ctx, element), Some(ElementKind::Unsigned(_)))
 }
 
 pub(super) fn is_float_type(ctx: &Context, element: Type) -> bool {
     matches!(ctx.type_kind(element), TypeKind::Float(_))
+}
+
+/// The attribute of a body constant of `ty` holding `value`: [`scalar_attr`], but of the
+/// signless type with the same bits for unsigned `ty`.
+fn body_scalar_attr(ctx: &mut Context, ty: Type, value: f64) -> Attr {
+    match *ctx.type_kind(ty) {
+        TypeKind::Integer {
+            width,
+            signedness: Signedness::Unsigned,
+        } => {
+            let bits = int_value(ctx, ty, value);
+            let half = 1i128 << (width - 1);
+            let signed = if bits >= half { bits - 2 * half } else { bits };
+            let scalar = ctx.signless(ty);
+            ctx.integer_attr(signed, scalar)
+        }
+        _ => scalar_attr(ctx, ty, value),
+    }
 }
 
 /// A scalar attribute of type `ty` holding `value` (integers truncate toward zero).

@@ -32,17 +32,6 @@ fn short_name(l: &Lowering) -> String {
     name.strip_prefix("graph.").unwrap_or(name).to_string()
 }
 
-/// arith computes on signless integers only.
-fn check_signless(l: &Lowering, element: tb_ir::Type) -> LowerResult<()> {
-    if is_unsigned(l.ctx, element) {
-        return Err(no_lowering(format!(
-            "arithmetic on the unsigned type {}",
-            tb_ir::printer::type_to_string(l.ctx, element)
-        )));
-    }
-    Ok(())
-}
-
 fn identity(l: &mut Lowering) -> LowerResult {
     Ok(vec![l.operand(0)])
 }
@@ -134,7 +123,6 @@ fn unary(l: &mut Lowering) -> LowerResult {
     };
     let x = l.operand(0);
     let (shape, element) = (l.shape(x), l.element(x));
-    check_signless(l, element)?;
     let y = l.map(&shape, element, &[x], |b, v| Ok(apply_unary(b, kind, v[0])))?;
     Ok(vec![y])
 }
@@ -313,9 +301,6 @@ fn is_inf(l: &mut Lowering) -> LowerResult {
 fn cast(l: &mut Lowering) -> LowerResult {
     let x = l.operand(0);
     let (from, to) = (l.element(x), l.result_element(0));
-    if is_unsigned(l.ctx, from) || is_unsigned(l.ctx, to) {
-        return Err(no_lowering("casts from or to unsigned types"));
-    }
     if from == to {
         return Ok(vec![x]);
     }
@@ -340,7 +325,6 @@ fn clip(l: &mut Lowering) -> LowerResult {
     let (lo, hi) = (bound("min"), bound("max"));
     let x = l.operand(0);
     let (shape, element) = (l.shape(x), l.element(x));
-    check_signless(l, element)?;
     let y = l.map(&shape, element, &[x], |b, v| {
         let mut y = v[0];
         if let Some(lo) = lo {
@@ -363,9 +347,8 @@ fn arithmetic(l: &mut Lowering) -> LowerResult {
     let fmod = name == "mod" && l.attrs().bool("fmod")?;
     let (a, b) = (l.operand(0), l.operand(1));
     let (shape, element) = (l.result_shape(0), l.result_element(0));
-    check_signless(l, element)?;
-    check_signless(l, l.element(b))?;
-    let float = is_float_type(l.ctx, element);
+    // Unsigned `%` is the remainder, whatever `fmod` says.
+    let remainder = fmod || is_float_type(l.ctx, element) || is_unsigned(l.ctx, element);
     let y = l.map(&shape, element, &[a, b], |body, v| {
         let (x, y) = (v[0], v[1]);
         Ok(match name.as_str() {
@@ -373,7 +356,7 @@ fn arithmetic(l: &mut Lowering) -> LowerResult {
             "sub" => body.sub(x, y),
             "mul" => body.mul(x, y),
             "div" => body.div(x, y),
-            "mod" if fmod || float => body.rem(x, y),
+            "mod" if remainder => body.rem(x, y),
             "mod" => python_mod(body, x, y),
             "pow" => pow(body, x, y),
             // PRelu: x < 0 ? slope * x : x.
@@ -431,7 +414,6 @@ fn compare(l: &mut Lowering) -> LowerResult {
         _ => Cmp::Ge,
     };
     let (a, b) = (l.operand(0), l.operand(1));
-    check_signless(l, l.element(a))?;
     let shape = l.result_shape(0);
     let i1 = l.ctx.i1();
     Ok(vec![l.map(&shape, i1, &[a, b], |body, v| {
@@ -467,7 +449,6 @@ fn variadic(l: &mut Lowering) -> LowerResult {
     let name = short_name(l);
     let inputs = l.operands();
     let (shape, element) = (l.result_shape(0), l.result_element(0));
-    check_signless(l, element)?;
     let count = inputs.len() as f64;
     Ok(vec![l.map(&shape, element, &inputs, |b, v| {
         let mut acc = v[0];

@@ -6,8 +6,7 @@ use tb_ir::affine::AffineExpr;
 
 use super::LowerFn;
 use super::builder::{
-    Combiner, LowerResult, Lowering, Reduction, broadcast_exprs, identity_exprs, is_unsigned,
-    no_lowering,
+    Combiner, LowerResult, Lowering, Reduction, broadcast_exprs, identity_exprs, no_lowering,
 };
 
 pub(super) fn lowering(name: &str) -> Option<LowerFn> {
@@ -22,9 +21,6 @@ fn matmul(l: &mut Lowering) -> LowerResult {
     let (a, b) = (l.operand(0), l.operand(1));
     let (ash, bsh) = (l.shape(a), l.shape(b));
     let (out, element) = (l.result_shape(0), l.result_element(0));
-    if is_unsigned(l.ctx, element) {
-        return Err(no_lowering("arithmetic on unsigned integers"));
-    }
     let (a_matrix, b_matrix) = (ash.len() > 1, bsh.len() > 1);
     let k_extent = if a_matrix { ash[ash.len() - 1] } else { ash[0] };
     // Domain: the result dims, then k. The result is [batch..., M?, N?].

@@ -11,7 +11,7 @@ use tb_ir::{Type, Value};
 use super::LowerFn;
 use super::builder::{
     Body, Cmp, Combiner, LowerResult, Lowering, Reduction, identity_exprs, is_float_type,
-    is_unsigned, no_lowering,
+    no_lowering,
 };
 
 pub(super) fn lowering(name: &str) -> Option<LowerFn> {
@@ -125,9 +125,6 @@ fn reduce(l: &mut Lowering) -> LowerResult {
     let element = l.element(x);
     let float = is_float_type(l.ctx, element);
     let extreme = matches!(kind, Kind::Max | Kind::Min);
-    if !extreme && is_unsigned(l.ctx, element) {
-        return Err(no_lowering("arithmetic on unsigned integers"));
-    }
     if !float && matches!(kind, Kind::L2 | Kind::LogSum | Kind::LogSumExp) {
         return Err(no_lowering("a logarithmic or L2 reduction of integers"));
     }
@@ -225,9 +222,6 @@ fn arg_reduce(l: &mut Lowering) -> LowerResult {
     let x = l.operand(0);
     let xs = l.shape(x);
     let element = l.element(x);
-    if is_unsigned(l.ctx, element) {
-        return Err(no_lowering("comparisons of unsigned integers"));
-    }
     let axis = shape::normalize_axis("ArgReduce", axis, xs.len()).map_err(|e| e.message)?;
     if xs[axis] == 0 {
         return Err(no_lowering("an arg reduction over an empty axis"));

@@ -187,7 +187,7 @@ impl Builder {
         map: AffineMap,
         indices: &[Value],
     ) -> Value {
-        let element = element_type(ctx, buffer);
+        let element = scalar_type(ctx, buffer);
         let map = ctx.intern_attr(AttrKind::AffineMap(map));
         let mut operands = vec![buffer];
         operands.extend_from_slice(indices);
@@ -281,6 +281,12 @@ fn segment_sizes(ctx: &mut Context) -> Attr {
         element: i32_ty,
         data: DenseArrayData::Int(vec![0, 0]),
     })
+}
+
+/// The type loads of `shaped` give and stores take: its element type, signless.
+pub(super) fn scalar_type(ctx: &mut Context, shaped: Value) -> Type {
+    let element = element_type(ctx, shaped);
+    ctx.signless(element)
 }
 
 /// The element type of a memref (or tensor) value.

@@ -26,7 +26,7 @@ use tb_dialects::te;
 use tb_ir::affine::AffineMap;
 use tb_ir::{Context, OpId, Value};
 
-use super::builder::{Builder, element_type};
+use super::builder::{Builder, element_type, scalar_type};
 use super::combiner::Combiner;
 use super::reads::{self, Domain};
 use super::signature::buffer_type;
@@ -40,6 +40,7 @@ pub(super) fn lower(ctx: &mut Context, compute: OpId) -> Value {
     let at = Builder::before(compute, loc);
     let buffer = at.alloc(ctx, buffer_ty);
     let element = element_type(ctx, buffer);
+    let scalar = scalar_type(ctx, buffer);
     let shape = te::result_shape(ctx, compute);
     let reduction = te::reduction_extents(ctx, compute);
     let combiner = te::combiner(ctx, compute)
@@ -48,8 +49,8 @@ pub(super) fn lower(ctx: &mut Context, compute: OpId) -> Value {
 
     // The identity is a constant before the nest, not one per iteration.
     let reduction_start = combiner.map(|c| {
-        let value = c.identity(ctx, element);
-        (c, at.constant(ctx, value, element))
+        let value = c.identity(ctx, scalar);
+        (c, at.constant(ctx, value, scalar))
     });
     let (inside, result_ivs) = result_loops(ctx, at, &shape);
     match reduction_start {

@@ -70,7 +70,7 @@ fn padded_read(
     padding: tb_ir::Attr,
     domain: &Domain,
 ) -> Value {
-    let element = super::builder::element_type(ctx, buffer);
+    let element = super::builder::scalar_type(ctx, buffer);
     let shape = ctx
         .type_kind(ctx.value_type(buffer))
         .shape()
