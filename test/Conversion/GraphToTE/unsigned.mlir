@@ -71,3 +71,13 @@ func.func @reduce_max(%a: tensor<2x4xui8>) -> tensor<2xui8> {
   %0 = graph.reduce_max %a {axes = array<i64: 1>, keepdims = false} : (tensor<2x4xui8>) -> tensor<2xui8>
   return %0 : tensor<2xui8>
 }
+
+// The same bits in another signedness: the body yields what it reads.
+// CHECK-LABEL: func.func @cast_same_width
+// CHECK: %[[X:.*]] = te.read %{{.*}} : tensor<4xui8>
+// CHECK-NEXT: te.yield %[[X]] : i8
+// CHECK-NEXT: } : (tensor<4xui8>) -> tensor<4xi8>
+func.func @cast_same_width(%a: tensor<4xui8>) -> tensor<4xi8> {
+  %0 = graph.cast %a {to = i8} : (tensor<4xui8>) -> tensor<4xi8>
+  return %0 : tensor<4xi8>
+}

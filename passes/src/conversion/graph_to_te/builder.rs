@@ -224,7 +224,13 @@ impl<'a> Lowering<'a> {
             unsigned: HashSet::new(),
         };
         let value = body(&mut b)?;
-        let value = b.convert(value, element);
+        // The yield takes bits: signedness only matters to the ops that computed them.
+        let scalar = b.ctx.signless(element);
+        let value = if b.ty(value) == scalar {
+            value
+        } else {
+            b.convert(value, element)
+        };
         b.append("te.yield", vec![value], vec![], vec![]);
         Ok(self.ctx.op(compute).results[0])
     }
@@ -336,12 +342,10 @@ impl Body<'_> {
         self.mark(v, is_unsigned(self.ctx, element))
     }
 
-    /// Records whether `v` holds an unsigned integer; gives `v`.
+    /// Records that the new value `v` holds an unsigned integer if `unsigned`; gives `v`.
     fn mark(&mut self, v: Value, unsigned: bool) -> Value {
         if unsigned {
             self.unsigned.insert(v);
-        } else {
-            self.unsigned.remove(&v);
         }
         v
     }
@@ -441,13 +445,17 @@ impl Body<'_> {
     }
 
     /// [`Body::cast`] to the signless `to`, unsigned if `to_unsigned`. The same width in
-    /// another signedness is `v` itself, re-interpreted.
+    /// another signedness is a bitcast: a new value, so that `v` keeps its signedness.
     fn cast_signless(&mut self, v: Value, to: Type, to_unsigned: bool) -> Value {
         let from = self.ty(v);
-        if from == to {
-            return v;
-        }
         let from_unsigned = self.is_unsigned(v);
+        if from == to {
+            return if from_unsigned == to_unsigned {
+                v
+            } else {
+                self.op("arith.bitcast", &[v], to)
+            };
+        }
         let ctx = &*self.ctx;
         let (fk, tk) = (scalar_kind(ctx, from), scalar_kind(ctx, to));
         match (fk, tk) {

@@ -305,10 +305,12 @@ fn cast(l: &mut Lowering) -> LowerResult {
         return Ok(vec![x]);
     }
     let shape = l.shape(x);
+    // The same bits in another signedness (ui8 to i8) are the elements themselves.
+    let same_bits = l.ctx.signless(from) == l.ctx.signless(to);
     // Read in the narrow type itself: widening first would round twice.
     Ok(vec![l.compute(&shape, to, None, |b| {
         let v = b.read(x, super::builder::identity_exprs(shape.len()));
-        Ok(b.cast(v, to))
+        Ok(if same_bits { v } else { b.cast(v, to) })
     })?])
 }
 
