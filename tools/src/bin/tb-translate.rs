@@ -169,13 +169,13 @@ fn run(cli: &Cli) -> Result<(), Failure> {
 /// `--import-onnx`: ONNX model → graph-dialect module, written only when the whole import
 /// succeeded.
 mod import_onnx {
-    use std::collections::HashMap;
     use std::io::Write;
     use std::path::Path;
 
     use tb_ir::printer::{PrintOptions, print_operation};
     use tb_onnx::Model;
-    use tb_onnx::import::{ImportOptions, import_model, signature::parse_shape};
+    use tb_onnx::import::{ImportOptions, import_model};
+    use tb_tools::load::parse_input_shapes;
 
     use super::{Cli, Failure};
 
@@ -184,15 +184,7 @@ mod import_onnx {
             .input
             .as_ref()
             .ok_or_else(|| Failure::Usage("--import-onnx needs an input model file".to_owned()))?;
-        let mut input_shapes = HashMap::new();
-        for spec in &cli.input_shape {
-            let (name, shape) = spec.rsplit_once('=').ok_or_else(|| {
-                Failure::Usage(format!("--input-shape '{spec}' is not NAME=AxBxC"))
-            })?;
-            let dims = parse_shape(shape)
-                .map_err(|e| Failure::Usage(format!("--input-shape '{spec}': {e}")))?;
-            input_shapes.insert(name.to_owned(), dims);
-        }
+        let input_shapes = parse_input_shapes(&cli.input_shape).map_err(Failure::Usage)?;
         let model = Model::load(input).map_err(|e| Failure::Usage(e.to_string()))?;
         let options = ImportOptions {
             input_shapes,
