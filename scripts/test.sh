@@ -57,11 +57,13 @@ summary() {
         printf 'RESULT: all steps passed\n'
     fi
     # One closing line with the totals of both runners (cargo's own last line is often a
-    # doc-test binary with nothing in it).
-    printf 'tests: %d passed, %d failed\n' "$total_passed" "$total_failed"
+    # doc-test binary with nothing in it); skipped counts ignored cargo tests, tests that
+    # printed SKIPPED, and lit's UNSUPPORTED ones.
+    printf 'tests: %d passed, %d failed, %d skipped\n' "$total_passed" "$total_failed" "$total_skipped"
 }
 total_passed=0
 total_failed=0
+total_skipped=0
 trap summary EXIT
 
 if ! step setup bash scripts/setup.sh; then
@@ -82,8 +84,12 @@ count_cargo_tests() {
     local p f
     p=$(grep -oE 'test result: [a-zA-Z]+\. [0-9]+ passed' "$log_dir/cargo.log" | awk '{s += $4} END {print s + 0}')
     f=$(grep -oE '[0-9]+ failed;' "$log_dir/cargo.log" | awk '{s += $1} END {print s + 0}')
+    local s
+    s=$(grep -oE '[0-9]+ ignored;' "$log_dir/cargo.log" | awk '{s += $1} END {print s + 0}')
+    s=$((s + $(grep -c ': SKIPPED: ' "$log_dir/cargo.log")))
     total_passed=$((total_passed + p))
     total_failed=$((total_failed + f))
+    total_skipped=$((total_skipped + s))
     return "$rc"
 }
 
@@ -94,17 +100,33 @@ count_lit_tests() {
     local p f
     p=$(grep -oE '^ *Passed *: *[0-9]+' "$log_dir/lit.log" | grep -oE '[0-9]+' | tail -1)
     f=$(grep -oE '^ *(Failed|Unresolved|Timed Out) *: *[0-9]+' "$log_dir/lit.log" | grep -oE '[0-9]+$' | awk '{s += $1} END {print s + 0}')
+    local s
+    s=$(grep -oE '^ *Unsupported *: *[0-9]+' "$log_dir/lit.log" | grep -oE '[0-9]+$' | tail -1)
     total_passed=$((total_passed + ${p:-0}))
     total_failed=$((total_failed + ${f:-0}))
+    total_skipped=$((total_skipped + ${s:-0}))
     return "$rc"
+}
+
+# Tools run as root must never replace a device given as an output (`-o /dev/null`): the
+# whole suite has run by now, so /dev/null must still be the null character device.
+dev_null_is_intact() {
+    if [[ -c /dev/null ]]; then
+        echo "/dev/null is still a character device"
+    else
+        echo "error: /dev/null is no longer a character device: a tool replaced it" >&2
+        return 1
+    fi
 }
 
 if step build cargo build --release --workspace --all-targets; then
     step cargo-test count_cargo_tests
     step lit count_lit_tests "$@"
+    step dev-null dev_null_is_intact
 else
     skip cargo-test "build failed"
     skip lit "build failed"
+    skip dev-null "build failed"
 fi
 
 exit "$failed"

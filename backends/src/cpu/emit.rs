@@ -2,9 +2,7 @@
 //! linked by the system's C compiler driver.
 
 use std::fmt;
-use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use inkwell::context::Context as LlvmContext;
 use inkwell::targets::FileType;
@@ -110,40 +108,40 @@ pub fn c_compiler() -> String {
         .unwrap_or_else(|| "cc".to_owned())
 }
 
-/// A temporary file path that no other call (in this or another process) uses.
-fn temporary_path(extension: &str) -> PathBuf {
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-    std::env::temp_dir().join(format!("tb-{}-{n}.{extension}", std::process::id()))
-}
-
-/// Links `object` into the shared library `output` with `cc -shared` (and `-lm`, which
-/// math ops may call). On failure nothing is left at `output`.
-pub fn link_shared_library(object: &[u8], output: &Path) -> Result<(), String> {
+/// Links `object` into a shared library with `cc -shared` (and `-lm`, which math ops may
+/// call) and returns the library's bytes; the caller writes them where the user asked, so
+/// the linker never writes to a user's path itself. The object and the library live in a
+/// private temporary directory (created with a random name, so no other user can place a
+/// file or link there first), removed afterwards.
+pub fn link_shared_library(object: &[u8]) -> Result<Vec<u8>, String> {
     let compiler = c_compiler();
-    let object_path = temporary_path("o");
+    let scratch = tempfile::Builder::new()
+        .prefix("tb-link-")
+        .tempdir()
+        .map_err(|e| format!("cannot create a temporary directory to link in: {e}"))?;
+    let object_path = scratch.path().join("module.o");
+    let library_path = scratch.path().join("module.so");
     std::fs::write(&object_path, object)
         .map_err(|e| format!("cannot write '{}': {e}", object_path.display()))?;
     let result = Command::new(&compiler)
         .arg("-shared")
         .arg("-o")
-        .arg(output)
+        .arg(&library_path)
         .arg(&object_path)
         .arg("-lm")
         .output();
-    let _ = std::fs::remove_file(&object_path);
-    let failure = match result {
-        Ok(done) if done.status.success() => return Ok(()),
-        Ok(done) => format!(
+    match result {
+        Ok(done) if done.status.success() => {
+            std::fs::read(&library_path).map_err(|e| format!("cannot read the linked library: {e}"))
+        }
+        Ok(done) => Err(format!(
             "'{compiler} -shared' failed ({}): {}",
             done.status,
             String::from_utf8_lossy(&done.stderr).trim()
-        ),
-        Err(e) => format!(
+        )),
+        Err(e) => Err(format!(
             "cannot run the C compiler '{compiler}' to link a shared library: {e} \
              (install a C toolchain, or set CC)"
-        ),
-    };
-    let _ = std::fs::remove_file(output);
-    Err(failure)
+        )),
+    }
 }

@@ -22,6 +22,7 @@ pub mod memref;
 mod module;
 mod parallel;
 pub mod runtime;
+mod soft_bf16;
 pub mod target;
 mod translate;
 pub mod types;
@@ -89,6 +90,9 @@ pub(crate) fn build<'ctx>(
         translate::FunctionTarget { cpu, features },
         &translate_options,
     )?;
+    if soft_bf16::uses_bf16(ir, module) {
+        soft_bf16::define_truncations(llvm, &llvm_module).map_err(at_module)?;
+    }
     target::optimize(&llvm_module, &machine, options.opt_level).map_err(|e| at_module(e.0))?;
     Ok(Built {
         module: llvm_module,

@@ -6,4 +6,5 @@ mod errors;
 mod harness;
 mod jit;
 mod ops;
+mod soft_bf16;
 mod te_to_loop;

@@ -3,7 +3,6 @@
 
 #![allow(dead_code)]
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
@@ -11,13 +10,7 @@ use std::sync::OnceLock;
 use tb_interpreter::{Tensor, TensorData};
 use tb_onnx::NodeTestSuite;
 
-/// Prints a skip notice. Straight to stderr, past libtest's capture, so the reason shows in
-/// a normal `cargo test` run, where passing tests' output is hidden.
-pub fn skip(test: &str, why: impl std::fmt::Display) {
-    // One write, so that lines of tests running in parallel do not interleave.
-    let line = format!("{test}: SKIPPED: {why}\n");
-    let _ = std::io::stderr().write_all(line.as_bytes());
-}
+pub use tb_support::test_gate::skip;
 
 /// The node test suite, or `None` (after printing why) when it is not installed.
 pub fn suite_or_skip(test: &str) -> Option<NodeTestSuite> {

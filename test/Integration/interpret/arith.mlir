@@ -1,6 +1,7 @@
 // RUN: tb-run --interpret %s --function ints | FileCheck %s --check-prefix=INTS
 // RUN: tb-run --interpret %s --function floats | FileCheck %s --check-prefix=FLOATS
 // RUN: tb-run --interpret %s --function casts | FileCheck %s --check-prefix=CASTS
+// RUN: tb-run --interpret %s --function narrow_rounding | FileCheck %s --check-prefix=NARROW
 
 // Integers wrap in their width; signedness comes from the op.
 // INTS: result #0: i8 = -56
@@ -56,4 +57,19 @@ func.func @casts() -> (i32, i32, i32, f32, i32) {
   %one = arith.constant 1.0 : f32
   %bits = arith.bitcast %one : f32 to i32
   return %s, %u, %i, %uf, %bits : i32, i32, i32, f32, i32
+}
+
+// Rounding to a 16-bit format sees every bit of the value: just above a tie rounds up, in
+// f16 and bf16, from f32 and from f64 (a bit below f32's precision).
+// NARROW: result #0: bf16 = 1.0078125
+// NARROW-NEXT: result #1: bf16 = 1.0078125
+// NARROW-NEXT: result #2: f16 = 1.0009766
+func.func @narrow_rounding() -> (bf16, bf16, f16) {
+  %a = arith.constant 0x3F808001 : f32
+  %b = arith.truncf %a : f32 to bf16
+  %c = arith.constant 0x3FF0100000000001 : f64
+  %d = arith.truncf %c : f64 to bf16
+  %e = arith.constant 0x3FF0020000000001 : f64
+  %f = arith.truncf %e : f64 to f16
+  return %b, %d, %f : bf16, bf16, f16
 }

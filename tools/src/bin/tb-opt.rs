@@ -1,6 +1,6 @@
 //! `tb-opt`: reads MLIR text, verifies it and prints it back, like `mlir-opt`.
 
-use std::io::{Read, Write};
+use std::io::Read;
 use std::process::ExitCode;
 
 use clap::Parser as ClapParser;
@@ -10,6 +10,7 @@ use tb_ir::parser::{ParseOptions, parse_source};
 use tb_ir::pass::{Instrumentation, PassManager, PassRegistry, Pipeline, PipelineElement};
 use tb_ir::printer::{PrintOptions, print_operation};
 use tb_ir::{Context, Severity, verifier};
+use tb_support::write_output;
 
 #[derive(ClapParser, Debug)]
 #[command(
@@ -436,11 +437,11 @@ fn process_chunk(
         }
         if let Err(diag) = result {
             if let Some((path, text)) = reproducer {
-                match std::fs::write(path, text) {
+                match write_output(path, text.as_bytes()) {
                     Ok(()) => eprintln!(
                         "tb-opt: reproducer written to {path}; replay it with: tb-opt --run-reproducer {path}"
                     ),
-                    Err(e) => eprintln!("tb-opt: cannot write the reproducer to '{path}': {e}"),
+                    Err(e) => eprintln!("tb-opt: reproducer: {e}"),
                 }
             }
             return Err(ChunkFailure::new(ctx, diag));
@@ -603,8 +604,8 @@ fn main() -> ExitCode {
     let keep_existing_output = failed && args.output != "-";
     if !args.verify_diagnostics && !keep_existing_output {
         let joined = outputs.join("// -----\n");
-        if let Err(e) = write_output(&args.output, &joined) {
-            eprintln!("tb-opt: cannot write '{}': {e}", args.output);
+        if let Err(e) = write_output(&args.output, joined.as_bytes()) {
+            eprintln!("tb-opt: {e}");
             return ExitCode::FAILURE;
         }
     }
@@ -613,18 +614,6 @@ fn main() -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
-}
-
-/// Writes to a temporary file first so a failed run never leaves a truncated output.
-fn write_output(path: &str, text: &str) -> std::io::Result<()> {
-    if path == "-" {
-        let mut out = std::io::stdout().lock();
-        out.write_all(text.as_bytes())?;
-        return out.flush();
-    }
-    let tmp = format!("{path}.tmp-{}", std::process::id());
-    std::fs::write(&tmp, text)?;
-    std::fs::rename(&tmp, path)
 }
 
 /// Compares one chunk's diagnostics with its `expected-*` comments; prints mismatches.

@@ -17,10 +17,11 @@ use tb_backends::cpu::{
 };
 use tb_interpreter::check::random_arguments;
 use tb_interpreter::exec::{Interpreter, func_signature};
-use tb_interpreter::{Tensor, read_npy, write_npy};
+use tb_interpreter::{Tensor, read_npy, to_npy_bytes};
 use tb_ir::pass::{Instrumentation, PassManager, PassRegistry, Pipeline};
 use tb_ir::printer::type_to_string;
 use tb_ir::{AttrKind, Context, OpId};
+use tb_support::OutputSet;
 use tb_tools::compare::compare;
 use tb_tools::latency::Latency;
 use tb_tools::load::{Loaded, is_onnx, load_mlir, load_onnx, parse_input_shapes};
@@ -330,23 +331,17 @@ fn read_inputs(
         .collect()
 }
 
-/// Writes every result, each to a temporary name first and renamed when complete, so a
-/// failure leaves no half-written file behind.
+/// Writes every result, all or none: a failure on one output leaves every file as it was.
 fn write_outputs(dir: &Path, results: &[Tensor]) -> Result<(), String> {
     std::fs::create_dir_all(dir)
         .map_err(|e| format!("tb-run: cannot create '{}': {e}", dir.display()))?;
+    let mut outputs = OutputSet::new();
     for (i, tensor) in results.iter().enumerate() {
-        let path = dir.join(format!("output_{i}.npy"));
-        let partial = dir.join(format!(".output_{i}.npy.partial"));
-        write_npy(&partial, tensor)
-            .map_err(|e| e.to_string())
-            .and_then(|()| std::fs::rename(&partial, &path).map_err(|e| e.to_string()))
-            .map_err(|e| {
-                let _ = std::fs::remove_file(&partial);
-                format!("tb-run: cannot write '{}': {e}", path.display())
-            })?;
+        outputs
+            .write(dir.join(format!("output_{i}.npy")), &to_npy_bytes(tensor))
+            .map_err(|e| format!("tb-run: {e}"))?;
     }
-    Ok(())
+    outputs.commit().map_err(|e| format!("tb-run: {e}"))
 }
 
 /// Nested brackets as numpy prints them, with at most `limit` elements.

@@ -24,6 +24,7 @@ use tb_backends::llvm_info;
 use tb_ir::diagnostics::{SourceMgr, render};
 use tb_ir::parser::{ParseOptions, parse_source};
 use tb_ir::{Context, verifier};
+use tb_support::{OutputError, OutputSet};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -88,6 +89,7 @@ fn main() -> ExitCode {
         Err(Failure::Output(error)) if error.kind() == io::ErrorKind::BrokenPipe => {
             ExitCode::SUCCESS
         }
+        Err(Failure::Write(error)) if error.is_broken_pipe() => ExitCode::SUCCESS,
         Err(Failure::Translate(message)) => {
             eprintln!("{message}");
             ExitCode::FAILURE
@@ -109,6 +111,8 @@ fn main() -> ExitCode {
 enum Failure {
     /// Writing to standard output failed.
     Output(io::Error),
+    /// An output file could not be written; nothing was.
+    Write(OutputError),
     /// The command line asked for something this build cannot do.
     Usage(String),
     /// The translation failed; the message is complete, one error per line.
@@ -121,6 +125,7 @@ impl std::fmt::Display for Failure {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Failure::Output(error) => write!(f, "cannot write to standard output: {error}"),
+            Failure::Write(error) => write!(f, "{error}"),
             Failure::Usage(message) => f.write_str(message),
             Failure::Translate(message) => f.write_str(message),
             Failure::Input(message) => f.write_str(message),
@@ -169,12 +174,10 @@ fn run(cli: &Cli) -> Result<(), Failure> {
 /// `--import-onnx`: ONNX model → graph-dialect module, written only when the whole import
 /// succeeded.
 mod import_onnx {
-    use std::io::Write;
-    use std::path::Path;
-
     use tb_ir::printer::{PrintOptions, print_operation};
     use tb_onnx::Model;
     use tb_onnx::import::{ImportOptions, import_model};
+    use tb_support::write_output;
     use tb_tools::load::parse_input_shapes;
 
     use super::{Cli, Failure};
@@ -198,26 +201,7 @@ mod import_onnx {
             ..PrintOptions::default()
         };
         let text = print_operation(&imported.ctx, imported.module, print);
-        match Some(&cli.output) {
-            Some(path) if path.as_os_str() != "-" => write_atomically(path, &text)
-                .map_err(|e| Failure::Usage(format!("cannot write '{}': {e}", path.display()))),
-            _ => {
-                let mut out = std::io::stdout().lock();
-                out.write_all(text.as_bytes())?;
-                Ok(out.flush()?)
-            }
-        }
-    }
-
-    /// A temporary file next to `path`, renamed over it: a failed write leaves no
-    /// truncated output.
-    fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
-        let mut tmp = path.as_os_str().to_owned();
-        tmp.push(format!(".tmp-{}", std::process::id()));
-        std::fs::write(&tmp, text)?;
-        std::fs::rename(&tmp, path).inspect_err(|_| {
-            let _ = std::fs::remove_file(&tmp);
-        })
+        write_output(&cli.output, text.as_bytes()).map_err(Failure::Write)
     }
 }
 
@@ -343,6 +327,8 @@ fn emit_output(cli: &Cli, input: &Path, bytes: &[u8], kind: &str) -> Result<(), 
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|| "tb_module.h".to_owned())
     };
+    // The object (or library) and its header are one output: both or neither.
+    let mut outputs = OutputSet::new();
     match output {
         Output::Header => {
             // On standard output the header is named after the input.
@@ -352,33 +338,33 @@ fn emit_output(cli: &Cli, input: &Path, bytes: &[u8], kind: &str) -> Result<(), 
                 header_name(&cli.output)
             };
             let header = c_header(&emitted.entry_points, &name, &filename);
-            write_output(&cli.output, header.as_bytes())
+            outputs
+                .write(&cli.output, header.as_bytes())
+                .map_err(Failure::Write)?;
         }
         Output::Llvm(kind) => {
-            match kind {
+            let bytes = match kind {
                 EmitKind::SharedLib => {
-                    link_shared_library(&emitted.bytes, &cli.output).map_err(Failure::Usage)?
+                    link_shared_library(&emitted.bytes).map_err(Failure::Usage)?
                 }
-                _ => write_output(&cli.output, &emitted.bytes)?,
-            }
+                _ => emitted.bytes,
+            };
+            outputs.write(&cli.output, &bytes).map_err(Failure::Write)?;
             if wants_file {
-                let header = c_header(&emitted.entry_points, &header_name(&cli.output), &filename);
                 let path = cli.output.with_extension("h");
-                fs::write(&path, header).map_err(|e| {
-                    Failure::Usage(format!("cannot write '{}': {e}", path.display()))
-                })?;
+                if path == cli.output {
+                    return Err(Failure::Usage(format!(
+                        "the C header would overwrite the output '{}': name the output \
+                         with another extension",
+                        path.display()
+                    )));
+                }
+                let header = c_header(&emitted.entry_points, &header_name(&cli.output), &filename);
+                outputs
+                    .write(&path, header.as_bytes())
+                    .map_err(Failure::Write)?;
             }
-            Ok(())
         }
     }
-}
-
-fn write_output(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
-    if path.as_os_str() == "-" {
-        let mut out = io::stdout().lock();
-        out.write_all(bytes)?;
-        return Ok(out.flush()?);
-    }
-    fs::write(path, bytes)
-        .map_err(|e| Failure::Usage(format!("cannot write '{}': {e}", path.display())))
+    outputs.commit().map_err(Failure::Write)
 }
