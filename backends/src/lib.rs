@@ -2,6 +2,9 @@
 //!
 //! Code generation and interop with the LLVM 22 toolchain, linked statically:
 //!
+//! - [`llvm`]: the translation to LLVM IR that every target shares: `arith`, `math`,
+//!   the vector ops of `loop`, memref layouts and affine maps, each dialect behind a
+//!   `DialectTranslation` a target lists in its registry;
 //! - [`cpu`]: the loop level to LLVM IR for the host CPU, JIT execution, and object,
 //!   assembly and shared-library emission with a C header;
 //! - [`llvm_info`]: which LLVM this build links and which code-generation targets it can use
@@ -13,5 +16,6 @@
 //! and tuner build and test without them.
 
 pub mod cpu;
+pub mod llvm;
 pub mod llvm_info;
 pub mod mlir_interop;

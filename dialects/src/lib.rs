@@ -2,11 +2,17 @@
 //!
 //! The IR core in `tb-ir` knows only `builtin`; every other dialect registers its
 //! operations, traits and verifiers here, through [`tb_ir::Context::register_op`].
+//!
+//! Each dialect also declares its ops as a Rust enum ([`arith::ArithOp`],
+//! [`graph::GraphOp`], ...) tied to its definitions, typed views of the ops other crates
+//! take apart ([`te::ComputeOp`], [`graph::MatmulOp`], ...), and its typed attributes
+//! ([`arith::FastMathFlags`], [`te::Combiner`]).
 
 pub mod arith;
 pub mod func;
 pub mod graph;
 pub mod loop_;
+pub mod loop_kinds;
 pub mod math;
 pub mod memref;
 pub mod te;
@@ -23,5 +29,5 @@ pub fn register_all(ctx: &mut Context) -> Result<(), String> {
     graph::register(ctx)?;
     te::register(ctx)?;
     loop_::register(ctx)?;
-    Ok(())
+    ctx.register_op_kinds::<loop_kinds::LoopOp>()
 }

@@ -117,4 +117,7 @@ pub enum AttrKind {
         body: String,
         ty: Option<Type>,
     },
+    /// An attribute a dialect defines as a typed value (`#arith.fastmath<fast>`), registered
+    /// with [`Context::register_attr`](crate::Context::register_attr).
+    Dialect(crate::dialect_attr::DialectAttr),
 }

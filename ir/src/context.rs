@@ -56,6 +56,11 @@ pub struct Context {
     pub(crate) dialect_infos: std::collections::HashMap<String, crate::registry::DialectInfo>,
     /// Default attribute values of op definitions, parsed once.
     pub(crate) parsed_defaults: rustc_hash::FxHashMap<&'static str, Attr>,
+    /// Typed dialect attributes by (dialect, mnemonic).
+    pub(crate) attr_parsers:
+        rustc_hash::FxHashMap<(&'static str, &'static str), crate::dialect_attr::ParseAttrFn>,
+    /// The op kind (enum type and variant index) of each registered op, by interned name.
+    pub(crate) op_kind_by_name: Vec<Option<crate::ods::kinds::OpKindTag>>,
 }
 
 impl Context {

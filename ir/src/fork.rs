@@ -37,6 +37,8 @@ impl Context {
             op_info_by_name: self.op_info_by_name.clone(),
             dialect_infos: self.dialect_infos.clone(),
             parsed_defaults: self.parsed_defaults.clone(),
+            attr_parsers: self.attr_parsers.clone(),
+            op_kind_by_name: self.op_kind_by_name.clone(),
         }
     }
 

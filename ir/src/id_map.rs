@@ -164,6 +164,8 @@ impl AttrKind {
                 body: body.clone(),
                 ty: ty.map(|t| m.ty(t)),
             },
+            // Typed dialect attributes hold no ids.
+            AttrKind::Dialect(value) => AttrKind::Dialect(value.clone()),
         }
     }
 }

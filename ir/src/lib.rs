@@ -14,6 +14,7 @@ pub mod block;
 pub mod builtin;
 pub mod context;
 pub mod diagnostics;
+pub mod dialect_attr;
 pub mod dominance;
 pub mod expected_diagnostics;
 pub mod float;

@@ -1091,6 +1091,7 @@ pub(crate) fn write_attr(w: &mut AttrWriter, attr: Attr, out: &mut String) {
             out.push('>');
         }
         AttrKind::Location(_) => print_location_inline(ctx, attr, out),
+        AttrKind::Dialect(value) => value.write(out),
         AttrKind::Opaque { dialect, body, ty } => {
             out.push('#');
             out.push_str(dialect);

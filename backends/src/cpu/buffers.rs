@@ -10,6 +10,8 @@ use inkwell::AddressSpace;
 use inkwell::types::BasicType;
 use inkwell::values::{BasicValue, BasicValueEnum, InstructionOpcode, IntValue, PointerValue};
 use tb_dialects::loop_;
+use tb_dialects::loop_kinds::LoopOp;
+use tb_dialects::memref::MemRefOp;
 use tb_ir::{AttrKind, OpId};
 
 use super::affine;
@@ -24,31 +26,33 @@ use super::types::is_i1;
 /// line, and enough for any vector load of the widest registers.
 pub const BUFFER_ALIGNMENT: u64 = 64;
 
-pub(crate) fn loop_handler(name: &str) -> Option<Handler> {
-    Some(match name {
-        loop_::ALLOC => alloc,
-        loop_::DEALLOC => dealloc,
-        loop_::LOAD => loop_load,
-        loop_::STORE => loop_store,
+/// The handler of a loop buffer op (`Alloc`, `Dealloc`, `Load`, `Store`).
+pub(crate) fn loop_handler(kind: LoopOp) -> Option<Handler> {
+    Some(match kind {
+        LoopOp::Alloc => alloc,
+        LoopOp::Dealloc => dealloc,
+        LoopOp::Load => loop_load,
+        LoopOp::Store => loop_store,
         _ => return None,
     })
 }
 
-pub(crate) fn memref_handler(name: &str) -> Option<Handler> {
-    Some(match name.strip_prefix("memref.")? {
-        "alloc" => alloc,
-        "alloca" => alloca,
-        "dealloc" => dealloc,
-        "load" => memref_load,
-        "store" => memref_store,
-        "copy" => copy,
-        "cast" | "subview" | "reinterpret_cast" | "collapse_shape" | "expand_shape"
-        | "assume_alignment" => view,
-        "view" => byte_view,
-        "dim" => dim,
-        "rank" => rank,
-        "get_global" => get_global,
-        _ => return None,
+/// The handler of a memref op; `memref.global`s are defined with the module.
+pub(crate) fn memref_handler(kind: MemRefOp) -> Option<Handler> {
+    use MemRefOp as M;
+    Some(match kind {
+        M::Alloc => alloc,
+        M::Alloca => alloca,
+        M::Dealloc => dealloc,
+        M::Load => memref_load,
+        M::Store => memref_store,
+        M::Copy => copy,
+        M::Cast | M::Subview | M::ReinterpretCast | M::CollapseShape | M::ExpandShape => view,
+        M::View => byte_view,
+        M::Dim => dim,
+        M::Rank => rank,
+        M::GetGlobal => get_global,
+        M::Global => return None,
     })
 }
 

@@ -19,15 +19,7 @@ use tb_ir::{AttrKind, Context, OpId, TypeKind};
 use super::abi::{self, EntryPoint, Role};
 use super::buffers::{copy_buffer, store_element};
 use super::memref::MemRefLayout;
-use super::translate::{Error, Handler, TResult, Translator};
-
-pub(crate) fn handler(name: &str) -> Option<Handler> {
-    Some(match name {
-        "func.return" => return_op,
-        "func.call" => call,
-        _ => return None,
-    })
-}
+use super::translate::{Error, TResult, Translator};
 
 /// What an exported entry point being defined writes its results to.
 pub(crate) struct EntryState<'ctx> {
@@ -264,7 +256,7 @@ pub(crate) fn define_packed<'ctx>(
     Ok(())
 }
 
-fn return_op(tr: &mut Translator, op: OpId) -> TResult {
+pub(crate) fn return_op(tr: &mut Translator, op: OpId) -> TResult {
     let values = (0..tr.ir.op(op).operands.len())
         .map(|i| tr.operand(op, i))
         .collect::<TResult<Vec<_>>>()?;
@@ -315,7 +307,7 @@ fn return_op(tr: &mut Translator, op: OpId) -> TResult {
     Ok(())
 }
 
-fn call(tr: &mut Translator, op: OpId) -> TResult {
+pub(crate) fn call(tr: &mut Translator, op: OpId) -> TResult {
     let callee = match tr.attr(op, "callee").map(|a| tr.ir.attr_kind(a)) {
         Some(AttrKind::SymbolRef { root, nested }) if nested.is_empty() => root.clone(),
         _ => return Err("has no flat @callee".into()),

@@ -8,25 +8,23 @@
 //! every public function is exported with the C ABI described in [`abi`].
 
 pub mod abi;
-mod affine;
-mod arith;
 mod buffers;
 pub mod emit;
-mod function;
+pub(crate) mod function;
 pub mod header;
 pub mod heap_stats;
 pub mod jit;
 mod loops;
-mod math;
-pub mod memref;
 mod module;
 mod parallel;
 pub mod runtime;
 mod soft_bf16;
 pub mod target;
 mod translate;
-pub mod types;
-mod vector;
+
+// The target-independent LLVM translation, under the names this backend's files use.
+pub(crate) use crate::llvm::affine;
+pub use crate::llvm::{memref, types};
 
 use inkwell::context::Context as LlvmContext;
 use inkwell::module::Module;

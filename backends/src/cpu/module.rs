@@ -96,7 +96,13 @@ pub(crate) fn translate_module<'ctx>(
     target: FunctionTarget,
     options: &TranslateOptions,
 ) -> Result<Translated, Diagnostic> {
-    let mut tr = Translator::new(ir, llvm, llvm_module, target);
+    let mut tr = Translator::new(
+        ir,
+        llvm,
+        llvm_module,
+        &super::translate::CPU_TRANSLATIONS,
+        target,
+    );
     tr.threads = options.threads.is_some();
     tr.threads_hint = options.threads.unwrap_or(0);
     tr.runtime_provided = options.runtime_provided;

@@ -1,315 +1,71 @@
-//! The translator: state shared by the per-dialect translations, op dispatch and errors.
-//!
-//! Each op is translated by a handler chosen by its name (one table per dialect, as the
-//! interpreter does). A handler reads its operands' LLVM values from the value map, emits
-//! instructions at the builder's position and records its results. Errors carry the
-//! location of the op that caused them.
+//! The CPU target's translation registry: the shared dialect translations of
+//! [`crate::llvm`] and the CPU's own for functions, memory and loops.
 
-use inkwell::builder::{Builder, BuilderError};
-use inkwell::context::Context as LlvmContext;
-use inkwell::intrinsics::Intrinsic;
-use inkwell::module::Module;
-use inkwell::types::{BasicType, BasicTypeEnum};
-use inkwell::values::{
-    BasicMetadataValueEnum, BasicValue, BasicValueEnum, FunctionValue, GlobalValue, IntValue,
-    PointerValue,
+use tb_dialects::func::FuncOp;
+use tb_dialects::loop_kinds::LoopOp;
+use tb_dialects::memref::MemRefOp;
+use tb_ir::ods::OpKind;
+use tb_ir::{Context, OpId};
+
+pub(crate) use crate::llvm::translator::{
+    Error, FunctionTarget, Handler, TResult, Translations, Translator,
 };
-use rustc_hash::FxHashMap;
-use tb_ir::{Attr, BlockId, Context, Diagnostic, OpId, Type, Value};
+use crate::llvm::{ArithTranslation, DialectTranslation, MathTranslation, VectorTranslation};
 
-use super::function::EntryState;
-use super::{arith, buffers, function, loops, math, vector};
+use super::{buffers, function, loops};
 
-/// Why an op could not be translated.
-#[derive(Debug)]
-pub(crate) enum Error {
-    /// A reason to be reported at the op being translated (`'name' op <reason>`).
-    Message(String),
-    /// A diagnostic that already has its location (from a nested op, or worded on its own).
-    Located(Box<Diagnostic>),
-}
+/// What the CPU backend translates.
+pub(crate) static CPU_TRANSLATIONS: Translations = Translations {
+    target: "CPU",
+    dialects: &[
+        &ArithTranslation,
+        &MathTranslation,
+        &VectorTranslation,
+        &FuncTranslation,
+        &MemRefTranslation,
+        &LoopTranslation,
+    ],
+};
 
-impl From<String> for Error {
-    fn from(message: String) -> Self {
-        Error::Message(message)
-    }
-}
+/// `func.call` and `func.return` with the CPU's calling convention.
+struct FuncTranslation;
 
-impl From<&str> for Error {
-    fn from(message: &str) -> Self {
-        Error::Message(message.to_owned())
-    }
-}
-
-impl From<Diagnostic> for Error {
-    fn from(diagnostic: Diagnostic) -> Self {
-        Error::Located(Box::new(diagnostic))
-    }
-}
-
-impl From<BuilderError> for Error {
-    /// The builder fails only on malformed requests (a bug here, not in the input), but the
-    /// user still gets a located error rather than a crash.
-    fn from(error: BuilderError) -> Self {
-        Error::Message(format!("internal error while building LLVM IR: {error}"))
-    }
-}
-
-pub(crate) type TResult<T = ()> = Result<T, Error>;
-
-/// Translates one op: reads operands from and writes results to the translator's value map.
-pub(crate) type Handler = for<'a, 'ctx> fn(&mut Translator<'a, 'ctx>, OpId) -> TResult;
-
-/// CPU name and feature string every function is compiled for.
-#[derive(Clone, Debug)]
-pub(crate) struct FunctionTarget {
-    pub cpu: String,
-    pub features: String,
-}
-
-pub(crate) struct Translator<'a, 'ctx> {
-    pub ir: &'a Context,
-    pub llvm: &'ctx LlvmContext,
-    pub module: &'a Module<'ctx>,
-    pub builder: Builder<'ctx>,
-    /// LLVM values of the IR values of the function being translated.
-    pub values: FxHashMap<Value, BasicValueEnum<'ctx>>,
-    /// The internally callable version of each `func.func`, by symbol.
-    pub functions: FxHashMap<String, FunctionValue<'ctx>>,
-    /// `memref.global`s, by symbol.
-    pub globals: FxHashMap<String, GlobalValue<'ctx>>,
-    /// The LLVM function being defined.
-    pub function: Option<FunctionValue<'ctx>>,
-    /// Set while defining an exported entry point: where results go.
-    pub entry: Option<EntryState<'ctx>>,
-    pub target: FunctionTarget,
-    /// Outline parallel loops into runtime calls.
-    pub threads: bool,
-    /// The thread count parallel loops ask the runtime for (0: one per core).
-    pub threads_hint: usize,
-    /// The runtime's symbols are provided at link time (no fallbacks are defined).
-    pub runtime_provided: bool,
-}
-
-impl<'a, 'ctx> Translator<'a, 'ctx> {
-    pub fn new(
-        ir: &'a Context,
-        llvm: &'ctx LlvmContext,
-        module: &'a Module<'ctx>,
-        target: FunctionTarget,
-    ) -> Self {
-        Translator {
-            ir,
-            llvm,
-            module,
-            builder: llvm.create_builder(),
-            values: FxHashMap::default(),
-            functions: FxHashMap::default(),
-            globals: FxHashMap::default(),
-            function: None,
-            entry: None,
-            target,
-            threads: false,
-            threads_hint: 0,
-            runtime_provided: false,
+impl DialectTranslation for FuncTranslation {
+    fn handler(&self, ir: &Context, op: OpId) -> Option<Handler> {
+        match FuncOp::of(ir, op)? {
+            FuncOp::Return => Some(function::return_op),
+            FuncOp::Call => Some(function::call),
+            // Functions are defined by the module translation, not as ops in a body.
+            FuncOp::Func => None,
         }
     }
+}
 
-    /// Translates the ops of `block` in order, stopping before its terminator when
-    /// `skip_terminator` (loop bodies end with `loop.yield`, which needs no code).
-    pub fn translate_block(&mut self, block: BlockId, skip_terminator: bool) -> TResult {
-        for op in self.ir.block_ops(block) {
-            if skip_terminator && Some(op) == self.ir.block(block).last {
-                break;
+/// `memref` ops on buffers the CPU runtime allocates.
+struct MemRefTranslation;
+
+impl DialectTranslation for MemRefTranslation {
+    fn handler(&self, ir: &Context, op: OpId) -> Option<Handler> {
+        buffers::memref_handler(MemRefOp::of(ir, op)?)
+    }
+}
+
+/// The loop ops other than the vector ops: loops (possibly on the thread pool) and
+/// buffers.
+struct LoopTranslation;
+
+impl DialectTranslation for LoopTranslation {
+    fn handler(&self, ir: &Context, op: OpId) -> Option<Handler> {
+        let kind = LoopOp::of(ir, op)?;
+        match kind {
+            LoopOp::For | LoopOp::Parallel => loops::handler(kind.name()),
+            LoopOp::Alloc | LoopOp::Dealloc | LoopOp::Load | LoopOp::Store => {
+                buffers::loop_handler(kind)
             }
-            self.translate_op(op)?;
+            // Translated by the shared `VectorTranslation`.
+            LoopOp::VectorLoad | LoopOp::VectorStore | LoopOp::Broadcast | LoopOp::Fma => None,
+            // Ends a loop body; the loop translation skips it.
+            LoopOp::Yield => None,
         }
-        Ok(())
-    }
-
-    fn translate_op(&mut self, op: OpId) -> TResult {
-        let ir = self.ir;
-        let name = ir.op_name(op);
-        let loc = ir.op(op).loc;
-        if !ir.op(op).successors.is_empty() {
-            return Err(Diagnostic::error(
-                loc,
-                format!(
-                    "'{name}' op: branches between blocks are not supported by the CPU backend"
-                ),
-            )
-            .into());
-        }
-        let Some(handler) = handler_for(name) else {
-            return Err(Diagnostic::error(
-                loc,
-                format!("unsupported op '{name}' in the CPU backend"),
-            )
-            .into());
-        };
-        handler(self, op).map_err(|e| match e {
-            Error::Message(m) => Diagnostic::error(loc, format!("'{name}' op {m}")).into(),
-            located => located,
-        })
-    }
-
-    // ---- values ----
-
-    pub fn value(&self, v: Value) -> TResult<BasicValueEnum<'ctx>> {
-        self.values
-            .get(&v)
-            .copied()
-            .ok_or_else(|| Error::from("uses a value the CPU backend has not translated"))
-    }
-
-    pub fn operand(&self, op: OpId, i: usize) -> TResult<BasicValueEnum<'ctx>> {
-        let v = *self
-            .ir
-            .op(op)
-            .operands
-            .get(i)
-            .ok_or_else(|| format!("has no operand #{i}"))?;
-        self.value(v)
-    }
-
-    pub fn operand_type(&self, op: OpId, i: usize) -> TResult<Type> {
-        let v = *self
-            .ir
-            .op(op)
-            .operands
-            .get(i)
-            .ok_or_else(|| format!("has no operand #{i}"))?;
-        Ok(self.ir.value_type(v))
-    }
-
-    pub fn result_type(&self, op: OpId, i: usize) -> TResult<Type> {
-        let v = *self
-            .ir
-            .op(op)
-            .results
-            .get(i)
-            .ok_or_else(|| format!("has no result #{i}"))?;
-        Ok(self.ir.value_type(v))
-    }
-
-    /// The operands of `op` from position `first` on (none if it has fewer).
-    pub fn operands_from(&self, op: OpId, first: usize) -> &'a [Value] {
-        self.ir.op(op).operands.get(first..).unwrap_or_default()
-    }
-
-    pub fn pointer_operand(&self, op: OpId, i: usize) -> TResult<PointerValue<'ctx>> {
-        match self.operand(op, i)? {
-            BasicValueEnum::PointerValue(p) => Ok(p),
-            _ => Err(format!("operand #{i} is not a buffer").into()),
-        }
-    }
-
-    pub fn int_value(&self, v: Value) -> TResult<IntValue<'ctx>> {
-        match self.value(v)? {
-            BasicValueEnum::IntValue(i) => Ok(i),
-            _ => Err("expects an integer or index value".into()),
-        }
-    }
-
-    pub fn set_result(&mut self, op: OpId, i: usize, value: impl BasicValue<'ctx>) -> TResult {
-        let v = *self
-            .ir
-            .op(op)
-            .results
-            .get(i)
-            .ok_or_else(|| format!("has no result #{i}"))?;
-        self.values.insert(v, value.as_basic_value_enum());
-        Ok(())
-    }
-
-    /// The LLVM type of values of IR type `ty`.
-    pub fn llvm_type(&self, ty: Type) -> TResult<BasicTypeEnum<'ctx>> {
-        Ok(super::types::value_type(self.llvm, self.ir, ty)?)
-    }
-
-    pub fn attr(&self, op: OpId, name: &str) -> Option<Attr> {
-        self.ir.op_inherent_or_attr(op, name)
-    }
-
-    // ---- building blocks ----
-
-    pub fn i64_const(&self, value: i64) -> IntValue<'ctx> {
-        self.llvm.i64_type().const_int(value as u64, true)
-    }
-
-    pub fn current_function(&self) -> TResult<FunctionValue<'ctx>> {
-        self.function
-            .ok_or_else(|| Error::from("is not inside a function"))
-    }
-
-    /// A builder at the start of the current function's entry block, where stack slots go
-    /// (an `alloca` elsewhere, inside a loop, would take new stack space each iteration).
-    pub fn entry_builder(&self) -> TResult<Builder<'ctx>> {
-        let entry = self
-            .current_function()?
-            .get_first_basic_block()
-            .ok_or("function has no entry block")?;
-        let builder = self.llvm.create_builder();
-        match entry.get_first_instruction() {
-            Some(first) => builder.position_before(&first),
-            None => builder.position_at_end(entry),
-        }
-        Ok(builder)
-    }
-
-    /// Calls the LLVM intrinsic `name` overloaded on `types`.
-    pub fn call_intrinsic(
-        &self,
-        name: &str,
-        types: &[BasicTypeEnum<'ctx>],
-        args: &[BasicValueEnum<'ctx>],
-    ) -> TResult<BasicValueEnum<'ctx>> {
-        let intrinsic =
-            Intrinsic::find(name).ok_or_else(|| format!("LLVM has no intrinsic '{name}'"))?;
-        let declaration = intrinsic
-            .get_declaration(self.module, types)
-            .ok_or_else(|| format!("cannot declare '{name}' for these types"))?;
-        let args: Vec<BasicMetadataValueEnum> = args.iter().map(|&a| a.into()).collect();
-        let call = self.builder.build_call(declaration, &args, "")?;
-        call.try_as_basic_value()
-            .basic()
-            .ok_or_else(|| format!("'{name}' returns no value").into())
-    }
-
-    /// A call to the C library function `name` (declared on first use).
-    pub fn call_libc(
-        &self,
-        name: &str,
-        ret: Option<BasicTypeEnum<'ctx>>,
-        args: &[BasicValueEnum<'ctx>],
-    ) -> TResult<Option<BasicValueEnum<'ctx>>> {
-        let function = match self.module.get_function(name) {
-            Some(f) => f,
-            None => {
-                let params: Vec<_> = args.iter().map(|a| a.get_type().into()).collect();
-                let fn_type = match ret {
-                    Some(t) => t.fn_type(&params, false),
-                    None => self.llvm.void_type().fn_type(&params, false),
-                };
-                self.module.add_function(name, fn_type, None)
-            }
-        };
-        let args: Vec<BasicMetadataValueEnum> = args.iter().map(|&a| a.into()).collect();
-        let call = self.builder.build_call(function, &args, "")?;
-        Ok(call.try_as_basic_value().basic())
-    }
-}
-
-fn handler_for(name: &str) -> Option<Handler> {
-    let (dialect, _) = name.split_once('.')?;
-    match dialect {
-        "arith" => arith::handler(name),
-        "math" => math::handler(name),
-        "func" => function::handler(name),
-        "memref" => buffers::memref_handler(name),
-        "loop" => loops::handler(name)
-            .or_else(|| buffers::loop_handler(name))
-            .or_else(|| vector::handler(name)),
-        _ => None,
     }
 }

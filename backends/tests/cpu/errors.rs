@@ -106,44 +106,28 @@ fn loop_dialects(ctx: &mut tb_ir::Context) -> Result<(), String> {
 }
 
 #[test]
-fn malformed_generic_ops_are_errors_not_crashes() {
-    // Ops the verifier has not checked (their dialect is not registered) are still
-    // translated by name, so the backend checks what it relies on itself.
-    for (body, message) in [
-        (
-            r#"%x = "memref.load"() : () -> f32"#,
-            "'memref.load' op has no operand #0",
-        ),
-        (
-            r#"%y = "math.tanh"(%m) : (memref<4xf32>) -> f32"#,
-            "'math.tanh' op expects float operands",
-        ),
-        (
-            r#"%y = "math.ctpop"(%f) : (f32) -> f32"#,
-            "'math.ctpop' op expects integer operands",
-        ),
-        (
-            r#""math.exp"(%f) : (f32) -> ()"#,
-            "'math.exp' op has no result #0",
-        ),
-        (
-            r#"%d = "memref.dim"(%m, %f) : (memref<4xf32>, f32) -> index"#,
-            "'memref.dim' op expects an integer or index value",
-        ),
-        (
-            r#""memref.store"(%f, %f) : (f32, f32) -> ()"#,
-            "'memref.store' op 'f32' is not a ranked memref type",
-        ),
-        (
-            r#"%g = "memref.get_global"() <{name = @nowhere}> : () -> memref<4xf32>"#,
-            "refers to @nowhere, which is not a memref.global of the module",
-        ),
+fn ops_of_unregistered_dialects_are_errors_not_crashes() {
+    // Ops reach their translation by op kind, which only registered (hence verified) ops
+    // have: an op whose dialect is not registered, however malformed, is reported as
+    // unsupported at its location.
+    for body in [
+        r#"%x = "memref.load"() : () -> f32"#,
+        r#"%y = "math.tanh"(%m) : (memref<4xf32>) -> f32"#,
+        r#"%y = "math.ctpop"(%f) : (f32) -> f32"#,
+        r#""math.exp"(%f) : (f32) -> ()"#,
+        r#"%d = "memref.dim"(%m, %f) : (memref<4xf32>, f32) -> index"#,
+        r#""memref.store"(%f, %f) : (f32, f32) -> ()"#,
+        r#"%g = "memref.get_global"() <{name = @nowhere}> : () -> memref<4xf32>"#,
     ] {
+        let name = body.split('"').nth(1).expect("the body names its op");
         let source =
             format!("func.func @f(%m: memref<4xf32>, %f: f32) {{\n  {body}\n  return\n}}\n");
         let error = Parsed::with_dialects(&source, loop_dialects).compile_error();
         assert!(error.contains("test.mlir:2:"), "{error}");
-        assert!(error.contains(message), "{error}");
+        assert!(
+            error.contains(&format!("unsupported op '{name}' in the CPU backend")),
+            "{error}"
+        );
     }
 }
 

@@ -2,6 +2,7 @@
 //! format, and the algebraic identities MLIR folds (`x + 0`, `x * 1`, `x - x`, ...).
 //! Splat vector and tensor constants fold like scalars.
 
+use super::attrs::{CmpFPredicate, CmpIPredicate};
 use tb_ir::attributes::{AttrKind, DenseData, DenseElement};
 use tb_ir::float::{bits_from_f64, bits_to_f64};
 use tb_ir::ods::constraint::element_or_self;
@@ -558,41 +559,38 @@ pub(crate) fn verify_cmp(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     Ok(())
 }
 
-fn predicate(ctx: &Context, op: OpId) -> Option<i128> {
-    match ctx.attr_kind(ctx.op_inherent_or_attr(op, "predicate")?) {
-        AttrKind::Integer { value, .. } => Some(*value),
-        _ => None,
-    }
-}
-
 pub(crate) fn cmpi(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
     let data = ctx.op(op);
     let ty = ctx.value_type(data.results[0]);
-    let pred = predicate(ctx, op)?;
+    let pred = CmpIPredicate::of(ctx, op)?;
     let width = int_width(ctx, ctx.value_type(data.operands[0]))?;
     let bool_const = |b: bool| vec![constant(ctx, ty, Scalar::Int(b as i128))];
     if data.operands[0] == data.operands[1] {
         // eq, sle, sge, ule, uge hold for equal operands; the others do not.
-        return Some(bool_const(matches!(pred, 0 | 3 | 5 | 7 | 9)));
+        use CmpIPredicate as P;
+        return Some(bool_const(matches!(
+            pred,
+            P::Eq | P::Sle | P::Sge | P::Ule | P::Uge
+        )));
     }
     let (a, b) = (int_of(ctx, c[0])?, int_of(ctx, c[1])?);
-    let result = super::predicate::compare_ints(pred as i64, a, b, width)?;
+    let result = super::predicate::compare_ints(pred, a, b, width);
     Some(bool_const(result))
 }
 
 pub(crate) fn cmpf(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
     let data = ctx.op(op);
     let ty = ctx.value_type(data.results[0]);
-    let pred = predicate(ctx, op)?;
+    let pred = CmpFPredicate::of(ctx, op)?;
     let bool_const = |b: bool| vec![constant(ctx, ty, Scalar::Int(b as i128))];
     match pred {
-        0 => return Some(bool_const(false)),
-        15 => return Some(bool_const(true)),
+        CmpFPredicate::False => return Some(bool_const(false)),
+        CmpFPredicate::True => return Some(bool_const(true)),
         _ => {}
     }
     let kind = float_kind(ctx, ctx.value_type(data.operands[0]))?;
     let (a, b) = (float_of(ctx, c[0], kind)?, float_of(ctx, c[1], kind)?);
-    let result = super::predicate::compare_floats(pred as i64, a, b)?;
+    let result = super::predicate::compare_floats(pred, a, b);
     Some(bool_const(result))
 }
 

@@ -2,16 +2,18 @@
 //! casts and constants, with MLIR 22's names, syntax, folds and canonical forms.
 
 mod asm;
+pub mod attrs;
 mod canonicalize;
 mod constant;
 mod fold;
+mod ops;
 pub mod predicate;
 
 use tb_ir::ods::constraint::{
     ANY_ATTR, BOOL_LIKE, FLOAT_LIKE, I64_ATTR, SIGNLESS_INTEGER_LIKE,
     SIGNLESS_INTEGER_LIKE_NO_INDEX, SIGNLESS_INTEGER_OR_FLOAT_LIKE,
 };
-use tb_ir::ods::{AttrSyntax, BitEnum, OpDef, PURE, attr, operand, optional_attr};
+use tb_ir::ods::{AttrConstraint, AttrSyntax, OpDef, PURE, attr, operand, optional_attr};
 use tb_ir::registry::{DialectInfo, OpTraits};
 use tb_ir::{Context, Type};
 
@@ -19,30 +21,29 @@ pub(crate) use constant::materialize as materialize_constant;
 pub use constant::{build_constant, constant_result_name};
 pub(crate) use fold::{with_element, wrap};
 
-/// `#arith.overflow<nsw, nuw>`
-const OVERFLOW_FLAGS: BitEnum = BitEnum {
-    attr: "arith.overflow",
-    flags: &["nsw", "nuw"],
-    none: "none",
-    all: None,
-    separator: ", ",
+use attrs::OVERFLOW_FLAGS;
+pub use attrs::{
+    CMPF_PREDICATES, CMPI_PREDICATES, CmpFPredicate, CmpIPredicate, FASTMATH_FLAGS, FastMathFlags,
+    OverflowFlags,
+};
+pub use ops::{ArithOp, BinaryOp, CmpFOp, CmpIOp};
+
+const FASTMATH_ATTR: AttrConstraint = AttrConstraint {
+    description: "Floating point fast math flags",
+    check: attrs::is_fastmath,
 };
 
-/// `#arith.fastmath<nnan,ninf>`, shared with `math`.
-pub const FASTMATH_FLAGS: BitEnum = BitEnum {
-    attr: "arith.fastmath",
-    flags: &["reassoc", "nnan", "ninf", "nsz", "arcp", "contract", "afn"],
-    none: "none",
-    all: Some("fast"),
-    separator: ",",
+const OVERFLOW_ATTR: AttrConstraint = AttrConstraint {
+    description: "Integer overflow arith flags",
+    check: attrs::is_overflow,
 };
 
-const OVERFLOW: &[tb_ir::ods::AttrDef] = &[optional_attr("overflowFlags", ANY_ATTR)
+const OVERFLOW: &[tb_ir::ods::AttrDef] = &[optional_attr("overflowFlags", OVERFLOW_ATTR)
     .with_default("#arith.overflow<none>")
     .with_syntax(AttrSyntax::BitEnum(&OVERFLOW_FLAGS))];
 
 /// The `fastmath` property of floating-point ops, `none` by default.
-pub const FASTMATH: &[tb_ir::ods::AttrDef] = &[optional_attr("fastmath", ANY_ATTR)
+pub const FASTMATH: &[tb_ir::ods::AttrDef] = &[optional_attr("fastmath", FASTMATH_ATTR)
     .with_default("#arith.fastmath<none>")
     .with_syntax(AttrSyntax::BitEnum(&FASTMATH_FLAGS))];
 
@@ -134,14 +135,6 @@ macro_rules! cast {
         }
     };
 }
-
-pub const CMPI_PREDICATES: &[&str] = &[
-    "eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge",
-];
-pub const CMPF_PREDICATES: &[&str] = &[
-    "false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult", "ule",
-    "une", "uno", "true",
-];
 
 static DEFS: &[OpDef] = &[
     OpDef {
@@ -313,8 +306,9 @@ pub fn register(ctx: &mut Context) -> Result<(), String> {
         materialize_constant: Some(constant::materialize),
         print_attr: None,
     });
+    attrs::register(ctx);
     for def in DEFS {
         ctx.register_op_def(def)?;
     }
-    Ok(())
+    ctx.register_op_kinds::<ArithOp>()
 }

@@ -1,7 +1,10 @@
 //! The meaning of `arith.cmpi` and `arith.cmpf` predicates, shared by the folder and the
 //! reference interpreter so that folding a comparison never changes its result.
 //!
-//! Predicates are the attribute's integer values, in MLIR's order.
+//! Predicates are the typed [`CmpIPredicate`]/[`CmpFPredicate`], whose discriminants are
+//! the attribute's integer values in MLIR's order.
+
+use super::attrs::{CmpFPredicate, CmpIPredicate};
 
 /// `v`, a `width`-bit integer in the form attributes keep (sign-extended, but i1 as 0/1),
 /// read as a signed number: i1 `true` is -1.
@@ -18,47 +21,44 @@ pub fn unsigned_value(v: i128, width: u32) -> u128 {
     }
 }
 
-/// `arith.cmpi` predicate `pred` (eq, ne, slt, sle, sgt, sge, ult, ule, ugt, uge) on two
-/// `width`-bit integers; `None` for an unknown predicate.
-pub fn compare_ints(pred: i64, a: i128, b: i128, width: u32) -> Option<bool> {
+/// `arith.cmpi` predicate `pred` on two `width`-bit integers.
+pub fn compare_ints(pred: CmpIPredicate, a: i128, b: i128, width: u32) -> bool {
     let (ua, ub) = (unsigned_value(a, width), unsigned_value(b, width));
     let (sa, sb) = (signed_value(a, width), signed_value(b, width));
-    Some(match pred {
-        0 => ua == ub,
-        1 => ua != ub,
-        2 => sa < sb,
-        3 => sa <= sb,
-        4 => sa > sb,
-        5 => sa >= sb,
-        6 => ua < ub,
-        7 => ua <= ub,
-        8 => ua > ub,
-        9 => ua >= ub,
-        _ => return None,
-    })
+    match pred {
+        CmpIPredicate::Eq => ua == ub,
+        CmpIPredicate::Ne => ua != ub,
+        CmpIPredicate::Slt => sa < sb,
+        CmpIPredicate::Sle => sa <= sb,
+        CmpIPredicate::Sgt => sa > sb,
+        CmpIPredicate::Sge => sa >= sb,
+        CmpIPredicate::Ult => ua < ub,
+        CmpIPredicate::Ule => ua <= ub,
+        CmpIPredicate::Ugt => ua > ub,
+        CmpIPredicate::Uge => ua >= ub,
+    }
 }
 
-/// `arith.cmpf` predicate `pred` (false, oeq, ogt, oge, olt, ole, one, ord, ueq, ugt, uge,
-/// ult, ule, une, uno, true): ordered predicates are false on NaN, unordered ones true.
-pub fn compare_floats(pred: i64, a: f64, b: f64) -> Option<bool> {
+/// `arith.cmpf` predicate `pred`: ordered predicates are false on NaN, unordered ones true.
+pub fn compare_floats(pred: CmpFPredicate, a: f64, b: f64) -> bool {
+    use CmpFPredicate as P;
     let unordered = a.is_nan() || b.is_nan();
-    Some(match pred {
-        0 => false,
-        1 => !unordered && a == b,
-        2 => !unordered && a > b,
-        3 => !unordered && a >= b,
-        4 => !unordered && a < b,
-        5 => !unordered && a <= b,
-        6 => !unordered && a != b,
-        7 => !unordered,
-        8 => unordered || a == b,
-        9 => unordered || a > b,
-        10 => unordered || a >= b,
-        11 => unordered || a < b,
-        12 => unordered || a <= b,
-        13 => unordered || a != b,
-        14 => unordered,
-        15 => true,
-        _ => return None,
-    })
+    match pred {
+        P::False => false,
+        P::Oeq => !unordered && a == b,
+        P::Ogt => !unordered && a > b,
+        P::Oge => !unordered && a >= b,
+        P::Olt => !unordered && a < b,
+        P::Ole => !unordered && a <= b,
+        P::One => !unordered && a != b,
+        P::Ord => !unordered,
+        P::Ueq => unordered || a == b,
+        P::Ugt => unordered || a > b,
+        P::Uge => unordered || a >= b,
+        P::Ult => unordered || a < b,
+        P::Ule => unordered || a <= b,
+        P::Une => unordered || a != b,
+        P::Uno => unordered,
+        P::True => true,
+    }
 }

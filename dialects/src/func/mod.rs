@@ -2,6 +2,7 @@
 //! traits, verification rules and custom syntax.
 
 mod asm;
+mod ops;
 mod verify;
 
 use tb_ir::Context;
@@ -12,6 +13,7 @@ use tb_ir::ods::constraint::{
 use tb_ir::ods::{AttrSyntax, OpDef, attr, optional_attr, region, variadic};
 use tb_ir::registry::OpTraits;
 
+pub use ops::FuncOp;
 pub use verify::signature;
 
 pub const FUNC: &str = "func.func";
@@ -75,5 +77,5 @@ pub fn register(ctx: &mut Context) -> Result<(), String> {
     for def in [&FUNC_DEF, &RETURN_DEF, &CALL_DEF] {
         ctx.register_op_def(def)?;
     }
-    Ok(())
+    ctx.register_op_kinds::<FuncOp>()
 }

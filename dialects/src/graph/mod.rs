@@ -22,17 +22,23 @@ pub mod builder;
 mod canonicalize;
 pub mod fold;
 pub mod infer;
+mod kinds;
 pub mod literal;
 mod ops;
+mod reduction;
 pub mod shape;
 pub mod types;
+mod unary;
 
 use tb_ir::registry::DialectInfo;
 use tb_ir::{Attr, Context, Location, OpId, Type};
 
+pub use kinds::{GraphOp, MatmulOp, ReduceOp};
 pub use ops::conv::{conv_attrs, conv_transpose_attrs};
 pub use ops::defs;
 pub use ops::pool::pool_attrs;
+pub use reduction::ReduceKind;
+pub use unary::Unary;
 
 /// Folded values become `graph.constant`s when the attribute has the tensor type wanted.
 fn materialize_constant(ctx: &mut Context, value: Attr, ty: Type, loc: Location) -> Option<OpId> {
@@ -59,5 +65,5 @@ pub fn register(ctx: &mut Context) -> Result<(), String> {
     for def in defs() {
         ctx.register_op_def(def)?;
     }
-    Ok(())
+    ctx.register_op_kinds::<GraphOp>()
 }

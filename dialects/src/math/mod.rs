@@ -4,6 +4,7 @@
 
 mod fold;
 mod libm;
+mod ops;
 mod verify;
 
 use tb_ir::ods::constraint::{BOOL_LIKE, FLOAT_LIKE, SIGNLESS_INTEGER_LIKE};
@@ -12,6 +13,7 @@ use tb_ir::registry::{DialectInfo, FoldFn, InferInput};
 use tb_ir::{Context, Type};
 
 use crate::arith::FASTMATH;
+pub use ops::MathOp;
 
 const FLOAT_UNARY: &[ArgDef] = &[operand("operand", FLOAT_LIKE)];
 const FLOAT_BINARY: &[ArgDef] = &[operand("lhs", FLOAT_LIKE), operand("rhs", FLOAT_LIKE)];
@@ -218,5 +220,5 @@ pub fn register(ctx: &mut Context) -> Result<(), String> {
     for def in DEFS {
         ctx.register_op_def(def)?;
     }
-    Ok(())
+    ctx.register_op_kinds::<MathOp>()
 }

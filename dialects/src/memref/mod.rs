@@ -11,6 +11,7 @@ mod fold;
 mod index_list;
 mod layout;
 mod offsets;
+mod ops;
 mod reshape;
 mod subview;
 mod verify;
@@ -22,6 +23,8 @@ use tb_ir::ods::constraint::{
 use tb_ir::ods::{ArgDef, AttrDef, OpDef, PURE, attr, operand, optional_attr, variadic};
 use tb_ir::registry::{DialectInfo, InferInput, OpTraits, ResultNamesFn};
 use tb_ir::{Context, Type};
+
+pub use ops::MemRefOp;
 
 use constraint::{
     ALIGNMENT, BOOL, BYTES_1D, INDEX_LIST_ARRAY, MEMREF_TYPE, NON_0_RANKED_OR_UNRANKED,
@@ -333,5 +336,5 @@ pub fn register(ctx: &mut Context) -> Result<(), String> {
     for def in DEFS {
         ctx.register_op_def(def)?;
     }
-    Ok(())
+    ctx.register_op_kinds::<MemRefOp>()
 }

@@ -72,8 +72,12 @@ pub(crate) fn parse_compute(p: &mut OpAsmParser, state: &mut OperationParseState
         state.add_attr("reduction_extents", attr);
         p.parse_literal("combiner")?;
         p.parse_literal("=")?;
-        let combiner = p.parse_keyword_ident("combiner name")?;
-        let attr = p.ctx().string_attr(&combiner);
+        let at = p.offset();
+        let word = p.parse_keyword_ident("combiner name")?;
+        let Some(combiner) = super::Combiner::from_keyword(&word) else {
+            return p.error_at(at, super::Combiner::unknown(&word));
+        };
+        let attr = p.ctx().typed_attr_of(combiner);
         state.add_attr("combiner", attr);
     }
     for (k, v) in p.parse_optional_attr_dict_with_keyword()? {

@@ -34,17 +34,20 @@
 //!   must clamp or wrap indices first, as ONNX's negative indices require anyway.
 
 mod asm;
+mod combiner;
+mod ops;
 mod verify;
 
 use tb_ir::attributes::{AttrKind, DenseArrayData};
 use tb_ir::ods::constraint::{
     AFFINE_MAP_ATTR, ANY_ATTR, ANY_RANKED_TENSOR, ANY_TYPE, DENSE_I64_ARRAY_ATTR, INDEX,
-    STRING_ATTR,
 };
 use tb_ir::ods::{OpDef, PURE, attr, operand, optional_attr, single_block_region, variadic};
 use tb_ir::registry::OpTraits;
 use tb_ir::{BlockId, Context, OpId, TypeKind, Value};
 
+pub use combiner::Combiner;
+pub use ops::{ComputeOp, ReadAtOp, ReadOp, TeOp};
 pub(crate) use verify::check_map_bounds;
 pub use verify::{Interval, expr_interval};
 
@@ -53,8 +56,13 @@ pub const READ: &str = "te.read";
 pub const READ_AT: &str = "te.read_at";
 pub const YIELD: &str = "te.yield";
 
-/// The combiners a reduction may use.
-pub const COMBINERS: &[&str] = &["sum", "max", "min", "prod"];
+/// `#te.combiner<...>` (or, from builders that still write it so, a string naming one).
+const COMBINER_ATTR: tb_ir::ods::AttrConstraint = tb_ir::ods::AttrConstraint {
+    description: "#te.combiner attribute",
+    check: |ctx, attr| {
+        ctx.typed_attr::<Combiner>(attr).is_some() || ctx.attr_as_str(attr).is_some()
+    },
+};
 
 static COMPUTE_DEF: OpDef = OpDef {
     name: COMPUTE,
@@ -63,7 +71,7 @@ static COMPUTE_DEF: OpDef = OpDef {
     results: &[operand("result", ANY_RANKED_TENSOR)],
     attributes: &[
         optional_attr("reduction_extents", DENSE_I64_ARRAY_ATTR),
-        optional_attr("combiner", STRING_ATTR),
+        optional_attr("combiner", COMBINER_ATTR),
     ],
     regions: &[single_block_region("body")],
     traits: OpTraits {
@@ -119,10 +127,11 @@ static YIELD_DEF: OpDef = OpDef {
 };
 
 pub fn register(ctx: &mut Context) -> Result<(), String> {
+    ctx.register_attr::<Combiner>();
     for def in [&COMPUTE_DEF, &READ_DEF, &READ_AT_DEF, &YIELD_DEF] {
         ctx.register_op_def(def)?;
     }
-    Ok(())
+    ctx.register_op_kinds::<TeOp>()
 }
 
 // ---- queries for passes and the interpreter ----
@@ -141,10 +150,10 @@ pub fn reduction_extents(ctx: &Context, compute: OpId) -> Vec<i64> {
     }
 }
 
-/// The combiner of a reducing `te.compute` (`sum`, `max`, `min`, `prod`), if any.
-pub fn combiner(ctx: &Context, compute: OpId) -> Option<&str> {
-    ctx.op_inherent_or_attr(compute, "combiner")
-        .and_then(|a| ctx.attr_as_str(a))
+/// The keyword of the combiner of a reducing `te.compute` (`sum`, `max`, `min`, `prod`),
+/// if any; [`ComputeOp::combiner`] gives it typed.
+pub fn combiner(ctx: &Context, compute: OpId) -> Option<&'static str> {
+    ComputeOp(compute).combiner(ctx).map(Combiner::keyword)
 }
 
 /// The result shape of a `te.compute` (`DYNAMIC` for unknown extents).

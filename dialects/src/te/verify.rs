@@ -8,7 +8,7 @@ use tb_ir::registry::FoldResult;
 use tb_ir::types::DYNAMIC;
 use tb_ir::{Attr, Context, Diagnostic, OpId, Type, TypeKind};
 
-use super::{COMBINERS, COMPUTE, READ, YIELD};
+use super::{COMPUTE, READ, YIELD};
 
 fn error<T>(ctx: &Context, op: OpId, message: String) -> Result<T, Diagnostic> {
     Err(Diagnostic::error(
@@ -135,14 +135,13 @@ pub(crate) fn compute(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
             format!("reduction extents must be positive, but got {bad}"),
         );
     }
-    match (super::combiner(ctx, op), reductions.is_empty()) {
-        (Some(c), false) if !COMBINERS.contains(&c) => {
-            return error(
-                ctx,
-                op,
-                format!("unknown combiner '{c}'; expected one of sum, max, min, prod"),
-            );
-        }
+    let combiner = ctx.op_inherent_or_attr(op, "combiner");
+    if let Some(attr) = combiner
+        && let Err(word) = super::combiner::combiner_of_attr(ctx, attr)
+    {
+        return error(ctx, op, super::Combiner::unknown(&word));
+    }
+    match (combiner, reductions.is_empty()) {
         (Some(_), true) if ctx.op_inherent_or_attr(op, "reduction_extents").is_some() => {
             return error(
                 ctx,

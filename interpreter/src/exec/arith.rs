@@ -4,7 +4,8 @@
 //! interpreter reports an error instead of inventing a value.
 
 use tb_dialects::arith::predicate::{compare_floats, compare_ints};
-use tb_ir::{AttrKind, FloatKind, OpId};
+use tb_dialects::arith::{ArithOp, CmpFPredicate, CmpIPredicate};
+use tb_ir::{FloatKind, OpId};
 
 use super::value::{ElemType, RtValue, Scalar, unsigned};
 use super::{Env, ExecResult, Handler, Interpreter, attr};
@@ -206,33 +207,20 @@ fn negf(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
     elementwise(interp, env, op, &|s| Ok(Scalar::Float(-s[0].as_float())))
 }
 
-fn predicate(interp: &Interpreter, op: OpId) -> ExecResult<i64> {
-    let ctx = interp.ctx;
-    match ctx
-        .op_inherent_or_attr(op, "predicate")
-        .map(|a| ctx.attr_kind(a))
-    {
-        Some(AttrKind::Integer { value, .. }) => Ok(*value as i64),
-        _ => Err("has no integer predicate".into()),
-    }
-}
-
 fn cmpi(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
-    let p = predicate(interp, op)?;
+    let p = CmpIPredicate::of(interp.ctx, op).ok_or("has no known predicate")?;
     let w = interp.operand_elem(op, 0)?.width();
     elementwise(interp, env, op, &|s| {
-        compare_ints(p, s[0].as_int() as i128, s[1].as_int() as i128, w)
-            .map(|r| Scalar::Int(r as i64))
-            .ok_or_else(|| format!("has unknown predicate {p}"))
+        let r = compare_ints(p, s[0].as_int() as i128, s[1].as_int() as i128, w);
+        Ok(Scalar::Int(r as i64))
     })
 }
 
 fn cmpf(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
-    let p = predicate(interp, op)?;
+    let p = CmpFPredicate::of(interp.ctx, op).ok_or("has no known predicate")?;
     elementwise(interp, env, op, &|s| {
-        compare_floats(p, s[0].as_float(), s[1].as_float())
-            .map(|r| Scalar::Int(r as i64))
-            .ok_or_else(|| format!("has unknown predicate {p}"))
+        let r = compare_floats(p, s[0].as_float(), s[1].as_float());
+        Ok(Scalar::Int(r as i64))
     })
 }
 
@@ -308,50 +296,50 @@ fn bitcast_scalar(v: Scalar, from: ElemType, to: ElemType) -> Result<Scalar, Str
     })
 }
 
-pub(super) fn handler(name: &str) -> Option<Handler> {
-    Some(match name.strip_prefix("arith.")? {
-        "constant" => constant,
-        "addi" => addi,
-        "subi" => subi,
-        "muli" => muli,
-        "divsi" => divsi,
-        "divui" => divui,
-        "remsi" => remsi,
-        "remui" => remui,
-        "andi" => andi,
-        "ori" => ori,
-        "xori" => xori,
-        "maxsi" => maxsi,
-        "minsi" => minsi,
-        "maxui" => maxui,
-        "minui" => minui,
-        "shli" => shli,
-        "shrsi" => shrsi,
-        "shrui" => shrui,
-        "addf" => addf,
-        "subf" => subf,
-        "mulf" => mulf,
-        "divf" => divf,
-        "remf" => remf,
-        "maximumf" => maximumf,
-        "minimumf" => minimumf,
-        "maxnumf" => maxnumf,
-        "minnumf" => minnumf,
-        "negf" => negf,
-        "cmpi" => cmpi,
-        "cmpf" => cmpf,
-        "select" => select,
-        "extsi" => extsi,
-        "extui" => extui,
-        "trunci" => trunc_int,
-        "extf" | "truncf" => float_resize,
-        "sitofp" => sitofp,
-        "uitofp" => uitofp,
-        "fptosi" => fptosi,
-        "fptoui" => fptoui,
-        "index_cast" => index_cast,
-        "index_castui" => index_castui,
-        "bitcast" => bitcast,
-        _ => return None,
-    })
+pub(super) fn handler(kind: ArithOp) -> Handler {
+    use ArithOp as A;
+    match kind {
+        A::Constant => constant,
+        A::AddI => addi,
+        A::SubI => subi,
+        A::MulI => muli,
+        A::DivSI => divsi,
+        A::DivUI => divui,
+        A::RemSI => remsi,
+        A::RemUI => remui,
+        A::AndI => andi,
+        A::OrI => ori,
+        A::XOrI => xori,
+        A::MaxSI => maxsi,
+        A::MinSI => minsi,
+        A::MaxUI => maxui,
+        A::MinUI => minui,
+        A::ShLI => shli,
+        A::ShRSI => shrsi,
+        A::ShRUI => shrui,
+        A::AddF => addf,
+        A::SubF => subf,
+        A::MulF => mulf,
+        A::DivF => divf,
+        A::RemF => remf,
+        A::MaximumF => maximumf,
+        A::MinimumF => minimumf,
+        A::MaxNumF => maxnumf,
+        A::MinNumF => minnumf,
+        A::NegF => negf,
+        A::CmpI => cmpi,
+        A::CmpF => cmpf,
+        A::Select => select,
+        A::ExtSI => extsi,
+        A::ExtUI => extui,
+        A::TruncI => trunc_int,
+        A::ExtF | A::TruncF => float_resize,
+        A::SIToFP => sitofp,
+        A::UIToFP => uitofp,
+        A::FPToSI => fptosi,
+        A::FPToUI => fptoui,
+        A::IndexCast => index_cast,
+        A::IndexCastUI => index_castui,
+        A::Bitcast => bitcast,
+    }
 }

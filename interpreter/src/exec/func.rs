@@ -1,14 +1,16 @@
 //! `func` ops: calls between functions of the module (`func.return` ends a block and is
 //! handled by the block runner), and pass-through of `builtin.unrealized_conversion_cast`.
 
+use tb_dialects::func::FuncOp;
 use tb_ir::{AttrKind, BlockId, Context, OpId, Type, TypeKind};
 
 use super::{Env, ExecError, ExecResult, Handler, Interpreter};
 
-pub(super) fn handler(name: &str) -> Option<Handler> {
-    match name {
-        "func.call" => Some(call),
-        _ => None,
+/// The handler of a func op; `func.func` and `func.return` are not executed as ops.
+pub(super) fn handler(kind: FuncOp) -> Option<Handler> {
+    match kind {
+        FuncOp::Call => Some(call),
+        FuncOp::Func | FuncOp::Return => None,
     }
 }
 

@@ -3,11 +3,14 @@
 //! verifier used), and checks what the kernel produced against the op's declared types.
 
 use tb_dialects::graph::attrs::Attrs;
-use tb_dialects::graph::{conv_attrs, conv_transpose_attrs, pool_attrs};
+use tb_dialects::graph::{
+    GraphOp, ReduceKind, Unary as GraphUnary, conv_attrs, conv_transpose_attrs, pool_attrs,
+};
+use tb_ir::ods::OpKind;
 use tb_ir::{AttrKind, OpId};
 
 use super::value::{ElemType, RtValue, Scalar, static_shape, write_element};
-use super::{Env, ExecResult, Handler, Interpreter, attr};
+use super::{Env, ExecResult, Interpreter, attr};
 use crate::kernels::elementwise::{self as ew, Binary, Compare, Logic, Unary};
 use crate::kernels::matmul::{self, GemmAttrs};
 use crate::kernels::reduce::{self, ReduceOp};
@@ -15,19 +18,16 @@ use crate::kernels::shape_ops::{self as so, DepthToSpaceMode, PadMode};
 use crate::kernels::{KernelError, conv, normalization as norm, pool, softmax};
 use crate::tensor::{Tensor, TensorData};
 
-pub(super) fn handler(name: &str) -> Option<Handler> {
-    name.strip_prefix("graph.")?;
-    Some(run)
-}
-
 fn kernel(e: KernelError) -> super::ExecError {
     e.message.into()
 }
 
-fn run(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
+/// Runs a graph op: an exhaustive match over [`GraphOp`], so a graph op without its kernel
+/// here does not compile.
+pub(super) fn run(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
+    use GraphOp as G;
     let ctx = interp.ctx;
-    let name = ctx.op_name(op);
-    let short = name.strip_prefix("graph.").unwrap_or(name);
+    let kind = GraphOp::of(ctx, op).ok_or("is not a registered graph op")?;
     let a = Attrs::of_op(ctx, op);
     let count = ctx.op(op).operands.len();
     let x = |i: usize| interp.tensor_arg(env, op, i);
@@ -41,15 +41,15 @@ fn run(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
     };
     let unary = |u: Unary| one(ew::unary(x(0)?, u));
 
-    let results: Vec<Tensor> = match short {
-        "constant" => {
+    let results: Vec<Tensor> = match kind {
+        G::Constant => {
             let value = a.get("value").ok_or("has no value")?;
             match attr::attr_to_value(ctx, value, interp.result_type(op, 0))? {
                 RtValue::Tensor(t) => vec![t],
                 _ => return Err("value is not a tensor constant".into()),
             }
         }
-        "constant_of_shape" => {
+        G::ConstantOfShape => {
             let value = a
                 .get("value")
                 .map(|v| scalar_tensor(interp, v))
@@ -59,98 +59,85 @@ fn run(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
                 value.as_ref(),
             ))?
         }
-        "range" => {
+        G::Range => {
             let get = |n: &str| -> ExecResult<Tensor> {
                 scalar_tensor(interp, a.get(n).ok_or_else(|| format!("has no {n}"))?)
             };
             one(so::range(&get("start")?, &get("limit")?, &get("delta")?))?
         }
-        "shape" => one(so::shape_of(x(0)?, a.opt_i64("start")?, a.opt_i64("end")?))?,
-        "size" => vec![Tensor::scalar(x(0)?.numel() as i64)],
+        G::Shape => one(so::shape_of(x(0)?, a.opt_i64("start")?, a.opt_i64("end")?))?,
+        G::Size => vec![Tensor::scalar(x(0)?.numel() as i64)],
 
-        "relu" => unary(Unary::Relu)?,
-        "leaky_relu" => unary(Unary::LeakyRelu {
-            alpha: f32_attr("alpha")?,
-        })?,
-        "thresholded_relu" => unary(Unary::ThresholdedRelu {
-            alpha: f32_attr("alpha")?,
-        })?,
-        "elu" => unary(Unary::Elu {
-            alpha: f32_attr("alpha")?,
-        })?,
-        "selu" => unary(Unary::Selu {
-            alpha: f32_attr("alpha")?,
-            gamma: f32_attr("gamma")?,
-        })?,
-        "celu" => unary(Unary::Celu {
-            alpha: f32_attr("alpha")?,
-        })?,
-        "sigmoid" => unary(Unary::Sigmoid)?,
-        "hard_sigmoid" => unary(Unary::HardSigmoid {
-            alpha: f32_attr("alpha")?,
-            beta: f32_attr("beta")?,
-        })?,
-        "hard_swish" => unary(Unary::HardSwish)?,
-        "tanh" => unary(Unary::Tanh)?,
-        "gelu" => unary(Unary::Gelu {
-            tanh_approximation: a.choice("approximate", &["none", "tanh"])? == "tanh",
-        })?,
-        "softplus" => unary(Unary::Softplus)?,
-        "softsign" => unary(Unary::Softsign)?,
-        "mish" => unary(Unary::Mish)?,
-        "erf" => unary(Unary::Erf)?,
-        "exp" => unary(Unary::Exp)?,
-        "log" => unary(Unary::Log)?,
-        "sqrt" => unary(Unary::Sqrt)?,
-        "reciprocal" => unary(Unary::Reciprocal)?,
-        "neg" => unary(Unary::Neg)?,
-        "abs" => unary(Unary::Abs)?,
-        "sign" => unary(Unary::Sign)?,
-        "floor" => unary(Unary::Floor)?,
-        "ceil" => unary(Unary::Ceil)?,
-        "round" => unary(Unary::Round)?,
-        "sin" => unary(Unary::Sin)?,
-        "cos" => unary(Unary::Cos)?,
-        "tan" => unary(Unary::Tan)?,
-        "asin" => unary(Unary::Asin)?,
-        "acos" => unary(Unary::Acos)?,
-        "atan" => unary(Unary::Atan)?,
-        "sinh" => unary(Unary::Sinh)?,
-        "cosh" => unary(Unary::Cosh)?,
-        "asinh" => unary(Unary::Asinh)?,
-        "acosh" => unary(Unary::Acosh)?,
-        "atanh" => unary(Unary::Atanh)?,
-        "not" => one(ew::not(x(0)?))?,
-        "identity" => vec![x(0)?.clone()],
-        "clip" => {
+        G::Relu
+        | G::LeakyRelu
+        | G::ThresholdedRelu
+        | G::Elu
+        | G::Selu
+        | G::Celu
+        | G::Sigmoid
+        | G::HardSigmoid
+        | G::HardSwish
+        | G::Tanh
+        | G::Gelu
+        | G::Softplus
+        | G::Softsign
+        | G::Mish
+        | G::Erf
+        | G::Exp
+        | G::Log
+        | G::Sqrt
+        | G::Reciprocal
+        | G::Neg
+        | G::Abs
+        | G::Sign
+        | G::Floor
+        | G::Ceil
+        | G::Round
+        | G::Sin
+        | G::Cos
+        | G::Tan
+        | G::Asin
+        | G::Acos
+        | G::Atan
+        | G::Sinh
+        | G::Cosh
+        | G::Asinh
+        | G::Acosh
+        | G::Atanh => {
+            let u = GraphUnary::of(ctx, op)?.ok_or("is not a unary function")?;
+            unary(kernel_unary(u))?
+        }
+        G::Not => one(ew::not(x(0)?))?,
+        G::Identity => vec![x(0)?.clone()],
+        G::Clip => {
             let min = a.get("min").map(|v| scalar_tensor(interp, v)).transpose()?;
             let max = a.get("max").map(|v| scalar_tensor(interp, v)).transpose()?;
             one(ew::clip(x(0)?, min.as_ref(), max.as_ref()))?
         }
-        "is_nan" => one(ew::is_nan(x(0)?))?,
-        "is_inf" => one(ew::is_inf(
+        G::IsNan => one(ew::is_nan(x(0)?))?,
+        G::IsInf => one(ew::is_inf(
             x(0)?,
             a.bool("detect_negative")?,
             a.bool("detect_positive")?,
         ))?,
-        "cast" => {
+        G::Cast => {
             let to = a.ty("to")?.ok_or("has no `to` type")?;
             one(so::cast(x(0)?, ElemType::of(ctx, to)?.dtype()?))?
         }
 
-        "add" => one(ew::add(x(0)?, x(1)?))?,
-        "sub" => one(ew::sub(x(0)?, x(1)?))?,
-        "mul" => one(ew::mul(x(0)?, x(1)?))?,
-        "div" => one(ew::div(x(0)?, x(1)?))?,
-        "pow" => one(ew::pow(x(0)?, x(1)?))?,
-        "mod" => one(ew::binary(
+        G::Add => one(ew::add(x(0)?, x(1)?))?,
+        G::Sub => one(ew::sub(x(0)?, x(1)?))?,
+        G::Mul => one(ew::mul(x(0)?, x(1)?))?,
+        G::Div => one(ew::div(x(0)?, x(1)?))?,
+        G::Pow => one(ew::pow(x(0)?, x(1)?))?,
+        G::Mod => one(ew::binary(
             x(0)?,
             x(1)?,
             Binary::Mod {
                 fmod: a.bool("fmod")?,
             },
         ))?,
-        "prelu" => {
+        G::Prelu => {
             // PRelu(x, slope) = x < 0 ? slope * x : x, with slope broadcast to x.
             let (v, slope) = (x(0)?, x(1)?);
             let zero = Tensor::zeros(v.dtype(), Vec::new()).map_err(|e| e.0)?;
@@ -158,22 +145,22 @@ fn run(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
             let scaled = ew::mul(v, slope).map_err(kernel)?;
             one(ew::where_(&negative, &scaled, v))?
         }
-        "equal" => one(ew::compare(x(0)?, x(1)?, Compare::Equal))?,
-        "less" => one(ew::compare(x(0)?, x(1)?, Compare::Less))?,
-        "less_or_equal" => one(ew::compare(x(0)?, x(1)?, Compare::LessOrEqual))?,
-        "greater" => one(ew::compare(x(0)?, x(1)?, Compare::Greater))?,
-        "greater_or_equal" => one(ew::compare(x(0)?, x(1)?, Compare::GreaterOrEqual))?,
-        "and" => one(ew::logic(x(0)?, x(1)?, Logic::And))?,
-        "or" => one(ew::logic(x(0)?, x(1)?, Logic::Or))?,
-        "xor" => one(ew::logic(x(0)?, x(1)?, Logic::Xor))?,
-        "where" => one(ew::where_(x(0)?, x(1)?, x(2)?))?,
-        "max" => one(ew::max(&all()?))?,
-        "min" => one(ew::min(&all()?))?,
-        "sum" => one(ew::sum(&all()?))?,
-        "mean" => one(ew::mean(&all()?))?,
+        G::Equal => one(ew::compare(x(0)?, x(1)?, Compare::Equal))?,
+        G::Less => one(ew::compare(x(0)?, x(1)?, Compare::Less))?,
+        G::LessOrEqual => one(ew::compare(x(0)?, x(1)?, Compare::LessOrEqual))?,
+        G::Greater => one(ew::compare(x(0)?, x(1)?, Compare::Greater))?,
+        G::GreaterOrEqual => one(ew::compare(x(0)?, x(1)?, Compare::GreaterOrEqual))?,
+        G::And => one(ew::logic(x(0)?, x(1)?, Logic::And))?,
+        G::Or => one(ew::logic(x(0)?, x(1)?, Logic::Or))?,
+        G::Xor => one(ew::logic(x(0)?, x(1)?, Logic::Xor))?,
+        G::Where => one(ew::where_(x(0)?, x(1)?, x(2)?))?,
+        G::Max => one(ew::max(&all()?))?,
+        G::Min => one(ew::min(&all()?))?,
+        G::Sum => one(ew::sum(&all()?))?,
+        G::Mean => one(ew::mean(&all()?))?,
 
-        "matmul" => one(matmul::matmul(x(0)?, x(1)?))?,
-        "gemm" => one(matmul::gemm(
+        G::Matmul => one(matmul::matmul(x(0)?, x(1)?))?,
+        G::Gemm => one(matmul::gemm(
             x(0)?,
             x(1)?,
             opt(2)?,
@@ -184,27 +171,27 @@ fn run(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
                 trans_b: a.bool("trans_b")?,
             },
         ))?,
-        "conv" => one(conv::conv(x(0)?, x(1)?, opt(2)?, &conv_attrs(&a)?))?,
-        "conv_transpose" => one(conv::conv_transpose(
+        G::Conv => one(conv::conv(x(0)?, x(1)?, opt(2)?, &conv_attrs(&a)?))?,
+        G::ConvTranspose => one(conv::conv_transpose(
             x(0)?,
             x(1)?,
             opt(2)?,
             &conv_transpose_attrs(&a)?,
         ))?,
-        "max_pool" => {
+        G::MaxPool => {
             let (y, indices) =
                 pool::max_pool(x(0)?, &pool_attrs(&a)?, a.i64("storage_order")?).map_err(kernel)?;
             vec![y, indices]
         }
-        "average_pool" => one(pool::average_pool(
+        G::AveragePool => one(pool::average_pool(
             x(0)?,
             &pool_attrs(&a)?,
             a.bool("count_include_pad")?,
         ))?,
-        "global_average_pool" => one(pool::global_average_pool(x(0)?))?,
-        "global_max_pool" => one(pool::global_max_pool(x(0)?))?,
+        G::GlobalAveragePool => one(pool::global_average_pool(x(0)?))?,
+        G::GlobalMaxPool => one(pool::global_max_pool(x(0)?))?,
 
-        "batch_normalization" => one(norm::batch_norm(
+        G::BatchNormalization => one(norm::batch_norm(
             x(0)?,
             x(1)?,
             x(2)?,
@@ -212,31 +199,31 @@ fn run(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
             x(4)?,
             f32_attr("epsilon")?,
         ))?,
-        "instance_normalization" => one(norm::instance_norm(
+        G::InstanceNormalization => one(norm::instance_norm(
             x(0)?,
             x(1)?,
             x(2)?,
             f32_attr("epsilon")?,
         ))?,
-        "layer_normalization" => {
+        G::LayerNormalization => {
             let out = norm::layer_norm(x(0)?, x(1)?, opt(2)?, a.i64("axis")?, f32_attr("epsilon")?)
                 .map_err(kernel)?;
             vec![out.y, out.mean, out.inv_std_dev]
         }
-        "softmax" => one(softmax::softmax(x(0)?, a.i64("axis")?))?,
-        "log_softmax" => one(softmax::log_softmax(x(0)?, a.i64("axis")?))?,
+        G::Softmax => one(softmax::softmax(x(0)?, a.i64("axis")?))?,
+        G::LogSoftmax => one(softmax::log_softmax(x(0)?, a.i64("axis")?))?,
 
-        "reshape" => one(so::reshape(
+        G::Reshape => one(so::reshape(
             x(0)?,
             &a.required_ints("shape")?,
             a.bool("allowzero")?,
         ))?,
-        "flatten" => one(so::flatten(x(0)?, a.i64("axis")?))?,
-        "transpose" => one(so::transpose(x(0)?, a.ints("perm")?.as_deref()))?,
-        "squeeze" => one(so::squeeze(x(0)?, a.ints("axes")?.as_deref()))?,
-        "unsqueeze" => one(so::unsqueeze(x(0)?, &a.required_ints("axes")?))?,
-        "concat" => one(so::concat(&all()?, a.i64("axis")?))?,
-        "split" => {
+        G::Flatten => one(so::flatten(x(0)?, a.i64("axis")?))?,
+        G::Transpose => one(so::transpose(x(0)?, a.ints("perm")?.as_deref()))?,
+        G::Squeeze => one(so::squeeze(x(0)?, a.ints("axes")?.as_deref()))?,
+        G::Unsqueeze => one(so::unsqueeze(x(0)?, &a.required_ints("axes")?))?,
+        G::Concat => one(so::concat(&all()?, a.i64("axis")?))?,
+        G::Split => {
             let sizes = a.ints("split")?;
             let parts = match a.opt_i64("num_outputs")? {
                 Some(n) => Some(n),
@@ -245,17 +232,17 @@ fn run(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
             };
             so::split(x(0)?, a.i64("axis")?, sizes.as_deref(), parts).map_err(kernel)?
         }
-        "slice" => one(so::slice(
+        G::Slice => one(so::slice(
             x(0)?,
             &a.required_ints("starts")?,
             &a.required_ints("ends")?,
             a.ints("axes")?.as_deref(),
             a.ints("steps")?.as_deref(),
         ))?,
-        "gather" => one(so::gather(x(0)?, x(1)?, a.i64("axis")?))?,
-        "gather_elements" => one(so::gather_elements(x(0)?, x(1)?, a.i64("axis")?))?,
-        "expand" => one(so::expand(x(0)?, &a.required_ints("shape")?))?,
-        "pad" => {
+        G::Gather => one(so::gather(x(0)?, x(1)?, a.i64("axis")?))?,
+        G::GatherElements => one(so::gather_elements(x(0)?, x(1)?, a.i64("axis")?))?,
+        G::Expand => one(so::expand(x(0)?, &a.required_ints("shape")?))?,
+        G::Pad => {
             let value = a
                 .get("constant_value")
                 .map(|v| scalar_tensor(interp, v))
@@ -268,42 +255,39 @@ fn run(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
                 a.ints("axes")?.as_deref(),
             ))?
         }
-        "tile" => one(so::tile(x(0)?, &a.required_ints("repeats")?))?,
-        "depth_to_space" => {
+        G::Tile => one(so::tile(x(0)?, &a.required_ints("repeats")?))?,
+        G::DepthToSpace => {
             let mode = match a.choice("mode", &["DCR", "CRD"])?.as_str() {
                 "CRD" => DepthToSpaceMode::Crd,
                 _ => DepthToSpaceMode::Dcr,
             };
             one(so::depth_to_space(x(0)?, a.i64("blocksize")?, mode))?
         }
-        "space_to_depth" => one(so::space_to_depth(x(0)?, a.i64("blocksize")?))?,
+        G::SpaceToDepth => one(so::space_to_depth(x(0)?, a.i64("blocksize")?))?,
 
-        "arg_max" => one(reduce::arg_max(
+        G::ArgMax => one(reduce::arg_max(
             x(0)?,
             a.i64("axis")?,
             a.bool("keepdims")?,
             a.bool("select_last_index")?,
         ))?,
-        "arg_min" => one(reduce::arg_min(
+        G::ArgMin => one(reduce::arg_min(
             x(0)?,
             a.i64("axis")?,
             a.bool("keepdims")?,
             a.bool("select_last_index")?,
         ))?,
-        reduction if reduction.starts_with("reduce_") => {
-            let which = match &reduction["reduce_".len()..] {
-                "sum" => ReduceOp::Sum,
-                "mean" => ReduceOp::Mean,
-                "max" => ReduceOp::Max,
-                "min" => ReduceOp::Min,
-                "prod" => ReduceOp::Prod,
-                "l1" => ReduceOp::L1,
-                "l2" => ReduceOp::L2,
-                "log_sum" => ReduceOp::LogSum,
-                "log_sum_exp" => ReduceOp::LogSumExp,
-                "sum_square" => ReduceOp::SumSquare,
-                _ => return Err("is not supported by the interpreter".into()),
-            };
+        G::ReduceSum
+        | G::ReduceMean
+        | G::ReduceMax
+        | G::ReduceMin
+        | G::ReduceProd
+        | G::ReduceL1
+        | G::ReduceL2
+        | G::ReduceLogSum
+        | G::ReduceLogSumExp
+        | G::ReduceSumSquare => {
+            let which = kernel_reduce(kind.reduce_kind().ok_or("is not a reduction")?);
             one(reduce::reduce(
                 x(0)?,
                 which,
@@ -312,9 +296,73 @@ fn run(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
                 a.bool("noop_with_empty_axes")?,
             ))?
         }
-        _ => return Err("is not supported by the interpreter".into()),
     };
     store_results(interp, env, op, results)
+}
+
+/// The kernel's form of a unary function (its parameters in `f32`, as ONNX stores them).
+fn kernel_unary(u: GraphUnary) -> Unary {
+    let f = |v: f64| v as f32;
+    match u {
+        GraphUnary::Relu => Unary::Relu,
+        GraphUnary::LeakyRelu { alpha } => Unary::LeakyRelu { alpha: f(alpha) },
+        GraphUnary::ThresholdedRelu { alpha } => Unary::ThresholdedRelu { alpha: f(alpha) },
+        GraphUnary::Elu { alpha } => Unary::Elu { alpha: f(alpha) },
+        GraphUnary::Selu { alpha, gamma } => Unary::Selu {
+            alpha: f(alpha),
+            gamma: f(gamma),
+        },
+        GraphUnary::Celu { alpha } => Unary::Celu { alpha: f(alpha) },
+        GraphUnary::Sigmoid => Unary::Sigmoid,
+        GraphUnary::HardSigmoid { alpha, beta } => Unary::HardSigmoid {
+            alpha: f(alpha),
+            beta: f(beta),
+        },
+        GraphUnary::HardSwish => Unary::HardSwish,
+        GraphUnary::Tanh => Unary::Tanh,
+        GraphUnary::Gelu { tanh_approximation } => Unary::Gelu { tanh_approximation },
+        GraphUnary::Softplus => Unary::Softplus,
+        GraphUnary::Softsign => Unary::Softsign,
+        GraphUnary::Mish => Unary::Mish,
+        GraphUnary::Erf => Unary::Erf,
+        GraphUnary::Exp => Unary::Exp,
+        GraphUnary::Log => Unary::Log,
+        GraphUnary::Sqrt => Unary::Sqrt,
+        GraphUnary::Reciprocal => Unary::Reciprocal,
+        GraphUnary::Neg => Unary::Neg,
+        GraphUnary::Abs => Unary::Abs,
+        GraphUnary::Sign => Unary::Sign,
+        GraphUnary::Floor => Unary::Floor,
+        GraphUnary::Ceil => Unary::Ceil,
+        GraphUnary::Round => Unary::Round,
+        GraphUnary::Sin => Unary::Sin,
+        GraphUnary::Cos => Unary::Cos,
+        GraphUnary::Tan => Unary::Tan,
+        GraphUnary::Asin => Unary::Asin,
+        GraphUnary::Acos => Unary::Acos,
+        GraphUnary::Atan => Unary::Atan,
+        GraphUnary::Sinh => Unary::Sinh,
+        GraphUnary::Cosh => Unary::Cosh,
+        GraphUnary::Asinh => Unary::Asinh,
+        GraphUnary::Acosh => Unary::Acosh,
+        GraphUnary::Atanh => Unary::Atanh,
+    }
+}
+
+/// The kernel's form of a reduction.
+fn kernel_reduce(kind: ReduceKind) -> ReduceOp {
+    match kind {
+        ReduceKind::Sum => ReduceOp::Sum,
+        ReduceKind::Mean => ReduceOp::Mean,
+        ReduceKind::Max => ReduceOp::Max,
+        ReduceKind::Min => ReduceOp::Min,
+        ReduceKind::Prod => ReduceOp::Prod,
+        ReduceKind::L1 => ReduceOp::L1,
+        ReduceKind::L2 => ReduceOp::L2,
+        ReduceKind::LogSum => ReduceOp::LogSum,
+        ReduceKind::LogSumExp => ReduceOp::LogSumExp,
+        ReduceKind::SumSquare => ReduceOp::SumSquare,
+    }
 }
 
 /// Stores the kernel's outputs as the op's results, checking each against its declared type:

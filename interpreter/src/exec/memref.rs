@@ -9,6 +9,7 @@
 //! wrote is therefore not reproduced; planned buffers never do that, and compiled code is
 //! compared with the interpreter to catch a plan that overlaps live buffers.
 
+use tb_dialects::memref::MemRefOp;
 use tb_ir::attributes::DenseArrayData;
 use tb_ir::{AttrKind, OpId, TypeKind};
 
@@ -20,24 +21,26 @@ use super::{Env, ExecResult, Handler, Interpreter};
 /// MLIR's marker for a dynamic entry in `static_offsets`/`static_sizes`/`static_strides`.
 const DYNAMIC: i64 = i64::MIN;
 
-pub(super) fn handler(name: &str) -> Option<Handler> {
-    Some(match name.strip_prefix("memref.")? {
-        "alloc" | "alloca" => alloc,
-        "dealloc" => dealloc,
-        "load" => load,
-        "store" => store,
-        "copy" => copy,
-        "cast" => cast,
-        "subview" => subview,
-        "reinterpret_cast" => reinterpret_cast,
-        "collapse_shape" => collapse_shape,
-        "expand_shape" => expand_shape,
-        "dim" => dim,
-        "rank" => rank,
-        "get_global" => get_global,
-        "assume_alignment" => assume_alignment,
-        "view" => view,
-        _ => return None,
+/// The handler of a memref op; `memref.global` is read when the interpreter starts and
+/// has nothing to do when reached.
+pub(super) fn handler(kind: MemRefOp) -> Option<Handler> {
+    use MemRefOp as M;
+    Some(match kind {
+        M::Alloc | M::Alloca => alloc,
+        M::Dealloc => dealloc,
+        M::Load => load,
+        M::Store => store,
+        M::Copy => copy,
+        M::Cast => cast,
+        M::Subview => subview,
+        M::ReinterpretCast => reinterpret_cast,
+        M::CollapseShape => collapse_shape,
+        M::ExpandShape => expand_shape,
+        M::Dim => dim,
+        M::Rank => rank,
+        M::GetGlobal => get_global,
+        M::View => view,
+        M::Global => return None,
     })
 }
 
@@ -131,10 +134,6 @@ fn copy(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
 fn cast(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
     let buffer = interp.buffer_arg(env, op, 0)?;
     interp.set_result(env, op, 0, RtValue::Buffer(buffer))
-}
-
-fn assume_alignment(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
-    cast(interp, env, op)
 }
 
 /// The offsets, sizes and strides of a subview or reinterpret_cast: each static entry, with

@@ -1,9 +1,11 @@
 //! The IR interpreter: executes `func`, `arith`, `math`, `memref`, `graph`, `te` and `loop`
 //! ops on concrete values, the oracle every lowering is checked against.
 //!
-//! Values live in an environment keyed by SSA value. Each op name resolves once to a handler
-//! (a plain function per op, kept in a table by interned name), so the per-op cost in hot
-//! `te.compute` bodies and loop nests is a hash lookup and the op's own arithmetic.
+//! Values live in an environment keyed by SSA value. Each op resolves once, by its op kind
+//! (the dialect's enum, [`tb_ir::ods::OpKind`]), to a handler (a plain function per op, kept
+//! in a table by interned name), so the per-op cost in hot `te.compute` bodies and loop
+//! nests is a hash lookup and the op's own arithmetic. The tables are exhaustive matches
+//! over the kinds: a dialect op without a handler is a compile error.
 //! Errors carry the location of the op that failed: out-of-bounds accesses, reads of freed
 //! buffers, division by zero and unsupported ops are reported, never executed silently.
 
@@ -21,6 +23,14 @@ pub mod value;
 use std::collections::HashMap;
 
 use rustc_hash::FxHashMap;
+use tb_dialects::arith::ArithOp;
+use tb_dialects::func::FuncOp;
+use tb_dialects::graph::GraphOp;
+use tb_dialects::loop_kinds::LoopOp;
+use tb_dialects::math::MathOp;
+use tb_dialects::memref::MemRefOp;
+use tb_dialects::te::TeOp;
+use tb_ir::ods::OpKind;
 use tb_ir::operation::OpName;
 use tb_ir::{BlockId, Context, Diagnostic, OpId, Value};
 
@@ -230,7 +240,7 @@ impl<'a> Interpreter<'a> {
                     ),
                 ));
             }
-            if is_terminator(ctx.op_name(op)) {
+            if is_terminator(ctx, op) {
                 return data
                     .operands
                     .iter()
@@ -271,7 +281,7 @@ impl<'a> Interpreter<'a> {
         let handler = match self.handlers.get(&name) {
             Some(h) => *h,
             None => {
-                let h = handler_for(self.ctx.op_name(op));
+                let h = handler_for(self.ctx, op);
                 self.handlers.insert(name, h);
                 h
             }
@@ -381,26 +391,38 @@ impl<'a> Interpreter<'a> {
     }
 }
 
-fn is_terminator(name: &str) -> bool {
-    matches!(
-        name,
-        "func.return" | "te.yield" | "loop.yield" | "graph.return"
-    )
+/// Whether `op` ends its block (its operands are the block's results).
+fn is_terminator(ctx: &Context, op: OpId) -> bool {
+    ctx.op_traits(op).is_some_and(|t| t.terminator)
 }
 
-fn handler_for(name: &str) -> Option<Handler> {
-    let (dialect, _) = name.split_once('.')?;
-    match dialect {
-        "arith" => arith::handler(name),
-        "math" => math::handler(name),
-        "func" => func::handler(name),
-        "memref" => memref::handler(name),
-        "te" => te::handler(name),
-        "loop" => loop_::handler(name),
-        "graph" => graph::handler(name),
-        "builtin" if name == "builtin.unrealized_conversion_cast" => Some(func::forward_cast),
-        _ => None,
+/// The handler of `op`, chosen by its op kind: each dialect's table is an exhaustive match,
+/// so an op added to a dialect without its handler does not compile. `None` for ops the
+/// interpreter does not run (declarations, terminators, ops of other dialects).
+fn handler_for(ctx: &Context, op: OpId) -> Option<Handler> {
+    if let Some(kind) = ArithOp::of(ctx, op) {
+        return Some(arith::handler(kind));
     }
+    if let Some(kind) = MathOp::of(ctx, op) {
+        return Some(math::handler(kind));
+    }
+    if let Some(kind) = FuncOp::of(ctx, op) {
+        return func::handler(kind);
+    }
+    if let Some(kind) = MemRefOp::of(ctx, op) {
+        return memref::handler(kind);
+    }
+    if let Some(kind) = TeOp::of(ctx, op) {
+        return te::handler(kind);
+    }
+    if let Some(kind) = LoopOp::of(ctx, op) {
+        return loop_::handler(kind.name());
+    }
+    if GraphOp::of(ctx, op).is_some() {
+        return Some(graph::run);
+    }
+    (ctx.op_name(op) == "builtin.unrealized_conversion_cast")
+        .then_some(func::forward_cast as Handler)
 }
 
 /// A value of type `ty` as a tensor: scalars become 0-d tensors, buffers are copied out.

@@ -3,96 +3,48 @@
 //! rounded as compiled code rounds it; max and min of an unsigned result compare unsigned); `te.read` reads an input through its affine map
 //! (yielding its padding outside a padded input), `te.read_at` at computed indices.
 
-use tb_dialects::te;
+use tb_dialects::te::{self, Combiner, ComputeOp, TeOp};
 use tb_ir::OpId;
 
 use super::attr::attr_to_value;
-use super::value::{
-    ElemType, RtValue, Scalar, read_element, static_shape, unsigned, write_element,
-};
+use super::value::{ElemType, RtValue, Scalar, read_element, static_shape, write_element};
 use super::{Env, ExecError, ExecResult, Handler, Interpreter};
 use crate::tensor::{Tensor, TensorData};
 
-pub(super) fn handler(name: &str) -> Option<Handler> {
-    match name {
-        te::COMPUTE => Some(compute),
-        te::READ => Some(read),
-        te::READ_AT => Some(read_at),
-        _ => None,
-    }
-}
-
-#[derive(Clone, Copy)]
-enum Combiner {
-    Sum,
-    Prod,
-    Max,
-    Min,
-}
-
-impl Combiner {
-    fn parse(name: &str) -> Result<Combiner, String> {
-        Ok(match name {
-            "sum" => Combiner::Sum,
-            "prod" => Combiner::Prod,
-            "max" => Combiner::Max,
-            "min" => Combiner::Min,
-            other => return Err(format!("has unknown combiner '{other}'")),
-        })
-    }
-
-    /// The value of a reduction over no elements.
-    fn identity(self, elem: ElemType) -> Scalar {
-        let float = elem.is_float();
-        match (self, float) {
-            (Combiner::Sum, true) => Scalar::Float(0.0),
-            (Combiner::Sum, false) => Scalar::Int(0),
-            (Combiner::Prod, true) => Scalar::Float(1.0),
-            (Combiner::Prod, false) => Scalar::Int(1),
-            (Combiner::Max, true) => Scalar::Float(f64::NEG_INFINITY),
-            (Combiner::Min, true) => Scalar::Float(f64::INFINITY),
-            // Unsigned: 0 and all ones (-1 before normalization).
-            (Combiner::Max, false) if is_unsigned(elem) => Scalar::Int(0),
-            (Combiner::Min, false) if is_unsigned(elem) => Scalar::Int(-1),
-            (Combiner::Max, false) => Scalar::Int(i64::MIN),
-            (Combiner::Min, false) => Scalar::Int(i64::MAX),
-        }
-    }
-
-    /// `acc` combined with `v`, values of `elem`; max and min propagate NaN, and compare
-    /// unsigned integers as unsigned (the body's scalars are signless).
-    fn apply(self, elem: ElemType, acc: Scalar, v: Scalar) -> Scalar {
-        match (acc, v) {
-            (Scalar::Float(a), Scalar::Float(b)) => Scalar::Float(match self {
-                Combiner::Sum => a + b,
-                Combiner::Prod => a * b,
-                _ if a.is_nan() || b.is_nan() => f64::NAN,
-                Combiner::Max => a.max(b),
-                Combiner::Min => a.min(b),
-            }),
-            (a, b) => {
-                let (a, b) = (a.as_int(), b.as_int());
-                let width = elem.width();
-                let less = if is_unsigned(elem) {
-                    unsigned(a, width) < unsigned(b, width)
-                } else {
-                    a < b
-                };
-                Scalar::Int(match self {
-                    Combiner::Sum => a.wrapping_add(b),
-                    Combiner::Prod => a.wrapping_mul(b),
-                    Combiner::Max if less => b,
-                    Combiner::Min if less => a,
-                    Combiner::Max => a,
-                    Combiner::Min => b,
-                })
-            }
-        }
+/// The handler of a te op; `te.yield` ends a body and is not executed as an op.
+pub(super) fn handler(kind: TeOp) -> Option<Handler> {
+    match kind {
+        TeOp::Compute => Some(compute),
+        TeOp::Read => Some(read),
+        TeOp::ReadAt => Some(read_at),
+        TeOp::Yield => None,
     }
 }
 
 fn is_unsigned(elem: ElemType) -> bool {
     matches!(elem, ElemType::Int { unsigned: true, .. })
+}
+
+/// The value of a reduction over no elements, in the interpreter's scalar form.
+fn identity(combiner: Combiner, elem: ElemType) -> Scalar {
+    if elem.is_float() {
+        Scalar::Float(combiner.float_identity())
+    } else {
+        Scalar::Int(combiner.int_identity(elem.width(), is_unsigned(elem)) as i64)
+    }
+}
+
+/// `acc` combined with `v`, values of `elem` (the combiner's own semantics).
+fn combine(combiner: Combiner, elem: ElemType, acc: Scalar, v: Scalar) -> Scalar {
+    match (acc, v) {
+        (Scalar::Float(a), Scalar::Float(b)) => Scalar::Float(combiner.combine_floats(a, b)),
+        (a, b) => Scalar::Int(combiner.combine_ints(
+            a.as_int(),
+            b.as_int(),
+            elem.width(),
+            is_unsigned(elem),
+        )),
+    }
 }
 
 fn compute(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
@@ -101,10 +53,10 @@ fn compute(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
     let elem = ElemType::of(ctx, result_ty)?;
     let shape = static_shape(ctx, result_ty)?;
     let reduction = te::reduction_extents(ctx, op);
-    let combiner = match te::combiner(ctx, op) {
-        Some(name) => Some(Combiner::parse(name)?),
+    let combiner = match ComputeOp(op).combiner(ctx) {
+        Some(c) => Some(c),
         None if reduction.is_empty() => None,
-        None => return Err("has reduction axes but no combiner".into()),
+        None => return Err("has reduction axes but no (known) combiner".into()),
     };
     let body = te::body(ctx, op).ok_or("has no body")?;
     let rank = shape.len();
@@ -118,14 +70,14 @@ fn compute(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
     let result = (|| -> ExecResult {
         for flat in 0..n {
             let mut value = match combiner {
-                Some(c) if reduction_points == 0 => c.identity(elem),
+                Some(c) if reduction_points == 0 => identity(c, elem),
                 _ => Scalar::Int(0),
             };
             for r in 0..reduction_points {
                 set_point(interp, &domain_shape, rank, flat, r);
                 let v = eval_body(interp, env, body)?;
                 value = match combiner {
-                    Some(c) if r > 0 => elem.normalize(c.apply(elem, value, v)),
+                    Some(c) if r > 0 => elem.normalize(combine(c, elem, value, v)),
                     _ => v,
                 };
             }

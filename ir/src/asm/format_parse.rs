@@ -173,6 +173,7 @@ fn parse_attr(p: &mut OpAsmParser, syntax: AttrSyntax) -> PResult<crate::Attr> {
         }
         AttrSyntax::BitEnum(flags) => {
             let (dialect, mnemonic) = flags.attr.split_once('.').unwrap_or(("", flags.attr));
+            let at = p.offset();
             p.parse_literal("<")?;
             let mut mask = 0;
             loop {
@@ -199,14 +200,12 @@ fn parse_attr(p: &mut OpAsmParser, syntax: AttrSyntax) -> PResult<crate::Attr> {
                 }
             }
             p.parse_literal(">")?;
-            Ok(p.ctx().intern_attr(AttrKind::Opaque {
-                dialect: dialect.to_string(),
-                body: format!("{mnemonic}<{}>", flags.spell(mask)),
-                ty: None,
-            }))
+            let body = format!("{mnemonic}<{}>", flags.spell(mask));
+            dialect_attr(p, at, dialect, &body)
         }
         AttrSyntax::Stripped(name) => {
             let (dialect, mnemonic) = name.split_once('.').unwrap_or(("", name));
+            let at = p.offset();
             p.parse_literal("<")?;
             let mut words = Vec::new();
             loop {
@@ -216,12 +215,18 @@ fn parse_attr(p: &mut OpAsmParser, syntax: AttrSyntax) -> PResult<crate::Attr> {
                 }
             }
             p.parse_literal(">")?;
-            Ok(p.ctx().intern_attr(AttrKind::Opaque {
-                dialect: dialect.to_string(),
-                body: format!("{mnemonic}<{}>", words.join(", ")),
-                ty: None,
-            }))
+            let body = format!("{mnemonic}<{}>", words.join(", "));
+            dialect_attr(p, at, dialect, &body)
         }
+    }
+}
+
+/// `#dialect.body`, typed when the dialect registered it, else opaque; a body the
+/// dialect's attribute rejects is an error at `at`.
+fn dialect_attr(p: &mut OpAsmParser, at: usize, dialect: &str, body: &str) -> PResult<crate::Attr> {
+    match p.ctx().dialect_attr_from_text(dialect, body, None) {
+        Ok(attr) => Ok(attr),
+        Err(message) => p.error_at(at, message),
     }
 }
 

@@ -190,6 +190,9 @@ fn print_value_element(p: &mut OpAsmPrinter, def: &OpDef, element: &Element, op:
                     let mnemonic = flags.attr.split_once('.').map_or(flags.attr, |(_, m)| m);
                     p.print_str(body.strip_prefix(mnemonic).unwrap_or(&body))
                 }
+                (AttrSyntax::BitEnum(_) | AttrSyntax::Stripped(_), AttrKind::Dialect(value)) => {
+                    p.print_str(&value.body())
+                }
                 (AttrSyntax::Stripped(name), AttrKind::Opaque { body, .. }) => {
                     let mnemonic = name.split_once('.').map_or(name, |(_, m)| m);
                     p.print_str(body.strip_prefix(mnemonic).unwrap_or(body))

@@ -4,11 +4,13 @@
 //! verifier and assembly are shared, non-generic code driven by the definition.
 
 pub mod constraint;
+pub mod kinds;
 mod verify;
 
 use std::sync::Arc;
 
 pub use constraint::{AttrConstraint, TypeConstraint};
+pub use kinds::OpKind;
 pub use verify::verify_op;
 
 use crate::asm::{CustomParseFn, CustomPrintFn, Format};

@@ -226,11 +226,11 @@ impl<'a> Parser<'a> {
         } else {
             None
         };
-        Ok(self.ctx.intern_attr(AttrKind::Opaque {
-            dialect: dialect.to_string(),
-            body,
-            ty,
-        }))
+        // Typed when the dialect registered the mnemonic (`crate::dialect_attr`).
+        match self.ctx.dialect_attr_from_text(dialect, &body, ty) {
+            Ok(attr) => Ok(attr),
+            Err(message) => self.error_at(tok.start, message),
+        }
     }
 
     // ---- numbers ----

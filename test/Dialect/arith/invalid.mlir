@@ -78,3 +78,43 @@ func.func @custom_type_mismatch(%a: i32) {
   %0 = arith.addi %a, %a : i64
   return
 }
+
+// -----
+
+func.func @fastmath_not_flags(%x: f32) {
+  // expected-error @+1 {{'arith.addf' op attribute 'fastmath' failed to satisfy constraint: Floating point fast math flags}}
+  %0 = "arith.addf"(%x, %x) <{fastmath = 3 : i64}> : (f32, f32) -> f32
+  return
+}
+
+// -----
+
+func.func @fastmath_holds_overflow_flags(%x: f32) {
+  // expected-error @+1 {{'arith.addf' op attribute 'fastmath' failed to satisfy constraint: Floating point fast math flags}}
+  %0 = "arith.addf"(%x, %x) <{fastmath = #arith.overflow<nsw>}> : (f32, f32) -> f32
+  return
+}
+
+// -----
+
+func.func @fastmath_unknown_flag_generic(%x: f32) {
+  // expected-error @+1 {{expected #arith.fastmath flags to be one of: none, reassoc, nnan, ninf, nsz, arcp, contract, afn, fast}}
+  %0 = "arith.addf"(%x, %x) <{fastmath = #arith.fastmath<nnan, quick>}> : (f32, f32) -> f32
+  return
+}
+
+// -----
+
+func.func @overflow_unknown_flag(%a: i32) {
+  // expected-error @+1 {{expected #arith.overflow flags to be one of: none, nsw, nuw}}
+  %0 = arith.addi %a, %a overflow<nsw, wrap> : i32
+  return
+}
+
+// -----
+
+func.func @overflow_not_flags(%a: i32) {
+  // expected-error @+1 {{'arith.addi' op attribute 'overflowFlags' failed to satisfy constraint: Integer overflow arith flags}}
+  %0 = "arith.addi"(%a, %a) <{overflowFlags = #arith.fastmath<fast>}> : (i32, i32) -> i32
+  return
+}

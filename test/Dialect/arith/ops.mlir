@@ -73,6 +73,24 @@ func.func @float(%x: f32, %v: vector<4xf16>) -> f32 {
   return %7 : f32
 }
 
+// Flags in any order and spelling print in MLIR's canonical form; `none` is left out.
+// CHECK-LABEL: func.func @flag_spelling
+// CHECK-NEXT:    %0 = arith.addf %arg0, %arg0 fastmath<nnan,ninf,contract> : f32
+// CHECK-NEXT:    %1 = arith.addi %arg1, %arg1 overflow<nsw, nuw> : i32
+// CHECK-NEXT:    %2 = arith.mulf %0, %0 fastmath<fast> : f32
+// CHECK-NEXT:    %3 = arith.subf %2, %2 : f32
+// GENERIC-LABEL: sym_name = "flag_spelling"
+// GENERIC:         "arith.addf"(%{{.*}}, %{{.*}}) <{fastmath = #arith.fastmath<nnan,ninf,contract>}> : (f32, f32) -> f32
+// GENERIC:         "arith.addi"(%{{.*}}, %{{.*}}) <{overflowFlags = #arith.overflow<nsw, nuw>}> : (i32, i32) -> i32
+// GENERIC:         "arith.mulf"(%{{.*}}, %{{.*}}) <{fastmath = #arith.fastmath<fast>}> : (f32, f32) -> f32
+func.func @flag_spelling(%x: f32, %i: i32) -> f32 {
+  %0 = "arith.addf"(%x, %x) <{fastmath = #arith.fastmath<contract, ninf,nnan>}> : (f32, f32) -> f32
+  %1 = arith.addi %i, %i overflow<nuw, nsw> : i32
+  %2 = arith.mulf %0, %0 fastmath<reassoc,nnan,ninf,nsz,arcp,contract,afn> : f32
+  %3 = arith.subf %2, %2 fastmath<none> : f32
+  return %3 : f32
+}
+
 // Comparisons print their predicate as a keyword and infer an i1-like result.
 // CHECK-LABEL: func.func @compare
 // CHECK-NEXT:    %0 = arith.cmpi slt, %arg0, %arg1 : i32

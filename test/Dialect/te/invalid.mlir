@@ -139,7 +139,7 @@ func.func @no_combiner(%a: tensor<4x8xf32>) -> tensor<4xf32> {
 
 func.func @combiner_without_axes(%a: tensor<4xf32>) -> tensor<4xf32> {
   // expected-error @+1 {{has a combiner but no reduction axes}}
-  %c = "te.compute"(%a) <{combiner = "sum"}> ({
+  %c = "te.compute"(%a) <{combiner = #te.combiner<sum>}> ({
   ^bb0(%i: index):
     %x = te.read %a[(d0) -> (d0)] : tensor<4xf32>
     te.yield %x : f32
@@ -276,4 +276,41 @@ func.func @yield_unsigned_width(%a: tensor<4xi16>) -> tensor<4xui8> {
     te.yield %x : i16
   } : (tensor<4xi16>) -> tensor<4xui8>
   return %c : tensor<4xui8>
+}
+
+// -----
+
+func.func @unknown_combiner_attr(%a: tensor<4x8xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{unknown combiner 'mean'; expected one of sum, max, min, prod}}
+  %c = "te.compute"(%a) <{combiner = #te.combiner<mean>, reduction_extents = array<i64: 8>}> ({
+  ^bb0(%i: index, %k: index):
+    %x = te.read %a[(d0, d1) -> (d0, d1)] : tensor<4x8xf32>
+    te.yield %x : f32
+  }) : (tensor<4x8xf32>) -> tensor<4xf32>
+  return %c : tensor<4xf32>
+}
+
+// -----
+
+func.func @combiner_not_a_combiner(%a: tensor<4x8xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'te.compute' op attribute 'combiner' failed to satisfy constraint: #te.combiner attribute}}
+  %c = "te.compute"(%a) <{combiner = 1 : i64, reduction_extents = array<i64: 8>}> ({
+  ^bb0(%i: index, %k: index):
+    %x = te.read %a[(d0, d1) -> (d0, d1)] : tensor<4x8xf32>
+    te.yield %x : f32
+  }) : (tensor<4x8xf32>) -> tensor<4xf32>
+  return %c : tensor<4xf32>
+}
+
+// -----
+
+// A string naming a combiner is still read (as builders wrote it before the attribute).
+func.func @combiner_string_unknown(%a: tensor<4x8xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{unknown combiner 'avg'; expected one of sum, max, min, prod}}
+  %c = "te.compute"(%a) <{combiner = "avg", reduction_extents = array<i64: 8>}> ({
+  ^bb0(%i: index, %k: index):
+    %x = te.read %a[(d0, d1) -> (d0, d1)] : tensor<4x8xf32>
+    te.yield %x : f32
+  }) : (tensor<4x8xf32>) -> tensor<4xf32>
+  return %c : tensor<4xf32>
 }

@@ -13,7 +13,7 @@
 // CHECK-NEXT:    } : (tensor<4x16xf32>, tensor<16x8xf32>) -> tensor<4x8xf32>
 // CHECK-NEXT:    return %[[C]]
 // GENERIC-LABEL: sym_name = "matmul"
-// GENERIC:         "te.compute"(%{{.*}}, %{{.*}}) <{combiner = "sum", reduction_extents = array<i64: 16>}> ({
+// GENERIC:         "te.compute"(%{{.*}}, %{{.*}}) <{combiner = #te.combiner<sum>, reduction_extents = array<i64: 16>}> ({
 // GENERIC-NEXT:    ^bb0(%{{.*}}: index, %{{.*}}: index, %{{.*}}: index):
 // GENERIC-NEXT:      "te.read"(%{{.*}}) <{map = affine_map<(d0, d1, d2) -> (d0, d2)>}> : (tensor<4x16xf32>) -> f32
 // GENERIC:           "te.yield"(%{{.*}}) : (f32) -> ()

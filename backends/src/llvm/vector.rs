@@ -11,21 +11,32 @@ use inkwell::values::{
     BasicValue, BasicValueEnum, InstructionOpcode, IntValue, PointerValue, VectorValue,
 };
 use tb_dialects::loop_;
+use tb_dialects::loop_kinds::LoopOp;
+use tb_ir::Context;
+use tb_ir::ods::OpKind;
+
+use super::DialectTranslation;
 use tb_ir::{OpId, TypeKind};
 
 use super::affine;
 use super::memref::{MemRefLayout, element_memory_type, element_pointer, operand_layout};
-use super::translate::{Handler, TResult, Translator};
+use super::translator::{Handler, TResult, Translator};
 use super::types::{element_type, is_i1, vector_of};
 
-pub(crate) fn handler(name: &str) -> Option<Handler> {
-    Some(match name {
-        loop_::VECTOR_LOAD => vector_load,
-        loop_::VECTOR_STORE => vector_store,
-        loop_::BROADCAST => broadcast,
-        loop_::FMA => fma,
-        _ => return None,
-    })
+/// The vector ops of `loop`: loads, stores, broadcasts and fused multiply-adds on LLVM
+/// vectors.
+pub(crate) struct VectorTranslation;
+
+impl DialectTranslation for VectorTranslation {
+    fn handler(&self, ir: &Context, op: OpId) -> Option<Handler> {
+        Some(match LoopOp::of(ir, op)? {
+            LoopOp::VectorLoad => vector_load,
+            LoopOp::VectorStore => vector_store,
+            LoopOp::Broadcast => broadcast,
+            LoopOp::Fma => fma,
+            _ => return None,
+        })
+    }
 }
 
 /// `scalar` in every lane of a value of type `like` (a vector type); `scalar` itself when

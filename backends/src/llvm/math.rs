@@ -9,63 +9,71 @@
 use inkwell::types::BasicTypeEnum;
 use inkwell::values::{BasicValue, BasicValueEnum, InstructionOpcode};
 use inkwell::{FloatPredicate, IntPredicate};
-use tb_ir::{FloatKind, OpId, TypeKind};
+use tb_dialects::math::MathOp;
+use tb_ir::ods::OpKind;
+use tb_ir::{Context, FloatKind, OpId, TypeKind};
 
+use super::DialectTranslation;
 use super::arith::{apply_fast_math, fcmp, icmp, select};
-use super::translate::{Handler, TResult, Translator};
+use super::translator::{Handler, TResult, Translator};
 use super::types::element_type;
 use super::vector::{map_lanes, splat};
 
-pub(crate) fn handler(name: &str) -> Option<Handler> {
-    Some(match name.strip_prefix("math.")? {
-        "absf" => absf,
-        "ceil" => ceil,
-        "floor" => floor,
-        "trunc" => trunc,
-        "round" => round,
-        "roundeven" => roundeven,
-        "sqrt" => sqrt,
-        "exp" => exp,
-        "exp2" => exp2,
-        "log" => log,
-        "log2" => log2,
-        "log10" => log10,
-        "sin" => sin,
-        "cos" => cos,
-        "tan" => tan,
-        "asin" => asin,
-        "acos" => acos,
-        "atan" => atan,
-        "sinh" => sinh,
-        "cosh" => cosh,
-        "tanh" => tanh,
-        "erf" => erf,
-        "erfc" => erfc,
-        "cbrt" => cbrt,
-        "expm1" => expm1,
-        "log1p" => log1p,
-        "asinh" => asinh,
-        "acosh" => acosh,
-        "atanh" => atanh,
-        "rsqrt" => rsqrt,
-        "atan2" => atan2,
-        "copysign" => copysign,
-        "powf" => powf,
-        "fpowi" => fpowi,
-        "fma" => fma,
-        "absi" => absi,
-        "ctlz" => ctlz,
-        "cttz" => cttz,
-        "ctpop" => ctpop,
-        "ipowi" => ipowi,
-        "clampf" => clampf,
-        "sincos" => sincos,
-        "isnan" => isnan,
-        "isinf" => isinf,
-        "isfinite" => isfinite,
-        "isnormal" => isnormal,
-        _ => return None,
-    })
+/// The ops of `math`: LLVM intrinsics where LLVM has one, C library calls otherwise.
+pub(crate) struct MathTranslation;
+
+impl DialectTranslation for MathTranslation {
+    fn handler(&self, ir: &Context, op: OpId) -> Option<Handler> {
+        use MathOp as M;
+        Some(match MathOp::of(ir, op)? {
+            M::AbsF => absf,
+            M::Ceil => ceil,
+            M::Floor => floor,
+            M::Trunc => trunc,
+            M::Round => round,
+            M::RoundEven => roundeven,
+            M::Sqrt => sqrt,
+            M::Exp => exp,
+            M::Exp2 => exp2,
+            M::Log => log,
+            M::Log2 => log2,
+            M::Log10 => log10,
+            M::Sin => sin,
+            M::Cos => cos,
+            M::Tan => tan,
+            M::Asin => asin,
+            M::Acos => acos,
+            M::Atan => atan,
+            M::Sinh => sinh,
+            M::Cosh => cosh,
+            M::Tanh => tanh,
+            M::Erf => erf,
+            M::Erfc => erfc,
+            M::Cbrt => cbrt,
+            M::ExpM1 => expm1,
+            M::Log1p => log1p,
+            M::Asinh => asinh,
+            M::Acosh => acosh,
+            M::Atanh => atanh,
+            M::Rsqrt => rsqrt,
+            M::Atan2 => atan2,
+            M::CopySign => copysign,
+            M::PowF => powf,
+            M::FPowI => fpowi,
+            M::Fma => fma,
+            M::AbsI => absi,
+            M::CtLz => ctlz,
+            M::CtTz => cttz,
+            M::CtPop => ctpop,
+            M::IPowI => ipowi,
+            M::ClampF => clampf,
+            M::SinCos => sincos,
+            M::IsNan => isnan,
+            M::IsInf => isinf,
+            M::IsFinite => isfinite,
+            M::IsNormal => isnormal,
+        })
+    }
 }
 
 /// Checks that operand `i` of `op` is a float (or a vector of floats) when `float`, an

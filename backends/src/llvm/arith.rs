@@ -6,98 +6,87 @@ use inkwell::types::BasicTypeEnum;
 use inkwell::values::{BasicValue, BasicValueEnum, InstructionOpcode, IntValue};
 use inkwell::values::{FastMathFlags, InstructionValue};
 use inkwell::{FloatPredicate, IntPredicate};
+use tb_dialects::arith::{self, ArithOp};
 use tb_ir::attributes::DenseElement;
+use tb_ir::ods::OpKind;
 use tb_ir::printer::attr_to_string;
-use tb_ir::{AttrKind, OpId, Type, TypeKind};
+use tb_ir::{AttrKind, Context, OpId, Type, TypeKind};
 
-use super::translate::{Handler, TResult, Translator};
+use super::DialectTranslation;
+use super::translator::{Handler, TResult, Translator};
 use super::types::{element_type, scalar_type, vector_lanes};
 
-pub(crate) fn handler(name: &str) -> Option<Handler> {
-    Some(match name.strip_prefix("arith.")? {
-        "constant" => constant,
-        "addi" => addi,
-        "subi" => subi,
-        "muli" => muli,
-        "divsi" => divsi,
-        "divui" => divui,
-        "remsi" => remsi,
-        "remui" => remui,
-        "andi" => andi,
-        "ori" => ori,
-        "xori" => xori,
-        "shli" => shli,
-        "shrsi" => shrsi,
-        "shrui" => shrui,
-        "maxsi" => maxsi,
-        "maxui" => maxui,
-        "minsi" => minsi,
-        "minui" => minui,
-        "addf" => addf,
-        "subf" => subf,
-        "mulf" => mulf,
-        "divf" => divf,
-        "remf" => remf,
-        "maximumf" => maximumf,
-        "minimumf" => minimumf,
-        "maxnumf" => maxnumf,
-        "minnumf" => minnumf,
-        "negf" => negf,
-        "cmpi" => cmpi,
-        "cmpf" => cmpf,
-        "select" => select_op,
-        "extsi" => extsi,
-        "extui" => extui,
-        "trunci" => trunci,
-        "extf" => extf,
-        "truncf" => truncf,
-        "sitofp" => sitofp,
-        "uitofp" => uitofp,
-        "fptosi" => fptosi,
-        "fptoui" => fptoui,
-        "index_cast" => index_cast,
-        "index_castui" => index_castui,
-        "bitcast" => bitcast,
-        _ => return None,
-    })
+/// The ops of `arith`, on scalars and vectors.
+pub(crate) struct ArithTranslation;
+
+impl DialectTranslation for ArithTranslation {
+    fn handler(&self, ir: &Context, op: OpId) -> Option<Handler> {
+        use ArithOp as A;
+        Some(match ArithOp::of(ir, op)? {
+            A::Constant => constant,
+            A::AddI => addi,
+            A::SubI => subi,
+            A::MulI => muli,
+            A::DivSI => divsi,
+            A::DivUI => divui,
+            A::RemSI => remsi,
+            A::RemUI => remui,
+            A::AndI => andi,
+            A::OrI => ori,
+            A::XOrI => xori,
+            A::ShLI => shli,
+            A::ShRSI => shrsi,
+            A::ShRUI => shrui,
+            A::MaxSI => maxsi,
+            A::MaxUI => maxui,
+            A::MinSI => minsi,
+            A::MinUI => minui,
+            A::AddF => addf,
+            A::SubF => subf,
+            A::MulF => mulf,
+            A::DivF => divf,
+            A::RemF => remf,
+            A::MaximumF => maximumf,
+            A::MinimumF => minimumf,
+            A::MaxNumF => maxnumf,
+            A::MinNumF => minnumf,
+            A::NegF => negf,
+            A::CmpI => cmpi,
+            A::CmpF => cmpf,
+            A::Select => select_op,
+            A::ExtSI => extsi,
+            A::ExtUI => extui,
+            A::TruncI => trunci,
+            A::ExtF => extf,
+            A::TruncF => truncf,
+            A::SIToFP => sitofp,
+            A::UIToFP => uitofp,
+            A::FPToSI => fptosi,
+            A::FPToUI => fptoui,
+            A::IndexCast => index_cast,
+            A::IndexCastUI => index_castui,
+            A::Bitcast => bitcast,
+        })
+    }
 }
 
 // ---- flags ----
 
-/// The flags inside `#arith.<kind><a, b>` (MLIR prints them comma separated).
-fn flag_words(tr: &Translator, op: OpId, attr_name: &str) -> Vec<String> {
-    let Some(attr) = tr.attr(op, attr_name) else {
-        return Vec::new();
-    };
-    let text = attr_to_string(tr.ir, attr);
-    let inner = text
-        .split_once('<')
-        .and_then(|(_, rest)| rest.rsplit_once('>'))
-        .map_or("", |(inner, _)| inner);
-    inner
-        .split(',')
-        .map(|w| w.trim().to_owned())
-        .filter(|w| !w.is_empty() && w != "none")
-        .collect()
-}
-
 /// LLVM fast-math flags of an op's `fastmath` attribute.
 pub(crate) fn fast_math_flags(tr: &Translator, op: OpId) -> FastMathFlags {
-    let mut flags = FastMathFlags::empty();
-    for word in flag_words(tr, op, "fastmath") {
-        flags |= match word.as_str() {
-            "reassoc" => FastMathFlags::AllowReassoc,
-            "nnan" => FastMathFlags::NoNaNs,
-            "ninf" => FastMathFlags::NoInfs,
-            "nsz" => FastMathFlags::NoSignedZeros,
-            "arcp" => FastMathFlags::AllowReciprocal,
-            "contract" => FastMathFlags::AllowContract,
-            "afn" => FastMathFlags::ApproxFunc,
-            "fast" => FastMathFlags::all(),
-            _ => FastMathFlags::empty(),
-        };
-    }
-    flags
+    let flags = arith::FastMathFlags::of(tr.ir, op);
+    [
+        (arith::FastMathFlags::REASSOC, FastMathFlags::AllowReassoc),
+        (arith::FastMathFlags::NNAN, FastMathFlags::NoNaNs),
+        (arith::FastMathFlags::NINF, FastMathFlags::NoInfs),
+        (arith::FastMathFlags::NSZ, FastMathFlags::NoSignedZeros),
+        (arith::FastMathFlags::ARCP, FastMathFlags::AllowReciprocal),
+        (arith::FastMathFlags::CONTRACT, FastMathFlags::AllowContract),
+        (arith::FastMathFlags::AFN, FastMathFlags::ApproxFunc),
+    ]
+    .into_iter()
+    .filter(|(flag, _)| flags.contains(*flag))
+    .fold(FastMathFlags::empty(), |all, (_, llvm)| all | llvm)
 }
 
 fn instruction<'ctx>(value: BasicValueEnum<'ctx>) -> Option<InstructionValue<'ctx>> {
@@ -117,12 +106,12 @@ pub(crate) fn apply_fast_math(tr: &Translator, op: OpId, value: BasicValueEnum) 
 }
 
 fn apply_overflow(tr: &Translator, op: OpId, value: BasicValueEnum) {
-    let words = flag_words(tr, op, "overflowFlags");
+    let flags = arith::OverflowFlags::of(tr.ir, op);
     if let Some(inst) = instruction(value) {
-        if words.iter().any(|w| w == "nsw") {
+        if flags.nsw {
             let _ = inst.set_no_signed_wrap_flag(true);
         }
-        if words.iter().any(|w| w == "nuw") {
+        if flags.nuw {
             let _ = inst.set_no_unsigned_wrap_flag(true);
         }
     }
@@ -228,13 +217,6 @@ fn negf(tr: &mut Translator, op: OpId) -> TResult {
 
 // ---- comparisons and select ----
 
-fn predicate(tr: &Translator, op: OpId) -> TResult<i64> {
-    match tr.attr(op, "predicate").map(|a| tr.ir.attr_kind(a)) {
-        Some(AttrKind::Integer { value, .. }) => Ok(*value as i64),
-        _ => Err("has no integer predicate".into()),
-    }
-}
-
 /// `icmp` on scalars or vectors.
 pub(crate) fn icmp<'ctx>(
     tr: &Translator<'_, 'ctx>,
@@ -289,42 +271,42 @@ pub(crate) fn select<'ctx>(
 }
 
 fn cmpi(tr: &mut Translator, op: OpId) -> TResult {
-    let p = match predicate(tr, op)? {
-        0 => IntPredicate::EQ,
-        1 => IntPredicate::NE,
-        2 => IntPredicate::SLT,
-        3 => IntPredicate::SLE,
-        4 => IntPredicate::SGT,
-        5 => IntPredicate::SGE,
-        6 => IntPredicate::ULT,
-        7 => IntPredicate::ULE,
-        8 => IntPredicate::UGT,
-        9 => IntPredicate::UGE,
-        other => return Err(format!("has unknown predicate {other}").into()),
+    use arith::CmpIPredicate as P;
+    let p = match P::of(tr.ir, op).ok_or("has no known predicate")? {
+        P::Eq => IntPredicate::EQ,
+        P::Ne => IntPredicate::NE,
+        P::Slt => IntPredicate::SLT,
+        P::Sle => IntPredicate::SLE,
+        P::Sgt => IntPredicate::SGT,
+        P::Sge => IntPredicate::SGE,
+        P::Ult => IntPredicate::ULT,
+        P::Ule => IntPredicate::ULE,
+        P::Ugt => IntPredicate::UGT,
+        P::Uge => IntPredicate::UGE,
     };
     let value = icmp(tr, p, tr.operand(op, 0)?, tr.operand(op, 1)?)?;
     tr.set_result(op, 0, value)
 }
 
 fn cmpf(tr: &mut Translator, op: OpId) -> TResult {
-    let p = match predicate(tr, op)? {
-        0 => FloatPredicate::PredicateFalse,
-        1 => FloatPredicate::OEQ,
-        2 => FloatPredicate::OGT,
-        3 => FloatPredicate::OGE,
-        4 => FloatPredicate::OLT,
-        5 => FloatPredicate::OLE,
-        6 => FloatPredicate::ONE,
-        7 => FloatPredicate::ORD,
-        8 => FloatPredicate::UEQ,
-        9 => FloatPredicate::UGT,
-        10 => FloatPredicate::UGE,
-        11 => FloatPredicate::ULT,
-        12 => FloatPredicate::ULE,
-        13 => FloatPredicate::UNE,
-        14 => FloatPredicate::UNO,
-        15 => FloatPredicate::PredicateTrue,
-        other => return Err(format!("has unknown predicate {other}").into()),
+    use arith::CmpFPredicate as P;
+    let p = match P::of(tr.ir, op).ok_or("has no known predicate")? {
+        P::False => FloatPredicate::PredicateFalse,
+        P::Oeq => FloatPredicate::OEQ,
+        P::Ogt => FloatPredicate::OGT,
+        P::Oge => FloatPredicate::OGE,
+        P::Olt => FloatPredicate::OLT,
+        P::Ole => FloatPredicate::OLE,
+        P::One => FloatPredicate::ONE,
+        P::Ord => FloatPredicate::ORD,
+        P::Ueq => FloatPredicate::UEQ,
+        P::Ugt => FloatPredicate::UGT,
+        P::Uge => FloatPredicate::UGE,
+        P::Ult => FloatPredicate::ULT,
+        P::Ule => FloatPredicate::ULE,
+        P::Une => FloatPredicate::UNE,
+        P::Uno => FloatPredicate::UNO,
+        P::True => FloatPredicate::PredicateTrue,
     };
     let value = fcmp(tr, p, tr.operand(op, 0)?, tr.operand(op, 1)?)?;
     apply_fast_math(tr, op, value);

@@ -6,7 +6,7 @@ use inkwell::IntPredicate;
 use inkwell::values::IntValue;
 use tb_ir::affine::{AffineBinaryKind, AffineExpr, AffineMap};
 
-use super::translate::{TResult, Translator};
+use super::translator::{TResult, Translator};
 
 /// The value of `expr` for dims `dims` and symbols `symbols`.
 pub(crate) fn expand<'ctx>(

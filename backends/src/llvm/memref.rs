@@ -15,7 +15,7 @@ use tb_ir::printer::type_to_string;
 use tb_ir::types::DYNAMIC;
 use tb_ir::{Context, Type, TypeKind};
 
-use super::translate::{TResult, Translator};
+use super::translator::{TResult, Translator};
 use super::types::{ElementKind, memory_type};
 
 /// The static shape and layout of a memref type.

@@ -1,0 +1,143 @@
+//! The elementwise unary functions of `graph` (activations and unary math) with the
+//! parameters their attributes give, read once here for the interpreter and the lowerings.
+
+use super::attrs::Attrs;
+use super::kinds::GraphOp;
+use tb_ir::ods::OpKind;
+use tb_ir::{Context, OpId};
+
+/// A unary function of one tensor element, parameters included (ONNX semantics).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Unary {
+    Relu,
+    LeakyRelu {
+        alpha: f64,
+    },
+    ThresholdedRelu {
+        alpha: f64,
+    },
+    Elu {
+        alpha: f64,
+    },
+    Selu {
+        alpha: f64,
+        gamma: f64,
+    },
+    Celu {
+        alpha: f64,
+    },
+    Sigmoid,
+    HardSigmoid {
+        alpha: f64,
+        beta: f64,
+    },
+    HardSwish,
+    Tanh,
+    /// `approximate = "tanh"` selects the tanh approximation.
+    Gelu {
+        tanh_approximation: bool,
+    },
+    Softplus,
+    Softsign,
+    Mish,
+    Erf,
+    Exp,
+    Log,
+    Sqrt,
+    Reciprocal,
+    Neg,
+    Abs,
+    Sign,
+    Floor,
+    Ceil,
+    /// Rounds half to even.
+    Round,
+    Sin,
+    Cos,
+    Tan,
+    Asin,
+    Acos,
+    Atan,
+    Sinh,
+    Cosh,
+    Asinh,
+    Acosh,
+    Atanh,
+}
+
+impl Unary {
+    /// The function a unary graph op computes, its parameters read from its attributes
+    /// (with ONNX's defaults); `Ok(None)` for other ops.
+    pub fn of(ctx: &Context, op: OpId) -> Result<Option<Unary>, String> {
+        let Some(kind) = GraphOp::of(ctx, op) else {
+            return Ok(None);
+        };
+        let attrs = Attrs::of_op(ctx, op);
+        Self::with(kind, &|name| attrs.f64(name), &|| {
+            Ok(attrs.choice("approximate", &["none", "tanh"])? == "tanh")
+        })
+    }
+
+    fn with(
+        kind: GraphOp,
+        float: &dyn Fn(&str) -> Result<f64, String>,
+        tanh_approximation: &dyn Fn() -> Result<bool, String>,
+    ) -> Result<Option<Unary>, String> {
+        use GraphOp as G;
+        Ok(Some(match kind {
+            G::Relu => Unary::Relu,
+            G::LeakyRelu => Unary::LeakyRelu {
+                alpha: float("alpha")?,
+            },
+            G::ThresholdedRelu => Unary::ThresholdedRelu {
+                alpha: float("alpha")?,
+            },
+            G::Elu => Unary::Elu {
+                alpha: float("alpha")?,
+            },
+            G::Selu => Unary::Selu {
+                alpha: float("alpha")?,
+                gamma: float("gamma")?,
+            },
+            G::Celu => Unary::Celu {
+                alpha: float("alpha")?,
+            },
+            G::Sigmoid => Unary::Sigmoid,
+            G::HardSigmoid => Unary::HardSigmoid {
+                alpha: float("alpha")?,
+                beta: float("beta")?,
+            },
+            G::HardSwish => Unary::HardSwish,
+            G::Tanh => Unary::Tanh,
+            G::Gelu => Unary::Gelu {
+                tanh_approximation: tanh_approximation()?,
+            },
+            G::Softplus => Unary::Softplus,
+            G::Softsign => Unary::Softsign,
+            G::Mish => Unary::Mish,
+            G::Erf => Unary::Erf,
+            G::Exp => Unary::Exp,
+            G::Log => Unary::Log,
+            G::Sqrt => Unary::Sqrt,
+            G::Reciprocal => Unary::Reciprocal,
+            G::Neg => Unary::Neg,
+            G::Abs => Unary::Abs,
+            G::Sign => Unary::Sign,
+            G::Floor => Unary::Floor,
+            G::Ceil => Unary::Ceil,
+            G::Round => Unary::Round,
+            G::Sin => Unary::Sin,
+            G::Cos => Unary::Cos,
+            G::Tan => Unary::Tan,
+            G::Asin => Unary::Asin,
+            G::Acos => Unary::Acos,
+            G::Atan => Unary::Atan,
+            G::Sinh => Unary::Sinh,
+            G::Cosh => Unary::Cosh,
+            G::Asinh => Unary::Asinh,
+            G::Acosh => Unary::Acosh,
+            G::Atanh => Unary::Atanh,
+            _ => return Ok(None),
+        }))
+    }
+}
