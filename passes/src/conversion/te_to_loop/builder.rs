@@ -222,7 +222,7 @@ impl Builder {
             element: i64_ty,
             data: DenseArrayData::Int(vec![1; extents.len()]),
         });
-        let segments = segment_sizes(ctx);
+        let segments = segment_sizes(ctx, &[0, 0]);
         let op = self.create(
             ctx,
             loop_::PARALLEL,
@@ -243,7 +243,8 @@ impl Builder {
     pub fn for_loop(&self, ctx: &mut Context, extent: i64) -> (Builder, Value) {
         let lower = ctx.intern_attr(AttrKind::AffineMap(AffineMap::constant(0)));
         let upper = ctx.intern_attr(AttrKind::AffineMap(AffineMap::constant(extent)));
-        let segments = segment_sizes(ctx);
+        // No lower or upper bound operands, no iter_args.
+        let segments = segment_sizes(ctx, &[0, 0, 0]);
         let op = self.create(
             ctx,
             loop_::FOR,
@@ -274,12 +275,12 @@ impl Builder {
     }
 }
 
-/// `operandSegmentSizes` of a loop with constant bounds: no bound operands.
-fn segment_sizes(ctx: &mut Context) -> Attr {
+/// `operandSegmentSizes` of a loop: the sizes of its operand groups.
+fn segment_sizes(ctx: &mut Context, sizes: &[usize]) -> Attr {
     let i32_ty = ctx.integer_type(32, Signedness::Signless);
     ctx.intern_attr(AttrKind::DenseArray {
         element: i32_ty,
-        data: DenseArrayData::Int(vec![0, 0]),
+        data: DenseArrayData::Int(sizes.iter().map(|&s| s as i128).collect()),
     })
 }
 
