@@ -310,9 +310,7 @@ pub(crate) fn parse_for(p: &mut OpAsmParser, state: &mut OperationParseState) ->
 /// `iter_args(%acc = %init, ...) -> (T, ...)` if present: the body arguments with their
 /// types, and the resolved initial values.
 #[allow(clippy::type_complexity)]
-fn parse_iter_args(
-    p: &mut OpAsmParser,
-) -> PResult<(Vec<(UnresolvedOperand, Type)>, Vec<Value>)> {
+fn parse_iter_args(p: &mut OpAsmParser) -> PResult<(Vec<(UnresolvedOperand, Type)>, Vec<Value>)> {
     if !p.parse_optional_literal("iter_args") {
         return Ok((Vec::new(), Vec::new()));
     }
@@ -367,7 +365,12 @@ fn print_iter_args(p: &mut OpAsmPrinter, op: OpId) {
         p.print_value(init);
     }
     p.print_str(") -> (");
-    let types: Vec<Type> = ctx.op(op).results.iter().map(|&r| ctx.value_type(r)).collect();
+    let types: Vec<Type> = ctx
+        .op(op)
+        .results
+        .iter()
+        .map(|&r| ctx.value_type(r))
+        .collect();
     p.print_types(&types);
     p.print_str(")");
 }
