@@ -164,6 +164,78 @@ func.func @f(%n: index) -> memref<1xi64> {
 }
 
 #[test]
+fn iter_args_carry_values_between_iterations() {
+    // Over 2 <= i < n step 3, carries (sum of i, product of (i + 1) as f64): for n = 10,
+    // i in {2, 5, 8}: 15 and 3 * 6 * 9 = 162.
+    let src = r#"
+func.func @f(%n: index) -> (i64, f64) {
+  %z = arith.constant 0 : i64
+  %one = arith.constant 1.0 : f64
+  %r:2 = loop.for %i = 2 to %n step 3 iter_args(%s = %z, %p = %one) -> (i64, f64) {
+    %v = arith.index_cast %i : index to i64
+    %s2 = arith.addi %s, %v : i64
+    %c1 = arith.constant 1 : i64
+    %w = arith.addi %v, %c1 : i64
+    %f = arith.sitofp %w : i64 to f64
+    %p2 = arith.mulf %p, %f : f64
+    loop.yield %s2, %p2 : i64, f64
+  }
+  return %r#0, %r#1 : i64, f64
+}
+"#;
+    let out = run(src, "f", &[Tensor::scalar(10i64)]).unwrap();
+    assert_eq!(out[0].as_slice::<i64>().unwrap(), &[15]);
+    assert_eq!(out[1].as_slice::<f64>().unwrap(), &[162.0]);
+}
+
+#[test]
+fn a_loop_without_iterations_gives_its_inits() {
+    let src = r#"
+func.func @f(%n: index, %x: f32) -> f32 {
+  %r = loop.for %i = 4 to %n iter_args(%a = %x) -> (f32) {
+    %b = arith.addf %a, %a : f32
+    loop.yield %b : f32
+  }
+  return %r : f32
+}
+"#;
+    let out = run(src, "f", &[Tensor::scalar(4i64), Tensor::scalar(1.5f32)]).unwrap();
+    assert_eq!(out[0].as_slice::<f32>().unwrap(), &[1.5]);
+    let out = run(src, "f", &[Tensor::scalar(6i64), Tensor::scalar(1.5f32)]).unwrap();
+    assert_eq!(out[0].as_slice::<f32>().unwrap(), &[6.0]);
+}
+
+#[test]
+fn nested_loops_carry_vectors_and_outer_iter_args() {
+    // Row sums of a 3x8 matrix as vector<4xf32> partial sums, folded across rows.
+    let src = r#"
+func.func @f(%m: memref<3x8xf32>) -> vector<4xf32> {
+  %z = arith.constant dense<0.0> : vector<4xf32>
+  %r = loop.for %i = 0 to 3 iter_args(%acc = %z) -> (vector<4xf32>) {
+    %row = loop.for %j = 0 to 8 step 4 iter_args(%a = %acc) -> (vector<4xf32>) {
+      %v = loop.vector_load %m[%i, %j] : memref<3x8xf32>, vector<4xf32>
+      %s = arith.addf %a, %v : vector<4xf32>
+      loop.yield %s : vector<4xf32>
+    }
+    loop.yield %row : vector<4xf32>
+  }
+  return %r : vector<4xf32>
+}
+"#;
+    let data: Vec<f32> = (0..24).map(|x| x as f32).collect();
+    let m = Tensor::from_vec(vec![3, 8], data.clone()).unwrap();
+    let out = run(src, "f", &[m]).unwrap();
+    let want: Vec<f32> = (0..4)
+        .map(|lane| {
+            (0..3)
+                .flat_map(|i| [0, 4].map(|j| data[i * 8 + j + lane]))
+                .sum()
+        })
+        .collect();
+    assert_eq!(out[0].as_slice::<f32>().unwrap(), want.as_slice());
+}
+
+#[test]
 fn integer_arithmetic_wraps_in_its_width() {
     let src = r#"
 func.func @f() -> (i8, i8, i8, i8, i16, i32, i8) {

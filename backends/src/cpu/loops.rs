@@ -8,9 +8,15 @@
 //! (a body that already computes on `vector` values needs nothing more). Parallel loops
 //! are handed to the runtime's thread pool when the module is compiled with threads (see
 //! [`super::parallel`]); otherwise they run in order, as the interpreter runs them.
+//!
+//! The iter_args of a `loop.for` are phis in its header: the inits come from before the
+//! loop, the yielded values from the latch, and the loop's results are the header phis
+//! (the loop exits from its header). Unrolling and vectorizing such loops is LLVM's: the
+//! vectorizer turns the phis into vector reductions, which with an explicit width it may
+//! reassociate, as it does for any loop it is told to vectorize.
 
 use inkwell::IntPredicate;
-use inkwell::values::{AsValueRef, InstructionValue, IntValue};
+use inkwell::values::{AsValueRef, BasicValueEnum, InstructionValue, IntValue};
 use llvm_sys::core::{
     LLVMGetMDKindIDInContext, LLVMMDNodeInContext2, LLVMMDStringInContext2, LLVMMetadataAsValue,
     LLVMSetMetadata, LLVMValueAsMetadata,
@@ -66,6 +72,33 @@ pub(crate) fn emit_loop<'a, 'ctx>(
     hints: LoopHints,
     body: &mut LoopBody<'_, 'a, 'ctx>,
 ) -> TResult {
+    emit_carrying_loop(tr, range, hints, &[], &mut |tr, iv, _| {
+        body(tr, iv)?;
+        Ok(Vec::new())
+    })?;
+    Ok(())
+}
+
+/// The body of a loop carrying values: called like a [`LoopBody`] with the values carried
+/// into this iteration too; gives the values carried to the next iteration.
+pub(crate) type CarryingLoopBody<'t, 'a, 'ctx> = dyn FnMut(
+        &mut Translator<'a, 'ctx>,
+        IntValue<'ctx>,
+        &[BasicValueEnum<'ctx>],
+    ) -> TResult<Vec<BasicValueEnum<'ctx>>>
+    + 't;
+
+/// Emits `for (iv = lower, c = inits; iv < upper; iv += step) c = body(iv, c)` at the
+/// builder's position and leaves the builder after the loop; gives the carried values after
+/// the last iteration (the inits when there is none). Each carried value is a phi in the
+/// loop header, as `iv` is.
+pub(crate) fn emit_carrying_loop<'a, 'ctx>(
+    tr: &mut Translator<'a, 'ctx>,
+    range: Range<'ctx>,
+    hints: LoopHints,
+    inits: &[BasicValueEnum<'ctx>],
+    body: &mut CarryingLoopBody<'_, 'a, 'ctx>,
+) -> TResult<Vec<BasicValueEnum<'ctx>>> {
     let preheader = tr
         .builder
         .get_insert_block()
@@ -80,6 +113,11 @@ pub(crate) fn emit_loop<'a, 'ctx>(
     let i64_type = tr.llvm.i64_type();
     let phi = tr.builder.build_phi(i64_type, "iv")?;
     let iv = phi.as_basic_value().into_int_value();
+    let carried_phis = inits
+        .iter()
+        .map(|init| Ok(tr.builder.build_phi(init.get_type(), "carried")?))
+        .collect::<TResult<Vec<_>>>()?;
+    let carried: Vec<BasicValueEnum> = carried_phis.iter().map(|p| p.as_basic_value()).collect();
     let more = tr
         .builder
         .build_int_compare(IntPredicate::SLT, iv, range.upper, "")?;
@@ -87,7 +125,15 @@ pub(crate) fn emit_loop<'a, 'ctx>(
         .build_conditional_branch(more, body_block, exit)?;
 
     tr.builder.position_at_end(body_block);
-    body(tr, iv)?;
+    let next_values = body(tr, iv, &carried)?;
+    if next_values.len() != inits.len() {
+        return Err(format!(
+            "yields {} values to the next iteration, but carries {}",
+            next_values.len(),
+            inits.len()
+        )
+        .into());
+    }
     let latch = tr
         .builder
         .get_insert_block()
@@ -100,8 +146,11 @@ pub(crate) fn emit_loop<'a, 'ctx>(
         set_loop_metadata(tr, back_edge, hints);
     }
     phi.add_incoming(&[(&range.lower, preheader), (&next, latch)]);
+    for ((phi, init), next) in carried_phis.iter().zip(inits).zip(&next_values) {
+        phi.add_incoming(&[(init, preheader), (next, latch)]);
+    }
     tr.builder.position_at_end(exit);
-    Ok(())
+    Ok(carried)
 }
 
 /// Attaches a loop id `!{self, hints...}` to the back edge. LLVM-C has no call for a
@@ -198,10 +247,51 @@ fn translate_loop(tr: &mut Translator, op: OpId) -> TResult {
     }
     let ivs: Vec<Value> = dims.iter().map(|d| d.induction_var).collect();
     let hints = hints_of(tr, op, body)?;
+    if !loop_::inits(ir, op).is_empty() {
+        return translate_carrying_for(tr, op, ranges[0], ivs[0], body, hints);
+    }
     if loop_::is_parallel(ir, op) && tr.threads {
         return super::parallel::emit(tr, op, &ranges, &ivs, body, hints);
     }
     emit_nest(tr, &ranges, &ivs, body, hints)
+}
+
+/// A `loop.for` with iter_args: one LLVM loop whose header has a phi per carried value.
+/// Its iterations depend on each other, so a `parallel` mark cannot be honoured.
+fn translate_carrying_for<'a, 'ctx>(
+    tr: &mut Translator<'a, 'ctx>,
+    op: OpId,
+    range: Range<'ctx>,
+    induction_var: Value,
+    body: BlockId,
+    hints: LoopHints,
+) -> TResult {
+    let ir = tr.ir;
+    if loop_::is_parallel(ir, op) {
+        return Err("carries values between iterations, so it cannot run in parallel".into());
+    }
+    let inits = loop_::inits(ir, op)
+        .iter()
+        .map(|&v| tr.value(v))
+        .collect::<TResult<Vec<_>>>()?;
+    let iter_args = loop_::iter_args(ir, op);
+    let terminator = ir.block(body).last.ok_or("has an empty body")?;
+    let finals = emit_carrying_loop(tr, range, hints, &inits, &mut |tr, iv, carried| {
+        tr.values.insert(induction_var, iv.into());
+        for (&arg, &value) in iter_args.iter().zip(carried) {
+            tr.values.insert(arg, value);
+        }
+        tr.translate_block(body, true)?;
+        ir.op(terminator)
+            .operands
+            .iter()
+            .map(|&v| tr.value(v))
+            .collect()
+    })?;
+    for (i, value) in finals.into_iter().enumerate() {
+        tr.set_result(op, i, value)?;
+    }
+    Ok(())
 }
 
 /// Emits the loops of `ranges`, outermost first, around the ops of `body` (the schedule

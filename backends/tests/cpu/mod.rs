@@ -4,6 +4,7 @@
 
 mod errors;
 mod harness;
+mod iter_args;
 mod jit;
 mod ops;
 mod soft_bf16;

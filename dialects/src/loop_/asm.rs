@@ -2,7 +2,9 @@
 //!
 //! - `loop.alloc(%n) : memref<?x8xf32>` (an `{alignment = 128}` dictionary before `:`
 //!   when not the default 64)
-//! - `loop.for %i = <lb> to <ub> (step N)? (unroll = U)? (vectorize = W)? (parallel)? { }`
+//! - `loop.for %i = <lb> to <ub> (step N)? (iter_args(%acc = %init, ...) -> (T, ...))?
+//!   (unroll = U)? (vectorize = W)? (parallel)? { }`, the iter_args spelled as `scf.for`
+//!   spells them; a body that carries values ends with an explicit `loop.yield %v : T`
 //! - `loop.parallel (%i, %j) = (<lb>, <lb>) to (<ub>, <ub>) (step (N, M))? ... { }`
 //!
 //!   where a bound is an integer, an index value `%v`, or a map applied to index values,
@@ -217,13 +219,20 @@ fn print_schedule(p: &mut OpAsmPrinter, op: OpId) {
 
 const SCHEDULE: &[&str] = &["unroll", "vectorize", "parallel"];
 
-/// Parses a loop body and appends the implicit `loop.yield` when it does not end in one.
-fn parse_body(p: &mut OpAsmParser, ivs: Vec<UnresolvedOperand>) -> PResult<RegionId> {
+/// Parses a loop body whose arguments are the induction variables `ivs` and then
+/// `carried` (the iter_args with their types), and appends the implicit `loop.yield` when
+/// it does not end in one.
+fn parse_body(
+    p: &mut OpAsmParser,
+    ivs: Vec<UnresolvedOperand>,
+    carried: Vec<(UnresolvedOperand, Type)>,
+) -> PResult<RegionId> {
     let index = p.ctx().index_type();
-    let arguments = ivs
+    let mut arguments: Vec<_> = ivs
         .into_iter()
         .map(|v| p.region_argument(v, index))
         .collect();
+    arguments.extend(carried.into_iter().map(|(v, ty)| p.region_argument(v, ty)));
     let region = p.new_region();
     let at = p.offset();
     p.parse_region(region, arguments)?;
@@ -276,20 +285,94 @@ pub(crate) fn parse_for(p: &mut OpAsmParser, state: &mut OperationParseState) ->
         let attr = p.ctx().integer_attr(step as i128, i64_ty);
         state.add_attr("step", attr);
     }
+    let (carried, inits) = parse_iter_args(p)?;
     parse_schedule(p, state, true)?;
     parse_trailing_attrs(p, state)?;
     let lower_map = p.ctx().intern_attr(AttrKind::AffineMap(lower.map));
     let upper_map = p.ctx().intern_attr(AttrKind::AffineMap(upper.map));
     state.add_attr("lower_bound", lower_map);
     state.add_attr("upper_bound", upper_map);
-    let sizes = segment_sizes(p, &[lower.operands.len(), upper.operands.len()]);
+    let sizes = segment_sizes(
+        p,
+        &[lower.operands.len(), upper.operands.len(), inits.len()],
+    );
     state.add_attr("operandSegmentSizes", sizes);
     state.operands = resolve_indices(p, &lower.operands)?;
     let uppers = resolve_indices(p, &upper.operands)?;
     state.operands.extend(uppers);
-    let region = parse_body(p, vec![iv])?;
+    state.operands.extend(inits);
+    state.result_types = carried.iter().map(|&(_, ty)| ty).collect();
+    let region = parse_body(p, vec![iv], carried)?;
     state.regions.push(region);
     Ok(())
+}
+
+/// `iter_args(%acc = %init, ...) -> (T, ...)` if present: the body arguments with their
+/// types, and the resolved initial values.
+#[allow(clippy::type_complexity)]
+fn parse_iter_args(p: &mut OpAsmParser) -> PResult<(Vec<(UnresolvedOperand, Type)>, Vec<Value>)> {
+    if !p.parse_optional_literal("iter_args") {
+        return Ok((Vec::new(), Vec::new()));
+    }
+    p.parse_literal("(")?;
+    let mut pairs = Vec::new();
+    loop {
+        let arg = p.parse_operand()?;
+        p.parse_literal("=")?;
+        let init = p.parse_operand()?;
+        pairs.push((arg, init));
+        if !p.parse_optional_literal(",") {
+            break;
+        }
+    }
+    p.parse_literal(")")?;
+    p.parse_literal("->")?;
+    let at = p.offset();
+    let types = p.parse_function_result_types()?;
+    if types.len() != pairs.len() {
+        return p.error_at(
+            at,
+            format!(
+                "mismatch in number of loop-carried values ({}) and result types ({})",
+                pairs.len(),
+                types.len()
+            ),
+        );
+    }
+    let mut carried = Vec::with_capacity(pairs.len());
+    let mut inits = Vec::with_capacity(pairs.len());
+    for ((arg, init), ty) in pairs.into_iter().zip(types) {
+        inits.push(p.resolve_operand(&init, ty)?);
+        carried.push((arg, ty));
+    }
+    Ok((carried, inits))
+}
+
+fn print_iter_args(p: &mut OpAsmPrinter, op: OpId) {
+    let ctx = p.ctx();
+    let inits = super::inits(ctx, op).to_vec();
+    let args = super::iter_args(ctx, op);
+    if inits.is_empty() && args.is_empty() {
+        return;
+    }
+    p.print_str(" iter_args(");
+    for (i, (&arg, &init)) in args.iter().zip(&inits).enumerate() {
+        if i > 0 {
+            p.print_str(", ");
+        }
+        p.print_value(arg);
+        p.print_str(" = ");
+        p.print_value(init);
+    }
+    p.print_str(") -> (");
+    let types: Vec<Type> = ctx
+        .op(op)
+        .results
+        .iter()
+        .map(|&r| ctx.value_type(r))
+        .collect();
+    p.print_types(&types);
+    p.print_str(")");
 }
 
 pub(crate) fn print_for(p: &mut OpAsmPrinter, op: OpId) {
@@ -313,6 +396,7 @@ pub(crate) fn print_for(p: &mut OpAsmPrinter, op: OpId) {
     if step != 1 {
         p.print_str(&format!(" step {step}"));
     }
+    print_iter_args(p, op);
     print_schedule(p, op);
     let mut elided = vec!["lower_bound", "upper_bound", "step"];
     elided.extend(SCHEDULE);
@@ -400,7 +484,7 @@ pub(crate) fn parse_parallel(p: &mut OpAsmParser, state: &mut OperationParseStat
     let sizes = segment_sizes(p, &sizes);
     state.add_attr("operandSegmentSizes", sizes);
     state.operands = operands;
-    let region = parse_body(p, ivs)?;
+    let region = parse_body(p, ivs, Vec::new())?;
     state.regions.push(region);
     Ok(())
 }

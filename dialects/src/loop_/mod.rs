@@ -21,11 +21,25 @@
 //! implicit `loop.yield`. Schedule decisions are loop attributes: `unroll = U`,
 //! `vectorize = W` and `parallel`.
 //!
+//! A `loop.for` can carry values from one iteration to the next, as MLIR's `scf.for`
+//! does: `iter_args(%acc = %init) -> (f32)` adds a body argument per carried value, the
+//! body's `loop.yield %next : f32` gives its value for the next iteration, and the loop's
+//! results are the values after the last one (the inits when it runs no iteration):
+//!
+//! ```mlir
+//! %sum = loop.for %k = 0 to 16 iter_args(%acc = %zero) -> (f32) {
+//!   %x = loop.load %a[%k] : memref<16xf32>
+//!   %next = arith.addf %acc, %x : f32
+//!   loop.yield %next : f32
+//! }
+//! ```
+//!
 //! Loads and stores of integer memrefs carry signless scalars (`memref<8xui8>` loads an
 //! `i8`), as `te` bodies do: the arith ops on them carry the signedness.
 //!
 //! [`loop_dims`], [`induction_vars`] and [`body`] are the "loop-like" queries later passes
-//! and the interpreter use for both `loop.for` and `loop.parallel`.
+//! and the interpreter use for both `loop.for` and `loop.parallel`; [`inits`],
+//! [`iter_args`] and [`yielded`] give the loop-carried values (none for `loop.parallel`).
 
 mod asm;
 mod canonicalize;
@@ -89,11 +103,14 @@ const FOR_ATTRS: &[tb_ir::ods::AttrDef] = &[
 
 static FOR_DEF: OpDef = OpDef {
     name: FOR,
-    summary: "a loop over [max(lower map), min(upper map)) with a positive step",
+    summary: "a loop over [max(lower map), min(upper map)) with a positive step, carrying \
+              values from one iteration to the next",
     operands: &[
         variadic("lower_operands", INDEX),
         variadic("upper_operands", INDEX),
+        variadic("inits", ANY_TYPE),
     ],
+    results: &[variadic("results", ANY_TYPE)],
     attributes: FOR_ATTRS,
     regions: &[single_block_region("body")],
     traits: OpTraits {
@@ -211,12 +228,14 @@ static FMA_DEF: OpDef = OpDef {
 
 static YIELD_DEF: OpDef = OpDef {
     name: YIELD,
-    summary: "ends a loop body (implicit in the custom form)",
+    summary: "ends a loop body and gives the values carried to the next iteration \
+              (implicit in the custom form when it gives none)",
+    operands: &[variadic("results", ANY_TYPE)],
     traits: OpTraits {
         terminator: true,
         ..PURE
     },
-    format: Some("attr-dict"),
+    format: Some("attr-dict ($results^ `:` type($results))?"),
     verify: Some(verify::yield_op),
     ..OpDef::EMPTY
 };
@@ -294,10 +313,43 @@ pub fn body(ctx: &Context, op: OpId) -> Option<BlockId> {
     ctx.op(op).regions.first().and_then(|&r| ctx.entry_block(r))
 }
 
-/// The induction variables of a loop (one for `loop.for`).
+/// The induction variables of a loop (one for `loop.for`: the first body argument, the
+/// others being its iter_args).
 pub fn induction_vars(ctx: &Context, op: OpId) -> Vec<Value> {
+    let Some(block) = body(ctx, op) else {
+        return Vec::new();
+    };
+    let args = &ctx.block(block).args;
+    if ctx.op_name(op) == FOR {
+        return args.first().copied().into_iter().collect();
+    }
+    args.to_vec()
+}
+
+/// The initial values of a `loop.for`'s loop-carried values (none for `loop.parallel`).
+pub fn inits(ctx: &Context, op: OpId) -> &[Value] {
+    if ctx.op_name(op) != FOR {
+        return &[];
+    }
+    operand_group(ctx, op, 2)
+}
+
+/// The body arguments that hold a `loop.for`'s loop-carried values in an iteration.
+pub fn iter_args(ctx: &Context, op: OpId) -> Vec<Value> {
+    match body(ctx, op) {
+        Some(block) if ctx.op_name(op) == FOR => {
+            ctx.block(block).args.iter().skip(1).copied().collect()
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// The values a loop body yields to the next iteration (the operands of its terminator).
+pub fn yielded(ctx: &Context, op: OpId) -> Vec<Value> {
     body(ctx, op)
-        .map(|b| ctx.block(b).args.to_vec())
+        .and_then(|b| ctx.block(b).last)
+        .filter(|&t| ctx.op_name(t) == YIELD)
+        .map(|t| ctx.op(t).operands.to_vec())
         .unwrap_or_default()
 }
 

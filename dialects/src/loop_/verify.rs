@@ -94,7 +94,7 @@ fn check_loop(ctx: &Context, op: OpId, num_dims: usize) -> Result<(), Diagnostic
     let Some(body) = super::body(ctx, op) else {
         return error(ctx, op, "requires a body block".into());
     };
-    for (i, &arg) in ctx.block(body).args.iter().enumerate() {
+    for (i, &arg) in ctx.block(body).args.iter().take(num_dims).enumerate() {
         let ty = ctx.value_type(arg);
         if !matches!(ctx.type_kind(ty), TypeKind::Index) {
             return error(
@@ -143,13 +143,56 @@ fn check_loop(ctx: &Context, op: OpId, num_dims: usize) -> Result<(), Diagnostic
 }
 
 pub(crate) fn for_op(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
-    let ivs = super::induction_vars(ctx, op).len();
-    if ivs != 1 {
+    let inits = super::inits(ctx, op);
+    let results = &ctx.op(op).results;
+    if inits.len() != results.len() {
         return error(
             ctx,
             op,
-            format!("expects one induction variable, but the body has {ivs}"),
+            format!(
+                "mismatch in number of loop-carried values ({}) and results ({})",
+                inits.len(),
+                results.len()
+            ),
         );
+    }
+    let args = super::body(ctx, op).map_or(0, |b| ctx.block(b).args.len());
+    if args != 1 + inits.len() {
+        return error(
+            ctx,
+            op,
+            format!(
+                "expects {} body arguments (the induction variable and {} iter_args), but the body has {args}",
+                1 + inits.len(),
+                inits.len()
+            ),
+        );
+    }
+    if !inits.is_empty() && ctx.op_inherent_or_attr(op, "parallel").is_some() {
+        return error(
+            ctx,
+            op,
+            "carries values between iterations (iter_args), so it cannot be marked 'parallel'"
+                .into(),
+        );
+    }
+    let iter_args = super::iter_args(ctx, op);
+    for (i, ((&init, &result), &arg)) in inits.iter().zip(results).zip(&iter_args).enumerate() {
+        let expected = ctx.value_type(result);
+        for (what, value) in [("init", init), ("iter_arg", arg)] {
+            let ty = ctx.value_type(value);
+            if ty != expected {
+                return error(
+                    ctx,
+                    op,
+                    format!(
+                        "types mismatch between {what} #{i} ('{}') and result #{i} ('{}')",
+                        type_to_string(ctx, ty),
+                        type_to_string(ctx, expected)
+                    ),
+                );
+            }
+        }
     }
     check_loop(ctx, op, 1)
 }
@@ -311,13 +354,50 @@ pub(crate) fn broadcast(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     Ok(())
 }
 
+/// A `loop.yield` gives one value per iter_arg of its loop, of the iter_arg's type.
 pub(crate) fn yield_op(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
-    match ctx.parent_op(op) {
-        Some(p) if matches!(ctx.op_name(p), FOR | PARALLEL) => Ok(()),
-        _ => error(
+    let Some(parent) = ctx
+        .parent_op(op)
+        .filter(|&p| matches!(ctx.op_name(p), FOR | PARALLEL))
+    else {
+        return error(
             ctx,
             op,
             format!("expects parent op '{FOR}' or '{PARALLEL}'"),
-        ),
+        );
+    };
+    let carried: Vec<Type> = ctx
+        .op(parent)
+        .results
+        .iter()
+        .map(|&r| ctx.value_type(r))
+        .collect();
+    let operands = &ctx.op(op).operands;
+    if operands.len() != carried.len() {
+        return error(
+            ctx,
+            op,
+            format!(
+                "yields {} values, but the parent '{}' carries {}",
+                operands.len(),
+                ctx.op_name(parent),
+                carried.len()
+            ),
+        );
     }
+    for (i, (&value, &expected)) in operands.iter().zip(&carried).enumerate() {
+        let ty = ctx.value_type(value);
+        if ty != expected {
+            return error(
+                ctx,
+                op,
+                format!(
+                    "types mismatch between yielded value #{i} ('{}') and the loop-carried value ('{}')",
+                    type_to_string(ctx, ty),
+                    type_to_string(ctx, expected)
+                ),
+            );
+        }
+    }
+    Ok(())
 }

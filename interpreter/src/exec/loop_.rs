@@ -1,6 +1,7 @@
 //! `loop` ops: buffers, affine loop nests and (vector) accesses. Parallel loops run their
 //! iterations one after another in order; schedule annotations (unroll, vectorize) do not
-//! change what a loop computes, so the interpreter ignores them.
+//! change what a loop computes, so the interpreter ignores them. A `loop.for`'s iter_args
+//! start as its inits, take what each iteration yields, and end as its results.
 
 use tb_dialects::loop_::{self, Bound};
 use tb_ir::affine::AffineMap;
@@ -94,32 +95,49 @@ fn run_loop(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
         let hi = bound_value(env, &dim.upper, false)?;
         ranges.push((lo, hi, dim.step));
     }
-    if ranges.iter().any(|&(lo, hi, _)| lo >= hi) {
-        return Ok(());
-    }
+    // The loop-carried values, from the inits to what each iteration yields.
+    let mut carried = loop_::inits(ctx, op)
+        .iter()
+        .map(|v| {
+            env.get(v)
+                .cloned()
+                .ok_or_else(|| ExecError::from("an iter_args init has not been computed"))
+        })
+        .collect::<ExecResult<Vec<RtValue>>>()?;
     let mut ivs: Vec<i64> = ranges.iter().map(|r| r.0).collect();
-    loop {
-        let args = ivs
+    let mut running = ranges.iter().all(|&(lo, hi, _)| lo < hi);
+    while running {
+        let mut args: Vec<RtValue> = ivs
             .iter()
             .map(|&i| RtValue::Scalar(Scalar::Int(i)))
             .collect();
-        interp
+        args.append(&mut carried);
+        carried = interp
             .run_nested_block(env, body, args)
             .map_err(|d| ExecError::Located(Box::new(d)))?;
         // Advance the innermost dimension first.
-        let mut k = ivs.len();
-        loop {
-            if k == 0 {
-                return Ok(());
-            }
-            k -= 1;
+        running = false;
+        for k in (0..ivs.len()).rev() {
             ivs[k] += ranges[k].2;
             if ivs[k] < ranges[k].1 {
+                running = true;
                 break;
             }
             ivs[k] = ranges[k].0;
         }
     }
+    if carried.len() != ctx.op(op).results.len() {
+        return Err(format!(
+            "carries {} values, but has {} results",
+            carried.len(),
+            ctx.op(op).results.len()
+        )
+        .into());
+    }
+    for (i, value) in carried.into_iter().enumerate() {
+        interp.set_result(env, op, i, value)?;
+    }
+    Ok(())
 }
 
 fn apply_map(map: &AffineMap, operands: &[i64]) -> ExecResult<Vec<i64>> {

@@ -39,21 +39,21 @@ func.func @broadcast(%row: tensor<8xf32>, %scale: f32) -> tensor<4x8xf32> {
   return %c : tensor<4x8xf32>
 }
 
-// A sum: the identity is a constant before the nest; each output element is initialized
-// in the parallel loop, then accumulated by the reduction loops inside it.
+// A sum: the identity is a constant before the nest; the reduction loop inside the
+// parallel loop carries the accumulator from it, and the output element is stored once,
+// after the reduction.
 // CHECK-LABEL: func.func @matmul
 // CHECK:         %[[OUT:.*]] = loop.alloc() : memref<4x8xf32>
 // CHECK-NEXT:    %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT:    loop.parallel (%[[I:.*]], %[[J:.*]]) = (0, 0) to (4, 8) {
-// CHECK-NEXT:      loop.store %[[ZERO]], %[[OUT]][%[[I]], %[[J]]] : memref<4x8xf32>
-// CHECK-NEXT:      loop.for %[[K:.*]] = 0 to 16 {
+// CHECK-NEXT:      %[[SUM:.*]] = loop.for %[[K:.*]] = 0 to 16 iter_args(%[[ACC:.*]] = %[[ZERO]]) -> (f32) {
 // CHECK-NEXT:        %[[X:.*]] = loop.load %arg0[(d0, d1, d2) -> (d0, d2)](%[[I]], %[[J]], %[[K]]) : memref<4x16xf32>
 // CHECK-NEXT:        %[[Y:.*]] = loop.load %arg1[(d0, d1, d2) -> (d2, d1)](%[[I]], %[[J]], %[[K]]) : memref<16x8xf32>
 // CHECK-NEXT:        %[[P:.*]] = arith.mulf %[[X]], %[[Y]] : f32
-// CHECK-NEXT:        %[[ACC:.*]] = loop.load %[[OUT]][%[[I]], %[[J]]] : memref<4x8xf32>
 // CHECK-NEXT:        %[[R:.*]] = arith.addf %[[ACC]], %[[P]] : f32
-// CHECK-NEXT:        loop.store %[[R]], %[[OUT]][%[[I]], %[[J]]] : memref<4x8xf32>
+// CHECK-NEXT:        loop.yield %[[R]] : f32
 // CHECK-NEXT:      }
+// CHECK-NEXT:      loop.store %[[SUM]], %[[OUT]][%[[I]], %[[J]]] : memref<4x8xf32>
 // CHECK-NEXT:    }
 func.func @matmul(%a: tensor<4x16xf32>, %b: tensor<16x8xf32>) -> tensor<4x8xf32> {
   %c = te.compute (%a, %b) [%i, %j] reduce [%k] in [16] combiner = sum {
@@ -120,19 +120,20 @@ func.func @integer_combiners(%a: tensor<4x8xi32>) -> (tensor<4xi32>, tensor<4xi3
   return %max, %min, %sum, %prod : tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>
 }
 
-// A rank-0 result has no parallel loop; its reduction axes nest in order.
+// A rank-0 result has no parallel loop; its reduction axes nest in order, each inner loop
+// starting from its outer loop's iter_arg.
 // CHECK-LABEL: func.func @rank0
 // CHECK-NEXT:    %[[OUT:.*]] = loop.alloc() : memref<f32>
 // CHECK-NEXT:    %[[INIT:.*]] = arith.constant 0xFF800000 : f32
-// CHECK-NEXT:    loop.store %[[INIT]], %[[OUT]][] : memref<f32>
-// CHECK-NEXT:    loop.for %[[I:.*]] = 0 to 4 {
-// CHECK-NEXT:      loop.for %[[J:.*]] = 0 to 8 {
+// CHECK-NEXT:    %[[MAX:.*]] = loop.for %[[I:.*]] = 0 to 4 iter_args(%[[OUTER:.*]] = %[[INIT]]) -> (f32) {
+// CHECK-NEXT:      %[[ROW:.*]] = loop.for %[[J:.*]] = 0 to 8 iter_args(%[[ACC:.*]] = %[[OUTER]]) -> (f32) {
 // CHECK-NEXT:        %[[X:.*]] = loop.load %arg0[%[[I]], %[[J]]] : memref<4x8xf32>
-// CHECK-NEXT:        %[[ACC:.*]] = loop.load %[[OUT]][] : memref<f32>
 // CHECK-NEXT:        %[[R:.*]] = arith.maximumf %[[ACC]], %[[X]] : f32
-// CHECK-NEXT:        loop.store %[[R]], %[[OUT]][] : memref<f32>
+// CHECK-NEXT:        loop.yield %[[R]] : f32
 // CHECK-NEXT:      }
+// CHECK-NEXT:      loop.yield %[[ROW]] : f32
 // CHECK-NEXT:    }
+// CHECK-NEXT:    loop.store %[[MAX]], %[[OUT]][] : memref<f32>
 // CHECK-NEXT:    return %[[OUT]] : memref<f32>
 func.func @rank0(%a: tensor<4x8xf32>) -> tensor<f32> {
   %m = te.compute (%a) [] reduce [%i, %j] in [4, 8] combiner = max {
@@ -167,7 +168,7 @@ func.func @scalar_and_iota(%a: tensor<f32>) -> (tensor<f32>, tensor<5xindex>) {
 // A padded read computes its index, tests the bounds it may cross, clamps the index into
 // the input, loads, and selects the padding outside.
 // CHECK-LABEL: func.func @padded
-// CHECK:         loop.for %[[K:.*]] = 0 to 3 {
+// CHECK:         loop.for %[[K:.*]] = 0 to 3 iter_args(%{{.*}} = %{{.*}}) -> (f32) {
 // CHECK-NEXT:      %[[SUM:.*]] = arith.addi %[[I:.*]], %[[K]] : index
 // CHECK-NEXT:      %[[MINUS1:.*]] = arith.constant -1 : index
 // CHECK-NEXT:      %[[IDX:.*]] = arith.addi %[[SUM]], %[[MINUS1]] : index
@@ -280,7 +281,7 @@ func.func @unit_dims(%a: tensor<1x16x1x8xf32>) -> tensor<1x16x1x8xf32> {
 // A result of ones only is a single element: no loop at all.
 // CHECK-LABEL: func.func @all_unit_dims
 // CHECK-NOT:     loop.parallel
-// CHECK:         loop.for %{{.*}} = 0 to 8 {
+// CHECK:         loop.for %{{.*}} = 0 to 8 iter_args
 func.func @all_unit_dims(%a: tensor<1x8xf32>) -> tensor<1x1xf32> {
   %c = te.compute (%a) [%i, %j] reduce [%k] in [8] combiner = sum {
     %x = te.read %a[(d0, d1, d2) -> (d0, d2)] : tensor<1x8xf32>

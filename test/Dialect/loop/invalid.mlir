@@ -55,7 +55,7 @@ func.func @vector_width(%m: memref<64xf32>) {
 
 func.func @bound_operands(%n: index) {
   // expected-error @+1 {{bounds do not match their operands (1 lower and 0 upper bound operands) or the 1 induction variables}}
-  "loop.for"(%n) <{lower_bound = affine_map<() -> (0)>, upper_bound = affine_map<() -> (8)>, operandSegmentSizes = array<i32: 1, 0>}> ({
+  "loop.for"(%n) <{lower_bound = affine_map<() -> (0)>, upper_bound = affine_map<() -> (8)>, operandSegmentSizes = array<i32: 1, 0, 0>}> ({
   ^bb0(%i: index):
     loop.yield
   }) : (index) -> ()
@@ -66,7 +66,7 @@ func.func @bound_operands(%n: index) {
 
 func.func @bound_results() {
   // expected-error @+1 {{upper bound map of dimension 0 has no results}}
-  "loop.for"() <{lower_bound = affine_map<() -> (0)>, upper_bound = affine_map<() -> ()>, operandSegmentSizes = array<i32: 0, 0>}> ({
+  "loop.for"() <{lower_bound = affine_map<() -> (0)>, upper_bound = affine_map<() -> ()>, operandSegmentSizes = array<i32: 0, 0, 0>}> ({
   ^bb0(%i: index):
     loop.yield
   }) : () -> ()
@@ -76,8 +76,8 @@ func.func @bound_results() {
 // -----
 
 func.func @iv_count() {
-  // expected-error @+1 {{expects one induction variable, but the body has 2}}
-  "loop.for"() <{lower_bound = affine_map<() -> (0)>, upper_bound = affine_map<() -> (8)>, operandSegmentSizes = array<i32: 0, 0>}> ({
+  // expected-error @+1 {{expects 1 body arguments (the induction variable and 0 iter_args), but the body has 2}}
+  "loop.for"() <{lower_bound = affine_map<() -> (0)>, upper_bound = affine_map<() -> (8)>, operandSegmentSizes = array<i32: 0, 0, 0>}> ({
   ^bb0(%i: index, %j: index):
     loop.yield
   }) : () -> ()
@@ -88,7 +88,7 @@ func.func @iv_count() {
 
 func.func @iv_type() {
   // expected-error @+1 {{induction variable #0 must be of index type, but got 'i32'}}
-  "loop.for"() <{lower_bound = affine_map<() -> (0)>, upper_bound = affine_map<() -> (8)>, operandSegmentSizes = array<i32: 0, 0>}> ({
+  "loop.for"() <{lower_bound = affine_map<() -> (0)>, upper_bound = affine_map<() -> (8)>, operandSegmentSizes = array<i32: 0, 0, 0>}> ({
   ^bb0(%i: i32):
     loop.yield
   }) : () -> ()
@@ -253,9 +253,113 @@ func.func @yield() {
 
 func.func @no_yield() {
   // expected-error @+1 {{body must end with 'loop.yield'}}
-  "loop.for"() <{lower_bound = affine_map<() -> (0)>, upper_bound = affine_map<() -> (8)>, operandSegmentSizes = array<i32: 0, 0>}> ({
+  "loop.for"() <{lower_bound = affine_map<() -> (0)>, upper_bound = affine_map<() -> (8)>, operandSegmentSizes = array<i32: 0, 0, 0>}> ({
   ^bb0(%i: index):
     func.return
   }) : () -> ()
+  return
+}
+
+// -----
+
+func.func @iter_args_results(%x: f32) {
+  // expected-error @+1 {{mismatch in number of loop-carried values (1) and results (0)}}
+  "loop.for"(%x) <{lower_bound = affine_map<() -> (0)>, upper_bound = affine_map<() -> (8)>, operandSegmentSizes = array<i32: 0, 0, 1>}> ({
+  ^bb0(%i: index, %acc: f32):
+    loop.yield %acc : f32
+  }) : (f32) -> ()
+  return
+}
+
+// -----
+
+func.func @iter_args_body(%x: f32) {
+  // expected-error @+1 {{expects 2 body arguments (the induction variable and 1 iter_args), but the body has 1}}
+  %r = "loop.for"(%x) <{lower_bound = affine_map<() -> (0)>, upper_bound = affine_map<() -> (8)>, operandSegmentSizes = array<i32: 0, 0, 1>}> ({
+  ^bb0(%i: index):
+    loop.yield %x : f32
+  }) : (f32) -> f32
+  return
+}
+
+// -----
+
+func.func @iter_args_init_type(%x: f64) {
+  // expected-error @+1 {{types mismatch between init #0 ('f64') and result #0 ('f32')}}
+  %r = "loop.for"(%x) <{lower_bound = affine_map<() -> (0)>, upper_bound = affine_map<() -> (8)>, operandSegmentSizes = array<i32: 0, 0, 1>}> ({
+  ^bb0(%i: index, %acc: f32):
+    loop.yield %acc : f32
+  }) : (f64) -> f32
+  return
+}
+
+// -----
+
+func.func @iter_args_arg_type(%x: f32) {
+  // expected-error @+1 {{types mismatch between iter_arg #0 ('i32') and result #0 ('f32')}}
+  %r = "loop.for"(%x) <{lower_bound = affine_map<() -> (0)>, upper_bound = affine_map<() -> (8)>, operandSegmentSizes = array<i32: 0, 0, 1>}> ({
+  ^bb0(%i: index, %acc: i32):
+    loop.yield %x : f32
+  }) : (f32) -> f32
+  return
+}
+
+// -----
+
+func.func @iter_args_type_count(%x: f32) {
+  // expected-error @+1 {{mismatch in number of loop-carried values (1) and result types (2)}}
+  %r = loop.for %i = 0 to 8 iter_args(%acc = %x) -> (f32, f32) {
+    loop.yield %acc : f32
+  }
+  return
+}
+
+// -----
+
+func.func @yield_count(%x: f32) {
+  %r = loop.for %i = 0 to 8 iter_args(%acc = %x) -> (f32) {
+    // expected-error @+1 {{yields 0 values, but the parent 'loop.for' carries 1}}
+    loop.yield
+  }
+  return
+}
+
+// -----
+
+// A body that carries values needs its loop.yield written out.
+func.func @yield_implicit(%x: f32) {
+  // expected-error @+1 {{yields 0 values, but the parent 'loop.for' carries 1}}
+  %r = loop.for %i = 0 to 8 iter_args(%acc = %x) -> (f32) {
+  }
+  return
+}
+
+// -----
+
+func.func @yield_type(%x: f32, %y: f64) {
+  %r = loop.for %i = 0 to 8 iter_args(%acc = %x) -> (f32) {
+    // expected-error @+1 {{types mismatch between yielded value #0 ('f64') and the loop-carried value ('f32')}}
+    loop.yield %y : f64
+  }
+  return
+}
+
+// -----
+
+func.func @parallel_yield(%x: f32) {
+  loop.parallel (%i) = (0) to (8) {
+    // expected-error @+1 {{yields 1 values, but the parent 'loop.parallel' carries 0}}
+    loop.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+func.func @iter_args_parallel(%x: f32) {
+  // expected-error @+1 {{carries values between iterations (iter_args), so it cannot be marked 'parallel'}}
+  %r = loop.for %i = 0 to 8 iter_args(%acc = %x) -> (f32) parallel {
+    loop.yield %acc : f32
+  }
   return
 }

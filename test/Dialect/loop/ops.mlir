@@ -38,7 +38,7 @@ func.func @buffers(%n: index) {
 // CHECK-NEXT:    }
 // GENERIC-LABEL: sym_name = "kernel"
 // GENERIC:         "loop.parallel"() <{lower_bounds = [affine_map<() -> (0)>], operandSegmentSizes = array<i32: 0, 0>, steps = array<i64: 1>, upper_bounds = [affine_map<() -> (64)>]}> ({
-// GENERIC:           "loop.for"() <{lower_bound = affine_map<() -> (0)>, operandSegmentSizes = array<i32: 0, 0>, step = 8 : i64, unroll = 2 : i64, upper_bound = affine_map<() -> (64)>, vectorize = 8 : i64}> ({
+// GENERIC:           "loop.for"() <{lower_bound = affine_map<() -> (0)>, operandSegmentSizes = array<i32: 0, 0, 0>, step = 8 : i64, unroll = 2 : i64, upper_bound = affine_map<() -> (64)>, vectorize = 8 : i64}> ({
 // GENERIC-NEXT:      ^bb0(%{{.*}}: index):
 // GENERIC:             "loop.load"(%{{.*}}, %{{.*}}) <{map = affine_map<(d0) -> (d0, 0)>}> : (memref<64x1xf32>, index) -> f32
 // GENERIC:             "loop.yield"() : () -> ()
@@ -111,4 +111,56 @@ func.func @unsigned(%m: memref<8xui16>) {
   %v = loop.vector_load %m[%c0] : memref<8xui16>, vector<8xi16>
   loop.vector_store %v, %m[%c0] : memref<8xui16>, vector<8xi16>
   return
+}
+
+// Loop-carried values: iter_args spelled as scf.for spells them, after the step and before
+// the schedule; the body yields the next values explicitly; the results are the final ones.
+// CHECK-LABEL: func.func @iter_args
+// CHECK:         %[[Z:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:    %[[S:.*]] = loop.for %[[K:.*]] = 0 to 16 step 2 iter_args(%[[ACC:.*]] = %[[Z]]) -> (f32) unroll = 2 {
+// CHECK-NEXT:      %[[X:.*]] = loop.load %arg0[%[[K]]] : memref<16xf32>
+// CHECK-NEXT:      %[[N:.*]] = arith.addf %[[ACC]], %[[X]] : f32
+// CHECK-NEXT:      loop.yield %[[N]] : f32
+// CHECK-NEXT:    }
+// CHECK-NEXT:    loop.store %[[S]], %arg1[] : memref<f32>
+// GENERIC-LABEL: sym_name = "iter_args"
+// GENERIC:         "loop.for"(%{{.*}}) <{lower_bound = affine_map<() -> (0)>, operandSegmentSizes = array<i32: 0, 0, 1>, step = 2 : i64, unroll = 2 : i64, upper_bound = affine_map<() -> (16)>}> ({
+// GENERIC-NEXT:    ^bb0(%{{.*}}: index, %{{.*}}: f32):
+// GENERIC:           "loop.yield"(%{{.*}}) : (f32) -> ()
+// GENERIC-NEXT:    }) : (f32) -> f32
+func.func @iter_args(%a: memref<16xf32>, %out: memref<f32>) {
+  %zero = arith.constant 0.0 : f32
+  %sum = loop.for %k = 0 to 16 step 2 iter_args(%acc = %zero) -> (f32) unroll = 2 {
+    %x = loop.load %a[%k] : memref<16xf32>
+    %next = arith.addf %acc, %x : f32
+    loop.yield %next : f32
+  }
+  loop.store %sum, %out[] : memref<f32>
+  return
+}
+
+// Several carried values of different types, a single result type written without
+// parentheses, bounds from values, and nests whose inner loop carries the outer iter_args.
+// CHECK-LABEL: func.func @nested_iter_args
+// CHECK:         %[[R:.*]]:2 = loop.for %[[I:.*]] = 0 to %arg1 iter_args(%[[A:.*]] = %arg2, %[[B:.*]] = %arg3) -> (f32, i32) {
+// CHECK-NEXT:      %[[IN:.*]] = loop.for %[[J:.*]] = %[[I]] to 8 iter_args(%[[C:.*]] = %[[A]]) -> (f32) {
+// CHECK-NEXT:        %[[X:.*]] = loop.load %arg0[%[[J]]] : memref<8xf32>
+// CHECK-NEXT:        %[[M:.*]] = arith.maximumf %[[C]], %[[X]] : f32
+// CHECK-NEXT:        loop.yield %[[M]] : f32
+// CHECK-NEXT:      }
+// CHECK-NEXT:      %[[D:.*]] = arith.addi %[[B]], %[[B]] : i32
+// CHECK-NEXT:      loop.yield %[[IN]], %[[D]] : f32, i32
+// CHECK-NEXT:    }
+// CHECK-NEXT:    return %[[R]]#0, %[[R]]#1 : f32, i32
+func.func @nested_iter_args(%a: memref<8xf32>, %n: index, %f: f32, %g: i32) -> (f32, i32) {
+  %r:2 = loop.for %i = 0 to %n iter_args(%x = %f, %y = %g) -> (f32, i32) {
+    %inner = loop.for %j = %i to 8 iter_args(%c = %x) -> f32 {
+      %v = loop.load %a[%j] : memref<8xf32>
+      %m = arith.maximumf %c, %v : f32
+      loop.yield %m : f32
+    }
+    %d = arith.addi %y, %y : i32
+    loop.yield %inner, %d : f32, i32
+  }
+  return %r#0, %r#1 : f32, i32
 }

@@ -222,7 +222,7 @@ impl Builder {
             element: i64_ty,
             data: DenseArrayData::Int(vec![1; extents.len()]),
         });
-        let segments = segment_sizes(ctx);
+        let segments = segment_sizes(ctx, &[0, 0]);
         let op = self.create(
             ctx,
             loop_::PARALLEL,
@@ -239,16 +239,24 @@ impl Builder {
         self.loop_body(ctx, op, extents.len())
     }
 
-    /// `loop.for` over `[0, extent)`: a builder inside its body and its induction variable.
-    pub fn for_loop(&self, ctx: &mut Context, extent: i64) -> (Builder, Value) {
+    /// `loop.for` over `[0, extent)` carrying `inits` from one iteration to the next: the
+    /// body's builder is before its `loop.yield`, which yields the iter_args unchanged
+    /// until [`CarryingLoop::yield_values`] says what to carry.
+    pub fn for_loop_carrying(
+        &self,
+        ctx: &mut Context,
+        extent: i64,
+        inits: &[Value],
+    ) -> CarryingLoop {
         let lower = ctx.intern_attr(AttrKind::AffineMap(AffineMap::constant(0)));
         let upper = ctx.intern_attr(AttrKind::AffineMap(AffineMap::constant(extent)));
-        let segments = segment_sizes(ctx);
+        let segments = segment_sizes(ctx, &[0, 0, inits.len()]);
+        let types = inits.iter().map(|&v| ctx.value_type(v)).collect();
         let op = self.create(
             ctx,
             loop_::FOR,
-            vec![],
-            vec![],
+            inits.to_vec(),
+            types,
             vec![
                 ("lower_bound", lower),
                 ("upper_bound", upper),
@@ -257,7 +265,26 @@ impl Builder {
             1,
         );
         let (inside, ivs) = self.loop_body(ctx, op, 1);
-        (inside, ivs[0])
+        let block = ctx.op(op).regions[0];
+        let block = ctx.entry_block(block).expect("made by loop_body");
+        let iter_args: Vec<Value> = inits
+            .iter()
+            .map(|&v| {
+                let ty = ctx.value_type(v);
+                ctx.add_block_argument(block, ty, None)
+            })
+            .collect();
+        let terminator = ctx.block(block).last.expect("made by loop_body");
+        for &arg in &iter_args {
+            ctx.push_operand(terminator, arg);
+        }
+        CarryingLoop {
+            results: ctx.op(op).results.to_vec(),
+            inside,
+            induction_var: ivs[0],
+            iter_args,
+            terminator,
+        }
     }
 
     /// Gives `loop` a body block with `dims` index arguments ending in `loop.yield`.
@@ -274,12 +301,34 @@ impl Builder {
     }
 }
 
-/// `operandSegmentSizes` of a loop with constant bounds: no bound operands.
-fn segment_sizes(ctx: &mut Context) -> Attr {
+/// A `loop.for` with iter_args being built (see [`Builder::for_loop_carrying`]).
+pub(super) struct CarryingLoop {
+    /// The loop's results: the carried values after the last iteration.
+    pub results: Vec<Value>,
+    /// Inserts before the body's `loop.yield`.
+    pub inside: Builder,
+    pub induction_var: Value,
+    /// The carried values during an iteration.
+    pub iter_args: Vec<Value>,
+    terminator: OpId,
+}
+
+impl CarryingLoop {
+    /// Makes the body yield `values` (one per iter_arg) to the next iteration.
+    pub fn yield_values(&self, ctx: &mut Context, values: &[Value]) {
+        assert_eq!(values.len(), self.iter_args.len(), "one value per iter_arg");
+        for (i, &v) in values.iter().enumerate() {
+            ctx.set_operand(self.terminator, i, v);
+        }
+    }
+}
+
+/// `operandSegmentSizes` of a loop: the sizes of its operand groups.
+fn segment_sizes(ctx: &mut Context, sizes: &[usize]) -> Attr {
     let i32_ty = ctx.integer_type(32, Signedness::Signless);
     ctx.intern_attr(AttrKind::DenseArray {
         element: i32_ty,
-        data: DenseArrayData::Int(vec![0, 0]),
+        data: DenseArrayData::Int(sizes.iter().map(|&s| s as i128).collect()),
     })
 }
 

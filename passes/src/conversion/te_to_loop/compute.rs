@@ -4,26 +4,26 @@
 //! %buf = loop.alloc() : memref<4x8xf32>
 //! %init = arith.constant 0.0 : f32                 // reductions: the combiner's identity
 //! loop.parallel (%i, %j) = (0, 0) to (4, 8) {      // every result dimension
-//!   loop.store %init, %buf[%i, %j] : memref<4x8xf32>
-//!   loop.for %k = 0 to 16 {                        // every reduction axis, in order
+//!   %r = loop.for %k = 0 to 16 iter_args(%acc = %init) -> (f32) {  // each reduction axis
 //!     %v = <the body, with reads as loads>
-//!     %acc = loop.load %buf[%i, %j] : memref<4x8xf32>
-//!     %r = arith.addf %acc, %v : f32
-//!     loop.store %r, %buf[%i, %j] : memref<4x8xf32>
+//!     %next = arith.addf %acc, %v : f32
+//!     loop.yield %next : f32
 //!   }
+//!   loop.store %r, %buf[%i, %j] : memref<4x8xf32>
 //! }
 //! ```
 //!
 //! Without reduction the body's value is stored directly. The result dimensions form one
 //! `loop.parallel` (the CPU backend spreads its outermost dimension over threads); unit
 //! dimensions are left out of it (their index is 0), and a result with no other dimension
-//! (rank 0, or all ones) needs no parallel loop. Reduction axes are sequential `loop.for`s inside it, so
-//! each accumulator is owned by one iteration of the parallel loop.
+//! (rank 0, or all ones) needs no parallel loop. Reduction axes are sequential `loop.for`s
+//! inside it, in order, each carrying the accumulator in an iter_arg (a register once
+//! compiled) from the identity on: the output element is stored once, after them, and
+//! never read.
 
 use std::collections::HashMap;
 
 use tb_dialects::te;
-use tb_ir::affine::AffineMap;
 use tb_ir::{Context, OpId, Value};
 
 use super::builder::{Builder, element_type, scalar_type};
@@ -55,19 +55,16 @@ pub(super) fn lower(ctx: &mut Context, compute: OpId) -> Value {
     let (inside, result_ivs) = result_loops(ctx, at, &shape);
     match reduction_start {
         Some((combiner, identity)) => {
-            inside.store(ctx, identity, buffer, &result_ivs);
-            let mut innermost = inside;
-            let mut ivs = result_ivs.clone();
-            for &extent in &reduction {
-                let (body, iv) = innermost.for_loop(ctx, extent);
-                innermost = body;
-                ivs.push(iv);
-            }
-            let value = emit_body(ctx, compute, &innermost, ivs);
-            let here = AffineMap::identity(result_ivs.len() as u32);
-            let accumulator = innermost.load(ctx, buffer, here, &result_ivs);
-            let combined = combiner.combine(ctx, &innermost, accumulator, value);
-            innermost.store(ctx, combined, buffer, &result_ivs);
+            let total = reduce(
+                ctx,
+                compute,
+                combiner,
+                identity,
+                &inside,
+                &result_ivs,
+                &reduction,
+            );
+            inside.store(ctx, total, buffer, &result_ivs);
         }
         None => {
             let value = emit_body(ctx, compute, &inside, result_ivs.clone());
@@ -77,6 +74,39 @@ pub(super) fn lower(ctx: &mut Context, compute: OpId) -> Value {
     ctx.replace_all_uses(result, buffer);
     ctx.erase_op(compute);
     buffer
+}
+
+/// Emits at `at` one `loop.for` per reduction axis (extents `reduction`, outermost
+/// first), nested, each carrying the accumulator from `identity`; the innermost folds the
+/// body's value (at `result_ivs` and the axes' indices) into it. Gives the reduced value.
+fn reduce(
+    ctx: &mut Context,
+    compute: OpId,
+    combiner: Combiner,
+    identity: Value,
+    at: &Builder,
+    result_ivs: &[Value],
+    reduction: &[i64],
+) -> Value {
+    let mut ivs = result_ivs.to_vec();
+    let mut loops = Vec::with_capacity(reduction.len());
+    let mut here = *at;
+    let mut accumulator = identity;
+    for &extent in reduction {
+        let axis = here.for_loop_carrying(ctx, extent, &[accumulator]);
+        here = axis.inside;
+        accumulator = axis.iter_args[0];
+        ivs.push(axis.induction_var);
+        loops.push(axis);
+    }
+    let value = emit_body(ctx, compute, &here, ivs);
+    let mut next = combiner.combine(ctx, &here, accumulator, value);
+    // Each loop carries what the loop inside it gives, out to the outermost one's result.
+    for axis in loops.iter().rev() {
+        axis.yield_values(ctx, &[next]);
+        next = axis.results[0];
+    }
+    next
 }
 
 /// The parallel loop over the result dimensions, and the index of each dimension inside it.
