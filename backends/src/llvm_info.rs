@@ -14,7 +14,7 @@ use inkwell::targets::{InitializationConfig, Target, TargetMachine, TargetTriple
 pub enum TargetKind {
     /// 64-bit x86 CPUs (the `loop` level lowered to LLVM IR).
     X86,
-    /// NVIDIA GPUs through LLVM's NVPTX backend (the `gpu` level lowered to PTX).
+    /// NVIDIA GPUs through LLVM's NVPTX backend (linked for the planned GPU path).
     Nvptx,
 }
 

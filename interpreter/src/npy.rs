@@ -15,6 +15,7 @@
 //! back to version 2.0 for headers longer than 65535 bytes.
 
 use std::fmt;
+use std::io::Read;
 use std::path::Path;
 
 use half::{bf16, f16};
@@ -42,31 +43,60 @@ fn bad<T>(msg: impl Into<String>) -> Result<T, NpyError> {
     Err(NpyError(msg.into()))
 }
 
-/// Reads a `.npy` file.
+/// Reads a `.npy` file. Reads no more than its header says the file holds (plus one byte
+/// to notice trailing data), so a device or an endless stream is refused, not exhausted.
 pub fn read_npy(path: impl AsRef<Path>) -> Result<Tensor, NpyError> {
     let path = path.as_ref();
-    let bytes = std::fs::read(path)
-        .map_err(|e| NpyError(format!("cannot read {}: {e}", path.display())))?;
-    parse_npy(&bytes).map_err(|e| NpyError(format!("{}: {}", path.display(), e.0)))
+    let located = |e: NpyError| NpyError(format!("{}: {}", path.display(), e.0));
+    let io_error = |e: std::io::Error| NpyError(format!("cannot read {}: {e}", path.display()));
+    let mut file = std::fs::File::open(path).map_err(io_error)?;
+    let mut bytes = Vec::new();
+    let mut read_up_to = |bytes: &mut Vec<u8>, len: usize| {
+        let missing = len.saturating_sub(bytes.len()) as u64;
+        (&mut file)
+            .take(missing)
+            .read_to_end(bytes)
+            .map_err(io_error)
+    };
+    read_up_to(&mut bytes, PREFIX_MAX)?;
+    let header_end = header_end(&bytes).map_err(located)?;
+    read_up_to(&mut bytes, header_end)?;
+    let data_len = layout(&bytes).map_err(located)?.data_len;
+    read_up_to(
+        &mut bytes,
+        header_end.saturating_add(data_len).saturating_add(1),
+    )?;
+    parse_npy(&bytes).map_err(located)
 }
 
 /// Writes a `.npy` file.
 pub fn write_npy(path: impl AsRef<Path>, t: &Tensor) -> Result<(), NpyError> {
-    let path = path.as_ref();
-    std::fs::write(path, to_npy_bytes(t))
-        .map_err(|e| NpyError(format!("cannot write {}: {e}", path.display())))
+    // All or nothing, and a device, FIFO or symlink given as the path is written through.
+    tb_support::output_file::write_output(path, &to_npy_bytes(t))
+        .map_err(|e| NpyError(e.to_string()))
 }
 
-/// Parses the bytes of a `.npy` file.
-pub fn parse_npy(bytes: &[u8]) -> Result<Tensor, NpyError> {
+/// The longest fixed prefix: magic, version and a 4-byte header length.
+const PREFIX_MAX: usize = 12;
+
+/// Where the data of a `.npy` file starts and what it holds.
+struct Layout {
+    header: Header,
+    dtype: DType,
+    big_endian: bool,
+    data_start: usize,
+    data_len: usize,
+}
+
+/// The offset just past the header, from the fixed prefix (magic, version, header length).
+fn header_end(bytes: &[u8]) -> Result<usize, NpyError> {
     if bytes.len() < 10 || &bytes[..6] != MAGIC {
         return bad("not a .npy file (missing the \\x93NUMPY magic)");
     }
     let (major, minor) = (bytes[6], bytes[7]);
-    let (len_size, utf8) = match major {
-        1 => (2, false),
-        2 => (4, false),
-        3 => (4, true),
+    let len_size = match major {
+        1 => 2,
+        2 | 3 => 4,
         _ => return bad(format!("unsupported format version {major}.{minor}")),
     };
     if bytes.len() < 8 + len_size {
@@ -77,42 +107,62 @@ pub fn parse_npy(bytes: &[u8]) -> Result<Tensor, NpyError> {
     } else {
         u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize
     };
-    let start = 8 + len_size;
-    let Some(header) = bytes.get(start..start + header_len) else {
+    Ok(8 + len_size + header_len)
+}
+
+/// The header of a `.npy` file and the size of the data it announces.
+fn layout(bytes: &[u8]) -> Result<Layout, NpyError> {
+    let end = header_end(bytes)?;
+    let start = if bytes[6] == 1 { 10 } else { 12 };
+    let Some(header) = bytes.get(start..end) else {
         return bad(format!(
-            "header claims {header_len} bytes but the file has {}",
+            "header claims {} bytes but the file has {}",
+            end - start,
             bytes.len() - start
         ));
     };
-    let header: String = if utf8 {
+    let header: String = if bytes[6] == 3 {
         std::str::from_utf8(header)
             .map_err(|_| NpyError("header is not valid UTF-8".into()))?
             .to_string()
     } else {
         header.iter().map(|&b| b as char).collect() // latin-1
     };
-    let h = parse_header(&header)?;
-    if h.fortran_order {
+    let header = parse_header(&header)?;
+    if header.fortran_order {
         return bad(
             "Fortran-order arrays are not supported (save a C-contiguous array, e.g. np.ascontiguousarray)",
         );
     }
-    let (dtype, big_endian) = parse_descr(&h.descr)?;
-    let n = checked_numel(&h.shape).map_err(|e| NpyError(e.0))?;
-    let body = &bytes[start + header_len..];
-    let need = n
+    let (dtype, big_endian) = parse_descr(&header.descr)?;
+    let n = checked_numel(&header.shape).map_err(|e| NpyError(e.0))?;
+    let data_len = n
         .checked_mul(dtype.size_in_bytes())
-        .ok_or_else(|| NpyError(format!("shape {:?} is too large", h.shape)))?;
-    if body.len() != need {
+        .ok_or_else(|| NpyError(format!("shape {:?} is too large", header.shape)))?;
+    Ok(Layout {
+        header,
+        dtype,
+        big_endian,
+        data_start: end,
+        data_len,
+    })
+}
+
+/// Parses the bytes of a `.npy` file.
+pub fn parse_npy(bytes: &[u8]) -> Result<Tensor, NpyError> {
+    let layout = layout(bytes)?;
+    let body = &bytes[layout.data_start..];
+    if body.len() != layout.data_len {
         return bad(format!(
-            "shape {:?} of {} needs {need} data bytes but the file has {}",
-            h.shape,
-            h.descr,
+            "shape {:?} of {} needs {} data bytes but the file has {}",
+            layout.header.shape,
+            layout.header.descr,
+            layout.data_len,
             body.len()
         ));
     }
-    let data = decode(dtype, big_endian, body);
-    Tensor::new(h.shape, data).map_err(|e| NpyError(e.0))
+    let data = decode(layout.dtype, layout.big_endian, body);
+    Tensor::new(layout.header.shape, data).map_err(|e| NpyError(e.0))
 }
 
 /// The bytes of a `.npy` file holding `t` (little-endian, C order).
@@ -515,6 +565,46 @@ mod tests {
                 .0
                 .contains("cannot read")
         );
+    }
+
+    #[test]
+    fn reading_a_device_stops_at_the_missing_magic() {
+        assert!(read_npy("/dev/zero").unwrap_err().0.contains("magic"));
+    }
+
+    #[test]
+    fn reading_an_endless_stream_stops_after_the_announced_data() {
+        use std::io::Write;
+        let dir = tempfile_dir("stream");
+        let fifo = dir.join("endless.npy");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        assert!(made.is_ok_and(|s| s.success()), "mkfifo failed");
+        let header = fixture("f4.npy");
+        let writer_path = fifo.clone();
+        // Writes a valid file, then zeros until the reader closes the pipe.
+        let writer = std::thread::spawn(move || {
+            let mut pipe = std::fs::OpenOptions::new()
+                .write(true)
+                .open(writer_path)
+                .unwrap();
+            if pipe.write_all(&header).is_err() {
+                return;
+            }
+            while pipe.write_all(&[0; 4096]).is_ok() {}
+        });
+        let err = read_npy(&fifo).unwrap_err().0;
+        assert!(
+            err.contains("needs 24 data bytes but the file has 25"),
+            "{err}"
+        );
+        writer.join().unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    fn tempfile_dir(name: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("tb-npy-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
     }
 
     #[test]

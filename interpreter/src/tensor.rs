@@ -367,12 +367,14 @@ macro_rules! half_element {
             fn to_i128(self) -> i128 {
                 <$t>::to_f64(self) as i128
             }
-            // Round to nearest even, directly from f64 (no double rounding through f32).
+            // Round to nearest even. The half crate's own conversion from f64 drops the low
+            // mantissa bits before rounding (a value just above a tie rounds down), so the
+            // value goes through f32 rounded to odd, which keeps every bit that matters.
             fn from_f64(v: f64) -> Self {
-                <$t>::from_f64(v)
+                <$t>::from_f32(f64_to_f32_round_to_odd(v))
             }
             fn from_i128(v: i128) -> Self {
-                <$t>::from_f64(v as f64)
+                <$t>::from_f32(f64_to_f32_round_to_odd(i128_to_f64_round_to_odd(v)))
             }
             fn is_nan(self) -> bool {
                 <$t>::is_nan(self)
@@ -385,6 +387,36 @@ macro_rules! half_element {
             }
         }
     };
+}
+
+/// `x` as an `f32` rounded to odd: truncated toward zero, with the lowest mantissa bit set
+/// when anything was lost. Rounding that to a format with at least two fewer mantissa bits
+/// (f16, bf16) to nearest even gives the correctly rounded result: no double rounding.
+pub fn f64_to_f32_round_to_odd(x: f64) -> f32 {
+    let nearest = x as f32;
+    if x.is_nan() || f64::from(nearest) == x {
+        return nearest;
+    }
+    let mut bits = nearest.to_bits();
+    if f64::from(nearest).abs() > x.abs() {
+        bits -= 1;
+    }
+    f32::from_bits(bits | 1)
+}
+
+/// `v` as an `f64` rounded to odd (see [`f64_to_f32_round_to_odd`]); exact below 2^53.
+fn i128_to_f64_round_to_odd(v: i128) -> f64 {
+    let nearest = v as f64;
+    // 2^127 is the one rounding result outside i128 (where `as i128` saturates).
+    let overflowed = nearest == 2f64.powi(127);
+    if !overflowed && nearest as i128 == v {
+        return nearest;
+    }
+    let mut bits = nearest.to_bits();
+    if overflowed || (nearest as i128).unsigned_abs() > v.unsigned_abs() {
+        bits -= 1;
+    }
+    f64::from_bits(bits | 1)
 }
 
 half_element!(f16, F16);
@@ -811,5 +843,55 @@ mod tests {
         let j = Tensor::vector(vec![i64::MAX - 1, 5]);
         assert_eq!(i.allclose(&j, 0.0, 0.0).unwrap_err().index, Some(vec![0]));
         assert!(i.allclose(&i, 0.0, 0.0).is_ok());
+    }
+
+    #[test]
+    fn half_conversions_round_values_just_above_a_tie_up() {
+        // 1 + 2^-11 is halfway between two f16 values; anything above it rounds up, even
+        // when the excess lies in the low 32 bits of the f64 mantissa.
+        let above_tie = 1.0 + 2f64.powi(-11) + 2f64.powi(-40);
+        assert_eq!(
+            f16::from_f64(above_tie).to_f64(),
+            1.0,
+            "half's own rounding"
+        );
+        assert_eq!(
+            <f16 as Element>::from_f64(above_tie).to_f64(),
+            1.0 + 2f64.powi(-10)
+        );
+        let above_tie = 1.0 + 2f64.powi(-8) + 2f64.powi(-45);
+        assert_eq!(
+            <bf16 as Element>::from_f64(above_tie).to_f64(),
+            1.0 + 2f64.powi(-7)
+        );
+        assert_eq!(
+            <bf16 as Element>::from_f64(1.0 + 2f64.powi(-8)).to_f64(),
+            1.0
+        );
+    }
+
+    #[test]
+    fn half_conversions_from_wide_integers_round_once() {
+        // 2^60 + 2^52 + 1 rounds to f64 as 2^60 + 2^52, a bf16 tie that would go to even;
+        // the true value is above the tie.
+        let v: i128 = (1 << 60) + (1 << 52) + 1;
+        assert_eq!(
+            <bf16 as Element>::from_i128(v).to_f64(),
+            2f64.powi(60) + 2f64.powi(53)
+        );
+        assert_eq!(
+            <bf16 as Element>::from_i128(-v).to_f64(),
+            -(2f64.powi(60) + 2f64.powi(53))
+        );
+        assert_eq!(
+            <bf16 as Element>::from_i128(i128::MIN).to_f64(),
+            -(2f64.powi(127))
+        );
+        assert_eq!(
+            <f16 as Element>::from_i128(i128::MAX).to_f64(),
+            f64::INFINITY
+        );
+        assert_eq!(<f16 as Element>::from_i128(2049).to_f64(), 2048.0);
+        assert_eq!(<f16 as Element>::from_i128(2051).to_f64(), 2052.0);
     }
 }

@@ -1,7 +1,10 @@
 //! Symbols: ops named by a `sym_name` string inside an op with the symbol-table trait.
 
+use std::collections::HashMap;
+
 use crate::context::Context;
 use crate::operation::OpId;
+use crate::pass::Analysis;
 
 /// The `sym_name` of `op`, if it defines a symbol.
 pub fn symbol_name(ctx: &Context, op: OpId) -> Option<&str> {
@@ -41,4 +44,47 @@ pub fn lookup_symbol(ctx: &Context, from: OpId, name: &str) -> Option<OpId> {
         table = nearest_symbol_table(ctx, t);
     }
     None
+}
+
+/// The symbols directly inside one symbol-table op, by name: one walk, then lookups in
+/// constant time. Cached by the pass manager as an [`Analysis`] of that op.
+#[derive(Clone, Debug, Default)]
+pub struct SymbolTable {
+    symbols: HashMap<String, OpId>,
+}
+
+impl SymbolTable {
+    /// The symbols defined directly inside `table`; of two with one name, the first.
+    pub fn build(ctx: &Context, table: OpId) -> SymbolTable {
+        let mut symbols = HashMap::new();
+        for &region in &ctx.op(table).regions {
+            for &block in &ctx.region(region).blocks {
+                for op in ctx.block_ops(block) {
+                    if let Some(name) = symbol_name(ctx, op) {
+                        symbols.entry(name.to_string()).or_insert(op);
+                    }
+                }
+            }
+        }
+        SymbolTable { symbols }
+    }
+
+    /// The op named `name`, as [`lookup_symbol_in`] would find it.
+    pub fn lookup(&self, name: &str) -> Option<OpId> {
+        self.symbols.get(name).copied()
+    }
+
+    pub fn len(&self) -> usize {
+        self.symbols.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.symbols.is_empty()
+    }
+}
+
+impl Analysis for SymbolTable {
+    fn compute(ctx: &Context, op: OpId) -> Self {
+        SymbolTable::build(ctx, op)
+    }
 }

@@ -1,5 +1,6 @@
-//! TensorBind passes: canonicalization, CSE/DCE, graph equality saturation, global affine
-//! fusion, tiling/scheduling, and the conversions between levels.
+//! TensorBind passes: canonicalization, CSE, DCE, inlining, symbol DCE, the conversions
+//! between levels (graph → te → loop) and memory planning. Equality saturation, fusion and
+//! scheduling are planned.
 //!
 //! Each pass is one file named after its command-line name; [`register_all`] makes them
 //! available to pipelines.

@@ -1,1 +1,2 @@
-//! TensorBind tuning: knob spaces, features, cost models, search, measurement, records.
+//! TensorBind tuning. Planned, nothing is implemented yet: knob spaces, features, cost
+//! models, search, measurement and tuning records.

@@ -1,5 +1,5 @@
-//! The `loop` dialect: buffers and affine loop nests, the level where tiling, unrolling,
-//! vectorization and parallelization happen.
+//! The `loop` dialect: buffers and affine loop nests, the level where scheduling (tiling,
+//! unrolling, vectorization; planned) will happen. Parallel loops run on threads today.
 //!
 //! ```mlir
 //! %m = loop.alloc() : memref<64x64xf32>

@@ -154,30 +154,12 @@ pub fn unsigned(v: i64, width: u32) -> u64 {
 
 /// `x` rounded to the float format `kind` (round to nearest even), back in `f64`.
 pub fn round_to(kind: FloatKind, x: f64) -> f64 {
-    // The half crate's conversions from f64 drop the low 32 mantissa bits before rounding,
-    // so a value just above a tie rounds down. Rounding to float to odd first keeps every
-    // bit the final rounding needs (float has more than two bits to spare over either
-    // 16-bit format), and the conversions from float round correctly.
     match kind {
-        FloatKind::F16 => half::f16::from_f32(to_f32_round_to_odd(x)).to_f64(),
-        FloatKind::BF16 => half::bf16::from_f32(to_f32_round_to_odd(x)).to_f64(),
+        FloatKind::F16 => <half::f16 as Element>::from_f64(x).to_f64(),
+        FloatKind::BF16 => <half::bf16 as Element>::from_f64(x).to_f64(),
         FloatKind::F32 => x as f32 as f64,
         _ => x,
     }
-}
-
-/// `x` as a float, rounded to odd: truncated toward zero, with the lowest bit set when
-/// anything was lost.
-fn to_f32_round_to_odd(x: f64) -> f32 {
-    let nearest = x as f32;
-    if x.is_nan() || f64::from(nearest) == x {
-        return nearest;
-    }
-    let mut bits = nearest.to_bits();
-    if f64::from(nearest).abs() > x.abs() {
-        bits -= 1;
-    }
-    f32::from_bits(bits | 1)
 }
 
 /// Element `i` of `data` as a scalar.

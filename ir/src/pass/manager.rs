@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
 use super::Pass;
+use super::analysis::{AnalysisManager, PreservedAnalyses};
 use super::pipeline::{Pipeline, PipelineElement};
 use super::registry::PassRegistry;
 use super::threading;
@@ -59,6 +60,8 @@ pub struct PassManager {
     pub timing: TimingNode,
     /// Where in `timing` the running pipeline is (child indices from the root).
     pub(super) timing_path: Vec<usize>,
+    /// Analyses cached between the passes of one run.
+    pub analyses: AnalysisManager,
 }
 
 /// Wall time of one pass or pipeline, with what ran nested in it.
@@ -175,6 +178,7 @@ impl PassManager {
             log: String::new(),
             timing: TimingNode::default(),
             timing_path: Vec::new(),
+            analyses: AnalysisManager::new(),
         })
     }
 
@@ -221,8 +225,11 @@ impl PassManager {
                 },
             },
         );
+        // The IR may have changed since an earlier run.
+        self.analyses.clear();
         let result = self.run_manager(&mut root, ctx, top, instr);
         self.root = root;
+        self.analyses.clear();
         result
     }
 
@@ -258,6 +265,9 @@ impl PassManager {
                     let mut result = Ok(());
                     if self.threads > 1 && threading::can_fork(ctx, nested, &targets) {
                         result = self.run_nested_on_threads(nested, ctx, op, &targets, instr);
+                        // The targets' bodies were replaced by the workers' results.
+                        self.analyses
+                            .invalidate(ctx, op, &PreservedAnalyses::none());
                     } else {
                         for target in targets {
                             if !ctx.op(target).erased {
@@ -300,7 +310,17 @@ impl PassManager {
             .print_after_change
             .then(|| print_operation(ctx, op, instr.print));
         let start = Instant::now();
-        let mut result = pass.run(ctx, op);
+        let mut result = match pass.run_with_analyses(ctx, op, &mut self.analyses) {
+            Ok(preserved) => {
+                self.analyses.invalidate(ctx, op, &preserved);
+                Ok(())
+            }
+            Err(diag) => {
+                self.analyses
+                    .invalidate(ctx, op, &PreservedAnalyses::none());
+                Err(diag)
+            }
+        };
         if result.is_ok() && instr.verify_each {
             result = verifier::verify(ctx, op).map_err(|d| {
                 let message = format!("{} (the IR no longer verifies after this pass)", d.message);

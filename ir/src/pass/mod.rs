@@ -1,13 +1,16 @@
 //! Passes and the pass manager: the [`Pass`] trait, typed pass options, a registry of
 //! passes by command-line name, MLIR's textual pipelines, and a manager that runs a
-//! pipeline nested by operation anchor with verification and IR-printing instrumentation.
+//! pipeline nested by operation anchor with verification and IR-printing instrumentation,
+//! and analyses cached across the passes of a pipeline.
 
+mod analysis;
 mod manager;
 mod options;
 pub mod pipeline;
 mod registry;
 mod threading;
 
+pub use analysis::{Analysis, AnalysisManager, PreservedAnalyses};
 pub use manager::{Instrumentation, PassManager, TimingNode};
 pub use options::{OptionKind, PassOptionInfo, PassOptions};
 pub use pipeline::{Pipeline, PipelineElement, PipelineError};
@@ -38,4 +41,18 @@ pub trait Pass {
 
     /// Transforms the IR nested under `op`. An error stops the pipeline.
     fn run(&mut self, ctx: &mut Context, op: OpId) -> Result<(), Diagnostic>;
+
+    /// What the pass manager calls: [`Pass::run`] with the pipeline's cached analyses at
+    /// hand, returning the analyses the pass left valid. A pass that uses analyses
+    /// overrides this (and makes `run` call it with a fresh [`AnalysisManager`]); the
+    /// default runs `run` and keeps nothing.
+    fn run_with_analyses(
+        &mut self,
+        ctx: &mut Context,
+        op: OpId,
+        analyses: &mut AnalysisManager,
+    ) -> Result<PreservedAnalyses, Diagnostic> {
+        let _ = analyses;
+        self.run(ctx, op).map(|()| PreservedAnalyses::none())
+    }
 }

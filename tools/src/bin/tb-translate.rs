@@ -1,5 +1,5 @@
 //! `tb-translate`: translations between TensorBind IR and other formats (ONNX in; LLVM IR,
-//! PTX and object files out), like `mlir-translate`.
+//! assembly, object files and shared libraries out), like `mlir-translate`.
 //!
 //! - `--emit=llvm-ir|asm|obj|shared-lib` compiles a loop-level module for the host CPU (or
 //!   `--mcpu`/`--mattr`) and writes LLVM IR, assembly, an object file or a shared library;
@@ -29,7 +29,7 @@ use tb_support::{OutputError, OutputSet};
 #[derive(Parser, Debug)]
 #[command(
     name = "tb-translate",
-    about = "TensorBind translator: ONNX import, LLVM IR / PTX / object emission",
+    about = "TensorBind translator: ONNX import, LLVM IR / assembly / object / shared-library emission",
     disable_version_flag = true
 )]
 struct Cli {

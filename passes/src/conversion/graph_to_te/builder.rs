@@ -59,12 +59,19 @@ pub(super) struct Lowering<'a> {
     pub ctx: &'a mut Context,
     pub op: OpId,
     pub loc: Location,
+    /// The ops created so far, in order, so that a failed conversion can take them back.
+    pub created: Vec<OpId>,
 }
 
 impl<'a> Lowering<'a> {
     pub fn new(ctx: &'a mut Context, op: OpId) -> Self {
         let loc = ctx.op(op).loc;
-        Lowering { ctx, op, loc }
+        Lowering {
+            ctx,
+            op,
+            loc,
+            created: Vec::new(),
+        }
     }
 
     pub fn operand(&self, i: usize) -> Value {
@@ -143,6 +150,7 @@ impl<'a> Lowering<'a> {
         let created = self.ctx.create_op(state);
         tb_ir::ods::fill_defaults(self.ctx, created);
         self.ctx.insert_op_before(self.op, created);
+        self.created.push(created);
         created
     }
 

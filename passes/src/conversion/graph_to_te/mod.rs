@@ -8,7 +8,8 @@
 //! Bodies use affine `te.read`s, padded reads (convolution and pooling windows, `Pad`)
 //! and `te.read_at` for data-dependent lookups (gathers, `Pad`'s reflect/edge modes), and
 //! `arith`/`math` scalar ops. An op te cannot express fails the pass with
-//! `'graph.xxx' op has no lowering to te: <why>` at its location, before anything changed.
+//! `'graph.xxx' op has no lowering to te: <why>` at its location. The conversion is all or
+//! nothing: when any op fails, every failing op is reported and the module is left as it was.
 //!
 //! One file per operator family; each exposes `lowering(name)`, the function that lowers
 //! the graph op `graph.<name>`.
@@ -80,20 +81,47 @@ impl Pass for ConvertGraphToTe {
                 ops.push(op);
             }
         });
-        // Report an op without any lowering before changing anything.
-        let mut lowerings = Vec::with_capacity(ops.len());
-        for &op in &ops {
-            match lowering(ctx.op_name(op)) {
-                Some(lower) => lowerings.push(lower),
-                None => return Err(error(ctx, op, "has no lowering to te")),
+        // All or nothing: every op is lowered next to the original, whose uses stay as they
+        // are; only when every op succeeded do the new values take the results' place.
+        // Otherwise what was built is erased again and every op that failed is reported.
+        let mut lowered = Vec::with_capacity(ops.len());
+        let mut created = Vec::new();
+        let mut failures = Vec::new();
+        for op in ops {
+            let Some(lower) = lowering(ctx.op_name(op)) else {
+                failures.push(error(ctx, op, "has no lowering to te"));
+                continue;
+            };
+            let mut lowering = Lowering::new(ctx, op);
+            let result = lower(&mut lowering);
+            created.append(&mut lowering.created);
+            match result {
+                Ok(values) => lowered.push((op, values)),
+                Err(message) => failures.push(error(ctx, op, &message)),
             }
         }
-        for (op, lower) in ops.into_iter().zip(lowerings) {
-            let values = lower(&mut Lowering::new(ctx, op)).map_err(|m| error(ctx, op, &m))?;
+        if let Some(diagnostic) = all_failures(failures) {
+            for op in created.into_iter().rev() {
+                ctx.erase_op(op);
+            }
+            return Err(diagnostic);
+        }
+        for (op, values) in lowered {
             replace(ctx, op, &values);
         }
         Ok(())
     }
+}
+
+/// One diagnostic for every op that failed to lower: the first, with the others attached
+/// as errors of their own (each at its op), in program order.
+fn all_failures(mut failures: Vec<Diagnostic>) -> Option<Diagnostic> {
+    if failures.is_empty() {
+        return None;
+    }
+    let mut first = failures.remove(0);
+    first.notes.extend(failures);
+    Some(first)
 }
 
 /// Replaces `op`'s results with `values` and erases it.
@@ -103,4 +131,24 @@ fn replace(ctx: &mut Context, op: OpId, values: &[Value]) {
         ctx.replace_all_uses(from, to);
     }
     ctx.erase_op(op);
+}
+
+#[cfg(test)]
+mod tests {
+    use tb_dialects::graph::GraphOp;
+    use tb_ir::ods::OpKind;
+
+    /// A graph op added to the dialect without a lowering fails here, not in a user's model.
+    #[test]
+    fn every_graph_op_has_a_lowering() {
+        let missing: Vec<&str> = GraphOp::ALL
+            .iter()
+            .map(|kind| kind.name())
+            .filter(|name| super::lowering(name).is_none())
+            .collect();
+        assert!(
+            missing.is_empty(),
+            "graph ops without a lowering to te: {missing:?}"
+        );
+    }
 }
