@@ -78,6 +78,16 @@ impl Unary {
         })
     }
 
+    /// Whether the graph op named `name` (`graph.relu`) computes a unary function.
+    pub fn is_unary_op(name: &str) -> bool {
+        GraphOp::ALL
+            .iter()
+            .find(|kind| kind.name() == name)
+            .is_some_and(|&kind| {
+                Self::with(kind, &|_| Ok(0.0), &|| Ok(false)).is_ok_and(|u| u.is_some())
+            })
+    }
+
     fn with(
         kind: GraphOp,
         float: &dyn Fn(&str) -> Result<f64, String>,

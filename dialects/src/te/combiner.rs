@@ -164,14 +164,14 @@ impl TypedAttr for Combiner {
     }
 }
 
-/// The combiner an attribute holds: the typed `#te.combiner<...>`, or a string naming one
-/// (the spelling some builders still use). `Err` carries the name that is no combiner.
+/// The combiner an attribute holds, which must be the typed `#te.combiner<...>`; `Err`
+/// says what it holds instead.
 pub(crate) fn combiner_of_attr(ctx: &Context, attr: Attr) -> Result<Combiner, String> {
-    if let Some(&c) = ctx.typed_attr::<Combiner>(attr) {
-        return Ok(c);
-    }
-    match ctx.attr_as_str(attr) {
-        Some(word) => Combiner::from_keyword(word).ok_or_else(|| word.to_string()),
-        None => Err(tb_ir::printer::attr_to_string(ctx, attr)),
+    match ctx.typed_attr::<Combiner>(attr) {
+        Some(&c) => Ok(c),
+        None => Err(format!(
+            "combiner must be a #te.combiner attribute (one of sum, max, min, prod), not {}",
+            tb_ir::printer::attr_to_string(ctx, attr)
+        )),
     }
 }

@@ -137,9 +137,9 @@ pub(crate) fn compute(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     }
     let combiner = ctx.op_inherent_or_attr(op, "combiner");
     if let Some(attr) = combiner
-        && let Err(word) = super::combiner::combiner_of_attr(ctx, attr)
+        && let Err(why) = super::combiner::combiner_of_attr(ctx, attr)
     {
-        return error(ctx, op, super::Combiner::unknown(&word));
+        return error(ctx, op, why);
     }
     match (combiner, reductions.is_empty()) {
         (Some(_), true) if ctx.op_inherent_or_attr(op, "reduction_extents").is_some() => {

@@ -3,17 +3,15 @@
 //! verifier used), and checks what the kernel produced against the op's declared types.
 
 use tb_dialects::graph::attrs::Attrs;
-use tb_dialects::graph::{
-    GraphOp, ReduceKind, Unary as GraphUnary, conv_attrs, conv_transpose_attrs, pool_attrs,
-};
+use tb_dialects::graph::{GraphOp, Unary, conv_attrs, conv_transpose_attrs, pool_attrs};
 use tb_ir::ods::OpKind;
 use tb_ir::{AttrKind, OpId};
 
 use super::value::{ElemType, RtValue, Scalar, static_shape, write_element};
 use super::{Env, ExecResult, Interpreter, attr};
-use crate::kernels::elementwise::{self as ew, Binary, Compare, Logic, Unary};
+use crate::kernels::elementwise::{self as ew, Binary, Compare, Logic};
 use crate::kernels::matmul::{self, GemmAttrs};
-use crate::kernels::reduce::{self, ReduceOp};
+use crate::kernels::reduce;
 use crate::kernels::shape_ops::{self as so, DepthToSpaceMode, PadMode};
 use crate::kernels::{KernelError, conv, normalization as norm, pool, softmax};
 use crate::tensor::{Tensor, TensorData};
@@ -104,8 +102,8 @@ pub(super) fn run(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResu
         | G::Asinh
         | G::Acosh
         | G::Atanh => {
-            let u = GraphUnary::of(ctx, op)?.ok_or("is not a unary function")?;
-            unary(kernel_unary(u))?
+            let u = Unary::of(ctx, op)?.ok_or("is not a unary function")?;
+            unary(u)?
         }
         G::Not => one(ew::not(x(0)?))?,
         G::Identity => vec![x(0)?.clone()],
@@ -287,7 +285,7 @@ pub(super) fn run(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResu
         | G::ReduceLogSum
         | G::ReduceLogSumExp
         | G::ReduceSumSquare => {
-            let which = kernel_reduce(kind.reduce_kind().ok_or("is not a reduction")?);
+            let which = kind.reduce_kind().ok_or("is not a reduction")?;
             one(reduce::reduce(
                 x(0)?,
                 which,
@@ -298,71 +296,6 @@ pub(super) fn run(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResu
         }
     };
     store_results(interp, env, op, results)
-}
-
-/// The kernel's form of a unary function (its parameters in `f32`, as ONNX stores them).
-fn kernel_unary(u: GraphUnary) -> Unary {
-    let f = |v: f64| v as f32;
-    match u {
-        GraphUnary::Relu => Unary::Relu,
-        GraphUnary::LeakyRelu { alpha } => Unary::LeakyRelu { alpha: f(alpha) },
-        GraphUnary::ThresholdedRelu { alpha } => Unary::ThresholdedRelu { alpha: f(alpha) },
-        GraphUnary::Elu { alpha } => Unary::Elu { alpha: f(alpha) },
-        GraphUnary::Selu { alpha, gamma } => Unary::Selu {
-            alpha: f(alpha),
-            gamma: f(gamma),
-        },
-        GraphUnary::Celu { alpha } => Unary::Celu { alpha: f(alpha) },
-        GraphUnary::Sigmoid => Unary::Sigmoid,
-        GraphUnary::HardSigmoid { alpha, beta } => Unary::HardSigmoid {
-            alpha: f(alpha),
-            beta: f(beta),
-        },
-        GraphUnary::HardSwish => Unary::HardSwish,
-        GraphUnary::Tanh => Unary::Tanh,
-        GraphUnary::Gelu { tanh_approximation } => Unary::Gelu { tanh_approximation },
-        GraphUnary::Softplus => Unary::Softplus,
-        GraphUnary::Softsign => Unary::Softsign,
-        GraphUnary::Mish => Unary::Mish,
-        GraphUnary::Erf => Unary::Erf,
-        GraphUnary::Exp => Unary::Exp,
-        GraphUnary::Log => Unary::Log,
-        GraphUnary::Sqrt => Unary::Sqrt,
-        GraphUnary::Reciprocal => Unary::Reciprocal,
-        GraphUnary::Neg => Unary::Neg,
-        GraphUnary::Abs => Unary::Abs,
-        GraphUnary::Sign => Unary::Sign,
-        GraphUnary::Floor => Unary::Floor,
-        GraphUnary::Ceil => Unary::Ceil,
-        GraphUnary::Round => Unary::Round,
-        GraphUnary::Sin => Unary::Sin,
-        GraphUnary::Cos => Unary::Cos,
-        GraphUnary::Tan => Unary::Tan,
-        GraphUnary::Asin => Unary::Asin,
-        GraphUnary::Acos => Unary::Acos,
-        GraphUnary::Atan => Unary::Atan,
-        GraphUnary::Sinh => Unary::Sinh,
-        GraphUnary::Cosh => Unary::Cosh,
-        GraphUnary::Asinh => Unary::Asinh,
-        GraphUnary::Acosh => Unary::Acosh,
-        GraphUnary::Atanh => Unary::Atanh,
-    }
-}
-
-/// The kernel's form of a reduction.
-fn kernel_reduce(kind: ReduceKind) -> ReduceOp {
-    match kind {
-        ReduceKind::Sum => ReduceOp::Sum,
-        ReduceKind::Mean => ReduceOp::Mean,
-        ReduceKind::Max => ReduceOp::Max,
-        ReduceKind::Min => ReduceOp::Min,
-        ReduceKind::Prod => ReduceOp::Prod,
-        ReduceKind::L1 => ReduceOp::L1,
-        ReduceKind::L2 => ReduceOp::L2,
-        ReduceKind::LogSum => ReduceOp::LogSum,
-        ReduceKind::LogSumExp => ReduceOp::LogSumExp,
-        ReduceKind::SumSquare => ReduceOp::SumSquare,
-    }
 }
 
 /// Stores the kernel's outputs as the op's results, checking each against its declared type:

@@ -11,67 +11,20 @@ use super::index::{broadcast_map2, broadcast_map3};
 use super::{KernelResult, fail, make, same_dtype};
 use crate::tensor::{DType, Element, Tensor, TensorData, with_data};
 
-/// Unary operators, with their ONNX attributes (f32, as ONNX stores them).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Unary {
-    Relu,
-    LeakyRelu {
-        alpha: f32,
-    },
-    ThresholdedRelu {
-        alpha: f32,
-    },
-    Elu {
-        alpha: f32,
-    },
-    Selu {
-        alpha: f32,
-        gamma: f32,
-    },
-    Celu {
-        alpha: f32,
-    },
-    Sigmoid,
-    HardSigmoid {
-        alpha: f32,
-        beta: f32,
-    },
-    HardSwish,
-    Tanh,
-    /// `approximate = "tanh"` when true, exact (erf) otherwise.
-    Gelu {
-        tanh_approximation: bool,
-    },
-    Softplus,
-    Softsign,
-    Mish,
-    Erf,
-    Exp,
-    Log,
-    Sqrt,
-    Reciprocal,
-    Neg,
-    Abs,
-    Sign,
-    Floor,
-    Ceil,
-    /// Round half to even.
-    Round,
-    Sin,
-    Cos,
-    Tan,
-    Asin,
-    Acos,
-    Atan,
-    Sinh,
-    Cosh,
-    Asinh,
-    Acosh,
-    Atanh,
+pub use tb_dialects::graph::Unary;
+
+/// How the kernels evaluate the graph dialect's unary functions.
+trait UnaryEval {
+    /// ONNX's name of the operator, for messages.
+    fn onnx_name(self) -> &'static str;
+    /// The function on reals.
+    fn eval(self, x: f64) -> f64;
+    /// The function on integers, `None` where ONNX defines it for floats only.
+    fn eval_int(self, x: i128) -> Option<i128>;
 }
 
-impl Unary {
-    pub fn name(self) -> &'static str {
+impl UnaryEval for Unary {
+    fn onnx_name(self) -> &'static str {
         match self {
             Unary::Relu => "Relu",
             Unary::LeakyRelu { .. } => "LeakyRelu",
@@ -112,19 +65,6 @@ impl Unary {
         }
     }
 
-    /// The ONNX defaults of the attributed activations.
-    pub const LEAKY_RELU: Unary = Unary::LeakyRelu { alpha: 0.01 };
-    pub const HARD_SIGMOID: Unary = Unary::HardSigmoid {
-        alpha: 0.2,
-        beta: 0.5,
-    };
-    pub const SELU: Unary = Unary::Selu {
-        alpha: 1.673_263_2,
-        gamma: 1.050_701,
-    };
-    pub const ELU: Unary = Unary::Elu { alpha: 1.0 };
-
-    /// The function on reals.
     fn eval(self, x: f64) -> f64 {
         let sigmoid = |x: f64| {
             if x >= 0.0 {
@@ -145,13 +85,13 @@ impl Unary {
             Unary::Relu => x.max(0.0),
             Unary::LeakyRelu { alpha } => {
                 if x < 0.0 {
-                    alpha as f64 * x
+                    alpha * x
                 } else {
                     x
                 }
             }
             Unary::ThresholdedRelu { alpha } => {
-                if x > alpha as f64 {
+                if x > alpha {
                     x
                 } else {
                     0.0
@@ -159,25 +99,18 @@ impl Unary {
             }
             Unary::Elu { alpha } => {
                 if x < 0.0 {
-                    alpha as f64 * x.exp_m1()
+                    alpha * x.exp_m1()
                 } else {
                     x
                 }
             }
-            Unary::Selu { alpha, gamma } => {
-                gamma as f64
-                    * if x <= 0.0 {
-                        alpha as f64 * x.exp_m1()
-                    } else {
-                        x
-                    }
-            }
+            Unary::Selu { alpha, gamma } => gamma * if x <= 0.0 { alpha * x.exp_m1() } else { x },
             Unary::Celu { alpha } => {
-                let a = alpha as f64;
+                let a = alpha;
                 x.max(0.0) + (a * (x / a).exp_m1()).min(0.0)
             }
             Unary::Sigmoid => sigmoid(x),
-            Unary::HardSigmoid { alpha, beta } => (alpha as f64 * x + beta as f64).clamp(0.0, 1.0),
+            Unary::HardSigmoid { alpha, beta } => (alpha * x + beta).clamp(0.0, 1.0),
             Unary::HardSwish => x * (x / 6.0 + 0.5).clamp(0.0, 1.0),
             Unary::Tanh => x.tanh(),
             Unary::Gelu {
@@ -257,15 +190,15 @@ pub fn unary(x: &Tensor, op: Unary) -> KernelResult {
     }
     let dt = x.dtype();
     if dt == DType::Bool {
-        return fail(op.name(), "is not defined on bool tensors");
+        return fail(op.onnx_name(), "is not defined on bool tensors");
     }
     let Some(data) = with_data!(x.data(), v => go(v, op).map(Element::into_data)) else {
         return fail(
-            op.name(),
+            op.onnx_name(),
             format!("expected a floating-point tensor, got {dt}"),
         );
     };
-    make(op.name(), x.shape().to_vec(), data)
+    make(op.onnx_name(), x.shape().to_vec(), data)
 }
 
 /// IsNaN: true where the element is NaN (false for integers).
@@ -658,6 +591,17 @@ pub fn where_(cond: &Tensor, x: &Tensor, y: &Tensor) -> KernelResult {
 #[cfg(test)]
 mod tests {
     use super::*;
+    // The ONNX defaults of the attributed activations.
+    const LEAKY_RELU: Unary = Unary::LeakyRelu { alpha: 0.01 };
+    const HARD_SIGMOID: Unary = Unary::HardSigmoid {
+        alpha: 0.2,
+        beta: 0.5,
+    };
+    const SELU: Unary = Unary::Selu {
+        alpha: 1.673_263_2,
+        gamma: 1.050_701,
+    };
+    const ELU: Unary = Unary::Elu { alpha: 1.0 };
     use half::f16;
 
     fn f32s(shape: &[i64], v: &[f32]) -> Tensor {
@@ -683,7 +627,7 @@ mod tests {
         let x = f32s(&[5], &[-2.0, -0.5, 0.0, 0.5, 2.0]);
         let run = |op| vals(&unary(&x, op).unwrap());
         close(&run(Unary::Relu), &[0.0, 0.0, 0.0, 0.5, 2.0]);
-        close(&run(Unary::LEAKY_RELU), &[-0.02, -0.005, 0.0, 0.5, 2.0]);
+        close(&run(LEAKY_RELU), &[-0.02, -0.005, 0.0, 0.5, 2.0]);
         close(
             &run(Unary::Sigmoid),
             &[0.11920292, 0.37754067, 0.5, 0.62245933, 0.88079708],
@@ -709,7 +653,7 @@ mod tests {
             })[4..],
             &[1.95459769],
         );
-        close(&run(Unary::HARD_SIGMOID), &[0.1, 0.4, 0.5, 0.6, 0.9]);
+        close(&run(HARD_SIGMOID), &[0.1, 0.4, 0.5, 0.6, 0.9]);
         close(
             &run(Unary::HardSwish),
             &[-0.33333333, -0.20833333, 0.0, 0.29166667, 1.66666667],
@@ -728,8 +672,8 @@ mod tests {
             &run(Unary::Softsign),
             &[-0.66666667, -0.33333333, 0.0, 0.33333333, 0.66666667],
         );
-        close(&run(Unary::ELU)[..2], &[-0.86466472, -0.39346934]);
-        close(&run(Unary::SELU)[..1], &[-1.52016647]);
+        close(&run(ELU)[..2], &[-0.86466472, -0.39346934]);
+        close(&run(SELU)[..1], &[-1.52016647]);
         close(&run(Unary::Celu { alpha: 2.0 })[..1], &[-1.26424112]);
         close(&run(Unary::Mish)[4..], &[1.94395896]);
         close(

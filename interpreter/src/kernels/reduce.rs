@@ -10,24 +10,12 @@ use super::index::{Counter, strides};
 use super::{KernelResult, fail, make};
 use crate::tensor::{DType, Element, Tensor, TensorData, with_data};
 
-/// The Reduce* operators.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ReduceOp {
-    Sum,
-    Mean,
-    Max,
-    Min,
-    Prod,
-    L1,
-    L2,
-    LogSum,
-    LogSumExp,
-    SumSquare,
-}
+pub use tb_dialects::graph::ReduceKind as ReduceOp;
 
-impl ReduceOp {
-    pub fn name(self) -> &'static str {
-        match self {
+/// ONNX's name of the operator, for messages.
+fn onnx_name(op: ReduceOp) -> &'static str {
+    {
+        match op {
             ReduceOp::Sum => "ReduceSum",
             ReduceOp::Mean => "ReduceMean",
             ReduceOp::Max => "ReduceMax",
@@ -174,7 +162,7 @@ pub fn reduce(
     keepdims: bool,
     noop_with_empty_axes: bool,
 ) -> KernelResult {
-    let name = op.name();
+    let name = onnx_name(op);
     let g = shape::reduce_geometry(name, x.shape(), axes, keepdims, noop_with_empty_axes)?;
     if x.dtype() == DType::Bool {
         return fail(name, "is not defined on bool tensors");

@@ -35,24 +35,7 @@ pub(super) struct Reduction<'r> {
     pub combiner: Combiner,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Combiner {
-    Sum,
-    Max,
-    Min,
-    Prod,
-}
-
-impl Combiner {
-    fn name(self) -> &'static str {
-        match self {
-            Combiner::Sum => "sum",
-            Combiner::Max => "max",
-            Combiner::Min => "min",
-            Combiner::Prod => "prod",
-        }
-    }
-}
+pub(super) use tb_dialects::te::Combiner;
 
 /// Creates ops before the graph op `op`, located at it.
 pub(super) struct Lowering<'a> {
@@ -211,7 +194,7 @@ impl<'a> Lowering<'a> {
                     r.extents.iter().map(|&e| e as i128).collect(),
                 ),
             });
-            let combiner = self.ctx.string_attr(r.combiner.name());
+            let combiner = self.ctx.typed_attr_of(r.combiner);
             attrs.push(("reduction_extents".to_string(), extents));
             attrs.push(("combiner".to_string(), combiner));
         }

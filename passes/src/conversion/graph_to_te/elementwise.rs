@@ -3,6 +3,7 @@
 //! and the variadic max/min/sum/mean. Each becomes one `te.compute` whose body applies
 //! the scalar function; f16/bf16 compute in f32.
 
+use tb_dialects::graph::Unary;
 use tb_dialects::graph::attrs::Scalar;
 use tb_ir::Value;
 
@@ -22,7 +23,7 @@ pub(super) fn lowering(name: &str) -> Option<LowerFn> {
         "and" | "or" | "xor" => logic,
         "where" => where_,
         "max" | "min" | "sum" | "mean" => variadic,
-        _ if unary_kind(name).is_some() => unary,
+        _ if Unary::is_unary_op(&format!("graph.{name}")) => unary,
         _ => return None,
     })
 }
@@ -36,91 +37,8 @@ fn identity(l: &mut Lowering) -> LowerResult {
     Ok(vec![l.operand(0)])
 }
 
-/// The unary activations and math functions, with their attributes.
-#[derive(Clone, Copy)]
-enum Unary {
-    Relu,
-    LeakyRelu(f64),
-    ThresholdedRelu(f64),
-    Elu(f64),
-    Selu(f64, f64),
-    Celu(f64),
-    Sigmoid,
-    HardSigmoid(f64, f64),
-    HardSwish,
-    Gelu {
-        tanh: bool,
-    },
-    Softplus,
-    Softsign,
-    Mish,
-    Reciprocal,
-    Neg,
-    Abs,
-    Sign,
-    /// A `math` op of the same name.
-    Math(&'static str),
-}
-
-/// The unary op `name`, without its attributes (read by [`unary`]).
-fn unary_kind(name: &str) -> Option<Unary> {
-    Some(match name {
-        "relu" => Unary::Relu,
-        "leaky_relu" => Unary::LeakyRelu(0.0),
-        "thresholded_relu" => Unary::ThresholdedRelu(0.0),
-        "elu" => Unary::Elu(0.0),
-        "selu" => Unary::Selu(0.0, 0.0),
-        "celu" => Unary::Celu(0.0),
-        "sigmoid" => Unary::Sigmoid,
-        "hard_sigmoid" => Unary::HardSigmoid(0.0, 0.0),
-        "hard_swish" => Unary::HardSwish,
-        "gelu" => Unary::Gelu { tanh: false },
-        "softplus" => Unary::Softplus,
-        "softsign" => Unary::Softsign,
-        "mish" => Unary::Mish,
-        "reciprocal" => Unary::Reciprocal,
-        "neg" => Unary::Neg,
-        "abs" => Unary::Abs,
-        "sign" => Unary::Sign,
-        "tanh" => Unary::Math("math.tanh"),
-        "erf" => Unary::Math("math.erf"),
-        "exp" => Unary::Math("math.exp"),
-        "log" => Unary::Math("math.log"),
-        "sqrt" => Unary::Math("math.sqrt"),
-        "floor" => Unary::Math("math.floor"),
-        "ceil" => Unary::Math("math.ceil"),
-        "round" => Unary::Math("math.roundeven"),
-        "sin" => Unary::Math("math.sin"),
-        "cos" => Unary::Math("math.cos"),
-        "tan" => Unary::Math("math.tan"),
-        "asin" => Unary::Math("math.asin"),
-        "acos" => Unary::Math("math.acos"),
-        "atan" => Unary::Math("math.atan"),
-        "sinh" => Unary::Math("math.sinh"),
-        "cosh" => Unary::Math("math.cosh"),
-        "asinh" => Unary::Math("math.asinh"),
-        "acosh" => Unary::Math("math.acosh"),
-        "atanh" => Unary::Math("math.atanh"),
-        _ => return None,
-    })
-}
-
 fn unary(l: &mut Lowering) -> LowerResult {
-    let name = short_name(l);
-    let a = l.attrs();
-    let f = |n: &str| a.f64(n);
-    let kind = match unary_kind(&name).ok_or_else(|| no_lowering("unknown unary op"))? {
-        Unary::LeakyRelu(_) => Unary::LeakyRelu(f("alpha")?),
-        Unary::ThresholdedRelu(_) => Unary::ThresholdedRelu(f("alpha")?),
-        Unary::Elu(_) => Unary::Elu(f("alpha")?),
-        Unary::Selu(..) => Unary::Selu(f("alpha")?, f("gamma")?),
-        Unary::Celu(_) => Unary::Celu(f("alpha")?),
-        Unary::HardSigmoid(..) => Unary::HardSigmoid(f("alpha")?, f("beta")?),
-        Unary::Gelu { .. } => Unary::Gelu {
-            tanh: a.choice("approximate", &["none", "tanh"])? == "tanh",
-        },
-        other => other,
-    };
+    let kind = Unary::of(l.ctx, l.op)?.ok_or_else(|| no_lowering("not a unary op"))?;
     let x = l.operand(0);
     let (shape, element) = (l.shape(x), l.element(x));
     let y = l.map(&shape, element, &[x], |b, v| Ok(apply_unary(b, kind, v[0])))?;
@@ -134,25 +52,25 @@ fn apply_unary(b: &mut Body, kind: Unary, x: Value) -> Value {
             let zero = c(b, 0.0);
             b.max_num(x, zero)
         }
-        Unary::LeakyRelu(alpha) => {
+        Unary::LeakyRelu { alpha } => {
             let (zero, alpha) = (c(b, 0.0), c(b, alpha));
             let negative = b.cmp(Cmp::Lt, x, zero);
             let scaled = b.mul(alpha, x);
             b.select(negative, scaled, x)
         }
-        Unary::ThresholdedRelu(alpha) => {
+        Unary::ThresholdedRelu { alpha } => {
             let (zero, alpha) = (c(b, 0.0), c(b, alpha));
             let above = b.cmp(Cmp::Gt, x, alpha);
             b.select(above, x, zero)
         }
-        Unary::Elu(alpha) => {
+        Unary::Elu { alpha } => {
             let (zero, alpha) = (c(b, 0.0), c(b, alpha));
             let negative = b.cmp(Cmp::Lt, x, zero);
             let e = b.math("math.expm1", x);
             let scaled = b.mul(alpha, e);
             b.select(negative, scaled, x)
         }
-        Unary::Selu(alpha, gamma) => {
+        Unary::Selu { alpha, gamma } => {
             let (zero, alpha, gamma) = (c(b, 0.0), c(b, alpha), c(b, gamma));
             let not_positive = b.cmp(Cmp::Le, x, zero);
             let e = b.math("math.expm1", x);
@@ -160,7 +78,7 @@ fn apply_unary(b: &mut Body, kind: Unary, x: Value) -> Value {
             let v = b.select(not_positive, scaled, x);
             b.mul(gamma, v)
         }
-        Unary::Celu(alpha) => {
+        Unary::Celu { alpha } => {
             let (zero, alpha) = (c(b, 0.0), c(b, alpha));
             let positive = b.max_num(x, zero);
             let q = b.div(x, alpha);
@@ -170,7 +88,7 @@ fn apply_unary(b: &mut Body, kind: Unary, x: Value) -> Value {
             b.add(positive, negative)
         }
         Unary::Sigmoid => sigmoid(b, x),
-        Unary::HardSigmoid(alpha, beta) => {
+        Unary::HardSigmoid { alpha, beta } => {
             let (alpha, beta) = (c(b, alpha), c(b, beta));
             let v = b.mul(alpha, x);
             let v = b.add(v, beta);
@@ -183,7 +101,9 @@ fn apply_unary(b: &mut Body, kind: Unary, x: Value) -> Value {
             let v = clamp01(b, v);
             b.mul(x, v)
         }
-        Unary::Gelu { tanh: false } => {
+        Unary::Gelu {
+            tanh_approximation: false,
+        } => {
             let (half, one, inv_sqrt2) =
                 (c(b, 0.5), c(b, 1.0), c(b, std::f64::consts::FRAC_1_SQRT_2));
             let v = b.mul(x, inv_sqrt2);
@@ -192,7 +112,9 @@ fn apply_unary(b: &mut Body, kind: Unary, x: Value) -> Value {
             let hx = b.mul(half, x);
             b.mul(hx, v)
         }
-        Unary::Gelu { tanh: true } => {
+        Unary::Gelu {
+            tanh_approximation: true,
+        } => {
             let k = (2.0 / std::f64::consts::PI).sqrt();
             let (half, one, k, cubic) = (c(b, 0.5), c(b, 1.0), c(b, k), c(b, 0.044715));
             let x3 = b.mul(x, x);
@@ -231,7 +153,25 @@ fn apply_unary(b: &mut Body, kind: Unary, x: Value) -> Value {
             let rest = b.select(negative, minus_one, x);
             b.select(positive, one, rest)
         }
-        Unary::Math(op) => b.math(op, x),
+        Unary::Tanh => b.math("math.tanh", x),
+        Unary::Erf => b.math("math.erf", x),
+        Unary::Exp => b.math("math.exp", x),
+        Unary::Log => b.math("math.log", x),
+        Unary::Sqrt => b.math("math.sqrt", x),
+        Unary::Floor => b.math("math.floor", x),
+        Unary::Ceil => b.math("math.ceil", x),
+        Unary::Round => b.math("math.roundeven", x),
+        Unary::Sin => b.math("math.sin", x),
+        Unary::Cos => b.math("math.cos", x),
+        Unary::Tan => b.math("math.tan", x),
+        Unary::Asin => b.math("math.asin", x),
+        Unary::Acos => b.math("math.acos", x),
+        Unary::Atan => b.math("math.atan", x),
+        Unary::Sinh => b.math("math.sinh", x),
+        Unary::Cosh => b.math("math.cosh", x),
+        Unary::Asinh => b.math("math.asinh", x),
+        Unary::Acosh => b.math("math.acosh", x),
+        Unary::Atanh => b.math("math.atanh", x),
     }
 }
 

@@ -5,7 +5,9 @@
 //! position that holds it: a min (max) reduction of matching positions.
 
 use tb_dialects::graph::shape;
+use tb_dialects::graph::{GraphOp, ReduceKind as Kind};
 use tb_ir::affine::AffineExpr;
+use tb_ir::ods::OpKind;
 use tb_ir::{Type, Value};
 
 use super::LowerFn;
@@ -22,34 +24,13 @@ pub(super) fn lowering(name: &str) -> Option<LowerFn> {
     })
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Kind {
-    Sum,
-    Mean,
-    Max,
-    Min,
-    Prod,
-    L1,
-    L2,
-    LogSum,
-    LogSumExp,
-    SumSquare,
-}
-
+/// The reduction of the graph op named `graph.<name>`, if it is a `graph.reduce_*`.
 fn reduce_kind(name: &str) -> Option<Kind> {
-    Some(match name.strip_prefix("reduce_")? {
-        "sum" => Kind::Sum,
-        "mean" => Kind::Mean,
-        "max" => Kind::Max,
-        "min" => Kind::Min,
-        "prod" => Kind::Prod,
-        "l1" => Kind::L1,
-        "l2" => Kind::L2,
-        "log_sum" => Kind::LogSum,
-        "log_sum_exp" => Kind::LogSumExp,
-        "sum_square" => Kind::SumSquare,
-        _ => return None,
-    })
+    let full = format!("graph.{name}");
+    GraphOp::ALL
+        .iter()
+        .find(|kind| kind.name() == full)
+        .and_then(|kind| kind.reduce_kind())
 }
 
 /// The reading of an input of rank `rank` whose `axes` (sorted) are reduced: kept axes
@@ -124,7 +105,7 @@ fn reduce(l: &mut Lowering) -> LowerResult {
     }
     let element = l.element(x);
     let float = is_float_type(l.ctx, element);
-    let extreme = matches!(kind, Kind::Max | Kind::Min);
+    let extreme = kind.is_extreme();
     if !float && matches!(kind, Kind::L2 | Kind::LogSum | Kind::LogSumExp) {
         return Err(no_lowering("a logarithmic or L2 reduction of integers"));
     }
@@ -139,12 +120,7 @@ fn reduce(l: &mut Lowering) -> LowerResult {
     } else {
         l.compute_type(element)
     };
-    let combiner = match kind {
-        Kind::Max => Combiner::Max,
-        Kind::Min => Combiner::Min,
-        Kind::Prod => Combiner::Prod,
-        _ => Combiner::Sum,
-    };
+    let combiner = kind.combiner();
     let rank = out.len();
     let shift = if kind == Kind::LogSumExp {
         // exp(x - max) cannot overflow; an infinite max shifts by 0, as the kernel does.

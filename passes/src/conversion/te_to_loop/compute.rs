@@ -43,9 +43,10 @@ pub(super) fn lower(ctx: &mut Context, compute: OpId) -> Value {
     let scalar = scalar_type(ctx, buffer);
     let shape = te::result_shape(ctx, compute);
     let reduction = te::reduction_extents(ctx, compute);
-    let combiner = te::combiner(ctx, compute)
+    let combiner = te::ComputeOp(compute)
+        .combiner(ctx)
         .filter(|_| !reduction.is_empty())
-        .map(|name| Combiner::parse(ctx, name, element).expect("checked by legality"));
+        .map(|kind| Combiner::new(ctx, kind, element).expect("checked by legality"));
 
     // The identity is a constant before the nest, not one per iteration.
     let reduction_start = combiner.map(|c| {

@@ -136,14 +136,14 @@ fn check_reduction(ctx: &Context, compute: OpId) -> Result<(), Diagnostic> {
     if te::reduction_extents(ctx, compute).is_empty() {
         return Ok(());
     }
-    let Some(name) = te::combiner(ctx, compute) else {
+    let Some(kind) = te::ComputeOp(compute).combiner(ctx) else {
         return Ok(());
     };
     let result = ctx.op(compute).results[0];
     let Some(element) = ctx.type_kind(ctx.value_type(result)).element() else {
         return Ok(());
     };
-    Combiner::parse(ctx, name, element)
+    Combiner::new(ctx, kind, element)
         .map(|_| ())
         .map_err(|why| op_error(ctx, compute, why))
 }
