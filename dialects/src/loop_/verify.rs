@@ -5,7 +5,7 @@ use tb_ir::printer::type_to_string;
 use tb_ir::{Context, Diagnostic, OpId, Type, TypeKind, Value};
 
 use super::{BROADCAST, FMA, FOR, PARALLEL, VECTOR_LOAD, VECTOR_STORE, YIELD};
-use crate::te::Interval;
+use tb_ir::affine::Interval;
 
 fn error<T>(ctx: &Context, op: OpId, message: String) -> Result<T, Diagnostic> {
     Err(Diagnostic::error(

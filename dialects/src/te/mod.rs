@@ -49,7 +49,6 @@ use tb_ir::{BlockId, Context, OpId, TypeKind, Value};
 pub use combiner::Combiner;
 pub use ops::{ComputeOp, ReadAtOp, ReadOp, TeOp};
 pub(crate) use verify::check_map_bounds;
-pub use verify::{Interval, expr_interval};
 
 pub const COMPUTE: &str = "te.compute";
 pub const READ: &str = "te.read";

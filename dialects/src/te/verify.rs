@@ -1,7 +1,6 @@
-//! Verifiers and the folder of the `te` ops, and the interval evaluation of affine
-//! expressions over a box that the bound checks use.
+//! Verifiers and the folder of the `te` ops.
 
-use tb_ir::affine::{AffineExpr, AffineMap, checked_ceil_div, checked_floor_div};
+use tb_ir::affine::{AffineMap, Interval, expr_interval};
 use tb_ir::attributes::AttrKind;
 use tb_ir::printer::type_to_string;
 use tb_ir::registry::FoldResult;
@@ -15,71 +14,6 @@ fn error<T>(ctx: &Context, op: OpId, message: String) -> Result<T, Diagnostic> {
         ctx.op(op).loc,
         format!("'{}' op {message}", ctx.op_name(op)),
     ))
-}
-
-/// A closed integer interval `[lo, hi]`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Interval {
-    pub lo: i64,
-    pub hi: i64,
-}
-
-/// The range of `expr` when each dim `d<i>` ranges over `dims[i]` (`None` for an unknown
-/// range); `None` when it cannot be bounded (symbols, unknown dims, non-constant
-/// multipliers or divisors, overflow). The result contains every value the expression
-/// takes on the box; it is exact for sums of distinct dims with constant factors.
-pub fn expr_interval(expr: &AffineExpr, dims: &[Option<Interval>]) -> Option<Interval> {
-    let both =
-        |a: &AffineExpr, b: &AffineExpr| Some((expr_interval(a, dims)?, expr_interval(b, dims)?));
-    let hull = |values: [Option<i64>; 4]| {
-        let values: Option<Vec<i64>> = values.into_iter().collect();
-        let values = values?;
-        Some(Interval {
-            lo: *values.iter().min()?,
-            hi: *values.iter().max()?,
-        })
-    };
-    match expr {
-        AffineExpr::Dim(d) => dims.get(*d as usize).copied().flatten(),
-        AffineExpr::Symbol(_) => None,
-        AffineExpr::Constant(c) => Some(Interval { lo: *c, hi: *c }),
-        AffineExpr::Add(a, b) => {
-            let (x, y) = both(a, b)?;
-            Some(Interval {
-                lo: x.lo.checked_add(y.lo)?,
-                hi: x.hi.checked_add(y.hi)?,
-            })
-        }
-        AffineExpr::Mul(a, b) => {
-            let (x, y) = both(a, b)?;
-            hull([
-                x.lo.checked_mul(y.lo),
-                x.lo.checked_mul(y.hi),
-                x.hi.checked_mul(y.lo),
-                x.hi.checked_mul(y.hi),
-            ])
-        }
-        AffineExpr::FloorDiv(a, b) | AffineExpr::CeilDiv(a, b) => {
-            let x = expr_interval(a, dims)?;
-            let c = b.constant_value().filter(|&c| c > 0)?;
-            let div = if matches!(expr, AffineExpr::FloorDiv(..)) {
-                checked_floor_div
-            } else {
-                checked_ceil_div
-            };
-            Some(Interval {
-                lo: div(x.lo, c)?,
-                hi: div(x.hi, c)?,
-            })
-        }
-        AffineExpr::Mod(a, b) => {
-            let c = b.constant_value().filter(|&c| c > 0)?;
-            match expr_interval(a, dims) {
-                Some(x) if x.lo >= 0 && x.hi < c => Some(x),
-                _ => Some(Interval { lo: 0, hi: c - 1 }),
-            }
-        }
-    }
 }
 
 /// The interval `[0, extent - 1]` of a static, non-empty extent.

@@ -24,18 +24,21 @@
 //!   here recurses over trees, and that bound keeps it within a small thread stack.
 
 mod expr;
+mod interval;
 mod map;
 mod parse;
 mod set;
 mod simplify;
 
 pub use expr::{AffineBinaryKind, AffineExpr, checked_ceil_div, checked_floor_div, checked_mod};
+pub use interval::{Interval, expr_interval};
 pub use map::AffineMap;
 pub use parse::{
     AffineMapOrSet, AffineParseError, MAX_EXPR_DEPTH, parse_affine_expr, parse_affine_map,
     parse_affine_map_or_set, parse_integer_set,
 };
 pub use set::IntegerSet;
+pub use simplify::Linear;
 
 /// Property tests across the module: printing round-trips, simplification keeps values.
 #[cfg(test)]

@@ -90,14 +90,51 @@ impl IntegerSet {
     }
 }
 
-/// `constant + Σ coefficient * atom`, no zero coefficients.
-#[derive(Clone, Default, Debug)]
-struct Linear {
+/// The flattened (linear) form of an affine expression: `constant + Σ coefficient * atom`,
+/// no zero coefficients. Atoms are dims, symbols, and the sub-expressions that are not
+/// linear (`d0 floordiv 4`, `d0 * s0`), each itself simplified.
+#[derive(Clone, Default, Debug, PartialEq, Eq)]
+pub struct Linear {
     terms: BTreeMap<AffineExpr, i64>,
     constant: i64,
 }
 
+impl AffineExpr {
+    /// The flattened form of this expression, as simplification sees it; `None` when it
+    /// cannot be formed without overflow or too deep a tree.
+    pub fn linear_form(&self) -> Option<Linear> {
+        linearize(self)
+    }
+}
+
 impl Linear {
+    /// The constant term.
+    pub fn constant_term(&self) -> i64 {
+        self.constant
+    }
+
+    /// The atoms with their (non-zero) coefficients, in a canonical order.
+    pub fn terms(&self) -> impl Iterator<Item = (&AffineExpr, i64)> {
+        self.terms.iter().map(|(atom, &k)| (atom, k))
+    }
+
+    /// The coefficient of `atom` (0 when it does not occur).
+    pub fn coefficient(&self, atom: &AffineExpr) -> i64 {
+        self.terms.get(atom).copied().unwrap_or(0)
+    }
+
+    /// Whether every atom is a dim or a symbol (no division, modulo or product remains).
+    pub fn is_pure_affine(&self) -> bool {
+        self.terms
+            .keys()
+            .all(|a| matches!(a, AffineExpr::Dim(_) | AffineExpr::Symbol(_)))
+    }
+
+    /// The expression back as a tree (left-deep sum); `None` if it would be too deep.
+    pub fn expr(&self) -> Option<AffineExpr> {
+        self.to_expr()
+    }
+
     fn constant(value: i64) -> Self {
         Linear {
             terms: BTreeMap::new(),
@@ -388,6 +425,22 @@ mod tests {
 
     fn expr(text: &str) -> AffineExpr {
         parse_affine_expr(text, &DIMS, &SYMS).unwrap_or_else(|e| panic!("{text}: {e}"))
+    }
+
+    #[test]
+    fn linear_form_collects_coefficients_and_keeps_non_linear_atoms() {
+        let form = expr("d0 * 4 + d1 + d0 * 2 + 3 - d1").linear_form().unwrap();
+        assert_eq!(form.constant_term(), 3);
+        assert_eq!(form.coefficient(&AffineExpr::Dim(0)), 6);
+        assert_eq!(form.coefficient(&AffineExpr::Dim(1)), 0);
+        assert!(form.is_pure_affine());
+        assert_eq!(form.expr().unwrap().to_string(), "d0 * 6 + 3");
+
+        let form = expr("d0 floordiv 2 + s0 * 3").linear_form().unwrap();
+        assert!(!form.is_pure_affine());
+        let atoms: Vec<(String, i64)> = form.terms().map(|(a, k)| (a.to_string(), k)).collect();
+        assert!(atoms.contains(&("s0".to_string(), 3)));
+        assert!(atoms.contains(&("d0 floordiv 2".to_string(), 1)));
     }
 
     fn simplified(text: &str) -> String {

@@ -10,8 +10,9 @@
 //! - `te.read_at %x[%i, %j]` is `loop.load %x[%i, %j]`; its indices are in bounds by the
 //!   op's contract (out-of-bounds is undefined behaviour).
 
-use tb_dialects::te::{self, Interval};
+use tb_dialects::te;
 use tb_ir::affine::{AffineExpr, AffineMap};
+use tb_ir::affine::{Interval, expr_interval};
 use tb_ir::{Context, OpId, Value};
 
 use super::builder::Builder;
@@ -86,7 +87,7 @@ fn padded_read(
         .iter()
         .zip(&shape)
         .map(|(expr, &size)| {
-            let range = te::expr_interval(expr, &intervals);
+            let range = expr_interval(expr, &intervals);
             Crossing {
                 below_zero: range.is_none_or(|r| r.lo < 0),
                 past_end: range.is_none_or(|r| r.hi >= size),
