@@ -38,6 +38,7 @@ impl Default for Tolerance {
 /// [-8, 8] (unsigned in [0, 16]), `index` values in [0, 4] (they are usually sizes and
 /// positions), bools fair coins; scalars are 0-d tensors.
 pub fn random_tensor(ctx: &Context, ty: Type, rng: &mut StdRng) -> Result<Tensor, String> {
+    crate::budget::check_type(ctx, ty)?;
     let elem = ElemType::of(ctx, ty)?;
     let shape = match ctx.type_kind(ty).shape() {
         Some(_) => static_shape(ctx, ty)?,
@@ -64,7 +65,10 @@ pub fn random_arguments(ctx: &Context, func: OpId, seed: u64) -> Result<Vec<Tens
     let mut rng = StdRng::seed_from_u64(seed);
     inputs
         .iter()
-        .map(|&ty| random_tensor(ctx, ty, &mut rng))
+        .enumerate()
+        .map(|(i, &ty)| {
+            random_tensor(ctx, ty, &mut rng).map_err(|why| format!("argument #{i}: {why}"))
+        })
         .collect()
 }
 

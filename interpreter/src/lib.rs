@@ -5,6 +5,7 @@
 //! favours clarity and exact ONNX semantics, with loops fast enough for ResNet-18-size models.
 //! Output shapes come from `tb_dialects::graph::shape`, the single source of shape rules.
 
+pub mod budget;
 pub mod check;
 pub mod exec;
 pub mod kernels;

@@ -275,6 +275,21 @@ impl<'a> Interpreter<'a> {
         })
     }
 
+    /// Refuses an op whose tensor or buffer results would not fit the memory budget, before
+    /// its handler allocates them.
+    fn check_result_sizes(&self, op: OpId) -> Result<(), Diagnostic> {
+        let ctx = self.ctx;
+        for (i, &result) in ctx.op(op).results.iter().enumerate() {
+            if let Err(why) = crate::budget::check_type(ctx, ctx.value_type(result)) {
+                return Err(Diagnostic::error(
+                    ctx.op(op).loc,
+                    format!("'{}' op result #{i}: {why}", ctx.op_name(op)),
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// Executes one op.
     pub fn run_op(&mut self, env: &mut Env, op: OpId) -> Result<(), Diagnostic> {
         let name = self.ctx.op(op).name;
@@ -295,6 +310,7 @@ impl<'a> Interpreter<'a> {
                 ),
             ));
         };
+        self.check_result_sizes(op)?;
         handler(self, env, op).map_err(|e| match e {
             ExecError::Located(d) => *d,
             ExecError::Message(m) => Diagnostic::error(
