@@ -8,7 +8,14 @@ use crate::proto::NodeProto;
 use super::node_at;
 use super::schema::{Formal, Schema};
 
-pub fn check(index: usize, node: &NodeProto, schema: &Schema, errors: &mut Vec<Problem>) {
+/// Checks `node` (number `index`) against `schema`, the version opset `opset` uses.
+pub fn check(
+    index: usize,
+    node: &NodeProto,
+    schema: &Schema,
+    opset: i64,
+    errors: &mut Vec<Problem>,
+) {
     let at = || node_at(index, node);
     let counts = [
         ("inputs", &node.input, schema.inputs),
@@ -25,10 +32,9 @@ pub fn check(index: usize, node: &NodeProto, schema: &Schema, errors: &mut Vec<P
             };
             errors.push(
                 Problem::invalid(format!(
-                    "has {} {what}, but {} version {} takes {range}",
+                    "has {} {what}, but {} in opset {opset} takes {range}",
                     names.len(),
                     schema.op_type,
-                    schema.since
                 ))
                 .at(at()),
             );

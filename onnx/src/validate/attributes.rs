@@ -76,13 +76,20 @@ fn value_problem(attr: &AttributeProto) -> Option<String> {
     ))
 }
 
-pub fn check_against(index: usize, node: &NodeProto, schema: &Schema, errors: &mut Vec<Problem>) {
+/// Checks `node`'s attributes against `schema`, the version opset `opset` uses.
+pub fn check_against(
+    index: usize,
+    node: &NodeProto,
+    schema: &Schema,
+    opset: i64,
+    errors: &mut Vec<Problem>,
+) {
     let mut push = |message: String| errors.push(Problem::invalid(message).at(node_at(index, node)));
     for attr in &node.attribute {
         let Some(spec) = schema.attribute(&attr.name) else {
             push(format!(
-                "attribute '{}' is not an attribute of {} version {}",
-                attr.name, schema.op_type, schema.since
+                "attribute '{}' is not an attribute of {} in opset {opset}",
+                attr.name, schema.op_type
             ));
             continue;
         };
@@ -100,8 +107,8 @@ pub fn check_against(index: usize, node: &NodeProto, schema: &Schema, errors: &m
     for spec in schema.attributes.iter().filter(|s| s.required) {
         if !node.attribute.iter().any(|a| a.name == spec.name) {
             push(format!(
-                "attribute '{}' is required by {} version {} but missing",
-                spec.name, schema.op_type, schema.since
+                "attribute '{}' is required by {} in opset {opset} but missing",
+                spec.name, schema.op_type
             ));
         }
     }

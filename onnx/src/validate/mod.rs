@@ -57,8 +57,8 @@ pub fn validate(model: &Model) -> Report {
         };
         match schema::lookup(&node.op_type, opset) {
             schema::Lookup::Found(s) => {
-                arity::check(index, node, s, &mut report.errors);
-                attributes::check_against(index, node, s, &mut report.errors);
+                arity::check(index, node, s, opset, &mut report.errors);
+                attributes::check_against(index, node, s, opset, &mut report.errors);
             }
             schema::Lookup::TooNew { since } => report.errors.push(
                 Problem::invalid(format!(
