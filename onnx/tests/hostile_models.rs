@@ -482,3 +482,15 @@ fn valid_models_with_omitted_optionals_import() {
     let text = imported_text(m, true);
     assert!(text.contains("graph.clip"), "{text}");
 }
+
+/// IR version 1 predates the attribute `type` field: an untyped attribute is typed by its
+/// value there, and is an error from IR version 2 on (`untyped_attribute` above).
+#[test]
+fn untyped_attributes_of_ir_version_1_are_typed_by_their_value() {
+    let mut untyped = attr_float("alpha", 0.2);
+    untyped.r#type = AttributeType::Undefined as i32;
+    let mut m = relu_model(vec![with_attr(node("LeakyRelu", "l", &["x"], &["y"]), untyped)]);
+    m.ir_version = 1;
+    let text = imported_text(m, true);
+    assert!(text.contains("graph.leaky_relu"), "{text}");
+}

@@ -237,6 +237,7 @@ fn run(count: u64, seed: u64) {
     let hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(|_| {}));
     let mut failures = Vec::new();
+    let (mut imported, mut refused) = (0u64, 0u64);
     for case in seed..seed + count {
         let mut rng = StdRng::seed_from_u64(case);
         let mut m = seeds[rng.random_range(0..seeds.len())].clone();
@@ -253,13 +254,14 @@ fn run(count: u64, seed: u64) {
                 failures.push(format!("case {case}: panic: {why}"));
             }
             Ok(Err(e)) => {
+                refused += 1;
                 for p in &e.problems {
                     if p.at.is_none() && !p.message.contains('\'') {
                         failures.push(format!("case {case}: unlocated problem: {p}"));
                     }
                 }
             }
-            Ok(Ok(_)) => {}
+            Ok(Ok(_)) => imported += 1,
         }
         if failures.len() >= 20 {
             break;
@@ -267,6 +269,9 @@ fn run(count: u64, seed: u64) {
     }
     std::panic::set_hook(hook);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+    println!("{count} mutants: {imported} imported, {refused} refused with located problems");
+    // Both outcomes must be common, or the mutator exercises only one side of the importer.
+    assert!(imported * 50 > count && refused * 50 > count, "{imported} imported, {refused} refused");
 }
 
 #[test]

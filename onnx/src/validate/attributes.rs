@@ -1,10 +1,12 @@
 //! Node attributes: well-formed on any node (a name, a type, the value field its type
 //! names and no other, each name once, no reference to a calling function's attribute
 //! outside a function), and against the operator's schema (no unknown attribute, every
-//! required one present, each of its declared type).
+//! required one present, each of its declared type). Files of IR version 1 predate the
+//! `type` field: their attributes are typed by the value field that is set.
 
 use std::collections::HashSet;
 
+use crate::attribute::attribute_type;
 use crate::import::Problem;
 use crate::proto::attribute_proto::AttributeType;
 use crate::proto::{AttributeProto, NodeProto};
@@ -12,7 +14,13 @@ use crate::proto::{AttributeProto, NodeProto};
 use super::node_at;
 use super::schema::Schema;
 
-pub fn check_well_formed(index: usize, node: &NodeProto, errors: &mut Vec<Problem>) {
+/// Checks the attributes of `node` (number `index`) of a model of IR version `ir_version`.
+pub fn check_well_formed(
+    index: usize,
+    node: &NodeProto,
+    ir_version: i64,
+    errors: &mut Vec<Problem>,
+) {
     let mut seen = HashSet::new();
     for attr in &node.attribute {
         let problem = if attr.name.is_empty() {
@@ -25,6 +33,8 @@ pub fn check_well_formed(index: usize, node: &NodeProto, errors: &mut Vec<Proble
                  is not in a function",
                 attr.name, attr.ref_attr_name
             ))
+        } else if ir_version < 2 && attr.r#type == AttributeType::Undefined as i32 {
+            None
         } else {
             value_problem(attr).map(|m| format!("attribute '{}' {m}", attr.name))
         };
@@ -93,10 +103,13 @@ pub fn check_against(
             ));
             continue;
         };
-        if attr.r#type != spec.ty as i32 {
-            let found = AttributeType::try_from(attr.r#type)
-                .map(|t| t.as_str_name())
-                .unwrap_or("UNKNOWN");
+        // An untyped (IR version 1) attribute whose value is zero or empty has no type to
+        // compare; any value reads the same as the expected type's default.
+        let Some(found) = attribute_type(attr) else {
+            continue;
+        };
+        if found != spec.ty {
+            let found = found.as_str_name();
             push(format!(
                 "attribute '{}' must be {}, found {found}",
                 attr.name,

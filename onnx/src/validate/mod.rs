@@ -44,7 +44,7 @@ pub fn validate(model: &Model) -> Report {
     let opset = model.opset_version("");
     for (index, node) in model.graph().node.iter().enumerate() {
         let before = report.errors.len();
-        attributes::check_well_formed(index, node, &mut report.errors);
+        attributes::check_well_formed(index, node, model.ir_version(), &mut report.errors);
         if !is_default_domain(node) || report.errors.len() > before {
             continue;
         }
