@@ -31,7 +31,13 @@ fn case(name: &'static str, model: ModelProto, error: &'static str) -> Case {
 }
 
 fn relu_model(nodes: Vec<tb_onnx::proto::NodeProto>) -> ModelProto {
-    model(17, nodes, vec![float("x", &[2, 3])], vec![float("y", &[2, 3])], vec![])
+    model(
+        17,
+        nodes,
+        vec![float("x", &[2, 3])],
+        vec![float("y", &[2, 3])],
+        vec![],
+    )
 }
 
 fn cases() -> Vec<Case> {
@@ -39,7 +45,10 @@ fn cases() -> Vec<Case> {
         // Arity per schema: what used to index past the end of `node.input`/`node.output`.
         case(
             "no_outputs",
-            relu_model(vec![node("Relu", "r", &["x"], &[]), node("Relu", "s", &["x"], &["y"])]),
+            relu_model(vec![
+                node("Relu", "r", &["x"], &[]),
+                node("Relu", "s", &["x"], &["y"]),
+            ]),
             "Relu node 'r' (node #0): has 0 outputs, but Relu in opset 17 takes 1",
         ),
         case(
@@ -67,7 +76,10 @@ fn cases() -> Vec<Case> {
             "folded_node_no_outputs",
             model(
                 17,
-                vec![node("Relu", "r", &["c"], &[]), node("Relu", "s", &["x"], &["y"])],
+                vec![
+                    node("Relu", "r", &["c"], &[]),
+                    node("Relu", "s", &["x"], &["y"]),
+                ],
                 vec![float("x", &[2, 3])],
                 vec![float("y", &[2, 3])],
                 vec![floats("c", &[2], &[1.0, -1.0])],
@@ -82,19 +94,28 @@ fn cases() -> Vec<Case> {
         // SSA.
         case(
             "two_writers",
-            relu_model(vec![node("Relu", "a", &["x"], &["y"]), node("Relu", "b", &["x"], &["y"])]),
+            relu_model(vec![
+                node("Relu", "a", &["x"], &["y"]),
+                node("Relu", "b", &["x"], &["y"]),
+            ]),
             "Relu node 'b' (node #1): output #0 'y' is already an output of Relu node 'a' (node #0)",
         ),
         case(
             "output_shadows_input",
-            relu_model(vec![node("Relu", "a", &["x"], &["x"]), node("Relu", "b", &["x"], &["y"])]),
+            relu_model(vec![
+                node("Relu", "a", &["x"], &["x"]),
+                node("Relu", "b", &["x"], &["y"]),
+            ]),
             "Relu node 'a' (node #0): output #0 'x' is already a graph input",
         ),
         case(
             "output_shadows_initializer",
             model(
                 17,
-                vec![node("Relu", "a", &["x"], &["w"]), node("Add", "b", &["x", "w"], &["y"])],
+                vec![
+                    node("Relu", "a", &["x"], &["w"]),
+                    node("Add", "b", &["x", "w"], &["y"]),
+                ],
                 vec![float("x", &[2])],
                 vec![float("y", &[2])],
                 vec![floats("w", &[2], &[1.0, 2.0])],
@@ -103,7 +124,10 @@ fn cases() -> Vec<Case> {
         ),
         case(
             "use_before_definition",
-            relu_model(vec![node("Relu", "a", &["t"], &["y"]), node("Relu", "b", &["x"], &["t"])]),
+            relu_model(vec![
+                node("Relu", "a", &["t"], &["y"]),
+                node("Relu", "b", &["x"], &["t"]),
+            ]),
             "Relu node 'a' (node #0): input #0 't' is read before it is defined (by Relu node 'b' \
              (node #1))",
         ),
@@ -141,7 +165,10 @@ fn cases() -> Vec<Case> {
                 vec![node("Add", "a", &["x", "w"], &["y"])],
                 vec![float("x", &[2])],
                 vec![float("y", &[2])],
-                vec![floats("w", &[2], &[1.0, 2.0]), floats("w", &[2], &[1.0, 2.0])],
+                vec![
+                    floats("w", &[2], &[1.0, 2.0]),
+                    floats("w", &[2], &[1.0, 2.0]),
+                ],
             ),
             "initializer 'w': is defined more than once",
         ),
@@ -149,7 +176,10 @@ fn cases() -> Vec<Case> {
         case(
             "duplicate_attribute",
             relu_model(vec![with_attr(
-                with_attr(node("LeakyRelu", "l", &["x"], &["y"]), attr_float("alpha", 0.1)),
+                with_attr(
+                    node("LeakyRelu", "l", &["x"], &["y"]),
+                    attr_float("alpha", 0.1),
+                ),
                 attr_float("alpha", 0.2),
             )]),
             "LeakyRelu node 'l' (node #0): attribute 'alpha' appears more than once",
@@ -173,7 +203,10 @@ fn cases() -> Vec<Case> {
         ),
         case(
             "unknown_attribute",
-            relu_model(vec![with_attr(node("Relu", "r", &["x"], &["y"]), attr_float("alpha", 1.0))]),
+            relu_model(vec![with_attr(
+                node("Relu", "r", &["x"], &["y"]),
+                attr_float("alpha", 1.0),
+            )]),
             "Relu node 'r' (node #0): attribute 'alpha' is not an attribute of Relu in opset 17",
         ),
         case(
@@ -190,7 +223,13 @@ fn cases() -> Vec<Case> {
         // Versions.
         case(
             "absurd_opset",
-            model(1 << 62, vec![node("Relu", "r", &["x"], &["y"])], vec![float("x", &[2])], vec![float("y", &[2])], vec![]),
+            model(
+                1 << 62,
+                vec![node("Relu", "r", &["x"], &["y"])],
+                vec![float("x", &[2])],
+                vec![float("y", &[2])],
+                vec![],
+            ),
             "opset_import: default-domain opset 4611686018427387904 is not a plausible ONNX opset",
         ),
         case(
@@ -227,7 +266,10 @@ fn cases() -> Vec<Case> {
             "unsqueeze_axes_attribute_in_opset_13",
             model(
                 13,
-                vec![with_attr(node("Unsqueeze", "u", &["x"], &["y"]), attr_ints("axes", &[0]))],
+                vec![with_attr(
+                    node("Unsqueeze", "u", &["x"], &["y"]),
+                    attr_ints("axes", &[0]),
+                )],
                 vec![float("x", &[2, 3])],
                 vec![float("y", &[1, 2, 3])],
                 vec![],
@@ -256,7 +298,13 @@ fn cases() -> Vec<Case> {
         ),
         case(
             "lying_graph_output",
-            model(17, vec![node("Relu", "r", &["x"], &["y"])], vec![float("x", &[2, 3])], vec![float("y", &[7])], vec![]),
+            model(
+                17,
+                vec![node("Relu", "r", &["x"], &["y"])],
+                vec![float("x", &[2, 3])],
+                vec![float("y", &[7])],
+                vec![],
+            ),
             "graph output 'y': is declared FLOAT[7] but the imported graph computes FLOAT[2,3]",
         ),
     ];
@@ -400,8 +448,11 @@ fn checker_rejects_what_we_reject() {
     let dir = tempfile::tempdir().unwrap();
     let cases = cases();
     for c in &cases {
-        std::fs::write(dir.path().join(format!("{}.onnx", c.name)), c.model.encode_to_vec())
-            .unwrap();
+        std::fs::write(
+            dir.path().join(format!("{}.onnx", c.name)),
+            c.model.encode_to_vec(),
+        )
+        .unwrap();
     }
     let report = common::run_script(&python, "check_models.py", &[dir.path()]);
     for c in cases.iter().filter(|c| c.checker_rejects) {
@@ -419,15 +470,28 @@ fn checker_rejects_what_we_reject() {
 
 #[test]
 fn a_newer_opset_than_tested_imports_with_a_warning() {
-    let m = model(22, vec![node("Relu", "r", &["x"], &["y"])], vec![float("x", &[2])], vec![float("y", &[2])], vec![]);
+    let m = model(
+        22,
+        vec![node("Relu", "r", &["x"], &["y"])],
+        vec![float("x", &[2])],
+        vec![float("y", &[2])],
+        vec![],
+    );
     let imported = import(m, true).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(imported.warnings.len(), 1, "{:?}", imported.warnings);
     assert!(
-        imported.warnings[0].contains("opset 22 is newer than the newest opset TensorBind is tested with (21)"),
+        imported.warnings[0]
+            .contains("opset 22 is newer than the newest opset TensorBind is tested with (21)"),
         "{:?}",
         imported.warnings
     );
-    let m = model(21, vec![node("Relu", "r", &["x"], &["y"])], vec![float("x", &[2])], vec![float("y", &[2])], vec![]);
+    let m = model(
+        21,
+        vec![node("Relu", "r", &["x"], &["y"])],
+        vec![float("x", &[2])],
+        vec![float("y", &[2])],
+        vec![],
+    );
     assert!(import(m, true).unwrap().warnings.is_empty());
 }
 
@@ -489,7 +553,10 @@ fn valid_models_with_omitted_optionals_import() {
 fn untyped_attributes_of_ir_version_1_are_typed_by_their_value() {
     let mut untyped = attr_float("alpha", 0.2);
     untyped.r#type = AttributeType::Undefined as i32;
-    let mut m = relu_model(vec![with_attr(node("LeakyRelu", "l", &["x"], &["y"]), untyped)]);
+    let mut m = relu_model(vec![with_attr(
+        node("LeakyRelu", "l", &["x"], &["y"]),
+        untyped,
+    )]);
     m.ir_version = 1;
     let text = imported_text(m, true);
     assert!(text.contains("graph.leaky_relu"), "{text}");

@@ -38,14 +38,23 @@ fn seeds() -> Vec<ModelProto> {
             ],
             vec![float("x", &[2, 3, 4])],
             vec![float("y", &[6, 4])],
-            vec![floats("w", &[4], &[1.0, 2.0, 3.0, 4.0]), ints("shape", &[6, 4])],
+            vec![
+                floats("w", &[4], &[1.0, 2.0, 3.0, 4.0]),
+                ints("shape", &[6, 4]),
+            ],
         ),
         model(
             13,
             vec![
                 node("Unsqueeze", "u", &["x", "axes"], &["a"]),
-                with_attr(node("Concat", "cat", &["a", "a"], &["b"]), attr_int("axis", 0)),
-                with_attr(node("Transpose", "t", &["b"], &["c"]), attr_ints("perm", &[2, 1, 0])),
+                with_attr(
+                    node("Concat", "cat", &["a", "a"], &["b"]),
+                    attr_int("axis", 0),
+                ),
+                with_attr(
+                    node("Transpose", "t", &["b"], &["c"]),
+                    attr_ints("perm", &[2, 1, 0]),
+                ),
                 node("Shape", "sh", &["c"], &["s"]),
                 node("ConstantOfShape", "cs", &["s"], &["z"]),
                 node("Add", "add", &["c", "z"], &["y"]),
@@ -58,21 +67,43 @@ fn seeds() -> Vec<ModelProto> {
             11,
             vec![
                 with_attr(
-                    with_attr(node("Conv", "conv", &["x", "w", "b"], &["c"]), attr_ints("pads", &[1, 1, 1, 1])),
+                    with_attr(
+                        node("Conv", "conv", &["x", "w", "b"], &["c"]),
+                        attr_ints("pads", &[1, 1, 1, 1]),
+                    ),
                     attr_ints("strides", &[1, 1]),
                 ),
                 with_attr(
-                    with_attr(node("MaxPool", "mp", &["c"], &["p"]), attr_ints("kernel_shape", &[2, 2])),
+                    with_attr(
+                        node("MaxPool", "mp", &["c"], &["p"]),
+                        attr_ints("kernel_shape", &[2, 2]),
+                    ),
                     attr_ints("strides", &[2, 2]),
                 ),
-                with_attr(node("Unsqueeze", "u", &["p"], &["q"]), attr_ints("axes", &[0])),
-                with_attr(node("Squeeze", "s", &["q"], &["r"]), attr_ints("axes", &[0])),
-                with_attr(node("Gemm", "g", &["m", "m"], &["gm"]), attr_int("transB", 1)),
+                with_attr(
+                    node("Unsqueeze", "u", &["p"], &["q"]),
+                    attr_ints("axes", &[0]),
+                ),
+                with_attr(
+                    node("Squeeze", "s", &["q"], &["r"]),
+                    attr_ints("axes", &[0]),
+                ),
+                with_attr(
+                    node("Gemm", "g", &["m", "m"], &["gm"]),
+                    attr_int("transB", 1),
+                ),
                 node("Clip", "clip", &["r", "lo", "hi"], &["y"]),
-                with_attr(node("Split", "sp", &["gm"], &["y1", "y2"]), attr_int("axis", 0)),
+                with_attr(
+                    node("Split", "sp", &["gm"], &["y1", "y2"]),
+                    attr_int("axis", 0),
+                ),
             ],
             vec![float("x", &[1, 1, 4, 4]), float("m", &[2, 2])],
-            vec![float("y", &[1, 1, 2, 2]), float("y1", &[1, 2]), float("y2", &[1, 2])],
+            vec![
+                float("y", &[1, 1, 2, 2]),
+                float("y1", &[1, 2]),
+                float("y2", &[1, 2]),
+            ],
             vec![
                 floats("w", &[1, 1, 3, 3], &[0.5; 9]),
                 floats("b", &[1], &[0.1]),
@@ -86,12 +117,19 @@ fn seeds() -> Vec<ModelProto> {
                 node("Range", "rg", &["start", "limit", "delta"], &["r"]),
                 node("Tile", "tile", &["r", "reps"], &["t"]),
                 node("Expand", "e", &["x", "eshape"], &["ex"]),
-                with_attr(node("ReduceSum", "rsum", &["ex", "raxes"], &["s"]), attr_int("keepdims", 0)),
+                with_attr(
+                    node("ReduceSum", "rsum", &["ex", "raxes"], &["s"]),
+                    attr_int("keepdims", 0),
+                ),
                 node("Cast", "cast", &["t"], &["y"]),
                 node("Dropout", "drop", &["s"], &["z", "mask"]),
             ],
             vec![float("x", &[1, 3])],
-            vec![float("y", &[8]), float("z", &[3]), typed("mask", DataType::Bool, &[3])],
+            vec![
+                float("y", &[8]),
+                float("z", &[3]),
+                typed("mask", DataType::Bool, &[3]),
+            ],
             vec![
                 scalar_int("start", 0),
                 scalar_int("limit", 4),
@@ -160,13 +198,19 @@ fn mutate(m: &mut ModelProto, rng: &mut StdRng) {
         }
         7 | 8 => {
             // A dimension of a graph input, output or value_info.
-            let infos: Vec<_> = g.input.iter_mut().chain(g.output.iter_mut()).chain(g.value_info.iter_mut()).collect();
+            let infos: Vec<_> = g
+                .input
+                .iter_mut()
+                .chain(g.output.iter_mut())
+                .chain(g.value_info.iter_mut())
+                .collect();
             if infos.is_empty() {
                 return;
             }
             let len = infos.len();
             let info = infos.into_iter().nth(rng.random_range(0..len)).unwrap();
-            if let Some(type_proto::Value::TensorType(t)) = info.r#type.as_mut().and_then(|t| t.value.as_mut())
+            if let Some(type_proto::Value::TensorType(t)) =
+                info.r#type.as_mut().and_then(|t| t.value.as_mut())
                 && let Some(shape) = t.shape.as_mut()
                 && !shape.dim.is_empty()
             {
@@ -179,7 +223,8 @@ fn mutate(m: &mut ModelProto, rng: &mut StdRng) {
             let t = rng.random_range(0..g.initializer.len());
             let init = &mut g.initializer[t];
             if init.dims.is_empty() || rng.random_bool(0.3) {
-                init.dims.push(EXTREMES[rng.random_range(0..EXTREMES.len())]);
+                init.dims
+                    .push(EXTREMES[rng.random_range(0..EXTREMES.len())]);
             } else {
                 let d = rng.random_range(0..init.dims.len());
                 init.dims[d] = EXTREMES[rng.random_range(0..EXTREMES.len())];
@@ -271,7 +316,10 @@ fn run(count: u64, seed: u64) {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     println!("{count} mutants: {imported} imported, {refused} refused with located problems");
     // Both outcomes must be common, or the mutator exercises only one side of the importer.
-    assert!(imported * 50 > count && refused * 50 > count, "{imported} imported, {refused} refused");
+    assert!(
+        imported * 50 > count && refused * 50 > count,
+        "{imported} imported, {refused} refused"
+    );
 }
 
 #[test]

@@ -23,7 +23,11 @@ fn schema_table_matches_onnx() {
         .args(tb_onnx::import::supported_operators())
         .output()
         .expect("run make_schema_table.py");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let generated = String::from_utf8(out.stdout).unwrap();
     let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/validate/schemas.rs");
     let checked_in = std::fs::read_to_string(&file).unwrap();

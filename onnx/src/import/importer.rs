@@ -252,13 +252,7 @@ impl Importer<'_> {
             .extend(node.output.iter().filter(|o| !o.is_empty()).cloned());
     }
 
-    fn node(
-        &mut self,
-        ctx: &mut Context,
-        opset: i64,
-        index: usize,
-        node: &NodeProto,
-    ) {
+    fn node(&mut self, ctx: &mut Context, opset: i64, index: usize, node: &NodeProto) {
         let label = node_at(index, node);
         let supported_op = node.domain.is_empty() || node.domain == "ai.onnx";
         let known_op = supported_op && ops::supported_operators().contains(&node.op_type.as_str());
@@ -296,8 +290,9 @@ impl Importer<'_> {
                 return;
             };
             let Some((shape, dtype)) = tensor_parts(ctx, known.ty) else {
-                self.problems
-                    .push(Problem::invalid(format!("input '{name}' is not a static tensor")).at(&label));
+                self.problems.push(
+                    Problem::invalid(format!("input '{name}' is not a static tensor")).at(&label),
+                );
                 self.fail_outputs(node);
                 return;
             };
@@ -369,7 +364,10 @@ impl Importer<'_> {
             let known = match out {
                 Output::Input(i) => {
                     let input = node.input.get(i).map_or("", String::as_str);
-                    self.values.get(input).ok_or_else(|| undefined(input))?.clone()
+                    self.values
+                        .get(input)
+                        .ok_or_else(|| undefined(input))?
+                        .clone()
                 }
                 Output::Constant(t) => Known {
                     ty: tensor_type(ctx, t.shape(), t.dtype()),
@@ -570,7 +568,10 @@ fn check_count(plan: &OpPlan, n: usize) -> Result<(), Problem> {
 /// The name of the node output that result `r` of `plan` defines, unless it is left out.
 fn output_name<'n>(node: &'n NodeProto, plan: &OpPlan, r: usize) -> Option<&'n str> {
     let k = *plan.outputs.get(r)?;
-    node.output.get(k).map(String::as_str).filter(|n| !n.is_empty())
+    node.output
+        .get(k)
+        .map(String::as_str)
+        .filter(|n| !n.is_empty())
 }
 
 /// A value that should have been defined: validation rules this out, but the importer

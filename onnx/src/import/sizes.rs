@@ -55,6 +55,10 @@ mod tests {
         assert_eq!(element_count(&[1 << 62, 2]), None);
         assert_eq!(element_count(&[0, 1 << 40, 1 << 40]), None);
         assert_eq!(element_count(&[2, -1]), None);
-        assert!(check_shape(&[1 << 62, 4]).unwrap_err().contains("[4611686018427387904, 4]"));
+        assert!(
+            check_shape(&[1 << 62, 4])
+                .unwrap_err()
+                .contains("[4611686018427387904, 4]")
+        );
     }
 }

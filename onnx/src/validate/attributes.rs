@@ -62,7 +62,10 @@ fn value_problem(attr: &AttributeProto) -> Option<String> {
         (AttributeType::Strings, !attr.strings.is_empty()),
         (AttributeType::Tensors, !attr.tensors.is_empty()),
         (AttributeType::Graphs, !attr.graphs.is_empty()),
-        (AttributeType::SparseTensors, !attr.sparse_tensors.is_empty()),
+        (
+            AttributeType::SparseTensors,
+            !attr.sparse_tensors.is_empty(),
+        ),
         (AttributeType::TypeProtos, !attr.type_protos.is_empty()),
         (AttributeType::String, !attr.s.is_empty()),
         (AttributeType::Int, attr.i != 0),
@@ -76,7 +79,10 @@ fn value_problem(attr: &AttributeProto) -> Option<String> {
             | AttributeType::TypeProto
     );
     if single_message && !set.iter().any(|&(t, s)| t == ty && s) {
-        return Some(format!("is of type {} but holds no value", ty.as_str_name()));
+        return Some(format!(
+            "is of type {} but holds no value",
+            ty.as_str_name()
+        ));
     }
     let other = set.iter().find(|&&(t, s)| t != ty && s).map(|&(t, _)| t)?;
     Some(format!(
@@ -94,7 +100,8 @@ pub fn check_against(
     opset: i64,
     errors: &mut Vec<Problem>,
 ) {
-    let mut push = |message: String| errors.push(Problem::invalid(message).at(node_at(index, node)));
+    let mut push =
+        |message: String| errors.push(Problem::invalid(message).at(node_at(index, node)));
     for attr in &node.attribute {
         let Some(spec) = schema.attribute(&attr.name) else {
             push(format!(

@@ -95,7 +95,9 @@ fn formal(letters: &str, i: usize) -> Formal {
 pub enum Lookup {
     Found(&'static Schema),
     /// The operator exists only from a later opset on.
-    TooNew { since: i64 },
+    TooNew {
+        since: i64,
+    },
     /// Not in the table: an operator the importer does not support.
     Unknown,
 }

@@ -33,10 +33,10 @@ pub fn check(graph: &GraphProto, errors: &mut Vec<Problem>) {
     let mut initializers = HashSet::new();
     for init in &graph.initializer {
         if !initializers.insert(init.name.as_str()) {
-            errors.push(Problem::invalid("is defined more than once").at(format!(
-                "initializer '{}'",
-                init.name
-            )));
+            errors.push(
+                Problem::invalid("is defined more than once")
+                    .at(format!("initializer '{}'", init.name)),
+            );
         }
         writers.insert(&init.name, Writer::Initializer);
     }
@@ -94,7 +94,8 @@ pub fn check(graph: &GraphProto, errors: &mut Vec<Problem>) {
     for output in &graph.output {
         if !writers.contains_key(output.name.as_str()) {
             let at = format!("graph output '{}'", output.name);
-            errors.push(Problem::invalid("is not defined by any node, input or initializer").at(at));
+            errors
+                .push(Problem::invalid("is not defined by any node, input or initializer").at(at));
         }
     }
 }

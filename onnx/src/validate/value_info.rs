@@ -11,7 +11,11 @@ use crate::value_type::{Dim, ValueType, value_type};
 pub fn mismatch(declared: &ValueInfoProto, shape: &[i64], dtype: DType) -> Option<String> {
     let computed = || {
         let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
-        format!("{}[{}]", crate::data_type_name(crate::onnx_from_dtype(dtype) as i32), dims.join(","))
+        format!(
+            "{}[{}]",
+            crate::data_type_name(crate::onnx_from_dtype(dtype) as i32),
+            dims.join(",")
+        )
     };
     let tensor = match value_type(declared) {
         Ok(ValueType::Tensor(t)) => t,

@@ -1,6 +1,7 @@
 //! Small ONNX models built in Rust with the crate's protobuf types, for the validation,
 //! size and fuzz tests.
 
+use tb_onnx::Model;
 use tb_onnx::import::{ImportError, ImportOptions, Imported, import_model};
 use tb_onnx::proto::attribute_proto::AttributeType;
 use tb_onnx::proto::tensor_proto::DataType;
@@ -9,7 +10,6 @@ use tb_onnx::proto::{
     AttributeProto, GraphProto, ModelProto, NodeProto, OperatorSetIdProto, TensorProto,
     TensorShapeProto, TypeProto, ValueInfoProto, type_proto,
 };
-use tb_onnx::Model;
 
 /// A `FLOAT` tensor value with static dims.
 pub fn float(name: &str, dims: &[i64]) -> ValueInfoProto {
