@@ -105,11 +105,11 @@ pub enum Lookup {
 /// The schema of default-domain operator `op_type` that opset `opset` uses: the version
 /// with the greatest `since` not above `opset`.
 pub fn lookup(op_type: &str, opset: i64) -> Lookup {
-    let mut versions = SCHEMAS.iter().filter(|s| s.op_type == op_type).peekable();
-    let Some(first) = versions.peek().copied() else {
+    let mut versions = SCHEMAS.iter().filter(|s| s.op_type == op_type);
+    let Some(first) = versions.clone().next() else {
         return Lookup::Unknown;
     };
-    match versions.filter(|s| s.since <= opset).last() {
+    match versions.rfind(|s| s.since <= opset) {
         Some(s) => Lookup::Found(s),
         None => Lookup::TooNew { since: first.since },
     }
