@@ -493,6 +493,15 @@ fn a_newer_opset_than_tested_imports_with_a_warning() {
         vec![],
     );
     assert!(import(m, true).unwrap().warnings.is_empty());
+    // onnx.checker accepts any opset below 2^31 (with its newest schemas); so do we.
+    let m = model(
+        1001,
+        vec![node("Relu", "r", &["x"], &["y"])],
+        vec![float("x", &[2])],
+        vec![float("y", &[2])],
+        vec![],
+    );
+    assert_eq!(import(m, true).unwrap().warnings.len(), 1);
 }
 
 /// ConstantOfShape → Cos over 2^40 elements: above the evaluation budget, so both stay

@@ -13,6 +13,7 @@ mod common;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
+use prost::Message;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use tb_onnx::proto::ModelProto;
@@ -261,7 +262,7 @@ fn mutate(m: &mut ModelProto, rng: &mut StdRng) {
             }
         }
         14 => {
-            let v = [0, 1, 7, 13, 21, 22, 27, 1000, 1001, 1 << 62][rng.random_range(0..10)];
+            let v = [0, 1, 7, 13, 21, 22, 27, 1001, 1 << 31, 1 << 62][rng.random_range(0..10)];
             m.opset_import[0].version = v;
         }
         15 => m.ir_version = [0, 1, 3, 8, 13, 14, 1 << 62][rng.random_range(0..7)],
@@ -319,6 +320,51 @@ fn run(count: u64, seed: u64) {
     assert!(
         imported * 50 > count && refused * 50 > count,
         "{imported} imported, {refused} refused"
+    );
+}
+
+/// Validation is never stricter than onnx.checker: every mutant it rejects, the checker
+/// rejects too (through tests/support/check_models.py).
+#[test]
+fn checker_rejects_every_mutant_validation_rejects() {
+    let Some(python) = common::python_or_skip("checker_rejects_every_mutant_validation_rejects")
+    else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let seeds = seeds();
+    let mut rejected = Vec::new();
+    for case in 0..300u64 {
+        let mut rng = StdRng::seed_from_u64(case);
+        let mut m = seeds[rng.random_range(0..seeds.len())].clone();
+        for _ in 0..rng.random_range(1..=3) {
+            mutate(&mut m, &mut rng);
+        }
+        let Ok(model) = tb_onnx::Model::new(m.clone(), None) else {
+            continue;
+        };
+        let report = tb_onnx::validate::validate(&model);
+        if let Some(first) = report.errors.first() {
+            let name = format!("case{case}");
+            std::fs::write(dir.path().join(format!("{name}.onnx")), m.encode_to_vec()).unwrap();
+            rejected.push((name, first.to_string()));
+        }
+    }
+    assert!(
+        rejected.len() > 50,
+        "only {} mutants rejected",
+        rejected.len()
+    );
+    let verdicts = common::run_script(&python, "check_models.py", &[dir.path()]);
+    let accepted: Vec<String> = rejected
+        .iter()
+        .filter(|(name, _)| verdicts.lines().any(|l| l == format!("{name}: ok")))
+        .map(|(name, why)| format!("{name}: we say {why}"))
+        .collect();
+    assert!(
+        accepted.is_empty(),
+        "onnx.checker accepts mutants validation rejects:\n{}",
+        accepted.join("\n")
     );
 }
 

@@ -1,6 +1,7 @@
 //! IR version and default-domain opset ranges. ONNX numbers both with small, slowly growing
 //! integers (IR 13 and opset 27 as of onnx 1.22): an IR version the newest ONNX release does
-//! not define, or an opset in the thousands, is a corrupt or hostile file, not a future one.
+//! not define, or an opset beyond the 32-bit range ONNX itself reads versions in, is a
+//! corrupt or hostile file, not a future one.
 
 use crate::import::Problem;
 use crate::model::Model;
@@ -14,8 +15,10 @@ pub const NEWEST_IR_VERSION: i64 = 13;
 /// warning (validated against the newest schemas known, as `onnx.checker` does).
 pub const NEWEST_TESTED_OPSET: i64 = 21;
 
-/// Above this, a default-domain opset is an error: ONNX adds one or two versions a year.
-pub const MAX_PLAUSIBLE_OPSET: i64 = 1000;
+/// Above this, a default-domain opset is an error: ONNX's own checker holds versions in
+/// 32-bit integers (and misreads larger ones), while it accepts any version up to here,
+/// validating with its newest schemas.
+pub const MAX_PLAUSIBLE_OPSET: i64 = i32::MAX as i64;
 
 pub fn check(model: &Model, report: &mut Report) {
     let ir = model.ir_version();
