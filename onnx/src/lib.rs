@@ -7,7 +7,8 @@
 //!   element type the interpreter has, from any storage ONNX allows, external files included;
 //! - [`NodeAttrs`]: typed node-attribute accessors (`attr_int`, `attr_ints`, `attr_or` ...);
 //! - [`value_type`] / [`tensor_type`]: value types with known, symbolic and unknown dims;
-//! - [`NodeTestSuite`] / [`ConformanceCase`]: ONNX's backend node test suite.
+//! - [`NodeTestSuite`] / [`ConformanceCase`]: ONNX's backend node test suite;
+//! - [`validate`]: the structural checks of `onnx.checker` that import relies on.
 //!
 //! Every failure is an [`OnnxError`] naming the file, tensor, node or attribute at fault.
 //!
@@ -24,6 +25,7 @@ pub mod opset;
 pub mod proto;
 pub mod tensor;
 pub mod tensor_file;
+pub mod validate;
 pub mod value_type;
 
 pub use attribute::{AttrError, AttrErrorKind, FromAttr, NodeAttrs, node_label};

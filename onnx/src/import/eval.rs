@@ -9,28 +9,48 @@ use tb_interpreter::exec::{Env, Interpreter, RtValue};
 use tb_ir::operation::OperationState;
 use tb_ir::{Context, Diagnostic, OpId, Type};
 
+use super::sizes::{FOLD_BUDGET, element_count};
+use super::types::tensor_parts;
+
 /// Builds the op `build` describes over one placeholder per type in `arg_types`, runs it on
-/// `args` and returns its results; the op is erased again. `module` is only the
-/// interpreter's scope: the op does not need to be in it.
+/// `args` and returns its results, or `None` when a result would exceed [`FOLD_BUDGET`]
+/// elements; the op is erased again. `module` is only the interpreter's scope: the op does
+/// not need to be in it.
 pub fn evaluate(
     ctx: &mut Context,
     module: OpId,
     arg_types: &[Type],
     args: &[&Tensor],
     build: impl FnOnce(&mut Context, Vec<tb_ir::Value>) -> Result<OperationState, String>,
-) -> Result<Vec<Tensor>, String> {
+) -> Result<Option<Vec<Tensor>>, String> {
     let block = ctx.create_block();
     let placeholders: Vec<_> = arg_types
         .iter()
         .map(|&ty| ctx.add_block_argument(block, ty, None))
         .collect();
-    let state = build(ctx, placeholders.clone())?;
+    let state = match build(ctx, placeholders.clone()) {
+        Ok(s) => s,
+        Err(e) => {
+            ctx.erase_block(block);
+            return Err(e);
+        }
+    };
+    if !state.result_types.iter().all(|&ty| within_budget(ctx, ty)) {
+        ctx.erase_block(block);
+        return Ok(None);
+    }
     let op = ctx.create_op(state);
     ctx.append_op(block, op);
     let result = run(ctx, module, op, &placeholders, args);
     ctx.erase_op(op);
     ctx.erase_block(block);
-    result.map_err(|d| d.message)
+    result.map(Some).map_err(|d| d.message)
+}
+
+fn within_budget(ctx: &Context, ty: Type) -> bool {
+    tensor_parts(ctx, ty)
+        .and_then(|(shape, _)| element_count(&shape))
+        .is_some_and(|n| n <= FOLD_BUDGET)
 }
 
 fn run(

@@ -1,7 +1,9 @@
 //! The walk over the graph: arguments, initializers, then each node in order (converted,
 //! folded when its inputs are all constant, or built as a graph op), then the results.
 //! Problems are collected per node; a node downstream of a failed one is only checked for
-//! being a supported operator, so one root cause is reported once.
+//! being a supported operator, so one root cause is reported once. The model has passed
+//! [`crate::validate`] (SSA, arity and attributes per schema), so a node's required inputs
+//! and outputs exist; lookups still fail with a problem, never a panic.
 
 use std::collections::{HashMap, HashSet};
 
@@ -15,11 +17,12 @@ use super::error::{ImportError, Problem, ProblemKind};
 use super::eval::evaluate;
 use super::location::{named, node_loc};
 use super::node::{Input, Lowering, NodeCx, OpPlan, Output};
+use super::sizes::check_shape;
 use super::types::{tensor_parts, tensor_type};
 use super::{ImportOptions, cleanup, ops, signature};
-use crate::attribute::node_label;
 use crate::model::Model;
-use crate::value_type::{Dim, ValueType, value_type};
+use crate::proto::{NodeProto, ValueInfoProto};
+use crate::validate::{node_at, value_info};
 
 /// What is known about one ONNX value.
 #[derive(Clone)]
@@ -37,6 +40,8 @@ struct Known {
 
 struct Importer<'m> {
     model: &'m Model,
+    /// Declared types of intermediate values, checked as the values are defined.
+    declared: HashMap<&'m str, &'m ValueInfoProto>,
     file: String,
     module: OpId,
     body: BlockId,
@@ -62,6 +67,12 @@ pub(super) fn import(
     let body = ctx.create_block();
     let mut im = Importer {
         model,
+        declared: model
+            .graph()
+            .value_info
+            .iter()
+            .map(|v| (v.name.as_str(), v))
+            .collect(),
         file: options.file_name.clone(),
         module,
         body,
@@ -207,18 +218,12 @@ impl Importer<'_> {
     }
 
     /// The IR value of `name`, materializing a constant on first use.
-    fn value(&mut self, ctx: &mut Context, name: &str) -> Value {
-        let known = self
-            .values
-            .get_mut(name)
-            .expect("inputs are resolved before use");
+    fn value(&mut self, ctx: &mut Context, name: &str) -> Result<Value, Problem> {
+        let known = self.values.get_mut(name).ok_or_else(|| undefined(name))?;
         if let Some(v) = known.value {
-            return v;
+            return Ok(v);
         }
-        let t = known
-            .constant
-            .as_ref()
-            .expect("a value without IR is a constant");
+        let t = known.constant.as_ref().ok_or_else(|| undefined(name))?;
         let attr = elements_attr(ctx, &mut self.resources, name, t);
         let ty = known.ty;
         let file_loc = ctx.file_loc(&self.file, 0, 0);
@@ -228,22 +233,27 @@ impl Importer<'_> {
         ctx.append_op(self.body, op);
         let v = ctx.op(op).results[0];
         known.value = Some(v);
-        v
+        Ok(v)
     }
 
-    fn fail_outputs(&mut self, node: &crate::proto::NodeProto) {
+    /// Records `known` as the value of `name`, checking it against its declared type.
+    fn define(&mut self, ctx: &Context, name: &str, known: Known, problems: &mut Vec<Problem>) {
+        if let Some(info) = self.declared.get(name)
+            && let Some((shape, dtype)) = tensor_parts(ctx, known.ty)
+            && let Some(m) = value_info::mismatch(info, &shape, dtype)
+        {
+            problems.push(Problem::invalid(format!("value_info '{name}' {m}")));
+        }
+        self.values.insert(name.to_string(), known);
+    }
+
+    fn fail_outputs(&mut self, node: &NodeProto) {
         self.failed
             .extend(node.output.iter().filter(|o| !o.is_empty()).cloned());
     }
 
-    fn node(
-        &mut self,
-        ctx: &mut Context,
-        opset: i64,
-        index: usize,
-        node: &crate::proto::NodeProto,
-    ) {
-        let label = node_label(node);
+    fn node(&mut self, ctx: &mut Context, opset: i64, index: usize, node: &NodeProto) {
+        let label = node_at(index, node);
         let supported_op = node.domain.is_empty() || node.domain == "ai.onnx";
         let known_op = supported_op && ops::supported_operators().contains(&node.op_type.as_str());
         if !known_op {
@@ -279,7 +289,13 @@ impl Importer<'_> {
                 self.fail_outputs(node);
                 return;
             };
-            let (shape, dtype) = tensor_parts(ctx, known.ty).expect("values are static tensors");
+            let Some((shape, dtype)) = tensor_parts(ctx, known.ty) else {
+                self.problems.push(
+                    Problem::invalid(format!("input '{name}' is not a static tensor")).at(&label),
+                );
+                self.fail_outputs(node);
+                return;
+            };
             inputs.push(Some(Input {
                 ty: known.ty,
                 shape,
@@ -294,7 +310,13 @@ impl Importer<'_> {
             inputs,
             problems: Vec::new(),
         };
-        let lowering = ops::convert(&mut cx).expect("supported operators have a converter");
+        // `known_op` guarantees a converter; should one be missing, say so.
+        let lowering = ops::convert(&mut cx).unwrap_or_else(|| {
+            Err(Problem::new(
+                ProblemKind::UnsupportedOp,
+                format!("operator '{}' has no converter", node.op_type),
+            ))
+        });
         let mut problems = std::mem::take(&mut cx.problems);
         drop(cx);
         let lowering = match lowering {
@@ -311,18 +333,18 @@ impl Importer<'_> {
         };
         let loc = node_loc(ctx, &self.file, index, node);
         let outcome = match lowering {
-            Lowering::Outputs(outputs) => {
-                self.define_outputs(ctx, node, outputs);
-                Ok(())
-            }
-            Lowering::Op(plan) => self.build(ctx, node, &plan, loc),
+            Lowering::Outputs(outputs) => self.define_outputs(ctx, node, outputs, &mut problems),
+            Lowering::Op(plan) => self.build(ctx, node, &plan, loc, &mut problems),
         };
         if let Err(p) = outcome {
-            self.report(&label, &mut vec![p], node);
+            problems.insert(0, p);
+        }
+        if !problems.is_empty() {
+            self.report(&label, &mut problems, node);
         }
     }
 
-    fn report(&mut self, label: &str, problems: &mut Vec<Problem>, node: &crate::proto::NodeProto) {
+    fn report(&mut self, label: &str, problems: &mut Vec<Problem>, node: &NodeProto) {
         self.problems
             .extend(problems.drain(..).map(|p| p.at(label)));
         self.fail_outputs(node);
@@ -331,15 +353,22 @@ impl Importer<'_> {
     fn define_outputs(
         &mut self,
         ctx: &mut Context,
-        node: &crate::proto::NodeProto,
+        node: &NodeProto,
         outputs: Vec<Output>,
-    ) {
+        problems: &mut Vec<Problem>,
+    ) -> Result<(), Problem> {
         for (k, out) in outputs.into_iter().enumerate() {
             let Some(name) = node.output.get(k).filter(|n| !n.is_empty()) else {
                 continue;
             };
             let known = match out {
-                Output::Input(i) => self.values[&node.input[i]].clone(),
+                Output::Input(i) => {
+                    let input = node.input.get(i).map_or("", String::as_str);
+                    self.values
+                        .get(input)
+                        .ok_or_else(|| undefined(input))?
+                        .clone()
+                }
                 Output::Constant(t) => Known {
                     ty: tensor_type(ctx, t.shape(), t.dtype()),
                     value: None,
@@ -347,72 +376,82 @@ impl Importer<'_> {
                     foldable: true,
                 },
             };
-            self.values.insert(name.clone(), known);
+            self.define(ctx, name, known, problems);
         }
+        Ok(())
     }
 
-    /// Builds the op (or evaluates it, when every operand is a foldable constant) and
-    /// records its results as the node's outputs.
+    /// Builds the op (or evaluates it, when every operand is a foldable constant and the
+    /// results fit the evaluation budget) and records its results as the node's outputs.
     fn build(
         &mut self,
         ctx: &mut Context,
-        node: &crate::proto::NodeProto,
+        node: &NodeProto,
         plan: &OpPlan,
         loc: Location,
+        problems: &mut Vec<Problem>,
     ) -> Result<(), Problem> {
         let operand_names: Vec<&str> = plan
             .operands
             .iter()
-            .map(|&i| node.input[i].as_str())
+            .map(|&i| node.input.get(i).map_or("", String::as_str))
             .collect();
-        let foldable = operand_names.iter().all(|n| {
-            let k = &self.values[*n];
-            k.foldable && k.constant.is_some()
-        });
-        if foldable {
-            let types: Vec<Type> = operand_names.iter().map(|n| self.values[*n].ty).collect();
-            let tensors: Vec<&Tensor> = operand_names
-                .iter()
-                .map(|n| self.values[*n].constant.as_ref().expect("checked above"))
-                .collect();
-            let results = evaluate(ctx, self.module, &types, &tensors, |ctx, vals| {
+        let mut operands_known = Vec::with_capacity(operand_names.len());
+        for name in &operand_names {
+            operands_known.push(self.values.get(*name).ok_or_else(|| undefined(name))?);
+        }
+        let constants: Option<Vec<&Tensor>> = operands_known
+            .iter()
+            .map(|k| k.constant.as_ref().filter(|_| k.foldable))
+            .collect();
+        if let Some(tensors) = constants {
+            let types: Vec<Type> = operands_known.iter().map(|k| k.ty).collect();
+            let evaluated = evaluate(ctx, self.module, &types, &tensors, |ctx, vals| {
                 build_state(ctx, plan, vals, loc)
             })
             .map_err(|m| build_problem(plan.name, "cannot evaluate at import time", m))?;
-            check_count(plan, results.len())?;
-            for (r, t) in results.into_iter().enumerate() {
-                let name = &node.output[plan.outputs[r]];
-                if !name.is_empty() {
+            if let Some(results) = evaluated {
+                check_count(plan, results.len())?;
+                for (r, t) in results.into_iter().enumerate() {
+                    let Some(name) = output_name(node, plan, r) else {
+                        continue;
+                    };
                     let known = Known {
                         ty: tensor_type(ctx, t.shape(), t.dtype()),
                         value: None,
                         constant: Some(t),
                         foldable: true,
                     };
-                    self.values.insert(name.clone(), known);
+                    self.define(ctx, name, known, problems);
                 }
+                return Ok(());
             }
-            return Ok(());
         }
-        let operands: Vec<Value> = operand_names.iter().map(|n| self.value(ctx, n)).collect();
+        let operands = operand_names
+            .iter()
+            .map(|n| self.value(ctx, n))
+            .collect::<Result<Vec<Value>, Problem>>()?;
         let state = build_state(ctx, plan, operands, loc)
             .map_err(|m| build_problem(plan.name, "cannot build", m))?;
+        for (r, &ty) in state.result_types.iter().enumerate() {
+            let shape = tensor_parts(ctx, ty).map(|(s, _)| s).unwrap_or_default();
+            check_shape(&shape).map_err(|m| Problem::invalid(format!("result #{r}: {m}")))?;
+        }
         let op = ctx.create_op(state);
         ctx.append_op(self.body, op);
         let results = ctx.op(op).results.to_vec();
         check_count(plan, results.len())?;
         for (r, v) in results.into_iter().enumerate() {
-            let name = &node.output[plan.outputs[r]];
-            if name.is_empty() {
+            let Some(name) = output_name(node, plan, r) else {
                 continue;
-            }
+            };
             let known = Known {
                 ty: ctx.value_type(v),
                 value: Some(v),
                 constant: None,
                 foldable: false,
             };
-            self.values.insert(name.clone(), known);
+            self.define(ctx, name, known, problems);
         }
         Ok(())
     }
@@ -431,9 +470,17 @@ impl Importer<'_> {
                     .push(Problem::invalid("is not computed by any node").at(at));
                 continue;
             }
-            let v = self.value(ctx, &info.name);
-            if let Some(p) = declared_mismatch(ctx, info, ctx.value_type(v)) {
-                self.problems.push(p.at(at));
+            let v = match self.value(ctx, &info.name) {
+                Ok(v) => v,
+                Err(p) => {
+                    self.problems.push(p.at(at));
+                    continue;
+                }
+            };
+            if let Some((shape, dtype)) = tensor_parts(ctx, ctx.value_type(v))
+                && let Some(m) = value_info::mismatch(info, &shape, dtype)
+            {
+                self.problems.push(Problem::invalid(m).at(at));
             }
             values.push(v);
             names.push(info.name.clone());
@@ -518,33 +565,17 @@ fn check_count(plan: &OpPlan, n: usize) -> Result<(), Problem> {
     Ok(())
 }
 
-/// A problem when the graph output's declared element type or known dimensions disagree
-/// with what the imported graph computes.
-fn declared_mismatch(
-    ctx: &Context,
-    info: &crate::proto::ValueInfoProto,
-    ty: Type,
-) -> Option<Problem> {
-    let Ok(ValueType::Tensor(declared)) = value_type(info) else {
-        return None;
-    };
-    let (shape, dtype) = tensor_parts(ctx, ty)?;
-    let dtype_ok = declared.elem_type == 0 || declared.dtype().ok() == Some(dtype);
-    let shape_ok = match &declared.shape {
-        None => true,
-        Some(dims) => {
-            dims.len() == shape.len()
-                && dims
-                    .iter()
-                    .zip(&shape)
-                    .all(|(d, &s)| !matches!(d, Dim::Known(n) if *n != s))
-        }
-    };
-    if dtype_ok && shape_ok {
-        return None;
-    }
-    Some(Problem::invalid(format!(
-        "is declared {declared} but the imported graph computes {}",
-        tb_ir::printer::type_to_string(ctx, ty)
-    )))
+/// The name of the node output that result `r` of `plan` defines, unless it is left out.
+fn output_name<'n>(node: &'n NodeProto, plan: &OpPlan, r: usize) -> Option<&'n str> {
+    let k = *plan.outputs.get(r)?;
+    node.output
+        .get(k)
+        .map(String::as_str)
+        .filter(|n| !n.is_empty())
+}
+
+/// A value that should have been defined: validation rules this out, but the importer
+/// does not rely on it.
+fn undefined(name: &str) -> Problem {
+    Problem::invalid(format!("value '{name}' is used but not defined"))
 }

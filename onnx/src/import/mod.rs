@@ -7,6 +7,7 @@
 //! - [`ops`]: one converter per operator family;
 //! - [`eval`]: evaluation of nodes whose inputs are all constant, at import time;
 //! - [`signature`]: function arguments from graph inputs, with `--input-shape` overrides;
+//! - [`sizes`]: element counts that fit in 64 bits, and the import-time evaluation budget;
 //! - [`importer`]: the walk over the graph that ties them together;
 //! - [`cleanup`]: canonicalize and CSE after import, so only real tensor work remains;
 //! - [`location`] and [`error`]: where ops come from, and what went wrong.
@@ -21,6 +22,7 @@ pub mod location;
 mod node;
 pub mod ops;
 pub mod signature;
+pub mod sizes;
 pub mod types;
 
 use std::collections::HashMap;
@@ -46,6 +48,9 @@ pub struct ImportOptions {
     pub file_name: String,
     /// Run canonicalize and CSE on the result.
     pub cleanup: bool,
+    /// Print validation warnings (an opset newer than tested) to stderr as
+    /// `file: warning: ...`; they are in [`Imported::warnings`] either way.
+    pub warnings_to_stderr: bool,
 }
 
 impl Default for ImportOptions {
@@ -55,6 +60,7 @@ impl Default for ImportOptions {
             input_values: HashMap::new(),
             file_name: "model.onnx".into(),
             cleanup: true,
+            warnings_to_stderr: true,
         }
     }
 }
@@ -66,6 +72,8 @@ pub struct Imported {
     pub module: OpId,
     /// The name of the `func.func` holding the graph.
     pub function: String,
+    /// What [`crate::validate`] warned about.
+    pub warnings: Vec<String>,
 }
 
 /// A context with every TensorBind dialect registered.
@@ -76,13 +84,26 @@ pub fn new_context() -> Context {
     ctx
 }
 
-/// Imports `model` into a fresh context.
+/// Validates `model` ([`crate::validate`]) and imports it into a fresh context.
 pub fn import_model(model: &Model, options: &ImportOptions) -> Result<Imported, ImportError> {
+    let report = crate::validate::validate(model);
+    if !report.errors.is_empty() {
+        return Err(ImportError {
+            file: options.file_name.clone(),
+            problems: report.errors,
+        });
+    }
+    if options.warnings_to_stderr {
+        for w in &report.warnings {
+            eprintln!("{}: warning: {w}", options.file_name);
+        }
+    }
     let mut ctx = new_context();
     let (module, function) = importer::import(&mut ctx, model, options)?;
     Ok(Imported {
         ctx,
         module,
         function,
+        warnings: report.warnings,
     })
 }

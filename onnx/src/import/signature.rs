@@ -129,6 +129,10 @@ pub fn arguments(
                 }
             },
         };
+        if let Err(m) = super::sizes::check_shape(&shape) {
+            problems.push(Problem::invalid(m).at(at));
+            continue;
+        }
         args.push(Argument {
             name: info.name.clone(),
             shape,

@@ -8,6 +8,7 @@ use super::super::attrs::ints_attr;
 use super::super::constants::scalar_attr;
 use super::super::error::{Problem, ProblemKind};
 use super::super::node::{Lowering, NodeCx, Output, attr_problem};
+use super::super::sizes::{FOLD_BUDGET, check_shape, nonzero_product};
 use crate::attribute::NodeAttrs;
 
 /// Constant: whichever `value*` attribute is set.
@@ -43,6 +44,7 @@ pub fn constant(cx: &mut NodeCx) -> Result<Lowering, Problem> {
 /// ConstantOfShape: the shape input and the one-element `value` become attributes.
 pub fn constant_of_shape(cx: &mut NodeCx) -> Result<Lowering, Problem> {
     let shape = cx.constant_ints(0, "shape")?;
+    check_shape(&shape).map_err(|m| Problem::invalid(format!("input 'shape': {m}")))?;
     let mut attrs = vec![("shape".to_string(), ints_attr(cx.ctx, &shape))];
     if let Some(v) = cx.node.attr_tensor("value").map_err(attr_problem)? {
         let a = scalar_attr(cx.ctx, &v)
@@ -52,14 +54,27 @@ pub fn constant_of_shape(cx: &mut NodeCx) -> Result<Lowering, Problem> {
     Ok(cx.plan("graph.constant_of_shape", vec![], attrs))
 }
 
-/// Range: `start`, `limit` and `delta` become scalar attributes.
+/// Range: `start`, `limit` and `delta` become scalar attributes. The element count is
+/// checked here, in wide arithmetic, before any shape rule computes it in 64 bits.
 pub fn range(cx: &mut NodeCx) -> Result<Lowering, Problem> {
     let mut attrs = Vec::new();
+    let mut bounds = Vec::new();
     for (i, key) in ["start", "limit", "delta"].into_iter().enumerate() {
         let t = cx.constant(i, key)?;
+        bounds.push(t.to_f64_vec().first().copied().unwrap_or(0.0));
         let a = scalar_attr(cx.ctx, t)
             .ok_or_else(|| Problem::invalid(format!("input '{key}' must be a scalar")))?;
         attrs.push((key.to_string(), a));
+    }
+    let [start, limit, delta] = bounds[..] else {
+        return Err(Problem::invalid("Range takes start, limit and delta"));
+    };
+    let count = ((limit - start) / delta).ceil();
+    if count.is_finite() && count > (1u64 << 62) as f64 {
+        return Err(Problem::invalid(format!(
+            "start {start}, limit {limit} and delta {delta} make {count:e} elements, more \
+             than 2^62"
+        )));
     }
     Ok(cx.plan("graph.range", vec![], attrs))
 }
@@ -79,7 +94,7 @@ pub fn shape(cx: &mut NodeCx) -> Result<Lowering, Problem> {
 
 /// Size: the number of elements, known from the static type.
 pub fn size(cx: &mut NodeCx) -> Result<Lowering, Problem> {
-    let n: i64 = cx.shape(0)?.iter().product();
+    let n = check_shape(cx.shape(0)?).map_err(Problem::invalid)?;
     Ok(Lowering::Outputs(vec![Output::Constant(Tensor::scalar(n))]))
 }
 
@@ -102,7 +117,14 @@ pub fn dropout(cx: &mut NodeCx) -> Result<Lowering, Problem> {
     let mut outputs = vec![Output::Input(0)];
     if cx.num_outputs() > 1 {
         let input = cx.input(0)?;
-        let n = input.shape.iter().product::<i64>() as usize;
+        let n = nonzero_product(input.shape.iter().map(|&d| d as i128))
+            .map(|_| input.shape.iter().product::<i64>())
+            .filter(|&n| n <= FOLD_BUDGET)
+            .ok_or_else(|| {
+                Problem::unsupported(format!(
+                    "the mask output would be a constant of more than {FOLD_BUDGET} elements"
+                ))
+            })? as usize;
         let mask = Tensor::new(input.shape.clone(), TensorData::Bool(vec![true; n]))
             .map_err(|e| Problem::invalid(e.0))?;
         outputs.push(Output::Constant(mask));

@@ -9,6 +9,7 @@ use super::super::attrs::ints_attr;
 use super::super::constants::scalar_attr;
 use super::super::error::Problem;
 use super::super::node::{Lowering, NodeCx, OpPlan, attr_problem};
+use super::super::sizes::nonzero_product;
 use crate::attribute::NodeAttrs;
 
 /// An op over input 0 whose listed inputs become int-list attributes.
@@ -22,7 +23,10 @@ fn with_int_inputs(
     let mut attrs = cx.attrs(name, &skip);
     for &(key, i, required) in lists {
         match cx.ints_attr_or_input(key, i)? {
-            Some(v) => attrs.push((key.to_string(), ints_attr(cx.ctx, &v))),
+            Some(v) => {
+                check_size(cx, name, key, &v)?;
+                attrs.push((key.to_string(), ints_attr(cx.ctx, &v)));
+            }
             None if required => {
                 return Err(Problem::invalid(format!("'{key}' is required but missing")));
             }
@@ -30,6 +34,30 @@ fn with_int_inputs(
         }
     }
     Ok(cx.plan(name, vec![0], attrs))
+}
+
+/// The shape rules multiply and add 64-bit dimensions: an int list that would make them
+/// overflow is an error here, computed in wide arithmetic.
+fn check_size(cx: &NodeCx, op: &str, key: &str, values: &[i64]) -> Result<(), Problem> {
+    let x = cx.shape(0)?;
+    let wide = |v: &i64| *v as i128;
+    let fits = match (op, key) {
+        // `-1` (inferred) and `0` (copied) are bounded by the input's size.
+        ("graph.reshape", _) => nonzero_product(values.iter().map(wide).filter(|&d| d > 0)),
+        ("graph.expand", _) => nonzero_product(values.iter().map(wide).map(|d| d.max(1))),
+        ("graph.tile", _) => nonzero_product(
+            x.iter()
+                .zip(values)
+                .map(|(&d, &r)| d as i128 * (r as i128).max(0)),
+        ),
+        _ => Some(0),
+    };
+    if fits.is_none() {
+        return Err(Problem::invalid(format!(
+            "'{key}' {values:?} would give a result of more elements than fit in 64 bits"
+        )));
+    }
+    Ok(())
 }
 
 pub fn reshape(cx: &mut NodeCx) -> Result<Lowering, Problem> {
@@ -73,6 +101,12 @@ pub fn pad(cx: &mut NodeCx) -> Result<Lowering, Problem> {
     let pads = cx
         .ints_attr_or_input("pads", 1)?
         .ok_or_else(|| Problem::invalid("'pads' is required but missing"))?;
+    // Padded dimensions are sums of 64-bit values: keep them far from overflowing.
+    if pads.iter().any(|p| p.unsigned_abs() > 1 << 62) {
+        return Err(Problem::invalid(format!(
+            "'pads' {pads:?} has a value beyond 2^62"
+        )));
+    }
     attrs.push(("pads".into(), ints_attr(cx.ctx, &pads)));
     let dtype = cx.input(0)?.dtype;
     let value = if let Some(v) = cx.node.attr_float("value").map_err(attr_problem)? {

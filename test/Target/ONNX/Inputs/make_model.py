@@ -4,6 +4,9 @@ Usage: make_model.py KIND OUT.onnx, KIND one of:
   shape   a linear layer whose output is reshaped through an exporter-style shape subgraph
           (Shape -> Gather -> Unsqueeze -> Concat -> Reshape) and a dynamic batch dimension
   unsupported  two nodes of operators TensorBind lacks (TopK, NonZero) around a Relu
+  invalid  a node without outputs, an input read before it is defined and an attribute of
+          the wrong type (what onnx.checker rejects), and an opset newer than tested
+  warning  a valid Relu model of opset 22, newer than the newest tested opset
 """
 
 import sys
@@ -56,7 +59,38 @@ def unsupported_model():
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
 
 
+def invalid_model():
+    nodes = [
+        helper.make_node("Relu", ["x"], [], name="no_outputs"),
+        helper.make_node("Relu", ["later"], ["t"], name="too_early"),
+        helper.make_node("Relu", ["x"], ["later"], name="producer"),
+        helper.make_node("LeakyRelu", ["t"], ["y"], name="leaky", alpha=2),
+    ]
+    graph = helper.make_graph(
+        nodes,
+        "invalid",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3])],
+    )
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+
+
+def warning_model():
+    graph = helper.make_graph(
+        [helper.make_node("Relu", ["x"], ["y"], name="r")],
+        "newer_opset",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3])],
+    )
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 22)])
+
+
 if __name__ == "__main__":
     kind, out = sys.argv[1], sys.argv[2]
-    model = {"shape": shape_model, "unsupported": unsupported_model}[kind]()
+    model = {
+        "shape": shape_model,
+        "unsupported": unsupported_model,
+        "invalid": invalid_model,
+        "warning": warning_model,
+    }[kind]()
     onnx.save(model, out)
