@@ -141,7 +141,13 @@ fn visit_dominator_tree(
         scopes.push();
         simplify_block(ctx, block, scopes);
         stack.push(None);
-        for &child in children.get(&block).map(Vec::as_slice).unwrap_or(&[]).iter().rev() {
+        for &child in children
+            .get(&block)
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
+            .iter()
+            .rev()
+        {
             stack.push(Some(child));
         }
     }

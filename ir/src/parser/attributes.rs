@@ -818,9 +818,13 @@ impl<'a> Parser<'a> {
                     magnitude,
                     ..
                 },
-            ) => Ok(DenseElement::Int(
-                self.check_integer(at, negative, magnitude, element, ELEMENT_RANGE)?,
-            )),
+            ) => Ok(DenseElement::Int(self.check_integer(
+                at,
+                negative,
+                magnitude,
+                element,
+                ELEMENT_RANGE,
+            )?)),
             (TypeKind::Integer { .. } | TypeKind::Index, Scalar::Bool(_)) => {
                 self.error_at(at, "expected integer elements, but parsed boolean")
             }

@@ -558,7 +558,6 @@ impl<'a> Parser<'a> {
             p.expect(TokenKind::Colon, "':'")?;
             p.expect(TokenKind::LBrace, "'{'")?;
             p.parse_comma_list_until(TokenKind::RBrace, |p| {
-                
                 let key = match p.tok.kind {
                     TokenKind::BareIdent => p.take_text().to_string(),
                     TokenKind::String => p.parse_string("resource key")?,

@@ -165,7 +165,10 @@ impl<'a> Parser<'a> {
             return self.error_at(name_tok.start, "empty operation name is invalid");
         }
         if name.contains('\0') {
-            return self.error_at(name_tok.start, "null character not allowed in operation name");
+            return self.error_at(
+                name_tok.start,
+                "null character not allowed in operation name",
+            );
         }
         self.check_op_registered(&name, name_tok.start)?;
         self.expect(TokenKind::LParen, "'(' to start operand list")?;
