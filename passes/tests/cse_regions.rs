@@ -18,7 +18,8 @@ fn run(text: &str, pipeline: &str) -> String {
         verify_each: true,
         ..Instrumentation::default()
     };
-    pm.run(&mut ctx, top, &instr).expect("the pipeline succeeds");
+    pm.run(&mut ctx, top, &instr)
+        .expect("the pipeline succeeds");
     let print = PrintOptions {
         generic: true,
         debug_info: false,
@@ -72,5 +73,8 @@ fn a_chain_of_blocks_deeper_than_the_stack_is_simplified() {
     text += "}\n";
     let out = run(&text, "builtin.module(cse)");
     assert_eq!(out.matches("unrealized_conversion_cast").count(), 1);
-    assert_eq!(out.matches("\"unreg.use\"(%0) : (i64) -> ()").count(), blocks);
+    assert_eq!(
+        out.matches("\"unreg.use\"(%0) : (i64) -> ()").count(),
+        blocks
+    );
 }

@@ -492,9 +492,8 @@ impl<'a> Parser<'a> {
         let kind = self.ctx.type_kind(ty);
         let shape = kind.shape().expect("shaped type").to_vec();
         let element = kind.element().expect("shaped types have elements");
-        let Some(count) = shape
-            .iter()
-            .try_fold(1i64, |acc, &d| acc.checked_mul(d))
+        let Some(count) = crate::types::shape_num_elements(&shape)
+            .ok()
             .filter(|&c| c <= 1 << 40)
         else {
             return self.error_at(at, "elements literal type has too many elements");
