@@ -4,7 +4,8 @@
 Generates a `func.func` whose body is a chain of --blocks blocks. Every block takes a block
 argument, uses a value of the entry block (so dominance has to be checked across the whole
 chain), and branches forward: to the next block, or conditionally to the next block and to
-one a few hundred blocks ahead (successors that are forward references at parse time). Then
+one a few hundred blocks ahead (successors that are forward references at parse time);
+with --plain, blocks hold only a branch to the next one. Then
 times `TOOL --allow-unregistered-dialect FILE -o /dev/null` for both tools, runs interleaved,
 and prints the medians and the tb-opt/mlir-opt ratio. Time that grows faster than the number
 of blocks (block lists, block lookups, predecessors, dominance, forward references, block
@@ -25,6 +26,19 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
+
+
+def generate_plain(blocks: int) -> str:
+    """A chain of blocks that only branch to the next one: no values, no dominance queries."""
+    lines = ['"bench.func"() ({', '  "bench.br"()[^bb1] : () -> ()']
+    for i in range(1, blocks + 1):
+        lines.append(f"^bb{i}:")
+        if i == blocks:
+            lines.append('  "bench.return"() : () -> ()')
+        else:
+            lines.append(f'  "bench.br"()[^bb{i + 1}] : () -> ()')
+    lines.append("}) : () -> ()")
+    return "\n".join(lines) + "\n"
 
 
 def generate(blocks: int, jump: int) -> str:
@@ -69,6 +83,9 @@ def main() -> None:
     parser.add_argument("--blocks", type=int, default=100_000, help="blocks after the entry")
     parser.add_argument("--jump", type=int, default=300, help="distance of the far branches")
     parser.add_argument("--runs", type=int, default=3, help="timed runs per tool")
+    parser.add_argument(
+        "--plain", action="store_true", help="blocks that only branch: no values or uses"
+    )
     parser.add_argument("--tb-opt", default=str(REPO / "target" / "release" / "tb-opt"))
     parser.add_argument("--mlir-opt", default=shutil.which("mlir-opt-22") or "mlir-opt")
     parser.add_argument("--keep", type=Path, help="also write the generated module here")
@@ -79,7 +96,7 @@ def main() -> None:
     )
     args = parser.parse_args()
 
-    text = generate(args.blocks, args.jump)
+    text = generate_plain(args.blocks) if args.plain else generate(args.blocks, args.jump)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "many_blocks.mlir"
         path.write_text(text)
