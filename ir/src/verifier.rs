@@ -17,7 +17,7 @@ pub fn verify(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     let mut v = Verifier {
         ctx,
         dominators: HashMap::new(),
-        op_positions: Vec::new(),
+        op_positions: rustc_hash::FxHashMap::default(),
         numbered_blocks: rustc_hash::FxHashSet::default(),
     };
     v.verify_op(op)
@@ -27,9 +27,10 @@ struct Verifier<'a> {
     ctx: &'a Context,
     /// Dominator trees per CFG region, computed on demand.
     dominators: HashMap<RegionId, DominatorTree>,
-    /// Each op's position in its block, by op slot, for the blocks in `numbered_blocks`:
-    /// the order of two ops of a block in O(1) once the block is numbered.
-    op_positions: Vec<u32>,
+    /// Each op's position in its block, for the blocks in `numbered_blocks`: the order of
+    /// two ops of a block in O(1) once the block is numbered. A map, not a table over all
+    /// ops: verifying one function of a large module must not cost the module's size.
+    op_positions: rustc_hash::FxHashMap<OpId, u32>,
     numbered_blocks: rustc_hash::FxHashSet<BlockId>,
 }
 
@@ -259,14 +260,14 @@ impl Verifier<'_> {
             return false;
         };
         if self.numbered_blocks.insert(block) {
-            if self.op_positions.is_empty() {
-                self.op_positions = vec![0; ctx.ops.slot_bound()];
-            }
             for (i, op) in ctx.block_ops(block).enumerate() {
-                self.op_positions[ctx.ops.slot(op.0)] = i as u32;
+                self.op_positions.insert(op, i as u32);
             }
         }
-        self.op_positions[ctx.ops.slot(a.0)] < self.op_positions[ctx.ops.slot(b.0)]
+        match (self.op_positions.get(&a), self.op_positions.get(&b)) {
+            (Some(a), Some(b)) => a < b,
+            _ => false,
+        }
     }
 
     fn block_dominates(&mut self, region: RegionId, a: BlockId, b: BlockId) -> bool {

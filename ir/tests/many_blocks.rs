@@ -151,3 +151,26 @@ fn a_use_not_dominated_at_the_end_of_a_long_chain_is_reported() {
     let error = verify(&ctx, top).expect_err("the use is not dominated");
     assert_eq!(error.message, "operand #0 does not dominate this use");
 }
+
+#[test]
+fn uses_in_a_long_block_are_checked_against_the_order_of_its_ops() {
+    // Every op of a 20,000-op block uses the first one: valid. A use before its definition
+    // at the very end is not.
+    let ops = 20_000;
+    let mut body = String::from("  %c = \"t.const\"() : () -> i32\n");
+    for _ in 0..ops {
+        body += "  \"t.use\"(%c) : (i32) -> ()\n";
+    }
+    let valid = format!(
+        "\"t.func\"() ({{\n^bb0:\n{body}  \"t.br\"()[^bb1] : () -> ()\n^bb1:\n  \"t.return\"() : () -> ()\n}}) : () -> ()\n"
+    );
+    let (ctx, top) = parse(&valid);
+    verify(&ctx, top).unwrap_or_else(|d| panic!("the block verifies: {}", d.message));
+
+    let late = format!(
+        "\"t.func\"() ({{\n^bb0:\n{body}  \"t.use\"(%late) : (i32) -> ()\n  %late = \"t.const\"() : () -> i32\n  \"t.br\"()[^bb1] : () -> ()\n^bb1:\n  \"t.return\"() : () -> ()\n}}) : () -> ()\n"
+    );
+    let (ctx, top) = parse(&late);
+    let error = verify(&ctx, top).expect_err("the use comes before its definition");
+    assert_eq!(error.message, "operand #0 does not dominate this use");
+}
