@@ -107,6 +107,23 @@ impl Context {
         }
     }
 
+    /// Removes `blocks`, all of `region`, and erases their operations, with one pass over
+    /// the region's block list (erasing them one at a time costs a pass each). Uses of
+    /// their values must be gone or in ops erased along with them.
+    pub fn erase_blocks(&mut self, region: RegionId, blocks: &[BlockId]) {
+        for &block in blocks {
+            let ops: Vec<OpId> = self.block_ops(block).collect();
+            for op in ops.into_iter().rev() {
+                self.erase_op(op);
+            }
+            self.blocks[block.0 as usize].parent = None;
+        }
+        let erased: rustc_hash::FxHashSet<BlockId> = blocks.iter().copied().collect();
+        self.regions[region.0 as usize]
+            .blocks
+            .retain(|b| !erased.contains(b));
+    }
+
     /// The operations of `block`, in order.
     pub fn block_ops(&self, block: BlockId) -> BlockOps<'_> {
         BlockOps {

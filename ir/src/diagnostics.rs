@@ -104,17 +104,22 @@ fn render_one(ctx: &Context, sources: &SourceMgr, diag: &Diagnostic, out: &mut S
         Some((file, line, col)) => {
             out.push_str(&format!(
                 "{file}:{line}:{col}: {severity}: {}\n",
-                diag.message
+                escape_controls(&diag.message)
             ));
             if let Some(text) = sources.line(file, line) {
-                out.push_str(text);
+                out.push_str(&escape_controls(text));
                 out.push('\n');
-                // Columns count bytes; keep tabs so the caret lines up.
-                let pad: String = text
-                    .bytes()
-                    .take(col.saturating_sub(1) as usize)
-                    .map(|b| if b == b'\t' { '\t' } else { ' ' })
-                    .collect();
+                // Columns count bytes; keep tabs and pad escaped control characters to
+                // their escaped width so the caret lines up.
+                let mut pad = String::new();
+                let before = col.saturating_sub(1) as usize;
+                for (_, c) in text.char_indices().take_while(|&(at, _)| at < before) {
+                    match c {
+                        '\t' => pad.push('\t'),
+                        _ if is_escaped_control(c) => pad.extend(c.escape_debug().map(|_| ' ')),
+                        _ => pad.extend(std::iter::repeat_n(' ', c.len_utf8())),
+                    }
+                }
                 out.push_str(&pad);
                 out.push_str("^\n");
             }
@@ -122,7 +127,59 @@ fn render_one(ctx: &Context, sources: &SourceMgr, diag: &Diagnostic, out: &mut S
         None => {
             let mut where_ = String::new();
             crate::printer::print_location_inline(ctx, diag.loc, &mut where_);
-            out.push_str(&format!("{where_}: {severity}: {}\n", diag.message));
+            out.push_str(&format!(
+                "{where_}: {severity}: {}\n",
+                escape_controls(&diag.message)
+            ));
         }
+    }
+}
+
+/// Control characters other than newline and tab, which must not reach a terminal raw
+/// (a NUL from a string literal, an escape sequence).
+fn is_escaped_control(c: char) -> bool {
+    c.is_control() && c != '\n' && c != '\t'
+}
+
+/// `text` with its control characters written as Rust escapes (`\0`, `\u{1b}`).
+fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(is_escaped_control) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if is_escaped_control(c) {
+            out.extend(c.escape_debug());
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn control_characters_are_escaped_and_the_caret_still_lines_up() {
+        let mut ctx = Context::new();
+        let loc = ctx.file_loc("f.mlir", 1, 8);
+        let mut sources = SourceMgr::new();
+        sources.add_buffer("f.mlir", "\"a\0b\"\t@x");
+        let diag = Diagnostic::error(loc, "bad name 'a\0b'\nsecond line");
+        let text = render(&ctx, &sources, &diag);
+        assert_eq!(
+            text,
+            "f.mlir:1:8: error: bad name 'a\\0b'\nsecond line\n\"a\\0b\"\t@x\n      \t ^\n"
+        );
+    }
+
+    #[test]
+    fn text_without_control_characters_is_unchanged() {
+        assert!(matches!(
+            escape_controls("plain é\ttext\n"),
+            std::borrow::Cow::Borrowed(_)
+        ));
     }
 }

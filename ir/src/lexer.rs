@@ -62,10 +62,11 @@ fn is_suffix_char(c: u8) -> bool {
     c.is_ascii_alphanumeric() || matches!(c, b'_' | b'$' | b'.' | b'-')
 }
 
-/// Skips whitespace and `//` comments starting at `pos`.
+/// Skips whitespace and `//` comments starting at `pos`. A NUL byte between tokens is
+/// skipped too, as MLIR does.
 pub fn skip_trivia(src: &[u8], mut pos: usize) -> usize {
     loop {
-        while pos < src.len() && src[pos].is_ascii_whitespace() {
+        while pos < src.len() && (src[pos].is_ascii_whitespace() || src[pos] == 0) {
             pos += 1;
         }
         if src[pos..].starts_with(b"//") {

@@ -49,6 +49,9 @@ pub(crate) struct Printer<'a> {
     pub(crate) out: String,
     names: Vec<ValueName>,
     name_strings: Vec<String>,
+    /// Each numbered block's position in its region, by block slot (`u32::MAX`: none), so
+    /// naming a block is O(1) however many blocks its region has.
+    block_numbers: Vec<u32>,
     pub(crate) attrs: AttrWriter<'a>,
     /// Dialects whose ops print without prefix, one entry per open op region.
     default_dialects: Vec<&'static str>,
@@ -133,6 +136,7 @@ pub fn print_operation(ctx: &Context, op: OpId, options: PrintOptions) -> String
         out: String::with_capacity(1 << 16),
         names: vec![ValueName::Unnamed; ctx.values.slot_bound()],
         name_strings: Vec::new(),
+        block_numbers: vec![u32::MAX; ctx.blocks.slot_bound()],
         attrs: AttrWriter::new(ctx, !options.local_scope),
         default_dialects: Vec::new(),
     };
@@ -262,6 +266,7 @@ impl Printer<'_> {
             }
             let region = scope.region;
             for (i, &block) in self.ctx.region(region).blocks.iter().enumerate() {
+                self.block_numbers[self.ctx.blocks.slot(block.0)] = i as u32;
                 for &arg in &self.ctx.block(block).args {
                     self.names[self.ctx.values.slot(arg.0)] = if i == 0 {
                         next_arg += 1;
@@ -575,6 +580,7 @@ impl Printer<'_> {
     ) {
         self.out.push_str("{\n");
         let blocks = &self.ctx.region(region).blocks;
+        let predecessors = self.predecessor_numbers(region);
         for (i, &block) in blocks.iter().enumerate() {
             let data = self.ctx.block(block);
             let show_args = !data.args.is_empty() && (i > 0 || print_entry_args);
@@ -602,7 +608,7 @@ impl Printer<'_> {
                 }
                 self.out.push(':');
                 if i > 0 {
-                    self.write_predecessor_comment(region, block);
+                    self.write_predecessor_comment(&predecessors[i]);
                 }
                 self.out.push('\n');
             }
@@ -621,38 +627,61 @@ impl Printer<'_> {
         self.out.push('}');
     }
 
-    /// `  // pred: ^bb0` or `  // 2 preds: ^bb0, ^bb1`, as MLIR annotates block headers.
-    fn write_predecessor_comment(&mut self, region: RegionId, block: BlockId) {
+    /// For each block of `region`, the positions of the blocks branching to it, once per
+    /// branch, in block order: one pass over the region's terminators.
+    fn predecessor_numbers(&self, region: RegionId) -> Vec<Vec<u32>> {
         let blocks = &self.ctx.region(region).blocks;
-        let mut preds = Vec::new();
+        let mut preds = vec![Vec::new(); blocks.len()];
         for (i, &b) in blocks.iter().enumerate() {
-            if let Some(term) = self.ctx.block(b).last {
-                preds.extend(
-                    self.ctx
-                        .op(term)
-                        .successors
-                        .iter()
-                        .filter(|&&s| s == block)
-                        .map(|_| i),
-                );
+            let Some(term) = self.ctx.block(b).last else {
+                continue;
+            };
+            for &succ in &self.ctx.op(term).successors {
+                if self.ctx.block(succ).parent == Some(region)
+                    && let Some(at) = self.block_number(succ)
+                {
+                    preds[at as usize].push(i as u32);
+                }
             }
         }
-        match preds.len() {
-            0 => self.out.push_str("  // no predecessors"),
-            1 => {
-                let _ = write!(self.out, "  // pred: ^bb{}", preds[0]);
+        preds
+    }
+
+    /// `  // pred: ^bb0` or `  // 2 preds: ^bb0, ^bb1`, as MLIR annotates block headers.
+    fn write_predecessor_comment(&mut self, preds: &[u32]) {
+        match preds {
+            [] => self.out.push_str("  // no predecessors"),
+            [one] => {
+                let _ = write!(self.out, "  // pred: ^bb{one}");
             }
-            n => {
-                let list: Vec<String> = preds.iter().map(|i| format!("^bb{i}")).collect();
-                let _ = write!(self.out, "  // {n} preds: {}", list.join(", "));
+            _ => {
+                let _ = write!(self.out, "  // {} preds: ", preds.len());
+                for (k, i) in preds.iter().enumerate() {
+                    if k > 0 {
+                        self.out.push_str(", ");
+                    }
+                    let _ = write!(self.out, "^bb{i}");
+                }
+            }
+        }
+    }
+
+    /// The position of `block` in its region: from the numbering of the printed ops, or
+    /// found in its region for a block outside them.
+    fn block_number(&self, block: BlockId) -> Option<u32> {
+        let slot = self.ctx.blocks.slot(block.0);
+        match self.block_numbers.get(slot) {
+            Some(&n) if n != u32::MAX => Some(n),
+            _ => {
+                let region = self.ctx.block(block).parent?;
+                let blocks = &self.ctx.region(region).blocks;
+                blocks.iter().position(|&b| b == block).map(|i| i as u32)
             }
         }
     }
 
     pub(crate) fn write_block_name(&mut self, block: BlockId) {
-        let region = self.ctx.block(block).parent;
-        let index = region.and_then(|r| self.ctx.region(r).blocks.iter().position(|&b| b == block));
-        match index {
+        match self.block_number(block) {
             Some(i) => {
                 let _ = write!(self.out, "^bb{i}");
             }

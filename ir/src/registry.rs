@@ -43,6 +43,9 @@ pub struct OpTraits {
     pub constant_like: bool,
     /// Operands may be swapped: folding moves constants to the right.
     pub commutative: bool,
+    /// A symbol with a body region (a function): with no blocks it is a declaration, and
+    /// a declaration must not be public.
+    pub function_like: bool,
 }
 
 /// What a folder produces for one result: an existing value or a constant (an

@@ -172,6 +172,13 @@ impl TypeKind {
         }
     }
 
+    /// The number of elements of a ranked shaped type with a static shape, computed with
+    /// checked arithmetic: a shape such as `4611686018427387904x4` is a valid type (as in
+    /// MLIR) whose element count does not fit an `i64`.
+    pub fn num_elements(&self) -> Result<i64, ElementCountError> {
+        shape_num_elements(self.shape().ok_or(ElementCountError::Unranked)?)
+    }
+
     /// Element type of a shaped or complex type.
     pub fn element(&self) -> Option<Type> {
         match self {
@@ -183,5 +190,77 @@ impl TypeKind {
             | TypeKind::Complex(element) => Some(*element),
             _ => None,
         }
+    }
+}
+
+/// Why a shaped type has no element count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ElementCountError {
+    /// Not a ranked shaped type.
+    Unranked,
+    /// A dimension is `?`.
+    Dynamic,
+    /// The product of the dimensions does not fit an `i64`.
+    Overflow,
+}
+
+impl std::fmt::Display for ElementCountError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            ElementCountError::Unranked => "the type has no static rank",
+            ElementCountError::Dynamic => "the shape has a dynamic dimension",
+            ElementCountError::Overflow => "the number of elements overflows a 64-bit integer",
+        })
+    }
+}
+
+/// The product of the dimensions of a static `shape` (1 for rank 0), checked: a dynamic
+/// dimension or a product past `i64::MAX` is an error, never a wrapped value. A zero
+/// dimension makes the count 0 whatever the others are.
+pub fn shape_num_elements(shape: &[i64]) -> Result<i64, ElementCountError> {
+    if shape.iter().any(|&dim| dim < 0) {
+        return Err(ElementCountError::Dynamic);
+    }
+    if shape.contains(&0) {
+        return Ok(0);
+    }
+    shape.iter().try_fold(1i64, |count, &dim| {
+        count.checked_mul(dim).ok_or(ElementCountError::Overflow)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn element_counts_are_products_of_static_dimensions() {
+        assert_eq!(shape_num_elements(&[]), Ok(1));
+        assert_eq!(shape_num_elements(&[2, 3, 4]), Ok(24));
+        assert_eq!(shape_num_elements(&[0, 7]), Ok(0));
+        assert_eq!(shape_num_elements(&[i64::MAX]), Ok(i64::MAX));
+    }
+
+    #[test]
+    fn element_counts_past_i64_are_errors_not_wrapped_values() {
+        // 2^62 * 4 = 2^64 wraps to 0 in unchecked arithmetic.
+        assert_eq!(
+            shape_num_elements(&[1 << 62, 4]),
+            Err(ElementCountError::Overflow)
+        );
+        assert_eq!(
+            shape_num_elements(&[i64::MAX, 2]),
+            Err(ElementCountError::Overflow)
+        );
+        // A zero dimension anywhere: no element, whatever the other dimensions multiply to.
+        assert_eq!(shape_num_elements(&[1 << 62, 4, 0]), Ok(0));
+    }
+
+    #[test]
+    fn dynamic_dimensions_have_no_count() {
+        assert_eq!(
+            shape_num_elements(&[2, DYNAMIC]),
+            Err(ElementCountError::Dynamic)
+        );
     }
 }

@@ -142,8 +142,10 @@ fn remove_unreachable_blocks(ctx: &mut Context, root: OpId) {
                 }
             }
         }
-        for b in blocks.into_iter().filter(|b| !reached.contains(b)) {
-            ctx.erase_block(b);
-        }
+        let unreachable: Vec<BlockId> = blocks
+            .into_iter()
+            .filter(|b| !reached.contains(b))
+            .collect();
+        ctx.erase_blocks(region, &unreachable);
     }
 }

@@ -30,8 +30,43 @@ struct OpKey {
     result_types: Vec<Type>,
 }
 
-/// Known ops, innermost scope last.
-type Scopes = Vec<HashMap<OpKey, OpId>>;
+/// Known ops in nested scopes, as a scoped hash table: one map from key to the ops known
+/// under it (innermost last), and per open scope the keys it added, so a lookup costs the
+/// same however deep the scopes nest (a chain of blocks nests a scope per block).
+#[derive(Default)]
+struct Scopes {
+    known: HashMap<OpKey, Vec<OpId>>,
+    added: Vec<Vec<OpKey>>,
+}
+
+impl Scopes {
+    fn push(&mut self) {
+        self.added.push(Vec::new());
+    }
+
+    fn pop(&mut self) {
+        for key in self.added.pop().unwrap_or_default() {
+            if let Some(ops) = self.known.get_mut(&key) {
+                ops.pop();
+                if ops.is_empty() {
+                    self.known.remove(&key);
+                }
+            }
+        }
+    }
+
+    fn lookup(&self, key: &OpKey) -> Option<OpId> {
+        self.known.get(key).and_then(|ops| ops.last().copied())
+    }
+
+    /// Records `op` under `key` in the innermost scope (there is one per visited block).
+    fn insert(&mut self, key: OpKey, op: OpId) {
+        if let Some(added) = self.added.last_mut() {
+            added.push(key.clone());
+            self.known.entry(key).or_default().push(op);
+        }
+    }
+}
 
 impl Pass for Cse {
     fn argument(&self) -> &'static str {
@@ -45,7 +80,7 @@ impl Pass for Cse {
     fn run(&mut self, ctx: &mut Context, op: OpId) -> Result<(), Diagnostic> {
         let regions = ctx.op(op).regions.to_vec();
         for region in regions {
-            simplify_region(ctx, region, &mut vec![HashMap::new()]);
+            simplify_region(ctx, region, &mut Scopes::default());
         }
         Ok(())
     }
@@ -64,10 +99,14 @@ fn key(ctx: &Context, op: OpId) -> OpKey {
 
 fn simplify_region(ctx: &mut Context, region: RegionId, scopes: &mut Scopes) {
     let blocks = ctx.region(region).blocks.clone();
+    // A region without blocks (a function declaration's body) has nothing to simplify.
+    let Some(&entry) = blocks.first() else {
+        return;
+    };
     if blocks.len() == 1 || !has_ssa_dominance(ctx, region) {
         // One block, or no dominance to respect: ops only see earlier ops of their block.
         for block in blocks {
-            scopes.push(HashMap::new());
+            scopes.push();
             simplify_block(ctx, block, scopes);
             scopes.pop();
         }
@@ -81,21 +120,37 @@ fn simplify_region(ctx: &mut Context, region: RegionId, scopes: &mut Scopes) {
             children.entry(*parent).or_default().push(b);
         }
     }
-    visit_dominator_tree(ctx, blocks[0], &children, scopes);
+    visit_dominator_tree(ctx, entry, &children, scopes);
 }
 
+/// Simplifies the blocks of the dominator tree under `root` in preorder, each seeing the
+/// ops of its dominators. Iterative: a chain of blocks makes a tree as deep as it is long.
 fn visit_dominator_tree(
     ctx: &mut Context,
-    block: BlockId,
+    root: BlockId,
     children: &HashMap<BlockId, Vec<BlockId>>,
     scopes: &mut Scopes,
 ) {
-    scopes.push(HashMap::new());
-    simplify_block(ctx, block, scopes);
-    for &child in children.get(&block).map(Vec::as_slice).unwrap_or(&[]) {
-        visit_dominator_tree(ctx, child, children, scopes);
+    // `Some(block)` enters a block (opening its scope), `None` leaves the latest one.
+    let mut stack = vec![Some(root)];
+    while let Some(step) = stack.pop() {
+        let Some(block) = step else {
+            scopes.pop();
+            continue;
+        };
+        scopes.push();
+        simplify_block(ctx, block, scopes);
+        stack.push(None);
+        for &child in children
+            .get(&block)
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
+            .iter()
+            .rev()
+        {
+            stack.push(Some(child));
+        }
     }
-    scopes.pop();
 }
 
 fn simplify_block(ctx: &mut Context, block: BlockId, scopes: &mut Scopes) {
@@ -103,7 +158,7 @@ fn simplify_block(ctx: &mut Context, block: BlockId, scopes: &mut Scopes) {
     for op in ops {
         if crate::is_pure(ctx, op) {
             let k = key(ctx, op);
-            if let Some(&existing) = scopes.iter().rev().find_map(|s| s.get(&k)) {
+            if let Some(existing) = scopes.lookup(&k) {
                 let (old, new) = (
                     ctx.op(op).results.to_vec(),
                     ctx.op(existing).results.to_vec(),
@@ -113,7 +168,7 @@ fn simplify_block(ctx: &mut Context, block: BlockId, scopes: &mut Scopes) {
                 }
                 ctx.erase_op(op);
             } else {
-                scopes.last_mut().expect("a scope per block").insert(k, op);
+                scopes.insert(k, op);
             }
             continue;
         }
@@ -121,7 +176,7 @@ fn simplify_block(ctx: &mut Context, block: BlockId, scopes: &mut Scopes) {
         let regions = ctx.op(op).regions.to_vec();
         for region in regions {
             if isolated {
-                simplify_region(ctx, region, &mut vec![HashMap::new()]);
+                simplify_region(ctx, region, &mut Scopes::default());
             } else {
                 simplify_region(ctx, region, scopes);
             }

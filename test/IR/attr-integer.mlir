@@ -30,6 +30,11 @@
 // CHECK-LABEL: "unreg.index"() {a = 5 : index, b = -1 : index, c = 9223372036854775807 : index} : () -> ()
 "unreg.index"() {a = 5 : index, b = -1 : index, c = 0x7fffffffffffffff : index} : () -> ()
 
+// The extremes of each rule: a negated value needs its sign bit set (-2^(w-1) is the
+// least), a signless value may fill every bit (it wraps, up to 128 bits), an index may not.
+// CHECK-LABEL: "unreg.range_edges"() {a = -128 : i8, b = true, c = -1 : i128, d = -170141183460469231731687303715884105728 : i128, e = -9223372036854775808 : index, f = 9223372036854775807 : index} : () -> ()
+"unreg.range_edges"() {a = -128 : i8, b = -1 : i1, c = 0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF : i128, d = 170141183460469231731687303715884105728 : i128, e = -9223372036854775808 : index, f = 9223372036854775807 : index} : () -> ()
+
 // Integers inside arrays: the default type is elided there.
 // CHECK-LABEL: "unreg.in_array"() {a = [1, 2, 3 : i32, -4 : si16, 5 : index]} : () -> ()
 // CHECK-NEXT: }) : () -> ()

@@ -65,3 +65,30 @@
   %1 = "builtin.unrealized_conversion_cast"(%0) : (i8) -> i64
   "func.return"() : () -> ()
 }) : () -> ()
+
+// -----
+
+// A declaration and the empty regions of nested ops are left alone; unreachable blocks
+// around them still go, however many there are (they are erased in one pass).
+// CHECK-LABEL: sym_name = "declaration"
+// CHECK-NEXT:  }) : () -> ()
+// CHECK-LABEL: sym_name = "empty_regions"
+// CHECK:         "unreg.empty"() ({
+// CHECK-NEXT:    }) : () -> ()
+// CHECK-NEXT:    "unreg.br"()[^bb1] : () -> ()
+// CHECK-NEXT:  ^bb1:
+// CHECK-NEXT:    "func.return"() : () -> ()
+// CHECK-NEXT:  }) : () -> ()
+"func.func"() <{function_type = () -> (), sym_name = "declaration", sym_visibility = "private"}> ({
+}) : () -> ()
+"func.func"() <{function_type = () -> (), sym_name = "empty_regions"}> ({
+  "unreg.empty"() ({}) : () -> ()
+  "unreg.br"()[^bb1] : () -> ()
+^bb1:
+  "func.return"() : () -> ()
+^bb2:
+  "unreg.empty"() ({}) : () -> ()
+  "unreg.br"()[^bb3] : () -> ()
+^bb3:
+  "unreg.br"()[^bb2] : () -> ()
+}) : () -> ()

@@ -1,4 +1,5 @@
 // RUN: tb-opt --allow-unregistered-dialect --split-input-file --mlir-print-op-generic --pass-pipeline='builtin.module(func.func(cse))' %s | FileCheck %s
+// RUN: tb-opt --allow-unregistered-dialect --split-input-file --mlir-print-op-generic --cse %s | FileCheck %s
 
 // Identical pure ops merge; their uses move to the first one.
 // CHECK-LABEL: sym_name = "duplicates"
@@ -81,5 +82,39 @@
 ^bb3:
   %z = "builtin.unrealized_conversion_cast"(%a) : (i32) -> i64
   "unreg.use"(%z) : (i64) -> ()
+  "func.return"() : () -> ()
+}) : () -> ()
+
+// -----
+
+// A declaration's body region has no blocks: nothing to simplify, nothing to crash on.
+// CHECK-LABEL: sym_name = "declaration"
+// CHECK-SAME:    sym_visibility = "private"
+// CHECK-NEXT:  }) : () -> ()
+"func.func"() <{function_type = (i32) -> i32, sym_name = "declaration", sym_visibility = "private"}> ({
+}) : () -> ()
+
+// -----
+
+// Empty regions of nested ops, in a region of several blocks, are left alone; the blocks
+// around them are still simplified.
+// CHECK-LABEL: sym_name = "empty_nested_regions"
+// CHECK:         "unreg.empty"() ({
+// CHECK-NEXT:    }, {
+// CHECK-NEXT:    }) : () -> ()
+// CHECK:       ^bb1:
+// CHECK-NEXT:    "unreg.empty"() ({
+// CHECK-NEXT:    }) : () -> ()
+// CHECK-NEXT:    %[[C:.*]] = "builtin.unrealized_conversion_cast"(%arg0) : (i32) -> i64
+// CHECK-NEXT:    "unreg.use"(%[[C]], %[[C]]) : (i64, i64) -> ()
+"func.func"() <{function_type = (i32) -> (), sym_name = "empty_nested_regions"}> ({
+^bb0(%a: i32):
+  "unreg.empty"() ({}, {}) : () -> ()
+  "unreg.br"()[^bb1] : () -> ()
+^bb1:
+  "unreg.empty"() ({}) : () -> ()
+  %x = "builtin.unrealized_conversion_cast"(%a) : (i32) -> i64
+  %y = "builtin.unrealized_conversion_cast"(%a) : (i32) -> i64
+  "unreg.use"(%x, %y) : (i64, i64) -> ()
   "func.return"() : () -> ()
 }) : () -> ()

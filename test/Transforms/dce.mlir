@@ -16,3 +16,21 @@
   %e = "unreg.effect"() : () -> i8
   "func.return"(%kept) : (f32) -> ()
 }) : () -> ()
+
+// -----
+
+// A declaration and the empty regions of nested ops have nothing to remove.
+// CHECK-LABEL: sym_name = "declaration"
+// CHECK-NEXT:  }) : () -> ()
+// CHECK-LABEL: sym_name = "empty_regions"
+// CHECK:         "unreg.empty"() ({
+// CHECK-NEXT:    }) : () -> ()
+// CHECK-NOT:     unrealized_conversion_cast
+"func.func"() <{function_type = () -> (), sym_name = "declaration", sym_visibility = "private"}> ({
+}) : () -> ()
+"func.func"() <{function_type = (i32) -> (), sym_name = "empty_regions"}> ({
+^bb0(%a: i32):
+  "unreg.empty"() ({}) : () -> ()
+  %0 = "builtin.unrealized_conversion_cast"(%a) : (i32) -> i64
+  "func.return"() : () -> ()
+}) : () -> ()

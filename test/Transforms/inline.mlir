@@ -50,3 +50,19 @@
   "func.call"() <{callee = @recursive}> : () -> ()
   "func.return"() : () -> ()
 }) : () -> ()
+
+// -----
+
+// A call to a declaration has no body to inline and stays a call.
+// CHECK-LABEL: sym_name = "calls_declaration"
+// CHECK:         "func.call"(%arg0) <{callee = @declared}> : (i32) -> i32
+// CLEAN-LABEL: sym_name = "calls_declaration"
+// CLEAN:         "func.call"(%arg0) <{callee = @declared}> : (i32) -> i32
+// CLEAN:       sym_name = "declared"
+"func.func"() <{function_type = (i32) -> i32, sym_name = "calls_declaration"}> ({
+^bb0(%a: i32):
+  %0 = "func.call"(%a) <{callee = @declared}> : (i32) -> i32
+  "func.return"(%0) : (i32) -> ()
+}) : () -> ()
+"func.func"() <{function_type = (i32) -> i32, sym_name = "declared", sym_visibility = "private"}> ({
+}) : () -> ()

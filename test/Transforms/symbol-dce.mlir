@@ -19,3 +19,17 @@
 "func.func"() <{function_type = () -> (), sym_name = "dead_callee", sym_visibility = "private"}> ({
   "func.return"() : () -> ()
 }) : () -> ()
+
+// Declarations are symbols like definitions: a referenced one stays, an unreferenced
+// private one goes.
+// CHECK-LABEL: sym_name = "uses_declaration"
+// CHECK:       sym_name = "used_declaration"
+// CHECK-NOT:   sym_name = "unused_declaration"
+"func.func"() <{function_type = () -> (), sym_name = "uses_declaration"}> ({
+  "func.call"() <{callee = @used_declaration}> : () -> ()
+  "func.return"() : () -> ()
+}) : () -> ()
+"func.func"() <{function_type = () -> (), sym_name = "used_declaration", sym_visibility = "private"}> ({
+}) : () -> ()
+"func.func"() <{function_type = () -> (), sym_name = "unused_declaration", sym_visibility = "private"}> ({
+}) : () -> ()

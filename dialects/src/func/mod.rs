@@ -35,6 +35,7 @@ static FUNC_DEF: OpDef = OpDef {
     traits: OpTraits {
         isolated_from_above: true,
         automatic_allocation_scope: true,
+        function_like: true,
         ..OpDef::EMPTY.traits
     },
     custom_assembly: Some((asm::parse_func, asm::print_func)),

@@ -268,6 +268,7 @@ impl OpDef {
             automatic_allocation_scope: false,
             constant_like: false,
             commutative: false,
+            function_like: false,
         },
         same_operands_and_result_type: false,
         all_types_match: &[],

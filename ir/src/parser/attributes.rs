@@ -30,8 +30,15 @@ impl DenseTree {
     }
 }
 
+/// MLIR's out-of-range messages for an integer attribute, an element of a `dense<...>`
+/// literal and an element of an `array<...>`.
+const ATTR_RANGE: &str = "integer constant out of range for attribute";
+const ELEMENT_RANGE: &str = "integer constant out of range for type";
+const ARRAY_RANGE: &str = "integer constant out of range";
+
 /// One scalar of a dense literal, with its source offset kept for errors.
 #[derive(Clone)]
+
 enum Scalar {
     Str(Vec<u8>),
     Int {
@@ -306,7 +313,7 @@ impl<'a> Parser<'a> {
                         ty,
                     }));
                 }
-                let value = self.check_integer(tok.start, negative, magnitude, ty)?;
+                let value = self.check_integer(tok.start, negative, magnitude, ty, ATTR_RANGE)?;
                 Ok(self.ctx.integer_attr(value, ty))
             }
             _ => self.error("expected attribute value"),
@@ -349,17 +356,23 @@ impl<'a> Parser<'a> {
         Ok(self.ctx.intern_attr(AttrKind::Float { bits, ty }))
     }
 
-    /// Checks an integer literal against its type and returns its canonical value.
+    /// Checks an integer literal against its type and returns its canonical value, with
+    /// MLIR's rules: the magnitude must fit the width, a negated value must have its sign
+    /// bit set (so `-0` is out of range), and a positive signed or index value must not.
+    /// `range_error` is the out-of-range message of the calling context.
     pub(crate) fn check_integer(
         &self,
         at: usize,
         negative: bool,
         magnitude: u128,
         ty: Type,
+        range_error: &str,
     ) -> PResult<i128> {
-        let (width, signedness) = match *self.ctx.type_kind(ty) {
-            TypeKind::Integer { width, signedness } => (width, signedness),
-            TypeKind::Index => (64, Signedness::Signless),
+        let (width, signedness, sign_checked) = match *self.ctx.type_kind(ty) {
+            TypeKind::Integer { width, signedness } => {
+                (width, signedness, signedness == Signedness::Signed)
+            }
+            TypeKind::Index => (64, Signedness::Signless, true),
             _ => return self.error_at(at, "integer literal not valid for specified type"),
         };
         if negative && signedness == Signedness::Unsigned {
@@ -370,22 +383,28 @@ impl<'a> Parser<'a> {
         }
         let out_of_range = || ParseError {
             offset: at,
-            message: "integer constant out of range for attribute".into(),
+            message: range_error.into(),
             notes: vec![],
         };
-        if width >= 127 {
-            // Values are kept in 128 bits; wider types accept whatever fits there.
-            if negative && magnitude == 1u128 << 127 {
-                return Ok(i128::MIN);
-            }
-            let v = i128::try_from(magnitude).map_err(|_| out_of_range())?;
-            return Ok(if negative { -v } else { v });
-        }
         if width == 0 {
-            return if magnitude == 0 {
+            return if magnitude == 0 && !negative {
                 Ok(0)
             } else {
                 Err(out_of_range())
+            };
+        }
+        if negative && magnitude == 0 {
+            return Err(out_of_range());
+        }
+        if width >= 128 {
+            // Values are kept in 128 bits: i128 wraps like MLIR's APInt, wider types accept
+            // whatever fits there (wider magnitudes are `WideInteger`s).
+            let half = 1u128 << 127;
+            return match (negative, width == 128 && !sign_checked) {
+                (true, _) if magnitude <= half => Ok((magnitude as i128).wrapping_neg()),
+                (false, true) => Ok(magnitude as i128),
+                (false, false) if magnitude < half => Ok(magnitude as i128),
+                _ => Err(out_of_range()),
             };
         }
         if width == 1 {
@@ -397,15 +416,14 @@ impl<'a> Parser<'a> {
             };
         }
         let limit = 1u128 << width;
-        let half = 1u128 << (width - 1).min(126);
+        let half = 1u128 << (width - 1);
         if negative {
-            let max_neg = if width == 1 { 1 } else { half };
-            if magnitude > max_neg {
+            if magnitude > half {
                 return Err(out_of_range());
             }
             return Ok(-(magnitude as i128));
         }
-        if magnitude >= limit || (signedness == Signedness::Signed && magnitude >= half) {
+        if magnitude >= limit || (sign_checked && magnitude >= half) {
             return Err(out_of_range());
         }
         // Signless values keep MLIR's signed view: sign-extend from `width`.
@@ -474,9 +492,8 @@ impl<'a> Parser<'a> {
         let kind = self.ctx.type_kind(ty);
         let shape = kind.shape().expect("shaped type").to_vec();
         let element = kind.element().expect("shaped types have elements");
-        let Some(count) = shape
-            .iter()
-            .try_fold(1i64, |acc, &d| acc.checked_mul(d))
+        let Some(count) = crate::types::shape_num_elements(&shape)
+            .ok()
             .filter(|&c| c <= 1 << 40)
         else {
             return self.error_at(at, "elements literal type has too many elements");
@@ -800,9 +817,13 @@ impl<'a> Parser<'a> {
                     magnitude,
                     ..
                 },
-            ) => Ok(DenseElement::Int(
-                self.check_integer(at, negative, magnitude, element)?,
-            )),
+            ) => Ok(DenseElement::Int(self.check_integer(
+                at,
+                negative,
+                magnitude,
+                element,
+                ELEMENT_RANGE,
+            )?)),
             (TypeKind::Integer { .. } | TypeKind::Index, Scalar::Bool(_)) => {
                 self.error_at(at, "expected integer elements, but parsed boolean")
             }
@@ -869,7 +890,7 @@ impl<'a> Parser<'a> {
                             negative,
                             magnitude,
                             ..
-                        } => self.check_integer(at, negative, magnitude, inner),
+                        } => self.check_integer(at, negative, magnitude, inner, ELEMENT_RANGE),
                         ScalarPart::Float(_) => Err(ParseError {
                             offset: at,
                             message: "expected integer elements, but parsed floating-point".into(),
@@ -1035,7 +1056,26 @@ impl<'a> Parser<'a> {
             loop {
                 let at = self.tok.start;
                 let scalar = self.parse_dense_scalar()?;
+                let is_bool = matches!(kind, TypeKind::Integer { width: 1, .. });
                 match (is_float, scalar.clone()) {
+                    (false, Scalar::Bool(b)) if is_bool => ints.push(b as i128),
+                    (false, _) if is_bool => {
+                        return self.error_at(at, "expected 'true' or 'false' values for i1 type");
+                    }
+                    (
+                        false,
+                        Scalar::Int {
+                            negative,
+                            magnitude,
+                            ..
+                        },
+                    ) => ints.push(self.check_integer(
+                        at,
+                        negative,
+                        magnitude,
+                        element,
+                        ARRAY_RANGE,
+                    )?),
                     (false, _) => match self.dense_element(at, scalar, element)? {
                         DenseElement::Int(v) => ints.push(v),
                         _ => unreachable!("integer element types decode to ints"),

@@ -239,7 +239,8 @@ impl<'a> Parser<'a> {
             }
             return ParseError {
                 offset: self.tok.start,
-                message: format!("unexpected character '{c}'"),
+                // Escaped: a control character (NUL...) must not reach the terminal raw.
+                message: format!("unexpected character '{}'", c.escape_debug()),
                 notes: vec![],
             };
         }
@@ -557,7 +558,6 @@ impl<'a> Parser<'a> {
             p.expect(TokenKind::Colon, "':'")?;
             p.expect(TokenKind::LBrace, "'{'")?;
             p.parse_comma_list_until(TokenKind::RBrace, |p| {
-                let key_tok = p.tok;
                 let key = match p.tok.kind {
                     TokenKind::BareIdent => p.take_text().to_string(),
                     TokenKind::String => p.parse_string("resource key")?,
@@ -590,9 +590,7 @@ impl<'a> Parser<'a> {
                     message: "expected hex string blob for key '".to_string() + &key + "'",
                     notes: vec![],
                 })?;
-                if p.ctx.resources.contains_key(&key) {
-                    return p.error_at(key_tok.start, format!("duplicate resource key '{key}'"));
-                }
+                // As in MLIR, a key given twice takes its last value.
                 std::sync::Arc::make_mut(&mut p.ctx.resources).insert(key, blob);
                 Ok(())
             })?;

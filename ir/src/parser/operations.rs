@@ -164,6 +164,12 @@ impl<'a> Parser<'a> {
         if name.is_empty() {
             return self.error_at(name_tok.start, "empty operation name is invalid");
         }
+        if name.contains('\0') {
+            return self.error_at(
+                name_tok.start,
+                "null character not allowed in operation name",
+            );
+        }
         self.check_op_registered(&name, name_tok.start)?;
         self.expect(TokenKind::LParen, "'(' to start operand list")?;
         let mut operands = Vec::new();
@@ -174,6 +180,10 @@ impl<'a> Parser<'a> {
         self.expect(TokenKind::RParen, "')' to end operand list")?;
         let mut successors = Vec::new();
         if self.consume_if(TokenKind::LSquare) {
+            // As in MLIR, `[]` is not an empty successor list: a list is non-empty.
+            if self.is(TokenKind::RSquare) {
+                return self.error("expected list element");
+            }
             self.parse_comma_list_until(TokenKind::RSquare, |p| {
                 successors.push(p.parse_successor()?);
                 Ok(())
