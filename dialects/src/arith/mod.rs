@@ -5,6 +5,8 @@ mod asm;
 pub mod attrs;
 mod canonicalize;
 mod constant;
+mod extended;
+pub mod float_eval;
 mod fold;
 mod ops;
 pub mod predicate;
@@ -22,6 +24,7 @@ pub use constant::{build_constant, constant_result_name};
 pub(crate) use fold::{with_element, wrap};
 
 use attrs::OVERFLOW_FLAGS;
+pub use extended::{add_carries, mul_high};
 pub use attrs::{
     CMPF_PREDICATES, CMPI_PREDICATES, CmpFPredicate, CmpIPredicate, FASTMATH_FLAGS, FastMathFlags,
     OverflowFlags,
@@ -102,6 +105,28 @@ const fn int_binary_with(
     }
 }
 
+const MUL_EXTENDED_RESULTS: &[tb_ir::ods::ArgDef] = &[
+    operand("low", SIGNLESS_INTEGER_LIKE),
+    operand("high", SIGNLESS_INTEGER_LIKE),
+];
+
+/// `arith.mulsi_extended`/`arith.mului_extended`: the low and high halves of the
+/// double-width product, both of the operands' type.
+const fn mul_extended(name: &'static str, fold: tb_ir::registry::FoldFn) -> OpDef {
+    OpDef {
+        name,
+        summary: "multiplication returning the low and high halves of the wide product",
+        operands: INT_BINARY,
+        results: MUL_EXTENDED_RESULTS,
+        traits: COMMUTATIVE,
+        all_types_match: &[&["lhs", "rhs", "low", "high"]],
+        format: Some("$lhs `,` $rhs attr-dict `:` type($lhs)"),
+        fold: Some(fold),
+        result_names: Some(extended::low_high_names),
+        ..OpDef::EMPTY
+    }
+}
+
 const fn float_binary(
     name: &'static str,
     traits: OpTraits,
@@ -159,6 +184,21 @@ static DEFS: &[OpDef] = &[
         fold::addi,
         Some(canonicalize::addi),
     ),
+    OpDef {
+        name: "arith.addui_extended",
+        summary: "unsigned addition returning the sum and the carry out",
+        operands: INT_BINARY,
+        results: &[
+            operand("sum", SIGNLESS_INTEGER_LIKE),
+            operand("overflow", BOOL_LIKE),
+        ],
+        traits: COMMUTATIVE,
+        all_types_match: &[&["lhs", "rhs", "sum"]],
+        format: Some("$lhs `,` $rhs attr-dict `:` type($sum) `,` type($overflow)"),
+        fold: Some(extended::addui_extended),
+        result_names: Some(extended::sum_overflow_names),
+        ..OpDef::EMPTY
+    },
     int_binary("arith.subi", PURE, true, fold::subi),
     int_binary_with(
         "arith.muli",
@@ -167,8 +207,13 @@ static DEFS: &[OpDef] = &[
         fold::muli,
         Some(canonicalize::muli),
     ),
+    mul_extended("arith.mulsi_extended", extended::mulsi_extended),
+    mul_extended("arith.mului_extended", extended::mului_extended),
     int_binary("arith.divsi", PURE, false, fold::divsi),
     int_binary("arith.divui", PURE, false, fold::divui),
+    int_binary("arith.ceildivsi", PURE, false, fold::ceildivsi),
+    int_binary("arith.ceildivui", PURE, false, fold::ceildivui),
+    int_binary("arith.floordivsi", PURE, false, fold::floordivsi),
     int_binary("arith.remsi", PURE, false, fold::remsi),
     int_binary("arith.remui", PURE, false, fold::remui),
     int_binary("arith.andi", COMMUTATIVE, false, fold::andi),

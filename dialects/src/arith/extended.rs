@@ -1,0 +1,132 @@
+//! The two-result integer ops: `arith.addui_extended` (sum and carry) and
+//! `arith.mulsi_extended`/`arith.mului_extended` (low and high halves of the double-width
+//! product). Their folds are MLIR's: identities on a constant right operand, then constant
+//! evaluation.
+
+use tb_ir::registry::FoldResult;
+use tb_ir::{Attr, Context, OpId};
+
+use super::fold::{Scalar, constant, int_of, int_width, wrap};
+use super::predicate::{signed_value, unsigned_value};
+
+/// Results print under their names, `%sum, %overflow = ...`, as MLIR names them.
+pub(crate) fn sum_overflow_names(_: &Context, _: OpId) -> Vec<Option<String>> {
+    vec![Some("sum".into()), Some("overflow".into())]
+}
+
+pub(crate) fn low_high_names(_: &Context, _: OpId) -> Vec<Option<String>> {
+    vec![Some("low".into()), Some("high".into())]
+}
+
+/// The high half of the `2 * width`-bit product of two `width`-bit values, `width <= 64`.
+pub fn mul_high(a: i128, b: i128, width: u32, signed: bool) -> i128 {
+    let product = if signed {
+        signed_value(a, width) * signed_value(b, width)
+    } else {
+        (unsigned_value(a, width) * unsigned_value(b, width)) as i128
+    };
+    wrap(product >> width, width)
+}
+
+/// Whether `a + b` carries out of `width` bits.
+pub fn add_carries(a: i128, b: i128, width: u32) -> bool {
+    let sum = unsigned_value(a.wrapping_add(b), width);
+    sum < unsigned_value(a, width)
+}
+
+fn result_types(ctx: &Context, op: OpId) -> (tb_ir::Type, tb_ir::Type) {
+    let results = &ctx.op(op).results;
+    (ctx.value_type(results[0]), ctx.value_type(results[1]))
+}
+
+/// `addui_extended(x, 0)` is `x` without carry; constants add.
+pub(crate) fn addui_extended(
+    ctx: &Context,
+    op: OpId,
+    c: &[Option<Attr>],
+) -> Option<Vec<FoldResult>> {
+    let (sum_ty, carry_ty) = result_types(ctx, op);
+    let width = int_width(ctx, sum_ty)?;
+    let no_carry = constant(ctx, carry_ty, Scalar::Int(0));
+    if int_of(ctx, c[1]) == Some(0) {
+        return Some(vec![FoldResult::Value(ctx.op(op).operands[0]), no_carry]);
+    }
+    let (a, b) = (int_of(ctx, c[0])?, int_of(ctx, c[1])?);
+    let carry = add_carries(a, b, width);
+    Some(vec![
+        constant(ctx, sum_ty, Scalar::Int(wrap(a.wrapping_add(b), width))),
+        constant(ctx, carry_ty, Scalar::Int(carry as i128)),
+    ])
+}
+
+/// Both multiplications by a constant zero are that zero, twice; constants multiply.
+fn mul_extended(
+    ctx: &Context,
+    op: OpId,
+    c: &[Option<Attr>],
+    signed: bool,
+) -> Option<Vec<FoldResult>> {
+    let (ty, _) = result_types(ctx, op);
+    let width = int_width(ctx, ty)?;
+    if int_of(ctx, c[1]) == Some(0) {
+        let zero = c[1]?;
+        return Some(vec![FoldResult::Attr(zero), FoldResult::Attr(zero)]);
+    }
+    // x * 1 is x with a zero high half when unsigned (MLIR leaves the signed case to
+    // a canonicalization, as its high half is x's sign).
+    if !signed && int_of(ctx, c[1]) == Some(1) {
+        return Some(vec![
+            FoldResult::Value(ctx.op(op).operands[0]),
+            constant(ctx, ty, Scalar::Int(0)),
+        ]);
+    }
+    if width > 64 {
+        return None;
+    }
+    let (a, b) = (int_of(ctx, c[0])?, int_of(ctx, c[1])?);
+    Some(vec![
+        constant(ctx, ty, Scalar::Int(wrap(a.wrapping_mul(b), width))),
+        constant(ctx, ty, Scalar::Int(mul_high(a, b, width, signed))),
+    ])
+}
+
+pub(crate) fn mulsi_extended(
+    ctx: &Context,
+    op: OpId,
+    c: &[Option<Attr>],
+) -> Option<Vec<FoldResult>> {
+    mul_extended(ctx, op, c, true)
+}
+
+pub(crate) fn mului_extended(
+    ctx: &Context,
+    op: OpId,
+    c: &[Option<Attr>],
+) -> Option<Vec<FoldResult>> {
+    mul_extended(ctx, op, c, false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn high_halves() {
+        // -1 * -1 = 1: high half 0 signed; 0xFF * 0xFF = 0xFE01 unsigned.
+        assert_eq!(mul_high(-1, -1, 8, true), 0);
+        assert_eq!(mul_high(-1, -1, 8, false), wrap(0xFE, 8));
+        // -128 * 2 = -256: high half -1.
+        assert_eq!(mul_high(-128, 2, 8, true), -1);
+        assert_eq!(mul_high(i64::MIN as i128, -1, 64, true), 0);
+        assert_eq!(mul_high(-1, -1, 64, false), -2);
+    }
+
+    #[test]
+    fn carries() {
+        assert!(add_carries(-1, 1, 8));
+        assert!(!add_carries(127, 1, 8));
+        assert!(add_carries(-128, -128, 8));
+        assert!(add_carries(1, 1, 1));
+        assert!(!add_carries(1, 0, 1));
+    }
+}
