@@ -112,7 +112,11 @@ const MUL_EXTENDED_RESULTS: &[tb_ir::ods::ArgDef] = &[
 
 /// `arith.mulsi_extended`/`arith.mului_extended`: the low and high halves of the
 /// double-width product, both of the operands' type.
-const fn mul_extended(name: &'static str, fold: tb_ir::registry::FoldFn) -> OpDef {
+const fn mul_extended(
+    name: &'static str,
+    fold: tb_ir::registry::FoldFn,
+    canonicalize: tb_ir::registry::CanonicalizeFn,
+) -> OpDef {
     OpDef {
         name,
         summary: "multiplication returning the low and high halves of the wide product",
@@ -122,6 +126,7 @@ const fn mul_extended(name: &'static str, fold: tb_ir::registry::FoldFn) -> OpDe
         all_types_match: &[&["lhs", "rhs", "low", "high"]],
         format: Some("$lhs `,` $rhs attr-dict `:` type($lhs)"),
         fold: Some(fold),
+        canonicalize: Some(canonicalize),
         result_names: Some(extended::low_high_names),
         ..OpDef::EMPTY
     }
@@ -196,6 +201,7 @@ static DEFS: &[OpDef] = &[
         all_types_match: &[&["lhs", "rhs", "sum"]],
         format: Some("$lhs `,` $rhs attr-dict `:` type($sum) `,` type($overflow)"),
         fold: Some(extended::addui_extended),
+        canonicalize: Some(canonicalize::addui_extended),
         result_names: Some(extended::sum_overflow_names),
         ..OpDef::EMPTY
     },
@@ -207,8 +213,16 @@ static DEFS: &[OpDef] = &[
         fold::muli,
         Some(canonicalize::muli),
     ),
-    mul_extended("arith.mulsi_extended", extended::mulsi_extended),
-    mul_extended("arith.mului_extended", extended::mului_extended),
+    mul_extended(
+        "arith.mulsi_extended",
+        extended::mulsi_extended,
+        canonicalize::mulsi_extended,
+    ),
+    mul_extended(
+        "arith.mului_extended",
+        extended::mului_extended,
+        canonicalize::mului_extended,
+    ),
     int_binary("arith.divsi", PURE, false, fold::divsi),
     int_binary("arith.divui", PURE, false, fold::divui),
     int_binary("arith.ceildivsi", PURE, false, fold::ceildivsi),
