@@ -4,10 +4,43 @@
 //! evaluation.
 
 use tb_ir::registry::FoldResult;
-use tb_ir::{Attr, Context, OpId};
+use tb_ir::{Attr, Context, Diagnostic, OpId, TypeKind};
 
 use super::fold::{Scalar, constant, int_of, int_width, wrap};
 use super::predicate::{signed_value, unsigned_value};
+
+/// MLIR's `ElementwiseMappable` rules for `addui_extended`, whose carry type is not tied to
+/// the operands' by a type-equality trait: scalars with scalars, and shaped carries shaped
+/// like the operands.
+pub(crate) fn verify_addui_extended(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
+    let data = ctx.op(op);
+    let (operand, carry) = (
+        ctx.value_type(data.operands[0]),
+        ctx.value_type(data.results[1]),
+    );
+    let shaped = |t: tb_ir::Type| {
+        matches!(
+            ctx.type_kind(t),
+            TypeKind::Vector { .. } | TypeKind::RankedTensor { .. } | TypeKind::UnrankedTensor { .. }
+        )
+    };
+    let message = match (shaped(operand), shaped(carry)) {
+        (false, true) => "if a result is non-scalar, then at least one operand must be non-scalar",
+        (true, false) => "if an operand is non-scalar, then all results must be non-scalar",
+        (true, true)
+            if std::mem::discriminant(ctx.type_kind(operand))
+                != std::mem::discriminant(ctx.type_kind(carry))
+                || ctx.type_kind(operand).shape() != ctx.type_kind(carry).shape() =>
+        {
+            "all non-scalar operands/results must have the same shape and base type"
+        }
+        _ => return Ok(()),
+    };
+    Err(Diagnostic::error(
+        data.loc,
+        format!("'{}' op {message}", ctx.op_name(op)),
+    ))
+}
 
 /// Results print under their names, `%sum, %overflow = ...`, as MLIR names them.
 pub(crate) fn sum_overflow_names(_: &Context, _: OpId) -> Vec<Option<String>> {

@@ -200,6 +200,7 @@ static DEFS: &[OpDef] = &[
         traits: COMMUTATIVE,
         all_types_match: &[&["lhs", "rhs", "sum"]],
         format: Some("$lhs `,` $rhs attr-dict `:` type($sum) `,` type($overflow)"),
+        verify: Some(extended::verify_addui_extended),
         fold: Some(extended::addui_extended),
         canonicalize: Some(canonicalize::addui_extended),
         result_names: Some(extended::sum_overflow_names),

@@ -118,3 +118,91 @@ func.func @overflow_not_flags(%a: i32) {
   %0 = "arith.addi"(%a, %a) <{overflowFlags = #arith.fastmath<fast>}> : (i32, i32) -> i32
   return
 }
+
+// -----
+
+func.func @ceildivsi_float(%x: f32) {
+  // expected-error @+1 {{'arith.ceildivsi' op operand #0 must be signless-integer-like, but got 'f32'}}
+  %0 = "arith.ceildivsi"(%x, %x) : (f32, f32) -> f32
+  return
+}
+
+// -----
+
+func.func @floordivsi_mixed(%a: i32, %b: i64) {
+  // expected-error @+1 {{'arith.floordivsi' op requires the same type for all operands and results}}
+  %0 = "arith.floordivsi"(%a, %b) : (i32, i64) -> i32
+  return
+}
+
+// -----
+
+func.func @ceildivui_float(%x: vector<4xf16>) {
+  // expected-error @+1 {{'arith.ceildivui' op operand #0 must be signless-integer-like, but got 'vector<4xf16>'}}
+  %0 = "arith.ceildivui"(%x, %x) : (vector<4xf16>, vector<4xf16>) -> vector<4xf16>
+  return
+}
+
+// -----
+
+func.func @addui_extended_carry_not_bool(%a: i32) {
+  // expected-error @+1 {{'arith.addui_extended' op result #1 must be bool-like, but got 'i32'}}
+  %0:2 = "arith.addui_extended"(%a, %a) : (i32, i32) -> (i32, i32)
+  return
+}
+
+// -----
+
+func.func @addui_extended_mixed(%a: i32, %b: i64) {
+  // expected-error @+1 {{'arith.addui_extended' op failed to verify that all of {lhs, rhs, sum} have same type}}
+  %0:2 = "arith.addui_extended"(%a, %b) : (i32, i64) -> (i32, i1)
+  return
+}
+
+// -----
+
+func.func @addui_extended_scalar_carry(%v: vector<4xi32>) {
+  // expected-error @+1 {{'arith.addui_extended' op if an operand is non-scalar, then all results must be non-scalar}}
+  %0:2 = "arith.addui_extended"(%v, %v) : (vector<4xi32>, vector<4xi32>) -> (vector<4xi32>, i1)
+  return
+}
+
+// -----
+
+func.func @addui_extended_vector_carry(%a: i32) {
+  // expected-error @+1 {{'arith.addui_extended' op if a result is non-scalar, then at least one operand must be non-scalar}}
+  %0:2 = "arith.addui_extended"(%a, %a) : (i32, i32) -> (i32, vector<4xi1>)
+  return
+}
+
+// -----
+
+func.func @addui_extended_carry_shape(%v: vector<4xi32>) {
+  // expected-error @+1 {{'arith.addui_extended' op all non-scalar operands/results must have the same shape and base type}}
+  %0:2 = "arith.addui_extended"(%v, %v) : (vector<4xi32>, vector<4xi32>) -> (vector<4xi32>, vector<3xi1>)
+  return
+}
+
+// -----
+
+func.func @mulsi_extended_high_type(%a: i32) {
+  // expected-error @+1 {{'arith.mulsi_extended' op failed to verify that all of {lhs, rhs, low, high} have same type}}
+  %0:2 = "arith.mulsi_extended"(%a, %a) : (i32, i32) -> (i32, i64)
+  return
+}
+
+// -----
+
+func.func @mului_extended_one_result(%a: i32) {
+  // expected-error @+1 {{'arith.mului_extended' op expected 2 results}}
+  %0 = "arith.mului_extended"(%a, %a) : (i32, i32) -> i32
+  return
+}
+
+// -----
+
+func.func @mului_extended_float(%x: f32) {
+  // expected-error @+1 {{'arith.mului_extended' op operand #0 must be signless-integer-like, but got 'f32'}}
+  %0:2 = "arith.mului_extended"(%x, %x) : (f32, f32) -> (f32, f32)
+  return
+}

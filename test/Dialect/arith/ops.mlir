@@ -180,3 +180,48 @@ func.func @scopes() {
   }) : () -> ()
   return
 }
+
+// Divisions rounded toward +inf or -inf.
+// CHECK-LABEL: func.func @rounded_division(%arg0: i32, %arg1: i32, %arg2: vector<4xi16>, %arg3: index) -> i32 {
+// CHECK-NEXT:    %0 = arith.ceildivsi %arg0, %arg1 : i32
+// CHECK-NEXT:    %1 = arith.ceildivui %0, %arg1 : i32
+// CHECK-NEXT:    %2 = arith.floordivsi %1, %arg1 : i32
+// CHECK-NEXT:    %3 = arith.floordivsi %arg2, %arg2 : vector<4xi16>
+// CHECK-NEXT:    %4 = arith.ceildivui %arg3, %arg3 : index
+// CHECK-NEXT:    return %2 : i32
+// GENERIC-LABEL: sym_name = "rounded_division"
+// GENERIC:         "arith.ceildivsi"(%{{.*}}, %{{.*}}) : (i32, i32) -> i32
+// GENERIC:         "arith.ceildivui"(%{{.*}}, %{{.*}}) : (i32, i32) -> i32
+// GENERIC:         "arith.floordivsi"(%{{.*}}, %{{.*}}) : (i32, i32) -> i32
+func.func @rounded_division(%a: i32, %b: i32, %v: vector<4xi16>, %i: index) -> i32 {
+  %0 = arith.ceildivsi %a, %b : i32
+  %1 = arith.ceildivui %0, %b : i32
+  %2 = arith.floordivsi %1, %b : i32
+  %3 = arith.floordivsi %v, %v : vector<4xi16>
+  %4 = arith.ceildivui %i, %i : index
+  return %2 : i32
+}
+
+// Extended arithmetic: two results, named as MLIR names them; the types of the operands
+// follow from the one written.
+// CHECK-LABEL: func.func @extended(%arg0: i32, %arg1: i32, %arg2: vector<4xi8>, %arg3: tensor<2x?xi64>, %arg4: index) -> (i32, i1) {
+// CHECK-NEXT:    %sum, %overflow = arith.addui_extended %arg0, %arg1 : i32, i1
+// CHECK-NEXT:    %sum_0, %overflow_1 = arith.addui_extended %arg2, %arg2 : vector<4xi8>, vector<4xi1>
+// CHECK-NEXT:    %sum_2, %overflow_3 = arith.addui_extended %arg3, %arg3 : tensor<2x?xi64>, tensor<2x?xi1>
+// CHECK-NEXT:    %low, %high = arith.mulsi_extended %arg0, %arg1 : i32
+// CHECK-NEXT:    %low_4, %high_5 = arith.mului_extended %arg2, %arg2 : vector<4xi8>
+// CHECK-NEXT:    %low_6, %high_7 = arith.mulsi_extended %arg4, %arg4 : index
+// CHECK-NEXT:    return %high, %overflow : i32, i1
+// GENERIC-LABEL: sym_name = "extended"
+// GENERIC:         %{{.*}}:2 = "arith.addui_extended"(%{{.*}}, %{{.*}}) : (i32, i32) -> (i32, i1)
+// GENERIC:         %{{.*}}:2 = "arith.mulsi_extended"(%{{.*}}, %{{.*}}) : (i32, i32) -> (i32, i32)
+// GENERIC:         %{{.*}}:2 = "arith.mului_extended"(%{{.*}}, %{{.*}}) : (vector<4xi8>, vector<4xi8>) -> (vector<4xi8>, vector<4xi8>)
+func.func @extended(%a: i32, %b: i32, %v: vector<4xi8>, %t: tensor<2x?xi64>, %i: index) -> (i32, i1) {
+  %s:2 = arith.addui_extended %a, %b : i32, i1
+  %sv, %ov = arith.addui_extended %v, %v : vector<4xi8>, vector<4xi1>
+  %st:2 = arith.addui_extended %t, %t : tensor<2x?xi64>, tensor<2x?xi1>
+  %l:2 = arith.mulsi_extended %a, %b : i32
+  %lv:2 = arith.mului_extended %v, %v : vector<4xi8>
+  %li:2 = arith.mulsi_extended %i, %i : index
+  return %l#1, %s#1 : i32, i1
+}
