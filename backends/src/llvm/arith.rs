@@ -135,11 +135,21 @@ fn binary<'ctx>(
     Ok(tr.builder.build_binop(opcode, lhs, rhs, "")?)
 }
 
+/// Puts `exact` on a division or right shift whose op has MLIR's `exact` flag.
+fn apply_exact(tr: &Translator, op: OpId, value: BasicValueEnum) {
+    if tr.ir.op_inherent_or_attr(op, "isExact").is_some()
+        && let Some(inst) = instruction(value)
+    {
+        let _ = inst.set_exact_flag(true);
+    }
+}
+
 macro_rules! int_ops {
     ($($name:ident => $opcode:ident),* $(,)?) => {
         $(fn $name(tr: &mut Translator, op: OpId) -> TResult {
             let value = binary(tr, op, InstructionOpcode::$opcode)?;
             apply_overflow(tr, op, value);
+            apply_exact(tr, op, value);
             tr.set_result(op, 0, value)
         })*
     };
@@ -477,12 +487,46 @@ macro_rules! cast_ops {
     };
 }
 
+/// `trunci`, with its `nsw`/`nuw` flags.
+fn trunci(tr: &mut Translator, op: OpId) -> TResult {
+    let value = tr.operand(op, 0)?;
+    let to = tr.llvm_type(tr.result_type(op, 0)?)?;
+    let result = tr
+        .builder
+        .build_cast(InstructionOpcode::Trunc, value, to, "")?;
+    apply_overflow(tr, op, result);
+    tr.set_result(op, 0, result)
+}
+
+/// `truncf` in the default rounding (to nearest, ties to even); other rounding modes need
+/// LLVM's constrained intrinsics, which this backend does not emit.
+fn truncf(tr: &mut Translator, op: OpId) -> TResult {
+    match arith::RoundingMode::of(tr.ir, op) {
+        None | Some(arith::RoundingMode::ToNearestEven) => {}
+        Some(mode) => {
+            return Err(format!(
+                "rounding mode '{}' is not supported by the CPU backend",
+                mode.keyword()
+            )
+            .into());
+        }
+    }
+    cast(tr, op, InstructionOpcode::FPTrunc)?;
+    let value = tr.value(tr.ir.op(op).results[0])?;
+    apply_fast_math(tr, op, value);
+    Ok(())
+}
+
+fn extf(tr: &mut Translator, op: OpId) -> TResult {
+    cast(tr, op, InstructionOpcode::FPExt)?;
+    let value = tr.value(tr.ir.op(op).results[0])?;
+    apply_fast_math(tr, op, value);
+    Ok(())
+}
+
 cast_ops! {
     extsi => SExt,
     extui => ZExt,
-    trunci => Trunc,
-    extf => FPExt,
-    truncf => FPTrunc,
     sitofp => SIToFP,
     uitofp => UIToFP,
     fptosi => FPToSI,

@@ -145,6 +145,42 @@ pub fn eval_binary(kind: FloatKind, op: FloatBinary, a: u128, b: u128) -> Option
     }
 }
 
+/// `bits` of format `from` converted to format `to` when that loses nothing, as MLIR folds
+/// `extf`/`truncf` (`APFloat::convert` reporting neither inexactness nor an invalid
+/// operation): a quiet NaN keeps its sign and payload, shifted to the new fraction width,
+/// unless payload bits would drop; a signaling NaN, a value the format cannot hold exactly,
+/// or an infinity in a format without one, does not convert.
+pub fn convert_exact(from: FloatKind, bits: u128, to: FloatKind) -> Option<u128> {
+    if is_nan(from, bits) {
+        let (f, t) = (
+            fraction_bits_with_quiet_bit(from)?,
+            fraction_bits_with_quiet_bit(to)?,
+        );
+        if is_signaling(from, bits) {
+            return None;
+        }
+        let payload = bits & ((1u128 << f) - 1);
+        let payload = if t >= f {
+            payload << (t - f)
+        } else {
+            let dropped = f - t;
+            if payload & ((1u128 << dropped) - 1) != 0 {
+                return None;
+            }
+            payload >> dropped
+        };
+        let negative = (bits >> (from.width() - 1)) & 1 == 1;
+        let sign = u128::from(negative) << (to.width() - 1);
+        // The exponent field and (x87) integer bit of any NaN of `to`, without its payload.
+        let nan = default_nan(to)? & !((1u128 << (t - 1)) | ((1u128 << t) - 1));
+        return Some(sign | nan | payload);
+    }
+    let value = bits_to_f64(from, bits)?;
+    let converted = bits_from_f64(to, value)?;
+    let back = bits_to_f64(to, converted)?;
+    (back.to_bits() == value.to_bits()).then_some(converted)
+}
+
 /// The larger (or smaller) of two ordered values, +0 above -0; the left one on ties.
 fn pick_ordered(max: bool, a: u128, x: f64, b: u128, y: f64) -> u128 {
     if x == 0.0 && y == 0.0 && x.is_sign_negative() != y.is_sign_negative() {
@@ -201,6 +237,22 @@ mod tests {
         assert_eq!(f32_op(Minimum, 0, 0x8000_0000), 0x8000_0000);
         assert_eq!(f32_op(Maximum, 0x8000_0000, 0), 0);
         assert_eq!(f32_op(MinNum, 0x4000_0000, one), one);
+    }
+
+    #[test]
+    fn conversions_fold_only_when_exact() {
+        // 1/3 in f32 is not an f16; 0.5 is.
+        assert_eq!(convert_exact(F32, 0x3EAA_AAAB, F16), None);
+        assert_eq!(convert_exact(F32, 0x3F00_0000, F16), Some(0x3800));
+        assert_eq!(convert_exact(F16, 0x3800, F32), Some(0x3F00_0000));
+        // Quiet NaNs keep sign and payload; signaling ones and lost payload bits do not fold.
+        assert_eq!(convert_exact(F16, 0xFE01, F32), Some(0xFFC0_2000));
+        assert_eq!(convert_exact(F32, 0x7FC0_2000, F16), Some(0x7E01));
+        assert_eq!(convert_exact(F32, 0x7FC0_0001, F16), None);
+        assert_eq!(convert_exact(F16, 0x7D00, F32), None);
+        assert_eq!(convert_exact(F32, 0x7FC0_0000, F64), Some(0x7FF8_0000_0000_0000));
+        // No infinity in f8E4M3FN.
+        assert_eq!(convert_exact(F32, 0x7F80_0000, F8E4M3FN), None);
     }
 
     #[test]

@@ -737,8 +737,9 @@ pub(crate) fn fold_cast(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<V
             float_scalar(float_kind(ctx, to)?, unsigned(v, from_w) as f64)?
         }
         ("arith.extf" | "arith.truncf", Scalar::Float(bits)) => {
-            let v = bits_to_f64(float_kind(ctx, from)?, bits)?;
-            float_scalar(float_kind(ctx, to)?, v)?
+            // Only exact conversions fold, so the rounding mode never matters.
+            let (from, to) = (float_kind(ctx, from)?, float_kind(ctx, to)?);
+            Scalar::Float(float_eval::convert_exact(from, bits, to)?)
         }
         ("arith.fptosi" | "arith.fptoui", Scalar::Float(bits)) => {
             let v = bits_to_f64(float_kind(ctx, from)?, bits)?.trunc();

@@ -13,7 +13,7 @@ pub mod predicate;
 
 use tb_ir::ods::constraint::{
     ANY_ATTR, BOOL_LIKE, FLOAT_LIKE, I64_ATTR, SIGNLESS_INTEGER_LIKE,
-    SIGNLESS_INTEGER_LIKE_NO_INDEX, SIGNLESS_INTEGER_OR_FLOAT_LIKE,
+    SIGNLESS_INTEGER_LIKE_NO_INDEX, SIGNLESS_INTEGER_OR_FLOAT_LIKE, UNIT_ATTR,
 };
 use tb_ir::ods::{AttrConstraint, AttrSyntax, OpDef, PURE, attr, operand, optional_attr};
 use tb_ir::registry::{DialectInfo, OpTraits};
@@ -27,7 +27,7 @@ use attrs::OVERFLOW_FLAGS;
 pub use extended::{add_carries, mul_high};
 pub use attrs::{
     CMPF_PREDICATES, CMPI_PREDICATES, CmpFPredicate, CmpIPredicate, FASTMATH_FLAGS, FastMathFlags,
-    OverflowFlags,
+    OverflowFlags, RoundingMode,
 };
 pub use ops::{ArithOp, BinaryOp, CmpFOp, CmpIOp};
 
@@ -40,6 +40,18 @@ const OVERFLOW_ATTR: AttrConstraint = AttrConstraint {
     description: "Integer overflow arith flags",
     check: attrs::is_overflow,
 };
+
+const ROUNDING_MODE_ATTR: AttrConstraint = AttrConstraint {
+    description: "Floating point rounding mode",
+    check: attrs::is_rounding_mode,
+};
+
+/// `fastmath` where MLIR declares it optional rather than defaulted (`extf`, `truncf`):
+/// present means written, `fastmath<none>` included.
+const OPTIONAL_FASTMATH: tb_ir::ods::AttrDef = optional_attr("fastmath", FASTMATH_ATTR)
+    .with_syntax(AttrSyntax::BitEnum(&FASTMATH_FLAGS));
+
+const EXACT: &[tb_ir::ods::AttrDef] = &[optional_attr("isExact", UNIT_ATTR)];
 
 const OVERFLOW: &[tb_ir::ods::AttrDef] = &[optional_attr("overflowFlags", OVERFLOW_ATTR)
     .with_default("#arith.overflow<none>")
@@ -132,6 +144,16 @@ const fn mul_extended(
     }
 }
 
+/// A binary integer op with MLIR's `exact` flag (`divsi`, `divui`, `shrsi`, `shrui`).
+const fn exact_binary(name: &'static str, fold: tb_ir::registry::FoldFn) -> OpDef {
+    OpDef {
+        attributes: EXACT,
+        format: None,
+        custom_assembly: Some((asm::parse_exact_binary, asm::print_exact_binary)),
+        ..int_binary(name, PURE, false, fold)
+    }
+}
+
 const fn float_binary(
     name: &'static str,
     traits: OpTraits,
@@ -153,12 +175,16 @@ const fn float_binary(
 /// A cast `arith.<name>` from `$from`-constrained to `$to`-constrained types.
 macro_rules! cast {
     ($name:literal, $from:expr, $to:expr) => {
+        cast!($name, $from, $to, &[], CAST_FORMAT)
+    };
+    ($name:literal, $from:expr, $to:expr, $attributes:expr, $format:expr) => {
         OpDef {
             name: $name,
             operands: &[operand("in", $from)],
             results: &[operand("out", $to)],
+            attributes: $attributes,
             traits: PURE,
-            format: Some(CAST_FORMAT),
+            format: Some($format),
             verify: Some(fold::verify_cast),
             fold: Some(fold::fold_cast),
             ..OpDef::EMPTY
@@ -224,8 +250,8 @@ static DEFS: &[OpDef] = &[
         extended::mului_extended,
         canonicalize::mului_extended,
     ),
-    int_binary("arith.divsi", PURE, false, fold::divsi),
-    int_binary("arith.divui", PURE, false, fold::divui),
+    exact_binary("arith.divsi", fold::divsi),
+    exact_binary("arith.divui", fold::divui),
     int_binary("arith.ceildivsi", PURE, false, fold::ceildivsi),
     int_binary("arith.ceildivui", PURE, false, fold::ceildivui),
     int_binary("arith.floordivsi", PURE, false, fold::floordivsi),
@@ -239,8 +265,8 @@ static DEFS: &[OpDef] = &[
     int_binary("arith.minsi", COMMUTATIVE, false, fold::minsi),
     int_binary("arith.minui", COMMUTATIVE, false, fold::minui),
     int_binary("arith.shli", PURE, true, fold::shli),
-    int_binary("arith.shrsi", PURE, false, fold::shrsi),
-    int_binary("arith.shrui", PURE, false, fold::shrui),
+    exact_binary("arith.shrsi", fold::shrsi),
+    exact_binary("arith.shrui", fold::shrui),
     float_binary("arith.addf", COMMUTATIVE, fold::addf),
     float_binary("arith.subf", PURE, fold::subf),
     float_binary("arith.mulf", COMMUTATIVE, fold::mulf),
@@ -322,10 +348,26 @@ static DEFS: &[OpDef] = &[
     cast!(
         "arith.trunci",
         SIGNLESS_INTEGER_LIKE_NO_INDEX,
-        SIGNLESS_INTEGER_LIKE_NO_INDEX
+        SIGNLESS_INTEGER_LIKE_NO_INDEX,
+        OVERFLOW,
+        "$in (`overflow` `` $overflowFlags^)? attr-dict `:` type($in) `to` type($out)"
     ),
-    cast!("arith.extf", FLOAT_LIKE, FLOAT_LIKE),
-    cast!("arith.truncf", FLOAT_LIKE, FLOAT_LIKE),
+    cast!(
+        "arith.extf",
+        FLOAT_LIKE,
+        FLOAT_LIKE,
+        &[OPTIONAL_FASTMATH],
+        "$in (`fastmath` `` $fastmath^)? attr-dict `:` type($in) `to` type($out)"
+    ),
+    OpDef {
+        attributes: &[
+            optional_attr("roundingmode", ROUNDING_MODE_ATTR),
+            OPTIONAL_FASTMATH,
+        ],
+        format: None,
+        custom_assembly: Some((asm::parse_truncf, asm::print_truncf)),
+        ..cast!("arith.truncf", FLOAT_LIKE, FLOAT_LIKE)
+    },
     cast!("arith.sitofp", SIGNLESS_INTEGER_LIKE_NO_INDEX, FLOAT_LIKE),
     cast!("arith.uitofp", SIGNLESS_INTEGER_LIKE_NO_INDEX, FLOAT_LIKE),
     cast!("arith.fptosi", FLOAT_LIKE, SIGNLESS_INTEGER_LIKE_NO_INDEX),

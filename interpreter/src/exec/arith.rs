@@ -4,7 +4,9 @@
 //! interpreter reports an error instead of inventing a value.
 
 use tb_dialects::arith::predicate::{compare_floats, compare_ints};
-use tb_dialects::arith::{ArithOp, CmpFPredicate, CmpIPredicate, add_carries, mul_high};
+use tb_dialects::arith::{
+    ArithOp, CmpFPredicate, CmpIPredicate, RoundingMode, add_carries, mul_high,
+};
 use tb_ir::{FloatKind, OpId};
 
 use super::value::{ElemType, RtValue, Scalar, unsigned};
@@ -327,7 +329,23 @@ cast_op!(extui, |v, from, _to| Ok(Scalar::Int(
     unsigned(v.as_int(), from.width()) as i64
 )));
 cast_op!(trunc_int, |v, _from, _to| Ok(v));
-cast_op!(float_resize, |v, _from, _to| Ok(v));
+cast_op!(extf, |v, _from, _to| Ok(v));
+
+/// `truncf` rounds to nearest, ties to even, when normalizing its result; the directed
+/// rounding modes are not modelled.
+fn truncf(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
+    match RoundingMode::of(interp.ctx, op) {
+        None | Some(RoundingMode::ToNearestEven) => {}
+        Some(mode) => {
+            return Err(format!(
+                "rounding mode '{}' is not supported by the interpreter",
+                mode.keyword()
+            )
+            .into());
+        }
+    }
+    cast(interp, env, op, |v, _from, _to| Ok(v))
+}
 cast_op!(sitofp, |v, _from, _to| Ok(Scalar::Float(v.as_int() as f64)));
 cast_op!(uitofp, |v, from, _to| Ok(Scalar::Float(
     unsigned(v.as_int(), from.width()) as f64
@@ -416,7 +434,8 @@ pub(super) fn handler(kind: ArithOp) -> Handler {
         A::ExtSI => extsi,
         A::ExtUI => extui,
         A::TruncI => trunc_int,
-        A::ExtF | A::TruncF => float_resize,
+        A::ExtF => extf,
+        A::TruncF => truncf,
         A::SIToFP => sitofp,
         A::UIToFP => uitofp,
         A::FPToSI => fptosi,
