@@ -599,3 +599,57 @@ func.func @mulf_zero_fastmath(%x: f32) -> (f32, f32) {
   %1 = arith.mulf %x, %z : f32
   return %0, %1 : f32, f32
 }
+
+// extf/truncf fold only exact conversions: 0.5 converts, 1/3 does not fit f16, 1e10
+// overflows f16, +inf has no f8E4M3FN encoding; a rounding mode does not matter then.
+// CHECK-LABEL: func.func @float_casts_exact() -> (f16, f32, f16, f16, f8E4M3FN, f16) {
+// CHECK-NEXT:    %cst = arith.constant 0.333333343 : f32
+// CHECK-NEXT:    %cst_0 = arith.constant 0x7F800000 : f32
+// CHECK-NEXT:    %cst_1 = arith.constant 1.000000e+10 : f32
+// CHECK-NEXT:    %cst_2 = arith.constant 5.000000e-01 : f16
+// CHECK-NEXT:    %cst_3 = arith.constant 5.000000e-01 : f32
+// CHECK-NEXT:    %0 = arith.truncf %cst : f32 to f16
+// CHECK-NEXT:    %1 = arith.truncf %cst_1 : f32 to f16
+// CHECK-NEXT:    %2 = arith.truncf %cst_0 : f32 to f8E4M3FN
+// CHECK-NEXT:    return %cst_2, %cst_3, %0, %1, %2, %cst_2 : f16, f32, f16, f16, f8E4M3FN, f16
+// CHECK-NEXT:  }
+func.func @float_casts_exact() -> (f16, f32, f16, f16, f8E4M3FN, f16) {
+  %third = arith.constant 0x3EAAAAAB : f32
+  %half = arith.constant 0.5 : f32
+  %h = arith.constant 0.5 : f16
+  %inf = arith.constant 0x7F800000 : f32
+  %big = arith.constant 1.0e10 : f32
+  %0 = arith.truncf %half : f32 to f16
+  %1 = arith.extf %h : f16 to f32
+  %2 = arith.truncf %third : f32 to f16
+  %3 = arith.truncf %big : f32 to f16
+  %4 = arith.truncf %inf : f32 to f8E4M3FN
+  %5 = arith.truncf %half downward : f32 to f16
+  return %0, %1, %2, %3, %4, %5 : f16, f32, f16, f16, f8E4M3FN, f16
+}
+
+// Quiet NaNs convert with sign and payload; signaling NaNs and payload bits that would
+// drop do not fold.
+// CHECK-LABEL: func.func @float_casts_nan() -> (f32, f16, f16, f64, bf16) {
+// CHECK-NEXT:    %cst = arith.constant 0x7FC02000 : f32
+// CHECK-NEXT:    %cst_0 = arith.constant 0x7FC00001 : f32
+// CHECK-NEXT:    %cst_1 = arith.constant 0x7D00 : f16
+// CHECK-NEXT:    %cst_2 = arith.constant 0xFFC02000 : f32
+// CHECK-NEXT:    %cst_3 = arith.constant 0x7E01 : f16
+// CHECK-NEXT:    %0 = arith.truncf %cst_0 : f32 to f16
+// CHECK-NEXT:    %1 = arith.extf %cst_1 : f16 to f64
+// CHECK-NEXT:    %2 = arith.truncf %cst : f32 to bf16
+// CHECK-NEXT:    return %cst_2, %cst_3, %0, %1, %2 : f32, f16, f16, f64, bf16
+// CHECK-NEXT:  }
+func.func @float_casts_nan() -> (f32, f16, f16, f64, bf16) {
+  %hn = arith.constant 0xFE01 : f16
+  %qn = arith.constant 0x7FC02000 : f32
+  %qn1 = arith.constant 0x7FC00001 : f32
+  %sn = arith.constant 0x7D00 : f16
+  %0 = arith.extf %hn : f16 to f32
+  %1 = arith.truncf %qn : f32 to f16
+  %2 = arith.truncf %qn1 : f32 to f16
+  %3 = arith.extf %sn : f16 to f64
+  %4 = arith.truncf %qn : f32 to bf16
+  return %0, %1, %2, %3, %4 : f32, f16, f16, f64, bf16
+}

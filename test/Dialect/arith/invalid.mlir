@@ -206,3 +206,19 @@ func.func @mului_extended_float(%x: f32) {
   %0:2 = "arith.mului_extended"(%x, %x) : (f32, f32) -> (f32, f32)
   return
 }
+
+// -----
+
+func.func @truncf_rounding_mode_type(%x: f32) {
+  // expected-error @+1 {{'arith.truncf' op attribute 'roundingmode' failed to satisfy constraint: Floating point rounding mode}}
+  %0 = "arith.truncf"(%x) <{roundingmode = 1 : i64}> : (f32) -> f16
+  return
+}
+
+// -----
+
+func.func @divsi_exact_not_unit(%a: i32) {
+  // expected-error @+1 {{'arith.divsi' op attribute 'isExact' failed to satisfy constraint: unit attribute}}
+  %0 = "arith.divsi"(%a, %a) <{isExact = 1 : i64}> : (i32, i32) -> i32
+  return
+}

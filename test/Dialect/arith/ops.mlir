@@ -225,3 +225,43 @@ func.func @extended(%a: i32, %b: i32, %v: vector<4xi8>, %t: tensor<2x?xi64>, %i:
   %li:2 = arith.mulsi_extended %i, %i : index
   return %l#1, %s#1 : i32, i1
 }
+
+// MLIR 22's flags on divisions, shifts and casts: `exact`, truncation overflow flags,
+// fast-math on float casts (written when present, `fastmath<none>` included) and
+// truncf's rounding mode.
+// CHECK-LABEL: func.func @cast_and_division_flags(%arg0: i32, %arg1: i32, %arg2: f16, %arg3: f32) {
+// CHECK-NEXT:    %0 = arith.divsi %arg0, %arg1 exact : i32
+// CHECK-NEXT:    %1 = arith.divui %arg0, %arg1 exact {tag} : i32
+// CHECK-NEXT:    %2 = arith.shrsi %arg0, %arg1 exact : i32
+// CHECK-NEXT:    %3 = arith.shrui %arg0, %arg1 : i32
+// CHECK-NEXT:    %4 = arith.trunci %arg0 overflow<nsw, nuw> : i32 to i16
+// CHECK-NEXT:    %5 = arith.trunci %arg0 : i32 to i16
+// CHECK-NEXT:    %6 = arith.extf %arg2 fastmath<contract> : f16 to f32
+// CHECK-NEXT:    %7 = arith.extf %arg2 fastmath<none> : f16 to f32
+// CHECK-NEXT:    %8 = arith.truncf %arg3 to_nearest_even fastmath<fast> : f32 to f16
+// CHECK-NEXT:    %9 = arith.truncf %arg3 downward : f32 to f16
+// CHECK-NEXT:    %10 = arith.truncf %arg3 toward_zero fastmath<none> : f32 to f16
+// CHECK-NEXT:    return
+// GENERIC-LABEL: sym_name = "cast_and_division_flags"
+// GENERIC:         "arith.divsi"(%{{.*}}, %{{.*}}) <{isExact}> : (i32, i32) -> i32
+// GENERIC:         "arith.divui"(%{{.*}}, %{{.*}}) <{isExact}> {tag} : (i32, i32) -> i32
+// GENERIC:         "arith.shrui"(%{{.*}}, %{{.*}}) : (i32, i32) -> i32
+// GENERIC:         "arith.trunci"(%{{.*}}) <{overflowFlags = #arith.overflow<nsw, nuw>}> : (i32) -> i16
+// GENERIC:         "arith.trunci"(%{{.*}}) <{overflowFlags = #arith.overflow<none>}> : (i32) -> i16
+// GENERIC:         "arith.extf"(%{{.*}}) <{fastmath = #arith.fastmath<contract>}> : (f16) -> f32
+// GENERIC:         "arith.truncf"(%{{.*}}) <{fastmath = #arith.fastmath<fast>, roundingmode = 0 : i32}> : (f32) -> f16
+// GENERIC:         "arith.truncf"(%{{.*}}) <{roundingmode = 1 : i32}> : (f32) -> f16
+func.func @cast_and_division_flags(%a: i32, %b: i32, %x: f16, %y: f32) {
+  %0 = arith.divsi %a, %b exact : i32
+  %1 = arith.divui %a, %b exact {tag} : i32
+  %2 = arith.shrsi %a, %b exact : i32
+  %3 = arith.shrui %a, %b : i32
+  %4 = arith.trunci %a overflow<nsw, nuw> : i32 to i16
+  %5 = arith.trunci %a overflow<none> : i32 to i16
+  %6 = arith.extf %x fastmath<contract> : f16 to f32
+  %7 = arith.extf %x fastmath<none> : f16 to f32
+  %8 = arith.truncf %y to_nearest_even fastmath<fast> : f32 to f16
+  %9 = arith.truncf %y downward : f32 to f16
+  %10 = arith.truncf %y toward_zero fastmath<none> : f32 to f16
+  return
+}
