@@ -65,6 +65,9 @@ impl DialectTranslation for ArithTranslation {
             A::TruncI => trunci,
             A::ExtF => extf,
             A::TruncF => truncf,
+            // Their scales pass through f8E8M0FNU (OCP MX), which this backend has no
+            // type for: reported as unsupported ops.
+            A::ScalingExtF | A::ScalingTruncF => return None,
             A::SIToFP => sitofp,
             A::UIToFP => uitofp,
             A::FPToSI => fptosi,

@@ -92,8 +92,29 @@ pub(crate) fn print_exact_binary(p: &mut OpAsmPrinter, op: OpId) {
 /// `$in ($roundingmode^)? (fastmath $fastmath^)? attr-dict : T to U` of `truncf`: the
 /// rounding mode is an `i32` enum written as its keyword (`downward`).
 pub(crate) fn parse_truncf(p: &mut OpAsmParser, state: &mut OperationParseState) -> PResult<()> {
+    parse_rounded_cast(p, state, false)
+}
+
+/// `$in, $scale ($roundingmode^)? (fastmath $fastmath^)? attr-dict : T, S to U` of
+/// `scaling_truncf`.
+pub(crate) fn parse_scaling_truncf(
+    p: &mut OpAsmParser,
+    state: &mut OperationParseState,
+) -> PResult<()> {
+    parse_rounded_cast(p, state, true)
+}
+
+fn parse_rounded_cast(
+    p: &mut OpAsmParser,
+    state: &mut OperationParseState,
+    scaled: bool,
+) -> PResult<()> {
     let at = p.op_offset();
-    let input = p.parse_operand()?;
+    let mut operands = vec![p.parse_operand()?];
+    if scaled {
+        p.parse_literal(",")?;
+        operands.push(p.parse_operand()?);
+    }
     if let Some(mode) = RoundingMode::ALL
         .iter()
         .find(|m| p.parse_optional_literal(m.keyword()))
@@ -121,19 +142,24 @@ pub(crate) fn parse_truncf(p: &mut OpAsmParser, state: &mut OperationParseState)
         state.add_attr(&k, v);
     }
     p.parse_literal(":")?;
-    let from = p.parse_type()?;
+    let mut types = vec![p.parse_type()?];
+    if scaled {
+        p.parse_literal(",")?;
+        types.push(p.parse_type()?);
+    }
     p.parse_literal("to")?;
     let to = p.parse_type()?;
-    state.operands = p.resolve_operands(&[input], &[from], at)?;
+    state.operands = p.resolve_operands(&operands, &types, at)?;
     state.result_types = vec![to];
     Ok(())
 }
 
+/// Prints `truncf` and `scaling_truncf` (whose scale is the second operand).
 pub(crate) fn print_truncf(p: &mut OpAsmPrinter, op: OpId) {
     let ctx = p.ctx();
     let data = ctx.op(op);
     p.print_str(" ");
-    p.print_value(data.operands[0]);
+    p.print_values(&data.operands);
     if let Some(mode) = RoundingMode::of(ctx, op) {
         p.print_str(" ");
         p.print_str(mode.keyword());
@@ -149,7 +175,8 @@ pub(crate) fn print_truncf(p: &mut OpAsmPrinter, op: OpId) {
     }
     p.print_optional_attr_dict(op, &["roundingmode", "fastmath"], false);
     p.print_str(" : ");
-    p.print_type(ctx.value_type(data.operands[0]));
+    let operand_types: Vec<_> = data.operands.iter().map(|&v| ctx.value_type(v)).collect();
+    p.print_types(&operand_types);
     p.print_str(" to ");
     p.print_type(ctx.value_type(data.results[0]));
 }

@@ -709,6 +709,39 @@ pub(crate) fn verify_cast(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     Ok(())
 }
 
+/// `scaling_extf` widens and `scaling_truncf` narrows its input, keeping its shape (the
+/// scale's type is free, as in MLIR).
+pub(crate) fn verify_scaling_cast(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
+    let data = ctx.op(op);
+    let (input, scale, out) = (
+        ctx.value_type(data.operands[0]),
+        ctx.value_type(data.operands[1]),
+        ctx.value_type(data.results[0]),
+    );
+    let shape = |t: Type| ctx.type_kind(t).shape().map(|s| s.to_vec());
+    let width = |t: Type| float_kind(ctx, t).map(|k| k.width());
+    let widens = width(out) > width(input);
+    let ok = shape(input) == shape(out)
+        && if ctx.op_name(op) == "arith.scaling_extf" {
+            widens
+        } else {
+            width(out) < width(input)
+        };
+    if ok {
+        return Ok(());
+    }
+    Err(Diagnostic::error(
+        data.loc,
+        format!(
+            "'{}' op operand types '{}', '{}' and result type '{}' are cast incompatible",
+            ctx.op_name(op),
+            type_to_string(ctx, input),
+            type_to_string(ctx, scale),
+            type_to_string(ctx, out)
+        ),
+    ))
+}
+
 pub(crate) fn fold_cast(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
     let data = ctx.op(op);
     let (from, to) = (

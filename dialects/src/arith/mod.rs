@@ -368,6 +368,33 @@ static DEFS: &[OpDef] = &[
         custom_assembly: Some((asm::parse_truncf, asm::print_truncf)),
         ..cast!("arith.truncf", FLOAT_LIKE, FLOAT_LIKE)
     },
+    OpDef {
+        name: "arith.scaling_extf",
+        summary: "extension of floats multiplied by scales (OCP MX formats)",
+        operands: &[operand("in", FLOAT_LIKE), operand("scale", FLOAT_LIKE)],
+        results: &[operand("out", FLOAT_LIKE)],
+        attributes: &[OPTIONAL_FASTMATH],
+        traits: PURE,
+        format: Some(
+            "$in `,` $scale (`fastmath` `` $fastmath^)? attr-dict `:` type($in) `,` type($scale) `to` type($out)",
+        ),
+        verify: Some(fold::verify_scaling_cast),
+        ..OpDef::EMPTY
+    },
+    OpDef {
+        name: "arith.scaling_truncf",
+        summary: "truncation of floats divided by scales (OCP MX formats)",
+        operands: &[operand("in", FLOAT_LIKE), operand("scale", FLOAT_LIKE)],
+        results: &[operand("out", FLOAT_LIKE)],
+        attributes: &[
+            optional_attr("roundingmode", ROUNDING_MODE_ATTR),
+            OPTIONAL_FASTMATH,
+        ],
+        traits: PURE,
+        custom_assembly: Some((asm::parse_scaling_truncf, asm::print_truncf)),
+        verify: Some(fold::verify_scaling_cast),
+        ..OpDef::EMPTY
+    },
     cast!("arith.sitofp", SIGNLESS_INTEGER_LIKE_NO_INDEX, FLOAT_LIKE),
     cast!("arith.uitofp", SIGNLESS_INTEGER_LIKE_NO_INDEX, FLOAT_LIKE),
     cast!("arith.fptosi", FLOAT_LIKE, SIGNLESS_INTEGER_LIKE_NO_INDEX),

@@ -52,6 +52,8 @@ tb_ir::op_kinds! {
         TruncI = "arith.trunci",
         ExtF = "arith.extf",
         TruncF = "arith.truncf",
+        ScalingExtF = "arith.scaling_extf",
+        ScalingTruncF = "arith.scaling_truncf",
         SIToFP = "arith.sitofp",
         UIToFP = "arith.uitofp",
         FPToSI = "arith.fptosi",

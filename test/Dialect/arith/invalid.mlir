@@ -222,3 +222,35 @@ func.func @divsi_exact_not_unit(%a: i32) {
   %0 = "arith.divsi"(%a, %a) <{isExact = 1 : i64}> : (i32, i32) -> i32
   return
 }
+
+// -----
+
+func.func @scaling_extf_narrows(%a: f32, %s: f8E8M0FNU) {
+  // expected-error @+1 {{'arith.scaling_extf' op operand types 'f32', 'f8E8M0FNU' and result type 'f16' are cast incompatible}}
+  %0 = arith.scaling_extf %a, %s : f32, f8E8M0FNU to f16
+  return
+}
+
+// -----
+
+func.func @scaling_truncf_widens(%a: f16, %s: f8E8M0FNU) {
+  // expected-error @+1 {{'arith.scaling_truncf' op operand types 'f16', 'f8E8M0FNU' and result type 'f32' are cast incompatible}}
+  %0 = arith.scaling_truncf %a, %s : f16, f8E8M0FNU to f32
+  return
+}
+
+// -----
+
+func.func @scaling_extf_shape(%a: vector<4xf16>, %s: vector<4xf8E8M0FNU>) {
+  // expected-error @+1 {{'arith.scaling_extf' op operand types 'vector<4xf16>', 'vector<4xf8E8M0FNU>' and result type 'vector<3xf32>' are cast incompatible}}
+  %0 = arith.scaling_extf %a, %s : vector<4xf16>, vector<4xf8E8M0FNU> to vector<3xf32>
+  return
+}
+
+// -----
+
+func.func @scaling_extf_integer_scale(%a: f16, %s: i8) {
+  // expected-error @+1 {{'arith.scaling_extf' op operand #1 must be floating-point-like, but got 'i8'}}
+  %0 = "arith.scaling_extf"(%a, %s) : (f16, i8) -> f32
+  return
+}

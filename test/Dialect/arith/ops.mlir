@@ -265,3 +265,20 @@ func.func @cast_and_division_flags(%a: i32, %b: i32, %x: f16, %y: f32) {
   %10 = arith.truncf %y toward_zero fastmath<none> : f32 to f16
   return
 }
+
+// OCP MX scaling casts: the scale's type is written after the input's.
+// CHECK-LABEL: func.func @scaling_casts
+// CHECK-NEXT:    %0 = arith.scaling_extf %arg0, %arg1 : f4E2M1FN, f8E8M0FNU to f32
+// CHECK-NEXT:    %1 = arith.scaling_extf %arg2, %arg3 fastmath<fast> : vector<4xf8E4M3FN>, vector<4xf8E8M0FNU> to vector<4xbf16>
+// CHECK-NEXT:    %2 = arith.scaling_truncf %arg4, %arg1 : f32, f8E8M0FNU to f4E2M1FN
+// CHECK-NEXT:    %3 = arith.scaling_truncf %arg5, %arg3 downward fastmath<nnan> : vector<4xbf16>, vector<4xf8E8M0FNU> to vector<4xf8E4M3FN>
+// GENERIC-LABEL: sym_name = "scaling_casts"
+// GENERIC:         "arith.scaling_extf"(%{{.*}}, %{{.*}}) : (f4E2M1FN, f8E8M0FNU) -> f32
+// GENERIC:         "arith.scaling_truncf"(%{{.*}}, %{{.*}}) <{fastmath = #arith.fastmath<nnan>, roundingmode = 1 : i32}> : (vector<4xbf16>, vector<4xf8E8M0FNU>) -> vector<4xf8E4M3FN>
+func.func @scaling_casts(%a: f4E2M1FN, %s: f8E8M0FNU, %v: vector<4xf8E4M3FN>, %vs: vector<4xf8E8M0FNU>, %x: f32, %h: vector<4xbf16>) -> (f32, vector<4xbf16>, f4E2M1FN, vector<4xf8E4M3FN>) {
+  %0 = arith.scaling_extf %a, %s : f4E2M1FN, f8E8M0FNU to f32
+  %1 = arith.scaling_extf %v, %vs fastmath<fast> : vector<4xf8E4M3FN>, vector<4xf8E8M0FNU> to vector<4xbf16>
+  %2 = arith.scaling_truncf %x, %s : f32, f8E8M0FNU to f4E2M1FN
+  %3 = arith.scaling_truncf %h, %vs downward fastmath<nnan> : vector<4xbf16>, vector<4xf8E8M0FNU> to vector<4xf8E4M3FN>
+  return %0, %1, %2, %3 : f32, vector<4xbf16>, f4E2M1FN, vector<4xf8E4M3FN>
+}

@@ -4,6 +4,7 @@
 // RUN: tb-run --interpret %s --function extended | FileCheck %s --check-prefix=EXTENDED
 // RUN: not tb-run --interpret %s --function by_zero 2>&1 | FileCheck %s --check-prefix=ZERO
 // RUN: not tb-run --interpret %s --function overflow 2>&1 | FileCheck %s --check-prefix=OVERFLOW
+// RUN: not tb-run --interpret %s --function scaling 2>&1 | FileCheck %s --check-prefix=SCALING
 
 // floordivsi rounds toward -inf, ceildivsi toward +inf, ceildivui reads unsigned
 // (255 / 2 rounds up to 128, printed as i8 -128).
@@ -71,4 +72,14 @@ func.func @overflow() -> i32 {
   %m = arith.constant -1 : i32
   %0 = arith.floordivsi %a, %m : i32
   return %0 : i32
+}
+
+// Scaling casts round their scales through f8E8M0FNU, which the interpreter does not
+// compute with: it says so instead of guessing.
+// SCALING: arith-extended.mlir:[[@LINE+4]]:8: error: 'arith.scaling_extf' op is not supported by the interpreter: its scales round through f8E8M0FNU
+func.func @scaling() -> f32 {
+  %h = arith.constant 3.0 : f16
+  %q = arith.constant 0.25 : bf16
+  %0 = arith.scaling_extf %h, %q : f16, bf16 to f32
+  return %0 : f32
 }
