@@ -181,7 +181,10 @@ fn int_splat<'ctx>(ty: BasicTypeEnum<'ctx>, value: i64) -> TResult<BasicValueEnu
     match ty {
         BasicTypeEnum::IntType(t) => Ok(t.const_int(value as u64, true).into()),
         BasicTypeEnum::VectorType(v) => {
-            let c = v.get_element_type().into_int_type().const_int(value as u64, true);
+            let c = v
+                .get_element_type()
+                .into_int_type()
+                .const_int(value as u64, true);
             let lanes = vec![c; v.get_size() as usize];
             Ok(inkwell::types::VectorType::const_vector(&lanes).into())
         }
@@ -211,7 +214,11 @@ fn rounded_signed_division(tr: &mut Translator, op: OpId, up: bool) -> TResult {
     let inexact = icmp(tr, IntPredicate::NE, a, product)?;
     let a_negative = icmp(tr, IntPredicate::SLT, a, zero)?;
     let b_negative = icmp(tr, IntPredicate::SLT, b, zero)?;
-    let signs = if up { IntPredicate::EQ } else { IntPredicate::NE };
+    let signs = if up {
+        IntPredicate::EQ
+    } else {
+        IntPredicate::NE
+    };
     let sign_matches = icmp(tr, signs, a_negative, b_negative)?;
     let adjust = build(tr, InstructionOpcode::And, inexact, sign_matches)?;
     let step = int_splat(ty, if up { 1 } else { -1 })?;

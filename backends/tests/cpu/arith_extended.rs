@@ -160,6 +160,18 @@ fn i32_against_the_interpreter() {
 
 #[test]
 fn i64_against_the_interpreter() {
-    let edges = [i64::MIN, i64::MIN + 1, -7, -2, -1, 0, 1, 2, 7, i64::MAX - 1, i64::MAX];
+    let edges = [
+        i64::MIN,
+        i64::MIN + 1,
+        -7,
+        -2,
+        -1,
+        0,
+        1,
+        2,
+        7,
+        i64::MAX - 1,
+        i64::MAX,
+    ];
     check_type::<i64>("i64", "-9223372036854775808", 64, &edges, |v| v);
 }

@@ -21,7 +21,9 @@ pub(crate) fn verify_addui_extended(ctx: &Context, op: OpId) -> Result<(), Diagn
     let shaped = |t: tb_ir::Type| {
         matches!(
             ctx.type_kind(t),
-            TypeKind::Vector { .. } | TypeKind::RankedTensor { .. } | TypeKind::UnrankedTensor { .. }
+            TypeKind::Vector { .. }
+                | TypeKind::RankedTensor { .. }
+                | TypeKind::UnrankedTensor { .. }
         )
     };
     let message = match (shaped(operand), shaped(carry)) {

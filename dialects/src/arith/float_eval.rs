@@ -78,7 +78,11 @@ pub fn default_nan(kind: FloatKind) -> Option<u128> {
     let exponent = ((1u128 << exponent_bits) - 1) << fraction;
     let quiet = 1u128 << (fraction - 1);
     // x87 stores the integer bit explicitly; its NaNs have it set.
-    let integer = if kind == FloatKind::F80 { 1u128 << 63 } else { 0 };
+    let integer = if kind == FloatKind::F80 {
+        1u128 << 63
+    } else {
+        0
+    };
     Some(exponent | integer | quiet)
 }
 
@@ -250,7 +254,10 @@ mod tests {
         assert_eq!(convert_exact(F32, 0x7FC0_2000, F16), Some(0x7E01));
         assert_eq!(convert_exact(F32, 0x7FC0_0001, F16), None);
         assert_eq!(convert_exact(F16, 0x7D00, F32), None);
-        assert_eq!(convert_exact(F32, 0x7FC0_0000, F64), Some(0x7FF8_0000_0000_0000));
+        assert_eq!(
+            convert_exact(F32, 0x7FC0_0000, F64),
+            Some(0x7FF8_0000_0000_0000)
+        );
         // No infinity in f8E4M3FN.
         assert_eq!(convert_exact(F32, 0x7F80_0000, F8E4M3FN), None);
     }

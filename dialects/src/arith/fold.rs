@@ -251,7 +251,11 @@ pub(crate) fn ceildivsi(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<V
             }
             let (q, r) = (a / b, a % b);
             // Truncation rounded toward zero; a positive inexact quotient rounds up.
-            Some(if r != 0 && (a < 0) == (b < 0) { q + 1 } else { q })
+            Some(if r != 0 && (a < 0) == (b < 0) {
+                q + 1
+            } else {
+                q
+            })
         },
     )
 }
@@ -286,7 +290,11 @@ pub(crate) fn floordivsi(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<
             }
             let (q, r) = (a / b, a % b);
             // Truncation rounded toward zero; a negative inexact quotient rounds down.
-            Some(if r != 0 && (a < 0) != (b < 0) { q - 1 } else { q })
+            Some(if r != 0 && (a < 0) != (b < 0) {
+                q - 1
+            } else {
+                q
+            })
         },
     )
 }

@@ -24,11 +24,11 @@ pub use constant::{build_constant, constant_result_name};
 pub(crate) use fold::{with_element, wrap};
 
 use attrs::OVERFLOW_FLAGS;
-pub use extended::{add_carries, mul_high};
 pub use attrs::{
     CMPF_PREDICATES, CMPI_PREDICATES, CmpFPredicate, CmpIPredicate, FASTMATH_FLAGS, FastMathFlags,
     OverflowFlags, RoundingMode,
 };
+pub use extended::{add_carries, mul_high};
 pub use ops::{ArithOp, BinaryOp, CmpFOp, CmpIOp};
 
 const FASTMATH_ATTR: AttrConstraint = AttrConstraint {
@@ -48,8 +48,8 @@ const ROUNDING_MODE_ATTR: AttrConstraint = AttrConstraint {
 
 /// `fastmath` where MLIR declares it optional rather than defaulted (`extf`, `truncf`):
 /// present means written, `fastmath<none>` included.
-const OPTIONAL_FASTMATH: tb_ir::ods::AttrDef = optional_attr("fastmath", FASTMATH_ATTR)
-    .with_syntax(AttrSyntax::BitEnum(&FASTMATH_FLAGS));
+const OPTIONAL_FASTMATH: tb_ir::ods::AttrDef =
+    optional_attr("fastmath", FASTMATH_ATTR).with_syntax(AttrSyntax::BitEnum(&FASTMATH_FLAGS));
 
 const EXACT: &[tb_ir::ods::AttrDef] = &[optional_attr("isExact", UNIT_ATTR)];
 

@@ -153,7 +153,11 @@ fn signed_division(a: i64, b: i64, w: u32, rounding: Rounding) -> Result<i64, St
     // i1 `true` is -1 as a signed value.
     let (a, b) = if w == 1 { (-(a & 1), -(b & 1)) } else { (a, b) };
     let b = nonzero(b)?;
-    let min = if w >= 64 { i64::MIN } else { -(1i64 << (w - 1)) };
+    let min = if w >= 64 {
+        i64::MIN
+    } else {
+        -(1i64 << (w - 1))
+    };
     if a == min && b == -1 {
         return Err(format!("overflows: {a} / -1 in {w} bits"));
     }
@@ -186,7 +190,12 @@ int_op!(divui, |a, b, w| Ok(
     (unsigned(a, w) / unsigned(nonzero(b)?, w)) as i64
 ));
 int_op!(ceildivsi, |a, b, w| signed_division(a, b, w, Rounding::Up));
-int_op!(floordivsi, |a, b, w| signed_division(a, b, w, Rounding::Down));
+int_op!(floordivsi, |a, b, w| signed_division(
+    a,
+    b,
+    w,
+    Rounding::Down
+));
 int_op!(ceildivui, |a, b, w| {
     let (a, b) = (unsigned(a, w), unsigned(nonzero(b)?, w));
     Ok((a / b + u64::from(a % b != 0)) as i64)
