@@ -53,14 +53,39 @@ pub(crate) fn low_high_names(_: &Context, _: OpId) -> Vec<Option<String>> {
     vec![Some("low".into()), Some("high".into())]
 }
 
-/// The high half of the `2 * width`-bit product of two `width`-bit values, `width <= 64`.
+/// The high half of the `2 * width`-bit product of two `width`-bit values (`width <= 128`).
 pub fn mul_high(a: i128, b: i128, width: u32, signed: bool) -> i128 {
-    let product = if signed {
-        signed_value(a, width) * signed_value(b, width)
+    let (ua, ub) = (unsigned_value(a, width), unsigned_value(b, width));
+    let (hi, lo) = mul_u128_wide(ua, ub);
+    // Bits [width, 2 * width) of the 256-bit product.
+    let mut high = if width == 128 {
+        hi
     } else {
-        (unsigned_value(a, width) * unsigned_value(b, width)) as i128
+        (hi << (128 - width)) | (lo >> width)
     };
-    wrap(product >> width, width)
+    if signed {
+        // The signed high half corrects the unsigned one by each negative operand times
+        // the other operand (mod 2^width).
+        if signed_value(a, width) < 0 {
+            high = high.wrapping_sub(ub);
+        }
+        if signed_value(b, width) < 0 {
+            high = high.wrapping_sub(ua);
+        }
+    }
+    wrap(high as i128, width)
+}
+
+/// The 256-bit product of two `u128` values as (high, low) halves.
+fn mul_u128_wide(a: u128, b: u128) -> (u128, u128) {
+    let mask = u128::from(u64::MAX);
+    let (a_hi, a_lo, b_hi, b_lo) = (a >> 64, a & mask, b >> 64, b & mask);
+    let (ll, lh, hl, hh) = (a_lo * b_lo, a_lo * b_hi, a_hi * b_lo, a_hi * b_hi);
+    // The middle column, with the carries it makes.
+    let middle = (ll >> 64) + (lh & mask) + (hl & mask);
+    let low = (ll & mask) | (middle << 64);
+    let high = hh + (lh >> 64) + (hl >> 64) + (middle >> 64);
+    (high, low)
 }
 
 /// Whether `a + b` carries out of `width` bits.
@@ -115,9 +140,6 @@ fn mul_extended(
             constant(ctx, ty, Scalar::Int(0)),
         ]);
     }
-    if width > 64 {
-        return None;
-    }
     let (a, b) = (int_of(ctx, c[0])?, int_of(ctx, c[1])?);
     Some(vec![
         constant(ctx, ty, Scalar::Int(wrap(a.wrapping_mul(b), width))),
@@ -154,6 +176,11 @@ mod tests {
         assert_eq!(mul_high(-128, 2, 8, true), -1);
         assert_eq!(mul_high(i64::MIN as i128, -1, 64, true), 0);
         assert_eq!(mul_high(-1, -1, 64, false), -2);
+        // 128 bits: (2^128 - 1)^2 = 2^256 - 2^129 + 1; MIN * MIN = 2^254.
+        assert_eq!(mul_high(-1, -1, 128, false), -2);
+        assert_eq!(mul_high(-1, -1, 128, true), 0);
+        assert_eq!(mul_high(i128::MIN, i128::MIN, 128, true), 1 << 126);
+        assert_eq!(mul_high(i128::MIN, -3, 128, true), 1);
     }
 
     #[test]

@@ -198,8 +198,9 @@ pub(crate) fn divsi(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<F
         c,
         |l, _, _, b, _| (b == Some(1)).then_some(FoldResult::Value(l)),
         |a, b, w| {
+            let (a, b) = (signed_operand(a, w), signed_operand(b, w));
             // Division by zero and the one overflowing quotient do not fold.
-            if b == 0 || (b == -1 && a == wrap(1i128 << (w.min(127) - 1), w)) {
+            if b == 0 || (a == signed_min(w) && b == -1) {
                 return None;
             }
             Some(a / b)
@@ -220,14 +221,14 @@ pub(crate) fn divui(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<F
     )
 }
 
-/// The signed value of a `width`-bit constant (i1 `true` is -1), when the width leaves
-/// room in `i128` for the intermediate results of the division folds.
-fn signed_operand(v: i128, width: u32) -> Option<i128> {
-    (width < 128).then(|| super::predicate::signed_value(v, width))
+/// The signed value of a `width`-bit constant (i1 `true` is -1).
+fn signed_operand(v: i128, width: u32) -> i128 {
+    super::predicate::signed_value(v, width)
 }
 
+/// The minimum signed `width`-bit value, the one whose negation overflows.
 fn signed_min(width: u32) -> i128 {
-    -(1i128 << (width - 1))
+    i128::MIN >> (128 - width)
 }
 
 /// `ceildivsi` as MLIR folds it: not by zero, and not when negating an operand or the
@@ -239,7 +240,7 @@ pub(crate) fn ceildivsi(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<V
         c,
         |l, _, _, b, _| (b == Some(1)).then_some(FoldResult::Value(l)),
         |a, b, w| {
-            let (a, b) = (signed_operand(a, w)?, signed_operand(b, w)?);
+            let (a, b) = (signed_operand(a, w), signed_operand(b, w));
             if b == 0 {
                 return None;
             }
@@ -284,7 +285,7 @@ pub(crate) fn floordivsi(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<
         c,
         |l, _, _, b, _| (b == Some(1)).then_some(FoldResult::Value(l)),
         |a, b, w| {
-            let (a, b) = (signed_operand(a, w)?, signed_operand(b, w)?);
+            let (a, b) = (signed_operand(a, w), signed_operand(b, w));
             if b == 0 || (a == signed_min(w) && b == -1) {
                 return None;
             }
@@ -763,7 +764,9 @@ pub(crate) fn fold_cast(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<V
     let result = match (ctx.op_name(op), input) {
         ("arith.extsi" | "arith.index_cast" | "arith.trunci", Scalar::Int(v)) => {
             let from_w = int_width(ctx, from)?;
-            Scalar::Int(wrap(wrap(v, from_w), int_width(ctx, to)?))
+            // Read signed first: i1 `true` sign-extends to -1.
+            let v = super::predicate::signed_value(wrap(v, from_w), from_w);
+            Scalar::Int(wrap(v, int_width(ctx, to)?))
         }
         ("arith.extui" | "arith.index_castui", Scalar::Int(v)) => {
             let from_w = int_width(ctx, from)?;

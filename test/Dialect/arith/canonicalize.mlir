@@ -653,3 +653,43 @@ func.func @float_casts_nan() -> (f32, f16, f16, f64, bf16) {
   %4 = arith.truncf %qn : f32 to bf16
   return %0, %1, %2, %3, %4 : f32, f16, f16, f64, bf16
 }
+
+// extsi reads i1 true as -1.
+// CHECK-LABEL: func.func @extsi_true() -> (i32, i32) {
+// CHECK-NEXT:    %c-1_i32 = arith.constant -1 : i32
+// CHECK-NEXT:    %c1_i32 = arith.constant 1 : i32
+// CHECK-NEXT:    return %c-1_i32, %c1_i32 : i32, i32
+// CHECK-NEXT:  }
+func.func @extsi_true() -> (i32, i32) {
+  %t = arith.constant true
+  %0 = arith.extsi %t : i1 to i32
+  %1 = arith.extui %t : i1 to i32
+  return %0, %1 : i32, i32
+}
+
+// Extended multiplications fold at 128 bits too: MIN * -3 has high half 1 signed.
+// CHECK-LABEL: func.func @mul_extended_i128() -> (i128, i128, i128) {
+// CHECK-NEXT:    %c-170141183460469231731687303715884105728_i128 = arith.constant -170141183460469231731687303715884105728 : i128
+// CHECK-NEXT:    %c1_i128 = arith.constant 1 : i128
+// CHECK-NEXT:    %c170141183460469231731687303715884105726_i128 = arith.constant 170141183460469231731687303715884105726 : i128
+// CHECK-NEXT:    return %c-170141183460469231731687303715884105728_i128, %c1_i128, %c170141183460469231731687303715884105726_i128 : i128, i128, i128
+// CHECK-NEXT:  }
+func.func @mul_extended_i128() -> (i128, i128, i128) {
+  %min = arith.constant -170141183460469231731687303715884105728 : i128
+  %m3 = arith.constant -3 : i128
+  %low, %high = arith.mulsi_extended %min, %m3 : i128
+  %lu, %hu = arith.mului_extended %min, %m3 : i128
+  return %low, %high, %hu : i128, i128, i128
+}
+
+// An i1 true divisor is the "one" of the identity folds: x / true is x, as in MLIR.
+// CHECK-LABEL: func.func @i1_division() -> (i1, i1) {
+// CHECK-NEXT:    %true = arith.constant true
+// CHECK-NEXT:    return %true, %true : i1, i1
+// CHECK-NEXT:  }
+func.func @i1_division() -> (i1, i1) {
+  %t = arith.constant true
+  %0 = arith.divsi %t, %t : i1
+  %1 = arith.floordivsi %t, %t : i1
+  return %0, %1 : i1, i1
+}
