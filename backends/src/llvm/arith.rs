@@ -25,10 +25,16 @@ impl DialectTranslation for ArithTranslation {
         Some(match ArithOp::of(ir, op)? {
             A::Constant => constant,
             A::AddI => addi,
+            A::AddUIExtended => addui_extended,
             A::SubI => subi,
             A::MulI => muli,
+            A::MulSIExtended => mulsi_extended,
+            A::MulUIExtended => mului_extended,
             A::DivSI => divsi,
             A::DivUI => divui,
+            A::CeilDivSI => ceildivsi,
+            A::CeilDivUI => ceildivui,
+            A::FloorDivSI => floordivsi,
             A::RemSI => remsi,
             A::RemUI => remui,
             A::AndI => andi,
@@ -59,6 +65,9 @@ impl DialectTranslation for ArithTranslation {
             A::TruncI => trunci,
             A::ExtF => extf,
             A::TruncF => truncf,
+            // Their scales pass through f8E8M0FNU (OCP MX), which this backend has no
+            // type for: reported as unsupported ops.
+            A::ScalingExtF | A::ScalingTruncF => return None,
             A::SIToFP => sitofp,
             A::UIToFP => uitofp,
             A::FPToSI => fptosi,
@@ -129,11 +138,21 @@ fn binary<'ctx>(
     Ok(tr.builder.build_binop(opcode, lhs, rhs, "")?)
 }
 
+/// Puts `exact` on a division or right shift whose op has MLIR's `exact` flag.
+fn apply_exact(tr: &Translator, op: OpId, value: BasicValueEnum) {
+    if tr.ir.op_inherent_or_attr(op, "isExact").is_some()
+        && let Some(inst) = instruction(value)
+    {
+        let _ = inst.set_exact_flag(true);
+    }
+}
+
 macro_rules! int_ops {
     ($($name:ident => $opcode:ident),* $(,)?) => {
         $(fn $name(tr: &mut Translator, op: OpId) -> TResult {
             let value = binary(tr, op, InstructionOpcode::$opcode)?;
             apply_overflow(tr, op, value);
+            apply_exact(tr, op, value);
             tr.set_result(op, 0, value)
         })*
     };
@@ -153,6 +172,144 @@ int_ops! {
     shli => Shl,
     shrsi => AShr,
     shrui => LShr,
+}
+
+// ---- rounded divisions and extended arithmetic ----
+
+/// The integer constant `value` (sign-extended) of scalar or vector integer type `ty`.
+fn int_splat<'ctx>(ty: BasicTypeEnum<'ctx>, value: i64) -> TResult<BasicValueEnum<'ctx>> {
+    match ty {
+        BasicTypeEnum::IntType(t) => Ok(t.const_int(value as u64, true).into()),
+        BasicTypeEnum::VectorType(v) => {
+            let c = v
+                .get_element_type()
+                .into_int_type()
+                .const_int(value as u64, true);
+            let lanes = vec![c; v.get_size() as usize];
+            Ok(inkwell::types::VectorType::const_vector(&lanes).into())
+        }
+        _ => Err("expects integer operands".into()),
+    }
+}
+
+fn build<'ctx>(
+    tr: &Translator<'_, 'ctx>,
+    opcode: InstructionOpcode,
+    lhs: BasicValueEnum<'ctx>,
+    rhs: BasicValueEnum<'ctx>,
+) -> TResult<BasicValueEnum<'ctx>> {
+    Ok(tr.builder.build_binop(opcode, lhs, rhs, "")?)
+}
+
+/// `floordivsi` (`up == false`) and `ceildivsi` (`up == true`), as `arith-expand` writes
+/// them: the truncated quotient `q = a / b`, moved one step toward -inf (or +inf) when
+/// the division is inexact (`q * b != a`) and the exact quotient is negative (or
+/// positive), i.e. the operands' signs differ (or agree).
+fn rounded_signed_division(tr: &mut Translator, op: OpId, up: bool) -> TResult {
+    let (a, b) = (tr.operand(op, 0)?, tr.operand(op, 1)?);
+    let ty = a.get_type();
+    let zero = int_splat(ty, 0)?;
+    let quotient = build(tr, InstructionOpcode::SDiv, a, b)?;
+    let product = build(tr, InstructionOpcode::Mul, quotient, b)?;
+    let inexact = icmp(tr, IntPredicate::NE, a, product)?;
+    let a_negative = icmp(tr, IntPredicate::SLT, a, zero)?;
+    let b_negative = icmp(tr, IntPredicate::SLT, b, zero)?;
+    let signs = if up {
+        IntPredicate::EQ
+    } else {
+        IntPredicate::NE
+    };
+    let sign_matches = icmp(tr, signs, a_negative, b_negative)?;
+    let adjust = build(tr, InstructionOpcode::And, inexact, sign_matches)?;
+    let step = int_splat(ty, if up { 1 } else { -1 })?;
+    let adjusted = build(tr, InstructionOpcode::Add, quotient, step)?;
+    let value = select(tr, adjust, adjusted, quotient)?;
+    tr.set_result(op, 0, value)
+}
+
+fn floordivsi(tr: &mut Translator, op: OpId) -> TResult {
+    rounded_signed_division(tr, op, false)
+}
+
+fn ceildivsi(tr: &mut Translator, op: OpId) -> TResult {
+    rounded_signed_division(tr, op, true)
+}
+
+/// `ceildivui(n, m)` is `n == 0 ? 0 : (n - 1) / m + 1`, which cannot overflow.
+fn ceildivui(tr: &mut Translator, op: OpId) -> TResult {
+    let (n, m) = (tr.operand(op, 0)?, tr.operand(op, 1)?);
+    let ty = n.get_type();
+    let (zero, one) = (int_splat(ty, 0)?, int_splat(ty, 1)?);
+    let is_zero = icmp(tr, IntPredicate::EQ, n, zero)?;
+    let below = build(tr, InstructionOpcode::Sub, n, one)?;
+    let quotient = build(tr, InstructionOpcode::UDiv, below, m)?;
+    let rounded_up = build(tr, InstructionOpcode::Add, quotient, one)?;
+    let value = select(tr, is_zero, zero, rounded_up)?;
+    tr.set_result(op, 0, value)
+}
+
+/// The integer type (or vector of it) like `ty` with elements `width` bits wide.
+fn with_int_width<'ctx>(
+    tr: &Translator<'_, 'ctx>,
+    ty: BasicTypeEnum<'ctx>,
+    width: u32,
+) -> TResult<BasicTypeEnum<'ctx>> {
+    let element = tr
+        .llvm
+        .custom_width_int_type(std::num::NonZeroU32::new(width).ok_or("bad integer width")?)
+        .map_err(|e| e.to_string())?;
+    Ok(match ty {
+        BasicTypeEnum::VectorType(v) => element.vec_type(v.get_size()).into(),
+        _ => element.into(),
+    })
+}
+
+/// `mulsi_extended`/`mului_extended`: both operands extended to twice their width, one
+/// multiplication, and the product's halves truncated back, as `arith-to-llvm` does.
+fn mul_extended(tr: &mut Translator, op: OpId, signed: bool) -> TResult {
+    let (a, b) = (tr.operand(op, 0)?, tr.operand(op, 1)?);
+    let ty = a.get_type();
+    let width = int_width(tr, tr.operand_type(op, 0)?);
+    let wide = with_int_width(tr, ty, 2 * width)?;
+    let extend = if signed {
+        InstructionOpcode::SExt
+    } else {
+        InstructionOpcode::ZExt
+    };
+    let wide_a = tr.builder.build_cast(extend, a, wide, "")?;
+    let wide_b = tr.builder.build_cast(extend, b, wide, "")?;
+    let product = build(tr, InstructionOpcode::Mul, wide_a, wide_b)?;
+    let low = tr
+        .builder
+        .build_cast(InstructionOpcode::Trunc, product, ty, "")?;
+    let shift = int_splat(wide, i64::from(width))?;
+    let shifted = build(tr, InstructionOpcode::LShr, product, shift)?;
+    let high = tr
+        .builder
+        .build_cast(InstructionOpcode::Trunc, shifted, ty, "")?;
+    tr.set_result(op, 0, low)?;
+    tr.set_result(op, 1, high)
+}
+
+fn mulsi_extended(tr: &mut Translator, op: OpId) -> TResult {
+    mul_extended(tr, op, true)
+}
+
+fn mului_extended(tr: &mut Translator, op: OpId) -> TResult {
+    mul_extended(tr, op, false)
+}
+
+/// `addui_extended` through `llvm.uadd.with.overflow`, whose `{sum, carry}` are the results.
+fn addui_extended(tr: &mut Translator, op: OpId) -> TResult {
+    let (a, b) = (tr.operand(op, 0)?, tr.operand(op, 1)?);
+    let pair = tr.call_intrinsic("llvm.uadd.with.overflow", &[a.get_type()], &[a, b])?;
+    let BasicValueEnum::StructValue(pair) = pair else {
+        return Err("llvm.uadd.with.overflow returns no pair".into());
+    };
+    let sum = tr.builder.build_extract_value(pair, 0, "")?;
+    let carry = tr.builder.build_extract_value(pair, 1, "")?;
+    tr.set_result(op, 0, sum)?;
+    tr.set_result(op, 1, carry)
 }
 
 macro_rules! float_ops {
@@ -340,12 +497,46 @@ macro_rules! cast_ops {
     };
 }
 
+/// `trunci`, with its `nsw`/`nuw` flags.
+fn trunci(tr: &mut Translator, op: OpId) -> TResult {
+    let value = tr.operand(op, 0)?;
+    let to = tr.llvm_type(tr.result_type(op, 0)?)?;
+    let result = tr
+        .builder
+        .build_cast(InstructionOpcode::Trunc, value, to, "")?;
+    apply_overflow(tr, op, result);
+    tr.set_result(op, 0, result)
+}
+
+/// `truncf` in the default rounding (to nearest, ties to even); other rounding modes need
+/// LLVM's constrained intrinsics, which this backend does not emit.
+fn truncf(tr: &mut Translator, op: OpId) -> TResult {
+    match arith::RoundingMode::of(tr.ir, op) {
+        None | Some(arith::RoundingMode::ToNearestEven) => {}
+        Some(mode) => {
+            return Err(format!(
+                "rounding mode '{}' is not supported by the CPU backend",
+                mode.keyword()
+            )
+            .into());
+        }
+    }
+    cast(tr, op, InstructionOpcode::FPTrunc)?;
+    let value = tr.value(tr.ir.op(op).results[0])?;
+    apply_fast_math(tr, op, value);
+    Ok(())
+}
+
+fn extf(tr: &mut Translator, op: OpId) -> TResult {
+    cast(tr, op, InstructionOpcode::FPExt)?;
+    let value = tr.value(tr.ir.op(op).results[0])?;
+    apply_fast_math(tr, op, value);
+    Ok(())
+}
+
 cast_ops! {
     extsi => SExt,
     extui => ZExt,
-    trunci => Trunc,
-    extf => FPExt,
-    truncf => FPTrunc,
     sitofp => SIToFP,
     uitofp => UIToFP,
     fptosi => FPToSI,

@@ -2,6 +2,7 @@
 //! module runs JIT-compiled and interpreted on the same seeded random arguments, and the
 //! results must agree.
 
+mod arith_extended;
 mod errors;
 mod harness;
 mod iter_args;

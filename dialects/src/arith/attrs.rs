@@ -214,3 +214,60 @@ pub fn register(ctx: &mut Context) {
     ctx.register_attr::<FastMathFlags>();
     ctx.register_attr::<OverflowFlags>();
 }
+
+/// `arith.truncf`'s rounding mode: an `i32` enum attribute (`roundingmode = 1 : i32`)
+/// written as its keyword, with LLVM's values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RoundingMode {
+    ToNearestEven = 0,
+    Downward = 1,
+    Upward = 2,
+    TowardZero = 3,
+    ToNearestAway = 4,
+}
+
+impl RoundingMode {
+    pub const ALL: [RoundingMode; 5] = [
+        RoundingMode::ToNearestEven,
+        RoundingMode::Downward,
+        RoundingMode::Upward,
+        RoundingMode::TowardZero,
+        RoundingMode::ToNearestAway,
+    ];
+
+    pub fn keyword(self) -> &'static str {
+        match self {
+            RoundingMode::ToNearestEven => "to_nearest_even",
+            RoundingMode::Downward => "downward",
+            RoundingMode::Upward => "upward",
+            RoundingMode::TowardZero => "toward_zero",
+            RoundingMode::ToNearestAway => "to_nearest_away",
+        }
+    }
+
+    fn from_attr(ctx: &Context, attr: Attr) -> Option<RoundingMode> {
+        match ctx.attr_kind(attr) {
+            tb_ir::AttrKind::Integer { value, ty }
+                if matches!(
+                    ctx.type_kind(*ty),
+                    tb_ir::TypeKind::Integer { width: 32, .. }
+                ) =>
+            {
+                usize::try_from(*value)
+                    .ok()
+                    .and_then(|i| Self::ALL.get(i).copied())
+            }
+            _ => None,
+        }
+    }
+
+    /// The `roundingmode` property of `op`, when it has a valid one.
+    pub fn of(ctx: &Context, op: OpId) -> Option<RoundingMode> {
+        Self::from_attr(ctx, ctx.op_inherent_or_attr(op, "roundingmode")?)
+    }
+}
+
+/// Whether `attr` is a valid `roundingmode` (the ODS constraint).
+pub(crate) fn is_rounding_mode(ctx: &Context, attr: Attr) -> bool {
+    RoundingMode::from_attr(ctx, attr).is_some()
+}

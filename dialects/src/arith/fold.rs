@@ -2,7 +2,8 @@
 //! format, and the algebraic identities MLIR folds (`x + 0`, `x * 1`, `x - x`, ...).
 //! Splat vector and tensor constants fold like scalars.
 
-use super::attrs::{CmpFPredicate, CmpIPredicate};
+use super::attrs::{CmpFPredicate, CmpIPredicate, FastMathFlags};
+use super::float_eval::{self, FloatBinary, eval_binary};
 use tb_ir::attributes::{AttrKind, DenseData, DenseElement};
 use tb_ir::float::{bits_from_f64, bits_to_f64};
 use tb_ir::ods::constraint::element_or_self;
@@ -13,7 +14,7 @@ use tb_ir::{Attr, Context, Diagnostic, FloatKind, OpId, Type, TypeKind, Value};
 /// A scalar constant, or the value of a splat: integers sign-extended (bools 0/1),
 /// floats as raw bits of their format.
 #[derive(Clone, Copy, Debug, PartialEq)]
-enum Scalar {
+pub(super) enum Scalar {
     Int(i128),
     Float(u128),
 }
@@ -33,7 +34,7 @@ fn scalar(ctx: &Context, attr: Attr) -> Option<Scalar> {
     }
 }
 
-fn int_of(ctx: &Context, attr: Option<Attr>) -> Option<i128> {
+pub(super) fn int_of(ctx: &Context, attr: Option<Attr>) -> Option<i128> {
     match scalar(ctx, attr?)? {
         Scalar::Int(v) => Some(v),
         Scalar::Float(_) => None,
@@ -48,7 +49,7 @@ fn float_of(ctx: &Context, attr: Option<Attr>, kind: FloatKind) -> Option<f64> {
 }
 
 /// Bit width of an integer-like element type (index is 64 bits).
-fn int_width(ctx: &Context, ty: Type) -> Option<u32> {
+pub(super) fn int_width(ctx: &Context, ty: Type) -> Option<u32> {
     match ctx.type_kind(element_or_self(ctx, ty)) {
         TypeKind::Integer { width, .. } => Some(*width),
         TypeKind::Index => Some(64),
@@ -100,7 +101,7 @@ pub(crate) fn with_element(ctx: &mut Context, ty: Type, element: Type) -> Type {
 }
 
 /// A constant of `ty` (scalar, or a splat of a shaped type) holding `value`.
-fn constant(ctx: &Context, ty: Type, value: Scalar) -> FoldResult {
+pub(super) fn constant(ctx: &Context, ty: Type, value: Scalar) -> FoldResult {
     let shaped = matches!(
         ctx.type_kind(ty),
         TypeKind::Vector { .. } | TypeKind::RankedTensor { .. }
@@ -130,7 +131,7 @@ fn operands(ctx: &Context, op: OpId) -> (Value, Value, Type) {
     )
 }
 
-fn value(v: Value) -> Option<Vec<FoldResult>> {
+pub(super) fn value(v: Value) -> Option<Vec<FoldResult>> {
     Some(vec![FoldResult::Value(v)])
 }
 
@@ -197,8 +198,9 @@ pub(crate) fn divsi(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<F
         c,
         |l, _, _, b, _| (b == Some(1)).then_some(FoldResult::Value(l)),
         |a, b, w| {
+            let (a, b) = (signed_operand(a, w), signed_operand(b, w));
             // Division by zero and the one overflowing quotient do not fold.
-            if b == 0 || (b == -1 && a == wrap(1i128 << (w.min(127) - 1), w)) {
+            if b == 0 || (a == signed_min(w) && b == -1) {
                 return None;
             }
             Some(a / b)
@@ -215,6 +217,85 @@ pub(crate) fn divui(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<F
         |a, b, w| {
             let (a, b) = (unsigned(a, w), unsigned(b, w));
             (b != 0).then(|| (a / b) as i128)
+        },
+    )
+}
+
+/// The signed value of a `width`-bit constant (i1 `true` is -1).
+fn signed_operand(v: i128, width: u32) -> i128 {
+    super::predicate::signed_value(v, width)
+}
+
+/// The minimum signed `width`-bit value, the one whose negation overflows.
+fn signed_min(width: u32) -> i128 {
+    i128::MIN >> (128 - width)
+}
+
+/// `ceildivsi` as MLIR folds it: not by zero, and not when negating an operand or the
+/// quotient would overflow (so never with the minimum value as an operand).
+pub(crate) fn ceildivsi(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
+    int_binary(
+        ctx,
+        op,
+        c,
+        |l, _, _, b, _| (b == Some(1)).then_some(FoldResult::Value(l)),
+        |a, b, w| {
+            let (a, b) = (signed_operand(a, w), signed_operand(b, w));
+            if b == 0 {
+                return None;
+            }
+            if a == 0 {
+                return Some(0);
+            }
+            if (a < 0 || b < 0) && (a == signed_min(w) || b == signed_min(w)) {
+                return None;
+            }
+            let (q, r) = (a / b, a % b);
+            // Truncation rounded toward zero; a positive inexact quotient rounds up.
+            Some(if r != 0 && (a < 0) == (b < 0) {
+                q + 1
+            } else {
+                q
+            })
+        },
+    )
+}
+
+pub(crate) fn ceildivui(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
+    int_binary(
+        ctx,
+        op,
+        c,
+        |l, _, _, b, _| (b == Some(1)).then_some(FoldResult::Value(l)),
+        |a, b, w| {
+            let (a, b) = (unsigned(a, w), unsigned(b, w));
+            if b == 0 {
+                return None;
+            }
+            Some((a / b + u128::from(a % b != 0)) as i128)
+        },
+    )
+}
+
+/// `floordivsi`: not by zero, and not the one overflowing quotient `MIN / -1`.
+pub(crate) fn floordivsi(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
+    int_binary(
+        ctx,
+        op,
+        c,
+        |l, _, _, b, _| (b == Some(1)).then_some(FoldResult::Value(l)),
+        |a, b, w| {
+            let (a, b) = (signed_operand(a, w), signed_operand(b, w));
+            if b == 0 || (a == signed_min(w) && b == -1) {
+                return None;
+            }
+            let (q, r) = (a / b, a % b);
+            // Truncation rounded toward zero; a negative inexact quotient rounds down.
+            Some(if r != 0 && (a < 0) != (b < 0) {
+                q - 1
+            } else {
+                q
+            })
         },
     )
 }
@@ -394,24 +475,26 @@ pub(crate) fn shrui(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<F
 
 // ---- floats ----
 
-/// Evaluates in the operands' format: natively for f32/f64, else through f64 with one
-/// rounding to the format.
+/// Folds a binary float op on constant operands through [`eval_binary`], which gives
+/// `APFloat`'s bits (NaNs included) on any host.
 fn float_binary(
     ctx: &Context,
     op: OpId,
     c: &[Option<Attr>],
-    f32_op: fn(f32, f32) -> f32,
-    f64_op: fn(f64, f64) -> f64,
+    kind_of_op: FloatBinary,
 ) -> Option<Vec<FoldResult>> {
     let (_, _, ty) = operands(ctx, op);
     let kind = float_kind(ctx, ty)?;
-    let (a, b) = (float_of(ctx, c[0], kind)?, float_of(ctx, c[1], kind)?);
-    let bits = match kind {
-        FloatKind::F32 => f32_op(a as f32, b as f32).to_bits() as u128,
-        FloatKind::F64 => f64_op(a, b).to_bits() as u128,
-        _ => bits_from_f64(kind, f64_op(a, b))?,
-    };
+    let (a, b) = (float_bits(ctx, c[0])?, float_bits(ctx, c[1])?);
+    let bits = eval_binary(kind, kind_of_op, a, b)?;
     Some(vec![constant(ctx, ty, Scalar::Float(bits))])
+}
+
+fn float_bits(ctx: &Context, attr: Option<Attr>) -> Option<u128> {
+    match scalar(ctx, attr?)? {
+        Scalar::Float(bits) => Some(bits),
+        Scalar::Int(_) => None,
+    }
 }
 
 /// Whether constant `attr` is the float `want` (bit-exact, so -0.0 differs from 0.0).
@@ -419,10 +502,15 @@ fn is_float(ctx: &Context, attr: Option<Attr>, ty: Type, want: f64) -> bool {
     let Some(kind) = float_kind(ctx, ty) else {
         return false;
     };
-    match attr.and_then(|a| scalar(ctx, a)) {
-        Some(Scalar::Float(bits)) => bits_from_f64(kind, want) == Some(bits),
-        _ => false,
-    }
+    float_bits(ctx, attr).is_some_and(|bits| bits_from_f64(kind, want) == Some(bits))
+}
+
+/// Whether constant `attr` is a NaN of any sign and payload.
+fn is_nan_constant(ctx: &Context, attr: Option<Attr>, ty: Type) -> bool {
+    let Some(kind) = float_kind(ctx, ty) else {
+        return false;
+    };
+    float_bits(ctx, attr).is_some_and(|bits| float_eval::is_nan(kind, bits))
 }
 
 pub(crate) fn addf(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
@@ -430,7 +518,7 @@ pub(crate) fn addf(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<Fo
     if is_float(ctx, c[1], ty, -0.0) {
         return value(lhs);
     }
-    float_binary(ctx, op, c, |a, b| a + b, |a, b| a + b)
+    float_binary(ctx, op, c, FloatBinary::Add)
 }
 
 pub(crate) fn subf(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
@@ -438,15 +526,23 @@ pub(crate) fn subf(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<Fo
     if is_float(ctx, c[1], ty, 0.0) {
         return value(lhs);
     }
-    float_binary(ctx, op, c, |a, b| a - b, |a, b| a - b)
+    float_binary(ctx, op, c, FloatBinary::Sub)
 }
 
 pub(crate) fn mulf(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
-    let (lhs, _, ty) = operands(ctx, op);
+    let (lhs, rhs, ty) = operands(ctx, op);
     if is_float(ctx, c[1], ty, 1.0) {
         return value(lhs);
     }
-    float_binary(ctx, op, c, |a, b| a * b, |a, b| a * b)
+    // x * 0 is 0 only when NaNs and the sign of zero may be ignored.
+    let fastmath = FastMathFlags::of(ctx, op);
+    if fastmath.contains(FastMathFlags::NNAN)
+        && fastmath.contains(FastMathFlags::NSZ)
+        && (is_float(ctx, c[1], ty, 0.0) || is_float(ctx, c[1], ty, -0.0))
+    {
+        return value(rhs);
+    }
+    float_binary(ctx, op, c, FloatBinary::Mul)
 }
 
 pub(crate) fn divf(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
@@ -454,78 +550,55 @@ pub(crate) fn divf(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<Fo
     if is_float(ctx, c[1], ty, 1.0) {
         return value(lhs);
     }
-    float_binary(ctx, op, c, |a, b| a / b, |a, b| a / b)
+    float_binary(ctx, op, c, FloatBinary::Div)
 }
 
 pub(crate) fn remf(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
-    float_binary(ctx, op, c, |a, b| a % b, |a, b| a % b)
+    float_binary(ctx, op, c, FloatBinary::Rem)
 }
 
-/// IEEE maximum/minimum propagate NaN; maxnum/minnum prefer the number.
-pub(crate) fn maximumf(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
-    let (lhs, rhs, _) = operands(ctx, op);
+/// `op(x, x)` is `x`; `op(x, neutral)` is `x`, where `neutral` is the constant that never
+/// wins (-inf for maximumf, NaN for maxnumf, ...).
+fn min_max_f(
+    ctx: &Context,
+    op: OpId,
+    c: &[Option<Attr>],
+    kind_of_op: FloatBinary,
+    neutral: impl Fn(Option<Attr>, Type) -> bool,
+) -> Option<Vec<FoldResult>> {
+    let (lhs, rhs, ty) = operands(ctx, op);
     if lhs == rhs {
+        return value(rhs);
+    }
+    if neutral(c[1], ty) {
         return value(lhs);
     }
-    float_binary(ctx, op, c, f32::maximum_compat, f64::maximum_compat)
+    float_binary(ctx, op, c, kind_of_op)
+}
+
+pub(crate) fn maximumf(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
+    min_max_f(ctx, op, c, FloatBinary::Maximum, |a, ty| {
+        is_float(ctx, a, ty, f64::NEG_INFINITY)
+    })
 }
 
 pub(crate) fn minimumf(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
-    let (lhs, rhs, _) = operands(ctx, op);
-    if lhs == rhs {
-        return value(lhs);
-    }
-    float_binary(ctx, op, c, f32::minimum_compat, f64::minimum_compat)
+    min_max_f(ctx, op, c, FloatBinary::Minimum, |a, ty| {
+        is_float(ctx, a, ty, f64::INFINITY)
+    })
 }
 
 pub(crate) fn maxnumf(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
-    let (lhs, rhs, _) = operands(ctx, op);
-    if lhs == rhs {
-        return value(lhs);
-    }
-    float_binary(ctx, op, c, f32::max, f64::max)
+    min_max_f(ctx, op, c, FloatBinary::MaxNum, |a, ty| {
+        is_nan_constant(ctx, a, ty)
+    })
 }
 
 pub(crate) fn minnumf(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
-    let (lhs, rhs, _) = operands(ctx, op);
-    if lhs == rhs {
-        return value(lhs);
-    }
-    float_binary(ctx, op, c, f32::min, f64::min)
+    min_max_f(ctx, op, c, FloatBinary::MinNum, |a, ty| {
+        is_nan_constant(ctx, a, ty)
+    })
 }
-
-/// NaN-propagating max/min with -0.0 < +0.0, as IEEE 754-2019 maximum/minimum.
-trait IeeeMinMax: Sized {
-    fn maximum_compat(a: Self, b: Self) -> Self;
-    fn minimum_compat(a: Self, b: Self) -> Self;
-}
-
-macro_rules! ieee_min_max {
-    ($t:ty) => {
-        impl IeeeMinMax for $t {
-            fn maximum_compat(a: $t, b: $t) -> $t {
-                if a.is_nan() || b.is_nan() {
-                    return <$t>::NAN;
-                }
-                if a == b {
-                    return if a.is_sign_negative() { b } else { a };
-                }
-                a.max(b)
-            }
-            fn minimum_compat(a: $t, b: $t) -> $t {
-                if a.is_nan() || b.is_nan() {
-                    return <$t>::NAN;
-                }
-                if a == b {
-                    return if a.is_sign_negative() { a } else { b };
-                }
-                a.min(b)
-            }
-        }
-    };
-}
-ieee_min_max!(f32);
-ieee_min_max!(f64);
 
 pub(crate) fn negf(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
     let ty = ctx.value_type(ctx.op(op).results[0]);
@@ -645,6 +718,39 @@ pub(crate) fn verify_cast(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     Ok(())
 }
 
+/// `scaling_extf` widens and `scaling_truncf` narrows its input, keeping its shape (the
+/// scale's type is free, as in MLIR).
+pub(crate) fn verify_scaling_cast(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
+    let data = ctx.op(op);
+    let (input, scale, out) = (
+        ctx.value_type(data.operands[0]),
+        ctx.value_type(data.operands[1]),
+        ctx.value_type(data.results[0]),
+    );
+    let shape = |t: Type| ctx.type_kind(t).shape().map(|s| s.to_vec());
+    let width = |t: Type| float_kind(ctx, t).map(|k| k.width());
+    let widens = width(out) > width(input);
+    let ok = shape(input) == shape(out)
+        && if ctx.op_name(op) == "arith.scaling_extf" {
+            widens
+        } else {
+            width(out) < width(input)
+        };
+    if ok {
+        return Ok(());
+    }
+    Err(Diagnostic::error(
+        data.loc,
+        format!(
+            "'{}' op operand types '{}', '{}' and result type '{}' are cast incompatible",
+            ctx.op_name(op),
+            type_to_string(ctx, input),
+            type_to_string(ctx, scale),
+            type_to_string(ctx, out)
+        ),
+    ))
+}
+
 pub(crate) fn fold_cast(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
     let data = ctx.op(op);
     let (from, to) = (
@@ -658,7 +764,9 @@ pub(crate) fn fold_cast(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<V
     let result = match (ctx.op_name(op), input) {
         ("arith.extsi" | "arith.index_cast" | "arith.trunci", Scalar::Int(v)) => {
             let from_w = int_width(ctx, from)?;
-            Scalar::Int(wrap(wrap(v, from_w), int_width(ctx, to)?))
+            // Read signed first: i1 `true` sign-extends to -1.
+            let v = super::predicate::signed_value(wrap(v, from_w), from_w);
+            Scalar::Int(wrap(v, int_width(ctx, to)?))
         }
         ("arith.extui" | "arith.index_castui", Scalar::Int(v)) => {
             let from_w = int_width(ctx, from)?;
@@ -673,8 +781,9 @@ pub(crate) fn fold_cast(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<V
             float_scalar(float_kind(ctx, to)?, unsigned(v, from_w) as f64)?
         }
         ("arith.extf" | "arith.truncf", Scalar::Float(bits)) => {
-            let v = bits_to_f64(float_kind(ctx, from)?, bits)?;
-            float_scalar(float_kind(ctx, to)?, v)?
+            // Only exact conversions fold, so the rounding mode never matters.
+            let (from, to) = (float_kind(ctx, from)?, float_kind(ctx, to)?);
+            Scalar::Float(float_eval::convert_exact(from, bits, to)?)
         }
         ("arith.fptosi" | "arith.fptoui", Scalar::Float(bits)) => {
             let v = bits_to_f64(float_kind(ctx, from)?, bits)?.trunc();

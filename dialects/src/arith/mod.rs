@@ -5,13 +5,15 @@ mod asm;
 pub mod attrs;
 mod canonicalize;
 mod constant;
+mod extended;
+pub mod float_eval;
 mod fold;
 mod ops;
 pub mod predicate;
 
 use tb_ir::ods::constraint::{
     ANY_ATTR, BOOL_LIKE, FLOAT_LIKE, I64_ATTR, SIGNLESS_INTEGER_LIKE,
-    SIGNLESS_INTEGER_LIKE_NO_INDEX, SIGNLESS_INTEGER_OR_FLOAT_LIKE,
+    SIGNLESS_INTEGER_LIKE_NO_INDEX, SIGNLESS_INTEGER_OR_FLOAT_LIKE, UNIT_ATTR,
 };
 use tb_ir::ods::{AttrConstraint, AttrSyntax, OpDef, PURE, attr, operand, optional_attr};
 use tb_ir::registry::{DialectInfo, OpTraits};
@@ -24,8 +26,9 @@ pub(crate) use fold::{with_element, wrap};
 use attrs::OVERFLOW_FLAGS;
 pub use attrs::{
     CMPF_PREDICATES, CMPI_PREDICATES, CmpFPredicate, CmpIPredicate, FASTMATH_FLAGS, FastMathFlags,
-    OverflowFlags,
+    OverflowFlags, RoundingMode,
 };
+pub use extended::{add_carries, mul_high};
 pub use ops::{ArithOp, BinaryOp, CmpFOp, CmpIOp};
 
 const FASTMATH_ATTR: AttrConstraint = AttrConstraint {
@@ -37,6 +40,18 @@ const OVERFLOW_ATTR: AttrConstraint = AttrConstraint {
     description: "Integer overflow arith flags",
     check: attrs::is_overflow,
 };
+
+const ROUNDING_MODE_ATTR: AttrConstraint = AttrConstraint {
+    description: "Floating point rounding mode",
+    check: attrs::is_rounding_mode,
+};
+
+/// `fastmath` where MLIR declares it optional rather than defaulted (`extf`, `truncf`):
+/// present means written, `fastmath<none>` included.
+const OPTIONAL_FASTMATH: tb_ir::ods::AttrDef =
+    optional_attr("fastmath", FASTMATH_ATTR).with_syntax(AttrSyntax::BitEnum(&FASTMATH_FLAGS));
+
+const EXACT: &[tb_ir::ods::AttrDef] = &[optional_attr("isExact", UNIT_ATTR)];
 
 const OVERFLOW: &[tb_ir::ods::AttrDef] = &[optional_attr("overflowFlags", OVERFLOW_ATTR)
     .with_default("#arith.overflow<none>")
@@ -102,6 +117,43 @@ const fn int_binary_with(
     }
 }
 
+const MUL_EXTENDED_RESULTS: &[tb_ir::ods::ArgDef] = &[
+    operand("low", SIGNLESS_INTEGER_LIKE),
+    operand("high", SIGNLESS_INTEGER_LIKE),
+];
+
+/// `arith.mulsi_extended`/`arith.mului_extended`: the low and high halves of the
+/// double-width product, both of the operands' type.
+const fn mul_extended(
+    name: &'static str,
+    fold: tb_ir::registry::FoldFn,
+    canonicalize: tb_ir::registry::CanonicalizeFn,
+) -> OpDef {
+    OpDef {
+        name,
+        summary: "multiplication returning the low and high halves of the wide product",
+        operands: INT_BINARY,
+        results: MUL_EXTENDED_RESULTS,
+        traits: COMMUTATIVE,
+        all_types_match: &[&["lhs", "rhs", "low", "high"]],
+        format: Some("$lhs `,` $rhs attr-dict `:` type($lhs)"),
+        fold: Some(fold),
+        canonicalize: Some(canonicalize),
+        result_names: Some(extended::low_high_names),
+        ..OpDef::EMPTY
+    }
+}
+
+/// A binary integer op with MLIR's `exact` flag (`divsi`, `divui`, `shrsi`, `shrui`).
+const fn exact_binary(name: &'static str, fold: tb_ir::registry::FoldFn) -> OpDef {
+    OpDef {
+        attributes: EXACT,
+        format: None,
+        custom_assembly: Some((asm::parse_exact_binary, asm::print_exact_binary)),
+        ..int_binary(name, PURE, false, fold)
+    }
+}
+
 const fn float_binary(
     name: &'static str,
     traits: OpTraits,
@@ -123,12 +175,16 @@ const fn float_binary(
 /// A cast `arith.<name>` from `$from`-constrained to `$to`-constrained types.
 macro_rules! cast {
     ($name:literal, $from:expr, $to:expr) => {
+        cast!($name, $from, $to, &[], CAST_FORMAT)
+    };
+    ($name:literal, $from:expr, $to:expr, $attributes:expr, $format:expr) => {
         OpDef {
             name: $name,
             operands: &[operand("in", $from)],
             results: &[operand("out", $to)],
+            attributes: $attributes,
             traits: PURE,
-            format: Some(CAST_FORMAT),
+            format: Some($format),
             verify: Some(fold::verify_cast),
             fold: Some(fold::fold_cast),
             ..OpDef::EMPTY
@@ -159,6 +215,23 @@ static DEFS: &[OpDef] = &[
         fold::addi,
         Some(canonicalize::addi),
     ),
+    OpDef {
+        name: "arith.addui_extended",
+        summary: "unsigned addition returning the sum and the carry out",
+        operands: INT_BINARY,
+        results: &[
+            operand("sum", SIGNLESS_INTEGER_LIKE),
+            operand("overflow", BOOL_LIKE),
+        ],
+        traits: COMMUTATIVE,
+        all_types_match: &[&["lhs", "rhs", "sum"]],
+        format: Some("$lhs `,` $rhs attr-dict `:` type($sum) `,` type($overflow)"),
+        verify: Some(extended::verify_addui_extended),
+        fold: Some(extended::addui_extended),
+        canonicalize: Some(canonicalize::addui_extended),
+        result_names: Some(extended::sum_overflow_names),
+        ..OpDef::EMPTY
+    },
     int_binary("arith.subi", PURE, true, fold::subi),
     int_binary_with(
         "arith.muli",
@@ -167,8 +240,21 @@ static DEFS: &[OpDef] = &[
         fold::muli,
         Some(canonicalize::muli),
     ),
-    int_binary("arith.divsi", PURE, false, fold::divsi),
-    int_binary("arith.divui", PURE, false, fold::divui),
+    mul_extended(
+        "arith.mulsi_extended",
+        extended::mulsi_extended,
+        canonicalize::mulsi_extended,
+    ),
+    mul_extended(
+        "arith.mului_extended",
+        extended::mului_extended,
+        canonicalize::mului_extended,
+    ),
+    exact_binary("arith.divsi", fold::divsi),
+    exact_binary("arith.divui", fold::divui),
+    int_binary("arith.ceildivsi", PURE, false, fold::ceildivsi),
+    int_binary("arith.ceildivui", PURE, false, fold::ceildivui),
+    int_binary("arith.floordivsi", PURE, false, fold::floordivsi),
     int_binary("arith.remsi", PURE, false, fold::remsi),
     int_binary("arith.remui", PURE, false, fold::remui),
     int_binary("arith.andi", COMMUTATIVE, false, fold::andi),
@@ -179,8 +265,8 @@ static DEFS: &[OpDef] = &[
     int_binary("arith.minsi", COMMUTATIVE, false, fold::minsi),
     int_binary("arith.minui", COMMUTATIVE, false, fold::minui),
     int_binary("arith.shli", PURE, true, fold::shli),
-    int_binary("arith.shrsi", PURE, false, fold::shrsi),
-    int_binary("arith.shrui", PURE, false, fold::shrui),
+    exact_binary("arith.shrsi", fold::shrsi),
+    exact_binary("arith.shrui", fold::shrui),
     float_binary("arith.addf", COMMUTATIVE, fold::addf),
     float_binary("arith.subf", PURE, fold::subf),
     float_binary("arith.mulf", COMMUTATIVE, fold::mulf),
@@ -262,10 +348,53 @@ static DEFS: &[OpDef] = &[
     cast!(
         "arith.trunci",
         SIGNLESS_INTEGER_LIKE_NO_INDEX,
-        SIGNLESS_INTEGER_LIKE_NO_INDEX
+        SIGNLESS_INTEGER_LIKE_NO_INDEX,
+        OVERFLOW,
+        "$in (`overflow` `` $overflowFlags^)? attr-dict `:` type($in) `to` type($out)"
     ),
-    cast!("arith.extf", FLOAT_LIKE, FLOAT_LIKE),
-    cast!("arith.truncf", FLOAT_LIKE, FLOAT_LIKE),
+    cast!(
+        "arith.extf",
+        FLOAT_LIKE,
+        FLOAT_LIKE,
+        &[OPTIONAL_FASTMATH],
+        "$in (`fastmath` `` $fastmath^)? attr-dict `:` type($in) `to` type($out)"
+    ),
+    OpDef {
+        attributes: &[
+            optional_attr("roundingmode", ROUNDING_MODE_ATTR),
+            OPTIONAL_FASTMATH,
+        ],
+        format: None,
+        custom_assembly: Some((asm::parse_truncf, asm::print_truncf)),
+        ..cast!("arith.truncf", FLOAT_LIKE, FLOAT_LIKE)
+    },
+    OpDef {
+        name: "arith.scaling_extf",
+        summary: "extension of floats multiplied by scales (OCP MX formats)",
+        operands: &[operand("in", FLOAT_LIKE), operand("scale", FLOAT_LIKE)],
+        results: &[operand("out", FLOAT_LIKE)],
+        attributes: &[OPTIONAL_FASTMATH],
+        traits: PURE,
+        format: Some(
+            "$in `,` $scale (`fastmath` `` $fastmath^)? attr-dict `:` type($in) `,` type($scale) `to` type($out)",
+        ),
+        verify: Some(fold::verify_scaling_cast),
+        ..OpDef::EMPTY
+    },
+    OpDef {
+        name: "arith.scaling_truncf",
+        summary: "truncation of floats divided by scales (OCP MX formats)",
+        operands: &[operand("in", FLOAT_LIKE), operand("scale", FLOAT_LIKE)],
+        results: &[operand("out", FLOAT_LIKE)],
+        attributes: &[
+            optional_attr("roundingmode", ROUNDING_MODE_ATTR),
+            OPTIONAL_FASTMATH,
+        ],
+        traits: PURE,
+        custom_assembly: Some((asm::parse_scaling_truncf, asm::print_truncf)),
+        verify: Some(fold::verify_scaling_cast),
+        ..OpDef::EMPTY
+    },
     cast!("arith.sitofp", SIGNLESS_INTEGER_LIKE_NO_INDEX, FLOAT_LIKE),
     cast!("arith.uitofp", SIGNLESS_INTEGER_LIKE_NO_INDEX, FLOAT_LIKE),
     cast!("arith.fptosi", FLOAT_LIKE, SIGNLESS_INTEGER_LIKE_NO_INDEX),

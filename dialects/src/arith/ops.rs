@@ -12,10 +12,16 @@ tb_ir::op_kinds! {
     pub enum ArithOp in "arith" {
         Constant = "arith.constant",
         AddI = "arith.addi",
+        AddUIExtended = "arith.addui_extended",
         SubI = "arith.subi",
         MulI = "arith.muli",
+        MulSIExtended = "arith.mulsi_extended",
+        MulUIExtended = "arith.mului_extended",
         DivSI = "arith.divsi",
         DivUI = "arith.divui",
+        CeilDivSI = "arith.ceildivsi",
+        CeilDivUI = "arith.ceildivui",
+        FloorDivSI = "arith.floordivsi",
         RemSI = "arith.remsi",
         RemUI = "arith.remui",
         AndI = "arith.andi",
@@ -46,6 +52,8 @@ tb_ir::op_kinds! {
         TruncI = "arith.trunci",
         ExtF = "arith.extf",
         TruncF = "arith.truncf",
+        ScalingExtF = "arith.scaling_extf",
+        ScalingTruncF = "arith.scaling_truncf",
         SIToFP = "arith.sitofp",
         UIToFP = "arith.uitofp",
         FPToSI = "arith.fptosi",
@@ -57,7 +65,8 @@ tb_ir::op_kinds! {
 }
 
 impl ArithOp {
-    /// Binary integer or float ops (`lhs`, `rhs` → `result` of one type).
+    /// Binary integer or float ops (`lhs`, `rhs` → `result` of one type); the extended
+    /// ops, with two results, are not among them.
     pub fn is_binary(self) -> bool {
         use ArithOp::*;
         matches!(
@@ -66,6 +75,9 @@ impl ArithOp {
                 | MulI
                 | DivSI
                 | DivUI
+                | CeilDivSI
+                | CeilDivUI
+                | FloorDivSI
                 | RemSI
                 | RemUI
                 | AndI

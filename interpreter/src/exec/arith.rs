@@ -4,7 +4,9 @@
 //! interpreter reports an error instead of inventing a value.
 
 use tb_dialects::arith::predicate::{compare_floats, compare_ints};
-use tb_dialects::arith::{ArithOp, CmpFPredicate, CmpIPredicate};
+use tb_dialects::arith::{
+    ArithOp, CmpFPredicate, CmpIPredicate, RoundingMode, add_carries, mul_high,
+};
 use tb_ir::{FloatKind, OpId};
 
 use super::value::{ElemType, RtValue, Scalar, unsigned};
@@ -19,12 +21,23 @@ pub(super) fn elementwise(
     op: OpId,
     f: &dyn Fn(&[Scalar]) -> Result<Scalar, String>,
 ) -> ExecResult {
+    elementwise_result(interp, env, op, 0, f)
+}
+
+/// [`elementwise`] for result `index` of an op with several results.
+fn elementwise_result(
+    interp: &mut Interpreter,
+    env: &mut Env,
+    op: OpId,
+    index: usize,
+    f: &dyn Fn(&[Scalar]) -> Result<Scalar, String>,
+) -> ExecResult {
     let ctx = interp.ctx;
     let count = ctx.op(op).operands.len();
     let args = (0..count)
         .map(|i| interp.arg(env, op, i))
         .collect::<ExecResult<Vec<_>>>()?;
-    let result_elem = interp.result_elem(op, 0)?;
+    let result_elem = interp.result_elem(op, index)?;
     let shape = args.iter().find_map(|a| match a {
         RtValue::Tensor(t) => Some(t.shape().to_vec()),
         _ => None,
@@ -71,7 +84,7 @@ pub(super) fn elementwise(
             RtValue::Tensor(crate::tensor::Tensor::new(shape, out).map_err(|e| e.0)?)
         }
     };
-    interp.set_result(env, op, 0, value)
+    interp.set_result(env, op, index, value)
 }
 
 type IntFn = fn(i64, i64, u32) -> Result<i64, String>;
@@ -128,6 +141,37 @@ fn nonzero(b: i64) -> Result<i64, String> {
     }
 }
 
+#[derive(Clone, Copy, PartialEq)]
+enum Rounding {
+    Up,
+    Down,
+}
+
+/// The quotient of two signed `w`-bit values rounded toward +inf (`Up`) or -inf (`Down`);
+/// division by zero and the overflowing `MIN / -1` are undefined.
+fn signed_division(a: i64, b: i64, w: u32, rounding: Rounding) -> Result<i64, String> {
+    // i1 `true` is -1 as a signed value.
+    let (a, b) = if w == 1 { (-(a & 1), -(b & 1)) } else { (a, b) };
+    let b = nonzero(b)?;
+    let min = if w >= 64 {
+        i64::MIN
+    } else {
+        -(1i64 << (w - 1))
+    };
+    if a == min && b == -1 {
+        return Err(format!("overflows: {a} / -1 in {w} bits"));
+    }
+    let (q, r) = (a / b, a % b);
+    // Truncation rounded toward zero; an inexact quotient moves one step away from it
+    // when its sign agrees with the rounding direction.
+    let positive = (a < 0) == (b < 0);
+    Ok(match rounding {
+        Rounding::Up if r != 0 && positive => q + 1,
+        Rounding::Down if r != 0 && !positive => q - 1,
+        _ => q,
+    })
+}
+
 fn shift_amount(b: i64, w: u32) -> Result<u32, String> {
     let amount = unsigned(b, w);
     if amount >= w as u64 {
@@ -145,6 +189,17 @@ int_op!(divsi, |a, b, _w| Ok(a.wrapping_div(nonzero(b)?)));
 int_op!(divui, |a, b, w| Ok(
     (unsigned(a, w) / unsigned(nonzero(b)?, w)) as i64
 ));
+int_op!(ceildivsi, |a, b, w| signed_division(a, b, w, Rounding::Up));
+int_op!(floordivsi, |a, b, w| signed_division(
+    a,
+    b,
+    w,
+    Rounding::Down
+));
+int_op!(ceildivui, |a, b, w| {
+    let (a, b) = (unsigned(a, w), unsigned(nonzero(b)?, w));
+    Ok((a / b + u64::from(a % b != 0)) as i64)
+});
 int_op!(remsi, |a, b, _w| Ok(a.wrapping_rem(nonzero(b)?)));
 int_op!(remui, |a, b, w| Ok(
     (unsigned(a, w) % unsigned(nonzero(b)?, w)) as i64
@@ -203,6 +258,39 @@ fn maximum(a: f64, b: f64) -> f64 {
     }
 }
 
+/// `arith.addui_extended`: the wrapped sum, and whether it carried out.
+fn addui_extended(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
+    let w = interp.operand_elem(op, 0)?.width();
+    elementwise_result(interp, env, op, 0, &|s| {
+        Ok(Scalar::Int(s[0].as_int().wrapping_add(s[1].as_int())))
+    })?;
+    elementwise_result(interp, env, op, 1, &|s| {
+        let carry = add_carries(s[0].as_int() as i128, s[1].as_int() as i128, w);
+        Ok(Scalar::Int(carry as i64))
+    })
+}
+
+/// `arith.mulsi_extended`/`arith.mului_extended`: the low and high halves of the
+/// double-width product.
+fn mul_extended(interp: &mut Interpreter, env: &mut Env, op: OpId, signed: bool) -> ExecResult {
+    let w = interp.operand_elem(op, 0)?.width();
+    elementwise_result(interp, env, op, 0, &|s| {
+        Ok(Scalar::Int(s[0].as_int().wrapping_mul(s[1].as_int())))
+    })?;
+    elementwise_result(interp, env, op, 1, &|s| {
+        let high = mul_high(s[0].as_int() as i128, s[1].as_int() as i128, w, signed);
+        Ok(Scalar::Int(high as i64))
+    })
+}
+
+fn mulsi_extended(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
+    mul_extended(interp, env, op, true)
+}
+
+fn mului_extended(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
+    mul_extended(interp, env, op, false)
+}
+
 fn negf(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
     elementwise(interp, env, op, &|s| Ok(Scalar::Float(-s[0].as_float())))
 }
@@ -250,7 +338,31 @@ cast_op!(extui, |v, from, _to| Ok(Scalar::Int(
     unsigned(v.as_int(), from.width()) as i64
 )));
 cast_op!(trunc_int, |v, _from, _to| Ok(v));
-cast_op!(float_resize, |v, _from, _to| Ok(v));
+cast_op!(extf, |v, _from, _to| Ok(v));
+
+/// `truncf` rounds to nearest, ties to even, when normalizing its result; the directed
+/// rounding modes are not modelled.
+fn truncf(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
+    rounding_is_nearest_even(interp, op)?;
+    cast(interp, env, op, |v, _from, _to| Ok(v))
+}
+
+fn rounding_is_nearest_even(interp: &Interpreter, op: OpId) -> ExecResult {
+    match RoundingMode::of(interp.ctx, op) {
+        None | Some(RoundingMode::ToNearestEven) => Ok(()),
+        Some(mode) => Err(format!(
+            "rounding mode '{}' is not supported by the interpreter",
+            mode.keyword()
+        )
+        .into()),
+    }
+}
+/// `scaling_extf`/`scaling_truncf` convert their scales through f8E8M0FNU (OCP MX), a
+/// format the interpreter does not compute with; it says so rather than guess.
+fn scaling_cast(_interp: &mut Interpreter, _env: &mut Env, _op: OpId) -> ExecResult {
+    Err("is not supported by the interpreter: its scales round through f8E8M0FNU".into())
+}
+
 cast_op!(sitofp, |v, _from, _to| Ok(Scalar::Float(v.as_int() as f64)));
 cast_op!(uitofp, |v, from, _to| Ok(Scalar::Float(
     unsigned(v.as_int(), from.width()) as f64
@@ -301,10 +413,16 @@ pub(super) fn handler(kind: ArithOp) -> Handler {
     match kind {
         A::Constant => constant,
         A::AddI => addi,
+        A::AddUIExtended => addui_extended,
         A::SubI => subi,
         A::MulI => muli,
+        A::MulSIExtended => mulsi_extended,
+        A::MulUIExtended => mului_extended,
         A::DivSI => divsi,
         A::DivUI => divui,
+        A::CeilDivSI => ceildivsi,
+        A::CeilDivUI => ceildivui,
+        A::FloorDivSI => floordivsi,
         A::RemSI => remsi,
         A::RemUI => remui,
         A::AndI => andi,
@@ -333,7 +451,9 @@ pub(super) fn handler(kind: ArithOp) -> Handler {
         A::ExtSI => extsi,
         A::ExtUI => extui,
         A::TruncI => trunc_int,
-        A::ExtF | A::TruncF => float_resize,
+        A::ExtF => extf,
+        A::TruncF => truncf,
+        A::ScalingExtF | A::ScalingTruncF => scaling_cast,
         A::SIToFP => sitofp,
         A::UIToFP => uitofp,
         A::FPToSI => fptosi,

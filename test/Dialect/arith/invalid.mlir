@@ -118,3 +118,139 @@ func.func @overflow_not_flags(%a: i32) {
   %0 = "arith.addi"(%a, %a) <{overflowFlags = #arith.fastmath<fast>}> : (i32, i32) -> i32
   return
 }
+
+// -----
+
+func.func @ceildivsi_float(%x: f32) {
+  // expected-error @+1 {{'arith.ceildivsi' op operand #0 must be signless-integer-like, but got 'f32'}}
+  %0 = "arith.ceildivsi"(%x, %x) : (f32, f32) -> f32
+  return
+}
+
+// -----
+
+func.func @floordivsi_mixed(%a: i32, %b: i64) {
+  // expected-error @+1 {{'arith.floordivsi' op requires the same type for all operands and results}}
+  %0 = "arith.floordivsi"(%a, %b) : (i32, i64) -> i32
+  return
+}
+
+// -----
+
+func.func @ceildivui_float(%x: vector<4xf16>) {
+  // expected-error @+1 {{'arith.ceildivui' op operand #0 must be signless-integer-like, but got 'vector<4xf16>'}}
+  %0 = "arith.ceildivui"(%x, %x) : (vector<4xf16>, vector<4xf16>) -> vector<4xf16>
+  return
+}
+
+// -----
+
+func.func @addui_extended_carry_not_bool(%a: i32) {
+  // expected-error @+1 {{'arith.addui_extended' op result #1 must be bool-like, but got 'i32'}}
+  %0:2 = "arith.addui_extended"(%a, %a) : (i32, i32) -> (i32, i32)
+  return
+}
+
+// -----
+
+func.func @addui_extended_mixed(%a: i32, %b: i64) {
+  // expected-error @+1 {{'arith.addui_extended' op failed to verify that all of {lhs, rhs, sum} have same type}}
+  %0:2 = "arith.addui_extended"(%a, %b) : (i32, i64) -> (i32, i1)
+  return
+}
+
+// -----
+
+func.func @addui_extended_scalar_carry(%v: vector<4xi32>) {
+  // expected-error @+1 {{'arith.addui_extended' op if an operand is non-scalar, then all results must be non-scalar}}
+  %0:2 = "arith.addui_extended"(%v, %v) : (vector<4xi32>, vector<4xi32>) -> (vector<4xi32>, i1)
+  return
+}
+
+// -----
+
+func.func @addui_extended_vector_carry(%a: i32) {
+  // expected-error @+1 {{'arith.addui_extended' op if a result is non-scalar, then at least one operand must be non-scalar}}
+  %0:2 = "arith.addui_extended"(%a, %a) : (i32, i32) -> (i32, vector<4xi1>)
+  return
+}
+
+// -----
+
+func.func @addui_extended_carry_shape(%v: vector<4xi32>) {
+  // expected-error @+1 {{'arith.addui_extended' op all non-scalar operands/results must have the same shape and base type}}
+  %0:2 = "arith.addui_extended"(%v, %v) : (vector<4xi32>, vector<4xi32>) -> (vector<4xi32>, vector<3xi1>)
+  return
+}
+
+// -----
+
+func.func @mulsi_extended_high_type(%a: i32) {
+  // expected-error @+1 {{'arith.mulsi_extended' op failed to verify that all of {lhs, rhs, low, high} have same type}}
+  %0:2 = "arith.mulsi_extended"(%a, %a) : (i32, i32) -> (i32, i64)
+  return
+}
+
+// -----
+
+func.func @mului_extended_one_result(%a: i32) {
+  // expected-error @+1 {{'arith.mului_extended' op expected 2 results}}
+  %0 = "arith.mului_extended"(%a, %a) : (i32, i32) -> i32
+  return
+}
+
+// -----
+
+func.func @mului_extended_float(%x: f32) {
+  // expected-error @+1 {{'arith.mului_extended' op operand #0 must be signless-integer-like, but got 'f32'}}
+  %0:2 = "arith.mului_extended"(%x, %x) : (f32, f32) -> (f32, f32)
+  return
+}
+
+// -----
+
+func.func @truncf_rounding_mode_type(%x: f32) {
+  // expected-error @+1 {{'arith.truncf' op attribute 'roundingmode' failed to satisfy constraint: Floating point rounding mode}}
+  %0 = "arith.truncf"(%x) <{roundingmode = 1 : i64}> : (f32) -> f16
+  return
+}
+
+// -----
+
+func.func @divsi_exact_not_unit(%a: i32) {
+  // expected-error @+1 {{'arith.divsi' op attribute 'isExact' failed to satisfy constraint: unit attribute}}
+  %0 = "arith.divsi"(%a, %a) <{isExact = 1 : i64}> : (i32, i32) -> i32
+  return
+}
+
+// -----
+
+func.func @scaling_extf_narrows(%a: f32, %s: f8E8M0FNU) {
+  // expected-error @+1 {{'arith.scaling_extf' op operand types 'f32', 'f8E8M0FNU' and result type 'f16' are cast incompatible}}
+  %0 = arith.scaling_extf %a, %s : f32, f8E8M0FNU to f16
+  return
+}
+
+// -----
+
+func.func @scaling_truncf_widens(%a: f16, %s: f8E8M0FNU) {
+  // expected-error @+1 {{'arith.scaling_truncf' op operand types 'f16', 'f8E8M0FNU' and result type 'f32' are cast incompatible}}
+  %0 = arith.scaling_truncf %a, %s : f16, f8E8M0FNU to f32
+  return
+}
+
+// -----
+
+func.func @scaling_extf_shape(%a: vector<4xf16>, %s: vector<4xf8E8M0FNU>) {
+  // expected-error @+1 {{'arith.scaling_extf' op operand types 'vector<4xf16>', 'vector<4xf8E8M0FNU>' and result type 'vector<3xf32>' are cast incompatible}}
+  %0 = arith.scaling_extf %a, %s : vector<4xf16>, vector<4xf8E8M0FNU> to vector<3xf32>
+  return
+}
+
+// -----
+
+func.func @scaling_extf_integer_scale(%a: f16, %s: i8) {
+  // expected-error @+1 {{'arith.scaling_extf' op operand #1 must be floating-point-like, but got 'i8'}}
+  %0 = "arith.scaling_extf"(%a, %s) : (f16, i8) -> f32
+  return
+}

@@ -180,3 +180,105 @@ func.func @scopes() {
   }) : () -> ()
   return
 }
+
+// Divisions rounded toward +inf or -inf.
+// CHECK-LABEL: func.func @rounded_division(%arg0: i32, %arg1: i32, %arg2: vector<4xi16>, %arg3: index) -> i32 {
+// CHECK-NEXT:    %0 = arith.ceildivsi %arg0, %arg1 : i32
+// CHECK-NEXT:    %1 = arith.ceildivui %0, %arg1 : i32
+// CHECK-NEXT:    %2 = arith.floordivsi %1, %arg1 : i32
+// CHECK-NEXT:    %3 = arith.floordivsi %arg2, %arg2 : vector<4xi16>
+// CHECK-NEXT:    %4 = arith.ceildivui %arg3, %arg3 : index
+// CHECK-NEXT:    return %2 : i32
+// GENERIC-LABEL: sym_name = "rounded_division"
+// GENERIC:         "arith.ceildivsi"(%{{.*}}, %{{.*}}) : (i32, i32) -> i32
+// GENERIC:         "arith.ceildivui"(%{{.*}}, %{{.*}}) : (i32, i32) -> i32
+// GENERIC:         "arith.floordivsi"(%{{.*}}, %{{.*}}) : (i32, i32) -> i32
+func.func @rounded_division(%a: i32, %b: i32, %v: vector<4xi16>, %i: index) -> i32 {
+  %0 = arith.ceildivsi %a, %b : i32
+  %1 = arith.ceildivui %0, %b : i32
+  %2 = arith.floordivsi %1, %b : i32
+  %3 = arith.floordivsi %v, %v : vector<4xi16>
+  %4 = arith.ceildivui %i, %i : index
+  return %2 : i32
+}
+
+// Extended arithmetic: two results, named as MLIR names them; the types of the operands
+// follow from the one written.
+// CHECK-LABEL: func.func @extended(%arg0: i32, %arg1: i32, %arg2: vector<4xi8>, %arg3: tensor<2x?xi64>, %arg4: index) -> (i32, i1) {
+// CHECK-NEXT:    %sum, %overflow = arith.addui_extended %arg0, %arg1 : i32, i1
+// CHECK-NEXT:    %sum_0, %overflow_1 = arith.addui_extended %arg2, %arg2 : vector<4xi8>, vector<4xi1>
+// CHECK-NEXT:    %sum_2, %overflow_3 = arith.addui_extended %arg3, %arg3 : tensor<2x?xi64>, tensor<2x?xi1>
+// CHECK-NEXT:    %low, %high = arith.mulsi_extended %arg0, %arg1 : i32
+// CHECK-NEXT:    %low_4, %high_5 = arith.mului_extended %arg2, %arg2 : vector<4xi8>
+// CHECK-NEXT:    %low_6, %high_7 = arith.mulsi_extended %arg4, %arg4 : index
+// CHECK-NEXT:    return %high, %overflow : i32, i1
+// GENERIC-LABEL: sym_name = "extended"
+// GENERIC:         %{{.*}}:2 = "arith.addui_extended"(%{{.*}}, %{{.*}}) : (i32, i32) -> (i32, i1)
+// GENERIC:         %{{.*}}:2 = "arith.mulsi_extended"(%{{.*}}, %{{.*}}) : (i32, i32) -> (i32, i32)
+// GENERIC:         %{{.*}}:2 = "arith.mului_extended"(%{{.*}}, %{{.*}}) : (vector<4xi8>, vector<4xi8>) -> (vector<4xi8>, vector<4xi8>)
+func.func @extended(%a: i32, %b: i32, %v: vector<4xi8>, %t: tensor<2x?xi64>, %i: index) -> (i32, i1) {
+  %s:2 = arith.addui_extended %a, %b : i32, i1
+  %sv, %ov = arith.addui_extended %v, %v : vector<4xi8>, vector<4xi1>
+  %st:2 = arith.addui_extended %t, %t : tensor<2x?xi64>, tensor<2x?xi1>
+  %l:2 = arith.mulsi_extended %a, %b : i32
+  %lv:2 = arith.mului_extended %v, %v : vector<4xi8>
+  %li:2 = arith.mulsi_extended %i, %i : index
+  return %l#1, %s#1 : i32, i1
+}
+
+// MLIR 22's flags on divisions, shifts and casts: `exact`, truncation overflow flags,
+// fast-math on float casts (written when present, `fastmath<none>` included) and
+// truncf's rounding mode.
+// CHECK-LABEL: func.func @cast_and_division_flags(%arg0: i32, %arg1: i32, %arg2: f16, %arg3: f32) {
+// CHECK-NEXT:    %0 = arith.divsi %arg0, %arg1 exact : i32
+// CHECK-NEXT:    %1 = arith.divui %arg0, %arg1 exact {tag} : i32
+// CHECK-NEXT:    %2 = arith.shrsi %arg0, %arg1 exact : i32
+// CHECK-NEXT:    %3 = arith.shrui %arg0, %arg1 : i32
+// CHECK-NEXT:    %4 = arith.trunci %arg0 overflow<nsw, nuw> : i32 to i16
+// CHECK-NEXT:    %5 = arith.trunci %arg0 : i32 to i16
+// CHECK-NEXT:    %6 = arith.extf %arg2 fastmath<contract> : f16 to f32
+// CHECK-NEXT:    %7 = arith.extf %arg2 fastmath<none> : f16 to f32
+// CHECK-NEXT:    %8 = arith.truncf %arg3 to_nearest_even fastmath<fast> : f32 to f16
+// CHECK-NEXT:    %9 = arith.truncf %arg3 downward : f32 to f16
+// CHECK-NEXT:    %10 = arith.truncf %arg3 toward_zero fastmath<none> : f32 to f16
+// CHECK-NEXT:    return
+// GENERIC-LABEL: sym_name = "cast_and_division_flags"
+// GENERIC:         "arith.divsi"(%{{.*}}, %{{.*}}) <{isExact}> : (i32, i32) -> i32
+// GENERIC:         "arith.divui"(%{{.*}}, %{{.*}}) <{isExact}> {tag} : (i32, i32) -> i32
+// GENERIC:         "arith.shrui"(%{{.*}}, %{{.*}}) : (i32, i32) -> i32
+// GENERIC:         "arith.trunci"(%{{.*}}) <{overflowFlags = #arith.overflow<nsw, nuw>}> : (i32) -> i16
+// GENERIC:         "arith.trunci"(%{{.*}}) <{overflowFlags = #arith.overflow<none>}> : (i32) -> i16
+// GENERIC:         "arith.extf"(%{{.*}}) <{fastmath = #arith.fastmath<contract>}> : (f16) -> f32
+// GENERIC:         "arith.truncf"(%{{.*}}) <{fastmath = #arith.fastmath<fast>, roundingmode = 0 : i32}> : (f32) -> f16
+// GENERIC:         "arith.truncf"(%{{.*}}) <{roundingmode = 1 : i32}> : (f32) -> f16
+func.func @cast_and_division_flags(%a: i32, %b: i32, %x: f16, %y: f32) {
+  %0 = arith.divsi %a, %b exact : i32
+  %1 = arith.divui %a, %b exact {tag} : i32
+  %2 = arith.shrsi %a, %b exact : i32
+  %3 = arith.shrui %a, %b : i32
+  %4 = arith.trunci %a overflow<nsw, nuw> : i32 to i16
+  %5 = arith.trunci %a overflow<none> : i32 to i16
+  %6 = arith.extf %x fastmath<contract> : f16 to f32
+  %7 = arith.extf %x fastmath<none> : f16 to f32
+  %8 = arith.truncf %y to_nearest_even fastmath<fast> : f32 to f16
+  %9 = arith.truncf %y downward : f32 to f16
+  %10 = arith.truncf %y toward_zero fastmath<none> : f32 to f16
+  return
+}
+
+// OCP MX scaling casts: the scale's type is written after the input's.
+// CHECK-LABEL: func.func @scaling_casts
+// CHECK-NEXT:    %0 = arith.scaling_extf %arg0, %arg1 : f4E2M1FN, f8E8M0FNU to f32
+// CHECK-NEXT:    %1 = arith.scaling_extf %arg2, %arg3 fastmath<fast> : vector<4xf8E4M3FN>, vector<4xf8E8M0FNU> to vector<4xbf16>
+// CHECK-NEXT:    %2 = arith.scaling_truncf %arg4, %arg1 : f32, f8E8M0FNU to f4E2M1FN
+// CHECK-NEXT:    %3 = arith.scaling_truncf %arg5, %arg3 downward fastmath<nnan> : vector<4xbf16>, vector<4xf8E8M0FNU> to vector<4xf8E4M3FN>
+// GENERIC-LABEL: sym_name = "scaling_casts"
+// GENERIC:         "arith.scaling_extf"(%{{.*}}, %{{.*}}) : (f4E2M1FN, f8E8M0FNU) -> f32
+// GENERIC:         "arith.scaling_truncf"(%{{.*}}, %{{.*}}) <{fastmath = #arith.fastmath<nnan>, roundingmode = 1 : i32}> : (vector<4xbf16>, vector<4xf8E8M0FNU>) -> vector<4xf8E4M3FN>
+func.func @scaling_casts(%a: f4E2M1FN, %s: f8E8M0FNU, %v: vector<4xf8E4M3FN>, %vs: vector<4xf8E8M0FNU>, %x: f32, %h: vector<4xbf16>) -> (f32, vector<4xbf16>, f4E2M1FN, vector<4xf8E4M3FN>) {
+  %0 = arith.scaling_extf %a, %s : f4E2M1FN, f8E8M0FNU to f32
+  %1 = arith.scaling_extf %v, %vs fastmath<fast> : vector<4xf8E4M3FN>, vector<4xf8E8M0FNU> to vector<4xbf16>
+  %2 = arith.scaling_truncf %x, %s : f32, f8E8M0FNU to f4E2M1FN
+  %3 = arith.scaling_truncf %h, %vs downward fastmath<nnan> : vector<4xbf16>, vector<4xf8E8M0FNU> to vector<4xf8E4M3FN>
+  return %0, %1, %2, %3 : f32, vector<4xbf16>, f4E2M1FN, vector<4xf8E4M3FN>
+}
