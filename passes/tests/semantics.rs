@@ -102,6 +102,35 @@ func.func @f(%m: memref<8xf32>, %s: f32) -> memref<8xf32> {
     assert!(!out.text.contains("call @scale"), "{}", out.text);
 }
 
+/// Functions of the canonicalize tests whose folds depend on signaling NaNs. The interpreter
+/// holds floats as `f64` and reads every NaN constant as a quiet NaN, so it cannot see
+/// that `minnumf(sNaN, x)` is a NaN (LLVM's and APFloat's semantics), which the fold gives;
+/// the lit test checks those folds bit for bit against mlir-opt instead.
+const SIGNALING_NAN_CASES: &[&str] = &["maxnumf_minnumf_nan"];
+
+/// `src` without the top-level functions named in `names` (each from its `func.func @name`
+/// line through the first line that is a lone `}`).
+fn without_functions(src: &str, names: &[&str]) -> String {
+    let mut out = String::new();
+    let mut skipping = false;
+    for line in src.lines() {
+        let header = names
+            .iter()
+            .any(|n| line.starts_with(&format!("func.func @{n}(")));
+        if header {
+            skipping = true;
+        }
+        if !skipping {
+            out.push_str(line);
+            out.push('\n');
+        }
+        if skipping && line == "}" {
+            skipping = false;
+        }
+    }
+    out
+}
+
 /// Each dialect's `canonicalize.mlir` lit test, run through the oracle: every fold and
 /// pattern it exercises keeps the functions' results on random inputs.
 /// Returns the functions left out because they divide by zero or index out of range on
@@ -112,6 +141,7 @@ fn check_canonicalize_file(dialect: &str) -> Vec<String> {
         env!("CARGO_MANIFEST_DIR")
     );
     let src = std::fs::read_to_string(&path).unwrap();
+    let src = without_functions(&src, SIGNALING_NAN_CASES);
     let report = check_pipeline(&src, "builtin.module(canonicalize)");
     for (name, why) in &report.skipped {
         eprintln!("{dialect}: @{name} left out: {why}");
@@ -121,7 +151,22 @@ fn check_canonicalize_file(dialect: &str) -> Vec<String> {
 
 #[test]
 fn arith_canonicalize_tests_keep_their_meaning() {
-    assert_eq!(check_canonicalize_file("arith"), ["div_by_zero"]);
+    // Left out: divisions by zero and overflowing divisions kept on purpose (not folded),
+    // and element types the interpreter does not compute in (f8 formats, i128).
+    assert_eq!(
+        check_canonicalize_file("arith"),
+        [
+            "div_by_zero",
+            "ceildivsi_no_fold",
+            "ceildivui_one_and_zero",
+            "floordivsi_edges",
+            "invalid_operation_nan_formats",
+            "nan_operands_formats",
+            "float_casts_exact",
+            "mul_extended_i128",
+            "i1_division",
+        ]
+    );
 }
 
 #[test]
