@@ -5,8 +5,9 @@ encoder), imports each with tb-translate, and times the CPU pipeline that tb-run
 (graph -> te -> loop, then memory planning) with two tb-opt binaries: the current one and a
 baseline (for example one built from an earlier commit). Runs are interleaved and alternate
 which binary goes first; the report gives the median of each and the ratio current/baseline
-(below 1: the current binary is faster). The time is the whole tb-opt process: parsing the
-graph-level module, the pipeline, and printing the loop-level result to /dev/null. A note says
+(below 1: the current binary is faster), for the whole tb-opt process (parsing the graph-level
+module, the pipeline, printing the loop-level result to /dev/null) and for the passes alone
+(tb-opt's --mlir-timing report less parsing and printing), which is less noisy. A note says
 when the two binaries print different IR (expected when the lowering itself changed).
 
 Usage: .venv/bin/python bench/lowering_time.py --baseline /path/to/old/tb-opt [--runs 5]
@@ -52,7 +53,19 @@ def run(cmd, env_threads):
     elapsed = time.perf_counter() - start
     if done.returncode != 0:
         sys.exit(f"{' '.join(map(str, cmd))} failed:\n{done.stderr.decode(errors='replace')}")
-    return elapsed, done.stdout
+    return elapsed, done.stderr
+
+
+def pipeline_seconds(timing_report):
+    """The passes' share of a --mlir-timing report: the total less parsing and printing."""
+    phases = {}
+    for line in timing_report.decode(errors="replace").splitlines():
+        parts = line.split()
+        if len(parts) >= 3 and parts[1].startswith("(") and parts[-1] in ("Total", "Parser", "Output"):
+            phases[parts[-1]] = float(parts[0])
+    if "Total" not in phases:
+        sys.exit("tb-opt printed no --mlir-timing report")
+    return phases["Total"] - phases.get("Parser", 0.0) - phases.get("Output", 0.0)
 
 
 def build_models(args, names, work):
@@ -77,25 +90,31 @@ def main():
                 args.threads)
             binaries = {"baseline": args.baseline, "current": args.tb_opt}
             times = {k: [] for k in binaries}
+            passes = {k: [] for k in binaries}
             outputs = {}
             for i in range(args.runs + 1):  # the first round warms the page cache, untimed
                 order = list(binaries) if i % 2 == 0 else list(reversed(binaries))
                 for key in order:
                     out = work / f"{name}-{key}.mlir" if i == 0 else "/dev/null"
-                    cmd = [binaries[key], graph, f"--pass-pipeline={PIPELINE}", "-o", out]
-                    elapsed, _ = run(cmd, args.threads)
+                    cmd = [binaries[key], graph, f"--pass-pipeline={PIPELINE}", "-o", out,
+                           "--mlir-timing"]
+                    elapsed, report = run(cmd, args.threads)
                     if i == 0:
                         outputs[key] = Path(out).read_bytes()
                     else:
                         times[key].append(elapsed)
+                        passes[key].append(pipeline_seconds(report))
             if outputs["baseline"] != outputs["current"]:
                 print(f"note: {name}: the two binaries print different IR", file=sys.stderr)
-            base, cur = (statistics.median(times[k]) for k in ("baseline", "current"))
-            rows.append((name, base, cur))
-        print(f"lowering pipeline, median of {args.runs} runs, TB_NUM_THREADS={args.threads}")
-        print(f"{'model':<12} {'baseline s':>11} {'current s':>10} {'current/baseline':>17}")
-        for name, base, cur in rows:
-            print(f"{name:<12} {base:>11.3f} {cur:>10.3f} {cur / base:>17.2f}")
+            medians = [statistics.median(m[k]) for m in (times, passes) for k in ("baseline", "current")]
+            rows.append((name, *medians))
+        print(f"lowering, median of {args.runs} runs, TB_NUM_THREADS={args.threads}: whole tb-opt "
+              "process (parse, passes, print) and the passes alone (--mlir-timing)")
+        print(f"{'model':<12} {'process: baseline s':>20} {'current s':>10} {'ratio':>6}"
+              f" {'passes: baseline ms':>20} {'current ms':>11} {'ratio':>6}")
+        for name, base, cur, pbase, pcur in rows:
+            print(f"{name:<12} {base:>20.3f} {cur:>10.3f} {cur / base:>6.2f}"
+                  f" {pbase * 1e3:>20.1f} {pcur * 1e3:>11.1f} {pcur / pbase:>6.2f}")
 
 
 if __name__ == "__main__":
