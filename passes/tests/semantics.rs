@@ -171,9 +171,11 @@ fn arith_canonicalize_tests_keep_their_meaning() {
 
 #[test]
 fn graph_canonicalize_tests_keep_their_meaning() {
+    // Left out: a division by zero and a gather out of range kept on purpose, and a size
+    // of a tensor too large for any input (2^96 elements).
     assert_eq!(
         check_canonicalize_file("graph"),
-        ["division_by_zero", "gather_out_of_range"]
+        ["size_overflow", "division_by_zero", "gather_out_of_range"]
     );
 }
 

@@ -146,7 +146,12 @@ fn compute(
             );
             Some(ints(out, dims[s..e].iter().map(|&d| d as i128).collect()))
         }
-        "size" => Some(ints(out, vec![count(&operand_shape(0)?) as i128])),
+        // A count beyond i64 is not folded (the op stays, and its verifier or the
+        // runtime reports it) rather than wrapped.
+        "size" => Some(ints(
+            out,
+            vec![shape::checked_num_elements(&operand_shape(0)?)? as i128],
+        )),
         "constant_of_shape" => {
             let value = match attrs.get("value") {
                 Some(a) => scalar(ctx, a)?.1,

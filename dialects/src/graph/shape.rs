@@ -56,9 +56,29 @@ fn check_dims(op: &'static str, what: &str, shape: &[i64]) -> ShapeResult<()> {
     Ok(())
 }
 
-/// Number of elements of a shape (1 for a scalar).
+/// Number of elements of a shape (1 for a scalar). For shapes that passed a shape rule,
+/// whose element counts are checked; [`checked_num_elements`] for any other shape.
 pub fn num_elements(shape: &[i64]) -> i64 {
     shape.iter().product()
+}
+
+/// Number of elements of a shape, `None` if it does not fit in `i64`.
+pub fn checked_num_elements(shape: &[i64]) -> Option<i64> {
+    shape.iter().try_fold(1i64, |n, &d| n.checked_mul(d))
+}
+
+/// Number of elements of `what` (a shape of `op`), or an error when it does not fit in
+/// `i64`, as onnxruntime reports the overflow.
+fn element_count(op: &'static str, what: &str, shape: &[i64]) -> ShapeResult<i64> {
+    checked_num_elements(shape).ok_or_else(|| {
+        ShapeError::new(
+            op,
+            format!(
+                "{what} {} has more than 2^63 - 1 elements",
+                fmt_shape(shape)
+            ),
+        )
+    })
 }
 
 /// Maps `axis` in `[-rank, rank)` to `[0, rank)`.
@@ -898,7 +918,7 @@ pub fn reshape(x: &[i64], shape: &[i64], allowzero: bool) -> ShapeResult {
             d => out.push(d),
         }
     }
-    let total = num_elements(x);
+    let total = element_count(OP, "input", x)?;
     if let Some(i) = infer {
         if allowzero && shape.contains(&0) {
             return fail(
@@ -909,7 +929,7 @@ pub fn reshape(x: &[i64], shape: &[i64], allowzero: bool) -> ShapeResult {
                 ),
             );
         }
-        let known = num_elements(&out);
+        let known = element_count(OP, "shape", &out)?;
         if known == 0 || total % known != 0 {
             return fail(
                 OP,
@@ -922,7 +942,7 @@ pub fn reshape(x: &[i64], shape: &[i64], allowzero: bool) -> ShapeResult {
         }
         out[i] = total / known;
     }
-    if num_elements(&out) != total {
+    if element_count(OP, "shape", &out)? != total {
         return fail(
             OP,
             format!(
@@ -944,7 +964,10 @@ pub fn flatten(x: &[i64], axis: i64) -> ShapeResult {
         return fail(OP, format!("axis {axis} is out of range [-{r}, {r}]"));
     }
     let a = if axis < 0 { axis + r } else { axis } as usize;
-    Ok(vec![num_elements(&x[..a]), num_elements(&x[a..])])
+    Ok(vec![
+        element_count(OP, "input", &x[..a])?,
+        element_count(OP, "input", &x[a..])?,
+    ])
 }
 
 /// Resolves Transpose's `perm` (default: reverse the dimensions).

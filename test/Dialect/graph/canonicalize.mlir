@@ -114,6 +114,15 @@ func.func @size(%arg0: tensor<2x3x4xf32>) -> tensor<i64> {
   return %0 : tensor<i64>
 }
 
+// A size beyond i64 (here 2^96 elements) is not folded: it would wrap.
+// CHECK-LABEL: func.func @size_overflow
+// CHECK-NEXT:    %[[S:.*]] = graph.size %arg0
+// CHECK-NEXT:    return %[[S]]
+func.func @size_overflow(%arg0: tensor<4294967296x4294967296x4294967296xf32>) -> tensor<i64> {
+  %0 = graph.size %arg0 : (tensor<4294967296x4294967296x4294967296xf32>) -> tensor<i64>
+  return %0 : tensor<i64>
+}
+
 // The subgraph PyTorch exports for `x.view(x.size(0), -1)`: Shape, Gather, Unsqueeze and
 // Concat fold to the constant the importer turns into Reshape's shape attribute.
 // CHECK-LABEL: func.func @shape_subgraph

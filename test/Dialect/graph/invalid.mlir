@@ -680,3 +680,20 @@ func.func @constant_element() {
   %0 = graph.constant dense<1> : tensor<2xindex>
   return
 }
+
+// -----
+
+// Element counts beyond i64 are an error, not a wrapped shape.
+func.func @flatten_overflow(%x: tensor<4294967296x4294967296x2xf32>) {
+  // expected-error @+1 {{'graph.flatten' op input [4294967296, 4294967296] has more than 2^63 - 1 elements}}
+  %0 = graph.flatten %x {axis = 2 : i64} : (tensor<4294967296x4294967296x2xf32>) -> tensor<0x2xf32>
+  return
+}
+
+// -----
+
+func.func @reshape_overflow(%x: tensor<4611686018427387904x4xf32>) {
+  // expected-error @+1 {{'graph.reshape' op input [4611686018427387904, 4] has more than 2^63 - 1 elements}}
+  %0 = graph.reshape %x {shape = array<i64: -1>} : (tensor<4611686018427387904x4xf32>) -> tensor<1xf32>
+  return
+}
