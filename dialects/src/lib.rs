@@ -12,7 +12,6 @@ pub mod arith;
 pub mod func;
 pub mod graph;
 pub mod loop_;
-pub mod loop_kinds;
 pub mod math;
 pub mod memref;
 pub mod te;
@@ -28,6 +27,5 @@ pub fn register_all(ctx: &mut Context) -> Result<(), String> {
     func::register(ctx)?;
     graph::register(ctx)?;
     te::register(ctx)?;
-    loop_::register(ctx)?;
-    ctx.register_op_kinds::<loop_kinds::LoopOp>()
+    loop_::register(ctx)
 }

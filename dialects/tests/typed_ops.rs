@@ -7,7 +7,7 @@ use tb_dialects::arith::{
 };
 use tb_dialects::func::FuncOp;
 use tb_dialects::graph::{GraphOp, MatmulOp, ReduceKind, ReduceOp, Unary};
-use tb_dialects::loop_kinds::LoopOp;
+use tb_dialects::loop_::LoopOp;
 use tb_dialects::math::MathOp;
 use tb_dialects::memref::MemRefOp;
 use tb_dialects::te::{Combiner, ComputeOp, ReadOp, TeOp};

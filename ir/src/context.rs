@@ -59,6 +59,9 @@ pub struct Context {
     /// Typed dialect attributes by (dialect, mnemonic).
     pub(crate) attr_parsers:
         rustc_hash::FxHashMap<(&'static str, &'static str), crate::dialect_attr::ParseAttrFn>,
+    /// Typed dialect types by (dialect, mnemonic).
+    pub(crate) type_parsers:
+        rustc_hash::FxHashMap<(&'static str, &'static str), crate::dialect_type::ParseTypeFn>,
     /// The op kind (enum type and variant index) of each registered op, by interned name.
     pub(crate) op_kind_by_name: Vec<Option<crate::ods::kinds::OpKindTag>>,
 }

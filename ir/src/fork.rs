@@ -38,6 +38,7 @@ impl Context {
             dialect_infos: self.dialect_infos.clone(),
             parsed_defaults: self.parsed_defaults.clone(),
             attr_parsers: self.attr_parsers.clone(),
+            type_parsers: self.type_parsers.clone(),
             op_kind_by_name: self.op_kind_by_name.clone(),
         }
     }

@@ -32,7 +32,8 @@ impl TypeKind {
             | TypeKind::Opaque {
                 dialect: _,
                 body: _,
-            } => self.clone(),
+            }
+            | TypeKind::Dialect(_) => self.clone(),
             TypeKind::Complex(element) => TypeKind::Complex(m.ty(*element)),
             TypeKind::Tuple(elements) => TypeKind::Tuple(types(elements, m)),
             TypeKind::Function { inputs, results } => TypeKind::Function {

@@ -15,6 +15,7 @@ pub mod builtin;
 pub mod context;
 pub mod diagnostics;
 pub mod dialect_attr;
+pub mod dialect_type;
 pub mod dominance;
 pub mod expected_diagnostics;
 pub mod float;

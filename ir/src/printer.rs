@@ -919,6 +919,7 @@ pub(crate) fn write_type(w: &mut AttrWriter, ty: Type, out: &mut String) {
             write_type(w, *element, out);
             out.push('>');
         }
+        TypeKind::Dialect(value) => value.write(out),
         TypeKind::Opaque { dialect, body } => {
             out.push('!');
             out.push_str(dialect);

@@ -38,6 +38,28 @@ impl Context {
         self.ops[op.0 as usize].regions.push(region);
     }
 
+    /// Detaches every block of `region` (in order), leaving it empty.
+    pub fn take_blocks(&mut self, region: RegionId) -> Vec<BlockId> {
+        let blocks = std::mem::take(&mut self.regions[region.0 as usize].blocks);
+        for &block in &blocks {
+            self.blocks[block.0 as usize].parent = None;
+        }
+        blocks
+    }
+
+    /// Inserts detached `blocks` into `region` before `before` (at the end when `None`, or
+    /// when `before` is not in `region`).
+    pub fn insert_blocks(&mut self, region: RegionId, before: Option<BlockId>, blocks: &[BlockId]) {
+        for &block in blocks {
+            self.blocks[block.0 as usize].parent = Some(region);
+        }
+        let list = &mut self.regions[region.0 as usize].blocks;
+        let at = before
+            .and_then(|b| list.iter().position(|&x| x == b))
+            .unwrap_or(list.len());
+        list.splice(at..at, blocks.iter().copied());
+    }
+
     /// The entry block of `region`, if it has any block.
     pub fn entry_block(&self, region: RegionId) -> Option<BlockId> {
         self.region(region).blocks.first().copied()

@@ -148,6 +148,9 @@ pub enum TypeKind {
         dialect: String,
         body: String,
     },
+    /// A type a dialect defines as a typed value, registered with
+    /// [`Context::register_type`](crate::Context::register_type).
+    Dialect(crate::dialect_type::DialectType),
 }
 
 impl TypeKind {

@@ -10,7 +10,7 @@ use inkwell::AddressSpace;
 use inkwell::types::BasicType;
 use inkwell::values::{BasicValue, BasicValueEnum, InstructionOpcode, IntValue, PointerValue};
 use tb_dialects::loop_;
-use tb_dialects::loop_kinds::LoopOp;
+use tb_dialects::loop_::LoopOp;
 use tb_dialects::memref::MemRefOp;
 use tb_ir::{AttrKind, OpId};
 

@@ -29,11 +29,9 @@ use tb_ir::{BlockId, OpId, TypeKind, Value};
 use super::affine;
 use super::translate::{Handler, TResult, Translator};
 
-pub(crate) fn handler(name: &str) -> Option<Handler> {
-    Some(match name {
-        loop_::FOR | loop_::PARALLEL => translate_loop,
-        _ => return None,
-    })
+/// The translation of a loop op: both kinds of loop share one, which reads `parallel`.
+pub(crate) fn loop_handler() -> Handler {
+    translate_loop
 }
 
 /// What the loop metadata of one LLVM loop asks for.

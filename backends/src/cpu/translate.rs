@@ -2,7 +2,7 @@
 //! [`crate::llvm`] and the CPU's own for functions, memory and loops.
 
 use tb_dialects::func::FuncOp;
-use tb_dialects::loop_kinds::LoopOp;
+use tb_dialects::loop_::LoopOp;
 use tb_dialects::memref::MemRefOp;
 use tb_ir::ods::OpKind;
 use tb_ir::{Context, OpId};
@@ -58,7 +58,7 @@ impl DialectTranslation for LoopTranslation {
     fn handler(&self, ir: &Context, op: OpId) -> Option<Handler> {
         let kind = LoopOp::of(ir, op)?;
         match kind {
-            LoopOp::For | LoopOp::Parallel => loops::handler(kind.name()),
+            LoopOp::For | LoopOp::Parallel => Some(loops::loop_handler()),
             LoopOp::Alloc | LoopOp::Dealloc | LoopOp::Load | LoopOp::Store => {
                 buffers::loop_handler(kind)
             }

@@ -11,7 +11,7 @@ use inkwell::values::{
     BasicValue, BasicValueEnum, InstructionOpcode, IntValue, PointerValue, VectorValue,
 };
 use tb_dialects::loop_;
-use tb_dialects::loop_kinds::LoopOp;
+use tb_dialects::loop_::LoopOp;
 use tb_ir::Context;
 use tb_ir::ods::OpKind;
 

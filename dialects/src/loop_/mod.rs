@@ -43,7 +43,10 @@
 
 mod asm;
 mod canonicalize;
+mod kinds;
 mod verify;
+
+pub use kinds::LoopOp;
 
 use tb_ir::affine::AffineMap;
 use tb_ir::attributes::{AttrKind, DenseArrayData};
@@ -256,7 +259,7 @@ pub fn register(ctx: &mut Context) -> Result<(), String> {
     ] {
         ctx.register_op_def(def)?;
     }
-    Ok(())
+    ctx.register_op_kinds::<LoopOp>()
 }
 
 // ---- loop-like queries ----

@@ -3,7 +3,7 @@
 //! change what a loop computes, so the interpreter ignores them. A `loop.for`'s iter_args
 //! start as its inits, take what each iteration yields, and end as its results.
 
-use tb_dialects::loop_::{self, Bound};
+use tb_dialects::loop_::{self, Bound, LoopOp};
 use tb_ir::affine::AffineMap;
 use tb_ir::{Context, OpId, TypeKind};
 
@@ -12,18 +12,19 @@ use super::value::{ElemType, RtValue, Scalar, read_element, static_shape, write_
 use super::{Env, ExecError, ExecResult, Handler, Interpreter};
 use crate::tensor::{Tensor, TensorData};
 
-pub(super) fn handler(name: &str) -> Option<Handler> {
-    Some(match name {
-        loop_::ALLOC => alloc,
-        loop_::DEALLOC => dealloc,
-        loop_::FOR | loop_::PARALLEL => run_loop,
-        loop_::LOAD => load,
-        loop_::STORE => store,
-        loop_::VECTOR_LOAD => vector_load,
-        loop_::VECTOR_STORE => vector_store,
-        loop_::BROADCAST => broadcast,
-        loop_::FMA => fma,
-        _ => return None,
+/// The handler of each `loop` op; `loop.yield` is run by the loop that holds it.
+pub(super) fn handler(kind: LoopOp) -> Option<Handler> {
+    Some(match kind {
+        LoopOp::Alloc => alloc,
+        LoopOp::Dealloc => dealloc,
+        LoopOp::For | LoopOp::Parallel => run_loop,
+        LoopOp::Load => load,
+        LoopOp::Store => store,
+        LoopOp::VectorLoad => vector_load,
+        LoopOp::VectorStore => vector_store,
+        LoopOp::Broadcast => broadcast,
+        LoopOp::Fma => fma,
+        LoopOp::Yield => return None,
     })
 }
 

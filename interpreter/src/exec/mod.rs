@@ -26,7 +26,7 @@ use rustc_hash::FxHashMap;
 use tb_dialects::arith::ArithOp;
 use tb_dialects::func::FuncOp;
 use tb_dialects::graph::GraphOp;
-use tb_dialects::loop_kinds::LoopOp;
+use tb_dialects::loop_::LoopOp;
 use tb_dialects::math::MathOp;
 use tb_dialects::memref::MemRefOp;
 use tb_dialects::te::TeOp;
@@ -432,7 +432,7 @@ fn handler_for(ctx: &Context, op: OpId) -> Option<Handler> {
         return te::handler(kind);
     }
     if let Some(kind) = LoopOp::of(ctx, op) {
-        return loop_::handler(kind.name());
+        return loop_::handler(kind);
     }
     if GraphOp::of(ctx, op).is_some() {
         return Some(graph::run);

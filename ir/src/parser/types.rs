@@ -160,6 +160,20 @@ impl<'a> Parser<'a> {
     }
 
     fn opaque_type(&mut self, at: usize, dialect: &str, body: String) -> PResult<Type> {
+        match self.ctx.registered_type_from_text(dialect, &body) {
+            Some(Ok(ty)) => return Ok(ty),
+            Some(Err(message)) => {
+                return self.error_at(at, format!("invalid '!{dialect}.{body}': {message}"));
+            }
+            None => {}
+        }
+        if self.ctx.dialect_defines_types(dialect) {
+            let mnemonic = body.split('<').next().unwrap_or_default();
+            return self.error_at(
+                at,
+                format!("dialect '{dialect}' has no type named '{mnemonic}'"),
+            );
+        }
         if !self.ctx.allow_unregistered_dialects {
             return self.error_at(at, format!("dialect '{dialect}' provided by type '!{dialect}.{body}' is not registered (use --allow-unregistered-dialect)"));
         }
@@ -241,7 +255,10 @@ impl<'a> Parser<'a> {
                 scalar
                     || matches!(
                         kind,
-                        TypeKind::Complex(_) | TypeKind::Vector { .. } | TypeKind::Opaque { .. }
+                        TypeKind::Complex(_)
+                            | TypeKind::Vector { .. }
+                            | TypeKind::Opaque { .. }
+                            | TypeKind::Dialect(_)
                     )
             }
             "memref" => {

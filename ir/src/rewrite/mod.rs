@@ -2,6 +2,7 @@
 //! every IR change goes (so drivers know what changed), and the greedy worklist driver.
 
 pub mod conversion;
+mod edit;
 pub mod folder;
 mod greedy;
 mod pattern;
