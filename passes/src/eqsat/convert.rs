@@ -9,7 +9,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use egg::Id;
+use egg::{Id, Language};
 use tb_dialects::graph::GraphOp;
 use tb_dialects::graph::builder::op_state_with_types;
 use tb_dialects::graph::types::{static_tensor, tensor_type};
@@ -83,8 +83,10 @@ pub fn to_egraph(ctx: &Context, block: BlockId) -> Option<Converted> {
     let mut modeled = Vec::new();
     let mut kept = Vec::new();
     let mut original = HashMap::new();
-    let leaf = |egraph: &mut GraphEGraph, v: Value, owner: Option<OpId>, leaves: &mut Vec<(Value, Option<OpId>)>| {
-        let id = egraph.add(GraphNode::Leaf(leaves.len() as u32));
+    let leaf = |egraph: &mut GraphEGraph, v: Value, owner: Option<OpId>, leaves: &mut Vec<(Value, Option<OpId>)>, original: &mut HashMap<Id, GraphNode>| {
+        let node = GraphNode::Leaf(leaves.len() as u32);
+        let id = egraph.add(node.clone());
+        original.insert(id, node);
         egraph[id].data.info = tensor_info(ctx, v);
         leaves.push((v, owner));
         id
@@ -94,7 +96,7 @@ pub fn to_egraph(ctx: &Context, block: BlockId) -> Option<Converted> {
             kept.push(op);
             for &r in &ctx.op(op).results {
                 if static_tensor(ctx, ctx.value_type(r)).is_some() {
-                    let id = leaf(&mut egraph, r, Some(op), &mut leaves);
+                    let id = leaf(&mut egraph, r, Some(op), &mut leaves, &mut original);
                     classes.insert(r, id);
                 }
             }
@@ -106,7 +108,7 @@ pub fn to_egraph(ctx: &Context, block: BlockId) -> Option<Converted> {
             let id = match classes.get(&v) {
                 Some(&id) => id,
                 None => {
-                    let id = leaf(&mut egraph, v, None, &mut leaves);
+                    let id = leaf(&mut egraph, v, None, &mut leaves, &mut original);
                     classes.insert(v, id);
                     id
                 }
@@ -223,10 +225,16 @@ pub fn rebuild(
             list.push(loc);
         }
     }
+    let original: HashMap<Id, GraphNode> = conv
+        .original
+        .iter()
+        .map(|(&id, node)| (egraph.find(id), node.clone().map_children(|c| egraph.find(c))))
+        .collect();
     let mut builder = Rebuilder {
         egraph,
         choice,
         origin,
+        original,
         locations,
         leaves: &conv.leaves,
         available: HashSet::new(),
@@ -289,6 +297,8 @@ struct Rebuilder<'a> {
     egraph: &'a GraphEGraph,
     choice: &'a HashMap<Id, GraphNode>,
     origin: &'a HashMap<Id, Id>,
+    /// The input graph's node of each class.
+    original: HashMap<Id, GraphNode>,
     locations: HashMap<Id, Vec<Location>>,
     leaves: &'a [(Value, Option<OpId>)],
     /// Kept ops already passed: their results may be used.
@@ -298,25 +308,52 @@ struct Rebuilder<'a> {
 }
 
 impl Rebuilder<'_> {
-    /// The location of a rebuilt class: the fused locations of its input ops, or of the
-    /// class a rule built it for.
-    fn location(&self, ctx: &mut Context, mut id: Id) -> Location {
-        for _ in 0..16 {
-            if let Some(locs) = self.locations.get(&id) {
-                return match locs.as_slice() {
-                    [one] => *one,
-                    many => ctx.location(LocationKind::Fused {
-                        locations: many.to_vec(),
-                        metadata: None,
-                    }),
-                };
-            }
-            match self.origin.get(&id) {
-                Some(&o) => id = self.egraph.find(o),
-                None => break,
+    /// The location of a rebuilt class: the fused locations of its input ops and of the
+    /// input ops it absorbed (non-constant operands of its input node that the extracted
+    /// graph no longer computes, such as the conv a batch norm was folded into), or else
+    /// those of the class a rule built it for.
+    fn location(&self, ctx: &mut Context, id: Id) -> Location {
+        let mut locs: Vec<Location> = Vec::new();
+        self.absorbed_locations(id, 0, &mut locs);
+        if locs.is_empty() {
+            let mut at = id;
+            for _ in 0..16 {
+                match self.origin.get(&at) {
+                    Some(&o) => at = self.egraph.find(o),
+                    None => break,
+                }
+                if let Some(l) = self.locations.get(&at) {
+                    locs = l.clone();
+                    break;
+                }
             }
         }
-        ctx.unknown_loc()
+        match locs.as_slice() {
+            [] => ctx.unknown_loc(),
+            [one] => *one,
+            many => ctx.location(LocationKind::Fused {
+                locations: many.to_vec(),
+                metadata: None,
+            }),
+        }
+    }
+
+    fn absorbed_locations(&self, id: Id, depth: usize, out: &mut Vec<Location>) {
+        for &l in self.locations.get(&id).into_iter().flatten() {
+            if !out.contains(&l) {
+                out.push(l);
+            }
+        }
+        let Some(node) = self.original.get(&id) else { return };
+        if depth >= 4 || self.choice.get(&id) == Some(node) {
+            return;
+        }
+        for &c in node.children() {
+            let c = self.egraph.find(c);
+            if !self.choice.contains_key(&c) && !self.egraph[c].data.constant {
+                self.absorbed_locations(c, depth + 1, out);
+            }
+        }
     }
 
     /// The value of class `id`, built in front of `before` if needed.

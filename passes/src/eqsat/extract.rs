@@ -169,19 +169,23 @@ pub fn extract(egraph: &GraphEGraph, costs: &NodeCosts, roots: &[Id]) -> Option<
     }
 }
 
-/// The cost of the graph that chooses `chosen` (the input graph's nodes) in each class.
-pub fn graph_cost(
+/// The cost of the input graph: each of its nodes once. (Classes the rules merged, such
+/// as a transpose by the identity and its input, may hold several input nodes, so the
+/// input graph is not one node per class.)
+pub fn input_cost<'a>(
     egraph: &GraphEGraph,
     costs: &NodeCosts,
-    chosen: &HashMap<Id, GraphNode>,
-    roots: &[Id],
+    nodes: impl IntoIterator<Item = (Id, &'a GraphNode)>,
 ) -> Option<f64> {
-    let mut best = HashMap::new();
-    for (&id, node) in chosen {
+    let mut seen = HashSet::new();
+    let mut total = 0.0;
+    for (id, node) in nodes {
         let id = egraph.find(id);
         let node = node.clone().map_children(|c| egraph.find(c));
         let i = egraph[id].nodes.iter().position(|n| *n == node)?;
-        best.insert(id, (0.0, i));
+        if seen.insert((id, i)) {
+            total += costs.costs[&id][i];
+        }
     }
-    as_graph(egraph, costs, &best, roots).map(|e| e.cost)
+    Some(total)
 }

@@ -116,20 +116,27 @@ pub fn optimize_function(
         .map(|n| n.clone().map_children_canonical(&conv.egraph))
         .collect();
     let costs = extract::NodeCosts::new(&conv.egraph, model, &original);
-    let chosen: HashMap<_, _> = conv.original.clone();
-    let before = extract::graph_cost(&conv.egraph, &costs, &chosen, &roots);
+    let before = extract::input_cost(
+        &conv.egraph,
+        &costs,
+        conv.original.iter().map(|(&id, node)| (id, node)),
+    );
     let Some(extraction) = extract::extract(&conv.egraph, &costs, &roots) else {
         report.note = Some("no extraction covers every root".into());
         return Ok(report);
     };
-    report.cost_before = before.unwrap_or(f64::NAN);
-    report.cost_after = extraction.cost;
     report.ops_after = report.ops_before;
+    let Some(before) = before else {
+        report.note = Some("the input graph could not be costed".into());
+        return Ok(report);
+    };
+    report.cost_before = before;
+    report.cost_after = before;
     // Rewrite only for a strictly cheaper graph: an equal one would churn the IR.
-    if before.is_some_and(|b| extraction.cost >= b * (1.0 - 1e-9)) {
-        report.cost_after = report.cost_before;
+    if extraction.cost >= before * (1.0 - 1e-9) {
         return Ok(report);
     }
+    report.cost_after = extraction.cost;
     match convert::rebuild(ctx, &conv, &extraction.choice, &origin) {
         Ok(created) => {
             report.changed = true;
