@@ -23,7 +23,8 @@ pub struct Extraction {
 }
 
 /// A small cost every node has on top of the model's, so that no selection cycles
-/// through free nodes.
+/// through free nodes; nodes rules added pay twice as much, so that between equally
+/// costly forms the input's wins and the pass does not churn the IR.
 const EPSILON: f64 = 1e-3;
 
 /// The model's cost of every node, per class in sorted order.
@@ -58,7 +59,8 @@ impl NodeCosts {
                                 constant: class.data.constant,
                                 original: original.contains(node),
                             };
-                            model.node_cost(&q).max(0.0) + EPSILON
+                            let epsilon = if q.original { EPSILON } else { 2.0 * EPSILON };
+                            model.node_cost(&q).max(0.0) + epsilon
                         }
                         _ => f64::INFINITY,
                     }

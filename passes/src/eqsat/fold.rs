@@ -31,7 +31,8 @@ pub struct Folded {
     pub remaining: usize,
 }
 
-/// Above this many elements a folded constant is stored as a `dense_resource` blob.
+/// Above this many elements a folded constant is stored as a `dense_resource` blob
+/// (unless all its elements are equal: a splat).
 const INLINE_ELEMENTS: usize = 16;
 
 /// Folds the constant ops among `created` (in order, producers first) and erases the
@@ -268,7 +269,8 @@ fn fold_op(ctx: &mut Context, op: OpId, limit: usize) -> Option<OpId> {
 
 /// `values` as the attribute of a `ty` constant: inline when small, else a new blob.
 fn write(ctx: &mut Context, ty: Type, kind: FloatKind, values: &[f64]) -> Option<Attr> {
-    if values.len() <= INLINE_ELEMENTS {
+    let uniform = values.iter().all(|v| v.to_bits() == values[0].to_bits());
+    if values.len() <= INLINE_ELEMENTS || uniform {
         let elements = values
             .iter()
             .map(|&v| bits_from_f64(kind, v).map(DenseElement::Float))
