@@ -8,7 +8,9 @@ use std::time::Duration;
 use tb_ir::pass::{OptionKind, Pass, PassInfo, PassOptionInfo, PassOptions, PassStatistic};
 use tb_ir::{Context, Diagnostic, OpId};
 
-use crate::eqsat::{AnalyticalCost, Config, Limits, Report, StopReason, optimize_function, selected_rules};
+use crate::eqsat::{
+    AnalyticalCost, Config, Limits, Report, StopReason, optimize_function, selected_rules,
+};
 
 const OPTIONS: &[PassOptionInfo] = &[
     PassOptionInfo {
@@ -116,20 +118,77 @@ impl Pass for GraphEqsat {
         let sum = |f: &dyn Fn(&Report) -> u64| self.last.iter().map(f).sum::<u64>();
         let stopped = |reason: StopReason| sum(&|r| (r.stop == Some(reason)) as u64);
         let mut stats = vec![
-            stat("num-functions", "Functions with graph ops", sum(&|r| (r.stop.is_some()) as u64)),
-            stat("num-rewritten", "Functions replaced by a cheaper graph", sum(&|r| r.changed as u64)),
-            stat("num-enodes", "E-nodes after saturation", sum(&|r| r.enodes as u64)),
-            stat("num-eclasses", "E-classes after saturation", sum(&|r| r.eclasses as u64)),
-            stat("num-iterations", "Saturation iterations", sum(&|r| r.iterations as u64)),
-            stat("stop-saturated", "Functions saturated", stopped(StopReason::Saturated)),
-            stat("stop-iteration-limit", "Functions stopped by the iteration limit", stopped(StopReason::IterationLimit)),
-            stat("stop-node-limit", "Functions stopped by the node limit", stopped(StopReason::NodeLimit)),
-            stat("stop-time-limit", "Functions stopped by the time limit", stopped(StopReason::TimeLimit)),
-            stat("cost-before", "Estimated cost of the input graphs (ns)", sum(&|r| r.cost_before.round().max(0.0) as u64)),
-            stat("cost-after", "Estimated cost of the output graphs (ns)", sum(&|r| r.cost_after.round().max(0.0) as u64)),
-            stat("ops-before", "Graph ops before", sum(&|r| r.ops_before as u64)),
+            stat(
+                "num-functions",
+                "Functions with graph ops",
+                sum(&|r| (r.stop.is_some()) as u64),
+            ),
+            stat(
+                "num-rewritten",
+                "Functions replaced by a cheaper graph",
+                sum(&|r| r.changed as u64),
+            ),
+            stat(
+                "num-enodes",
+                "E-nodes after saturation",
+                sum(&|r| r.enodes as u64),
+            ),
+            stat(
+                "num-eclasses",
+                "E-classes after saturation",
+                sum(&|r| r.eclasses as u64),
+            ),
+            stat(
+                "num-iterations",
+                "Saturation iterations",
+                sum(&|r| r.iterations as u64),
+            ),
+            stat(
+                "stop-saturated",
+                "Functions saturated",
+                stopped(StopReason::Saturated),
+            ),
+            stat(
+                "stop-iteration-limit",
+                "Functions stopped by the iteration limit",
+                stopped(StopReason::IterationLimit),
+            ),
+            stat(
+                "stop-node-limit",
+                "Functions stopped by the node limit",
+                stopped(StopReason::NodeLimit),
+            ),
+            stat(
+                "stop-time-limit",
+                "Functions stopped by the time limit",
+                stopped(StopReason::TimeLimit),
+            ),
+            stat(
+                "cost-before",
+                "Estimated cost of the input graphs (ns)",
+                sum(&|r| r.cost_before.round().max(0.0) as u64),
+            ),
+            stat(
+                "cost-after",
+                "Estimated cost of the output graphs (ns)",
+                sum(&|r| r.cost_after.round().max(0.0) as u64),
+            ),
+            stat(
+                "ops-before",
+                "Graph ops before",
+                sum(&|r| r.ops_before as u64),
+            ),
             stat("ops-after", "Graph ops after", sum(&|r| r.ops_after as u64)),
-            stat("num-folded", "Constant ops folded after extraction", sum(&|r| r.folded as u64)),
+            stat(
+                "num-folded",
+                "Constant ops folded after extraction",
+                sum(&|r| r.folded as u64),
+            ),
+            stat(
+                "saturation-us",
+                "Time spent saturating (microseconds)",
+                sum(&|r| (r.saturation_seconds * 1e6) as u64),
+            ),
         ];
         for rule in crate::eqsat::rules::all() {
             let fired = sum(&|r| {
@@ -138,7 +197,11 @@ impl Pass for GraphEqsat {
                     .find(|(n, _)| *n == rule.name)
                     .map_or(0, |(_, c)| *c as u64)
             });
-            stats.push(stat(rule.name, "Rewrites by this rule that changed the e-graph", fired));
+            stats.push(stat(
+                rule.name,
+                "Rewrites by this rule that changed the e-graph",
+                fired,
+            ));
         }
         stats
     }

@@ -37,7 +37,11 @@ fn ty(shape: &[i64]) -> String {
 }
 
 fn constant(rng: &mut StdRng, name: &str, shape: &[i64]) -> String {
-    format!("  %{name} = graph.constant {} : {}\n", dense(rng, shape, -1.0, 1.0), ty(shape))
+    format!(
+        "  %{name} = graph.constant {} : {}\n",
+        dense(rng, shape, -1.0, 1.0),
+        ty(shape)
+    )
 }
 
 fn dim(rng: &mut StdRng) -> i64 {
@@ -57,9 +61,11 @@ fn permuted(shape: &[i64], p: &[i64]) -> Vec<i64> {
 }
 
 fn list(v: &[i64]) -> String {
-    v.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", ")
+    v.iter()
+        .map(|d| d.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
-
 
 fn commute_case(rng: &mut StdRng, op: &str) -> String {
     let (m, n) = (dim(rng), dim(rng));
@@ -102,7 +108,10 @@ fn absorb_scale(rng: &mut StdRng) -> String {
     let mut s = format!("func.func @f(%x: {x}, %w: {w}) -> {o} {{\n");
     s += &constant(rng, "c", &[n]);
     s += &format!("  %p = graph.matmul %x, %w : ({x}, {w}) -> {o}\n");
-    s += &format!("  %r = graph.mul %p, %c : ({o}, {}) -> {o}\n  return %r : {o}\n}}\n", ty(&[n]));
+    s += &format!(
+        "  %r = graph.mul %p, %c : ({o}, {}) -> {o}\n  return %r : {o}\n}}\n",
+        ty(&[n])
+    );
     s
 }
 
@@ -113,7 +122,15 @@ fn transpose_compose(rng: &mut StdRng) -> String {
     let out = permuted(&mid, &p2);
     format!(
         "func.func @f(%x: {}) -> {} {{\n  %a = graph.transpose %x {{perm = array<i64: {}>}} : ({}) -> {}\n  %r = graph.transpose %a {{perm = array<i64: {}>}} : ({}) -> {}\n  return %r : {}\n}}\n",
-        ty(&shape), ty(&out), list(&p1), ty(&shape), ty(&mid), list(&p2), ty(&mid), ty(&out), ty(&out)
+        ty(&shape),
+        ty(&out),
+        list(&p1),
+        ty(&shape),
+        ty(&mid),
+        list(&p2),
+        ty(&mid),
+        ty(&out),
+        ty(&out)
     )
 }
 
@@ -174,10 +191,18 @@ fn batch_matmuls(rng: &mut StdRng) -> String {
     let mut s = format!("func.func @f(%x: {x}) -> ({}) {{\n", outs.join(", "));
     for (i, &n) in widths.iter().enumerate() {
         s += &constant(rng, &format!("w{i}"), &[k, n]);
-        s += &format!("  %r{i} = graph.matmul %x, %w{i} : ({x}, {}) -> {}\n", ty(&[k, n]), outs[i]);
+        s += &format!(
+            "  %r{i} = graph.matmul %x, %w{i} : ({x}, {}) -> {}\n",
+            ty(&[k, n]),
+            outs[i]
+        );
     }
     let results: Vec<String> = (0..count).map(|i| format!("%r{i}")).collect();
-    s += &format!("  return {} : {}\n}}\n", results.join(", "), outs.join(", "));
+    s += &format!(
+        "  return {} : {}\n}}\n",
+        results.join(", "),
+        outs.join(", ")
+    );
     s
 }
 
@@ -201,7 +226,12 @@ fn conv(rng: &mut StdRng, s: &mut String) -> Vec<i64> {
             ty(&out)
         );
     } else {
-        *s += &format!("  %c = graph.conv %x, %w : ({}, {}) -> {}\n", ty(&x), ty(&wt), ty(&out));
+        *s += &format!(
+            "  %c = graph.conv %x, %w : ({}, {}) -> {}\n",
+            ty(&x),
+            ty(&wt),
+            ty(&out)
+        );
     }
     out
 }
@@ -222,7 +252,9 @@ fn bn_conv(rng: &mut StdRng) -> String {
     let out = conv(rng, &mut s);
     s += &bn_params(rng, out[1]);
     let (o, v) = (ty(&out), ty(&[out[1]]));
-    s += &format!("  %r = graph.batch_normalization %c, %s, %t, %m, %v {{epsilon = 1.000000e-03 : f32}} : ({o}, {v}, {v}, {v}, {v}) -> {o}\n  return %r : {o}\n}}\n");
+    s += &format!(
+        "  %r = graph.batch_normalization %c, %s, %t, %m, %v {{epsilon = 1.000000e-03 : f32}} : ({o}, {v}, {v}, {v}, {v}) -> {o}\n  return %r : {o}\n}}\n"
+    );
     s
 }
 
@@ -233,27 +265,43 @@ fn bn_matmul(rng: &mut StdRng) -> String {
     s += &constant(rng, "w", &[k, n]);
     s += &bn_params(rng, n);
     s += &format!("  %p = graph.matmul %x, %w : ({x}, {w}) -> {o}\n");
-    s += &format!("  %r = graph.batch_normalization %p, %s, %t, %m, %v : ({o}, {v}, {v}, {v}, {v}) -> {o}\n  return %r : {o}\n}}\n");
+    s += &format!(
+        "  %r = graph.batch_normalization %p, %s, %t, %m, %v : ({o}, {v}, {v}, {v}, {v}) -> {o}\n  return %r : {o}\n}}\n"
+    );
     s
 }
 
 fn conv_add(rng: &mut StdRng) -> String {
     let mut s = String::new();
     let out = conv(rng, &mut s);
-    let shape = if rng.random_bool(0.5) { vec![out[1], 1, 1] } else { vec![1, out[1], 1, 1] };
+    let shape = if rng.random_bool(0.5) {
+        vec![out[1], 1, 1]
+    } else {
+        vec![1, out[1], 1, 1]
+    };
     s += &constant(rng, "k", &shape);
     let o = ty(&out);
-    s += &format!("  %r = graph.add %c, %k : ({o}, {}) -> {o}\n  return %r : {o}\n}}\n", ty(&shape));
+    s += &format!(
+        "  %r = graph.add %c, %k : ({o}, {}) -> {o}\n  return %r : {o}\n}}\n",
+        ty(&shape)
+    );
     s
 }
 
 fn conv_mul(rng: &mut StdRng) -> String {
     let mut s = String::new();
     let out = conv(rng, &mut s);
-    let shape = if rng.random_bool(0.5) { vec![out[1], 1, 1] } else { vec![1, out[1], 1, 1] };
+    let shape = if rng.random_bool(0.5) {
+        vec![out[1], 1, 1]
+    } else {
+        vec![1, out[1], 1, 1]
+    };
     s += &constant(rng, "k", &shape);
     let o = ty(&out);
-    s += &format!("  %r = graph.mul %c, %k : ({o}, {}) -> {o}\n  return %r : {o}\n}}\n", ty(&shape));
+    s += &format!(
+        "  %r = graph.mul %c, %k : ({o}, {}) -> {o}\n  return %r : {o}\n}}\n",
+        ty(&shape)
+    );
     s
 }
 
@@ -290,7 +338,11 @@ fn every_rule_has_a_verification_case() {
             "rule '{}' has no verification case in passes/tests/eqsat_rules.rs",
             rule.name
         );
-        assert!(!rule.reason.is_empty(), "rule '{}' gives no reason", rule.name);
+        assert!(
+            !rule.reason.is_empty(),
+            "rule '{}' gives no reason",
+            rule.name
+        );
     }
     for (name, _) in &cases {
         assert!(
@@ -334,8 +386,16 @@ fn verify(rule: &str, src: &str) -> usize {
         3,
     )
     .unwrap_or_else(|e| panic!("rule '{rule}' changed the meaning of\n{src}\n{e}"));
-    assert!(report.skipped.is_empty(), "rule '{rule}': {:?}", report.skipped);
-    assert!(changed.get(), "rule '{rule}' did not rewrite\n{src}\n{}", report.text);
+    assert!(
+        report.skipped.is_empty(),
+        "rule '{rule}': {:?}",
+        report.skipped
+    );
+    assert!(
+        changed.get(),
+        "rule '{rule}' did not rewrite\n{src}\n{}",
+        report.text
+    );
     fired.get()
 }
 
@@ -345,7 +405,10 @@ fn every_rule_keeps_the_meaning_on_random_shapes() {
         for seed in 0..4 {
             let mut rng = StdRng::seed_from_u64(seed);
             let src = case(&mut rng);
-            assert!(verify(name, &src) > 0, "rule '{name}' never fired on\n{src}");
+            assert!(
+                verify(name, &src) > 0,
+                "rule '{name}' never fired on\n{src}"
+            );
         }
     }
 }

@@ -32,7 +32,11 @@ impl PassManager {
     pub fn statistics_report(&self) -> String {
         let mut out = String::new();
         let rule = "===".to_string() + &"-".repeat(73) + "===";
-        let _ = writeln!(out, "{rule}\n{:^79}\n{rule}", "... Pass statistics report ...");
+        let _ = writeln!(
+            out,
+            "{rule}\n{:^79}\n{rule}",
+            "... Pass statistics report ..."
+        );
         fn walk(node: &TimingNode, depth: usize, out: &mut String) {
             for child in &node.children {
                 let _ = writeln!(out, "{}{}", "  ".repeat(depth), child.name);

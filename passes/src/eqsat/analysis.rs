@@ -141,7 +141,9 @@ pub fn infer(kind: GraphOp, attrs: &Attrs, inputs: &[&TensorInfo]) -> Option<Ten
         _ if is_binary_arith(kind) && inputs.len() == 2 => {
             shape(shape::broadcast("eqsat", &[&first.shape, &inputs[1].shape]).ok()?)
         }
-        G::Matmul if inputs.len() == 2 => shape(shape::matmul(&first.shape, &inputs[1].shape).ok()?),
+        G::Matmul if inputs.len() == 2 => {
+            shape(shape::matmul(&first.shape, &inputs[1].shape).ok()?)
+        }
         G::Transpose if inputs.len() == 1 => {
             shape(shape::transpose(&first.shape, attrs.ints("perm")).ok()?)
         }

@@ -83,7 +83,11 @@ pub fn to_egraph(ctx: &Context, block: BlockId) -> Option<Converted> {
     let mut modeled = Vec::new();
     let mut kept = Vec::new();
     let mut original = HashMap::new();
-    let leaf = |egraph: &mut GraphEGraph, v: Value, owner: Option<OpId>, leaves: &mut Vec<(Value, Option<OpId>)>, original: &mut HashMap<Id, GraphNode>| {
+    let leaf = |egraph: &mut GraphEGraph,
+                v: Value,
+                owner: Option<OpId>,
+                leaves: &mut Vec<(Value, Option<OpId>)>,
+                original: &mut HashMap<Id, GraphNode>| {
         let node = GraphNode::Leaf(leaves.len() as u32);
         let id = egraph.add(node.clone());
         original.insert(id, node);
@@ -115,8 +119,16 @@ pub fn to_egraph(ctx: &Context, block: BlockId) -> Option<Converted> {
             };
             args.push(id);
         }
-        let entries = data.properties.map(|p| ctx.dictionary_entries(p).to_vec()).unwrap_or_default();
-        let attrs = Attrs::new(entries.into_iter().map(|(k, a)| (k, decode(ctx, a))).collect());
+        let entries = data
+            .properties
+            .map(|p| ctx.dictionary_entries(p).to_vec())
+            .unwrap_or_default();
+        let attrs = Attrs::new(
+            entries
+                .into_iter()
+                .map(|(k, a)| (k, decode(ctx, a)))
+                .collect(),
+        );
         let node = GraphNode::op(kind, attrs, args);
         let result = data.results[0];
         let id = egraph.add(node.clone());
@@ -154,14 +166,18 @@ pub fn decode(ctx: &Context, attr: Attr) -> AttrValue {
         AttrKind::Integer { value, ty } if is_int(ctx, *ty, 1) && (*value == 0 || *value == 1) => {
             AttrValue::Bool(*value == 1)
         }
-        AttrKind::Float { bits, ty } if is_f32(ctx, *ty) => match bits_to_f64(FloatKind::F32, *bits) {
-            Some(v) => AttrValue::Float(v.to_bits()),
-            None => AttrValue::Ir(attr),
-        },
+        AttrKind::Float { bits, ty } if is_f32(ctx, *ty) => {
+            match bits_to_f64(FloatKind::F32, *bits) {
+                Some(v) => AttrValue::Float(v.to_bits()),
+                None => AttrValue::Ir(attr),
+            }
+        }
         AttrKind::DenseArray {
             element,
             data: DenseArrayData::Int(values),
-        } if is_int(ctx, *element, 64) => AttrValue::Ints(values.iter().map(|&v| v as i64).collect()),
+        } if is_int(ctx, *element, 64) => {
+            AttrValue::Ints(values.iter().map(|&v| v as i64).collect())
+        }
         _ => AttrValue::Ir(attr),
     }
 }
@@ -228,7 +244,12 @@ pub fn rebuild(
     let original: HashMap<Id, GraphNode> = conv
         .original
         .iter()
-        .map(|(&id, node)| (egraph.find(id), node.clone().map_children(|c| egraph.find(c))))
+        .map(|(&id, node)| {
+            (
+                egraph.find(id),
+                node.clone().map_children(|c| egraph.find(c)),
+            )
+        })
         .collect();
     let mut builder = Rebuilder {
         egraph,
@@ -344,7 +365,9 @@ impl Rebuilder<'_> {
                 out.push(l);
             }
         }
-        let Some(node) = self.original.get(&id) else { return };
+        let Some(node) = self.original.get(&id) else {
+            return;
+        };
         if depth >= 4 || self.choice.get(&id) == Some(node) {
             return;
         }
@@ -397,7 +420,15 @@ impl Rebuilder<'_> {
                     },
                 });
                 let loc = self.location(ctx, id);
-                self.create(ctx, "graph.constant", vec![], vec![("value".into(), attr)], ty, loc, before)
+                self.create(
+                    ctx,
+                    "graph.constant",
+                    vec![],
+                    vec![("value".into(), attr)],
+                    ty,
+                    loc,
+                    before,
+                )
             }
             GraphNode::Op { kind, attrs, args } => {
                 let mut operands = Vec::new();
@@ -412,7 +443,9 @@ impl Rebuilder<'_> {
                 let ty = tensor_type(ctx, info.shape, info.element);
                 let mut entries = Vec::new();
                 for (k, v) in &attrs.0 {
-                    let a = encode(ctx, v).ok_or_else(|| RebuildFailed(format!("attribute '{k}' cannot be encoded")))?;
+                    let a = encode(ctx, v).ok_or_else(|| {
+                        RebuildFailed(format!("attribute '{k}' cannot be encoded"))
+                    })?;
                     entries.push((k.clone(), a));
                 }
                 let loc = self.location(ctx, id);

@@ -34,8 +34,9 @@ pub struct Work {
 /// An analytical model: time = flops / throughput + bytes / bandwidth + kernels × launch
 /// overhead, in nanoseconds of a nominal CPU core. Reshape-like ops are free (they change
 /// no bytes); transposes and slices are affine index maps that the te-level fusion
-/// composes into their consumer, so they cost their bytes but no kernel. Constant
-/// subgraphs fold at compile time and cost nothing.
+/// composes into their consumer's reads, so they launch no kernel and cost a tenth of
+/// their output's bytes (the strided, less local reads). Constant subgraphs fold at
+/// compile time and cost nothing.
 #[derive(Clone, Copy, Debug)]
 pub struct AnalyticalCost {
     pub ns_per_flop: f64,
@@ -82,11 +83,16 @@ impl AnalyticalCost {
             },
             G::Transpose | G::Slice => Work {
                 flops: 0.0,
-                bytes: 2.0 * bytes(out),
+                bytes: 0.1 * bytes(out),
                 kernels: 0.0,
             },
             G::Matmul => {
-                let k = query.inputs.first().and_then(|a| a.shape.last()).copied().unwrap_or(1) as f64;
+                let k = query
+                    .inputs
+                    .first()
+                    .and_then(|a| a.shape.last())
+                    .copied()
+                    .unwrap_or(1) as f64;
                 Work {
                     flops: 2.0 * out_elems * k,
                     bytes: io_bytes,
@@ -96,8 +102,13 @@ impl AnalyticalCost {
             G::Gemm | G::Conv | G::ConvTranspose => {
                 // Each output reads one weight slice: weights' elements over output channels.
                 let w = query.inputs.get(1).map_or(1.0, |w| {
-                    let per_out = w.num_elements() as f64 / (*w.shape.first().unwrap_or(&1)).max(1) as f64;
-                    if kind == G::Gemm { w.shape.iter().min().copied().unwrap_or(1) as f64 } else { per_out }
+                    let per_out =
+                        w.num_elements() as f64 / (*w.shape.first().unwrap_or(&1)).max(1) as f64;
+                    if kind == G::Gemm {
+                        w.shape.iter().min().copied().unwrap_or(1) as f64
+                    } else {
+                        per_out
+                    }
                 });
                 let _ = attrs;
                 Work {

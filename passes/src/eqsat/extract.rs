@@ -34,7 +34,11 @@ pub struct NodeCosts {
 }
 
 impl NodeCosts {
-    pub fn new(egraph: &GraphEGraph, model: &dyn CostModel, original: &HashSet<GraphNode>) -> NodeCosts {
+    pub fn new(
+        egraph: &GraphEGraph,
+        model: &dyn CostModel,
+        original: &HashSet<GraphNode>,
+    ) -> NodeCosts {
         let mut classes: Vec<Id> = egraph.classes().map(|c| c.id).collect();
         classes.sort();
         let mut costs = HashMap::new();
@@ -72,10 +76,13 @@ impl NodeCosts {
     }
 }
 
-
 /// Greedy selection: each class's cheapest node, where a child contributes its class's
 /// cost divided by `share(child)`.
-fn select(egraph: &GraphEGraph, costs: &NodeCosts, share: &dyn Fn(Id) -> f64) -> HashMap<Id, (f64, usize)> {
+fn select(
+    egraph: &GraphEGraph,
+    costs: &NodeCosts,
+    share: &dyn Fn(Id) -> f64,
+) -> HashMap<Id, (f64, usize)> {
     let mut best: HashMap<Id, (f64, usize)> = HashMap::new();
     // Amortized costs through a cycle shrink geometrically: stop after enough sweeps.
     for _ in 0..MAX_SWEEPS {
@@ -162,7 +169,9 @@ pub fn extract(egraph: &GraphEGraph, costs: &NodeCosts, roots: &[Id]) -> Option<
         }
     }
     let tree = select(egraph, costs, &|_| 1.0);
-    let amortized = select(egraph, costs, &|c| users.get(&c).map_or(1, |u| u.len()).max(1) as f64);
+    let amortized = select(egraph, costs, &|c| {
+        users.get(&c).map_or(1, |u| u.len()).max(1) as f64
+    });
     let a = as_graph(egraph, costs, &tree, roots);
     let b = as_graph(egraph, costs, &amortized, roots);
     match (a, b) {

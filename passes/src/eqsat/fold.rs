@@ -11,13 +11,13 @@
 use std::sync::Arc;
 
 use tb_dialects::graph::GraphOp;
-use tb_ir::ods::OpKind;
 use tb_dialects::graph::builder::op_state_with_types;
 use tb_dialects::graph::shape;
 use tb_dialects::graph::types::static_tensor;
 use tb_ir::attributes::{AttrKind, DenseData, DenseElement};
-use tb_ir::float::{bits_from_f64, bits_to_f64};
 use tb_ir::context::ResourceBlob;
+use tb_ir::float::{bits_from_f64, bits_to_f64};
+use tb_ir::ods::OpKind;
 use tb_ir::value::ValueDef;
 use tb_ir::{Attr, Context, FloatKind, OpId, Type, TypeKind};
 
@@ -55,7 +55,11 @@ pub fn fold_constants(ctx: &mut Context, created: &[OpId], limit: usize) -> Fold
     // Constants only the folded ops used.
     let mut remaining = 0;
     for &op in live.iter().rev() {
-        let unused = ctx.op(op).results.iter().all(|&r| ctx.value(r).uses.is_empty());
+        let unused = ctx
+            .op(op)
+            .results
+            .iter()
+            .all(|&r| ctx.value(r).uses.is_empty());
         if unused && GraphOp::of(ctx, op) == Some(GraphOp::Constant) {
             ctx.erase_op(op);
         } else {
@@ -177,7 +181,9 @@ fn fold_op(ctx: &mut Context, op: OpId, limit: usize) -> Option<OpId> {
     }
     let mut inputs = Vec::new();
     for &v in &data.operands {
-        let ValueDef::Result { op: def, .. } = ctx.value(v).def else { return None };
+        let ValueDef::Result { op: def, .. } = ctx.value(v).def else {
+            return None;
+        };
         if GraphOp::of(ctx, def) != Some(G::Constant) {
             return None;
         }
@@ -190,7 +196,10 @@ fn fold_op(ctx: &mut Context, op: OpId, limit: usize) -> Option<OpId> {
     };
     let values: Vec<f64> = match (kind, inputs.as_slice()) {
         (G::Add | G::Sub | G::Mul | G::Div, [a, b]) => {
-            let (ia, ib) = (broadcast_indices(&out_shape, &a.shape), broadcast_indices(&out_shape, &b.shape));
+            let (ia, ib) = (
+                broadcast_indices(&out_shape, &a.shape),
+                broadcast_indices(&out_shape, &b.shape),
+            );
             ia.iter()
                 .zip(&ib)
                 .map(|(&i, &j)| {
@@ -206,7 +215,9 @@ fn fold_op(ctx: &mut Context, op: OpId, limit: usize) -> Option<OpId> {
         }
         (G::Sqrt, [a]) => a.values.iter().map(|x| x.sqrt()).collect(),
         (G::Neg, [a]) => a.values.iter().map(|x| -x).collect(),
-        (G::Reshape | G::Flatten | G::Squeeze | G::Unsqueeze | G::Identity, [a]) => a.values.clone(),
+        (G::Reshape | G::Flatten | G::Squeeze | G::Unsqueeze | G::Identity, [a]) => {
+            a.values.clone()
+        }
         (G::Transpose, [a]) => {
             let perm = shape::transpose_perm(&a.shape, ints("perm").as_deref()).ok()?;
             let (in_strides, out_strides) = (strides(&a.shape), strides(&out_shape));
@@ -215,7 +226,9 @@ fn fold_op(ctx: &mut Context, op: OpId, limit: usize) -> Option<OpId> {
                     let k: usize = perm
                         .iter()
                         .enumerate()
-                        .map(|(axis, &p)| ((flat / out_strides[axis]) % out_shape[axis] as usize) * in_strides[p])
+                        .map(|(axis, &p)| {
+                            ((flat / out_strides[axis]) % out_shape[axis] as usize) * in_strides[p]
+                        })
                         .sum();
                     a.values[k]
                 })
@@ -244,7 +257,9 @@ fn fold_op(ctx: &mut Context, op: OpId, limit: usize) -> Option<OpId> {
                 .collect()
         }
         (G::Concat, parts) if !parts.is_empty() => {
-            let Some(AttrValue::Int(axis)) = attr("axis") else { return None };
+            let Some(AttrValue::Int(axis)) = attr("axis") else {
+                return None;
+            };
             let axis = shape::normalize_axis("Concat", axis, out_shape.len()).ok()?;
             let outer: usize = out_shape[..axis].iter().product::<i64>() as usize;
             let mut values = Vec::with_capacity(n);
@@ -263,7 +278,14 @@ fn fold_op(ctx: &mut Context, op: OpId, limit: usize) -> Option<OpId> {
     }
     let value = write(ctx, result_ty, fk, &values)?;
     let loc = ctx.op(op).loc;
-    let state = op_state_with_types(ctx, "graph.constant", vec![], vec![("value".into(), value)], vec![result_ty], loc);
+    let state = op_state_with_types(
+        ctx,
+        "graph.constant",
+        vec![],
+        vec![("value".into(), value)],
+        vec![result_ty],
+        loc,
+    );
     Some(ctx.create_op(state))
 }
 
@@ -290,7 +312,10 @@ fn write(ctx: &mut Context, ty: Type, kind: FloatKind, values: &[f64]) -> Option
         return Some(ctx.intern_attr(AttrKind::DenseElements { ty, data }));
     }
     let bytes: Vec<u8> = match kind {
-        FloatKind::F32 => values.iter().flat_map(|&v| (v as f32).to_le_bytes()).collect(),
+        FloatKind::F32 => values
+            .iter()
+            .flat_map(|&v| (v as f32).to_le_bytes())
+            .collect(),
         _ => values.iter().flat_map(|&v| v.to_le_bytes()).collect(),
     };
     let mut k = ctx.resources.len();

@@ -151,7 +151,9 @@ impl Language for GraphNode {
 
     fn discriminant(&self) -> Discriminant {
         match self {
-            GraphNode::Op { kind, attrs, args } => Discriminant::Op(*kind, attrs.clone(), args.len()),
+            GraphNode::Op { kind, attrs, args } => {
+                Discriminant::Op(*kind, attrs.clone(), args.len())
+            }
             GraphNode::Leaf(i) => Discriminant::Leaf(*i),
             GraphNode::Splat {
                 value,

@@ -124,7 +124,12 @@ pub fn saturate(
     }
 }
 
-fn add_term(egraph: &mut GraphEGraph, term: &Term, for_class: Id, origin: &mut HashMap<Id, Id>) -> Id {
+fn add_term(
+    egraph: &mut GraphEGraph,
+    term: &Term,
+    for_class: Id,
+    origin: &mut HashMap<Id, Id>,
+) -> Id {
     let node = match term {
         Term::Class(id) => return *id,
         Term::Op { kind, attrs, args } => {
@@ -151,4 +156,3 @@ fn add_term(egraph: &mut GraphEGraph, term: &Term, for_class: Id, origin: &mut H
     }
     id
 }
-

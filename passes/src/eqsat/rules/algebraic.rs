@@ -56,7 +56,11 @@ fn commute(ix: &Index, kind: GraphOp) -> Vec<Rewrite> {
         .iter()
         .filter(|(_, _, args)| args.len() == 2 && args[0] != args[1])
         .filter_map(|&(class, attrs, args)| {
-            let t = b.op(kind, attrs.clone(), vec![b.class(args[1])?, b.class(args[0])?])?;
+            let t = b.op(
+                kind,
+                attrs.clone(),
+                vec![b.class(args[1])?, b.class(args[0])?],
+            )?;
             b.rewrite(class, t)
         })
         .collect()
@@ -75,7 +79,11 @@ fn group_constants(ix: &Index, kind: GraphOp) -> Vec<Rewrite> {
             if !ix.is_constant(*c1) || ix.is_constant(*x) {
                 continue;
             }
-            let Some(folded) = b.class(*c1).zip(b.class(*c2)).and_then(|(c1, c2)| b.binary(kind, c1, c2)) else {
+            let Some(folded) = b
+                .class(*c1)
+                .zip(b.class(*c2))
+                .and_then(|(c1, c2)| b.binary(kind, c1, c2))
+            else {
                 continue;
             };
             let t = b.class(*x).and_then(|x| b.binary(kind, x, folded));

@@ -38,7 +38,10 @@ fn batch_matmuls(ix: &Index) -> Vec<Rewrite> {
             continue;
         }
         let t = (|| {
-            let weights = members.iter().map(|&(_, w)| b.class(w)).collect::<Option<Vec<_>>>()?;
+            let weights = members
+                .iter()
+                .map(|&(_, w)| b.class(w))
+                .collect::<Option<Vec<_>>>()?;
             let widths: Vec<i64> = weights.iter().map(|w| w.info.shape[1]).collect();
             let concat = b.op(
                 GraphOp::Concat,

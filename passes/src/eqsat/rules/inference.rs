@@ -37,7 +37,9 @@ pub(super) static RULES: &[&Rule] = &[
 /// The parts of an inference batch norm: `y = x * s + t` with `s = scale / sqrt(var + eps)`
 /// and `t = B - mean * s`, each of shape `[C]`.
 fn scale_shift(b: &Builder, ix: &Index, attrs: &Attrs, args: &[Id]) -> Option<(Typed, Typed)> {
-    let [_, scale, bias, mean, var] = args else { return None };
+    let [_, scale, bias, mean, var] = args else {
+        return None;
+    };
     if ![scale, bias, mean, var].iter().all(|&&c| ix.is_constant(c)) {
         return None;
     }
@@ -105,7 +107,17 @@ fn scaled_conv(
         (Some(sb), Some(sh)) => b.binary(GraphOp::Add, sb, sh)?,
         (Some(sb), None) => sb,
         (None, Some(sh)) => sh,
-        (None, None) => return b.rewrite(class, b.op_typed(GraphOp::Conv, attrs.clone(), vec![b.class(x)?, new_w], ix.info(class)?.clone())),
+        (None, None) => {
+            return b.rewrite(
+                class,
+                b.op_typed(
+                    GraphOp::Conv,
+                    attrs.clone(),
+                    vec![b.class(x)?, new_w],
+                    ix.info(class)?.clone(),
+                ),
+            );
+        }
     };
     if new_w.info != w_t.info || new_bias.info.shape != [c] {
         return None;
@@ -123,9 +135,18 @@ fn batchnorm_into_conv(ix: &Index) -> Vec<Rewrite> {
     let b = Builder::new(ix);
     let mut out = Vec::new();
     for &(class, attrs, args) in ix.ops(GraphOp::BatchNormalization) {
-        let Some((s, shift)) = scale_shift(&b, ix, attrs, args) else { continue };
+        let Some((s, shift)) = scale_shift(&b, ix, attrs, args) else {
+            continue;
+        };
         for conv in constant_convs(ix, args[0]) {
-            out.extend(scaled_conv(&b, ix, class, conv, s.clone(), Some(shift.clone())));
+            out.extend(scaled_conv(
+                &b,
+                ix,
+                class,
+                conv,
+                s.clone(),
+                Some(shift.clone()),
+            ));
         }
     }
     out
@@ -138,7 +159,9 @@ fn batchnorm_into_matmul(ix: &Index) -> Vec<Rewrite> {
         if ix.info(class).is_none_or(|i| i.rank() != 2) {
             continue;
         }
-        let Some((s, shift)) = scale_shift(&b, ix, attrs, args) else { continue };
+        let Some((s, shift)) = scale_shift(&b, ix, attrs, args) else {
+            continue;
+        };
         for (_, m) in ix.ops_in(args[0], GraphOp::Matmul) {
             let t = (|| {
                 let w = b.class(m[1])?;
@@ -217,7 +240,9 @@ fn conv_absorb_mul(ix: &Index) -> Vec<Rewrite> {
             continue;
         }
         for conv in constant_convs(ix, *conv) {
-            let Some(s) = per_channel(&b, ix, *c, info.rank(), info.shape[1]) else { continue };
+            let Some(s) = per_channel(&b, ix, *c, info.rank(), info.shape[1]) else {
+                continue;
+            };
             out.extend(scaled_conv(&b, ix, class, conv, s, None));
         }
     }

@@ -57,13 +57,17 @@ fn transpose_compose(ix: &Index) -> Vec<Rewrite> {
     let b = Builder::new(ix);
     let mut out = Vec::new();
     for &(class, attrs, args) in ix.ops(GraphOp::Transpose) {
-        let Some(rank) = ix.info(class).map(|i| i.rank()) else { continue };
+        let Some(rank) = ix.info(class).map(|i| i.rank()) else {
+            continue;
+        };
         let outer = perm_of(attrs, rank);
         for (inner_attrs, inner_args) in ix.ops_in(args[0], GraphOp::Transpose) {
             let inner = perm_of(inner_attrs, rank);
             // out[i] = mid[outer[i]] = x[inner[outer[i]]].
-            let composed: Option<Vec<i64>> =
-                outer.iter().map(|&o| inner.get(usize::try_from(o).ok()?).copied()).collect();
+            let composed: Option<Vec<i64>> = outer
+                .iter()
+                .map(|&o| inner.get(usize::try_from(o).ok()?).copied())
+                .collect();
             let Some(composed) = composed else { continue };
             let t = b.class(inner_args[0]).and_then(|x| {
                 if is_identity_perm(&composed) {
@@ -95,10 +99,14 @@ fn reshape_compose(ix: &Index) -> Vec<Rewrite> {
     let mut out = Vec::new();
     for kind in RESHAPE_LIKE {
         for &(class, _, args) in ix.ops(kind) {
-            let Some(target) = ix.info(class).map(|i| i.shape.clone()) else { continue };
+            let Some(target) = ix.info(class).map(|i| i.shape.clone()) else {
+                continue;
+            };
             for inner in RESHAPE_LIKE {
                 for (_, inner_args) in ix.ops_in(args[0], inner) {
-                    let t = b.class(inner_args[0]).and_then(|x| b.reshape(x, target.clone()));
+                    let t = b
+                        .class(inner_args[0])
+                        .and_then(|x| b.reshape(x, target.clone()));
                     out.extend(t.and_then(|t| b.rewrite(class, t)));
                 }
             }
@@ -148,7 +156,9 @@ fn sink_binary(ix: &Index) -> Vec<Rewrite> {
             continue;
         }
         for &(class, attrs, args) in ix.ops(kind) {
-            let Some(rank) = ix.info(class).map(|i| i.rank()) else { continue };
+            let Some(rank) = ix.info(class).map(|i| i.rank()) else {
+                continue;
+            };
             for (la, l) in ix.ops_in(args[0], GraphOp::Transpose) {
                 for (ra, r) in ix.ops_in(args[1], GraphOp::Transpose) {
                     let perm = perm_of(la, rank);
@@ -157,7 +167,8 @@ fn sink_binary(ix: &Index) -> Vec<Rewrite> {
                         continue;
                     }
                     let t = (|| {
-                        let inner = b.op(kind, attrs.clone(), vec![b.class(l[0])?, b.class(r[0])?])?;
+                        let inner =
+                            b.op(kind, attrs.clone(), vec![b.class(l[0])?, b.class(r[0])?])?;
                         b.op(GraphOp::Transpose, transpose_attrs(perm), vec![inner])
                     })();
                     out.extend(t.and_then(|t| b.rewrite(class, t)));

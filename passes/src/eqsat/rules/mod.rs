@@ -189,7 +189,13 @@ impl<'i, 'a> Builder<'i, 'a> {
     }
 
     /// An op whose type is given (ops without a shape rule here, like `graph.conv`).
-    pub fn op_typed(&self, kind: GraphOp, attrs: Attrs, args: Vec<Typed>, info: TensorInfo) -> Typed {
+    pub fn op_typed(
+        &self,
+        kind: GraphOp,
+        attrs: Attrs,
+        args: Vec<Typed>,
+        info: TensorInfo,
+    ) -> Typed {
         Typed {
             term: Term::Op {
                 kind,
