@@ -95,18 +95,21 @@ pub fn all() -> Vec<&'static Rule> {
     rules
 }
 
+/// An op node as rules see it: its class, attributes and operand classes.
+pub type OpNode<'a> = (Id, &'a Attrs, &'a [Id]);
+
 /// The e-graph's op nodes by kind, in class order, taken once per iteration so that every
 /// rule sees the same graph and the order of matches is deterministic.
 pub struct Index<'a> {
     pub egraph: &'a GraphEGraph,
-    by_kind: HashMap<GraphOp, Vec<(Id, &'a Attrs, &'a [Id])>>,
+    by_kind: HashMap<GraphOp, Vec<OpNode<'a>>>,
 }
 
 impl<'a> Index<'a> {
     pub fn new(egraph: &'a GraphEGraph) -> Index<'a> {
         let mut ids: Vec<Id> = egraph.classes().map(|c| c.id).collect();
         ids.sort();
-        let mut by_kind: HashMap<GraphOp, Vec<(Id, &Attrs, &[Id])>> = HashMap::new();
+        let mut by_kind: HashMap<GraphOp, Vec<OpNode<'a>>> = HashMap::new();
         for id in ids {
             for node in &egraph[id].nodes {
                 if let GraphNode::Op { kind, attrs, args } = node {
@@ -118,7 +121,7 @@ impl<'a> Index<'a> {
     }
 
     /// The nodes of `kind`: (class, attributes, operand classes).
-    pub fn ops(&self, kind: GraphOp) -> &[(Id, &'a Attrs, &'a [Id])] {
+    pub fn ops(&self, kind: GraphOp) -> &[OpNode<'a>] {
         self.by_kind.get(&kind).map_or(&[], |v| v.as_slice())
     }
 
