@@ -1,6 +1,6 @@
 //! TensorBind passes: canonicalization, CSE, DCE, inlining, symbol DCE, the conversions
-//! between levels (graph → te → loop) and memory planning. Equality saturation, fusion and
-//! scheduling are planned.
+//! between levels (graph → te → loop), memory planning and equality saturation on the graph
+//! level ([`eqsat`]). Fusion and scheduling are planned.
 //!
 //! Each pass is one file named after its command-line name; [`register_all`] makes them
 //! available to pipelines.
@@ -9,6 +9,8 @@ mod canonicalize;
 mod conversion;
 mod cse;
 mod dce;
+pub mod eqsat;
+mod graph_eqsat;
 mod inline;
 pub mod pipelines;
 mod plan_buffers;
@@ -24,6 +26,7 @@ pub fn register_all(registry: &mut PassRegistry) {
     registry.register(conversion::te_to_loop::info());
     registry.register(cse::info());
     registry.register(dce::info());
+    registry.register(graph_eqsat::info());
     registry.register(inline::info());
     registry.register(plan_buffers::info());
     registry.register(reconcile_unrealized_casts::info());

@@ -8,6 +8,7 @@ use super::Pass;
 use super::analysis::{AnalysisManager, PreservedAnalyses};
 use super::pipeline::{Pipeline, PipelineElement};
 use super::registry::PassRegistry;
+use super::statistics::PassStatistic;
 use super::threading;
 use crate::context::Context;
 use crate::diagnostics::Diagnostic;
@@ -30,6 +31,8 @@ pub struct Instrumentation {
     pub verify_each: bool,
     /// Collect per-pass wall time.
     pub timing: bool,
+    /// Collect the passes' statistics (`--mlir-pass-statistics`).
+    pub statistics: bool,
     /// How dumped IR is printed.
     pub print: PrintOptions,
 }
@@ -69,6 +72,8 @@ pub struct PassManager {
 pub struct TimingNode {
     pub name: String,
     pub time: Duration,
+    /// A pass's statistics, summed over its runs (empty for pipelines).
+    pub statistics: Vec<PassStatistic>,
     pub children: Vec<TimingNode>,
 }
 
@@ -96,6 +101,7 @@ impl TimingNode {
         for child in &other.children {
             let i = self.child_index(&child.name);
             self.children[i].time += child.time;
+            super::statistics::accumulate(&mut self.children[i].statistics, &child.statistics);
             self.children[i].merge(child);
         }
     }
@@ -327,12 +333,18 @@ impl PassManager {
                 Diagnostic { message, ..d }
             });
         }
-        if instr.timing {
+        if instr.timing || instr.statistics {
             let elapsed = start.elapsed();
             let path = self.timing_path.clone();
             let node = self.timing.at_path(&path);
             let index = node.child_index(display_name);
             node.children[index].time += elapsed;
+            if instr.statistics && result.is_ok() {
+                super::statistics::accumulate(
+                    &mut node.children[index].statistics,
+                    &pass.statistics(),
+                );
+            }
         }
         if let Err(diag) = result {
             if instr.print_after_failure {

@@ -8,6 +8,7 @@ mod manager;
 mod options;
 pub mod pipeline;
 mod registry;
+mod statistics;
 mod threading;
 
 pub use analysis::{Analysis, AnalysisManager, PreservedAnalyses};
@@ -15,6 +16,7 @@ pub use manager::{Instrumentation, PassManager, TimingNode};
 pub use options::{OptionKind, PassOptionInfo, PassOptions};
 pub use pipeline::{Pipeline, PipelineElement, PipelineError};
 pub use registry::{PassInfo, PassRegistry};
+pub use statistics::PassStatistic;
 pub use threading::{THREADS_ENV, default_threads, threads_from_env};
 
 use crate::context::Context;
@@ -36,6 +38,12 @@ pub trait Pass {
 
     /// The pass's options with their values, as the pipeline prints them back.
     fn options(&self) -> Vec<(String, String)> {
+        Vec::new()
+    }
+
+    /// What the last [`Pass::run`] counted, for `--mlir-pass-statistics`; the manager
+    /// sums them over every op the pass ran on.
+    fn statistics(&self) -> Vec<PassStatistic> {
         Vec::new()
     }
 

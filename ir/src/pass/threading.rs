@@ -252,7 +252,7 @@ impl PassManager {
             if let Err(message) = &w.setup {
                 return Err(Diagnostic::error(ctx.op(anchor).loc, message.clone()));
             }
-            if instr.timing {
+            if instr.timing || instr.statistics {
                 let path = self.timing_path.clone();
                 self.timing.at_path(&path).merge(&w.timing);
             }

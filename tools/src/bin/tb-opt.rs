@@ -91,6 +91,9 @@ struct Args {
     /// Report the wall time of every pass on stderr.
     #[arg(long = "mlir-timing")]
     timing: bool,
+    /// Print the passes' statistics after the pipeline ran (to stderr).
+    #[arg(long = "mlir-pass-statistics")]
+    pass_statistics: bool,
     /// How --mlir-timing shows passes: `list` (summed by name) or `tree` (as nested).
     #[arg(long = "mlir-timing-display", default_value = "list", value_parser = ["list", "tree"], require_equals = true)]
     timing_display: String,
@@ -203,6 +206,7 @@ fn instrumentation(args: &Args, print: PrintOptions) -> Instrumentation {
         print_after_failure: args.print_ir_after_failure,
         verify_each: args.verify_each,
         timing: args.timing,
+        statistics: args.pass_statistics,
         print: PrintOptions {
             local_scope: true,
             ..print
@@ -432,6 +436,9 @@ fn process_chunk(
         let parsed_at = std::time::Instant::now();
         let result = pm.run(&mut ctx, top, &instrumentation(args, print));
         eprint!("{}", pm.log);
+        if args.pass_statistics && result.is_ok() {
+            eprint!("{}", pm.statistics_report());
+        }
         if args.timing {
             timing = Some((pm, parsed_at));
         }
