@@ -37,36 +37,37 @@ pub(super) struct Reduction<'r> {
 
 pub(super) use tb_dialects::te::Combiner;
 
-/// Creates ops before the graph op `op`, located at it.
+/// Creates ops right before the graph op `op`, located at it (the conversion framework
+/// records what is created there, so a failed conversion takes it back).
 pub(super) struct Lowering<'a> {
     pub ctx: &'a mut Context,
     pub op: OpId,
     pub loc: Location,
-    /// The ops created so far, in order, so that a failed conversion can take them back.
-    pub created: Vec<OpId>,
+    /// The op's operands as the conversion gives them.
+    operands: Vec<Value>,
 }
 
 impl<'a> Lowering<'a> {
-    pub fn new(ctx: &'a mut Context, op: OpId) -> Self {
+    pub fn new(ctx: &'a mut Context, op: OpId, operands: Vec<Value>) -> Self {
         let loc = ctx.op(op).loc;
         Lowering {
             ctx,
             op,
             loc,
-            created: Vec::new(),
+            operands,
         }
     }
 
     pub fn operand(&self, i: usize) -> Value {
-        self.ctx.op(self.op).operands[i]
+        self.operands[i]
     }
 
     pub fn operands(&self) -> Vec<Value> {
-        self.ctx.op(self.op).operands.to_vec()
+        self.operands.clone()
     }
 
     pub fn num_operands(&self) -> usize {
-        self.ctx.op(self.op).operands.len()
+        self.operands.len()
     }
 
     pub fn num_results(&self) -> usize {
@@ -133,7 +134,6 @@ impl<'a> Lowering<'a> {
         let created = self.ctx.create_op(state);
         tb_ir::ods::fill_defaults(self.ctx, created);
         self.ctx.insert_op_before(self.op, created);
-        self.created.push(created);
         created
     }
 

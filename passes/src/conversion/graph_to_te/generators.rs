@@ -7,15 +7,16 @@ use tb_dialects::graph::shape;
 use tb_ir::attributes::{AttrKind, DenseData, DenseElement};
 
 use super::LowerFn;
+use tb_dialects::graph::GraphOp;
 use super::builder::{LowerResult, Lowering, no_lowering};
 
-pub(super) fn lowering(name: &str) -> Option<LowerFn> {
-    Some(match name {
-        "constant" => constant,
-        "constant_of_shape" => constant_of_shape,
-        "range" => range,
-        "shape" => shape_of,
-        "size" => size,
+pub(super) fn lowering(kind: GraphOp) -> Option<LowerFn> {
+    Some(match kind {
+        GraphOp::Constant => constant,
+        GraphOp::ConstantOfShape => constant_of_shape,
+        GraphOp::Range => range,
+        GraphOp::Shape => shape_of,
+        GraphOp::Size => size,
         _ => return None,
     })
 }

@@ -5,14 +5,15 @@
 use tb_ir::affine::AffineExpr;
 
 use super::LowerFn;
+use tb_dialects::graph::GraphOp;
 use super::builder::{
     Combiner, LowerResult, Lowering, Reduction, broadcast_exprs, identity_exprs, no_lowering,
 };
 
-pub(super) fn lowering(name: &str) -> Option<LowerFn> {
-    Some(match name {
-        "matmul" => matmul,
-        "gemm" => gemm,
+pub(super) fn lowering(kind: GraphOp) -> Option<LowerFn> {
+    Some(match kind {
+        GraphOp::Matmul => matmul,
+        GraphOp::Gemm => gemm,
         _ => return None,
     })
 }

@@ -13,18 +13,18 @@ use tb_ir::affine::AffineExpr;
 use tb_ir::{Type, Value};
 
 use super::LowerFn;
+use tb_dialects::graph::GraphOp;
 use super::builder::{
     Combiner, LowerResult, Lowering, broadcast_exprs, identity_exprs, is_float_type, no_lowering,
 };
 use super::reduce::reduce_over;
 
-pub(super) fn lowering(name: &str) -> Option<LowerFn> {
-    Some(match name {
-        "batch_normalization" => batch_norm,
-        "instance_normalization" => instance_norm,
-        "layer_normalization" => layer_norm,
-        "softmax" => softmax,
-        "log_softmax" => softmax,
+pub(super) fn lowering(kind: GraphOp) -> Option<LowerFn> {
+    Some(match kind {
+        GraphOp::BatchNormalization => batch_norm,
+        GraphOp::InstanceNormalization => instance_norm,
+        GraphOp::LayerNormalization => layer_norm,
+        GraphOp::Softmax | GraphOp::LogSoftmax => softmax,
         _ => return None,
     })
 }

@@ -9,10 +9,11 @@ use tb_ir::Value;
 use tb_ir::affine::AffineExpr;
 
 use super::LowerFn;
+use tb_dialects::graph::GraphOp;
 use super::builder::{Cmp, LowerResult, Lowering, no_lowering};
 
-pub(super) fn lowering(name: &str) -> Option<LowerFn> {
-    (name == "pad").then_some(pad as LowerFn)
+pub(super) fn lowering(kind: GraphOp) -> Option<LowerFn> {
+    (kind == GraphOp::Pad).then_some(pad as LowerFn)
 }
 
 fn pad(l: &mut Lowering) -> LowerResult {

@@ -10,6 +10,7 @@ use tb_ir::affine::AffineExpr;
 use tb_ir::{Type, TypeKind, Value};
 
 use super::LowerFn;
+use tb_dialects::graph::GraphOp;
 use super::builder::{
     Body, Cmp, Combiner, LowerResult, Lowering, Reduction, identity_exprs, is_float_type,
     no_lowering,
@@ -17,12 +18,12 @@ use super::builder::{
 use super::conv::window_leaves_input;
 use super::matmul::narrow;
 
-pub(super) fn lowering(name: &str) -> Option<LowerFn> {
-    Some(match name {
-        "max_pool" => max_pool,
-        "average_pool" => average_pool,
-        "global_average_pool" => global_average_pool,
-        "global_max_pool" => global_max_pool,
+pub(super) fn lowering(kind: GraphOp) -> Option<LowerFn> {
+    Some(match kind {
+        GraphOp::MaxPool => max_pool,
+        GraphOp::AveragePool => average_pool,
+        GraphOp::GlobalAveragePool => global_average_pool,
+        GraphOp::GlobalMaxPool => global_max_pool,
         _ => return None,
     })
 }

@@ -11,21 +11,22 @@ use tb_ir::Value;
 use tb_ir::affine::AffineExpr;
 
 use super::LowerFn;
+use tb_dialects::graph::GraphOp;
 use super::builder::{Body, Cmp, LowerResult, Lowering, broadcast_exprs, identity_exprs};
 
-pub(super) fn lowering(name: &str) -> Option<LowerFn> {
-    Some(match name {
-        "reshape" | "flatten" | "squeeze" | "unsqueeze" => reshape,
-        "transpose" => transpose,
-        "concat" => concat,
-        "split" => split,
-        "slice" => slice,
-        "gather" => gather,
-        "gather_elements" => gather_elements,
-        "expand" => expand,
-        "tile" => tile,
-        "depth_to_space" => depth_to_space,
-        "space_to_depth" => space_to_depth,
+pub(super) fn lowering(kind: GraphOp) -> Option<LowerFn> {
+    Some(match kind {
+        GraphOp::Reshape | GraphOp::Flatten | GraphOp::Squeeze | GraphOp::Unsqueeze => reshape,
+        GraphOp::Transpose => transpose,
+        GraphOp::Concat => concat,
+        GraphOp::Split => split,
+        GraphOp::Slice => slice,
+        GraphOp::Gather => gather,
+        GraphOp::GatherElements => gather_elements,
+        GraphOp::Expand => expand,
+        GraphOp::Tile => tile,
+        GraphOp::DepthToSpace => depth_to_space,
+        GraphOp::SpaceToDepth => space_to_depth,
         _ => return None,
     })
 }
