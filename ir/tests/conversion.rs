@@ -4,6 +4,7 @@
 //! its location, in program order.
 
 use std::cell::Cell;
+use std::rc::Rc;
 
 use tb_ir::diagnostics::file_position;
 use tb_ir::operation::OperationState;
@@ -264,13 +265,13 @@ fn a_successful_conversion_erases_the_replaced_ops() {
 }
 
 /// A pattern that counts how often it is asked, and declines.
-struct Counting<'c> {
+struct Counting {
     root: PatternRoots,
-    calls: &'c Cell<usize>,
+    calls: Rc<Cell<usize>>,
     benefit: u16,
 }
 
-impl ConversionPattern for Counting<'_> {
+impl ConversionPattern for Counting {
     fn roots(&self) -> PatternRoots {
         match &self.root {
             PatternRoots::Any => PatternRoots::Any,
@@ -303,21 +304,21 @@ fn patterns_are_selected_by_op_name_and_tried_by_benefit() {
         r#"%0 = "t.src"() : () -> i32
            %1 = "t.old"(%0) : (i32) -> i32"#,
     );
-    let (other, fallback, specific) = (Cell::new(0), Cell::new(0), Cell::new(0));
+    let (other, fallback, specific) = (Rc::new(Cell::new(0)), Rc::new(Cell::new(0)), Rc::new(Cell::new(0)));
     let patterns: Vec<Box<dyn ConversionPattern>> = vec![
         Box::new(Counting {
             root: PatternRoots::Ops(vec!["t.inplace"]),
-            calls: &other,
+            calls: Rc::clone(&other),
             benefit: 9,
         }),
         Box::new(Counting {
             root: PatternRoots::Any,
-            calls: &fallback,
+            calls: Rc::clone(&fallback),
             benefit: 1,
         }),
         Box::new(Counting {
             root: PatternRoots::Ops(vec!["t.old"]),
-            calls: &specific,
+            calls: Rc::clone(&specific),
             benefit: 2,
         }),
     ];

@@ -28,6 +28,33 @@ pub(super) fn no_lowering(why: impl std::fmt::Display) -> String {
     format!("has no lowering to te: {why}")
 }
 
+/// The most elements a lowering writes out as a constant (a table of window counts, a
+/// Range): beyond it the values are computed by a `te.compute`, or the op is refused.
+/// Memory and time of the conversion must not grow with a tensor's size.
+pub(super) const CONSTANT_BUDGET: i64 = 1 << 16;
+
+/// The number of elements of `shape`, or why it has none the lowering can compute with
+/// (a count beyond `i64`, a dynamic dimension).
+pub(super) fn element_count(shape: &[i64]) -> LowerResult<i64> {
+    tb_ir::types::shape_num_elements(shape).map_err(|e| match e {
+        tb_ir::types::ElementCountError::Overflow => {
+            no_lowering(format!("{shape:?} has more elements than i64 can count"))
+        }
+        other => no_lowering(format!("{shape:?}: {other}")),
+    })
+}
+
+/// Whether `shape` has no element (a zero dimension), without multiplying.
+pub(super) fn is_empty(shape: &[i64]) -> bool {
+    shape.contains(&0)
+}
+
+/// `a * b`, or an error naming `what` when it overflows `i64`.
+pub(super) fn checked_mul(a: i64, b: i64, what: &str) -> LowerResult<i64> {
+    a.checked_mul(b)
+        .ok_or_else(|| no_lowering(format!("{what} overflows i64")))
+}
+
 /// A reduction of a `te.compute`: the extents of its reduction axes and its combiner.
 #[derive(Clone, Copy)]
 pub(super) struct Reduction<'r> {

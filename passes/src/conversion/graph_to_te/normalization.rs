@@ -15,7 +15,8 @@ use tb_ir::{Type, Value};
 use super::LowerFn;
 use tb_dialects::graph::GraphOp;
 use super::builder::{
-    Combiner, LowerResult, Lowering, broadcast_exprs, identity_exprs, is_float_type, no_lowering,
+    Combiner, LowerResult, Lowering, broadcast_exprs, element_count, identity_exprs, is_float_type,
+    no_lowering,
 };
 use super::reduce::reduce_over;
 
@@ -89,7 +90,8 @@ fn moments(
         stats[a] = 1;
     }
     let rank = xs.len();
-    let count: i64 = axes.iter().map(|&a| xs[a]).product();
+    let reduced: Vec<i64> = axes.iter().map(|&a| xs[a]).collect();
+    let count = element_count(&reduced)?;
     let sum = reduce_over(l, x, axes, true, &stats, ty, Combiner::Sum, |_, v| Ok(v))?;
     let mean = l.compute(&stats, ty, None, |b| {
         let s = b.read(sum, identity_exprs(rank));

@@ -12,8 +12,8 @@ use tb_ir::{Type, Value};
 
 use super::LowerFn;
 use super::builder::{
-    Body, Cmp, Combiner, LowerResult, Lowering, Reduction, identity_exprs, is_float_type,
-    no_lowering,
+    Body, Cmp, Combiner, LowerResult, Lowering, Reduction, element_count, identity_exprs,
+    is_float_type, no_lowering,
 };
 
 pub(super) fn lowering(kind: GraphOp) -> Option<LowerFn> {
@@ -101,7 +101,8 @@ fn reduce(l: &mut Lowering) -> LowerResult {
         return Err(no_lowering("a logarithmic or L2 reduction of integers"));
     }
     let out = g.output.clone();
-    let count: i64 = g.axes.iter().map(|&a| xs[a]).product();
+    let reduced: Vec<i64> = g.axes.iter().map(|&a| xs[a]).collect();
+    let count = element_count(&reduced)?;
     if count == 0 {
         return Ok(vec![l.splat(&out, element, empty_value(l, kind, element))]);
     }
