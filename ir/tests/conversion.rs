@@ -160,7 +160,13 @@ fn converted_ops_meet_unconverted_ones_through_casts() {
            %1 = "t.old"(%0) : (i32) -> i32
            "t.sink"(%1) : (i32) -> ()"#,
     );
-    convert(&mut ctx, top, vec![Box::new(OldToNew)], ConversionMode::Full).expect("converts");
+    convert(
+        &mut ctx,
+        top,
+        vec![Box::new(OldToNew)],
+        ConversionMode::Full,
+    )
+    .expect("converts");
     let printed = print_operation(&ctx, top, PrintOptions::default());
     let expected = r#"  %0 = "t.src"() : () -> i32
   %1 = "builtin.unrealized_conversion_cast"(%0) : (i32) -> i64
@@ -177,7 +183,13 @@ fn full_conversion_reports_every_op_left_illegal_with_its_location() {
            %1 = "t.unknown"(%0) : (i32) -> i32
            %2 = "t.other"(%1) : (i32) -> i32"#,
     );
-    let err = convert(&mut ctx, top, vec![Box::new(OldToNew)], ConversionMode::Full).unwrap_err();
+    let err = convert(
+        &mut ctx,
+        top,
+        vec![Box::new(OldToNew)],
+        ConversionMode::Full,
+    )
+    .unwrap_err();
     assert_eq!(
         err.message,
         "'t.unknown' op failed to legalize: no conversion pattern for it"
@@ -261,7 +273,10 @@ fn a_successful_conversion_erases_the_replaced_ops() {
     assert!(!printed.contains("t.old"), "{printed}");
     assert!(!printed.contains("t.inplace"), "{printed}");
     // The in-place type change stays.
-    assert!(printed.contains(r#"%0 = "t.src"() : () -> i64"#), "{printed}");
+    assert!(
+        printed.contains(r#"%0 = "t.src"() : () -> i64"#),
+        "{printed}"
+    );
 }
 
 /// A pattern that counts how often it is asked, and declines.
@@ -304,7 +319,11 @@ fn patterns_are_selected_by_op_name_and_tried_by_benefit() {
         r#"%0 = "t.src"() : () -> i32
            %1 = "t.old"(%0) : (i32) -> i32"#,
     );
-    let (other, fallback, specific) = (Rc::new(Cell::new(0)), Rc::new(Cell::new(0)), Rc::new(Cell::new(0)));
+    let (other, fallback, specific) = (
+        Rc::new(Cell::new(0)),
+        Rc::new(Cell::new(0)),
+        Rc::new(Cell::new(0)),
+    );
     let patterns: Vec<Box<dyn ConversionPattern>> = vec![
         Box::new(Counting {
             root: PatternRoots::Ops(vec!["t.inplace"]),

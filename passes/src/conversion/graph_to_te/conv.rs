@@ -11,9 +11,9 @@ use tb_ir::affine::AffineExpr;
 use tb_ir::{Type, Value};
 
 use super::LowerFn;
-use tb_dialects::graph::GraphOp;
 use super::builder::{Cmp, Combiner, LowerResult, Lowering, Reduction, identity_exprs};
 use super::matmul::narrow;
+use tb_dialects::graph::GraphOp;
 
 pub(super) fn lowering(kind: GraphOp) -> Option<LowerFn> {
     Some(match kind {

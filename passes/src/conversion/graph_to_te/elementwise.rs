@@ -8,9 +8,9 @@ use tb_dialects::graph::attrs::Scalar;
 use tb_ir::Value;
 
 use super::LowerFn;
+use super::builder::{Body, Cmp, LowerResult, Lowering, is_float_type, is_unsigned, no_lowering};
 use tb_dialects::graph::GraphOp;
 use tb_ir::ods::OpKind;
-use super::builder::{Body, Cmp, LowerResult, Lowering, is_float_type, is_unsigned, no_lowering};
 
 pub(super) fn lowering(kind: GraphOp) -> Option<LowerFn> {
     use GraphOp as G;

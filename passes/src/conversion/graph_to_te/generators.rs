@@ -7,10 +7,10 @@ use tb_dialects::graph::shape;
 use tb_ir::attributes::{AttrKind, DenseData, DenseElement};
 
 use super::LowerFn;
-use tb_dialects::graph::GraphOp;
 use super::builder::{
     CONSTANT_BUDGET, LowerResult, Lowering, element_count, is_float_type, no_lowering,
 };
+use tb_dialects::graph::GraphOp;
 use tb_ir::FloatKind;
 
 pub(super) fn lowering(kind: GraphOp) -> Option<LowerFn> {

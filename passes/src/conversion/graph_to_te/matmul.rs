@@ -5,10 +5,10 @@
 use tb_ir::affine::AffineExpr;
 
 use super::LowerFn;
-use tb_dialects::graph::GraphOp;
 use super::builder::{
     Combiner, LowerResult, Lowering, Reduction, broadcast_exprs, identity_exprs, no_lowering,
 };
+use tb_dialects::graph::GraphOp;
 
 pub(super) fn lowering(kind: GraphOp) -> Option<LowerFn> {
     Some(match kind {

@@ -13,12 +13,12 @@ use tb_ir::affine::AffineExpr;
 use tb_ir::{Type, Value};
 
 use super::LowerFn;
-use tb_dialects::graph::GraphOp;
 use super::builder::{
     Combiner, LowerResult, Lowering, broadcast_exprs, element_count, identity_exprs, is_float_type,
     no_lowering,
 };
 use super::reduce::reduce_over;
+use tb_dialects::graph::GraphOp;
 
 pub(super) fn lowering(kind: GraphOp) -> Option<LowerFn> {
     Some(match kind {

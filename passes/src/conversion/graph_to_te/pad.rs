@@ -9,8 +9,8 @@ use tb_ir::Value;
 use tb_ir::affine::AffineExpr;
 
 use super::LowerFn;
-use tb_dialects::graph::GraphOp;
 use super::builder::{Cmp, LowerResult, Lowering, is_empty, no_lowering};
+use tb_dialects::graph::GraphOp;
 
 pub(super) fn lowering(kind: GraphOp) -> Option<LowerFn> {
     (kind == GraphOp::Pad).then_some(pad as LowerFn)

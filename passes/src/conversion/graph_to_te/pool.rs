@@ -10,13 +10,13 @@ use tb_ir::affine::AffineExpr;
 use tb_ir::{Type, TypeKind, Value};
 
 use super::LowerFn;
-use tb_dialects::graph::GraphOp;
 use super::builder::{
     Body, CONSTANT_BUDGET, Cmp, Combiner, LowerResult, Lowering, Reduction, checked_mul,
     element_count, identity_exprs, is_float_type, no_lowering,
 };
 use super::conv::window_leaves_input;
 use super::matmul::narrow;
+use tb_dialects::graph::GraphOp;
 
 pub(super) fn lowering(kind: GraphOp) -> Option<LowerFn> {
     Some(match kind {
@@ -206,7 +206,9 @@ impl WindowSpan {
     /// Whether every window of `outputs` positions lies wholly inside `[lo, hi)`: the
     /// windows move one way, so the first and the last decide.
     fn all_inside(&self, outputs: i64) -> bool {
-        outputs == 0 || (self.count(0) == self.kernel as i64 && self.count(outputs - 1) == self.kernel as i64)
+        outputs == 0
+            || (self.count(0) == self.kernel as i64
+                && self.count(outputs - 1) == self.kernel as i64)
     }
 
     /// The count at the output index `o` (an index value of the body), as an index.

@@ -11,10 +11,10 @@ use tb_ir::Value;
 use tb_ir::affine::AffineExpr;
 
 use super::LowerFn;
-use tb_dialects::graph::GraphOp;
 use super::builder::{
     Body, Cmp, LowerResult, Lowering, broadcast_exprs, element_count, identity_exprs, is_empty,
 };
+use tb_dialects::graph::GraphOp;
 
 pub(super) fn lowering(kind: GraphOp) -> Option<LowerFn> {
     Some(match kind {

@@ -39,8 +39,7 @@ use std::rc::Rc;
 use tb_dialects::func;
 use tb_ir::pass::{Pass, PassInfo, PassOptions};
 use tb_ir::rewrite::conversion::{
-    ConversionMode, ConversionPattern, ConversionTarget, Legality, TypeConverter,
-    apply_conversion,
+    ConversionMode, ConversionPattern, ConversionTarget, Legality, TypeConverter, apply_conversion,
 };
 use tb_ir::{Context, Diagnostic, OpId, TypeKind, Value};
 
@@ -179,11 +178,11 @@ fn settle_ownership(ctx: &mut Context, function: OpId, allocations: &[Value]) {
     };
     for op in ctx.block_ops(block) {
         if ctx.op_name(op) == func::CALL {
-            owned
-                .call_results
-                .extend(ctx.op(op).results.iter().copied().filter(|&r| {
+            owned.call_results.extend(
+                ctx.op(op).results.iter().copied().filter(|&r| {
                     matches!(ctx.type_kind(ctx.value_type(r)), TypeKind::MemRef { .. })
-                }));
+                }),
+            );
         }
     }
     allocation::finish(ctx, block, &owned);

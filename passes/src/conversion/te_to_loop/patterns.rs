@@ -105,8 +105,7 @@ impl ConversionPattern for TensorConstant {
     ) -> Result<(), Diagnostic> {
         let initializer = legality::check_constant(rewriter.ctx(), op)?;
         let mut globals = self.globals.borrow_mut();
-        let (buffer, global) =
-            constants::lower(rewriter.ctx_mut(), op, initializer, &mut globals);
+        let (buffer, global) = constants::lower(rewriter.ctx_mut(), op, initializer, &mut globals);
         if let Some(global) = global {
             rewriter.notify_created(global);
         }

@@ -53,7 +53,10 @@ pub(super) fn bufferize_function_type(rewriter: &mut ConversionRewriter, functio
     let Some((inputs, results)) = func::signature(rewriter.ctx(), function) else {
         return;
     };
-    let inputs: Vec<Type> = inputs.into_iter().map(|t| rewriter.convert_type(t)).collect();
+    let inputs: Vec<Type> = inputs
+        .into_iter()
+        .map(|t| rewriter.convert_type(t))
+        .collect();
     let results: Vec<Type> = results
         .into_iter()
         .map(|t| rewriter.convert_type(t))
