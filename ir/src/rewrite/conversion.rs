@@ -15,7 +15,7 @@
 
 use std::collections::HashMap;
 
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashSet;
 use smallvec::SmallVec;
 
 use crate::attributes::Attr;
@@ -94,22 +94,25 @@ impl ConversionTarget {
     }
 }
 
-/// The target's legality per interned op name, looked up once per name.
+/// The target's legality per interned op name, looked up once per name (a table indexed
+/// by the name's id, so the walk over every op costs no hashing).
 struct LegalityCache<'t> {
     target: &'t ConversionTarget,
     mode: ConversionMode,
-    by_name: FxHashMap<OpName, Option<Legality>>,
+    by_name: Vec<Option<Option<Legality>>>,
 }
 
 impl LegalityCache<'_> {
     /// Whether `op` must be converted (or, for an op a pattern created, may not stay).
     fn must_convert(&mut self, ctx: &Context, op: OpId) -> bool {
         let name = ctx.op(op).name;
+        let slot = name.0 as usize;
+        if self.by_name.len() <= slot {
+            self.by_name.resize(slot + 1, None);
+        }
         let target = self.target;
-        let legality = *self
-            .by_name
-            .entry(name)
-            .or_insert_with(|| target.legality_of(ctx.op_name_str(name)));
+        let legality = *self.by_name[slot]
+            .get_or_insert_with(|| target.legality_of(ctx.op_name_str(name)));
         match (legality, self.mode) {
             (Some(legality), _) => !legality.holds(ctx, op),
             (None, ConversionMode::Full) => true,
@@ -200,12 +203,15 @@ pub struct ConversionRewriter<'a> {
 }
 
 impl<'a> ConversionRewriter<'a> {
-    fn new(ctx: &'a mut Context, types: &'a TypeConverter) -> ConversionRewriter<'a> {
+    /// A rewriter for converting about `ops` ops (sizes its tables once).
+    fn new(ctx: &'a mut Context, types: &'a TypeConverter, ops: usize) -> ConversionRewriter<'a> {
+        let mut replaced = FxHashSet::default();
+        replaced.reserve(ops);
         ConversionRewriter {
             ctx,
             types,
-            journal: Vec::new(),
-            replaced: FxHashSet::default(),
+            journal: Vec::with_capacity(4 * ops),
+            replaced,
         }
     }
 
@@ -482,30 +488,35 @@ pub enum ConversionMode {
     Full,
 }
 
-/// The patterns that may convert each op name, best first.
+/// The patterns that may convert each op name, best first: a table indexed by the
+/// interned name's id, so finding an op's patterns costs one index.
 struct PatternIndex<'p> {
-    by_name: FxHashMap<OpName, SmallVec<[&'p dyn ConversionPattern; 2]>>,
+    by_name: Vec<Option<Vec<&'p dyn ConversionPattern>>>,
     any: Vec<&'p dyn ConversionPattern>,
 }
 
 impl<'p> PatternIndex<'p> {
     fn new(ctx: &mut Context, patterns: &'p [Box<dyn ConversionPattern>]) -> PatternIndex<'p> {
-        let mut by_name: FxHashMap<OpName, SmallVec<[&'p dyn ConversionPattern; 2]>> =
-            FxHashMap::default();
+        let mut by_name: Vec<Option<Vec<&'p dyn ConversionPattern>>> = Vec::new();
         let mut any = Vec::new();
         for pattern in patterns {
             match pattern.roots() {
                 PatternRoots::Any => any.push(pattern.as_ref()),
                 PatternRoots::Ops(names) => {
                     for name in names {
-                        let name = ctx.intern_op_name(name);
-                        by_name.entry(name).or_default().push(pattern.as_ref());
+                        let slot = ctx.intern_op_name(name).0 as usize;
+                        if by_name.len() <= slot {
+                            by_name.resize_with(slot + 1, || None);
+                        }
+                        by_name[slot]
+                            .get_or_insert_with(Vec::new)
+                            .push(pattern.as_ref());
                     }
                 }
             }
         }
         // Patterns for any op join every list, so each list is complete and sorted once.
-        for list in by_name.values_mut() {
+        for list in by_name.iter_mut().flatten() {
             list.extend(any.iter().copied());
             list.sort_by_key(|p| std::cmp::Reverse(p.benefit()));
         }
@@ -514,7 +525,10 @@ impl<'p> PatternIndex<'p> {
     }
 
     fn for_op(&self, name: OpName) -> &[&'p dyn ConversionPattern] {
-        self.by_name.get(&name).map_or(&self.any, |list| list)
+        match self.by_name.get(name.0 as usize) {
+            Some(Some(list)) => list,
+            _ => &self.any,
+        }
     }
 }
 
@@ -534,7 +548,7 @@ pub fn apply_conversion(
     let mut legality = LegalityCache {
         target,
         mode,
-        by_name: FxHashMap::default(),
+        by_name: Vec::new(),
     };
     let mut illegal = Vec::new();
     ctx.walk_nested(root, &mut |op| {
@@ -546,7 +560,7 @@ pub fn apply_conversion(
         return Ok(());
     }
     let index = PatternIndex::new(ctx, patterns);
-    let mut rewriter = ConversionRewriter::new(ctx, types);
+    let mut rewriter = ConversionRewriter::new(ctx, types, illegal.len());
     let start = rewriter.mark();
     let mut failures = Vec::new();
     for op in illegal {
@@ -558,26 +572,23 @@ pub fn apply_conversion(
             failures.push(failure);
         }
     }
-    // What the patterns built must be legal too. (After a failure, ops built on values
-    // that were not converted would only repeat it.)
-    let created = if failures.is_empty() {
-        rewriter.created_since(start)
-    } else {
-        Vec::new()
-    };
-    for created in created {
+    // What the patterns built must be legal too: the outermost new ops (a pattern is
+    // trusted with the bodies it builds inside them, which would cost a second walk over
+    // everything generated). After a failure, ops built on values that were not converted
+    // would only repeat it.
+    if failures.is_empty() {
         let ctx = rewriter.ctx();
-        let mut check = |op: OpId| {
-            if ctx.op_name(op) != UNREALIZED_CONVERSION_CAST && legality.must_convert(ctx, op) {
+        for created in rewriter.created_since(start) {
+            if ctx.op_name(created) != UNREALIZED_CONVERSION_CAST
+                && legality.must_convert(ctx, created)
+            {
                 failures.push(op_failure(
                     ctx,
-                    op,
+                    created,
                     "was created by the conversion but is not legal",
                 ));
             }
-        };
-        check(created);
-        ctx.walk_nested(created, &mut check);
+        }
     }
     if failures.is_empty() {
         rewriter.commit();

@@ -41,9 +41,10 @@ pub(super) fn touches_no_tensors(ctx: &Context, op: OpId) -> bool {
         .any(|&v| is_tensor(ctx, ctx.value_type(v)))
 }
 
-/// `func.func` is legal when neither its type nor its body involves tensors.
+/// `func.func` is legal when its type has no tensor (its body is checked op by op).
 pub(super) fn function_is_legal(ctx: &Context, function: OpId) -> bool {
-    !super::signature::involves_tensors(ctx, function)
+    func::signature(ctx, function)
+        .is_none_or(|(inputs, results)| !inputs.iter().chain(&results).any(|&t| is_tensor(ctx, t)))
 }
 
 /// The ops of a `te.compute` body go away with it: they are legal there.
@@ -96,20 +97,32 @@ pub(super) fn check_types(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     Ok(())
 }
 
-/// `op` must be directly in a function body (where its buffer is allocated and freed).
+/// `op` must be directly in a single-block function body (where its buffer is allocated
+/// and freed).
 fn check_in_function_body(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
-    let in_function = ctx
+    let function = ctx
         .parent_op(op)
-        .is_some_and(|parent| ctx.op_name(parent) == func::FUNC);
-    if in_function {
-        Ok(())
-    } else {
-        Err(op_failure(
+        .filter(|&parent| ctx.op_name(parent) == func::FUNC);
+    let Some(function) = function else {
+        return Err(op_failure(
             ctx,
             op,
             format!("must be directly in a function body for {PASS}"),
-        ))
+        ));
+    };
+    let blocks = ctx
+        .op(function)
+        .regions
+        .first()
+        .map_or(0, |&r| ctx.region(r).blocks.len());
+    if blocks > 1 {
+        return Err(op_failure(
+            ctx,
+            op,
+            format!("is in a function of several blocks; {PASS} converts single-block function bodies"),
+        ));
     }
+    Ok(())
 }
 
 /// Checks that `compute` and its body can be lowered.

@@ -34,6 +34,7 @@ mod reads;
 mod signature;
 
 use std::cell::RefCell;
+use std::collections::HashMap;
 use std::rc::Rc;
 
 use tb_dialects::func;
@@ -41,7 +42,8 @@ use tb_ir::pass::{Pass, PassInfo, PassOptions};
 use tb_ir::rewrite::conversion::{
     ConversionMode, ConversionPattern, ConversionTarget, Legality, TypeConverter, apply_conversion,
 };
-use tb_ir::{Context, Diagnostic, OpId, TypeKind, Value};
+use tb_ir::value::ValueDef;
+use tb_ir::{BlockId, Context, Diagnostic, OpId, TypeKind, Value};
 
 use allocation::Owned;
 use constants::Globals;
@@ -113,9 +115,17 @@ impl Pass for ConvertTeToLoop {
             &buffer_types(),
             ConversionMode::Full,
         )?;
-        let allocations = allocations.borrow();
+        // The buffers of each function's block, in program order.
+        let mut by_block: HashMap<BlockId, Vec<Value>> = HashMap::new();
+        for &buffer in allocations.borrow().iter() {
+            if let ValueDef::Result { op, .. } = ctx.value(buffer).def
+                && let Some(block) = ctx.op(op).parent
+            {
+                by_block.entry(block).or_default().push(buffer);
+            }
+        }
         for function in on_tensors {
-            settle_ownership(ctx, function, &allocations);
+            settle_ownership(ctx, function, &by_block);
         }
         Ok(())
     }
@@ -154,8 +164,12 @@ fn buffer_types() -> TypeConverter {
 }
 
 /// Frees what the converted `function` owns and returns only its own allocations
-/// ([`allocation`]); `allocations` are the buffers made for `te.compute`s, in order.
-fn settle_ownership(ctx: &mut Context, function: OpId, allocations: &[Value]) {
+/// ([`allocation`]); `allocations` are the buffers made for `te.compute`s, by block.
+fn settle_ownership(
+    ctx: &mut Context,
+    function: OpId,
+    allocations: &HashMap<BlockId, Vec<Value>>,
+) {
     let Some(block) = ctx
         .op(function)
         .regions
@@ -164,25 +178,17 @@ fn settle_ownership(ctx: &mut Context, function: OpId, allocations: &[Value]) {
     else {
         return;
     };
-    let in_block = |ctx: &Context, v: Value| match ctx.value(v).def {
-        tb_ir::value::ValueDef::Result { op, .. } => ctx.op(op).parent == Some(block),
-        _ => false,
-    };
     let mut owned = Owned {
-        allocations: allocations
-            .iter()
-            .copied()
-            .filter(|&v| in_block(ctx, v))
-            .collect(),
+        allocations: allocations.get(&block).cloned().unwrap_or_default(),
         call_results: Vec::new(),
     };
     for op in ctx.block_ops(block) {
         if ctx.op_name(op) == func::CALL {
-            owned.call_results.extend(
-                ctx.op(op).results.iter().copied().filter(|&r| {
+            owned
+                .call_results
+                .extend(ctx.op(op).results.iter().copied().filter(|&r| {
                     matches!(ctx.type_kind(ctx.value_type(r)), TypeKind::MemRef { .. })
-                }),
-            );
+                }));
         }
     }
     allocation::finish(ctx, block, &owned);
