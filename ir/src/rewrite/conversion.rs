@@ -111,8 +111,8 @@ impl LegalityCache<'_> {
             self.by_name.resize(slot + 1, None);
         }
         let target = self.target;
-        let legality = *self.by_name[slot]
-            .get_or_insert_with(|| target.legality_of(ctx.op_name_str(name)));
+        let legality =
+            *self.by_name[slot].get_or_insert_with(|| target.legality_of(ctx.op_name_str(name)));
         match (legality, self.mode) {
             (Some(legality), _) => !legality.holds(ctx, op),
             (None, ConversionMode::Full) => true,

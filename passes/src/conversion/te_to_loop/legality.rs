@@ -119,7 +119,9 @@ fn check_in_function_body(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
         return Err(op_failure(
             ctx,
             op,
-            format!("is in a function of several blocks; {PASS} converts single-block function bodies"),
+            format!(
+                "is in a function of several blocks; {PASS} converts single-block function bodies"
+            ),
         ));
     }
     Ok(())

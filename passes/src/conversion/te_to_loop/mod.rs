@@ -165,11 +165,7 @@ fn buffer_types() -> TypeConverter {
 
 /// Frees what the converted `function` owns and returns only its own allocations
 /// ([`allocation`]); `allocations` are the buffers made for `te.compute`s, by block.
-fn settle_ownership(
-    ctx: &mut Context,
-    function: OpId,
-    allocations: &HashMap<BlockId, Vec<Value>>,
-) {
+fn settle_ownership(ctx: &mut Context, function: OpId, allocations: &HashMap<BlockId, Vec<Value>>) {
     let Some(block) = ctx
         .op(function)
         .regions
@@ -184,11 +180,11 @@ fn settle_ownership(
     };
     for op in ctx.block_ops(block) {
         if ctx.op_name(op) == func::CALL {
-            owned
-                .call_results
-                .extend(ctx.op(op).results.iter().copied().filter(|&r| {
+            owned.call_results.extend(
+                ctx.op(op).results.iter().copied().filter(|&r| {
                     matches!(ctx.type_kind(ctx.value_type(r)), TypeKind::MemRef { .. })
-                }));
+                }),
+            );
         }
     }
     allocation::finish(ctx, block, &owned);
