@@ -494,3 +494,27 @@ func.func @reduce(%a: tensor<3x4xui32>, %b: tensor<3x4xui32>) -> (tensor<3xui32>
         assert!(text.contains(op), "no {op} in:\n{text}");
     }
 }
+
+/// Past the constant budget (2^16 elements) a Range and the window counts of an
+/// AveragePool are computed by te bodies instead of written out: they must still agree
+/// with the kernels, padding, ceil mode and dilation included.
+#[test]
+fn long_range_and_average_pool_counts_are_computed() {
+    let text = check_lowering(
+        r#"
+func.func @long_pools(%x: tensor<1x1x70001xf32>, %y: tensor<1x1x140001xf32>) -> (tensor<1x1x70002xf32>, tensor<1x1x70002xf32>, tensor<1x1x70001xf32>, tensor<1x1x69999xf32>) {
+  %0 = graph.average_pool %x {kernel_shape = array<i64: 3>, pads = array<i64: 1, 2>} : (tensor<1x1x70001xf32>) -> tensor<1x1x70002xf32>
+  %1 = graph.average_pool %x {count_include_pad = true, kernel_shape = array<i64: 3>, pads = array<i64: 2, 1>} : (tensor<1x1x70001xf32>) -> tensor<1x1x70002xf32>
+  %2 = graph.average_pool %y {ceil_mode = true, kernel_shape = array<i64: 2>, strides = array<i64: 2>} : (tensor<1x1x140001xf32>) -> tensor<1x1x70001xf32>
+  %3 = graph.average_pool %x {dilations = array<i64: 2>, kernel_shape = array<i64: 3>, pads = array<i64: 0, 2>} : (tensor<1x1x70001xf32>) -> tensor<1x1x69999xf32>
+  return %0, %1, %2, %3 : tensor<1x1x70002xf32>, tensor<1x1x70002xf32>, tensor<1x1x70001xf32>, tensor<1x1x69999xf32>
+}
+func.func @long_ranges() -> (tensor<70000xf32>, tensor<70000xi32>) {
+  %0 = graph.range {delta = 2.500000e-01 : f32, limit = 1.749900e+04 : f32, start = -1.000000e+00 : f32} : tensor<70000xf32>
+  %1 = graph.range {delta = -3 : i32, limit = -209995 : i32, start = 5 : i32} : tensor<70000xi32>
+  return %0, %1 : tensor<70000xf32>, tensor<70000xi32>
+}
+"#,
+    );
+    assert!(!text.contains("dense<"), "a table was written out:\n{text}");
+}

@@ -26,3 +26,12 @@ func.func @two_failures(%a: tensor<2x2xi32>, %b: tensor<4xui8>, %c: tensor<2x2xf
   %2 = graph.reduce_l2 %b {axes = array<i64: 0>, keepdims = false} : (tensor<4xui8>) -> tensor<ui8>
   return %0, %1, %2 : tensor<2x2xi32>, tensor<2x2xf32>, tensor<ui8>
 }
+
+// -----
+
+// The element count of an operand beyond i64 is refused, not wrapped.
+func.func @size_beyond_i64(%x: tensor<4294967296x4294967296xf32>) -> tensor<i64> {
+  // expected-error@+1 {{'graph.size' op has no lowering to te: [4294967296, 4294967296] has more elements than i64 can count}}
+  %0 = graph.size %x : (tensor<4294967296x4294967296xf32>) -> tensor<i64>
+  return %0 : tensor<i64>
+}

@@ -28,6 +28,33 @@ pub(super) fn no_lowering(why: impl std::fmt::Display) -> String {
     format!("has no lowering to te: {why}")
 }
 
+/// The most elements a lowering writes out as a constant (a table of window counts, a
+/// Range): beyond it the values are computed by a `te.compute`, or the op is refused.
+/// Memory and time of the conversion must not grow with a tensor's size.
+pub(super) const CONSTANT_BUDGET: i64 = 1 << 16;
+
+/// The number of elements of `shape`, or why it has none the lowering can compute with
+/// (a count beyond `i64`, a dynamic dimension).
+pub(super) fn element_count(shape: &[i64]) -> LowerResult<i64> {
+    tb_ir::types::shape_num_elements(shape).map_err(|e| match e {
+        tb_ir::types::ElementCountError::Overflow => {
+            no_lowering(format!("{shape:?} has more elements than i64 can count"))
+        }
+        other => no_lowering(format!("{shape:?}: {other}")),
+    })
+}
+
+/// Whether `shape` has no element (a zero dimension), without multiplying.
+pub(super) fn is_empty(shape: &[i64]) -> bool {
+    shape.contains(&0)
+}
+
+/// `a * b`, or an error naming `what` when it overflows `i64`.
+pub(super) fn checked_mul(a: i64, b: i64, what: &str) -> LowerResult<i64> {
+    a.checked_mul(b)
+        .ok_or_else(|| no_lowering(format!("{what} overflows i64")))
+}
+
 /// A reduction of a `te.compute`: the extents of its reduction axes and its combiner.
 #[derive(Clone, Copy)]
 pub(super) struct Reduction<'r> {
@@ -37,36 +64,37 @@ pub(super) struct Reduction<'r> {
 
 pub(super) use tb_dialects::te::Combiner;
 
-/// Creates ops before the graph op `op`, located at it.
+/// Creates ops right before the graph op `op`, located at it (the conversion framework
+/// records what is created there, so a failed conversion takes it back).
 pub(super) struct Lowering<'a> {
     pub ctx: &'a mut Context,
     pub op: OpId,
     pub loc: Location,
-    /// The ops created so far, in order, so that a failed conversion can take them back.
-    pub created: Vec<OpId>,
+    /// The op's operands as the conversion gives them.
+    operands: Vec<Value>,
 }
 
 impl<'a> Lowering<'a> {
-    pub fn new(ctx: &'a mut Context, op: OpId) -> Self {
+    pub fn new(ctx: &'a mut Context, op: OpId, operands: Vec<Value>) -> Self {
         let loc = ctx.op(op).loc;
         Lowering {
             ctx,
             op,
             loc,
-            created: Vec::new(),
+            operands,
         }
     }
 
     pub fn operand(&self, i: usize) -> Value {
-        self.ctx.op(self.op).operands[i]
+        self.operands[i]
     }
 
     pub fn operands(&self) -> Vec<Value> {
-        self.ctx.op(self.op).operands.to_vec()
+        self.operands.clone()
     }
 
     pub fn num_operands(&self) -> usize {
-        self.ctx.op(self.op).operands.len()
+        self.operands.len()
     }
 
     pub fn num_results(&self) -> usize {
@@ -133,7 +161,6 @@ impl<'a> Lowering<'a> {
         let created = self.ctx.create_op(state);
         tb_ir::ods::fill_defaults(self.ctx, created);
         self.ctx.insert_op_before(self.op, created);
-        self.created.push(created);
         created
     }
 

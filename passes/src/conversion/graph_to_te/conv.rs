@@ -13,11 +13,12 @@ use tb_ir::{Type, Value};
 use super::LowerFn;
 use super::builder::{Cmp, Combiner, LowerResult, Lowering, Reduction, identity_exprs};
 use super::matmul::narrow;
+use tb_dialects::graph::GraphOp;
 
-pub(super) fn lowering(name: &str) -> Option<LowerFn> {
-    Some(match name {
-        "conv" => conv,
-        "conv_transpose" => conv_transpose,
+pub(super) fn lowering(kind: GraphOp) -> Option<LowerFn> {
+    Some(match kind {
+        GraphOp::Conv => conv,
+        GraphOp::ConvTranspose => conv_transpose,
         _ => return None,
     })
 }

@@ -9,21 +9,24 @@ use tb_ir::Value;
 
 use super::LowerFn;
 use super::builder::{Body, Cmp, LowerResult, Lowering, is_float_type, is_unsigned, no_lowering};
+use tb_dialects::graph::GraphOp;
+use tb_ir::ods::OpKind;
 
-pub(super) fn lowering(name: &str) -> Option<LowerFn> {
-    Some(match name {
-        "identity" => identity,
-        "cast" => cast,
-        "clip" => clip,
-        "is_nan" => is_nan,
-        "is_inf" => is_inf,
-        "not" => not,
-        "add" | "sub" | "mul" | "div" | "mod" | "pow" | "prelu" => arithmetic,
-        "equal" | "less" | "less_or_equal" | "greater" | "greater_or_equal" => compare,
-        "and" | "or" | "xor" => logic,
-        "where" => where_,
-        "max" | "min" | "sum" | "mean" => variadic,
-        _ if Unary::is_unary_op(&format!("graph.{name}")) => unary,
+pub(super) fn lowering(kind: GraphOp) -> Option<LowerFn> {
+    use GraphOp as G;
+    Some(match kind {
+        G::Identity => identity,
+        G::Cast => cast,
+        G::Clip => clip,
+        G::IsNan => is_nan,
+        G::IsInf => is_inf,
+        G::Not => not,
+        G::Add | G::Sub | G::Mul | G::Div | G::Mod | G::Pow | G::Prelu => arithmetic,
+        G::Equal | G::Less | G::LessOrEqual | G::Greater | G::GreaterOrEqual => compare,
+        G::And | G::Or | G::Xor => logic,
+        G::Where => where_,
+        G::Max | G::Min | G::Sum | G::Mean => variadic,
+        _ if Unary::is_unary_op(kind.name()) => unary,
         _ => return None,
     })
 }

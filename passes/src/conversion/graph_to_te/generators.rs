@@ -7,15 +7,19 @@ use tb_dialects::graph::shape;
 use tb_ir::attributes::{AttrKind, DenseData, DenseElement};
 
 use super::LowerFn;
-use super::builder::{LowerResult, Lowering, no_lowering};
+use super::builder::{
+    CONSTANT_BUDGET, LowerResult, Lowering, element_count, is_float_type, no_lowering,
+};
+use tb_dialects::graph::GraphOp;
+use tb_ir::FloatKind;
 
-pub(super) fn lowering(name: &str) -> Option<LowerFn> {
-    Some(match name {
-        "constant" => constant,
-        "constant_of_shape" => constant_of_shape,
-        "range" => range,
-        "shape" => shape_of,
-        "size" => size,
+pub(super) fn lowering(kind: GraphOp) -> Option<LowerFn> {
+    Some(match kind {
+        GraphOp::Constant => constant,
+        GraphOp::ConstantOfShape => constant_of_shape,
+        GraphOp::Range => range,
+        GraphOp::Shape => shape_of,
+        GraphOp::Size => size,
         _ => return None,
     })
 }
@@ -48,7 +52,9 @@ fn constant_of_shape(l: &mut Lowering) -> LowerResult {
     Ok(vec![l.constant(attr, ty)])
 }
 
-/// Range: `start + i * delta`, computed as the kernel computes it (f64 for floats).
+/// Range: `start + i * delta`, computed as the kernel computes it (f64 for floats, i64
+/// for integers). Up to [`CONSTANT_BUDGET`] elements it is a constant; a longer range is a
+/// `te.compute` of the formula, so the conversion never holds its elements.
 fn range(l: &mut Lowering) -> LowerResult {
     let a = l.attrs();
     let get = |name: &str| {
@@ -59,8 +65,27 @@ fn range(l: &mut Lowering) -> LowerResult {
     };
     let (start, delta) = (get("start")?, get("delta")?);
     let (out, element) = (l.result_shape(0), l.result_element(0));
-    let values: Vec<f64> = (0..out[0]).map(|i| start + i as f64 * delta).collect();
-    Ok(vec![l.dense(&out, element, &values)])
+    let count = element_count(&out)?;
+    if count <= CONSTANT_BUDGET {
+        let values: Vec<f64> = (0..count).map(|i| start + i as f64 * delta).collect();
+        return Ok(vec![l.dense(&out, element, &values)]);
+    }
+    let float = is_float_type(l.ctx, element);
+    let y = l.compute(&out, element, None, |b| {
+        let i64_ty = b.ctx.i64();
+        let i = b.index(0);
+        let i = b.index_cast(i, i64_ty);
+        let wide = if float {
+            b.ctx.float_type(FloatKind::F64)
+        } else {
+            i64_ty
+        };
+        let i = if float { b.cast(i, wide) } else { i };
+        let (start, delta) = (b.constant(start, wide), b.constant(delta, wide));
+        let step = b.mul(i, delta);
+        Ok(b.add(start, step))
+    })?;
+    Ok(vec![y])
 }
 
 /// Shape: the (static) dimensions `start..end` of the operand.
@@ -75,7 +100,7 @@ fn shape_of(l: &mut Lowering) -> LowerResult {
 }
 
 fn size(l: &mut Lowering) -> LowerResult {
-    let n = shape::num_elements(&l.shape(l.operand(0)));
+    let n = element_count(&l.shape(l.operand(0)))?;
     let (out, element) = (l.result_shape(0), l.result_element(0));
     Ok(vec![l.dense(&out, element, &[n as f64])])
 }

@@ -8,11 +8,12 @@ use super::LowerFn;
 use super::builder::{
     Combiner, LowerResult, Lowering, Reduction, broadcast_exprs, identity_exprs, no_lowering,
 };
+use tb_dialects::graph::GraphOp;
 
-pub(super) fn lowering(name: &str) -> Option<LowerFn> {
-    Some(match name {
-        "matmul" => matmul,
-        "gemm" => gemm,
+pub(super) fn lowering(kind: GraphOp) -> Option<LowerFn> {
+    Some(match kind {
+        GraphOp::Matmul => matmul,
+        GraphOp::Gemm => gemm,
         _ => return None,
     })
 }

@@ -8,11 +8,18 @@
 //! Bodies use affine `te.read`s, padded reads (convolution and pooling windows, `Pad`)
 //! and `te.read_at` for data-dependent lookups (gathers, `Pad`'s reflect/edge modes), and
 //! `arith`/`math` scalar ops. An op te cannot express fails the pass with
-//! `'graph.xxx' op has no lowering to te: <why>` at its location. The conversion is all or
-//! nothing: when any op fails, every failing op is reported and the module is left as it was.
+//! `'graph.xxx' op has no lowering to te: <why>` at its location (with the ONNX node's name
+//! when the op has one: `'graph.gemm' op (node "my_gemm") has no lowering ...`).
 //!
-//! One file per operator family; each exposes `lowering(name)`, the function that lowers
-//! the graph op `graph.<name>`.
+//! The pass is a dialect conversion (`tb_ir::rewrite::conversion`): the graph dialect is
+//! illegal, te/arith/math/func/builtin legal, and each operator family is one
+//! [`ConversionPattern`] whose roots are the family's [`GraphOp`] kinds. The conversion is
+//! all or nothing: when any op fails, every failing op is reported and the module is left
+//! exactly as it was.
+//!
+//! One file per operator family; each exposes `lowering(kind)`, the function that lowers
+//! the graph op of that kind. [`family`] assigns every [`GraphOp`] its family by an
+//! exhaustive match, so a new graph op does not compile until it has one.
 
 mod builder;
 mod conv;
@@ -25,7 +32,13 @@ mod pool;
 mod reduce;
 mod shape_ops;
 
+use tb_dialects::graph::GraphOp;
+use tb_ir::ods::OpKind;
 use tb_ir::pass::{Pass, PassInfo, PassOptions};
+use tb_ir::rewrite::conversion::{
+    ConversionMode, ConversionPattern, ConversionRewriter, ConversionTarget, Legality,
+    PatternRoots, TypeConverter, apply_conversion, op_failure,
+};
 use tb_ir::{Context, Diagnostic, OpId, Value};
 
 use builder::{LowerResult, Lowering};
@@ -44,25 +57,189 @@ struct ConvertGraphToTe;
 /// Lowers one graph op; returns the values that replace its results.
 type LowerFn = fn(&mut Lowering) -> LowerResult;
 
-/// The lowering of the graph op named `name` (`graph.conv`), if te can express it.
-fn lowering(name: &str) -> Option<LowerFn> {
-    let short = name.strip_prefix("graph.")?;
-    elementwise::lowering(short)
-        .or_else(|| generators::lowering(short))
-        .or_else(|| matmul::lowering(short))
-        .or_else(|| conv::lowering(short))
-        .or_else(|| pool::lowering(short))
-        .or_else(|| normalization::lowering(short))
-        .or_else(|| reduce::lowering(short))
-        .or_else(|| shape_ops::lowering(short))
-        .or_else(|| pad::lowering(short))
+/// The operator families, one conversion pattern each.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Family {
+    Elementwise,
+    Generators,
+    Matmul,
+    Conv,
+    Pool,
+    Normalization,
+    Reduce,
+    ShapeOps,
+    Pad,
 }
 
-fn error(ctx: &Context, op: OpId, message: &str) -> Diagnostic {
-    Diagnostic::error(
-        ctx.op(op).loc,
-        format!("'{}' op {message}", ctx.op_name(op)),
-    )
+impl Family {
+    const ALL: [Family; 9] = [
+        Family::Elementwise,
+        Family::Generators,
+        Family::Matmul,
+        Family::Conv,
+        Family::Pool,
+        Family::Normalization,
+        Family::Reduce,
+        Family::ShapeOps,
+        Family::Pad,
+    ];
+
+    /// The lowering of `kind` in this family's file.
+    fn lowering(self, kind: GraphOp) -> Option<LowerFn> {
+        match self {
+            Family::Elementwise => elementwise::lowering(kind),
+            Family::Generators => generators::lowering(kind),
+            Family::Matmul => matmul::lowering(kind),
+            Family::Conv => conv::lowering(kind),
+            Family::Pool => pool::lowering(kind),
+            Family::Normalization => normalization::lowering(kind),
+            Family::Reduce => reduce::lowering(kind),
+            Family::ShapeOps => shape_ops::lowering(kind),
+            Family::Pad => pad::lowering(kind),
+        }
+    }
+}
+
+/// The family that lowers `kind`.
+fn family(kind: GraphOp) -> Family {
+    use GraphOp as G;
+    match kind {
+        G::Constant | G::ConstantOfShape | G::Range | G::Shape | G::Size => Family::Generators,
+        G::Relu
+        | G::LeakyRelu
+        | G::ThresholdedRelu
+        | G::Elu
+        | G::Selu
+        | G::Celu
+        | G::Sigmoid
+        | G::HardSigmoid
+        | G::HardSwish
+        | G::Tanh
+        | G::Gelu
+        | G::Softplus
+        | G::Softsign
+        | G::Mish
+        | G::Erf
+        | G::Exp
+        | G::Log
+        | G::Sqrt
+        | G::Reciprocal
+        | G::Neg
+        | G::Abs
+        | G::Sign
+        | G::Floor
+        | G::Ceil
+        | G::Round
+        | G::Sin
+        | G::Cos
+        | G::Tan
+        | G::Asin
+        | G::Acos
+        | G::Atan
+        | G::Sinh
+        | G::Cosh
+        | G::Asinh
+        | G::Acosh
+        | G::Atanh
+        | G::Not
+        | G::Identity
+        | G::Clip
+        | G::IsNan
+        | G::IsInf
+        | G::Cast
+        | G::Add
+        | G::Sub
+        | G::Mul
+        | G::Div
+        | G::Pow
+        | G::Mod
+        | G::Prelu
+        | G::Equal
+        | G::Less
+        | G::LessOrEqual
+        | G::Greater
+        | G::GreaterOrEqual
+        | G::And
+        | G::Or
+        | G::Xor
+        | G::Where
+        | G::Max
+        | G::Min
+        | G::Sum
+        | G::Mean => Family::Elementwise,
+        G::Matmul | G::Gemm => Family::Matmul,
+        G::Conv | G::ConvTranspose => Family::Conv,
+        G::MaxPool | G::AveragePool | G::GlobalAveragePool | G::GlobalMaxPool => Family::Pool,
+        G::BatchNormalization
+        | G::InstanceNormalization
+        | G::LayerNormalization
+        | G::Softmax
+        | G::LogSoftmax => Family::Normalization,
+        G::Reshape
+        | G::Flatten
+        | G::Transpose
+        | G::Squeeze
+        | G::Unsqueeze
+        | G::Concat
+        | G::Split
+        | G::Slice
+        | G::Gather
+        | G::GatherElements
+        | G::Expand
+        | G::Tile
+        | G::DepthToSpace
+        | G::SpaceToDepth => Family::ShapeOps,
+        G::Pad => Family::Pad,
+        G::ReduceSum
+        | G::ReduceMean
+        | G::ReduceMax
+        | G::ReduceMin
+        | G::ReduceProd
+        | G::ReduceL1
+        | G::ReduceL2
+        | G::ReduceLogSum
+        | G::ReduceLogSumExp
+        | G::ReduceSumSquare
+        | G::ArgMax
+        | G::ArgMin => Family::Reduce,
+    }
+}
+
+/// The lowering of `kind`, if te can express it.
+#[cfg(test)]
+fn lowering(kind: GraphOp) -> Option<LowerFn> {
+    family(kind).lowering(kind)
+}
+
+/// Lowers the ops of one family: builds the te ops before the graph op and replaces it.
+struct FamilyPattern(Family);
+
+impl ConversionPattern for FamilyPattern {
+    fn roots(&self) -> PatternRoots {
+        PatternRoots::Ops(
+            GraphOp::ALL
+                .iter()
+                .filter(|&&kind| family(kind) == self.0)
+                .map(|kind| kind.name())
+                .collect(),
+        )
+    }
+
+    fn match_and_rewrite(
+        &self,
+        op: OpId,
+        operands: &[Value],
+        rewriter: &mut ConversionRewriter,
+    ) -> Result<(), Diagnostic> {
+        let ctx = rewriter.ctx();
+        let lower = GraphOp::of(ctx, op)
+            .and_then(|kind| self.0.lowering(kind))
+            .ok_or_else(|| op_failure(ctx, op, "has no lowering to te"))?;
+        let mut lowering = Lowering::new(rewriter.ctx_mut(), op, operands.to_vec());
+        let values = lower(&mut lowering).map_err(|why| op_failure(rewriter.ctx(), op, why))?;
+        rewriter.replace_op(op, &values);
+        Ok(())
+    }
 }
 
 impl Pass for ConvertGraphToTe {
@@ -75,62 +252,25 @@ impl Pass for ConvertGraphToTe {
     }
 
     fn run(&mut self, ctx: &mut Context, root: OpId) -> Result<(), Diagnostic> {
-        let mut ops = Vec::new();
-        ctx.walk_nested(root, &mut |op| {
-            if ctx.op_name(op).starts_with("graph.") {
-                ops.push(op);
-            }
-        });
-        // All or nothing: every op is lowered next to the original, whose uses stay as they
-        // are; only when every op succeeded do the new values take the results' place.
-        // Otherwise what was built is erased again and every op that failed is reported.
-        let mut lowered = Vec::with_capacity(ops.len());
-        let mut created = Vec::new();
-        let mut failures = Vec::new();
-        for op in ops {
-            let Some(lower) = lowering(ctx.op_name(op)) else {
-                failures.push(error(ctx, op, "has no lowering to te"));
-                continue;
-            };
-            let mut lowering = Lowering::new(ctx, op);
-            let result = lower(&mut lowering);
-            created.append(&mut lowering.created);
-            match result {
-                Ok(values) => lowered.push((op, values)),
-                Err(message) => failures.push(error(ctx, op, &message)),
-            }
+        let mut target = ConversionTarget::new();
+        target.add_dialect("graph", Legality::Illegal);
+        for legal in ["te", "arith", "math", "func", "builtin"] {
+            target.add_dialect(legal, Legality::Legal);
         }
-        if let Some(diagnostic) = all_failures(failures) {
-            for op in created.into_iter().rev() {
-                ctx.erase_op(op);
-            }
-            return Err(diagnostic);
-        }
-        for (op, values) in lowered {
-            replace(ctx, op, &values);
-        }
-        Ok(())
+        let patterns: Vec<Box<dyn ConversionPattern>> = Family::ALL
+            .iter()
+            .map(|&f| Box::new(FamilyPattern(f)) as Box<dyn ConversionPattern>)
+            .collect();
+        // Types stay tensors: the type converter has no rule.
+        apply_conversion(
+            ctx,
+            root,
+            &target,
+            &patterns,
+            &TypeConverter::new(),
+            ConversionMode::Partial,
+        )
     }
-}
-
-/// One diagnostic for every op that failed to lower: the first, with the others attached
-/// as errors of their own (each at its op), in program order.
-fn all_failures(mut failures: Vec<Diagnostic>) -> Option<Diagnostic> {
-    if failures.is_empty() {
-        return None;
-    }
-    let mut first = failures.remove(0);
-    first.notes.extend(failures);
-    Some(first)
-}
-
-/// Replaces `op`'s results with `values` and erases it.
-fn replace(ctx: &mut Context, op: OpId, values: &[Value]) {
-    let results = ctx.op(op).results.to_vec();
-    for (from, &to) in results.into_iter().zip(values) {
-        ctx.replace_all_uses(from, to);
-    }
-    ctx.erase_op(op);
 }
 
 #[cfg(test)]
@@ -138,13 +278,14 @@ mod tests {
     use tb_dialects::graph::GraphOp;
     use tb_ir::ods::OpKind;
 
-    /// A graph op added to the dialect without a lowering fails here, not in a user's model.
+    /// A graph op added to the dialect without a lowering fails here, not in a user's model
+    /// (without a family it does not compile).
     #[test]
     fn every_graph_op_has_a_lowering() {
         let missing: Vec<&str> = GraphOp::ALL
             .iter()
+            .filter(|&&kind| super::lowering(kind).is_none())
             .map(|kind| kind.name())
-            .filter(|name| super::lowering(name).is_none())
             .collect();
         assert!(
             missing.is_empty(),

@@ -14,17 +14,18 @@ use tb_ir::{Type, Value};
 
 use super::LowerFn;
 use super::builder::{
-    Combiner, LowerResult, Lowering, broadcast_exprs, identity_exprs, is_float_type, no_lowering,
+    Combiner, LowerResult, Lowering, broadcast_exprs, element_count, identity_exprs, is_float_type,
+    no_lowering,
 };
 use super::reduce::reduce_over;
+use tb_dialects::graph::GraphOp;
 
-pub(super) fn lowering(name: &str) -> Option<LowerFn> {
-    Some(match name {
-        "batch_normalization" => batch_norm,
-        "instance_normalization" => instance_norm,
-        "layer_normalization" => layer_norm,
-        "softmax" => softmax,
-        "log_softmax" => softmax,
+pub(super) fn lowering(kind: GraphOp) -> Option<LowerFn> {
+    Some(match kind {
+        GraphOp::BatchNormalization => batch_norm,
+        GraphOp::InstanceNormalization => instance_norm,
+        GraphOp::LayerNormalization => layer_norm,
+        GraphOp::Softmax | GraphOp::LogSoftmax => softmax,
         _ => return None,
     })
 }
@@ -89,7 +90,8 @@ fn moments(
         stats[a] = 1;
     }
     let rank = xs.len();
-    let count: i64 = axes.iter().map(|&a| xs[a]).product();
+    let reduced: Vec<i64> = axes.iter().map(|&a| xs[a]).collect();
+    let count = element_count(&reduced)?;
     let sum = reduce_over(l, x, axes, true, &stats, ty, Combiner::Sum, |_, v| Ok(v))?;
     let mean = l.compute(&stats, ty, None, |b| {
         let s = b.read(sum, identity_exprs(rank));

@@ -9,10 +9,11 @@ use tb_ir::Value;
 use tb_ir::affine::AffineExpr;
 
 use super::LowerFn;
-use super::builder::{Cmp, LowerResult, Lowering, no_lowering};
+use super::builder::{Cmp, LowerResult, Lowering, is_empty, no_lowering};
+use tb_dialects::graph::GraphOp;
 
-pub(super) fn lowering(name: &str) -> Option<LowerFn> {
-    (name == "pad").then_some(pad as LowerFn)
+pub(super) fn lowering(kind: GraphOp) -> Option<LowerFn> {
+    (kind == GraphOp::Pad).then_some(pad as LowerFn)
 }
 
 fn pad(l: &mut Lowering) -> LowerResult {
@@ -28,11 +29,11 @@ fn pad(l: &mut Lowering) -> LowerResult {
     let xs = l.shape(x);
     let g = shape::pad_geometry(&xs, &pads, axes.as_deref()).map_err(|e| e.message)?;
     let element = l.element(x);
-    if shape::num_elements(&g.output) == 0 {
+    if is_empty(&g.output) {
         return Ok(vec![l.splat(&g.output, element, 0.0)]);
     }
     let padded = (0..xs.len()).any(|d| g.begin[d] > 0 || g.end[d] > 0);
-    if shape::num_elements(&xs) == 0 {
+    if is_empty(&xs) {
         if mode != "constant" {
             return Err(no_lowering(format!("{mode} padding of an empty tensor")));
         }

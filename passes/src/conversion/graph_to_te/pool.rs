@@ -11,18 +11,19 @@ use tb_ir::{Type, TypeKind, Value};
 
 use super::LowerFn;
 use super::builder::{
-    Body, Cmp, Combiner, LowerResult, Lowering, Reduction, identity_exprs, is_float_type,
-    no_lowering,
+    Body, CONSTANT_BUDGET, Cmp, Combiner, LowerResult, Lowering, Reduction, checked_mul,
+    element_count, identity_exprs, is_float_type, no_lowering,
 };
 use super::conv::window_leaves_input;
 use super::matmul::narrow;
+use tb_dialects::graph::GraphOp;
 
-pub(super) fn lowering(name: &str) -> Option<LowerFn> {
-    Some(match name {
-        "max_pool" => max_pool,
-        "average_pool" => average_pool,
-        "global_average_pool" => global_average_pool,
-        "global_max_pool" => global_max_pool,
+pub(super) fn lowering(kind: GraphOp) -> Option<LowerFn> {
+    Some(match kind {
+        GraphOp::MaxPool => max_pool,
+        GraphOp::AveragePool => average_pool,
+        GraphOp::GlobalAveragePool => global_average_pool,
+        GraphOp::GlobalMaxPool => global_max_pool,
         _ => return None,
     })
 }
@@ -106,7 +107,9 @@ fn max_pool_indices(
 ) -> LowerResult<Value> {
     let xs = l.shape(x);
     let ns = g.kernel.len();
-    let plane: i64 = g.input_spatial.iter().product();
+    // Flat positions are i64: every product below is at most the input's element count.
+    element_count(&xs)?;
+    let plane = element_count(&g.input_spatial)?;
     let mut flat = (dim(0) * xs[1] + dim(1)) * plane;
     let mut stride = 1;
     let order: Vec<usize> = if storage_order == 1 {
@@ -158,19 +161,86 @@ fn read_window(b: &mut Body, x: Value, exprs: Vec<AffineExpr>, padding: Option<f
     }
 }
 
-/// How many kernel positions of output position `o` count, along one spatial dim.
-fn window_count(g: &WindowGeometry, i: usize, o: i64, include_pad: bool) -> i64 {
-    let (lo, hi) = if include_pad {
-        (-g.pads_begin[i], g.input_spatial[i] + g.pads_end[i])
-    } else {
-        (0, g.input_spatial[i])
-    };
-    (0..g.kernel[i])
-        .filter(|&k| {
-            let at = o * g.strides[i] + k * g.dilations[i] - g.pads_begin[i];
-            (lo..hi).contains(&at)
-        })
-        .count() as i64
+/// Which kernel positions count along one spatial dim: those whose input position
+/// `o * stride + k * dilation - pad` lies in `[lo, hi)`.
+struct WindowSpan {
+    lo: i128,
+    hi: i128,
+    stride: i128,
+    dilation: i128,
+    pad: i128,
+    kernel: i128,
+}
+
+impl WindowSpan {
+    fn new(g: &WindowGeometry, i: usize, include_pad: bool) -> WindowSpan {
+        let (lo, hi) = if include_pad {
+            (
+                -(g.pads_begin[i] as i128),
+                g.input_spatial[i] as i128 + g.pads_end[i] as i128,
+            )
+        } else {
+            (0, g.input_spatial[i] as i128)
+        };
+        WindowSpan {
+            lo,
+            hi,
+            stride: g.strides[i] as i128,
+            dilation: g.dilations[i].max(1) as i128,
+            pad: g.pads_begin[i] as i128,
+            kernel: g.kernel[i] as i128,
+        }
+    }
+
+    /// How many kernel positions of output position `o` count, in closed form (no loop
+    /// over the window, no overflow: i128 over i64 attributes).
+    fn count(&self, o: i64) -> i64 {
+        let base = o as i128 * self.stride - self.pad;
+        let first = (self.lo - base).div_euclid(self.dilation)
+            + i128::from((self.lo - base).rem_euclid(self.dilation) != 0);
+        let last = (self.hi - 1 - base).div_euclid(self.dilation);
+        let (first, last) = (first.max(0), last.min(self.kernel - 1));
+        (last - first + 1).clamp(0, i64::MAX as i128) as i64
+    }
+
+    /// Whether every window of `outputs` positions lies wholly inside `[lo, hi)`: the
+    /// windows move one way, so the first and the last decide.
+    fn all_inside(&self, outputs: i64) -> bool {
+        outputs == 0
+            || (self.count(0) == self.kernel as i64
+                && self.count(outputs - 1) == self.kernel as i64)
+    }
+
+    /// The count at the output index `o` (an index value of the body), as an index.
+    fn count_in_body(&self, b: &mut Body, o: AffineExpr) -> LowerResult<Value> {
+        let constant = |v: i128| {
+            i64::try_from(v)
+                .map(AffineExpr::constant)
+                .map_err(|_| no_lowering("a pooling window beyond i64"))
+        };
+        let (stride, dilation) = (self.stride as i64, self.dilation as i64);
+        // first = max(0, ceil((lo + pad - o * stride) / dilation)),
+        // last = min(kernel - 1, floor((hi - 1 + pad - o * stride) / dilation)).
+        let first = (constant(self.lo + self.pad)? - o.clone() * stride).ceil_div(dilation);
+        let last = (constant(self.hi - 1 + self.pad)? - o * stride).floor_div(dilation);
+        let (first, last) = (b.apply(&first), b.apply(&last));
+        let zero = b.index_constant(0);
+        let one = b.index_constant(1);
+        let top = b.index_constant(self.kernel as i64 - 1);
+        let first = b.max(first, zero);
+        let last = b.min(last, top);
+        let span = b.sub(last, first);
+        let span = b.add(span, one);
+        Ok(b.max(span, zero))
+    }
+}
+
+/// How a spatial dim whose windows do not all count the same divides the average: by a
+/// table read at the output index, or by the count computed from it (beyond
+/// [`CONSTANT_BUDGET`] entries).
+enum DimCount {
+    Table(Value),
+    Formula(WindowSpan),
 }
 
 fn average_pool(l: &mut Lowering) -> LowerResult {
@@ -200,20 +270,30 @@ fn average_pool(l: &mut Lowering) -> LowerResult {
         },
     )?;
     // The divisor is a product of per-dimension counts: a constant where every output
-    // position has the same count, else a small constant vector read at `o`.
+    // position has the same count, else a small constant vector read at `o`, or for a
+    // long dimension the count computed from `o`.
     let mut uniform = 1i64;
     let mut varying = Vec::new();
     for i in 0..g.kernel.len() {
-        let counts: Vec<i64> = (0..g.output_spatial[i])
-            .map(|o| window_count(&g, i, o, include_pad))
-            .collect();
+        let span = WindowSpan::new(&g, i, include_pad);
+        let outputs = g.output_spatial[i];
+        if span.all_inside(outputs) {
+            uniform = checked_mul(uniform, g.kernel[i], "the AveragePool window size")?;
+            continue;
+        }
+        if outputs > CONSTANT_BUDGET {
+            varying.push((i, DimCount::Formula(span)));
+            continue;
+        }
+        let counts: Vec<i64> = (0..outputs).map(|o| span.count(o)).collect();
         match counts.first() {
-            Some(&c) if counts.iter().all(|&x| x == c) => uniform *= c,
-            None => {}
-            Some(_) => {
+            Some(&c) if counts.iter().all(|&x| x == c) => {
+                uniform = checked_mul(uniform, c, "the AveragePool window size")?;
+            }
+            _ => {
                 let values: Vec<f64> = counts.iter().map(|&c| c as f64).collect();
                 let table = l.dense(&[counts.len() as i64], acc, &values);
-                varying.push((i, table));
+                varying.push((i, DimCount::Table(table)));
             }
         }
     }
@@ -222,8 +302,17 @@ fn average_pool(l: &mut Lowering) -> LowerResult {
         let s = b.read(sum, identity_exprs(rank));
         let mut count =
             (uniform != 1 || varying.is_empty()).then(|| b.constant_like(uniform as f64, s));
-        for &(i, table) in &varying {
-            let c = b.read(table, vec![dim(2 + i)]);
+        for (i, per_dim) in &varying {
+            let c = match per_dim {
+                DimCount::Table(table) => b.read(*table, vec![dim(2 + i)]),
+                DimCount::Formula(span) => {
+                    let n = span.count_in_body(b, dim(2 + i))?;
+                    let i64_ty = b.ctx.i64();
+                    let n = b.index_cast(n, i64_ty);
+                    let acc_ty = b.ty(s);
+                    b.cast(n, acc_ty)
+                }
+            };
             count = Some(match count {
                 Some(n) => b.mul(n, c),
                 None => c,
@@ -242,7 +331,7 @@ fn global_reduce(l: &mut Lowering, combiner: Combiner) -> LowerResult<(Value, i6
     let out = l.result_shape(0);
     let element = l.element(x);
     let spatial = xs[2..].to_vec();
-    let count: i64 = spatial.iter().product();
+    let count = element_count(&spatial)?;
     let ty = if combiner == Combiner::Sum {
         l.compute_type(element)
     } else {

@@ -12,25 +12,16 @@ use tb_ir::{Type, Value};
 
 use super::LowerFn;
 use super::builder::{
-    Body, Cmp, Combiner, LowerResult, Lowering, Reduction, identity_exprs, is_float_type,
-    no_lowering,
+    Body, Cmp, Combiner, LowerResult, Lowering, Reduction, element_count, identity_exprs,
+    is_float_type, no_lowering,
 };
 
-pub(super) fn lowering(name: &str) -> Option<LowerFn> {
-    Some(match name {
-        "arg_max" | "arg_min" => arg_reduce,
-        _ if reduce_kind(name).is_some() => reduce,
+pub(super) fn lowering(kind: GraphOp) -> Option<LowerFn> {
+    Some(match kind {
+        GraphOp::ArgMax | GraphOp::ArgMin => arg_reduce,
+        _ if kind.reduce_kind().is_some() => reduce,
         _ => return None,
     })
-}
-
-/// The reduction of the graph op named `graph.<name>`, if it is a `graph.reduce_*`.
-fn reduce_kind(name: &str) -> Option<Kind> {
-    let full = format!("graph.{name}");
-    GraphOp::ALL
-        .iter()
-        .find(|kind| kind.name() == full)
-        .and_then(|kind| kind.reduce_kind())
 }
 
 /// The reading of an input of rank `rank` whose `axes` (sorted) are reduced: kept axes
@@ -88,8 +79,8 @@ pub(super) fn reduce_over(
 }
 
 fn reduce(l: &mut Lowering) -> LowerResult {
-    let name = l.ctx.op_name(l.op).to_string();
-    let kind = reduce_kind(name.strip_prefix("graph.").unwrap_or(&name))
+    let kind = GraphOp::of(l.ctx, l.op)
+        .and_then(GraphOp::reduce_kind)
         .ok_or_else(|| no_lowering("unknown reduction"))?;
     let a = l.attrs();
     let (axes, keepdims, noop) = (
@@ -110,7 +101,8 @@ fn reduce(l: &mut Lowering) -> LowerResult {
         return Err(no_lowering("a logarithmic or L2 reduction of integers"));
     }
     let out = g.output.clone();
-    let count: i64 = g.axes.iter().map(|&a| xs[a]).product();
+    let reduced: Vec<i64> = g.axes.iter().map(|&a| xs[a]).collect();
+    let count = element_count(&reduced)?;
     if count == 0 {
         return Ok(vec![l.splat(&out, element, empty_value(l, kind, element))]);
     }

@@ -11,21 +11,24 @@ use tb_ir::Value;
 use tb_ir::affine::AffineExpr;
 
 use super::LowerFn;
-use super::builder::{Body, Cmp, LowerResult, Lowering, broadcast_exprs, identity_exprs};
+use super::builder::{
+    Body, Cmp, LowerResult, Lowering, broadcast_exprs, element_count, identity_exprs, is_empty,
+};
+use tb_dialects::graph::GraphOp;
 
-pub(super) fn lowering(name: &str) -> Option<LowerFn> {
-    Some(match name {
-        "reshape" | "flatten" | "squeeze" | "unsqueeze" => reshape,
-        "transpose" => transpose,
-        "concat" => concat,
-        "split" => split,
-        "slice" => slice,
-        "gather" => gather,
-        "gather_elements" => gather_elements,
-        "expand" => expand,
-        "tile" => tile,
-        "depth_to_space" => depth_to_space,
-        "space_to_depth" => space_to_depth,
+pub(super) fn lowering(kind: GraphOp) -> Option<LowerFn> {
+    Some(match kind {
+        GraphOp::Reshape | GraphOp::Flatten | GraphOp::Squeeze | GraphOp::Unsqueeze => reshape,
+        GraphOp::Transpose => transpose,
+        GraphOp::Concat => concat,
+        GraphOp::Split => split,
+        GraphOp::Slice => slice,
+        GraphOp::Gather => gather,
+        GraphOp::GatherElements => gather_elements,
+        GraphOp::Expand => expand,
+        GraphOp::Tile => tile,
+        GraphOp::DepthToSpace => depth_to_space,
+        GraphOp::SpaceToDepth => space_to_depth,
         _ => return None,
     })
 }
@@ -47,7 +50,7 @@ fn copy_to(
     element: tb_ir::Type,
     exprs: Vec<AffineExpr>,
 ) -> LowerResult<Value> {
-    if shape::num_elements(out) == 0 || shape::num_elements(&l.shape(x)) == 0 {
+    if is_empty(out) || is_empty(&l.shape(x)) {
         return Ok(l.splat(out, element, 0.0));
     }
     l.compute(out, element, None, |b| Ok(b.read(x, exprs)))
@@ -104,9 +107,12 @@ fn reshape(l: &mut Lowering) -> LowerResult {
     if xs == out {
         return Ok(vec![x]);
     }
-    let exprs = if shape::num_elements(&out) == 0 {
+    let exprs = if is_empty(&out) {
         Vec::new()
     } else {
+        // Products within a group are at most the element counts, checked here.
+        element_count(&xs)?;
+        element_count(&out)?;
         reshape_exprs(&xs, &out)
     };
     Ok(vec![copy(l, x, exprs)?])
@@ -143,7 +149,7 @@ fn concat(l: &mut Lowering) -> LowerResult {
         let (x, _) = parts[0];
         return Ok(vec![copy(l, x, identity_exprs(out.len()))?]);
     }
-    if parts.is_empty() || shape::num_elements(&out) == 0 {
+    if parts.is_empty() || is_empty(&out) {
         return Ok(vec![l.splat(&out, element, 0.0)]);
     }
     let y = l.compute(&out, element, None, |b| {
@@ -219,7 +225,7 @@ fn gather(l: &mut Lowering) -> LowerResult {
     let (ds, is) = (l.shape(data), l.shape(indices));
     let axis = shape::normalize_axis("Gather", axis, ds.len()).map_err(|e| e.message)?;
     let (out, element) = (l.result_shape(0), l.result_element(0));
-    if shape::num_elements(&out) == 0 || ds[axis] == 0 {
+    if is_empty(&out) || ds[axis] == 0 {
         return Ok(vec![l.splat(&out, element, 0.0)]);
     }
     let q = is.len();
@@ -240,7 +246,7 @@ fn gather_elements(l: &mut Lowering) -> LowerResult {
     let ds = l.shape(data);
     let axis = shape::normalize_axis("GatherElements", axis, ds.len()).map_err(|e| e.message)?;
     let (out, element) = (l.result_shape(0), l.result_element(0));
-    if shape::num_elements(&out) == 0 || ds[axis] == 0 {
+    if is_empty(&out) || ds[axis] == 0 {
         return Ok(vec![l.splat(&out, element, 0.0)]);
     }
     let y = l.compute(&out, element, None, |b| {

@@ -31,8 +31,8 @@ use super::combiner::Combiner;
 use super::reads::{self, Domain};
 use super::signature::buffer_type;
 
-/// Replaces `compute` (whose inputs are already buffers) by a buffer and the loop nest
-/// that fills it; gives the buffer.
+/// Builds, before `compute` (whose inputs are already buffers), a buffer and the loop
+/// nest that fills it; gives the buffer, which is to replace the result.
 pub(super) fn lower(ctx: &mut Context, compute: OpId) -> Value {
     let loc = ctx.op(compute).loc;
     let result = ctx.op(compute).results[0];
@@ -46,7 +46,7 @@ pub(super) fn lower(ctx: &mut Context, compute: OpId) -> Value {
     let combiner = te::ComputeOp(compute)
         .combiner(ctx)
         .filter(|_| !reduction.is_empty())
-        .map(|kind| Combiner::new(ctx, kind, element).expect("checked by legality"));
+        .map(|kind| Combiner::new(ctx, kind, element).expect("checked by the pattern"));
 
     // The identity is a constant before the nest, not one per iteration.
     let reduction_start = combiner.map(|c| {
@@ -72,8 +72,6 @@ pub(super) fn lower(ctx: &mut Context, compute: OpId) -> Value {
             inside.store(ctx, value, buffer, &result_ivs);
         }
     }
-    ctx.replace_all_uses(result, buffer);
-    ctx.erase_op(compute);
     buffer
 }
 

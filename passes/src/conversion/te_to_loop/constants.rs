@@ -8,7 +8,7 @@ use std::collections::{HashMap, HashSet};
 use tb_dialects::memref;
 use tb_ir::printer::type_to_string;
 use tb_ir::symbol_table::symbol_name;
-use tb_ir::{Attr, AttrKind, Context, OpId, Type, TypeKind};
+use tb_ir::{Attr, AttrKind, Context, OpId, Type, TypeKind, Value};
 
 use super::builder::Builder;
 use super::signature::buffer_type;
@@ -35,16 +35,17 @@ impl Globals {
         }
     }
 
-    /// The symbol of the global holding `initializer` as a `ty` buffer, made on first use.
+    /// The symbol of the global holding `initializer` as a `ty` buffer, and the global
+    /// when this call made it (on first use).
     fn global_for(
         &mut self,
         ctx: &mut Context,
         initializer: Attr,
         ty: Type,
         loc: tb_ir::Location,
-    ) -> String {
+    ) -> (String, Option<OpId>) {
         if let Some(name) = self.by_initializer.get(&(initializer, ty)) {
-            return name.clone();
+            return (name.clone(), None);
         }
         let name = self.fresh_name(&constant_name(ctx, ty));
         let string = |ctx: &mut Context, s: &str| ctx.string_attr(s);
@@ -59,7 +60,7 @@ impl Globals {
                 ctx.integer_attr(tb_dialects::loop_::DEFAULT_ALIGNMENT.into(), i64_ty)
             }),
         ];
-        Builder::before(self.insert_before, loc).create(
+        let global = Builder::before(self.insert_before, loc).create(
             ctx,
             memref::GLOBAL,
             vec![],
@@ -68,7 +69,7 @@ impl Globals {
             0,
         );
         self.by_initializer.insert((initializer, ty), name.clone());
-        name
+        (name, Some(global))
     }
 
     /// `base`, or `base_<n>` with the first `n` that no symbol of the module uses.
@@ -97,16 +98,6 @@ fn constant_name(ctx: &Context, ty: Type) -> String {
     name
 }
 
-/// Whether `op` is an `arith.constant` of tensor type (which this file converts).
-pub(super) fn is_tensor_constant(ctx: &Context, op: OpId) -> bool {
-    ctx.op_name(op) == "arith.constant"
-        && ctx
-            .op(op)
-            .results
-            .first()
-            .is_some_and(|&r| super::signature::is_tensor(ctx, ctx.value_type(r)))
-}
-
 /// The initializer of a tensor constant a global can hold, or why there is none.
 pub(super) fn initializer(ctx: &Context, op: OpId) -> Result<Attr, String> {
     let value = ctx.op_inherent_or_attr(op, "value").ok_or("has no value")?;
@@ -116,19 +107,24 @@ pub(super) fn initializer(ctx: &Context, op: OpId) -> Result<Attr, String> {
     }
 }
 
-/// Replaces the tensor constant `op` by a `memref.get_global` of its global.
-pub(super) fn lower(ctx: &mut Context, op: OpId, globals: &mut Globals) {
+/// Builds, before the tensor constant `op`, a `memref.get_global` of its global (and the
+/// global, first in the module, if it is new); gives the buffer that is to replace the
+/// constant, and the new global.
+pub(super) fn lower(
+    ctx: &mut Context,
+    op: OpId,
+    initializer: Attr,
+    globals: &mut Globals,
+) -> (Value, Option<OpId>) {
     let loc = ctx.op(op).loc;
     let result = ctx.op(op).results[0];
-    let initializer = initializer(ctx, op).expect("checked by legality");
     let ty = buffer_type(ctx, ctx.value_type(result));
-    let name = globals.global_for(ctx, initializer, ty, loc);
+    let (name, global) = globals.global_for(ctx, initializer, ty, loc);
     let symbol = ctx.intern_attr(AttrKind::SymbolRef {
         root: name,
         nested: vec![],
     });
     let buffer =
         Builder::before(op, loc).value(ctx, memref::GET_GLOBAL, vec![], ty, vec![("name", symbol)]);
-    ctx.replace_all_uses(result, buffer);
-    ctx.erase_op(op);
+    (buffer, global)
 }

@@ -1,5 +1,6 @@
-//! What the conversion accepts, checked before anything changes, so that unsupported input
-//! gets an error at the op (or function) responsible and the module is left as it was.
+//! What the conversion accepts: the target's legality (after the conversion no op touches
+//! a tensor) and the checks each pattern makes before it builds anything, so that
+//! unsupported input gets an error at the op (or function) responsible.
 //!
 //! Tensors must be ranked and of static shape; they may only be produced and consumed by
 //! `te.compute` (directly in a function body), read by `te.read`/`te.read_at` inside one,
@@ -8,6 +9,7 @@
 
 use tb_dialects::{func, te};
 use tb_ir::printer::type_to_string;
+use tb_ir::rewrite::conversion::op_failure;
 use tb_ir::{Context, Diagnostic, OpId, Type, TypeKind};
 
 use super::combiner::Combiner;
@@ -15,13 +17,6 @@ use super::signature::is_tensor;
 use super::{constants, reads};
 
 const PASS: &str = "convert-te-to-loop";
-
-fn op_error(ctx: &Context, op: OpId, message: impl std::fmt::Display) -> Diagnostic {
-    Diagnostic::error(
-        ctx.op(op).loc,
-        format!("'{}' op {message}", ctx.op_name(op)),
-    )
-}
 
 /// Why `ty` cannot become a buffer, if it is a tensor that cannot.
 fn unsupported_tensor(ctx: &Context, ty: Type) -> Option<String> {
@@ -36,7 +31,30 @@ fn unsupported_tensor(ctx: &Context, ty: Type) -> Option<String> {
     }
 }
 
-/// Checks that `function` (a `func.func`) can be converted.
+/// Whether `op` neither takes nor gives a tensor (what every op must be afterwards).
+pub(super) fn touches_no_tensors(ctx: &Context, op: OpId) -> bool {
+    let data = ctx.op(op);
+    !data
+        .operands
+        .iter()
+        .chain(&data.results)
+        .any(|&v| is_tensor(ctx, ctx.value_type(v)))
+}
+
+/// `func.func` is legal when its type has no tensor (its body is checked op by op).
+pub(super) fn function_is_legal(ctx: &Context, function: OpId) -> bool {
+    func::signature(ctx, function)
+        .is_none_or(|(inputs, results)| !inputs.iter().chain(&results).any(|&t| is_tensor(ctx, t)))
+}
+
+/// The ops of a `te.compute` body go away with it: they are legal there.
+pub(super) fn in_compute_body(ctx: &Context, op: OpId) -> bool {
+    ctx.parent_op(op)
+        .is_some_and(|parent| ctx.op_name(parent) == te::COMPUTE)
+}
+
+/// Checks that the signature and body shape of `function` (a `func.func`) can be
+/// converted.
 pub(super) fn check_function(ctx: &Context, function: OpId) -> Result<(), Diagnostic> {
     if let Some((inputs, results)) = func::signature(ctx, function) {
         let named = inputs
@@ -51,7 +69,7 @@ pub(super) fn check_function(ctx: &Context, function: OpId) -> Result<(), Diagno
             );
         for (what, ty) in named {
             if let Some(why) = unsupported_tensor(ctx, ty) {
-                return Err(op_error(ctx, function, format!("{what}: {why}")));
+                return Err(op_failure(ctx, function, format!("{what}: {why}")));
             }
         }
     }
@@ -59,75 +77,97 @@ pub(super) fn check_function(ctx: &Context, function: OpId) -> Result<(), Diagno
         return Ok(());
     };
     if ctx.region(region).blocks.len() > 1 {
-        return Err(op_error(
+        return Err(op_failure(
             ctx,
             function,
             format!("has several blocks; {PASS} converts single-block function bodies"),
         ));
     }
-    let mut result = Ok(());
-    ctx.walk_nested(function, &mut |op| {
-        if result.is_ok() {
-            result = check_op(ctx, function, op);
-        }
-    });
-    result
+    Ok(())
 }
 
-fn check_op(ctx: &Context, function: OpId, op: OpId) -> Result<(), Diagnostic> {
+/// Checks that the tensors `op` takes and gives can become buffers.
+pub(super) fn check_types(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     let data = ctx.op(op);
     for &value in data.operands.iter().chain(&data.results) {
         if let Some(why) = unsupported_tensor(ctx, ctx.value_type(value)) {
-            return Err(op_error(ctx, op, why));
+            return Err(op_failure(ctx, op, why));
         }
     }
-    let in_function_body = ctx.parent_op(op) == Some(function);
-    let name = ctx.op_name(op);
-    match name {
-        te::COMPUTE => {
-            if !in_function_body {
-                return Err(op_error(
-                    ctx,
-                    op,
-                    format!("must be directly in a function body for {PASS}"),
-                ));
-            }
-            check_reduction(ctx, op)
+    Ok(())
+}
+
+/// `op` must be directly in a single-block function body (where its buffer is allocated
+/// and freed).
+fn check_in_function_body(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
+    let function = ctx
+        .parent_op(op)
+        .filter(|&parent| ctx.op_name(parent) == func::FUNC);
+    let Some(function) = function else {
+        return Err(op_failure(
+            ctx,
+            op,
+            format!("must be directly in a function body for {PASS}"),
+        ));
+    };
+    let blocks = ctx
+        .op(function)
+        .regions
+        .first()
+        .map_or(0, |&r| ctx.region(r).blocks.len());
+    if blocks > 1 {
+        return Err(op_failure(
+            ctx,
+            op,
+            format!(
+                "is in a function of several blocks; {PASS} converts single-block function bodies"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Checks that `compute` and its body can be lowered.
+pub(super) fn check_compute(ctx: &Context, compute: OpId) -> Result<(), Diagnostic> {
+    check_types(ctx, compute)?;
+    check_in_function_body(ctx, compute)?;
+    let mut result = Ok(());
+    ctx.walk_nested(compute, &mut |op| {
+        if result.is_err() {
+            return;
         }
-        te::READ => match reads::unsupported_padded_read(ctx, op) {
-            Some(why) => Err(op_error(ctx, op, why)),
-            None => Ok(()),
-        },
-        te::READ_AT | te::YIELD | func::CALL | func::RETURN => Ok(()),
-        _ if constants::is_tensor_constant(ctx, op) => {
-            if !in_function_body {
-                return Err(op_error(
-                    ctx,
-                    op,
-                    format!("must be directly in a function body for {PASS}"),
-                ));
+        result = check_types(ctx, op).and_then(|()| {
+            if ctx.op_name(op) != te::READ {
+                return Ok(());
             }
-            constants::initializer(ctx, op)
-                .map(|_| ())
-                .map_err(|why| op_error(ctx, op, why))
-        }
-        _ => {
-            let touches_tensors = data
-                .operands
-                .iter()
-                .chain(&data.results)
-                .any(|&v| is_tensor(ctx, ctx.value_type(v)));
-            if touches_tensors {
-                return Err(op_error(
-                    ctx,
-                    op,
-                    format!(
-                        "operates on tensors, which {PASS} only converts for te.compute, tensor arith.constant, func.call and func.return"
-                    ),
-                ));
+            match reads::unsupported_padded_read(ctx, op) {
+                Some(why) => Err(op_failure(ctx, op, why)),
+                None => Ok(()),
             }
-            Ok(())
-        }
+        });
+    });
+    result?;
+    check_reduction(ctx, compute)
+}
+
+/// Checks that the tensor constant `op` can become a global; gives its initializer.
+pub(super) fn check_constant(ctx: &Context, op: OpId) -> Result<tb_ir::Attr, Diagnostic> {
+    check_types(ctx, op)?;
+    check_in_function_body(ctx, op)?;
+    constants::initializer(ctx, op).map_err(|why| op_failure(ctx, op, why))
+}
+
+/// Why `op`, which touches tensors and has no conversion, cannot be converted.
+pub(super) fn not_convertible(ctx: &Context, op: OpId) -> Diagnostic {
+    match check_types(ctx, op) {
+        Err(unsupported) => unsupported,
+        Ok(()) => op_failure(
+            ctx,
+            op,
+            format!(
+                "operates on tensors, which {PASS} only converts for te.compute, tensor arith.constant, func.call and func.return"
+            ),
+        ),
     }
 }
 
@@ -145,5 +185,5 @@ fn check_reduction(ctx: &Context, compute: OpId) -> Result<(), Diagnostic> {
     };
     Combiner::new(ctx, kind, element)
         .map(|_| ())
-        .map_err(|why| op_error(ctx, compute, why))
+        .map_err(|why| op_failure(ctx, compute, why))
 }

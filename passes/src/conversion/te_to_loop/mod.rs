@@ -12,7 +12,15 @@
 //! - returned buffers are always fresh allocations of the returning function, and every
 //!   other buffer it owns is freed after its last use ([`allocation`]).
 //!
-//! Unsupported input is refused before anything changes ([`legality`]).
+//! It is a dialect conversion (`tb_ir::rewrite::conversion`): afterwards no op may touch a
+//! tensor (the `te` dialect is illegal, as is any op on tensors), the type converter turns
+//! static tensors into identity-layout memrefs, and one pattern converts each family of ops
+//! on tensors ([`patterns`]). Signatures and call results change type in place, and each
+//! op is replaced by its buffer at once, so an op converted later sees buffers: no
+//! `unrealized_conversion_cast` is left behind. The conversion is all or nothing:
+//! unsupported input gets an error at every op (or function) responsible, and the module
+//! is left exactly as it was ([`legality`]). Ownership (the frees and returned copies) is
+//! settled afterwards, on the converted functions.
 
 mod allocation;
 mod builder;
@@ -21,12 +29,21 @@ mod compute;
 mod constants;
 mod index_arith;
 mod legality;
+mod patterns;
 mod reads;
 mod signature;
 
-use tb_dialects::{func, te};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use tb_dialects::func;
 use tb_ir::pass::{Pass, PassInfo, PassOptions};
-use tb_ir::{Context, Diagnostic, OpId, TypeKind};
+use tb_ir::rewrite::conversion::{
+    ConversionMode, ConversionPattern, ConversionTarget, Legality, TypeConverter, apply_conversion,
+};
+use tb_ir::value::ValueDef;
+use tb_ir::{BlockId, Context, Diagnostic, OpId, TypeKind, Value};
 
 use allocation::Owned;
 use constants::Globals;
@@ -73,26 +90,82 @@ impl Pass for ConvertTeToLoop {
         let Some(&first) = functions.first() else {
             return Ok(());
         };
-        for &function in &functions {
-            legality::check_function(ctx, function)?;
-        }
         // Functions already on buffers keep their own conventions.
         let on_tensors: Vec<OpId> = functions
             .iter()
             .copied()
             .filter(|&f| signature::involves_tensors(ctx, f))
             .collect();
-        signature::bufferize_signatures(ctx, &functions);
-        let mut globals = Globals::new(ctx, &module_ops, first);
+        let allocations = Rc::new(RefCell::new(Vec::new()));
+        let globals = Rc::new(RefCell::new(Globals::new(ctx, &module_ops, first)));
+        let patterns: Vec<Box<dyn ConversionPattern>> = vec![
+            Box::new(patterns::FunctionSignature),
+            Box::new(patterns::CallsAndReturns),
+            Box::new(patterns::Compute {
+                allocations: Rc::clone(&allocations),
+            }),
+            Box::new(patterns::TensorConstant { globals }),
+            Box::new(patterns::Unconvertible),
+        ];
+        apply_conversion(
+            ctx,
+            module,
+            &target(),
+            &patterns,
+            &buffer_types(),
+            ConversionMode::Full,
+        )?;
+        // The buffers of each function's block, in program order.
+        let mut by_block: HashMap<BlockId, Vec<Value>> = HashMap::new();
+        for &buffer in allocations.borrow().iter() {
+            if let ValueDef::Result { op, .. } = ctx.value(buffer).def
+                && let Some(block) = ctx.op(op).parent
+            {
+                by_block.entry(block).or_default().push(buffer);
+            }
+        }
         for function in on_tensors {
-            convert_body(ctx, function, &mut globals);
+            settle_ownership(ctx, function, &by_block);
         }
         Ok(())
     }
 }
 
-/// Converts the body of `function` (if it has one), whose signature is already on buffers.
-fn convert_body(ctx: &mut Context, function: OpId, globals: &mut Globals) {
+/// After the conversion no op touches a tensor; the ops of a `te.compute` body go with it.
+fn target() -> ConversionTarget {
+    let mut target = ConversionTarget::new();
+    target
+        .mark_unknown(Legality::Dynamic(legality::touches_no_tensors))
+        .add_dialect("te", Legality::Illegal)
+        .add_op(
+            tb_dialects::te::READ,
+            Legality::Dynamic(legality::in_compute_body),
+        )
+        .add_op(
+            tb_dialects::te::READ_AT,
+            Legality::Dynamic(legality::in_compute_body),
+        )
+        .add_op(
+            tb_dialects::te::YIELD,
+            Legality::Dynamic(legality::in_compute_body),
+        )
+        .add_op(func::FUNC, Legality::Dynamic(legality::function_is_legal));
+    target
+}
+
+/// Ranked tensors become memrefs of the same shape and element type, identity layout.
+fn buffer_types() -> TypeConverter {
+    let mut types = TypeConverter::new();
+    types.add_rule(Box::new(|ctx: &mut Context, ty| {
+        matches!(ctx.type_kind(ty), TypeKind::RankedTensor { .. })
+            .then(|| signature::buffer_type(ctx, ty))
+    }));
+    types
+}
+
+/// Frees what the converted `function` owns and returns only its own allocations
+/// ([`allocation`]); `allocations` are the buffers made for `te.compute`s, by block.
+fn settle_ownership(ctx: &mut Context, function: OpId, allocations: &HashMap<BlockId, Vec<Value>>) {
     let Some(block) = ctx
         .op(function)
         .regions
@@ -101,19 +174,17 @@ fn convert_body(ctx: &mut Context, function: OpId, globals: &mut Globals) {
     else {
         return;
     };
-    let mut owned = Owned::default();
-    for op in ctx.block_ops(block).collect::<Vec<_>>() {
-        match ctx.op_name(op) {
-            te::COMPUTE => owned.allocations.push(compute::lower(ctx, op)),
-            func::CALL => {
-                owned
-                    .call_results
-                    .extend(ctx.op(op).results.iter().copied().filter(|&r| {
-                        matches!(ctx.type_kind(ctx.value_type(r)), TypeKind::MemRef { .. })
-                    }))
-            }
-            _ if constants::is_tensor_constant(ctx, op) => constants::lower(ctx, op, globals),
-            _ => {}
+    let mut owned = Owned {
+        allocations: allocations.get(&block).cloned().unwrap_or_default(),
+        call_results: Vec::new(),
+    };
+    for op in ctx.block_ops(block) {
+        if ctx.op_name(op) == func::CALL {
+            owned.call_results.extend(
+                ctx.op(op).results.iter().copied().filter(|&r| {
+                    matches!(ctx.type_kind(ctx.value_type(r)), TypeKind::MemRef { .. })
+                }),
+            );
         }
     }
     allocation::finish(ctx, block, &owned);

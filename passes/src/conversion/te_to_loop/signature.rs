@@ -1,9 +1,11 @@
 //! Function signatures on buffers: every ranked static tensor in a `func.func`'s type, its
 //! entry block's arguments and the results of `func.call`s becomes a memref of the same
 //! shape and element type with the identity layout, which is what the CPU backend's ABI
-//! takes.
+//! takes. These types change in place (through the conversion's rewriter, which can undo
+//! it), so the ops converted later already see buffers.
 
 use tb_dialects::func;
+use tb_ir::rewrite::conversion::ConversionRewriter;
 use tb_ir::{AttrKind, Context, OpId, Type, TypeKind};
 
 /// The memref a tensor type becomes; other types stay as they are.
@@ -46,60 +48,43 @@ pub(super) fn involves_tensors(ctx: &Context, function: OpId) -> bool {
     in_signature || in_body
 }
 
-/// Rewrites the signatures of `functions` and the result types of every `func.call` in
-/// them to buffers.
-pub(super) fn bufferize_signatures(ctx: &mut Context, functions: &[OpId]) {
-    for &function in functions {
-        bufferize_function_type(ctx, function);
-        let mut calls = Vec::new();
-        ctx.walk_nested(function, &mut |op| {
-            if ctx.op_name(op) == func::CALL {
-                calls.push(op);
-            }
-        });
-        for call in calls {
-            let results = ctx.op(call).results.clone();
-            for result in results {
-                let ty = buffer_type(ctx, ctx.value_type(result));
-                ctx.set_value_type(result, ty);
-            }
-        }
-    }
-}
-
-fn bufferize_function_type(ctx: &mut Context, function: OpId) {
-    let Some((inputs, results)) = func::signature(ctx, function) else {
+/// Rewrites the type of `function` and of its entry block's arguments to buffers.
+pub(super) fn bufferize_function_type(rewriter: &mut ConversionRewriter, function: OpId) {
+    let Some((inputs, results)) = func::signature(rewriter.ctx(), function) else {
         return;
     };
-    let inputs: Vec<Type> = inputs.into_iter().map(|t| buffer_type(ctx, t)).collect();
-    let results: Vec<Type> = results.into_iter().map(|t| buffer_type(ctx, t)).collect();
-    if let Some(entry) = ctx
+    let inputs: Vec<Type> = inputs
+        .into_iter()
+        .map(|t| rewriter.convert_type(t))
+        .collect();
+    let results: Vec<Type> = results
+        .into_iter()
+        .map(|t| rewriter.convert_type(t))
+        .collect();
+    if let Some(entry) = rewriter
+        .ctx()
         .op(function)
         .regions
         .first()
-        .and_then(|&r| ctx.entry_block(r))
+        .and_then(|&r| rewriter.ctx().entry_block(r))
     {
-        let args = ctx.block(entry).args.clone();
+        let args = rewriter.ctx().block(entry).args.clone();
         for (arg, &ty) in args.into_iter().zip(&inputs) {
-            ctx.set_value_type(arg, ty);
+            rewriter.set_value_type(arg, ty);
         }
     }
+    let ctx = rewriter.ctx_mut();
     let function_type = ctx.function_type(inputs, results);
     let attr = ctx.intern_attr(AttrKind::Type(function_type));
-    set_property(ctx, function, "function_type", attr);
-}
-
-/// Sets the inherent attribute `name` of `op` to `value`.
-fn set_property(ctx: &mut Context, op: OpId, name: &str, value: tb_ir::Attr) {
     let mut entries = ctx
-        .op(op)
+        .op(function)
         .properties
         .map(|p| ctx.dictionary_entries(p).to_vec())
         .unwrap_or_default();
-    match entries.iter_mut().find(|(k, _)| k == name) {
-        Some(entry) => entry.1 = value,
-        None => entries.push((name.to_owned(), value)),
+    match entries.iter_mut().find(|(k, _)| k == "function_type") {
+        Some(entry) => entry.1 = attr,
+        None => entries.push(("function_type".to_owned(), attr)),
     }
     let dict = ctx.dictionary_attr(entries);
-    ctx.op_mut(op).properties = Some(dict);
+    rewriter.set_properties(function, Some(dict));
 }
