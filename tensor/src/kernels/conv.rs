@@ -6,7 +6,7 @@
 //! ConvTranspose multiplies the transposed weights by the input and scatters the columns
 //! back (col2im), which is the adjoint of the same mapping.
 
-use tb_dialects::graph::shape::{self, ConvAttrs, ConvTransposeAttrs, WindowGeometry};
+use crate::shape::{self, ConvAttrs, ConvTransposeAttrs, WindowGeometry};
 
 use super::float::{Real, float_apply};
 use super::index::{Counter, strides};
@@ -221,8 +221,8 @@ pub fn conv_transpose(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::shape::AutoPad;
     use crate::tensor::DType;
-    use tb_dialects::graph::shape::AutoPad;
 
     fn t(shape: &[i64], v: Vec<f32>) -> Tensor {
         Tensor::from_vec(shape.to_vec(), v).unwrap()

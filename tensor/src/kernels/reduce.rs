@@ -4,13 +4,13 @@
 //! type (Mean truncates). Reducing an empty set gives the identity: 0 for sums, 1 for Prod,
 //! the lowest/highest value for Max/Min, NaN for a float Mean.
 
-use tb_dialects::graph::shape;
+use crate::shape;
 
 use super::index::{Counter, strides};
 use super::{KernelResult, fail, make};
 use crate::tensor::{DType, Element, Tensor, TensorData, with_data};
 
-pub use tb_dialects::graph::ReduceKind as ReduceOp;
+pub use crate::reduction::ReduceKind as ReduceOp;
 
 /// ONNX's name of the operator, for messages.
 fn onnx_name(op: ReduceOp) -> &'static str {

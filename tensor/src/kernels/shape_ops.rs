@@ -5,7 +5,7 @@
 //! They work on every dtype: most compute, for each output element, the flat index of the
 //! input element it copies, then gather those elements in one pass.
 
-use tb_dialects::graph::shape;
+use crate::shape;
 
 use super::index::{FILL, strides, take};
 use super::{KernelError, KernelResult, fail, make, same_dtype, tensor_err};

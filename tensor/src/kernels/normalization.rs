@@ -1,7 +1,7 @@
 //! BatchNormalization (inference mode), InstanceNormalization and LayerNormalization.
 //! Statistics are accumulated in f64 whatever the element type.
 
-use tb_dialects::graph::shape;
+use crate::shape;
 
 use super::float::{Real, float_apply};
 use super::index::{Counter, broadcast_strides};

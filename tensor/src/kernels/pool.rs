@@ -4,7 +4,7 @@
 //! Window geometry (pads, auto_pad, ceil_mode) comes from `shape::pool_geometry`. In
 //! ceil mode the last window may hang past the end pad; those positions never count.
 
-use tb_dialects::graph::shape::{self, PoolAttrs, WindowGeometry};
+use crate::shape::{self, PoolAttrs, WindowGeometry};
 
 use super::float::{Real, float_apply};
 use super::index::{Counter, strides};
@@ -225,7 +225,7 @@ pub fn global_max_pool(x: &Tensor) -> KernelResult {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tb_dialects::graph::shape::AutoPad;
+    use crate::shape::AutoPad;
 
     fn iota(shape: &[i64]) -> Tensor {
         let n: i64 = shape.iter().product();

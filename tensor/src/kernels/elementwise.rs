@@ -5,13 +5,13 @@
 //! `+ - * /` and `sqrt` is exactly the correctly rounded f32/f16 result. Integer arithmetic
 //! wraps in the element type; integer Div truncates toward zero and fails on a zero divisor.
 
-use tb_dialects::graph::shape;
+use crate::shape;
 
 use super::index::{broadcast_map2, broadcast_map3};
 use super::{KernelResult, fail, make, same_dtype};
 use crate::tensor::{DType, Element, Tensor, TensorData, with_data};
 
-pub use tb_dialects::graph::Unary;
+pub use crate::unary::Unary;
 
 /// How the kernels evaluate the graph dialect's unary functions.
 trait UnaryEval {

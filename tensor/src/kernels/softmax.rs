@@ -1,7 +1,7 @@
 //! Softmax and LogSoftmax along one axis (opset 13 semantics), computed in f64 with the
 //! maximum subtracted for stability.
 
-use tb_dialects::graph::shape;
+use crate::shape;
 
 use super::float::{Real, float_apply};
 use super::{KernelError, KernelResult, make};

@@ -1,14 +1,12 @@
 //! ONNX-semantics kernels, one file per operator family.
 //!
-//! Every kernel takes its inputs as [`Tensor`]s plus plain attributes, derives the output
-//! shape from `tb_dialects::graph::shape`, and returns a [`KernelError`] rather than
-//! panicking on bad shapes, dtypes or index values. f16/bf16 are computed in f32 (or wider)
+//! Every kernel takes its inputs as [`Tensor`]s plus plain Rust parameters, derives the
+//! output shape from [`crate::shape`], and returns a [`KernelError`] rather than panicking on bad shapes, dtypes or index values. f16/bf16 are computed in f32 (or wider)
 //! and rounded back; integer ops run in their own type with wrapping arithmetic.
 
 use std::fmt;
 
-use tb_dialects::graph::shape::ShapeError;
-
+use crate::shape::ShapeError;
 use crate::tensor::{DType, Tensor, TensorError};
 
 pub mod conv;

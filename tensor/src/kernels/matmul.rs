@@ -1,7 +1,7 @@
 //! MatMul (numpy semantics, batched with broadcasting) and Gemm, over one cache-blocked
 //! matrix-multiply loop that Conv and ConvTranspose reuse.
 
-use tb_dialects::graph::shape;
+use crate::shape;
 
 use super::float::{Real, float_apply};
 use super::index::broadcast_strides;
