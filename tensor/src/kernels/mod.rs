@@ -7,7 +7,7 @@
 use std::fmt;
 
 use crate::shape::ShapeError;
-use crate::tensor::{DType, Tensor, TensorError};
+use crate::tensor::{DType, Tensor, TensorError, checked_numel};
 
 pub mod conv;
 pub mod elementwise;
@@ -54,6 +54,13 @@ impl From<ShapeError> for KernelError {
 }
 
 pub type KernelResult<T = Tensor> = Result<T, KernelError>;
+
+/// The element count of an output (or window) shape, checked before anything is sized by
+/// it: a count beyond `usize` is an error, never a wrap or a panic. Products of its
+/// dimensions, and of an existing tensor's, fit from then on.
+pub(crate) fn output_count(op: &'static str, shape: &[i64]) -> KernelResult<usize> {
+    checked_numel(shape).map_err(tensor_err(op))
+}
 
 pub(crate) fn fail<T>(op: &'static str, message: impl Into<String>) -> KernelResult<T> {
     Err(KernelError::new(op, message))
