@@ -16,7 +16,7 @@ use crate::tensor::Tensor;
 
 /// Kernel offsets, one row of `nsp` coordinates per kernel position (row-major).
 fn kernel_positions(kernel: &[i64]) -> Vec<Vec<i64>> {
-    let n: usize = numel(&kernel);
+    let n: usize = numel(kernel);
     let mut c = Counter::new(kernel, []);
     (0..n)
         .map(|_| {
@@ -41,7 +41,7 @@ fn for_each_tap(
     let istr = strides(i_shape);
     let last = nsp - 1;
     let outer = &o_shape[..last];
-    let n_outer: usize = numel(&outer);
+    let n_outer: usize = numel(outer);
     let inner = o_shape[last] as usize;
     let mut c = Counter::new(outer, []);
     let mut o_flat = 0usize;

@@ -100,7 +100,7 @@ fn batched<T: Ring>(a: &[T], ash: &[i64], b: &[T], bsh: &[i64], batch: &[i64]) -
     );
     let sa = broadcast_strides(&ash[..ra - 2], batch);
     let sb = broadcast_strides(&bsh[..rb - 2], batch);
-    let nbatch: usize = numel(&batch);
+    let nbatch: usize = numel(batch);
     let mut out = vec![T::zero(); nbatch * m * n];
     let mut c = super::index::Counter::new(batch, [&sa[..], &sb[..]]);
     for bi in 0..nbatch {

@@ -13,7 +13,7 @@ use crate::tensor::{DType, Element, Tensor, TensorData, with_data};
 
 /// Flat source indices for every output position: `f(multi_index)` per element, row-major.
 fn map_indices(out: &[i64], mut f: impl FnMut(&[i64]) -> usize) -> Vec<usize> {
-    let n: usize = numel(&out);
+    let n: usize = numel(out);
     let mut idx = vec![0i64; out.len()];
     let mut v = Vec::with_capacity(n);
     for _ in 0..n {
