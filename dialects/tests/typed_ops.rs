@@ -6,7 +6,9 @@ use tb_dialects::arith::{
     ArithOp, BinaryOp, CmpFPredicate, CmpIOp, CmpIPredicate, FastMathFlags, OverflowFlags,
 };
 use tb_dialects::func::FuncOp;
-use tb_dialects::graph::{GraphOp, MatmulOp, ReduceKind, ReduceOp, Unary};
+use tb_dialects::graph::{
+    GraphOp, MatmulOp, ReduceCombiner, ReduceKind, ReduceOp, Unary, UnaryOfOp,
+};
 use tb_dialects::loop_::LoopOp;
 use tb_dialects::math::MathOp;
 use tb_dialects::memref::MemRefOp;

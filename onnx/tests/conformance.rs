@@ -140,6 +140,7 @@ fn run_case(case: &ConformanceCase) -> Outcome {
         file_name: format!("{}/model.onnx", case.name),
         // Suite cases go up to the newest opset; the warning would repeat on every one.
         warnings_to_stderr: false,
+        cleanup: Some(tb_passes::register_all),
         ..ImportOptions::default()
     };
     let mut imported = match import_model(&case.model, &options) {

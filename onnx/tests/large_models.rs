@@ -125,7 +125,10 @@ fn check(name: &str, shapes: Shapes, ops: &[(&str, usize)]) {
     let dir = out.path().join(name);
     let start = Instant::now();
     let model = Model::load(dir.join("model.onnx")).unwrap();
-    let mut options = ImportOptions::default();
+    let mut options = ImportOptions {
+        cleanup: Some(tb_passes::register_all),
+        ..ImportOptions::default()
+    };
     if let Shapes::Dynamic(input, shape) = shapes {
         let refused = import_model(&model, &options).err().map(|e| e.to_string());
         assert!(

@@ -53,8 +53,12 @@ fn models_dir() -> Option<&'static Path> {
 fn check_model(name: &str) -> Option<String> {
     let dir = models_dir()?.join(name);
     let model = Model::load(dir.join("model.onnx")).unwrap();
-    let imported = import_model(&model, &ImportOptions::default())
-        .unwrap_or_else(|e| panic!("{name} does not import:\n{e}"));
+    let options = ImportOptions {
+        cleanup: Some(tb_passes::register_all),
+        ..ImportOptions::default()
+    };
+    let imported =
+        import_model(&model, &options).unwrap_or_else(|e| panic!("{name} does not import:\n{e}"));
     let read = |prefix: &str| {
         (0..)
             .map(|i| dir.join(format!("{prefix}_{i}.npy")))

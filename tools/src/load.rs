@@ -51,6 +51,7 @@ pub fn load_onnx(path: &str, input_shapes: HashMap<String, Vec<i64>>) -> Result<
     let options = ImportOptions {
         input_shapes,
         file_name: path.to_owned(),
+        cleanup: Some(tb_passes::register_all),
         ..ImportOptions::default()
     };
     let imported = import_model(&model, &options).map_err(|e| e.to_string())?;

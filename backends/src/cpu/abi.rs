@@ -122,7 +122,7 @@ pub fn c_symbol(name: &str) -> String {
 
 /// The argument and result types of a `func.func`.
 pub(crate) fn signature(ir: &Context, func: OpId) -> Option<(Vec<tb_ir::Type>, Vec<tb_ir::Type>)> {
-    tb_interpreter::exec::func_signature(ir, func)
+    tb_dialects::func::signature(ir, func)
 }
 
 /// The body block of a `func.func`, `None` for a declaration.

@@ -25,8 +25,8 @@ use llvm_sys::orc2::{
     LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess, LLVMOrcJITDylibAddGenerator,
     LLVMOrcJITDylibDefine,
 };
-use tb_interpreter::{DType, Tensor};
 use tb_ir::{Context, Diagnostic, OpId};
+use tb_tensor::{DType, Tensor};
 
 use super::abi::{AbiParam, EntryPoint};
 use super::types::ElementKind;
@@ -302,7 +302,7 @@ impl CompiledModule {
             check_argument(param, arg)
                 .map_err(|m| RunError(format!("argument #{i} of @{name}: {m}")))?;
             let mut bytes = Vec::with_capacity(param.byte_size());
-            tb_interpreter::npy::encode(arg.data(), &mut bytes);
+            tb_tensor::npy::encode(arg.data(), &mut bytes);
             storage.push(AlignedBytes::from_bytes(&bytes)?);
         }
         for param in entry.outputs() {
@@ -397,7 +397,7 @@ fn check_argument(param: &AbiParam, arg: &Tensor) -> Result<(), String> {
 }
 
 fn to_tensor(param: &AbiParam, bytes: &[u8]) -> Result<Tensor, RunError> {
-    let data = tb_interpreter::npy::decode(dtype(param.element), false, bytes);
+    let data = tb_tensor::npy::decode(dtype(param.element), false, bytes);
     let shape = param.shape.clone().unwrap_or_default();
     Tensor::new(shape, data).map_err(|e| RunError(e.0))
 }

@@ -1,92 +1,60 @@
-//! Constant tensors as plain values, for folding: decoded from and encoded to `dense<...>`
-//! attributes, with splats kept as splats so that broadcasting a scalar to a large shape
-//! stays cheap.
+//! Constant tensors for folding: `dense<...>` attributes decoded to `tb_tensor` tensors, which
+//! the ONNX kernels compute on, and encoded back. Splats stay splats (one value and a shape),
+//! so that broadcasting a scalar to a large shape stays cheap, and nothing larger than
+//! [`MAX_FOLD_ELEMENTS`] is ever expanded.
 
 use tb_ir::attributes::{AttrKind, DenseData, DenseElement};
 use tb_ir::float::{bits_from_f64, bits_to_f64};
 use tb_ir::{Attr, Context, Type};
+use tb_tensor::shape::checked_num_elements;
+use tb_tensor::{DType, Element, Tensor, TensorData};
 
 use super::types::{ElementKind, element_kind, static_tensor};
 
-/// Folds produce at most this many distinct elements: constant folding is for shape
-/// computations and small tables, not for weights.
-pub const MAX_FOLD_ELEMENTS: usize = 4096;
+/// Folding computes at most this many elements per tensor (an operand it must expand or the
+/// result), as MLIR bounds constant folding: shape computations and small tables fold, large
+/// tensors are left to the compiled code. Splats of any size fold where the value alone
+/// decides the result.
+pub const MAX_FOLD_ELEMENTS: usize = 1 << 20;
 
-/// Element values: integers (and bools as 0/1) exactly, floats as `f64`.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Values {
-    Int(Vec<i128>),
-    Float(Vec<f64>),
+/// The element count of `shape` if folding may materialize it: it fits in `i64` and is at
+/// most [`MAX_FOLD_ELEMENTS`].
+pub fn foldable_count(shape: &[i64]) -> Option<usize> {
+    let n = usize::try_from(checked_num_elements(shape)?).ok()?;
+    (n <= MAX_FOLD_ELEMENTS).then_some(n)
 }
 
-/// A scalar element value.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Value {
-    Int(i128),
-    Float(f64),
-}
-
-impl Value {
-    pub fn as_f64(self) -> f64 {
-        match self {
-            Value::Int(v) => v as f64,
-            Value::Float(v) => v,
-        }
-    }
+/// The tensor dtype of an ONNX element kind.
+pub fn dtype_of(kind: ElementKind) -> Option<DType> {
+    use tb_ir::FloatKind as F;
+    Some(match kind {
+        ElementKind::Float(F::F16) => DType::F16,
+        ElementKind::Float(F::BF16) => DType::BF16,
+        ElementKind::Float(F::F32) => DType::F32,
+        ElementKind::Float(F::F64) => DType::F64,
+        ElementKind::Float(_) => return None,
+        ElementKind::Signed(8) => DType::I8,
+        ElementKind::Signed(16) => DType::I16,
+        ElementKind::Signed(32) => DType::I32,
+        ElementKind::Signed(64) => DType::I64,
+        ElementKind::Unsigned(8) => DType::U8,
+        ElementKind::Unsigned(16) => DType::U16,
+        ElementKind::Unsigned(32) => DType::U32,
+        ElementKind::Unsigned(64) => DType::U64,
+        ElementKind::Signed(_) | ElementKind::Unsigned(_) => return None,
+        ElementKind::Bool => DType::Bool,
+    })
 }
 
 /// A constant tensor.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Literal {
-    pub shape: Vec<i64>,
-    pub element: Type,
-    pub kind: ElementKind,
-    /// One value standing for every element.
-    pub splat: bool,
-    pub values: Values,
-}
-
-/// Number of elements of `shape`.
-pub fn count(shape: &[i64]) -> usize {
-    shape.iter().product::<i64>().max(0) as usize
-}
-
-/// Row-major strides of `shape`.
-pub fn strides(shape: &[i64]) -> Vec<i64> {
-    let mut s = vec![1i64; shape.len()];
-    for i in (0..shape.len().saturating_sub(1)).rev() {
-        s[i] = s[i + 1] * shape[i + 1];
-    }
-    s
-}
-
-/// The multi-index of flat position `flat` in `shape`.
-pub fn unravel(mut flat: i64, shape: &[i64]) -> Vec<i64> {
-    let mut idx = vec![0; shape.len()];
-    for i in (0..shape.len()).rev() {
-        if shape[i] > 0 {
-            idx[i] = flat % shape[i];
-            flat /= shape[i];
-        }
-    }
-    idx
-}
-
-/// Wraps `v` into the range of `kind`'s integer type (two's complement for signed).
-pub fn wrap(v: i128, kind: ElementKind) -> i128 {
-    let (width, signed) = match kind {
-        ElementKind::Signed(w) => (w, true),
-        ElementKind::Unsigned(w) => (w, false),
-        ElementKind::Bool => return (v != 0) as i128,
-        ElementKind::Float(_) => return v,
-    };
-    let mask = (1i128 << width) - 1;
-    let low = v & mask;
-    if signed && low >> (width - 1) & 1 == 1 {
-        low - (1i128 << width)
-    } else {
-        low
-    }
+pub enum Literal {
+    /// Every element is `value`, a rank-0 tensor of the element type.
+    Splat {
+        shape: Vec<i64>,
+        value: Tensor,
+    },
+    Dense(Tensor),
 }
 
 impl Literal {
@@ -97,150 +65,110 @@ impl Literal {
         };
         let (shape, element) = static_tensor(ctx, *ty)?;
         let kind = element_kind(ctx, element)?;
-        let values = match kind {
-            ElementKind::Float(fk) => Values::Float(
-                data.elements
+        let dtype = dtype_of(kind)?;
+        let decoded = match kind {
+            ElementKind::Float(fk) => {
+                let v = data
+                    .elements
                     .iter()
                     .map(|e| match e {
                         DenseElement::Float(bits) => bits_to_f64(fk, *bits),
                         _ => None,
                     })
-                    .collect::<Option<Vec<f64>>>()?,
-            ),
-            _ => Values::Int(
+                    .collect::<Option<Vec<f64>>>()?;
+                TensorData::F64(v)
+            }
+            // Integers as i64 bits: the cast below wraps them into the element type, so an
+            // unsigned 64-bit value above i64's range comes back unchanged.
+            _ => TensorData::I64(
                 data.elements
                     .iter()
                     .map(|e| match e {
-                        DenseElement::Int(v) => Some(*v),
+                        DenseElement::Int(v) => Some(*v as i64),
                         _ => None,
                     })
-                    .collect::<Option<Vec<i128>>>()?,
+                    .collect::<Option<Vec<i64>>>()?,
             ),
         };
-        Some(Literal {
-            shape: shape.to_vec(),
-            element,
-            kind,
-            splat: data.splat,
-            values,
-        })
+        let n = decoded.len();
+        // Decoding is exact: every element fits the wider type it is read into.
+        let lift = |shape: Vec<i64>| Tensor::new(shape, decoded).ok().map(|t| t.cast(dtype));
+        if data.splat && checked_num_elements(shape) != Some(1) {
+            if n != 1 {
+                return None;
+            }
+            return Some(Literal::Splat {
+                shape: shape.to_vec(),
+                value: lift(vec![])?,
+            });
+        }
+        Some(Literal::Dense(lift(shape.to_vec())?))
     }
 
-    /// A literal of `count` values or one splat value.
-    pub fn new(shape: Vec<i64>, element: Type, kind: ElementKind, values: Values) -> Literal {
-        let splat = match &values {
-            Values::Int(v) => v.len() == 1 && count(&shape) != 1,
-            Values::Float(v) => v.len() == 1 && count(&shape) != 1,
-        };
-        Literal {
-            shape,
-            element,
-            kind,
-            splat,
-            values,
+    pub fn shape(&self) -> &[i64] {
+        match self {
+            Literal::Splat { shape, .. } => shape,
+            Literal::Dense(t) => t.shape(),
         }
     }
 
-    pub fn len(&self) -> usize {
-        count(&self.shape)
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// The value at flat position `i`.
-    pub fn get(&self, i: usize) -> Value {
-        let i = if self.splat { 0 } else { i };
-        match &self.values {
-            Values::Int(v) => Value::Int(v[i]),
-            Values::Float(v) => Value::Float(v[i]),
+    pub fn dtype(&self) -> DType {
+        match self {
+            Literal::Splat { value, .. } => value.dtype(),
+            Literal::Dense(t) => t.dtype(),
         }
     }
 
-    /// Every element, splats expanded (callers bound the size first).
-    pub fn ints(&self) -> Option<Vec<i128>> {
-        match &self.values {
-            Values::Int(v) if self.splat => Some(vec![v[0]; self.len()]),
-            Values::Int(v) => Some(v.clone()),
-            Values::Float(_) => None,
+    /// The one value of every element (a rank-0 tensor), for splats and one-element tensors.
+    pub fn splat_value(&self) -> Option<Tensor> {
+        match self {
+            Literal::Splat { value, .. } => Some(value.clone()),
+            Literal::Dense(t) if t.numel() == 1 => t.clone().reshape(vec![]).ok(),
+            Literal::Dense(_) => None,
         }
     }
 
-    /// The elements as `i64`s (shape tensors).
+    /// The whole tensor, a splat expanded, when it has at most [`MAX_FOLD_ELEMENTS`]
+    /// elements.
+    pub fn expanded(&self) -> Option<Tensor> {
+        match self {
+            Literal::Dense(t) => (t.numel() <= MAX_FOLD_ELEMENTS).then(|| t.clone()),
+            Literal::Splat { shape, value } => {
+                foldable_count(shape)?;
+                tb_tensor::kernels::shape_ops::expand(value, shape).ok()
+            }
+        }
+    }
+
+    /// The elements as `i64`s (shape tensors), for at most [`MAX_FOLD_ELEMENTS`] elements.
     pub fn i64s(&self) -> Option<Vec<i64>> {
-        self.ints()?
-            .into_iter()
-            .map(|v| i64::try_from(v).ok())
-            .collect()
+        self.expanded()?.to_i64_vec().ok()
     }
 
-    /// The same elements in row-major order under another shape and type.
-    pub fn reshaped(&self, shape: Vec<i64>, element: Type) -> Literal {
-        Literal {
-            shape,
-            element,
-            ..self.clone()
-        }
-    }
-
-    /// A literal whose element `i` is this literal's element `index(i)`, for `len`
-    /// elements; a splat stays a splat.
-    pub fn gather(
-        &self,
-        shape: Vec<i64>,
-        element: Type,
-        mut index: impl FnMut(usize) -> Option<usize>,
-    ) -> Option<Literal> {
-        if self.splat {
-            return Some(self.reshaped(shape, element));
-        }
-        let n = count(&shape);
-        if n > MAX_FOLD_ELEMENTS {
-            return None;
-        }
-        let values = match &self.values {
-            Values::Int(v) => Values::Int(
-                (0..n)
-                    .map(|i| index(i).and_then(|k| v.get(k).copied()))
-                    .collect::<Option<_>>()?,
-            ),
-            Values::Float(v) => Values::Float(
-                (0..n)
-                    .map(|i| index(i).and_then(|k| v.get(k).copied()))
-                    .collect::<Option<_>>()?,
-            ),
-        };
-        Some(Literal {
-            shape,
-            element,
-            kind: self.kind,
-            splat: false,
-            values,
-        })
-    }
-
-    /// Encodes the literal as the attribute of a `ty`-typed constant. Integers are wrapped
-    /// to their type and floats rounded to it.
+    /// Encodes the literal as the attribute of a `ty`-typed constant; `None` when the
+    /// literal's shape or dtype is not `ty`'s. Uniform elements are stored as a splat, as
+    /// MLIR does.
     pub fn to_attr_kind(&self, ctx: &Context, ty: Type) -> Option<AttrKind> {
-        let elements: Vec<DenseElement> = match (&self.values, self.kind) {
-            (Values::Float(v), ElementKind::Float(fk)) => v
-                .iter()
-                .map(|&x| bits_from_f64(fk, x).map(DenseElement::Float))
-                .collect::<Option<_>>()?,
-            (Values::Int(v), kind) if !kind.is_float() => v
-                .iter()
-                .map(|&x| DenseElement::Int(wrap(x, kind)))
-                .collect(),
-            _ => return None,
-        };
-        let (shape, _) = static_tensor(ctx, ty)?;
-        let n = count(shape);
-        let splat = elements.len() == 1 && n != 1;
-        if !splat && elements.len() != n {
+        let (shape, element) = static_tensor(ctx, ty)?;
+        let kind = element_kind(ctx, element)?;
+        if shape != self.shape() || dtype_of(kind)? != self.dtype() {
             return None;
         }
-        // A literal whose elements all agree is stored as a splat, as MLIR does.
+        let (tensor, splat) = match self {
+            Literal::Splat { value, .. } => (value, true),
+            Literal::Dense(t) => (t, false),
+        };
+        let elements: Vec<DenseElement> = match kind {
+            ElementKind::Float(fk) => tensor
+                .to_f64_vec()
+                .into_iter()
+                .map(|x| bits_from_f64(fk, x).map(DenseElement::Float))
+                .collect::<Option<_>>()?,
+            _ => integers(tensor)
+                .into_iter()
+                .map(DenseElement::Int)
+                .collect(),
+        };
         let uniform = elements.len() > 1 && elements.iter().all(|e| *e == elements[0]);
         let data = if uniform {
             DenseData {
@@ -252,4 +180,9 @@ impl Literal {
         };
         Some(AttrKind::DenseElements { ty, data })
     }
+}
+
+/// The elements of an integer or bool tensor, exactly (unsigned values stay non-negative).
+fn integers(t: &Tensor) -> Vec<i128> {
+    tb_tensor::with_data!(t.data(), v => v.iter().map(|x| x.to_i128()).collect())
 }

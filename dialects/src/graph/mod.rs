@@ -26,7 +26,6 @@ mod kinds;
 pub mod literal;
 mod ops;
 mod reduction;
-pub mod shape;
 pub mod types;
 mod unary;
 
@@ -37,8 +36,10 @@ pub use kinds::{GraphOp, MatmulOp, ReduceOp};
 pub use ops::conv::{conv_attrs, conv_transpose_attrs};
 pub use ops::defs;
 pub use ops::pool::pool_attrs;
-pub use reduction::ReduceKind;
-pub use unary::Unary;
+pub use reduction::{ReduceCombiner, ReduceKind};
+/// The static ONNX shape rules, defined below the IR in `tb_tensor`.
+pub use tb_tensor::shape;
+pub use unary::{Unary, UnaryOfOp};
 
 /// Folded values become `graph.constant`s when the attribute has the tensor type wanted.
 fn materialize_constant(ctx: &mut Context, value: Attr, ty: Type, loc: Location) -> Option<OpId> {

@@ -3,7 +3,7 @@
 //! verifier used), and checks what the kernel produced against the op's declared types.
 
 use tb_dialects::graph::attrs::Attrs;
-use tb_dialects::graph::{GraphOp, Unary, conv_attrs, conv_transpose_attrs, pool_attrs};
+use tb_dialects::graph::{GraphOp, Unary, UnaryOfOp, conv_attrs, conv_transpose_attrs, pool_attrs};
 use tb_ir::ods::OpKind;
 use tb_ir::{AttrKind, OpId};
 

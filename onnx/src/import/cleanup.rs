@@ -1,5 +1,6 @@
 //! After import: canonicalize (folding what the importer left, dead-code removal) and CSE,
-//! so the module holds only real tensor work.
+//! so the module holds only real tensor work. The passes come from the caller (the driver
+//! links `tb_passes`; this crate sits below it).
 
 use tb_ir::pass::{Instrumentation, PassManager, PassRegistry, Pipeline};
 use tb_ir::{Context, Diagnostic, OpId};
@@ -7,11 +8,21 @@ use tb_ir::{Context, Diagnostic, OpId};
 /// The pipeline run after import.
 pub const PIPELINE: &str = "builtin.module(func.func(canonicalize,cse))";
 
-pub fn run(ctx: &mut Context, module: OpId) -> Result<(), Diagnostic> {
+/// Registers passes that include [`PIPELINE`]'s (`tb_passes::register_all`).
+pub type RegisterPasses = fn(&mut PassRegistry);
+
+/// Runs [`PIPELINE`] on `module` with the passes `register_passes` registers; an error names
+/// a pass that it lacks.
+pub fn run(
+    ctx: &mut Context,
+    module: OpId,
+    register_passes: RegisterPasses,
+) -> Result<(), Diagnostic> {
     let mut registry = PassRegistry::new();
-    tb_passes::register_all(&mut registry);
+    register_passes(&mut registry);
     let pipeline = Pipeline::parse(PIPELINE).expect("the cleanup pipeline parses");
-    let mut pm = PassManager::new(&pipeline, &registry).expect("the cleanup passes exist");
+    let mut pm = PassManager::new(&pipeline, &registry)
+        .map_err(|e| Diagnostic::error(ctx.op(module).loc, format!("cleanup after import: {e}")))?;
     pm.set_threads(1);
     let instr = Instrumentation {
         verify_each: true,

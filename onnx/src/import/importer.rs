@@ -128,8 +128,8 @@ pub(super) fn import(
             &d,
         )]));
     }
-    if options.cleanup
-        && let Err(d) = cleanup::run(ctx, module)
+    if let Some(register_passes) = options.cleanup
+        && let Err(d) = cleanup::run(ctx, module, register_passes)
     {
         return Err(fail(vec![diagnostic_problem(
             ctx,

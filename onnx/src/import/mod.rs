@@ -9,7 +9,8 @@
 //! - [`signature`]: function arguments from graph inputs, with `--input-shape` overrides;
 //! - [`sizes`]: element counts that fit in 64 bits, and the import-time evaluation budget;
 //! - [`importer`]: the walk over the graph that ties them together;
-//! - [`cleanup`]: canonicalize and CSE after import, so only real tensor work remains;
+//! - [`cleanup`]: canonicalize and CSE after import (with passes the caller supplies), so
+//!   only real tensor work remains;
 //! - [`location`] and [`error`]: where ops come from, and what went wrong.
 
 pub mod attrs;
@@ -46,8 +47,10 @@ pub struct ImportOptions {
     pub input_values: HashMap<String, Tensor>,
     /// The file name locations and messages use.
     pub file_name: String,
-    /// Run canonicalize and CSE on the result.
-    pub cleanup: bool,
+    /// Canonicalize and CSE the result with the passes this registers (the driver passes
+    /// `tb_passes::register_all`); `None` leaves the module as imported. The importer sits
+    /// below the passes crate, so whoever links both supplies them.
+    pub cleanup: Option<cleanup::RegisterPasses>,
     /// Print validation warnings (an opset newer than tested) to stderr as
     /// `file: warning: ...`; they are in [`Imported::warnings`] either way.
     pub warnings_to_stderr: bool,
@@ -59,7 +62,7 @@ impl Default for ImportOptions {
             input_shapes: HashMap::new(),
             input_values: HashMap::new(),
             file_name: "model.onnx".into(),
-            cleanup: true,
+            cleanup: None,
             warnings_to_stderr: true,
         }
     }

@@ -2,6 +2,7 @@
 //! size and fuzz tests.
 
 use tb_onnx::Model;
+use tb_onnx::import::cleanup::RegisterPasses;
 use tb_onnx::import::{ImportError, ImportOptions, Imported, import_model};
 use tb_onnx::proto::attribute_proto::AttributeType;
 use tb_onnx::proto::tensor_proto::DataType;
@@ -145,7 +146,7 @@ pub fn import(proto: ModelProto, cleanup: bool) -> Result<Imported, ImportError>
         problems: vec![tb_onnx::import::Problem::invalid(e.to_string())],
     })?;
     let options = ImportOptions {
-        cleanup,
+        cleanup: cleanup.then_some(tb_passes::register_all as RegisterPasses),
         warnings_to_stderr: false,
         ..ImportOptions::default()
     };

@@ -349,12 +349,86 @@ func.func @resource_not_folded() -> tensor<2x2xf32> {
   return %1 : tensor<2x2xf32>
 }
 
-// Large non-splat results are not folded.
+// Non-splat results beyond the fold budget (2^20 elements) are not folded.
 // CHECK-LABEL: func.func @large_range
 // CHECK:         graph.range
-func.func @large_range() -> tensor<5000xi64> {
+func.func @large_range() -> tensor<1048577xi64> {
+  %0 = graph.range {delta = 1 : i64, limit = 1048577 : i64, start = 0 : i64} : tensor<1048577xi64>
+  return %0 : tensor<1048577xi64>
+}
+
+// Results within the budget fold, beyond the old limit of 4096 elements too.
+// CHECK-LABEL: func.func @range_within_budget
+// CHECK-NEXT:    graph.constant dense<"0x
+// CHECK-NOT:     graph.range
+func.func @range_within_budget() -> tensor<5000xi64> {
   %0 = graph.range {delta = 1 : i64, limit = 5000 : i64, start = 0 : i64} : tensor<5000xi64>
   return %0 : tensor<5000xi64>
+}
+
+// Splat indices are never expanded: a gather of 2^40 elements from dense data stays
+// (expanding the indices once took 16 TiB).
+// CHECK-LABEL: func.func @gather_splat_indices_beyond_budget
+// CHECK:         graph.gather
+func.func @gather_splat_indices_beyond_budget() -> tensor<1099511627776xi64> {
+  %0 = graph.constant dense<[1, 2, 3]> : tensor<3xi64>
+  %1 = graph.constant dense<1> : tensor<1099511627776xi64>
+  %2 = graph.gather %0, %1 : (tensor<3xi64>, tensor<1099511627776xi64>) -> tensor<1099511627776xi64>
+  return %2 : tensor<1099511627776xi64>
+}
+
+// From splat data, a gather whose splat index is in range is the splat, whatever its size.
+// CHECK-LABEL: func.func @gather_splat_data
+// CHECK-NEXT:    %[[C:.*]] = graph.constant dense<7> : tensor<1099511627776xi64>
+// CHECK-NEXT:    return %[[C]]
+func.func @gather_splat_data() -> tensor<1099511627776xi64> {
+  %0 = graph.constant dense<7> : tensor<3xi64>
+  %1 = graph.constant dense<-1> : tensor<1099511627776xi64>
+  %2 = graph.gather %0, %1 : (tensor<3xi64>, tensor<1099511627776xi64>) -> tensor<1099511627776xi64>
+  return %2 : tensor<1099511627776xi64>
+}
+
+// An out-of-range index into splat data is left for the runtime to report.
+// CHECK-LABEL: func.func @gather_splat_data_out_of_range
+// CHECK:         graph.gather
+func.func @gather_splat_data_out_of_range() -> tensor<2xi64> {
+  %0 = graph.constant dense<7> : tensor<3xi64>
+  %1 = graph.constant dense<[0, 5]> : tensor<2xi64>
+  %2 = graph.gather %0, %1 : (tensor<3xi64>, tensor<2xi64>) -> tensor<2xi64>
+  return %2 : tensor<2xi64>
+}
+
+// A reduction of a splat beyond the budget is not folded: it would expand the splat.
+// CHECK-LABEL: func.func @reduce_splat_beyond_budget
+// CHECK:         graph.reduce_sum
+func.func @reduce_splat_beyond_budget() -> tensor<i64> {
+  %0 = graph.constant dense<1> : tensor<1099511627776xi64>
+  %1 = graph.reduce_sum %0 {keepdims = false} : (tensor<1099511627776xi64>) -> tensor<i64>
+  return %1 : tensor<i64>
+}
+
+// Elementwise ops on splats fold to a splat without expanding it.
+// CHECK-LABEL: func.func @splat_arithmetic
+// CHECK-NEXT:    %[[C:.*]] = graph.constant dense<5> : tensor<1099511627776xi64>
+// CHECK-NEXT:    return %[[C]]
+func.func @splat_arithmetic() -> tensor<1099511627776xi64> {
+  %0 = graph.constant dense<2> : tensor<1099511627776xi64>
+  %1 = graph.constant dense<3> : tensor<i64>
+  %2 = graph.add %0, %1 : (tensor<1099511627776xi64>, tensor<i64>) -> tensor<1099511627776xi64>
+  return %2 : tensor<1099511627776xi64>
+}
+
+// Concat of splats of one value is that splat; of a splat and dense data beyond the budget
+// it stays.
+// CHECK-LABEL: func.func @concat_splats
+// CHECK-DAG:     graph.constant dense<4> : tensor<2199023255552xi64>
+// CHECK-DAG:     graph.concat
+func.func @concat_splats() -> (tensor<2199023255552xi64>, tensor<1099511627779xi64>) {
+  %0 = graph.constant dense<4> : tensor<1099511627776xi64>
+  %1 = graph.concat %0, %0 {axis = 0 : i64} : (tensor<1099511627776xi64>, tensor<1099511627776xi64>) -> tensor<2199023255552xi64>
+  %2 = graph.constant dense<[1, 2, 3]> : tensor<3xi64>
+  %3 = graph.concat %0, %2 {axis = 0 : i64} : (tensor<1099511627776xi64>, tensor<3xi64>) -> tensor<1099511627779xi64>
+  return %1, %3 : tensor<2199023255552xi64>, tensor<1099511627779xi64>
 }
 
 {-#

@@ -192,6 +192,7 @@ mod import_onnx {
         let options = ImportOptions {
             input_shapes,
             file_name: input.display().to_string(),
+            cleanup: Some(tb_passes::register_all),
             ..ImportOptions::default()
         };
         let imported =

@@ -3,8 +3,8 @@
 //! and the variadic max/min/sum/mean. Each becomes one `te.compute` whose body applies
 //! the scalar function; f16/bf16 compute in f32.
 
-use tb_dialects::graph::Unary;
 use tb_dialects::graph::attrs::Scalar;
+use tb_dialects::graph::{Unary, UnaryOfOp};
 use tb_ir::Value;
 
 use super::LowerFn;

@@ -5,7 +5,7 @@
 //! position that holds it: a min (max) reduction of matching positions.
 
 use tb_dialects::graph::shape;
-use tb_dialects::graph::{GraphOp, ReduceKind as Kind};
+use tb_dialects::graph::{GraphOp, ReduceCombiner, ReduceKind as Kind};
 use tb_ir::affine::AffineExpr;
 use tb_ir::ods::OpKind;
 use tb_ir::{Type, Value};

@@ -5,15 +5,15 @@
 //! They work on every dtype: most compute, for each output element, the flat index of the
 //! input element it copies, then gather those elements in one pass.
 
-use tb_dialects::graph::shape;
+use crate::shape;
 
-use super::index::{FILL, strides, take};
-use super::{KernelError, KernelResult, fail, make, same_dtype, tensor_err};
+use super::index::{FILL, numel, strides, take};
+use super::{KernelError, KernelResult, fail, make, output_count, same_dtype, tensor_err};
 use crate::tensor::{DType, Element, Tensor, TensorData, with_data};
 
 /// Flat source indices for every output position: `f(multi_index)` per element, row-major.
 fn map_indices(out: &[i64], mut f: impl FnMut(&[i64]) -> usize) -> Vec<usize> {
-    let n: usize = out.iter().map(|&d| d.max(0) as usize).product();
+    let n: usize = numel(out);
     let mut idx = vec![0i64; out.len()];
     let mut v = Vec::with_capacity(n);
     for _ in 0..n {
@@ -79,6 +79,7 @@ pub fn cast(x: &Tensor, to: DType) -> KernelResult {
 pub fn transpose(x: &Tensor, perm: Option<&[i64]>) -> KernelResult {
     const OP: &str = "Transpose";
     let out = shape::transpose(x.shape(), perm)?;
+    output_count(OP, &out)?;
     let p = shape::transpose_perm(x.shape(), perm)?;
     let s = strides(x.shape());
     let deltas: Vec<i64> = p.iter().map(|&d| s[d] as i64).collect();
@@ -95,6 +96,7 @@ pub fn slice(
 ) -> KernelResult {
     const OP: &str = "Slice";
     let g = shape::slice_geometry(x.shape(), starts, ends, axes, steps)?;
+    output_count(OP, &g.output)?;
     let s = strides(x.shape());
     let base: i64 = g.starts.iter().zip(&s).map(|(a, &b)| a * b as i64).sum();
     let deltas: Vec<i64> = g.steps.iter().zip(&s).map(|(a, &b)| a * b as i64).collect();
@@ -106,6 +108,7 @@ pub fn slice(
 pub fn expand(x: &Tensor, shape: &[i64]) -> KernelResult {
     const OP: &str = "Expand";
     let out = shape::expand(x.shape(), shape)?;
+    output_count(OP, &out)?;
     let s = super::index::broadcast_strides(x.shape(), &out);
     let deltas: Vec<i64> = s.iter().map(|&v| v as i64).collect();
     gathered(OP, x, out.clone(), &affine_indices(&out, 0, &deltas))
@@ -115,6 +118,7 @@ pub fn expand(x: &Tensor, shape: &[i64]) -> KernelResult {
 pub fn tile(x: &Tensor, repeats: &[i64]) -> KernelResult {
     const OP: &str = "Tile";
     let out = shape::tile(x.shape(), repeats)?;
+    output_count(OP, &out)?;
     let (xs, s) = (x.shape(), strides(x.shape()));
     let idx = map_indices(&out, |i| {
         i.iter()
@@ -130,10 +134,11 @@ pub fn concat(inputs: &[&Tensor], axis: i64) -> KernelResult {
     const OP: &str = "Concat";
     let shapes: Vec<&[i64]> = inputs.iter().map(|t| t.shape()).collect();
     let out = shape::concat(&shapes, axis)?;
+    output_count(OP, &out)?;
     same_dtype(OP, inputs)?;
     let a = shape::normalize_axis(OP, axis, out.len())?;
-    let outer: usize = out[..a].iter().map(|&d| d as usize).product();
-    let inner: usize = out[a + 1..].iter().map(|&d| d as usize).product();
+    let outer: usize = numel(&out[..a]);
+    let inner: usize = numel(&out[a + 1..]);
     fn go<T: Element>(
         _: &[T],
         inputs: &[&Tensor],
@@ -207,11 +212,12 @@ fn indices(op: &'static str, t: &Tensor, dim: i64) -> KernelResult<Vec<usize>> {
 pub fn gather(data: &Tensor, idx: &Tensor, axis: i64) -> KernelResult {
     const OP: &str = "Gather";
     let out = shape::gather(data.shape(), idx.shape(), axis)?;
+    output_count(OP, &out)?;
     let a = shape::normalize_axis(OP, axis, data.rank())?;
     let dim = data.shape()[a];
     let ind = indices(OP, idx, dim)?;
-    let outer: usize = data.shape()[..a].iter().map(|&d| d as usize).product();
-    let inner: usize = data.shape()[a + 1..].iter().map(|&d| d as usize).product();
+    let outer: usize = numel(&data.shape()[..a]);
+    let inner: usize = numel(&data.shape()[a + 1..]);
     let mut src = Vec::with_capacity(outer * ind.len() * inner);
     for o in 0..outer {
         for &k in &ind {
@@ -226,6 +232,7 @@ pub fn gather(data: &Tensor, idx: &Tensor, axis: i64) -> KernelResult {
 pub fn gather_elements(data: &Tensor, idx: &Tensor, axis: i64) -> KernelResult {
     const OP: &str = "GatherElements";
     let out = shape::gather_elements(data.shape(), idx.shape(), axis)?;
+    output_count(OP, &out)?;
     let a = shape::normalize_axis(OP, axis, data.rank())?;
     let ind = indices(OP, idx, data.shape()[a])?;
     let s = strides(data.shape());
@@ -279,6 +286,7 @@ pub fn pad(
 ) -> KernelResult {
     const OP: &str = "Pad";
     let g = shape::pad_geometry(x.shape(), pads, axes)?;
+    output_count(OP, &g.output)?;
     if let Some(v) = value {
         same_dtype(OP, &[x, v])?;
         if v.numel() != 1 {
@@ -338,6 +346,7 @@ pub enum DepthToSpaceMode {
 pub fn depth_to_space(x: &Tensor, blocksize: i64, mode: DepthToSpaceMode) -> KernelResult {
     const OP: &str = "DepthToSpace";
     let out = shape::depth_to_space(x.shape(), blocksize)?;
+    output_count(OP, &out)?;
     let (b, c_out) = (blocksize, out[1]);
     let s = strides(x.shape());
     let idx = map_indices(&out, |o| {
@@ -359,6 +368,7 @@ pub fn depth_to_space(x: &Tensor, blocksize: i64, mode: DepthToSpaceMode) -> Ker
 pub fn space_to_depth(x: &Tensor, blocksize: i64) -> KernelResult {
     const OP: &str = "SpaceToDepth";
     let out = shape::space_to_depth(x.shape(), blocksize)?;
+    output_count(OP, &out)?;
     let (b, c_in) = (blocksize, x.shape()[1]);
     let s = strides(x.shape());
     let idx = map_indices(&out, |o| {
@@ -393,6 +403,7 @@ pub fn range(start: &Tensor, limit: &Tensor, delta: &Tensor) -> KernelResult {
         if T::DTYPE.is_float() {
             let (a, b, c) = (s.to_f64(), l.to_f64(), d.to_f64());
             let out = shape::range(a, b, c)?;
+            output_count(OP, &out)?;
             Ok((
                 out.clone(),
                 T::into_data((0..out[0]).map(|i| T::from_f64(a + i as f64 * c)).collect()),
@@ -400,6 +411,7 @@ pub fn range(start: &Tensor, limit: &Tensor, delta: &Tensor) -> KernelResult {
         } else {
             let (a, b, c) = (s.to_i128() as i64, l.to_i128() as i64, d.to_i128() as i64);
             let out = shape::range_int(a, b, c)?;
+            output_count(OP, &out)?;
             Ok((
                 out.clone(),
                 T::into_data(
@@ -425,6 +437,7 @@ pub fn shape_of(x: &Tensor, start: Option<i64>, end: Option<i64>) -> KernelResul
 pub fn constant_of_shape(shape: &[i64], value: Option<&Tensor>) -> KernelResult {
     const OP: &str = "ConstantOfShape";
     let out = shape::constant_of_shape(shape)?;
+    output_count(OP, &out)?;
     let zero = Tensor::scalar(0.0f32);
     let v = value.unwrap_or(&zero);
     if v.numel() != 1 {
@@ -433,7 +446,7 @@ pub fn constant_of_shape(shape: &[i64], value: Option<&Tensor>) -> KernelResult 
             format!("value must hold one element, got shape {:?}", v.shape()),
         );
     }
-    let n: usize = out.iter().map(|&d| d as usize).product();
+    let n: usize = numel(&out);
     make(OP, out, take(v, &vec![0; n], None))
 }
 

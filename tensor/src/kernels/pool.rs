@@ -4,11 +4,11 @@
 //! Window geometry (pads, auto_pad, ceil_mode) comes from `shape::pool_geometry`. In
 //! ceil mode the last window may hang past the end pad; those positions never count.
 
-use tb_dialects::graph::shape::{self, PoolAttrs, WindowGeometry};
+use crate::shape::{self, PoolAttrs, WindowGeometry};
 
 use super::float::{Real, float_apply};
-use super::index::{Counter, strides};
-use super::{KernelError, KernelResult, fail, make};
+use super::index::{Counter, numel, strides};
+use super::{KernelError, KernelResult, fail, make, output_count};
 use crate::tensor::{DType, Element, Tensor, TensorData, with_data};
 
 /// Visits every window: `f(plane, out_flat, taps)` where `taps` lists, for each kernel
@@ -21,8 +21,8 @@ fn for_each_window(
 ) {
     let nsp = g.kernel.len();
     let istr = strides(&g.input_spatial);
-    let ksize: usize = g.kernel.iter().map(|&k| k as usize).product();
-    let out_sp: usize = g.output_spatial.iter().map(|&d| d as usize).product();
+    let ksize: usize = numel(&g.kernel);
+    let out_sp: usize = numel(&g.output_spatial);
     let mut kc = Counter::new(&g.kernel, []);
     let kpos: Vec<Vec<i64>> = (0..ksize)
         .map(|_| {
@@ -72,6 +72,8 @@ pub fn max_pool(
 ) -> KernelResult<(Tensor, Tensor)> {
     const OP: &str = "MaxPool";
     let g = shape::pool_geometry(OP, x.shape(), attrs)?;
+    output_count(OP, &g.output)?;
+    output_count(OP, &g.kernel)?;
     if x.dtype() == DType::Bool
         || !(x.dtype().is_float() || matches!(x.dtype(), DType::I8 | DType::U8))
     {
@@ -89,8 +91,8 @@ pub fn max_pool(
             format!("storage_order must be 0 or 1, got {storage_order}"),
         );
     }
-    let in_sp: usize = g.input_spatial.iter().map(|&d| d as usize).product();
-    let out_sp: usize = g.output_spatial.iter().map(|&d| d as usize).product();
+    let in_sp: usize = numel(&g.input_spatial);
+    let out_sp: usize = numel(&g.output_spatial);
     // Column-major offsets within a plane, for storage_order = 1.
     let mut col_major = vec![0usize; in_sp];
     if storage_order == 1 {
@@ -149,8 +151,10 @@ pub fn max_pool(
 pub fn average_pool(x: &Tensor, attrs: &PoolAttrs, count_include_pad: bool) -> KernelResult {
     const OP: &str = "AveragePool";
     let g = shape::pool_geometry(OP, x.shape(), attrs)?;
-    let in_sp: usize = g.input_spatial.iter().map(|&d| d as usize).product();
-    let out_sp: usize = g.output_spatial.iter().map(|&d| d as usize).product();
+    output_count(OP, &g.output)?;
+    output_count(OP, &g.kernel)?;
+    let in_sp: usize = numel(&g.input_spatial);
+    let out_sp: usize = numel(&g.output_spatial);
     let np = planes(x);
     fn go<T: Real>(
         v: &[T],
@@ -188,7 +192,8 @@ pub fn average_pool(x: &Tensor, attrs: &PoolAttrs, count_include_pad: bool) -> K
 pub fn global_average_pool(x: &Tensor) -> KernelResult {
     const OP: &str = "GlobalAveragePool";
     let out = shape::global_pool(OP, x.shape())?;
-    let sp = x.shape()[2..].iter().product::<i64>() as usize;
+    output_count(OP, &out)?;
+    let sp = numel(&x.shape()[2..]);
     fn go<T: Real>(v: &[T], sp: usize) -> Vec<T> {
         v.chunks(sp.max(1))
             .map(|c| T::from_f64(c.iter().map(|x| x.to_f64()).sum::<f64>() / sp as f64))
@@ -202,7 +207,8 @@ pub fn global_average_pool(x: &Tensor) -> KernelResult {
 pub fn global_max_pool(x: &Tensor) -> KernelResult {
     const OP: &str = "GlobalMaxPool";
     let out = shape::global_pool(OP, x.shape())?;
-    let sp = x.shape()[2..].iter().product::<i64>() as usize;
+    output_count(OP, &out)?;
+    let sp = numel(&x.shape()[2..]);
     fn go<T: Real>(v: &[T], sp: usize) -> Vec<T> {
         v.chunks(sp.max(1))
             .map(|c| {
@@ -225,7 +231,7 @@ pub fn global_max_pool(x: &Tensor) -> KernelResult {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tb_dialects::graph::shape::AutoPad;
+    use crate::shape::AutoPad;
 
     fn iota(shape: &[i64]) -> Tensor {
         let n: i64 = shape.iter().product();

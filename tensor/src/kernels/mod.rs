@@ -1,15 +1,13 @@
 //! ONNX-semantics kernels, one file per operator family.
 //!
-//! Every kernel takes its inputs as [`Tensor`]s plus plain attributes, derives the output
-//! shape from `tb_dialects::graph::shape`, and returns a [`KernelError`] rather than
-//! panicking on bad shapes, dtypes or index values. f16/bf16 are computed in f32 (or wider)
+//! Every kernel takes its inputs as [`Tensor`]s plus plain Rust parameters, derives the
+//! output shape from [`crate::shape`], and returns a [`KernelError`] rather than panicking on bad shapes, dtypes or index values. f16/bf16 are computed in f32 (or wider)
 //! and rounded back; integer ops run in their own type with wrapping arithmetic.
 
 use std::fmt;
 
-use tb_dialects::graph::shape::ShapeError;
-
-use crate::tensor::{DType, Tensor, TensorError};
+use crate::shape::ShapeError;
+use crate::tensor::{DType, Tensor, TensorError, checked_numel};
 
 pub mod conv;
 pub mod elementwise;
@@ -56,6 +54,13 @@ impl From<ShapeError> for KernelError {
 }
 
 pub type KernelResult<T = Tensor> = Result<T, KernelError>;
+
+/// The element count of an output (or window) shape, checked before anything is sized by
+/// it: a count beyond `usize` is an error, never a wrap or a panic. Products of its
+/// dimensions, and of an existing tensor's, fit from then on.
+pub(crate) fn output_count(op: &'static str, shape: &[i64]) -> KernelResult<usize> {
+    checked_numel(shape).map_err(tensor_err(op))
+}
 
 pub(crate) fn fail<T>(op: &'static str, message: impl Into<String>) -> KernelResult<T> {
     Err(KernelError::new(op, message))

@@ -28,8 +28,13 @@ pub(crate) fn broadcast_strides(shape: &[i64], out: &[i64]) -> Vec<usize> {
         .collect()
 }
 
+/// Number of elements of `shape`, for shapes whose count a kernel has checked
+/// ([`super::output_count`]) or that an existing tensor has, so that no product of their
+/// dimensions overflows; it saturates rather than wraps all the same.
 pub(crate) fn numel(shape: &[i64]) -> usize {
-    shape.iter().map(|&d| d.max(0) as usize).product()
+    shape
+        .iter()
+        .fold(1usize, |n, &d| n.saturating_mul(d.max(0) as usize))
 }
 
 /// A row-major multi-index over `shape` that tracks the matching flat offsets of several

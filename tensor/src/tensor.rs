@@ -108,6 +108,7 @@ pub enum TensorData {
 
 /// Runs `$body` with `$v` bound to the typed element vector of a `TensorData` (by value, by
 /// reference or mutably, whichever `$data` is); `$body` is instantiated once per element type.
+#[macro_export]
 macro_rules! with_data {
     ($data:expr, $v:ident => $body:expr) => {{
         use $crate::tensor::TensorData as TD;
@@ -190,7 +191,7 @@ macro_rules! with_dtype {
     }};
 }
 
-pub(crate) use with_data;
+pub use crate::with_data;
 
 impl TensorData {
     pub fn dtype(&self) -> DType {

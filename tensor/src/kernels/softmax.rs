@@ -1,18 +1,19 @@
 //! Softmax and LogSoftmax along one axis (opset 13 semantics), computed in f64 with the
 //! maximum subtracted for stability.
 
-use tb_dialects::graph::shape;
+use crate::shape;
 
 use super::float::{Real, float_apply};
-use super::{KernelError, KernelResult, make};
+use super::index::numel;
+use super::{KernelError, KernelResult, make, output_count};
 use crate::tensor::Tensor;
 
 /// Calls `f` on every 1-D lane of `axis`: `(outer, inner)` identify the lane, whose elements
 /// are `base + j * inner` for `j < len`.
 fn lanes(shape: &[i64], axis: usize, mut f: impl FnMut(usize, usize, usize)) {
-    let outer: usize = shape[..axis].iter().map(|&d| d as usize).product();
+    let outer: usize = numel(&shape[..axis]);
     let len = shape[axis] as usize;
-    let inner: usize = shape[axis + 1..].iter().map(|&d| d as usize).product();
+    let inner: usize = numel(&shape[axis + 1..]);
     for o in 0..outer {
         for i in 0..inner {
             f(o * len * inner + i, len, inner);
@@ -43,6 +44,7 @@ fn softmax_impl<T: Real>(x: &[T], shape: &[i64], axis: usize, log: bool) -> Vec<
 
 fn run(op: &'static str, x: &Tensor, axis: i64, log: bool) -> KernelResult {
     let out = shape::softmax(op, x.shape(), axis)?;
+    output_count(op, &out)?;
     let a = shape::normalize_axis(op, axis, x.rank())?;
     let (mut outs, _) = float_apply!(op, &[x], |xs| Ok::<_, KernelError>(vec![softmax_impl(
         xs[0],

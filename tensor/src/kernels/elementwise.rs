@@ -5,13 +5,13 @@
 //! `+ - * /` and `sqrt` is exactly the correctly rounded f32/f16 result. Integer arithmetic
 //! wraps in the element type; integer Div truncates toward zero and fails on a zero divisor.
 
-use tb_dialects::graph::shape;
+use crate::shape;
 
 use super::index::{broadcast_map2, broadcast_map3};
-use super::{KernelResult, fail, make, same_dtype};
+use super::{KernelResult, fail, make, output_count, same_dtype};
 use crate::tensor::{DType, Element, Tensor, TensorData, with_data};
 
-pub use tb_dialects::graph::Unary;
+pub use crate::unary::Unary;
 
 /// How the kernels evaluate the graph dialect's unary functions.
 trait UnaryEval {
@@ -292,6 +292,7 @@ pub fn binary(a: &Tensor, b: &Tensor, op: Binary) -> KernelResult {
         );
     }
     let out = shape::broadcast(name, &[a.shape(), b.shape()])?;
+    output_count(name, &out)?;
     fn go<T: Element>(
         a: &[T],
         ash: &[i64],
@@ -402,6 +403,7 @@ pub fn pow(base: &Tensor, exponent: &Tensor) -> KernelResult {
         return fail(OP, "is not defined on bool tensors");
     }
     let out = shape::broadcast(OP, &[base.shape(), exponent.shape()])?;
+    output_count(OP, &out)?;
     fn go<T: Element, E: Element>(
         a: &[T],
         ash: &[i64],
@@ -439,6 +441,7 @@ fn min_max(op: &'static str, inputs: &[&Tensor], is_max: bool) -> KernelResult {
     let mut acc = inputs[0].clone();
     for b in &inputs[1..] {
         let out = shape::broadcast(op, &[acc.shape(), b.shape()])?;
+        output_count(op, &out)?;
         let data =
             with_data!(acc.data(), v => Element::into_data(go(v, acc.shape(), b, &out, is_max)));
         acc = make(op, out, data)?;
@@ -509,6 +512,7 @@ pub fn compare(a: &Tensor, b: &Tensor, op: Compare) -> KernelResult {
     let name = op.name();
     same_dtype(name, &[a, b])?;
     let out = shape::broadcast(name, &[a.shape(), b.shape()])?;
+    output_count(name, &out)?;
     fn go<T: Element>(a: &[T], ash: &[i64], b: &Tensor, out: &[i64], op: Compare) -> Vec<bool> {
         let bv = b.as_slice::<T>().unwrap_or_default();
         let bsh = b.shape();
@@ -547,6 +551,7 @@ pub fn logic(a: &Tensor, b: &Tensor, op: Logic) -> KernelResult {
     };
     let (av, bv) = (bools(name, a)?, bools(name, b)?);
     let out = shape::broadcast(name, &[a.shape(), b.shape()])?;
+    output_count(name, &out)?;
     let v = match op {
         Logic::And => broadcast_map2(av, a.shape(), bv, b.shape(), &out, |x, y| x && y),
         Logic::Or => broadcast_map2(av, a.shape(), bv, b.shape(), &out, |x, y| x || y),
@@ -567,6 +572,7 @@ pub fn where_(cond: &Tensor, x: &Tensor, y: &Tensor) -> KernelResult {
     let c = bools(OP, cond)?;
     same_dtype(OP, &[x, y])?;
     let out = shape::broadcast(OP, &[cond.shape(), x.shape(), y.shape()])?;
+    output_count(OP, &out)?;
     fn go<T: Element>(
         c: (&[bool], &[i64]),
         x: &[T],

@@ -1,11 +1,11 @@
 //! MatMul (numpy semantics, batched with broadcasting) and Gemm, over one cache-blocked
 //! matrix-multiply loop that Conv and ConvTranspose reuse.
 
-use tb_dialects::graph::shape;
+use crate::shape;
 
 use super::float::{Real, float_apply};
-use super::index::broadcast_strides;
-use super::{KernelResult, fail, make, same_dtype};
+use super::index::{broadcast_strides, numel};
+use super::{KernelResult, fail, make, output_count, same_dtype};
 use crate::tensor::{DType, Element, Tensor};
 
 /// Element types of the matrix-multiply loop: floats, and integers with wrapping arithmetic.
@@ -100,7 +100,7 @@ fn batched<T: Ring>(a: &[T], ash: &[i64], b: &[T], bsh: &[i64], batch: &[i64]) -
     );
     let sa = broadcast_strides(&ash[..ra - 2], batch);
     let sb = broadcast_strides(&bsh[..rb - 2], batch);
-    let nbatch: usize = batch.iter().map(|&d| d as usize).product();
+    let nbatch: usize = numel(batch);
     let mut out = vec![T::zero(); nbatch * m * n];
     let mut c = super::index::Counter::new(batch, [&sa[..], &sb[..]]);
     for bi in 0..nbatch {
@@ -129,6 +129,7 @@ fn batched<T: Ring>(a: &[T], ash: &[i64], b: &[T], bsh: &[i64], batch: &[i64]) -
 pub fn matmul(a: &Tensor, b: &Tensor) -> KernelResult {
     const OP: &str = "MatMul";
     let out = shape::matmul(a.shape(), b.shape())?;
+    output_count(OP, &out)?;
     let dt = same_dtype(OP, &[a, b])?;
     // Promote 1-D operands to matrices; the shape rule already dropped the added dims.
     let ash: Vec<i64> = if a.rank() == 1 {
@@ -196,6 +197,7 @@ pub fn gemm(a: &Tensor, b: &Tensor, c: Option<&Tensor>, attrs: &GemmAttrs) -> Ke
         attrs.trans_a,
         attrs.trans_b,
     )?;
+    output_count(OP, &out)?;
     let (m, n) = (out[0] as usize, out[1] as usize);
     let k = if attrs.trans_a {
         a.shape()[0]

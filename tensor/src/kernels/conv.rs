@@ -6,17 +6,17 @@
 //! ConvTranspose multiplies the transposed weights by the input and scatters the columns
 //! back (col2im), which is the adjoint of the same mapping.
 
-use tb_dialects::graph::shape::{self, ConvAttrs, ConvTransposeAttrs, WindowGeometry};
+use crate::shape::{self, ConvAttrs, ConvTransposeAttrs, WindowGeometry};
 
 use super::float::{Real, float_apply};
-use super::index::{Counter, strides};
+use super::index::{Counter, numel, strides};
 use super::matmul::{MatRef, Ring, gemm_acc};
-use super::{KernelError, KernelResult, make};
+use super::{KernelError, KernelResult, make, output_count};
 use crate::tensor::Tensor;
 
 /// Kernel offsets, one row of `nsp` coordinates per kernel position (row-major).
 fn kernel_positions(kernel: &[i64]) -> Vec<Vec<i64>> {
-    let n: usize = kernel.iter().map(|&k| k as usize).product();
+    let n: usize = numel(kernel);
     let mut c = Counter::new(kernel, []);
     (0..n)
         .map(|_| {
@@ -41,7 +41,7 @@ fn for_each_tap(
     let istr = strides(i_shape);
     let last = nsp - 1;
     let outer = &o_shape[..last];
-    let n_outer: usize = outer.iter().map(|&d| d as usize).product();
+    let n_outer: usize = numel(outer);
     let inner = o_shape[last] as usize;
     let mut c = Counter::new(outer, []);
     let mut o_flat = 0usize;
@@ -88,9 +88,9 @@ fn conv_impl<T: Real + Ring>(
     let (x, w) = (xs[0], xs[1]);
     let (n, c, m) = (xsh[0] as usize, xsh[1] as usize, wsh[0] as usize);
     let (cg, mg) = (c / group, m / group);
-    let ksize: usize = g.kernel.iter().map(|&k| k as usize).product();
-    let in_sp: usize = g.input_spatial.iter().map(|&d| d as usize).product();
-    let out_sp: usize = g.output_spatial.iter().map(|&d| d as usize).product();
+    let ksize: usize = numel(&g.kernel);
+    let in_sp: usize = numel(&g.input_spatial);
+    let out_sp: usize = numel(&g.output_spatial);
     let rows = cg * ksize;
     let kpos = kernel_positions(&g.kernel);
     // A 1x1 kernel with unit strides and no padding reads the input as is.
@@ -139,6 +139,11 @@ fn conv_impl<T: Real + Ring>(
 pub fn conv(x: &Tensor, w: &Tensor, b: Option<&Tensor>, attrs: &ConvAttrs) -> KernelResult {
     const OP: &str = "Conv";
     let g = shape::conv_geometry(x.shape(), w.shape(), b.map(|b| b.shape()), attrs)?;
+    output_count(OP, &g.output)?;
+    output_count(OP, &g.kernel)?;
+    // The im2col buffer: a row per (input channel of a group, kernel tap), a column per
+    // output position.
+    output_count(OP, &[&w.shape()[1..], &g.output_spatial[..]].concat())?;
     let mut inputs = vec![x, w];
     inputs.extend(b);
     let group = attrs.group as usize;
@@ -162,9 +167,9 @@ fn conv_transpose_impl<T: Real + Ring>(
     let (x, w) = (xs[0], xs[1]);
     let (n, c, mg) = (xsh[0] as usize, xsh[1] as usize, wsh[1] as usize);
     let (cg, m) = (c / group, mg * group);
-    let ksize: usize = g.kernel.iter().map(|&k| k as usize).product();
-    let in_sp: usize = g.input_spatial.iter().map(|&d| d as usize).product();
-    let out_sp: usize = g.output_spatial.iter().map(|&d| d as usize).product();
+    let ksize: usize = numel(&g.kernel);
+    let in_sp: usize = numel(&g.input_spatial);
+    let out_sp: usize = numel(&g.output_spatial);
     let rows = mg * ksize;
     let kpos = kernel_positions(&g.kernel);
     let mut cols = vec![T::ZERO; rows * in_sp];
@@ -209,6 +214,11 @@ pub fn conv_transpose(
 ) -> KernelResult {
     const OP: &str = "ConvTranspose";
     let g = shape::conv_transpose_geometry(x.shape(), w.shape(), b.map(|b| b.shape()), attrs)?;
+    output_count(OP, &g.output)?;
+    output_count(OP, &g.kernel)?;
+    // The col2im buffer: a row per (output channel of a group, kernel tap), a column per
+    // input position.
+    output_count(OP, &[&w.shape()[1..], &g.input_spatial[..]].concat())?;
     let mut inputs = vec![x, w];
     inputs.extend(b);
     let group = attrs.conv.group as usize;
@@ -221,8 +231,8 @@ pub fn conv_transpose(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::shape::AutoPad;
     use crate::tensor::DType;
-    use tb_dialects::graph::shape::AutoPad;
 
     fn t(shape: &[i64], v: Vec<f32>) -> Tensor {
         Tensor::from_vec(shape.to_vec(), v).unwrap()

@@ -4,13 +4,13 @@
 //! type (Mean truncates). Reducing an empty set gives the identity: 0 for sums, 1 for Prod,
 //! the lowest/highest value for Max/Min, NaN for a float Mean.
 
-use tb_dialects::graph::shape;
+use crate::shape;
 
-use super::index::{Counter, strides};
-use super::{KernelResult, fail, make};
+use super::index::{Counter, numel, strides};
+use super::{KernelResult, fail, make, output_count};
 use crate::tensor::{DType, Element, Tensor, TensorData, with_data};
 
-pub use tb_dialects::graph::ReduceKind as ReduceOp;
+pub use crate::reduction::ReduceKind as ReduceOp;
 
 /// ONNX's name of the operator, for messages.
 fn onnx_name(op: ReduceOp) -> &'static str {
@@ -164,13 +164,14 @@ pub fn reduce(
 ) -> KernelResult {
     let name = onnx_name(op);
     let g = shape::reduce_geometry(name, x.shape(), axes, keepdims, noop_with_empty_axes)?;
+    output_count(name, &g.output)?;
     if x.dtype() == DType::Bool {
         return fail(name, "is not defined on bool tensors");
     }
     if g.axes.is_empty() && noop_with_empty_axes {
         return Ok(x.clone());
     }
-    let n_out: usize = g.output.iter().map(|&d| d as usize).product();
+    let n_out: usize = numel(&g.output);
     let count = x.numel().checked_div(n_out).unwrap_or(0);
     let os = output_strides(x.shape(), &g.axes);
     let mut c = Counter::new(x.shape(), [&os[..]]);
@@ -215,13 +216,14 @@ fn arg_reduce(
     is_max: bool,
 ) -> KernelResult {
     let out = shape::arg_reduce(op, x.shape(), axis, keepdims)?;
+    output_count(op, &out)?;
     if x.dtype() == DType::Bool {
         return fail(op, "is not defined on bool tensors");
     }
     let a = shape::normalize_axis(op, axis, x.rank())?;
-    let outer: usize = x.shape()[..a].iter().map(|&d| d as usize).product();
+    let outer: usize = numel(&x.shape()[..a]);
     let len = x.shape()[a] as usize;
-    let inner: usize = x.shape()[a + 1..].iter().map(|&d| d as usize).product();
+    let inner: usize = numel(&x.shape()[a + 1..]);
     fn go<T: Element>(
         v: &[T],
         outer: usize,

@@ -1,11 +1,11 @@
 //! BatchNormalization (inference mode), InstanceNormalization and LayerNormalization.
 //! Statistics are accumulated in f64 whatever the element type.
 
-use tb_dialects::graph::shape;
+use crate::shape;
 
 use super::float::{Real, float_apply};
-use super::index::{Counter, broadcast_strides};
-use super::{KernelError, KernelResult, fail, make};
+use super::index::{Counter, broadcast_strides, numel};
+use super::{KernelError, KernelResult, fail, make, output_count};
 use crate::tensor::{DType, Tensor, TensorData};
 
 fn float_params(op: &'static str, params: &[(&str, &Tensor)]) -> KernelResult<Vec<Vec<f64>>> {
@@ -58,7 +58,7 @@ pub fn batch_norm(
         .collect();
     let b: Vec<f64> = (0..p[0].len()).map(|c| p[1][c] - p[2][c] * a[c]).collect();
     let c = x.shape()[1] as usize;
-    let inner: usize = x.shape()[2..].iter().map(|&d| d as usize).product();
+    let inner: usize = numel(&x.shape()[2..]);
     fn go<T: Real>(x: &[T], a: &[f64], b: &[f64], c: usize, inner: usize) -> Vec<T> {
         x.iter()
             .enumerate()
@@ -86,8 +86,9 @@ fn moments(v: impl Iterator<Item = f64> + Clone, n: usize) -> (f64, f64) {
 pub fn instance_norm(x: &Tensor, scale: &Tensor, bias: &Tensor, epsilon: f32) -> KernelResult {
     const OP: &str = "InstanceNormalization";
     let out = shape::instance_norm(x.shape(), scale.shape(), bias.shape())?;
+    output_count(OP, &out)?;
     let c = x.shape()[1] as usize;
-    let sp: usize = x.shape()[2..].iter().map(|&d| d as usize).product();
+    let sp: usize = numel(&x.shape()[2..]);
     fn go<T: Real>(xs: &[&[T]], c: usize, sp: usize, eps: f64) -> Vec<T> {
         let (x, s, b) = (xs[0], xs[1], xs[2]);
         let mut y = Vec::with_capacity(x.len());
@@ -161,7 +162,7 @@ pub fn layer_norm(
 ) -> KernelResult<LayerNormOutputs> {
     const OP: &str = "LayerNormalization";
     let s = shape::layer_norm(x.shape(), scale.shape(), bias.map(|b| b.shape()), axis)?;
-    let rows: usize = x.shape()[..s.axis].iter().map(|&d| d as usize).product();
+    let rows: usize = numel(&x.shape()[..s.axis]);
     let ss = broadcast_strides(scale.shape(), x.shape());
     let bs = bias.map_or(vec![0; x.rank()], |b| {
         broadcast_strides(b.shape(), x.shape())
