@@ -9,6 +9,7 @@
 //! ([`arith::FastMathFlags`], [`te::Combiner`]).
 
 pub mod arith;
+pub mod cf;
 pub mod func;
 pub mod graph;
 pub mod loop_;
@@ -25,6 +26,7 @@ pub fn register_all(ctx: &mut Context) -> Result<(), String> {
     math::register(ctx)?;
     memref::register(ctx)?;
     func::register(ctx)?;
+    cf::register(ctx)?;
     graph::register(ctx)?;
     te::register(ctx)?;
     loop_::register(ctx)

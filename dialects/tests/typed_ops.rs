@@ -5,6 +5,7 @@
 use tb_dialects::arith::{
     ArithOp, BinaryOp, CmpFPredicate, CmpIOp, CmpIPredicate, FastMathFlags, OverflowFlags,
 };
+use tb_dialects::cf::CfOp;
 use tb_dialects::func::FuncOp;
 use tb_dialects::graph::{
     GraphOp, MatmulOp, ReduceCombiner, ReduceKind, ReduceOp, Unary, UnaryOfOp,
@@ -54,6 +55,7 @@ fn op_kinds_match_the_registered_ops() {
     check_kinds::<ArithOp>(&ctx);
     check_kinds::<MathOp>(&ctx);
     check_kinds::<FuncOp>(&ctx);
+    check_kinds::<CfOp>(&ctx);
     check_kinds::<MemRefOp>(&ctx);
     check_kinds::<GraphOp>(&ctx);
     check_kinds::<TeOp>(&ctx);

@@ -129,14 +129,16 @@ impl DominatorTree {
     }
 
     /// Whether every path from the entry to `b` goes through `a`. A block dominates
-    /// itself; a block the entry does not reach is dominated by no other block.
+    /// itself; as in MLIR and LLVM, a block the entry does not reach is dominated by every
+    /// block (no path reaches it) and dominates no other block.
     pub fn dominates(&self, a: BlockId, b: BlockId) -> bool {
         if a == b {
             return true;
         }
         match (self.subtrees.get(&a), self.subtrees.get(&b)) {
+            (_, None) => true,
             (Some(&(start, end)), Some(&(at, _))) => start <= at && at < end,
-            _ => false,
+            (None, Some(_)) => false,
         }
     }
 }

@@ -181,6 +181,13 @@ impl Verifier<'_> {
                 }
             }
             for inner in ctx.block_ops(block) {
+                // A branch in the middle of a block is reported as MLIR reports it.
+                if !ctx.op(inner).successors.is_empty() && ctx.op(inner).next.is_some() {
+                    return Err(Diagnostic::error(
+                        ctx.op(inner).loc,
+                        "operation with block successors must terminate its parent block",
+                    ));
+                }
                 if ctx.op_traits(inner).is_some_and(|t| t.terminator)
                     && ctx.op(inner).next.is_some()
                 {

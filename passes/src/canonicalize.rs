@@ -87,7 +87,19 @@ impl Pass for Canonicalize {
             fold: true,
         };
         let patterns = registered_patterns(ctx);
-        let result = apply_patterns_greedily(ctx, op, &patterns, &config);
+        let mut result = apply_patterns_greedily(ctx, op, &patterns, &config);
+        // Patterns that redirect branches leave blocks unreachable, and erasing those can
+        // enable more patterns (a block left with one predecessor merges): alternate until
+        // neither changes anything, as MLIR's driver does.
+        let mut rounds = 1;
+        while self.region_simplify
+            && result.changed
+            && rounds < self.max_iterations
+            && remove_unreachable_blocks(ctx, op)
+        {
+            result = apply_patterns_greedily(ctx, op, &patterns, &config);
+            rounds += 1;
+        }
         if self.test_convergence && !result.converged {
             return Err(Diagnostic::error(
                 ctx.op(op).loc,
@@ -116,8 +128,10 @@ fn registered_patterns(ctx: &Context) -> PatternSet {
     patterns
 }
 
-/// Erases blocks no path from their region's entry reaches, in CFG regions.
-fn remove_unreachable_blocks(ctx: &mut Context, root: OpId) {
+/// Erases blocks no path from their region's entry reaches, in CFG regions; returns
+/// whether it erased any.
+fn remove_unreachable_blocks(ctx: &mut Context, root: OpId) -> bool {
+    let mut erased = false;
     let mut regions = ctx.op(root).regions.to_vec();
     ctx.walk_nested(root, &mut |op| {
         regions.extend(ctx.op(op).regions.iter().copied())
@@ -146,6 +160,8 @@ fn remove_unreachable_blocks(ctx: &mut Context, root: OpId) {
             .into_iter()
             .filter(|b| !reached.contains(b))
             .collect();
+        erased |= !unreachable.is_empty();
         ctx.erase_blocks(region, &unreachable);
     }
+    erased
 }

@@ -117,20 +117,67 @@ fn define_body<'ctx>(
 ) -> TResult {
     let ir = tr.ir;
     let region = ir.op(func).regions[0];
-    if ir.region(region).blocks.len() > 1 {
-        return Err("has several blocks; branches are not supported by the CPU backend".into());
-    }
     let body = abi::body(ir, func).ok_or("has no body")?;
     tr.values.clear();
+    tr.blocks.clear();
     for (&arg, param) in ir.block(body).args.iter().zip(function.get_param_iter()) {
         tr.values.insert(arg, param);
     }
     let entry = tr.llvm.append_basic_block(function, "entry");
+    // The other blocks the entry reaches, dominators first (so every value is translated
+    // before its uses), each an LLVM block whose arguments are phis. Blocks the entry
+    // does not reach need no code.
+    let order = reachable_in_preorder(ir, body);
+    for &block in &order[1..] {
+        let llvm_block = tr.llvm.append_basic_block(function, "");
+        tr.builder.position_at_end(llvm_block);
+        let mut phis = Vec::new();
+        for &arg in &ir.block(block).args {
+            let ty = tr.llvm_type(ir.value_type(arg))?;
+            let phi = tr.builder.build_phi(ty, "")?;
+            tr.values.insert(arg, phi.as_basic_value());
+            phis.push(phi);
+        }
+        tr.blocks.insert(block, (llvm_block, phis));
+    }
+    debug_assert!(ir.region(region).blocks.first() == Some(&body));
     tr.builder.position_at_end(entry);
     tr.function = Some(function);
-    let result = tr.translate_block(body, false);
+    let mut result = tr.translate_block(body, false);
+    for &block in &order[1..] {
+        if result.is_err() {
+            break;
+        }
+        // After the block's phis.
+        let llvm_block = tr.blocks[&block].0;
+        tr.builder.position_at_end(llvm_block);
+        result = tr.translate_block(block, false);
+    }
     tr.function = None;
+    tr.blocks.clear();
     result
+}
+
+/// The blocks reached from `entry` through branches, in depth-first preorder: a block's
+/// dominators come before it.
+fn reachable_in_preorder(ir: &tb_ir::Context, entry: tb_ir::BlockId) -> Vec<tb_ir::BlockId> {
+    let mut order = Vec::new();
+    let mut seen = rustc_hash::FxHashSet::default();
+    let mut stack = vec![entry];
+    while let Some(block) = stack.pop() {
+        if !seen.insert(block) {
+            continue;
+        }
+        order.push(block);
+        if let Some(terminator) = ir.block(block).last {
+            for &next in ir.op(terminator).successors.iter().rev() {
+                if !seen.contains(&next) {
+                    stack.push(next);
+                }
+            }
+        }
+    }
+    order
 }
 
 /// Defines the internal version of `func` (declared before).

@@ -10,7 +10,9 @@ use tb_ir::{Context, OpId};
 pub(crate) use crate::llvm::translator::{
     Error, FunctionTarget, Handler, TResult, Translations, Translator,
 };
-use crate::llvm::{ArithTranslation, DialectTranslation, MathTranslation, VectorTranslation};
+use crate::llvm::{
+    ArithTranslation, CfTranslation, DialectTranslation, MathTranslation, VectorTranslation,
+};
 
 use super::{buffers, function, loops};
 
@@ -20,6 +22,7 @@ pub(crate) static CPU_TRANSLATIONS: Translations = Translations {
     dialects: &[
         &ArithTranslation,
         &MathTranslation,
+        &CfTranslation,
         &VectorTranslation,
         &FuncTranslation,
         &MemRefTranslation,

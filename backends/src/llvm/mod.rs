@@ -1,6 +1,7 @@
 //! The translation to LLVM IR that targets share: the translator state and op dispatch
 //! ([`translator`]), IR types as LLVM types ([`types`]), memref layouts ([`memref`]), affine
-//! maps as integer arithmetic, and the ops of `arith`, `math` and the vector ops of `loop`.
+//! maps as integer arithmetic, and the ops of `arith`, `math`, `cf` and the vector ops of
+//! `loop`.
 //!
 //! A target (the CPU backend today) lists, in a [`translator::Translations`] registry, the
 //! [`DialectTranslation`]s it uses: the shared ones from here ([`ArithTranslation`],
@@ -10,6 +11,7 @@
 
 pub(crate) mod affine;
 pub(crate) mod arith;
+pub(crate) mod cf;
 pub(crate) mod math;
 pub mod memref;
 pub(crate) mod translator;
@@ -19,6 +21,7 @@ pub(crate) mod vector;
 use tb_ir::{Context, OpId};
 
 pub(crate) use arith::ArithTranslation;
+pub(crate) use cf::CfTranslation;
 pub(crate) use math::MathTranslation;
 use translator::Handler;
 pub(crate) use vector::VectorTranslation;

@@ -8,6 +8,7 @@
 //! The target-specific state (the CPU's exported entry points, its thread pool) lives in
 //! fields a target leaves unset when it has no such thing.
 
+use inkwell::basic_block::BasicBlock;
 use inkwell::builder::{Builder, BuilderError};
 use inkwell::context::Context as LlvmContext;
 use inkwell::intrinsics::Intrinsic;
@@ -15,7 +16,7 @@ use inkwell::module::Module;
 use inkwell::types::{BasicType, BasicTypeEnum};
 use inkwell::values::{
     BasicMetadataValueEnum, BasicValue, BasicValueEnum, FunctionValue, GlobalValue, IntValue,
-    PointerValue,
+    PhiValue, PointerValue,
 };
 use rustc_hash::FxHashMap;
 use tb_ir::{Attr, BlockId, Context, Diagnostic, OpId, Type, Value};
@@ -86,6 +87,9 @@ pub(crate) struct Translator<'a, 'ctx> {
     pub translations: &'static Translations,
     /// LLVM values of the IR values of the function being translated.
     pub values: FxHashMap<Value, BasicValueEnum<'ctx>>,
+    /// The LLVM block of each block of the function being translated, with a phi per block
+    /// argument (empty for single-block functions and the entry block).
+    pub blocks: FxHashMap<BlockId, (BasicBlock<'ctx>, Vec<PhiValue<'ctx>>)>,
     /// The internally callable version of each `func.func`, by symbol.
     pub functions: FxHashMap<String, FunctionValue<'ctx>>,
     /// `memref.global`s, by symbol.
@@ -118,6 +122,7 @@ impl<'a, 'ctx> Translator<'a, 'ctx> {
             builder: llvm.create_builder(),
             translations,
             values: FxHashMap::default(),
+            blocks: FxHashMap::default(),
             functions: FxHashMap::default(),
             globals: FxHashMap::default(),
             function: None,
@@ -146,15 +151,6 @@ impl<'a, 'ctx> Translator<'a, 'ctx> {
         let name = ir.op_name(op);
         let loc = ir.op(op).loc;
         let target = self.translations.target;
-        if !ir.op(op).successors.is_empty() {
-            return Err(Diagnostic::error(
-                loc,
-                format!(
-                    "'{name}' op: branches between blocks are not supported by the {target} backend"
-                ),
-            )
-            .into());
-        }
         let handler = self
             .translations
             .dialects

@@ -12,6 +12,7 @@
 mod arith;
 mod attr;
 pub mod buffer;
+mod cf;
 mod func;
 mod graph;
 mod loop_;
@@ -24,6 +25,7 @@ use std::collections::HashMap;
 
 use rustc_hash::FxHashMap;
 use tb_dialects::arith::ArithOp;
+use tb_dialects::cf::CfOp;
 use tb_dialects::func::FuncOp;
 use tb_dialects::graph::GraphOp;
 use tb_dialects::loop_::LoopOp;
@@ -72,6 +74,25 @@ pub(crate) type Handler = fn(&mut Interpreter, &mut Env, OpId) -> ExecResult;
 
 /// Bounds recursion through `func.call` so runaway recursion is an error, not a crash.
 const MAX_CALL_DEPTH: usize = 256;
+/// Branches one region may take in one run before the interpreter calls it an endless
+/// loop, unless `TB_MAX_BRANCHES` says otherwise.
+const MAX_BRANCHES: u64 = 100_000_000;
+
+/// The branch limit: `TB_MAX_BRANCHES` (a positive integer) or [`MAX_BRANCHES`].
+fn max_branches() -> Result<u64, String> {
+    static LIMIT: std::sync::OnceLock<Result<u64, String>> = std::sync::OnceLock::new();
+    LIMIT
+        .get_or_init(|| match std::env::var("TB_MAX_BRANCHES") {
+            Err(_) => Ok(MAX_BRANCHES),
+            Ok(text) => text
+                .trim()
+                .parse::<u64>()
+                .ok()
+                .filter(|&n| n > 0)
+                .ok_or_else(|| format!("TB_MAX_BRANCHES={text:?} is not a positive integer")),
+        })
+        .clone()
+}
 
 pub struct Interpreter<'a> {
     pub(crate) ctx: &'a Context,
@@ -217,8 +238,9 @@ impl<'a> Interpreter<'a> {
         result
     }
 
-    /// Binds `args` to the block's arguments, runs its ops and returns the operands of its
-    /// terminator.
+    /// Binds `args` to the block's arguments, runs its ops and returns the operands of the
+    /// terminator that leaves the region. A `cf` branch continues in the block it chooses
+    /// (of the same region, so values defined before stay in `env`).
     pub(crate) fn run_block(
         &mut self,
         env: &mut Env,
@@ -226,30 +248,41 @@ impl<'a> Interpreter<'a> {
         args: Vec<RtValue>,
     ) -> Result<Vec<RtValue>, Diagnostic> {
         let ctx = self.ctx;
-        for (&arg, value) in ctx.block(block).args.iter().zip(args) {
-            env.insert(arg, value);
-        }
-        for op in ctx.block_ops(block) {
-            let data = ctx.op(op);
-            if !data.successors.is_empty() {
-                return Err(Diagnostic::error(
-                    data.loc,
-                    format!(
-                        "'{}' op: branches between blocks are not supported by the interpreter",
-                        ctx.op_name(op)
-                    ),
-                ));
+        let mut block = block;
+        let mut args = args;
+        let mut branches: u64 = 0;
+        'blocks: loop {
+            for (&arg, value) in ctx.block(block).args.iter().zip(args) {
+                env.insert(arg, value);
             }
-            if is_terminator(ctx, op) {
-                return data
-                    .operands
-                    .iter()
-                    .map(|&v| self.operand_value(env, op, v))
-                    .collect();
+            for op in ctx.block_ops(block) {
+                let data = ctx.op(op);
+                if !data.successors.is_empty() {
+                    (block, args) = cf::successor(self, env, op)?;
+                    branches += 1;
+                    let limit = max_branches().map_err(|m| Diagnostic::error(data.loc, m))?;
+                    if branches > limit {
+                        return Err(Diagnostic::error(
+                            data.loc,
+                            format!(
+                                "'{}' op: more than {limit} branches taken in one region: an endless loop? (TB_MAX_BRANCHES raises the limit)",
+                                ctx.op_name(op)
+                            ),
+                        ));
+                    }
+                    continue 'blocks;
+                }
+                if is_terminator(ctx, op) {
+                    return data
+                        .operands
+                        .iter()
+                        .map(|&v| self.operand_value(env, op, v))
+                        .collect();
+                }
+                self.run_op(env, op)?;
             }
-            self.run_op(env, op)?;
+            return Ok(Vec::new());
         }
-        Ok(Vec::new())
     }
 
     /// Runs a region's single block in the current environment (loop and compute bodies see
@@ -424,6 +457,9 @@ fn handler_for(ctx: &Context, op: OpId) -> Option<Handler> {
     }
     if let Some(kind) = FuncOp::of(ctx, op) {
         return func::handler(kind);
+    }
+    if let Some(kind) = CfOp::of(ctx, op) {
+        return cf::handler(kind);
     }
     if let Some(kind) = MemRefOp::of(ctx, op) {
         return memref::handler(kind);

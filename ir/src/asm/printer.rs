@@ -46,6 +46,19 @@ impl<'a> OpAsmPrinter<'_, 'a> {
         }
     }
 
+    /// A line break, then the op's indentation plus `extra` spaces (for ops that lay out
+    /// lists over several lines, as `cf.switch` does).
+    pub fn print_newline(&mut self, extra: usize) {
+        self.p.out.push('\n');
+        let width = self.indent + extra;
+        self.p.out.extend(std::iter::repeat_n(' ', width));
+    }
+
+    /// A successor block's name (`^bb1`).
+    pub fn print_successor(&mut self, block: crate::BlockId) {
+        self.p.write_block_name(block);
+    }
+
     pub fn print_type(&mut self, ty: Type) {
         write_type(&mut self.p.attrs, ty, &mut self.p.out);
     }
