@@ -12,14 +12,15 @@
 //!
 //! and for an evaluator [`Combiner::combine_floats`] / [`Combiner::combine_ints`], which
 //! compute exactly what that arith op computes. Integer sums and products wrap; max and min
-//! of an unsigned result compare unsigned; float max and min propagate NaN.
+//! of an unsigned result compare unsigned; float max and min propagate NaN. The identities
+//! and the arithmetic are `tb_tensor::Combiner`'s ([`Combiner::semantics`]), which the ONNX
+//! reduction kernels use too; this type is their IR face (keyword, attribute, arith op).
 
 use tb_ir::dialect_attr::{TypedAttr, angle_words};
 use tb_ir::float::bits_from_f64;
 use tb_ir::{Attr, AttrKind, Context, Type, TypeKind};
 
 use crate::arith::ArithOp;
-use crate::arith::predicate::unsigned_value;
 
 /// A reduction combiner.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -53,35 +54,26 @@ impl Combiner {
         format!("unknown combiner '{word}'; expected one of sum, max, min, prod")
     }
 
+    /// What the combiner computes: defined once, in `tb-tensor`, which the ONNX reduction
+    /// kernels share.
+    pub fn semantics(self) -> tb_tensor::Combiner {
+        match self {
+            Combiner::Sum => tb_tensor::Combiner::Sum,
+            Combiner::Max => tb_tensor::Combiner::Max,
+            Combiner::Min => tb_tensor::Combiner::Min,
+            Combiner::Prod => tb_tensor::Combiner::Prod,
+        }
+    }
+
     /// The neutral element for floats.
     pub fn float_identity(self) -> f64 {
-        match self {
-            Combiner::Sum => 0.0,
-            Combiner::Prod => 1.0,
-            Combiner::Max => f64::NEG_INFINITY,
-            Combiner::Min => f64::INFINITY,
-        }
+        self.semantics().float_identity()
     }
 
     /// The neutral element for `width`-bit integers, in the form integer attributes keep
     /// (sign-extended, `i1` as 0/1); `unsigned` selects the unsigned extremes for max/min.
     pub fn int_identity(self, width: u32, unsigned: bool) -> i128 {
-        let width = width.clamp(1, 128);
-        let signed_min = if width == 128 {
-            i128::MIN
-        } else {
-            -(1i128 << (width - 1))
-        };
-        let value = match (self, unsigned) {
-            (Combiner::Sum, _) => 0,
-            (Combiner::Prod, _) => 1,
-            // The unsigned extremes 0 and all ones, as signless bits.
-            (Combiner::Max, true) => 0,
-            (Combiner::Min, true) => -1,
-            (Combiner::Max, false) => signed_min,
-            (Combiner::Min, false) => -(signed_min + 1),
-        };
-        if width == 1 { value & 1 } else { value }
+        self.semantics().int_identity(width, unsigned)
     }
 
     /// The neutral element as an attribute of the scalar type `scalar` (a float, integer
@@ -118,31 +110,14 @@ impl Combiner {
 
     /// `acc` combined with `v` as floats (before rounding to the element format).
     pub fn combine_floats(self, acc: f64, v: f64) -> f64 {
-        match self {
-            Combiner::Sum => acc + v,
-            Combiner::Prod => acc * v,
-            _ if acc.is_nan() || v.is_nan() => f64::NAN,
-            Combiner::Max => acc.max(v),
-            Combiner::Min => acc.min(v),
-        }
+        self.semantics().combine_floats(acc, v)
     }
 
     /// `acc` combined with `v` as `width`-bit integers held in `i64` (before wrapping to
     /// the width); max and min compare unsigned when `unsigned`.
     pub fn combine_ints(self, acc: i64, v: i64, width: u32, unsigned: bool) -> i64 {
-        let less = if unsigned {
-            unsigned_value(acc as i128, width) < unsigned_value(v as i128, width)
-        } else {
-            acc < v
-        };
-        match self {
-            Combiner::Sum => acc.wrapping_add(v),
-            Combiner::Prod => acc.wrapping_mul(v),
-            Combiner::Max if less => v,
-            Combiner::Min if less => acc,
-            Combiner::Max => acc,
-            Combiner::Min => v,
-        }
+        self.semantics()
+            .combine_ints(i128::from(acc), i128::from(v), width, unsigned) as i64
     }
 }
 

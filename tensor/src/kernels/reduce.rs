@@ -10,6 +10,7 @@ use super::index::{Counter, numel, strides};
 use super::{KernelResult, fail, make, output_count};
 use crate::tensor::{DType, Element, Tensor, TensorData, with_data};
 
+use crate::combiner::Combiner;
 pub use crate::reduction::ReduceKind as ReduceOp;
 
 /// ONNX's name of the operator, for messages.
@@ -44,29 +45,31 @@ fn output_strides(x: &[i64], axes: &[usize]) -> Vec<usize> {
         .collect()
 }
 
+/// The combiner of the reductions that are one (the others compose several steps).
+fn combiner(op: ReduceOp) -> Option<Combiner> {
+    match op {
+        ReduceOp::Sum => Some(Combiner::Sum),
+        ReduceOp::Max => Some(Combiner::Max),
+        ReduceOp::Min => Some(Combiner::Min),
+        ReduceOp::Prod => Some(Combiner::Prod),
+        _ => None,
+    }
+}
+
 fn reduce_float(
     op: ReduceOp,
     v: impl Iterator<Item = (usize, f64)> + Clone,
     n_out: usize,
     count: usize,
 ) -> Vec<f64> {
-    let init = match op {
-        ReduceOp::Prod => 1.0,
-        ReduceOp::Max => f64::NEG_INFINITY,
-        ReduceOp::Min => f64::INFINITY,
-        _ => 0.0,
-    };
+    let init = combiner(op).map_or(0.0, Combiner::float_identity);
     let mut acc = vec![init; n_out];
     // LogSumExp subtracts each output's maximum first, for stability.
     let mut shift = vec![0.0; n_out];
     if op == ReduceOp::LogSumExp {
-        shift.fill(f64::NEG_INFINITY);
+        shift.fill(Combiner::Max.float_identity());
         for (o, x) in v.clone() {
-            shift[o] = if x.is_nan() || shift[o].is_nan() {
-                f64::NAN
-            } else {
-                shift[o].max(x)
-            };
+            shift[o] = Combiner::Max.combine_floats(shift[o], x);
         }
         shift
             .iter_mut()
@@ -77,21 +80,9 @@ fn reduce_float(
         let a = &mut acc[o];
         match op {
             ReduceOp::Sum | ReduceOp::Mean | ReduceOp::LogSum => *a += x,
-            ReduceOp::Max => {
-                *a = if a.is_nan() || x.is_nan() {
-                    f64::NAN
-                } else {
-                    a.max(x)
-                }
-            }
-            ReduceOp::Min => {
-                *a = if a.is_nan() || x.is_nan() {
-                    f64::NAN
-                } else {
-                    a.min(x)
-                }
-            }
-            ReduceOp::Prod => *a *= x,
+            ReduceOp::Max => *a = Combiner::Max.combine_floats(*a, x),
+            ReduceOp::Min => *a = Combiner::Min.combine_floats(*a, x),
+            ReduceOp::Prod => *a = Combiner::Prod.combine_floats(*a, x),
             ReduceOp::L1 => *a += x.abs(),
             ReduceOp::L2 | ReduceOp::SumSquare => *a += x * x,
             ReduceOp::LogSumExp => *a += (x - shift[o]).exp(),
@@ -125,19 +116,20 @@ fn reduce_int<T: Element>(
         );
         return r.into_iter().map(T::from_f64).collect();
     }
+    // Elements are exact in i128 (sign- or zero-extended by their type), so max and min
+    // compare them as signed 128-bit integers.
     let init = match op {
-        ReduceOp::Prod => 1,
         ReduceOp::Max => T::lowest().to_i128(),
         ReduceOp::Min => T::highest().to_i128(),
-        _ => 0,
+        _ => combiner(op).map_or(0, |c| c.int_identity(128, false)),
     };
     let mut acc = vec![init; n_out];
     for (&o, x) in offsets.iter().zip(v) {
         let (a, x) = (&mut acc[o], x.to_i128());
         *a = match op {
-            ReduceOp::Max => (*a).max(x),
-            ReduceOp::Min => (*a).min(x),
-            ReduceOp::Prod => a.wrapping_mul(x),
+            ReduceOp::Max => Combiner::Max.combine_ints(*a, x, 128, false),
+            ReduceOp::Min => Combiner::Min.combine_ints(*a, x, 128, false),
+            ReduceOp::Prod => Combiner::Prod.combine_ints(*a, x, 128, false),
             ReduceOp::L1 => a.wrapping_add(x.abs()),
             ReduceOp::SumSquare => a.wrapping_add(x.wrapping_mul(x)),
             _ => a.wrapping_add(x),
