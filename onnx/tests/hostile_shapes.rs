@@ -94,3 +94,42 @@ fn pad_beyond_i64_is_refused() {
         "{text}"
     );
 }
+
+/// Range, Expand and Tile of constants over 2^40 elements are above the import-time
+/// evaluation budget: each stays an op instead of allocating terabytes while importing
+/// (the test would run out of memory otherwise).
+#[test]
+fn huge_constant_range_expand_and_tile_are_not_evaluated_at_import() {
+    let range = model(
+        17,
+        vec![node("Range", "rg", &["start", "limit", "delta"], &["y"])],
+        vec![],
+        vec![typed(
+            "y",
+            tb_onnx::proto::tensor_proto::DataType::Int64,
+            &[1 << 40],
+        )],
+        vec![
+            scalar_int("start", 0),
+            scalar_int("limit", 1 << 40),
+            scalar_int("delta", 1),
+        ],
+    );
+    assert!(imported_text(range, false).contains("graph.range"));
+    let expand = model(
+        17,
+        vec![node("Expand", "e", &["x", "s"], &["y"])],
+        vec![],
+        vec![float("y", &[1 << 20, 1 << 20])],
+        vec![floats("x", &[1], &[1.0]), ints("s", &[1 << 20, 1 << 20])],
+    );
+    assert!(imported_text(expand, false).contains("graph.expand"));
+    let tile = model(
+        17,
+        vec![node("Tile", "t", &["x", "r"], &["y"])],
+        vec![],
+        vec![float("y", &[1 << 40])],
+        vec![floats("x", &[1], &[1.0]), ints("r", &[1 << 40])],
+    );
+    assert!(imported_text(tile, false).contains("graph.tile"));
+}
