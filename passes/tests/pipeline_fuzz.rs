@@ -869,7 +869,9 @@ fn compare_tensor(got: &Tensor, want: &Tensor) -> Result<(), String> {
         .enumerate()
     {
         let same = g == w || (g.is_nan() && w.is_nan());
-        if !same && !((g - w).abs() <= ATOL + RTOL * w.abs()) {
+        // A NaN error (one side NaN) is never within tolerance.
+        let within = (g - w).abs() <= ATOL + RTOL * w.abs();
+        if !same && !within {
             return Err(format!("element {k} is {g}, {w} before"));
         }
     }

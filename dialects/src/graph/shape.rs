@@ -1595,8 +1595,9 @@ pub fn range(start: f64, limit: f64, delta: f64) -> ShapeResult {
         );
     }
     let count = ((limit - start) / delta).ceil().max(0.0);
-    // 2^63 is the first float a 64-bit dimension cannot hold (an `as` cast would saturate).
-    if !(count < 9_223_372_036_854_775_808.0) {
+    // 2^63 is the first float a 64-bit dimension cannot hold (an `as` cast would saturate);
+    // finite operands make a count that is not NaN.
+    if count >= 9_223_372_036_854_775_808.0 {
         return fail(
             OP,
             format!(
