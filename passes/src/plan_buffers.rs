@@ -8,6 +8,9 @@
 //! overlap a placed buffer live at the same time. The function records what it saved as
 //! `tb.arena_bytes` (the arena) and `tb.requested_bytes` (the buffers before planning, each
 //! rounded up to the alignment as its own allocation would be).
+//!
+//! Byte sizes and offsets are checked: buffers whose arena would not fit in `i64` bytes are
+//! an error at the function, never a wrapped offset.
 
 use tb_dialects::loop_;
 use tb_ir::operation::OperationState;
@@ -49,7 +52,7 @@ impl Pass for PlanBuffers {
             });
         }
         for func in functions {
-            plan_function(ctx, func);
+            plan_function(ctx, func)?;
         }
         Ok(())
     }
@@ -66,62 +69,79 @@ struct Lifetime {
     bytes: i64,
 }
 
-/// `bytes` rounded up to a whole number of alignment units (at least one).
-fn aligned(bytes: i64) -> i64 {
-    (bytes.max(1) + ALIGNMENT - 1) / ALIGNMENT * ALIGNMENT
+/// `bytes` rounded up to a whole number of alignment units (at least one); `None` when that
+/// does not fit in `i64`.
+fn aligned(bytes: i64) -> Option<i64> {
+    Some(bytes.max(1).checked_add(ALIGNMENT - 1)? / ALIGNMENT * ALIGNMENT)
 }
 
 /// The offset of each buffer (same order as `buffers`) and the arena size: largest first,
 /// each at the lowest aligned offset clear of the placed buffers live at the same time.
-fn place(buffers: &[(usize, usize, i64)]) -> (Vec<i64>, i64) {
+/// `None` when an offset or the arena would not fit in `i64`.
+fn place(buffers: &[(usize, usize, i64)]) -> Option<(Vec<i64>, i64)> {
+    let sizes = buffers
+        .iter()
+        .map(|b| aligned(b.2))
+        .collect::<Option<Vec<i64>>>()?;
     let mut order: Vec<usize> = (0..buffers.len()).collect();
     order.sort_by_key(|&i| (-buffers[i].2, buffers[i].0));
     let mut offsets = vec![-1i64; buffers.len()];
     let mut placed: Vec<usize> = Vec::new();
     let mut arena = 0;
     for i in order {
-        let (start, end, bytes) = buffers[i];
-        let size = aligned(bytes);
+        let (start, end, _) = buffers[i];
+        let size = sizes[i];
+        // Placed buffers end within the arena, which fits in i64.
         let mut busy: Vec<(i64, i64)> = placed
             .iter()
             .filter(|&&j| buffers[j].0 <= end && start <= buffers[j].1)
-            .map(|&j| {
-                let size = aligned(buffers[j].2);
-                (offsets[j], offsets[j] + size)
-            })
+            .map(|&j| (offsets[j], offsets[j] + sizes[j]))
             .collect();
         busy.sort_unstable();
-        let mut offset = 0;
+        let mut offset: i64 = 0;
         for (lo, hi) in busy {
-            if offset + size <= lo {
+            if offset.checked_add(size).is_some_and(|e| e <= lo) {
                 break;
             }
             offset = offset.max(hi);
         }
         offsets[i] = offset;
-        arena = arena.max(offset + size);
+        arena = arena.max(offset.checked_add(size)?);
         placed.push(i);
     }
-    (offsets, arena)
+    Some((offsets, arena))
 }
 
-fn plan_function(ctx: &mut Context, func: OpId) {
+fn plan_function(ctx: &mut Context, func: OpId) -> Result<(), Diagnostic> {
     let Some(block) = ctx
         .op(func)
         .regions
         .first()
         .and_then(|&r| ctx.entry_block(r))
     else {
-        return;
+        return Ok(());
     };
     let buffers = lifetimes(ctx, block);
     if buffers.len() < 2 {
-        return;
+        return Ok(());
     }
     let spans: Vec<(usize, usize, i64)> =
         buffers.iter().map(|b| (b.start, b.end, b.bytes)).collect();
-    let (offsets, arena_bytes) = place(&spans);
-    let requested: i64 = buffers.iter().map(|b| aligned(b.bytes)).sum();
+    let planned = place(&spans).zip(
+        buffers
+            .iter()
+            .try_fold(0i64, |sum, b| sum.checked_add(aligned(b.bytes)?)),
+    );
+    let Some(((offsets, arena_bytes), requested)) = planned else {
+        return Err(Diagnostic::error(
+            ctx.op(func).loc,
+            format!(
+                "'{}' op allocates {} buffers whose arena would need more than 2^63 - 1 bytes",
+                ctx.op_name(func),
+                buffers.len()
+            ),
+        ));
+    };
 
     let first = ctx.block(block).first.expect("has buffers, so has ops");
     let terminator = ctx.block_terminator(block).expect("a function body ends");
@@ -163,6 +183,7 @@ fn plan_function(ctx: &mut Context, func: OpId) {
         let value = ctx.integer_attr(bytes as i128, i64_type);
         set_attr(ctx, func, name, value);
     }
+    Ok(())
 }
 
 /// The buffers of `block` that can be planned, in program order.
@@ -287,7 +308,7 @@ mod tests {
     #[test]
     fn buffers_live_apart_share_bytes() {
         // a: [0, 2], b: [1, 3] overlap in time; c: [3, 5] only overlaps b.
-        let (offsets, arena) = place(&[(0, 2, 100), (1, 3, 64), (3, 5, 100)]);
+        let (offsets, arena) = place(&[(0, 2, 100), (1, 3, 64), (3, 5, 100)]).unwrap();
         assert_eq!(offsets, vec![0, 128, 0]);
         assert_eq!(arena, 192);
     }
@@ -295,10 +316,10 @@ mod tests {
     #[test]
     fn buffers_live_together_never_overlap() {
         let spans = [(0, 9, 10), (1, 8, 200), (2, 7, 64), (3, 4, 1000)];
-        let (offsets, arena) = place(&spans);
+        let (offsets, arena) = place(&spans).unwrap();
         for i in 0..spans.len() {
             for j in 0..i {
-                let end = |k: usize| offsets[k] + super::aligned(spans[k].2);
+                let end = |k: usize| offsets[k] + super::aligned(spans[k].2).unwrap();
                 assert!(
                     end(i) <= offsets[j] || end(j) <= offsets[i],
                     "{i} and {j} overlap"
@@ -306,5 +327,16 @@ mod tests {
             }
         }
         assert_eq!(arena, 64 + 256 + 64 + 1024);
+    }
+
+    #[test]
+    fn arenas_beyond_i64_are_refused() {
+        assert_eq!(super::aligned(i64::MAX), None);
+        // Each buffer fits, two live together do not.
+        let half = i64::MAX / 2 + 1;
+        assert!(place(&[(0, 2, half), (1, 3, half)]).is_none());
+        // Apart in time they share the bytes.
+        let big = i64::MAX - 63;
+        assert_eq!(place(&[(0, 1, big), (2, 3, big)]), Some((vec![0, 0], big)));
     }
 }

@@ -81,6 +81,17 @@ fn element_count(op: &'static str, what: &str, shape: &[i64]) -> ShapeResult<i64
     })
 }
 
+/// `value`, a size `op` computed exactly in 128 bits, as a dimension: an error naming
+/// `what` when it does not fit in `i64` (onnxruntime reports the same integer overflow).
+fn dimension(op: &'static str, what: impl fmt::Display, value: i128) -> ShapeResult<i64> {
+    i64::try_from(value).map_err(|_| {
+        ShapeError::new(
+            op,
+            format!("{what} is {value}, which overflows a 64-bit dimension"),
+        )
+    })
+}
+
 /// Maps `axis` in `[-rank, rank)` to `[0, rank)`.
 pub fn normalize_axis(op: &'static str, axis: i64, rank: usize) -> ShapeResult<usize> {
     let r = rank as i64;
@@ -373,7 +384,7 @@ fn explicit_pads(
 
 /// Splits the total SAME padding: SAME_UPPER puts the odd extra at the end, SAME_LOWER at the
 /// beginning. Floor division keeps the ConvTranspose rule right for negative totals.
-fn split_same(total: i64, auto_pad: AutoPad) -> (i64, i64) {
+fn split_same(total: i128, auto_pad: AutoPad) -> (i128, i128) {
     let half = total.div_euclid(2);
     if auto_pad == AutoPad::SameUpper {
         (half, total - half)
@@ -412,42 +423,59 @@ fn window(
     let n = input.len();
     let (mut begin, mut end) = explicit_pads(op, pads, n, false)?;
     let mut out = vec![0; n];
+    // Sizes are computed in 128 bits, where no sum or product of two dimensions overflows,
+    // and must fit in 64 bits at the end.
     for i in 0..n {
-        let eff_k = (kernel[i] - 1) * dilations[i] + 1;
-        let s = strides[i];
-        match auto_pad {
+        let wide = |v: &[i64]| i128::from(v[i]);
+        let (x, s) = (wide(input), wide(strides));
+        let eff_k = (wide(kernel) - 1) * wide(dilations) + 1;
+        let o = match auto_pad {
             AutoPad::SameUpper | AutoPad::SameLower => {
-                out[i] = (input[i] + s - 1) / s;
-                let total = ((out[i] - 1) * s + eff_k - input[i]).max(0);
-                (begin[i], end[i]) = split_same(total, auto_pad);
+                let o = (x + s - 1) / s;
+                let total = ((o - 1) * s + eff_k - x).max(0);
+                let (b, e) = split_same(total, auto_pad);
+                begin[i] = dimension(
+                    op,
+                    format_args!("the begin pad of spatial dimension {i}"),
+                    b,
+                )?;
+                end[i] = dimension(op, format_args!("the end pad of spatial dimension {i}"), e)?;
+                o
             }
             AutoPad::Valid | AutoPad::NotSet => {
                 if auto_pad == AutoPad::Valid {
                     begin[i] = 0;
                     end[i] = 0;
                 }
-                let span = input[i] + begin[i] + end[i] - eff_k;
+                let start = x + wide(&begin);
+                let padded = start + wide(&end);
+                let span = padded - eff_k;
                 if span < 0 {
                     return fail(
                         op,
                         format!(
-                            "spatial dimension {i}: the (dilated) kernel of size {eff_k} is larger than the padded input of size {}",
-                            input[i] + begin[i] + end[i]
+                            "spatial dimension {i}: the (dilated) kernel of size {eff_k} is larger than the padded input of size {padded}"
                         ),
                     );
                 }
-                out[i] = if ceil_mode {
+                let mut o = if ceil_mode {
                     (span + s - 1) / s + 1
                 } else {
                     span / s + 1
                 };
                 // In ceil mode the last window must start inside the input or the begin pad
                 // (the PyTorch rule that ONNX adopted), never wholly in the end pad.
-                if ceil_mode && (out[i] - 1) * s >= input[i] + begin[i] {
-                    out[i] -= 1;
+                if ceil_mode && (o - 1) * s >= start {
+                    o -= 1;
                 }
+                o
             }
-        }
+        };
+        out[i] = dimension(
+            op,
+            format_args!("the output size of spatial dimension {i}"),
+            o,
+        )?;
     }
     Ok((out, begin, end))
 }
@@ -503,13 +531,13 @@ pub fn conv_geometry(
     if g < 1 {
         return fail(OP, format!("group must be >= 1, got {g}"));
     }
-    if x[1] != w[1] * g {
+    let channels = i128::from(w[1]) * i128::from(g);
+    if i128::from(x[1]) != channels {
         return fail(
             OP,
             format!(
-                "input has {} channels but weight expects {} (group={g})",
-                x[1],
-                w[1] * g
+                "input has {} channels but weight expects {channels} (group={g})",
+                x[1]
             ),
         );
     }
@@ -618,7 +646,11 @@ pub fn conv_transpose_geometry(
             format!("{} input channels are not divisible by group={g}", w[0]),
         );
     }
-    let m = w[1] * g;
+    let m = dimension(
+        OP,
+        "the output channel count",
+        i128::from(w[1]) * i128::from(g),
+    )?;
     if let Some(b) = b
         && b != [m]
     {
@@ -628,9 +660,16 @@ pub fn conv_transpose_geometry(
     let dilations = spatial_list(OP, "dilations", &c.dilations, nsp, 1, 1)?;
     let out_pad = spatial_list(OP, "output_padding", &attrs.output_padding, nsp, 0, 0)?;
     let input = x[2..].to_vec();
-    // Size of the full (unpadded) transposed convolution.
-    let full: Vec<i64> = (0..nsp)
-        .map(|i| strides[i] * (input[i] - 1) + out_pad[i] + (kernel[i] - 1) * dilations[i] + 1)
+    // Size of the full (unpadded) transposed convolution, in 128 bits: no sum or product of
+    // two dimensions overflows there; what becomes a dimension must fit in 64 bits.
+    let wide = |v: &[i64], i: usize| i128::from(v[i]);
+    let full: Vec<i128> = (0..nsp)
+        .map(|i| {
+            wide(&strides, i) * (wide(&input, i) - 1)
+                + wide(&out_pad, i)
+                + (wide(&kernel, i) - 1) * wide(&dilations, i)
+                + 1
+        })
         .collect();
     let same = matches!(c.auto_pad, AutoPad::SameUpper | AutoPad::SameLower);
     let target: Option<Vec<i64>> = match &attrs.output_shape {
@@ -645,7 +684,17 @@ pub fn conv_transpose_geometry(
                 ),
             );
         }
-        None if same => Some((0..nsp).map(|i| input[i] * strides[i]).collect()),
+        None if same => Some(
+            (0..nsp)
+                .map(|i| {
+                    dimension(
+                        OP,
+                        format_args!("the output size of spatial dimension {i}"),
+                        wide(&input, i) * wide(&strides, i),
+                    )
+                })
+                .collect::<ShapeResult>()?,
+        ),
         None => None,
     };
     let (pads_begin, pads_end, out_sp) = match target {
@@ -660,21 +709,35 @@ pub fn conv_transpose_geometry(
                 } else {
                     AutoPad::SameLower
                 };
-                (pb[i], pe[i]) = split_same(full[i] - t[i], mode);
+                let (b, e) = split_same(full[i] - i128::from(t[i]), mode);
+                pb[i] = dimension(
+                    OP,
+                    format_args!("the begin pad of spatial dimension {i}"),
+                    b,
+                )?;
+                pe[i] = dimension(OP, format_args!("the end pad of spatial dimension {i}"), e)?;
             }
             (pb, pe, t)
         }
         None => {
             let (pb, pe) = explicit_pads(OP, &c.pads, nsp, false)?;
-            let out: Vec<i64> = (0..nsp).map(|i| full[i] - pb[i] - pe[i]).collect();
-            if let Some(i) = out.iter().position(|&o| o < 0) {
-                return fail(
+            let mut out = Vec::with_capacity(nsp);
+            for i in 0..nsp {
+                let o = full[i] - wide(&pb, i) - wide(&pe, i);
+                if o < 0 {
+                    return fail(
+                        OP,
+                        format!(
+                            "spatial dimension {i}: pads {} + {} exceed the output size {}",
+                            pb[i], pe[i], full[i]
+                        ),
+                    );
+                }
+                out.push(dimension(
                     OP,
-                    format!(
-                        "spatial dimension {i}: pads {} + {} exceed the output size {}",
-                        pb[i], pe[i], full[i]
-                    ),
-                );
+                    format_args!("the output size of spatial dimension {i}"),
+                    o,
+                )?);
             }
             (pb, pe, out)
         }
@@ -1082,7 +1145,12 @@ pub fn concat(inputs: &[&[i64]], axis: i64) -> ShapeResult {
                 ),
             );
         }
-        out[a] += s[a];
+        out[a] = out[a].checked_add(s[a]).ok_or_else(|| {
+            ShapeError::new(
+                OP,
+                format!("the sizes along axis {a} add up to more than 2^63 - 1"),
+            )
+        })?;
     }
     Ok(out)
 }
@@ -1101,7 +1169,9 @@ pub fn split_sizes(
     let dim = x[a];
     let sizes = match (split, num_outputs) {
         (Some(s), _) => {
-            if s.iter().any(|&v| v < 0) || s.iter().sum::<i64>() != dim {
+            if s.iter().any(|&v| v < 0)
+                || s.iter().map(|&v| i128::from(v)).sum::<i128>() != i128::from(dim)
+            {
                 return fail(
                     OP,
                     format!(
@@ -1116,8 +1186,9 @@ pub fn split_sizes(
             if n < 1 {
                 return fail(OP, format!("num_outputs must be >= 1, got {n}"));
             }
-            let chunk = (dim + n - 1) / n;
-            let last = dim - chunk * (n - 1);
+            // At most `dim`, so it fits.
+            let chunk = ((i128::from(dim) + i128::from(n) - 1) / i128::from(n)) as i64;
+            let last = i128::from(dim) - i128::from(chunk) * i128::from(n - 1);
             if last < 0 {
                 return fail(
                     OP,
@@ -1125,7 +1196,7 @@ pub fn split_sizes(
                 );
             }
             let mut v = vec![chunk; n as usize];
-            v[n as usize - 1] = last;
+            v[n as usize - 1] = last as i64;
             v
         }
         (None, None) => return fail(OP, "needs either the split input or num_outputs"),
@@ -1324,8 +1395,9 @@ pub fn pad_geometry(x: &[i64], pads: &[i64], axes: Option<&[i64]>) -> ShapeResul
     for (i, &a) in axes.iter().enumerate() {
         g.begin[a] = pads[i];
         g.end[a] = pads[n + i];
-        g.output[a] = x[a] + pads[i] + pads[n + i];
-        if g.output[a] < 0 {
+        let size = i128::from(x[a]) + i128::from(pads[i]) + i128::from(pads[n + i]);
+        g.output[a] = dimension(OP, format_args!("the padded size of axis {a}"), size)?;
+        if size < 0 {
             return fail(
                 OP,
                 format!(
@@ -1362,7 +1434,17 @@ pub fn tile(x: &[i64], repeats: &[i64]) -> ShapeResult {
     if let Some(r) = repeats.iter().find(|&&r| r < 0) {
         return fail(OP, format!("repeats must be non-negative, got {r}"));
     }
-    Ok(x.iter().zip(repeats).map(|(d, r)| d * r).collect())
+    x.iter()
+        .zip(repeats)
+        .enumerate()
+        .map(|(i, (&d, &r))| {
+            dimension(
+                OP,
+                format_args!("axis {i} repeated {r} times"),
+                i128::from(d) * i128::from(r),
+            )
+        })
+        .collect()
 }
 
 /// DepthToSpace: `[N, C, H, W]` to `[N, C/b², H·b, W·b]`.
@@ -1378,14 +1460,20 @@ pub fn depth_to_space(x: &[i64], blocksize: i64) -> ShapeResult {
             ),
         );
     }
-    let bb = blocksize * blocksize;
-    if x[1] % bb != 0 {
+    let b = i128::from(blocksize);
+    let bb = b * b;
+    if i128::from(x[1]) % bb != 0 {
         return fail(
             OP,
             format!("{} channels are not divisible by blocksize² = {bb}", x[1]),
         );
     }
-    Ok(vec![x[0], x[1] / bb, x[2] * blocksize, x[3] * blocksize])
+    Ok(vec![
+        x[0],
+        (i128::from(x[1]) / bb) as i64,
+        dimension(OP, "the output height", i128::from(x[2]) * b)?,
+        dimension(OP, "the output width", i128::from(x[3]) * b)?,
+    ])
 }
 
 /// SpaceToDepth: `[N, C, H, W]` to `[N, C·b², H/b, W/b]`.
@@ -1410,9 +1498,10 @@ pub fn space_to_depth(x: &[i64], blocksize: i64) -> ShapeResult {
             ),
         );
     }
+    let b = i128::from(blocksize);
     Ok(vec![
         x[0],
-        x[1] * blocksize * blocksize,
+        dimension(OP, "the output channel count", i128::from(x[1]) * b * b)?,
         x[2] / blocksize,
         x[3] / blocksize,
     ])
@@ -1505,7 +1594,18 @@ pub fn range(start: f64, limit: f64, delta: f64) -> ShapeResult {
             ),
         );
     }
-    Ok(vec![((limit - start) / delta).ceil().max(0.0) as i64])
+    let count = ((limit - start) / delta).ceil().max(0.0);
+    // 2^63 is the first float a 64-bit dimension cannot hold (an `as` cast would saturate);
+    // finite operands make a count that is not NaN.
+    if count >= 9_223_372_036_854_775_808.0 {
+        return fail(
+            OP,
+            format!(
+                "start {start:?}, limit {limit:?} and delta {delta:?} make {count:?} elements, which overflows a 64-bit dimension"
+            ),
+        );
+    }
+    Ok(vec![count as i64])
 }
 
 /// Range for integer operands, computed exactly.
@@ -1521,7 +1621,7 @@ pub fn range_int(start: i64, limit: i64, delta: i64) -> ShapeResult {
     } else {
         0
     };
-    Ok(vec![n.max(0) as i64])
+    Ok(vec![dimension("Range", "the element count", n.max(0))?])
 }
 
 /// Shape (opset 15): the clamped `[start, end)` window of dimensions it returns.
@@ -2131,6 +2231,85 @@ mod tests {
         );
         assert!(msg(arg_reduce("ArgMax", &[], 0, true)).contains("rank >= 1"));
         assert!(msg(arg_reduce("ArgMax", &[2, 0], 1, true)).contains("empty axis"));
+    }
+
+    /// Sizes are computed exactly and must fit in 64 bits: an overflow is an error naming
+    /// the dimension, never a wrapped (or negative) size.
+    #[test]
+    fn sizes_that_overflow_64_bits_are_errors() {
+        const MAX: i64 = i64::MAX;
+        let overflows = |r: ShapeResult| {
+            let m = msg(r);
+            assert!(m.contains("overflows a 64-bit dimension"), "{m}");
+        };
+        // Conv with pads of i64::MAX (onnxruntime reports the overflow).
+        let a = ConvAttrs {
+            pads: vec![MAX, MAX, MAX, MAX],
+            ..Default::default()
+        };
+        overflows(conv(&[1, 1, 4, 4], &[1, 1, 1, 1], None, &a));
+        let a = ConvAttrs {
+            pads: vec![MAX, 0],
+            ..Default::default()
+        };
+        overflows(conv(&[1, 1, 4], &[1, 1, 3], None, &a));
+        // A huge dilated kernel is larger than any input, not a wrapped span.
+        let a = ConvAttrs {
+            dilations: vec![MAX],
+            ..Default::default()
+        };
+        assert!(msg(conv(&[1, 1, 4], &[1, 1, 3], None, &a)).contains("larger than the padded"));
+        let a = ConvAttrs {
+            group: MAX,
+            ..Default::default()
+        };
+        assert!(msg(conv(&[1, 4, 4], &[4, 2, 1], None, &a)).contains("channels"));
+        let a = PoolAttrs {
+            kernel_shape: vec![1],
+            pads: vec![MAX, MAX],
+            ceil_mode: true,
+            ..Default::default()
+        };
+        overflows(pool("MaxPool", &[1, 1, 4], &a));
+        let a = PoolAttrs {
+            kernel_shape: vec![MAX],
+            dilations: vec![4],
+            auto_pad: AutoPad::SameUpper,
+            ..Default::default()
+        };
+        overflows(pool("MaxPool", &[1, 1, MAX], &a));
+        let a = ConvTransposeAttrs {
+            conv: ConvAttrs {
+                strides: vec![MAX],
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        overflows(conv_transpose(&[1, 2, 3], &[2, 1, 3], None, &a));
+        let a = ConvTransposeAttrs {
+            conv: ConvAttrs {
+                group: MAX,
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        assert!(msg(conv_transpose(&[1, 2, 3], &[2, 2, 3], None, &a)).contains("divisible"));
+        overflows(pad(&[4], &[MAX, MAX], None));
+        overflows(tile(&[1 << 62], &[4]));
+        assert!(msg(concat(&[&[MAX], &[1]], 0)).contains("more than 2^63 - 1"));
+        assert!(msg(split(&[4], 0, Some(&[MAX, MAX, 6]), None)).contains("sum to the axis size"));
+        assert_eq!(
+            split(&[MAX], 0, None, Some(2)).unwrap(),
+            vec![vec![MAX / 2 + 1], vec![MAX / 2]]
+        );
+        overflows(depth_to_space(&[1, 4, MAX, 1], 2));
+        assert!(msg(depth_to_space(&[1, 4, 1, 1], MAX)).contains("not divisible"));
+        overflows(space_to_depth(&[1, MAX, 2, 2], 2));
+        overflows(range(0.0, 1e300, 1.0));
+        overflows(range_int(i64::MIN, MAX, 1));
+        assert_eq!(range_int(0, MAX, 1).unwrap(), vec![MAX]);
+        // Flatten never makes a negative dimension: the products are checked.
+        assert!(msg(flatten(&[1 << 32, 1 << 32, 2], 2)).contains("more than 2^63 - 1 elements"));
     }
 
     #[test]

@@ -1,6 +1,8 @@
 //! What the command-line tools share beyond the library crates: loading a model from ONNX or
-//! MLIR, comparing results, and timing runs.
+//! MLIR, comparing results, timing runs, and checking what a run allocates against the memory
+//! budget.
 
 pub mod compare;
 pub mod latency;
 pub mod load;
+pub mod memory;

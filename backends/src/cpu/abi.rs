@@ -48,16 +48,28 @@ impl AbiParam {
         self.shape.is_some()
     }
 
-    /// Elements in the buffer (1 for scalars).
-    pub fn num_elements(&self) -> usize {
-        self.shape
-            .as_ref()
-            .map_or(1, |s| s.iter().product::<i64>() as usize)
+    /// Elements in the buffer (1 for scalars); `None` when a dimension is negative or the
+    /// count does not fit in `usize`.
+    pub fn num_elements(&self) -> Option<usize> {
+        let Some(shape) = &self.shape else {
+            return Some(1);
+        };
+        let dims = shape
+            .iter()
+            .map(|&d| usize::try_from(d).ok())
+            .collect::<Option<Vec<usize>>>()?;
+        if dims.contains(&0) {
+            return Some(0);
+        }
+        dims.iter().try_fold(1usize, |n, &d| n.checked_mul(d))
     }
 
-    /// Bytes the buffer (or scalar) takes.
-    pub fn byte_size(&self) -> usize {
-        self.num_elements() * self.element.size_in_bytes() as usize
+    /// Bytes the buffer (or scalar) takes; `None` when that does not fit in `isize` (no
+    /// allocation can be larger).
+    pub fn byte_size(&self) -> Option<usize> {
+        self.num_elements()?
+            .checked_mul(self.element.size_in_bytes() as usize)
+            .filter(|&b| isize::try_from(b).is_ok())
     }
 }
 
@@ -190,6 +202,12 @@ pub(crate) fn entry_point(ir: &Context, func: OpId, name: &str) -> Result<EntryP
                     )));
                 }
             };
+            if param.byte_size().is_none() {
+                return Err(fail(format!(
+                    "{what} of type '{}' takes more than 2^63 - 1 bytes",
+                    param.ir_type
+                )));
+            }
             params.push(param);
         }
     }

@@ -68,6 +68,37 @@ fn requested_alignment(tr: &Translator, op: OpId) -> TResult<u64> {
     Ok((asked as u64).max(BUFFER_ALIGNMENT))
 }
 
+/// The elements of a buffer of `layout`'s shape, or an error when the count does not fit
+/// in `i64` (where the layout's own product would wrap).
+pub(crate) fn checked_elements(layout: &MemRefLayout) -> Result<u64, String> {
+    if layout.shape.contains(&0) {
+        return Ok(0);
+    }
+    layout
+        .shape
+        .iter()
+        .try_fold(1i64, |n, &d| n.checked_mul(d).filter(|_| d > 0))
+        .map(|n| n as u64)
+        .ok_or_else(|| format!("a buffer of shape {:?} has too many elements", layout.shape))
+}
+
+/// The bytes of a contiguous buffer of `layout`'s shape, checked: at most `i64::MAX`, the
+/// largest size LLVM's and C's allocation functions take.
+pub(crate) fn checked_byte_size(ir: &tb_ir::Context, layout: &MemRefLayout) -> Result<u64, String> {
+    let element = layout.element_kind(ir)?.size_in_bytes();
+    let fits = checked_elements(layout)?
+        .checked_mul(element)
+        .is_some_and(|b| i64::try_from(b).is_ok());
+    if !fits {
+        return Err(format!(
+            "a buffer of shape {:?} takes more than 2^63 - 1 bytes",
+            layout.shape
+        ));
+    }
+    // The count is known to fit, so the layout's own arithmetic does not wrap.
+    byte_size(ir, layout)
+}
+
 fn result_layout(tr: &Translator, op: OpId) -> TResult<MemRefLayout> {
     Ok(MemRefLayout::of(tr.ir, tr.result_type(op, 0)?)?)
 }
@@ -79,9 +110,10 @@ fn alloc(tr: &mut Translator, op: OpId) -> TResult {
         return tr.set_result(op, 0, output);
     }
     let alignment = requested_alignment(tr, op)?;
-    let size = byte_size(tr.ir, &layout)?
+    let size = checked_byte_size(tr.ir, &layout)?
         .max(1)
-        .next_multiple_of(alignment);
+        .checked_next_multiple_of(alignment)
+        .ok_or("buffer size overflows")?;
     let i64_type = tr.llvm.i64_type();
     let pointer = tr
         .call_libc(
@@ -99,7 +131,8 @@ fn alloc(tr: &mut Translator, op: OpId) -> TResult {
 fn alloca(tr: &mut Translator, op: OpId) -> TResult {
     let layout = result_layout(tr, op)?;
     let alignment = requested_alignment(tr, op)?;
-    let count = u32::try_from(layout.num_elements()).map_err(|_| "stack buffer is too large")?;
+    let count =
+        u32::try_from(checked_elements(&layout)?).map_err(|_| "stack buffer is too large")?;
     let element = element_memory_type(tr, &layout)?;
     let at_entry = tr.entry_builder()?;
     let pointer = at_entry.build_alloca(element.array_type(count.max(1)), "")?;
@@ -223,7 +256,7 @@ pub(crate) fn copy_buffer<'a, 'ctx>(
         return Err("copies between buffers of different shapes or element types".into());
     }
     if from_layout.is_contiguous() && to_layout.is_contiguous() {
-        let size = byte_size(tr.ir, from_layout)?;
+        let size = checked_byte_size(tr.ir, from_layout)?;
         if size > 0 {
             let align = from_layout.element_kind(tr.ir)?.size_in_bytes() as u32;
             let bytes = tr.llvm.i64_type().const_int(size, false);

@@ -44,6 +44,14 @@ pub fn reset_heap_peak() {
 pub unsafe extern "C" fn tb_rt_aligned_alloc(alignment: usize, size: usize) -> *mut c_void {
     // SAFETY: forwarded as is.
     let pointer = unsafe { aligned_alloc(alignment, size) };
+    if pointer.is_null() && size > 0 {
+        // Compiled code has no error path and would write through the null pointer: stop
+        // with a message instead of a segmentation fault. (`tb-run` checks every buffer
+        // against its memory budget before it runs code, so only a system that cannot
+        // give what the budget allows gets here.)
+        eprintln!("error: compiled code cannot allocate a buffer of {size} bytes: out of memory");
+        std::process::exit(1);
+    }
     if !pointer.is_null() {
         // SAFETY: a live allocation of the C library.
         let bytes = unsafe { malloc_usable_size(pointer) };

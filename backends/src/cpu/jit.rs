@@ -301,13 +301,13 @@ impl CompiledModule {
         for (i, (param, arg)) in inputs.iter().zip(args.iter()).enumerate() {
             check_argument(param, arg)
                 .map_err(|m| RunError(format!("argument #{i} of @{name}: {m}")))?;
-            let mut bytes = Vec::with_capacity(param.byte_size());
+            let mut bytes = Vec::with_capacity(byte_size(param)?);
             tb_tensor::npy::encode(arg.data(), &mut bytes);
             storage.push(AlignedBytes::from_bytes(&bytes)?);
         }
         for param in entry.outputs() {
             // Uninitialized output elements read as NaN (or -1), never as plausible zeros.
-            storage.push(AlignedBytes::filled(param.byte_size(), 0xff)?);
+            storage.push(AlignedBytes::filled(byte_size(param)?, 0xff)?);
         }
         Ok(PreparedCall {
             entry,
@@ -348,6 +348,16 @@ impl PreparedCall<'_> {
     pub fn argument_bytes(&self) -> usize {
         self.storage.iter().map(|s| s.len).sum()
     }
+}
+
+/// The bytes of `param`'s buffer, or why it cannot be allocated.
+fn byte_size(param: &AbiParam) -> Result<usize, RunError> {
+    param.byte_size().ok_or_else(|| {
+        RunError(format!(
+            "a buffer of type {} takes more bytes than can be allocated",
+            param.ir_type
+        ))
+    })
 }
 
 /// The tensor dtype of an ABI element.

@@ -11,8 +11,9 @@ use tb_ir::{AttrKind, Context, Diagnostic, OpId};
 
 use super::abi::{self, EntryPoint};
 use super::buffers::BUFFER_ALIGNMENT;
+use super::buffers::checked_byte_size;
 use super::function::{declare_internal, define_entry, define_internal, define_packed};
-use super::memref::{MemRefLayout, byte_size};
+use super::memref::MemRefLayout;
 use super::translate::{Error, FunctionTarget, TResult, Translator};
 use super::types::ElementKind;
 
@@ -221,14 +222,19 @@ fn define_global(tr: &mut Translator, op: OpId, name: &str) -> TResult {
         return Err("must have a contiguous layout".into());
     }
     let kind = layout.element_kind(ir)?;
-    let size = byte_size(ir, &layout)? as usize;
+    let size = usize::try_from(checked_byte_size(ir, &layout)?)
+        .map_err(|_| "the global is larger than this machine's address space")?;
+    // An LLVM array type counts its elements in 32 bits.
+    let length = u32::try_from(size).map_err(|_| {
+        format!("a global of {size} bytes is larger than the 4 GiB the CPU backend supports")
+    })?;
     let initial = tr.attr(op, "initial_value");
     let bytes: Option<Vec<u8>> = match initial.map(|a| ir.attr_kind(a)) {
         None => None,
         Some(AttrKind::Unit) => Some(vec![0; size]),
         Some(AttrKind::DenseElements { data, .. }) => {
             let mut out = Vec::with_capacity(size);
-            let count = layout.num_elements() as usize;
+            let count = size / kind.size_in_bytes().max(1) as usize;
             for i in 0..count {
                 let e = if data.splat {
                     data.elements.first()
@@ -259,7 +265,7 @@ fn define_global(tr: &mut Translator, op: OpId, name: &str) -> TResult {
         }
         Some(_) => return Err("has an initial value the CPU backend does not support".into()),
     };
-    let array = tr.llvm.i8_type().array_type(size as u32);
+    let array = tr.llvm.i8_type().array_type(length);
     let global = tr
         .module
         .add_global(array, Some(AddressSpace::default()), name);

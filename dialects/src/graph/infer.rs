@@ -8,7 +8,7 @@ use tb_ir::registry::InferInput;
 use tb_ir::{Context, Diagnostic, FloatKind, OpId, Type};
 
 use super::attrs::Attrs;
-use super::shape::ShapeError;
+use super::shape::{ShapeError, checked_num_elements};
 use super::types::{ElementKind, element_kind, static_tensor, tensor_string, tensor_type};
 
 /// A statically shaped tensor operand.
@@ -145,6 +145,30 @@ fn matches(ctx: &Context, ty: Type, inferred: &Inferred) -> bool {
     element_ok && shape == inferred.shape.as_slice()
 }
 
+/// Runs `rule` and checks what it inferred: every result's element count fits in `i64`, as
+/// ONNX's sizes must, so no later product of its dimensions (strides, byte sizes, loop
+/// bounds) can wrap.
+fn run_rule(input: &RuleInput, rule: Rule) -> RuleResult {
+    let inferred = rule(input)?;
+    for (i, result) in inferred.iter().enumerate() {
+        let problem = if result.shape.iter().any(|&d| d < 0) {
+            "has a negative dimension"
+        } else if checked_num_elements(&result.shape).is_none() {
+            "has more than 2^63 - 1 elements"
+        } else {
+            continue;
+        };
+        let which = if inferred.len() == 1 {
+            "result".to_string()
+        } else {
+            format!("result #{i}")
+        };
+        let dims: Vec<String> = result.shape.iter().map(|d| d.to_string()).collect();
+        return Err(format!("{which} shape [{}] {problem}", dims.join(", ")));
+    }
+    Ok(inferred)
+}
+
 /// Runs `rule` on the built `op` and checks its results against the inferred types.
 pub fn verify_with(ctx: &Context, op: OpId, rule: Rule) -> Result<(), Diagnostic> {
     let data = ctx.op(op);
@@ -163,7 +187,7 @@ pub fn verify_with(ctx: &Context, op: OpId, rule: Rule) -> Result<(), Diagnostic
         attrs: Attrs::of_op(ctx, op),
         num_results: Some(data.results.len()),
     };
-    let inferred = rule(&input).map_err(err)?;
+    let inferred = run_rule(&input, rule).map_err(err)?;
     if inferred.len() != data.results.len() {
         return Err(err(format!(
             "has {} results but {} are inferred",
@@ -271,7 +295,7 @@ pub fn infer_with(
             attrs: Attrs::new(ctx, def, input.attributes.to_vec()),
             num_results: None,
         };
-        rule(&rule_input).map_err(err)?
+        run_rule(&rule_input, rule).map_err(err)?
     };
     Ok(inferred
         .into_iter()

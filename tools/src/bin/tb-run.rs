@@ -17,7 +17,7 @@ use tb_backends::cpu::{
 };
 use tb_interpreter::check::random_arguments;
 use tb_interpreter::exec::{Interpreter, func_signature};
-use tb_interpreter::{Tensor, read_npy, to_npy_bytes};
+use tb_interpreter::{Tensor, to_npy_bytes};
 use tb_ir::pass::{Instrumentation, PassManager, PassRegistry, Pipeline};
 use tb_ir::printer::type_to_string;
 use tb_ir::{AttrKind, Context, OpId};
@@ -25,6 +25,7 @@ use tb_support::OutputSet;
 use tb_tools::compare::compare;
 use tb_tools::latency::Latency;
 use tb_tools::load::{Loaded, is_onnx, load_mlir, load_onnx, parse_input_shapes};
+use tb_tools::memory;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -122,7 +123,7 @@ fn load(args: &Args) -> Result<Loaded, String> {
 
 fn run(args: &Args) -> Result<(), String> {
     let mut loaded = load(args)?;
-    let (name, inputs, result_types) = {
+    let (name, inputs, result_types, results_fit) = {
         let interp = Interpreter::new(&loaded.ctx, loaded.module);
         let name = pick_function(&interp, args.function.as_deref())?;
         let func = interp
@@ -140,11 +141,14 @@ fn run(args: &Args) -> Result<(), String> {
             }
             None => read_inputs(&loaded.ctx, &name, &arg_types, &args.inputs)?,
         };
+        // The interpreter checks each op's results itself, where they are computed.
+        let results_fit = memory::check_types(&loaded.ctx, "result", &result_types)
+            .map_err(|m| format!("tb-run: @{name}: {m}"));
         let result_types: Vec<String> = result_types
             .iter()
             .map(|&t| type_to_string(&loaded.ctx, t))
             .collect();
-        (name, inputs, result_types)
+        (name, inputs, result_types, results_fit)
     };
     let interpret = |loaded: &Loaded| {
         Interpreter::new(&loaded.ctx, loaded.module)
@@ -161,7 +165,11 @@ fn run(args: &Args) -> Result<(), String> {
     } else {
         None
     };
+    // Compiled code's buffers are allocated by the caller (arguments and results) and by
+    // the code itself (what the lowering allocates): all are checked before anything runs.
+    results_fit?;
     lower(&mut loaded, &args.pipeline)?;
+    memory::check_allocations(&loaded.ctx, loaded.module).map_err(|d| loaded.render(&d))?;
     let options = CompileOptions {
         target: TargetOptions {
             cpu: args.mcpu.clone(),
@@ -173,6 +181,9 @@ fn run(args: &Args) -> Result<(), String> {
     };
     let compiled = CompiledModule::compile(&loaded.ctx, loaded.module, &options)
         .map_err(|d| loaded.render(&d))?;
+    if let Some(entry) = compiled.entry_points().find(|e| e.name == name) {
+        memory::check_entry_point(entry).map_err(|m| format!("tb-run: @{name}: {m}"))?;
+    }
     let mut call = compiled
         .prepare(&name, &inputs)
         .map_err(|e| format!("tb-run: {e}"))?;
@@ -325,9 +336,13 @@ fn read_inputs(
             paths.len()
         ));
     }
+    // Each argument must fit the budget before its file is read, and no file is read past
+    // what its argument can take.
+    memory::check_types(ctx, "argument", types).map_err(|m| format!("tb-run: @{name}: {m}"))?;
     paths
         .iter()
-        .map(|p| read_npy(p).map_err(|e| format!("tb-run: {}: {e}", p.display())))
+        .zip(types)
+        .map(|(p, &ty)| memory::read_input(ctx, p, ty).map_err(|m| format!("tb-run: {m}")))
         .collect()
 }
 
