@@ -333,7 +333,8 @@ pub(crate) fn return_op(tr: &mut Translator, op: OpId) -> TResult {
                 }
                 let from = MemRefLayout::of(tr.ir, ty)?;
                 let to = MemRefLayout {
-                    strides: super::memref::contiguous_strides(&from.shape),
+                    strides: super::memref::contiguous_strides(&from.shape)
+                        .ok_or("returns a buffer too large for 64-bit strides")?,
                     offset: 0,
                     ..from.clone()
                 };

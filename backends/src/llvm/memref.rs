@@ -28,13 +28,13 @@ pub struct MemRefLayout {
     pub element: Type,
 }
 
-/// Row-major strides of `shape`.
-pub fn contiguous_strides(shape: &[i64]) -> Vec<i64> {
-    let mut strides = vec![1; shape.len()];
+/// Row-major strides of `shape`; `None` when one does not fit 64 bits.
+pub fn contiguous_strides(shape: &[i64]) -> Option<Vec<i64>> {
+    let mut strides = vec![1i64; shape.len()];
     for k in (0..shape.len().saturating_sub(1)).rev() {
-        strides[k] = strides[k + 1] * shape[k + 1].max(1);
+        strides[k] = strides[k + 1].checked_mul(shape[k + 1].max(1))?;
     }
-    strides
+    Some(strides)
 }
 
 impl MemRefLayout {
@@ -63,9 +63,14 @@ impl MemRefLayout {
                 what()
             ));
         }
+        let dense = || {
+            contiguous_strides(shape).ok_or_else(|| {
+                format!("'{}' has more elements than 64-bit strides address", what())
+            })
+        };
         let (strides, offset) = match layout.map(|a| ir.attr_kind(a)) {
-            None => (contiguous_strides(shape), 0),
-            Some(AttrKind::AffineMap(map)) if map.is_identity() => (contiguous_strides(shape), 0),
+            None => (dense()?, 0),
+            Some(AttrKind::AffineMap(map)) if map.is_identity() => (dense()?, 0),
             Some(AttrKind::Strided { strides, offset }) => {
                 if strides.contains(&DYNAMIC) || *offset == DYNAMIC {
                     return Err(format!(
@@ -97,13 +102,13 @@ impl MemRefLayout {
         self.shape.len()
     }
 
-    pub fn num_elements(&self) -> i64 {
-        self.shape.iter().product()
+    pub fn num_elements(&self) -> Option<i64> {
+        self.shape.iter().try_fold(1i64, |n, &d| n.checked_mul(d))
     }
 
     /// Whether the elements are stored densely in row-major order from the pointer itself.
     pub fn is_contiguous(&self) -> bool {
-        self.offset == 0 && self.strides == contiguous_strides(&self.shape)
+        self.offset == 0 && contiguous_strides(&self.shape).is_some_and(|s| s == self.strides)
     }
 
     /// The element kind the C ABI and the JIT pass for this buffer.
@@ -170,8 +175,9 @@ pub(crate) fn element_pointer<'ctx>(
 /// The byte size of a contiguous buffer of `layout`'s shape.
 pub(crate) fn byte_size(ir: &Context, layout: &MemRefLayout) -> Result<u64, String> {
     let element = layout.element_kind(ir)?.size_in_bytes();
-    u64::try_from(layout.num_elements())
-        .ok()
+    layout
+        .num_elements()
+        .and_then(|n| u64::try_from(n).ok())
         .and_then(|n| n.checked_mul(element))
         .ok_or_else(|| "buffer size overflows".to_string())
 }

@@ -64,3 +64,26 @@ func.func @arg_max(%x: tensor<3x4xf32>) -> tensor<4xi64> {
   %0 = graph.arg_max %x {keepdims = false} : (tensor<3x4xf32>) -> tensor<4xi64>
   return %0 : tensor<4xi64>
 }
+
+// A reduction of a 0-d tensor has no axis to reduce: each output is its one element, so
+// the compute only maps it (no combiner).
+// CHECK-LABEL: func.func @reduce_scalar
+// CHECK-NEXT:    %[[R:.*]] = te.compute (%arg0) [] {
+// CHECK-NEXT:      %[[V:.*]] = te.read %arg0[() -> ()] : tensor<f32>
+// CHECK-NEXT:      te.yield %[[V]] : f32
+// CHECK-NEXT:    } : (tensor<f32>) -> tensor<f32>
+// CHECK-NEXT:    return %[[R]]
+func.func @reduce_scalar(%x: tensor<f32>) -> tensor<f32> {
+  %0 = graph.reduce_sum %x : (tensor<f32>) -> tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// A no-op reduction of a value lowered in the same pass is that value.
+// CHECK-LABEL: func.func @noop_reduction_of_lowered_value
+// CHECK-NEXT:    %[[R:.*]] = te.compute (%arg0)
+// CHECK:         return %[[R]] : tensor<4x2xf32>
+func.func @noop_reduction_of_lowered_value(%x: tensor<4x2xf32>) -> tensor<4x2xf32> {
+  %0 = graph.relu %x : tensor<4x2xf32>
+  %1 = graph.reduce_min %0 {noop_with_empty_axes = true} : (tensor<4x2xf32>) -> tensor<4x2xf32>
+  return %1 : tensor<4x2xf32>
+}

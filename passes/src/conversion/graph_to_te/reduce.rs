@@ -63,10 +63,12 @@ pub(super) fn reduce_over(
     let extents: Vec<i64> = axes.iter().map(|&a| xs[a]).collect();
     let exprs = reduced_exprs(xs.len(), axes, keepdims, out.len());
     let widen = ty != l.element(x);
+    // Over no axes (a 0-d input) each output reduces one element: combined with the
+    // identity it is that element, so the compute only maps it.
     l.compute(
         out,
         ty,
-        Some(Reduction {
+        (!axes.is_empty()).then_some(Reduction {
             extents: &extents,
             combiner,
         }),
