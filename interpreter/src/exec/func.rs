@@ -2,7 +2,7 @@
 //! handled by the block runner), and pass-through of `builtin.unrealized_conversion_cast`.
 
 use tb_dialects::func::FuncOp;
-use tb_ir::{AttrKind, BlockId, Context, OpId, Type, TypeKind};
+use tb_ir::{AttrKind, BlockId, Context, OpId, Type};
 
 use super::{Env, ExecError, ExecResult, Handler, Interpreter};
 
@@ -22,16 +22,9 @@ pub(super) fn body(ctx: &Context, func: OpId) -> Option<BlockId> {
         .and_then(|&r| ctx.entry_block(r))
 }
 
-/// The argument and result types of a `func.func`.
+/// The argument and result types of a `func.func` (the dialect's own reading of them).
 pub fn signature(ctx: &Context, func: OpId) -> Option<(Vec<Type>, Vec<Type>)> {
-    let ty = match ctx.attr_kind(ctx.op_inherent_or_attr(func, "function_type")?) {
-        AttrKind::Type(ty) => *ty,
-        _ => return None,
-    };
-    match ctx.type_kind(ty) {
-        TypeKind::Function { inputs, results } => Some((inputs.clone(), results.clone())),
-        _ => None,
-    }
+    tb_dialects::func::signature(ctx, func)
 }
 
 fn call(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
