@@ -64,7 +64,7 @@ fn planes(x: &Tensor) -> usize {
 
 /// MaxPool: returns `(Y, Indices)`. Indices (i64) are flat positions in the input tensor,
 /// row-major (`storage_order = 0`) or column-major within each plane (`storage_order = 1`).
-/// NaNs are skipped; a window with no number yields NaN (0 for integers) and index -1.
+/// NaNs are skipped; a window with no number yields -inf (the lowest integer) and index -1.
 pub fn max_pool(
     x: &Tensor,
     attrs: &PoolAttrs,
@@ -117,7 +117,9 @@ pub fn max_pool(
         col: &[usize],
         idx: &mut [i64],
     ) -> Vec<T> {
-        let mut y = vec![T::from_f64(f64::NAN); np * out_sp];
+        // A window with no number (only NaNs, or only padding) gives -inf (the lowest
+        // integer), the max's identity, as compiled code does.
+        let mut y = vec![T::lowest(); np * out_sp];
         for_each_window(g, np, |p, o, taps| {
             let plane = &v[p * in_sp..(p + 1) * in_sp];
             let mut best: Option<(T, usize)> = None;

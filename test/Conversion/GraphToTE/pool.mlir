@@ -2,11 +2,15 @@
 
 // Pooling reduces over the kernel window (domain: n, c, output positions | kernel).
 
-// Max pooling pads with -inf and reduces with max in the element type.
+// Max pooling pads with -inf, skips NaNs (as -inf, as onnxruntime does) and reduces with
+// max in the element type.
 // CHECK-LABEL: func.func @max_pool
 // CHECK: te.compute (%{{.*}}) [%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] reduce [%{{.*}}, %{{.*}}] in [3, 3] combiner = max {
 // CHECK-NEXT: %[[V:.*]] = te.read %{{.*}}[(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2 * 2 + d4 + -1, d3 * 2 + d5 + -1)] {padding = 0xFF800000 : f32} : tensor<1x2x7x7xf32>
-// CHECK-NEXT: te.yield %[[V]] : f32
+// CHECK-NEXT: %[[NAN:.*]] = math.isnan %[[V]] : f32
+// CHECK-NEXT: %[[LOW:.*]] = arith.constant 0xFF800000 : f32
+// CHECK-NEXT: %[[X:.*]] = arith.select %[[NAN]], %[[LOW]], %[[V]] : f32
+// CHECK-NEXT: te.yield %[[X]] : f32
 func.func @max_pool(%x: tensor<1x2x7x7xf32>) -> tensor<1x2x4x4xf32> {
   %0 = graph.max_pool %x {kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x2x7x7xf32>) -> tensor<1x2x4x4xf32>
   return %0 : tensor<1x2x4x4xf32>

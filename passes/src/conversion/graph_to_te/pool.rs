@@ -1,5 +1,5 @@
 //! Pooling. MaxPool is a max reduction over the window, reading `-inf` (the type's
-//! lowest integer) outside the input; its optional Indices result is a min reduction of
+//! lowest integer) outside the input and skipping NaNs; its optional Indices result is a min reduction of
 //! the flat input positions that hold the maximum. AveragePool sums with zero padding and
 //! divides by the number of positions that count (`count_include_pad`: explicit padding
 //! counts, what ceil mode adds past it never does). Global pools reduce the spatial dims.
@@ -69,6 +69,7 @@ fn max_pool(l: &mut Lowering) -> LowerResult {
     let padding = lowest(l.ctx, element);
     let exprs = window_exprs(&g);
     let padded = window_leaves_input(&g).then_some(padding);
+    let float = is_float_type(l.ctx, element);
     // Max does not round: it reduces in the element type itself.
     let y = l.compute(
         &g.output,
@@ -77,7 +78,10 @@ fn max_pool(l: &mut Lowering) -> LowerResult {
             extents: &g.kernel,
             combiner: Combiner::Max,
         }),
-        |b| Ok(read_window(b, x, exprs.clone(), padded)),
+        |b| {
+            let v = read_window(b, x, exprs.clone(), padded);
+            Ok(if float { skip_nan(b, v) } else { v })
+        },
     )?;
     let mut results = vec![y];
     if l.num_results() > 1 {
@@ -151,6 +155,14 @@ fn max_pool_indices(
             Ok(b.select(hit, position, none))
         },
     )
+}
+
+/// `v`, or `-inf` where it is NaN: MaxPool skips NaNs, as the kernel and onnxruntime do
+/// (a window of NaNs only gives `-inf`).
+fn skip_nan(b: &mut Body, v: Value) -> Value {
+    let nan = b.math_predicate("math.isnan", v);
+    let lowest = b.constant_like(f64::NEG_INFINITY, v);
+    b.select(nan, lowest, v)
 }
 
 /// A read of the window at `exprs`, padded with `padding` where it may leave the input.
