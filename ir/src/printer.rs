@@ -1157,10 +1157,10 @@ pub(crate) fn write_attr(w: &mut AttrWriter, attr: Attr, out: &mut String) {
             out.push_str("sparse<");
             if let Some(values) = values {
                 // Indices that are all equal print as a splat, as MLIR prints them.
-                // (No index at all — one non-zero of a 0-d tensor — prints as `[[]]`.)
-                if !indices.is_empty()
-                    && (index_shape.is_empty() || indices.iter().all(|&i| i == indices[0]))
-                {
+                // Only one index prints as a splat: several equal indices would read back as
+                // one. (No index at all — one non-zero of a 0-d tensor — prints as `[[]]`.)
+                let one_index = index_shape.is_empty() || index_shape[0] == 1;
+                if !indices.is_empty() && one_index && indices.iter().all(|&i| i == indices[0]) {
                     let _ = write!(out, "{}", indices[0]);
                 } else {
                     let elements: Vec<DenseElement> = indices

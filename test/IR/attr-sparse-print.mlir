@@ -6,3 +6,8 @@
 // the value, so this file is not compared with it.
 // CHECK-LABEL: "unreg.sparse_scalar"() {a = sparse<{{\[\[}}]], -1> : tensor<i3>} : () -> ()
 "unreg.sparse_scalar"() {a = sparse<[[]], [7]> : tensor<i3>} : () -> ()
+
+// Several equal indices stay a list: a splat index stands for one index only, and would
+// read back with fewer indices than values.
+// CHECK-LABEL: "unreg.sparse_equal_indices"() {a = sparse<{{\[\[}}0], [0]], [1, 2]> : tensor<2xi16>} : () -> ()
+"unreg.sparse_equal_indices"() {a = sparse<[[0], [0]], [1, 2]> : tensor<2xi16>} : () -> ()
