@@ -19,3 +19,4 @@ pub mod cpu;
 pub mod llvm;
 pub mod llvm_info;
 pub mod mlir_interop;
+pub mod nvptx;

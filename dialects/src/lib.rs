@@ -11,6 +11,7 @@
 pub mod arith;
 pub mod cf;
 pub mod func;
+pub mod gpu;
 pub mod graph;
 pub mod loop_;
 pub mod math;
@@ -29,5 +30,6 @@ pub fn register_all(ctx: &mut Context) -> Result<(), String> {
     cf::register(ctx)?;
     graph::register(ctx)?;
     te::register(ctx)?;
+    gpu::register(ctx)?;
     loop_::register(ctx)
 }

@@ -10,6 +10,7 @@ mod conversion;
 mod cse;
 mod dce;
 pub mod eqsat;
+mod gpu;
 mod graph_eqsat;
 mod inline;
 pub mod pipelines;
@@ -26,6 +27,7 @@ pub fn register_all(registry: &mut PassRegistry) {
     registry.register(conversion::te_to_loop::info());
     registry.register(cse::info());
     registry.register(dce::info());
+    registry.register(gpu::loop_to_gpu::info());
     registry.register(graph_eqsat::info());
     registry.register(inline::info());
     registry.register(plan_buffers::info());

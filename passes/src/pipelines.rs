@@ -5,3 +5,7 @@
 /// buffers each function frees itself are packed into one arena. Each pass leaves IR that
 /// is already at a lower level untouched, so loop-level input only gets its buffers planned.
 pub const CPU: &str = "builtin.module(canonicalize, convert-graph-to-te, convert-te-to-loop, canonicalize, plan-buffers)";
+
+/// The CPU pipeline, then every loop nest mapped onto `gpu.launch` kernels: what
+/// `tb-run --device cuda` and `tb-translate --emit=ptx` compile.
+pub const GPU: &str = "builtin.module(canonicalize, convert-graph-to-te, convert-te-to-loop, canonicalize, plan-buffers, convert-loop-to-gpu)";

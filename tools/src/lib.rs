@@ -3,6 +3,7 @@
 //! budget.
 
 pub mod compare;
+pub mod gpu;
 pub mod latency;
 pub mod load;
 pub mod memory;

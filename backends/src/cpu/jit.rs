@@ -361,7 +361,7 @@ fn byte_size(param: &AbiParam) -> Result<usize, RunError> {
 }
 
 /// The tensor dtype of an ABI element.
-fn dtype(element: ElementKind) -> DType {
+pub(crate) fn dtype(element: ElementKind) -> DType {
     match element {
         ElementKind::Bool => DType::Bool,
         ElementKind::Int { bits, unsigned } => match (bits, unsigned) {
@@ -382,7 +382,7 @@ fn dtype(element: ElementKind) -> DType {
     }
 }
 
-fn check_argument(param: &AbiParam, arg: &Tensor) -> Result<(), String> {
+pub(crate) fn check_argument(param: &AbiParam, arg: &Tensor) -> Result<(), String> {
     let want = dtype(param.element);
     if arg.dtype() != want {
         return Err(format!(
@@ -406,7 +406,7 @@ fn check_argument(param: &AbiParam, arg: &Tensor) -> Result<(), String> {
     }
 }
 
-fn to_tensor(param: &AbiParam, bytes: &[u8]) -> Result<Tensor, RunError> {
+pub(crate) fn to_tensor(param: &AbiParam, bytes: &[u8]) -> Result<Tensor, RunError> {
     let data = tb_tensor::npy::decode(dtype(param.element), false, bytes);
     let shape = param.shape.clone().unwrap_or_default();
     Tensor::new(shape, data).map_err(|e| RunError(e.0))

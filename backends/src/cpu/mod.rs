@@ -8,14 +8,14 @@
 //! every public function is exported with the C ABI described in [`abi`].
 
 pub mod abi;
-mod buffers;
+pub(crate) mod buffers;
 pub mod emit;
 pub(crate) mod function;
 pub mod header;
 pub mod heap_stats;
 pub mod jit;
-mod loops;
-mod module;
+pub(crate) mod loops;
+pub(crate) mod module;
 mod parallel;
 pub mod runtime;
 mod soft_bf16;

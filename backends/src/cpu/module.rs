@@ -211,9 +211,11 @@ fn element_bytes(kind: ElementKind, element: &DenseElement, out: &mut Vec<u8>) -
 }
 
 /// A `memref.global` as an LLVM global of its bytes, aligned like heap buffers.
-fn define_global(tr: &mut Translator, op: OpId, name: &str) -> TResult {
-    let ir = tr.ir;
-    let ty = match tr.attr(op, "type").map(|a| ir.attr_kind(a)) {
+/// The byte size of a `memref.global` and its initial bytes (`None` for an external
+/// global without an initial value).
+pub(crate) fn global_contents(ir: &Context, op: OpId) -> TResult<(usize, Option<Vec<u8>>)> {
+    let attr = |name: &str| ir.op_inherent_or_attr(op, name);
+    let ty = match attr("type").map(|a| ir.attr_kind(a)) {
         Some(AttrKind::Type(ty)) => *ty,
         _ => return Err("has no memref type".into()),
     };
@@ -224,11 +226,7 @@ fn define_global(tr: &mut Translator, op: OpId, name: &str) -> TResult {
     let kind = layout.element_kind(ir)?;
     let size = usize::try_from(checked_byte_size(ir, &layout)?)
         .map_err(|_| "the global is larger than this machine's address space")?;
-    // An LLVM array type counts its elements in 32 bits.
-    let length = u32::try_from(size).map_err(|_| {
-        format!("a global of {size} bytes is larger than the 4 GiB the CPU backend supports")
-    })?;
-    let initial = tr.attr(op, "initial_value");
+    let initial = attr("initial_value");
     let bytes: Option<Vec<u8>> = match initial.map(|a| ir.attr_kind(a)) {
         None => None,
         Some(AttrKind::Unit) => Some(vec![0; size]),
@@ -265,6 +263,16 @@ fn define_global(tr: &mut Translator, op: OpId, name: &str) -> TResult {
         }
         Some(_) => return Err("has an initial value the CPU backend does not support".into()),
     };
+    Ok((size, bytes))
+}
+
+fn define_global(tr: &mut Translator, op: OpId, name: &str) -> TResult {
+    let ir = tr.ir;
+    let (size, bytes) = global_contents(ir, op)?;
+    // An LLVM array type counts its elements in 32 bits.
+    let length = u32::try_from(size).map_err(|_| {
+        format!("a global of {size} bytes is larger than the 4 GiB the CPU backend supports")
+    })?;
     let array = tr.llvm.i8_type().array_type(length);
     let global = tr
         .module

@@ -146,7 +146,7 @@ impl<'a, 'ctx> Translator<'a, 'ctx> {
         Ok(())
     }
 
-    fn translate_op(&mut self, op: OpId) -> TResult {
+    pub fn translate_op(&mut self, op: OpId) -> TResult {
         let ir = self.ir;
         let name = ir.op_name(op);
         let loc = ir.op(op).loc;

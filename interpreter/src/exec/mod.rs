@@ -14,6 +14,7 @@ mod attr;
 pub mod buffer;
 mod cf;
 mod func;
+mod gpu;
 mod graph;
 mod loop_;
 mod math;
@@ -27,6 +28,7 @@ use rustc_hash::FxHashMap;
 use tb_dialects::arith::ArithOp;
 use tb_dialects::cf::CfOp;
 use tb_dialects::func::FuncOp;
+use tb_dialects::gpu::GpuOp;
 use tb_dialects::graph::GraphOp;
 use tb_dialects::loop_::LoopOp;
 use tb_dialects::math::MathOp;
@@ -469,6 +471,9 @@ fn handler_for(ctx: &Context, op: OpId) -> Option<Handler> {
     }
     if let Some(kind) = LoopOp::of(ctx, op) {
         return loop_::handler(kind);
+    }
+    if let Some(kind) = GpuOp::of(ctx, op) {
+        return gpu::handler(kind);
     }
     if GraphOp::of(ctx, op).is_some() {
         return Some(graph::run);

@@ -58,6 +58,10 @@ struct Args {
     /// The pass pipeline that lowers the module before compilation.
     #[arg(long, value_name = "PIPELINE", default_value = tb_passes::pipelines::CPU)]
     pipeline: String,
+    /// Where compiled code runs: `cpu` (the default) or `cuda` (the first NVIDIA GPU; the
+    /// pipeline then also maps loops onto kernels, and --bench times with CUDA events).
+    #[arg(long, value_name = "DEVICE", default_value = "cpu", value_parser = ["cpu", "cuda"])]
+    device: String,
     /// Compiled runs: the CPU to generate code for (default: the host's).
     #[arg(long, value_name = "NAME")]
     mcpu: Option<String>,
@@ -168,6 +172,9 @@ fn run(args: &Args) -> Result<(), String> {
     // Compiled code's buffers are allocated by the caller (arguments and results) and by
     // the code itself (what the lowering allocates): all are checked before anything runs.
     results_fit?;
+    if args.device == "cuda" {
+        return run_on_cuda(args, &mut loaded, &name, &inputs, &result_types, reference);
+    }
     lower(&mut loaded, &args.pipeline)?;
     memory::check_allocations(&loaded.ctx, loaded.module).map_err(|d| loaded.render(&d))?;
     let options = CompileOptions {
@@ -211,6 +218,42 @@ fn run(args: &Args) -> Result<(), String> {
     }
     if let Some(reference) = reference {
         check(args, &results, &reference)?;
+    }
+    Ok(())
+}
+
+/// `--device cuda`: lowers with the pipeline, maps loops onto kernels, runs on the GPU.
+fn run_on_cuda(
+    args: &Args,
+    loaded: &mut Loaded,
+    name: &str,
+    inputs: &[Tensor],
+    result_types: &[String],
+    reference: Option<Vec<Tensor>>,
+) -> Result<(), String> {
+    // No GPU, no driver: say so before compiling anything.
+    let device = tb_tools::gpu::open_device()?;
+    lower(loaded, &args.pipeline)?;
+    let bench = args.bench.unwrap_or(0) as usize;
+    let run =
+        tb_tools::gpu::run_on_device(&device, &mut loaded.ctx, loaded.module, name, inputs, bench)
+            .map_err(|failure| match failure {
+                tb_tools::gpu::RunFailure::Compile(d) => loaded.render(&d),
+                tb_tools::gpu::RunFailure::Device(m) => format!("tb-run: --device cuda: {m}"),
+            })?;
+    println!("device: {}, {} kernel launch(es)", run.device, run.kernels);
+    report(args, result_types, &run.results)?;
+    if !run.times_ms.is_empty() {
+        let median = run.times_ms[run.times_ms.len() / 2];
+        println!(
+            "bench (CUDA events, {} runs): median {median:.4} ms, min {:.4} ms, max {:.4} ms",
+            run.times_ms.len(),
+            run.times_ms[0],
+            run.times_ms[run.times_ms.len() - 1]
+        );
+    }
+    if let Some(reference) = reference {
+        check(args, &run.results, &reference)?;
     }
     Ok(())
 }

@@ -49,9 +49,14 @@ struct Cli {
     #[arg(long = "input-shape", value_name = "NAME=AxBxC")]
     input_shape: Vec<String>,
 
-    /// Compile the module and write: llvm-ir, asm, obj, shared-lib, or c-header
+    /// Compile the module and write: llvm-ir, asm, obj, shared-lib, c-header, or ptx
+    /// (loop nests are mapped onto GPU kernels first)
     #[arg(long, value_name = "KIND")]
     emit: Option<String>,
+
+    /// --emit=ptx: the GPU architecture, sm_80 or sm_90
+    #[arg(long = "gpu-arch", value_name = "ARCH", default_value = "sm_80")]
+    gpu_arch: String,
 
     /// Output file (`-`, the default, is standard output; obj and shared-lib need a file)
     #[arg(short = 'o', long = "output", value_name = "FILE", default_value = "-")]
@@ -274,8 +279,39 @@ fn parse_emit(kind: &str) -> Result<Output, Failure> {
     })
 }
 
+/// `--emit=ptx`: the module's loop nests as GPU kernels, in PTX for `--gpu-arch`.
+fn emit_ptx(cli: &Cli, input: &Path, bytes: &[u8]) -> Result<(), Failure> {
+    let arch = tb_backends::nvptx::GpuArch::parse(&cli.gpu_arch).map_err(Failure::Usage)?;
+    let text = std::str::from_utf8(bytes)
+        .map_err(|e| Failure::Usage(format!("'{}' is not UTF-8 text: {e}", input.display())))?;
+    let filename = if input.as_os_str() == "-" {
+        "<stdin>".to_owned()
+    } else {
+        input.display().to_string()
+    };
+    let mut sources = SourceMgr::new();
+    sources.add_buffer(&filename, text);
+    let mut ctx = Context::new();
+    tb_dialects::register_all(&mut ctx)
+        .map_err(|bug| Failure::Usage(format!("internal error: {bug}")))?;
+    ctx.allow_unregistered_dialects = cli.allow_unregistered_dialect;
+    let module = parse_source(&mut ctx, text, &filename, &ParseOptions::default())
+        .map_err(|d| Failure::Input(render(&ctx, &sources, &d)))?;
+    verifier::verify(&ctx, module).map_err(|d| Failure::Input(render(&ctx, &sources, &d)))?;
+    let ptx = tb_tools::gpu::compile_ptx(&mut ctx, module, arch)
+        .map_err(|d| Failure::Input(render(&ctx, &sources, &d)))?;
+    let mut outputs = OutputSet::new();
+    outputs
+        .write(&cli.output, ptx.ptx.as_bytes())
+        .map_err(Failure::Write)?;
+    outputs.commit().map_err(Failure::Write)
+}
+
 /// Compiles the module in `bytes` and writes what `--emit` asks for.
 fn emit_output(cli: &Cli, input: &Path, bytes: &[u8], kind: &str) -> Result<(), Failure> {
+    if kind == "ptx" {
+        return emit_ptx(cli, input, bytes);
+    }
     let output = parse_emit(kind)?;
     let to_stdout = cli.output.as_os_str() == "-";
     let wants_file = matches!(output, Output::Llvm(EmitKind::Object | EmitKind::SharedLib));

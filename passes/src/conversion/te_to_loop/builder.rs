@@ -17,7 +17,7 @@ enum InsertPoint {
 
 /// Creates ops at one insertion point, all with one location.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Builder {
+pub(crate) struct Builder {
     at: InsertPoint,
     pub loc: Location,
 }
@@ -302,7 +302,7 @@ impl Builder {
 }
 
 /// A `loop.for` with iter_args being built (see [`Builder::for_loop_carrying`]).
-pub(super) struct CarryingLoop {
+pub(crate) struct CarryingLoop {
     /// The loop's results: the carried values after the last iteration.
     pub results: Vec<Value>,
     /// Inserts before the body's `loop.yield`.

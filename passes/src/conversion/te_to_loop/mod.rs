@@ -23,7 +23,7 @@
 //! settled afterwards, on the converted functions.
 
 mod allocation;
-mod builder;
+pub(crate) mod builder;
 mod combiner;
 mod compute;
 mod constants;

@@ -1,0 +1,459 @@
+//! `convert-loop-to-gpu`: maps the loop nests of loop-level functions onto `gpu.launch`
+//! kernels, so that everything a function computes runs on the GPU and its own body only
+//! allocates buffers, takes views, launches kernels and returns.
+//!
+//! - A top-level `loop.parallel` with constant bounds becomes a one-dimensional grid of
+//!   `block-size`-thread blocks (at most `max-blocks` of them). Each thread walks the
+//!   flattened iteration space with a grid-stride `loop.for` (first iteration: its global
+//!   id; step: the number of threads), so any iteration count is covered without a bounds
+//!   check, and recovers the loop's indices by division and remainder. Inner loops
+//!   (reductions) run sequentially inside the thread.
+//! - Any other top-level computation (a sequential loop, a store, a copy) runs in a
+//!   launch of one thread, in program order: correct, and slow only for what no parallel
+//!   loop describes.
+//! - A returned buffer that is a view (of a planned arena, say) is first copied into a
+//!   buffer of its own, so a runtime can hand back whole allocations.
+//!
+//! What stays outside the kernels: constants and index arithmetic on them, allocations and
+//! deallocations, globals and views. Kernels may use them: the NVPTX backend passes the
+//! buffers as kernel parameters and recomputes constants and views inside the kernel.
+//!
+//! The two options are the mapping's knobs: `block-size` in [1, 1024] and `max-blocks`
+//! in [1, 2^31 - 1]; a grid never has more blocks than the iteration space needs.
+
+use tb_dialects::arith::ArithOp;
+use tb_dialects::gpu;
+use tb_dialects::loop_::{self, LoopOp};
+use tb_dialects::memref::MemRefOp;
+use tb_ir::affine::{AffineExpr, AffineMap};
+use tb_ir::ods::OpKind;
+use tb_ir::pass::{OptionKind, Pass, PassInfo, PassOptionInfo, PassOptions};
+use tb_ir::value::ValueDef;
+use tb_ir::{AttrKind, BlockId, Context, Diagnostic, OpId, TypeKind, Value};
+
+use crate::conversion::te_to_loop::builder::Builder;
+
+const OPTIONS: &[PassOptionInfo] = &[
+    PassOptionInfo {
+        name: "block-size",
+        kind: OptionKind::Int,
+        default: "256",
+        help: "Threads per block of each mapped parallel loop, in [1, 1024]",
+    },
+    PassOptionInfo {
+        name: "max-blocks",
+        kind: OptionKind::Int,
+        default: "65535",
+        help: "Most blocks per grid; threads then take several iterations each (grid-stride)",
+    },
+];
+
+pub(crate) fn info() -> PassInfo {
+    PassInfo {
+        argument: "convert-loop-to-gpu",
+        description: "Map the loop nests of loop-level functions onto gpu.launch kernels",
+        options: OPTIONS,
+        create: |options: &PassOptions| {
+            Box::new(LoopToGpu {
+                block_size: options.int("block-size"),
+                max_blocks: options.int("max-blocks"),
+            })
+        },
+    }
+}
+
+struct LoopToGpu {
+    block_size: i64,
+    max_blocks: i64,
+}
+
+impl Pass for LoopToGpu {
+    fn argument(&self) -> &'static str {
+        "convert-loop-to-gpu"
+    }
+
+    fn display_name(&self) -> &'static str {
+        "ConvertLoopToGpu"
+    }
+
+    fn run(&mut self, ctx: &mut Context, op: OpId) -> Result<(), Diagnostic> {
+        let at_root = |m: String| Diagnostic::error(ctx.op(op).loc, m);
+        if !(1..=1024).contains(&self.block_size) {
+            return Err(at_root(format!(
+                "convert-loop-to-gpu: block-size={} is outside [1, 1024]",
+                self.block_size
+            )));
+        }
+        if !(1..=i64::from(i32::MAX)).contains(&self.max_blocks) {
+            return Err(at_root(format!(
+                "convert-loop-to-gpu: max-blocks={} is outside [1, 2147483647]",
+                self.max_blocks
+            )));
+        }
+        let mut functions = Vec::new();
+        if ctx.op_name(op) == "func.func" {
+            functions.push(op);
+        } else {
+            ctx.walk_nested(op, &mut |inner| {
+                if ctx.op_name(inner) == "func.func" {
+                    functions.push(inner);
+                }
+            });
+        }
+        for func in functions {
+            self.map_function(ctx, func)?;
+        }
+        Ok(())
+    }
+}
+
+/// Ops that stay in the function body: no computation on buffer contents.
+fn is_host_op(ctx: &Context, op: OpId, host_values: &std::collections::HashSet<Value>) -> bool {
+    if gpu::GpuOp::of(ctx, op).is_some() {
+        return true;
+    }
+    if let Some(kind) = LoopOp::of(ctx, op) {
+        return matches!(kind, LoopOp::Alloc | LoopOp::Dealloc);
+    }
+    if let Some(kind) = MemRefOp::of(ctx, op) {
+        use MemRefOp as M;
+        return matches!(
+            kind,
+            M::Alloc
+                | M::Dealloc
+                | M::GetGlobal
+                | M::View
+                | M::Subview
+                | M::ReinterpretCast
+                | M::CollapseShape
+                | M::ExpandShape
+                | M::Cast
+                | M::Dim
+                | M::Rank
+        );
+    }
+    // Scalar arithmetic on values known before any kernel runs (constants, sizes).
+    ArithOp::of(ctx, op).is_some()
+        && ctx.op(op).regions.is_empty()
+        && ctx.op(op).operands.iter().all(|v| host_values.contains(v))
+        && ctx
+            .op(op)
+            .results
+            .iter()
+            .all(|&r| !matches!(ctx.type_kind(ctx.value_type(r)), TypeKind::MemRef { .. }))
+}
+
+/// A `loop.parallel` whose bounds are all constants: its `(lower, step, extent)` per
+/// dimension.
+fn constant_parallel(ctx: &Context, op: OpId) -> Option<Vec<(i64, i64, i64)>> {
+    if LoopOp::of(ctx, op) != Some(LoopOp::Parallel) {
+        return None;
+    }
+    loop_::loop_dims(ctx, op)?
+        .iter()
+        .map(|dim| {
+            let lower = dim.lower.map.constant_results()?;
+            let upper = dim.upper.map.constant_results()?;
+            // Several results mean max (lower) and min (upper).
+            let lower = *lower.iter().max()?;
+            let upper = *upper.iter().min()?;
+            let step = dim.step;
+            let extent = if upper <= lower {
+                0
+            } else {
+                (upper - lower).checked_add(step - 1)? / step
+            };
+            Some((lower, step, extent))
+        })
+        .collect()
+}
+
+fn defining_op(ctx: &Context, value: Value) -> Option<OpId> {
+    match ctx.value(value).def {
+        ValueDef::Result { op, .. } => Some(op),
+        _ => None,
+    }
+}
+
+/// Whether `op` is `ancestor` or nested inside it.
+fn is_inside(ctx: &Context, ancestor: OpId, op: OpId) -> bool {
+    let mut at = Some(op);
+    while let Some(o) = at {
+        if o == ancestor {
+            return true;
+        }
+        at = ctx.parent_op(o);
+    }
+    false
+}
+
+/// The buffers a function's caller can be handed whole: arguments and fresh allocations
+/// and globals.
+fn is_root_buffer(ctx: &Context, value: Value) -> bool {
+    match defining_op(ctx, value) {
+        None => true,
+        Some(op) => {
+            matches!(LoopOp::of(ctx, op), Some(LoopOp::Alloc))
+                || matches!(
+                    MemRefOp::of(ctx, op),
+                    Some(MemRefOp::Alloc | MemRefOp::GetGlobal)
+                )
+        }
+    }
+}
+
+impl LoopToGpu {
+    fn map_function(&self, ctx: &mut Context, func: OpId) -> Result<(), Diagnostic> {
+        let Some(&region) = ctx.op(func).regions.first() else {
+            return Ok(());
+        };
+        let blocks = ctx.region(region).blocks.clone();
+        let Some(&body) = blocks.first() else {
+            return Ok(()); // a declaration
+        };
+        if blocks.len() > 1 {
+            return Err(Diagnostic::error(
+                ctx.op(func).loc,
+                "convert-loop-to-gpu: functions with several blocks (cf branches) are not mapped to the GPU yet",
+            ));
+        }
+        copy_returned_views(ctx, body);
+        let ops: Vec<OpId> = ctx.block_ops(body).collect();
+        let mut host_values: std::collections::HashSet<Value> =
+            ctx.block(body).args.iter().copied().collect();
+        let mut serial: Vec<OpId> = Vec::new();
+        for op in ops {
+            let terminator = ctx.block(body).last == Some(op);
+            if terminator || is_host_op(ctx, op, &host_values) {
+                if !terminator {
+                    host_values.extend(ctx.op(op).results.iter().copied());
+                }
+                self.launch_serial(ctx, body, &mut serial)?;
+                continue;
+            }
+            if let Some(dims) = constant_parallel(ctx, op) {
+                self.launch_serial(ctx, body, &mut serial)?;
+                self.launch_parallel(ctx, op, &dims)?;
+                continue;
+            }
+            serial.push(op);
+        }
+        self.launch_serial(ctx, body, &mut serial)
+    }
+
+    /// Moves `ops` (consecutive, in order) into a launch of one thread.
+    fn launch_serial(
+        &self,
+        ctx: &mut Context,
+        body: BlockId,
+        ops: &mut Vec<OpId>,
+    ) -> Result<(), Diagnostic> {
+        let Some(&first) = ops.first() else {
+            return Ok(());
+        };
+        // Values computed in the kernel cannot be seen after it.
+        for &op in ops.iter() {
+            for &result in &ctx.op(op).results {
+                let escapes = ctx
+                    .value(result)
+                    .uses
+                    .iter()
+                    .any(|u| !ops.iter().any(|&o| is_inside(ctx, o, u.op)));
+                if escapes {
+                    return Err(Diagnostic::error(
+                        ctx.op(op).loc,
+                        format!(
+                            "convert-loop-to-gpu: '{}' op computes a value used outside the kernel it is mapped to; keep such values in buffers",
+                            ctx.op_name(op)
+                        ),
+                    ));
+                }
+            }
+        }
+        let _ = body;
+        let loc = ctx.op(first).loc;
+        let (_, inside) = create_launch(ctx, Builder::before(first, loc), 1, 1);
+        for op in ops.drain(..) {
+            ctx.unlink_op(op);
+            inside.insert(ctx, op);
+        }
+        Ok(())
+    }
+
+    /// Maps a parallel loop with constant bounds onto a grid-stride kernel.
+    fn launch_parallel(
+        &self,
+        ctx: &mut Context,
+        op: OpId,
+        dims: &[(i64, i64, i64)],
+    ) -> Result<(), Diagnostic> {
+        let loc = ctx.op(op).loc;
+        let total = dims
+            .iter()
+            .try_fold(1i64, |n, &(_, _, e)| n.checked_mul(e))
+            .ok_or_else(|| {
+                Diagnostic::error(
+                    loc,
+                    "convert-loop-to-gpu: the loop's iteration count does not fit in 64 bits",
+                )
+            })?;
+        if total == 0 {
+            ctx.erase_op(op);
+            return Ok(());
+        }
+        let block_size = self.block_size.min(total);
+        let blocks = ((total + block_size - 1) / block_size).min(self.max_blocks);
+        let threads = blocks * block_size;
+        let (args, inside) = create_launch(ctx, Builder::before(op, loc), blocks, block_size);
+        // The thread's first iteration: block id * block size + thread id.
+        let global_id = {
+            let scaled = inside.binary(ctx, "arith.muli", args[0], args[9]);
+            inside.binary(ctx, "arith.addi", scaled, args[3])
+        };
+        let lower = ctx.intern_attr(AttrKind::AffineMap(AffineMap::new(
+            1,
+            0,
+            vec![AffineExpr::dim(0)],
+        )));
+        let upper = ctx.intern_attr(AttrKind::AffineMap(AffineMap::constant(total)));
+        let i64_ty = ctx.i64();
+        let step = ctx.integer_attr(threads.into(), i64_ty);
+        let i32_ty = ctx.integer_type(32, tb_ir::Signedness::Signless);
+        let segments = ctx.intern_attr(AttrKind::DenseArray {
+            element: i32_ty,
+            data: tb_ir::attributes::DenseArrayData::Int(vec![1, 0, 0]),
+        });
+        let stride_loop = inside.create(
+            ctx,
+            loop_::FOR,
+            vec![global_id],
+            vec![],
+            vec![
+                ("lower_bound", lower),
+                ("upper_bound", upper),
+                ("step", step),
+                ("operandSegmentSizes", segments),
+            ],
+            1,
+        );
+        let loop_block = ctx.create_block();
+        ctx.append_block(ctx.op(stride_loop).regions[0], loop_block);
+        let index = ctx.index_type();
+        let flat = ctx.add_block_argument(loop_block, index, None);
+        let yield_op =
+            Builder::at_end(loop_block, loc).create(ctx, loop_::YIELD, vec![], vec![], vec![], 0);
+        let at = Builder::before(yield_op, loc);
+        // Recover each index: lower + step * ((flat / stride) % extent), x fastest last.
+        let old_ivs = loop_::induction_vars(ctx, op);
+        let mut stride = 1i64;
+        let mut new_ivs = vec![flat; dims.len()];
+        for (d, &(lower, step, extent)) in dims.iter().enumerate().rev() {
+            let mut value = flat;
+            if stride > 1 {
+                let s = at.index_constant(ctx, stride);
+                value = at.binary(ctx, "arith.divui", value, s);
+            }
+            if d > 0 {
+                let e = at.index_constant(ctx, extent);
+                value = at.binary(ctx, "arith.remui", value, e);
+            }
+            if step != 1 {
+                let s = at.index_constant(ctx, step);
+                value = at.binary(ctx, "arith.muli", value, s);
+            }
+            if lower != 0 {
+                let l = at.index_constant(ctx, lower);
+                value = at.binary(ctx, "arith.addi", value, l);
+            }
+            new_ivs[d] = value;
+            stride = stride.saturating_mul(extent);
+        }
+        let old_body = loop_::body(ctx, op).ok_or_else(|| {
+            Diagnostic::error(loc, "convert-loop-to-gpu: malformed loop.parallel")
+        })?;
+        let moved: Vec<OpId> = ctx
+            .block_ops(old_body)
+            .filter(|&o| LoopOp::of(ctx, o) != Some(LoopOp::Yield))
+            .collect();
+        for o in moved {
+            ctx.unlink_op(o);
+            at.insert(ctx, o);
+        }
+        for (old, new) in old_ivs.into_iter().zip(new_ivs) {
+            ctx.replace_all_uses(old, new);
+        }
+        ctx.erase_op(op);
+        Ok(())
+    }
+}
+
+/// Creates `gpu.launch` with a one-dimensional grid and block and an empty body: its body
+/// arguments and a builder before its terminator.
+fn create_launch(
+    ctx: &mut Context,
+    at: Builder,
+    blocks: i64,
+    block_size: i64,
+) -> (Vec<Value>, Builder) {
+    let grid = at.index_constant(ctx, blocks);
+    let threads = at.index_constant(ctx, block_size);
+    let one = at.index_constant(ctx, 1);
+    let i32_ty = ctx.integer_type(32, tb_ir::Signedness::Signless);
+    let segments = ctx.intern_attr(AttrKind::DenseArray {
+        element: i32_ty,
+        data: tb_ir::attributes::DenseArrayData::Int(vec![0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0]),
+    });
+    let launch = at.create(
+        ctx,
+        gpu::LAUNCH,
+        vec![grid, one, one, threads, one, one],
+        vec![],
+        vec![("operandSegmentSizes", segments)],
+        1,
+    );
+    let block = ctx.create_block();
+    ctx.append_block(ctx.op(launch).regions[0], block);
+    let index = ctx.index_type();
+    let args = (0..gpu::LAUNCH_BODY_ARGS)
+        .map(|_| ctx.add_block_argument(block, index, None))
+        .collect();
+    let terminator =
+        Builder::at_end(block, at.loc).create(ctx, gpu::TERMINATOR, vec![], vec![], vec![], 0);
+    (args, Builder::before(terminator, at.loc))
+}
+
+/// Returned buffers that are views are copied into buffers of their own (by a parallel
+/// loop, which is then mapped like any other).
+fn copy_returned_views(ctx: &mut Context, body: BlockId) {
+    let Some(ret) = ctx.block(body).last else {
+        return;
+    };
+    let operands = ctx.op(ret).operands.to_vec();
+    for (i, value) in operands.into_iter().enumerate() {
+        let ty = ctx.value_type(value);
+        let TypeKind::MemRef { shape, element, .. } = ctx.type_kind(ty).clone() else {
+            continue;
+        };
+        if is_root_buffer(ctx, value) || shape.iter().any(|&d| d < 0) {
+            continue;
+        }
+        let at = Builder::before(ret, ctx.op(ret).loc);
+        let own = ctx.intern_type(TypeKind::MemRef {
+            shape: shape.clone(),
+            element,
+            layout: None,
+            memory_space: None,
+        });
+        let copy = at.alloc(ctx, own);
+        if shape.is_empty() {
+            let v = at.load(ctx, value, AffineMap::new(0, 0, vec![]), &[]);
+            at.store(ctx, v, copy, &[]);
+        } else {
+            let (inside, ivs) = at.parallel(ctx, &shape);
+            let map = AffineMap::identity(ivs.len() as u32);
+            let v = inside.load(ctx, value, map, &ivs);
+            inside.store(ctx, v, copy, &ivs);
+        }
+        ctx.set_operand(ret, i, copy);
+    }
+}
