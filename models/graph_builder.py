@@ -105,6 +105,9 @@ class GraphBuilder:
             graph,
             opset_imports=[helper.make_opsetid("", OPSET)],
             producer_name="tensorbind-models",
+            # IR 10 (ONNX 1.16): what every onnxruntime since 1.17 loads, whatever onnx
+            # version writes the model.
+            ir_version=10,
         )
         # Models over 2 GB would need external data; ours are far below.
         onnx.checker.check_model(model, full_check=True)

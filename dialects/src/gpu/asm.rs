@@ -16,8 +16,8 @@ use tb_ir::parser::PResult;
 use tb_ir::{OpId, Signedness};
 
 use super::{
-    Dimension, LAUNCH_BODY_ARGS, ShuffleMode, dimension, dimension_attr, launch_sizes,
-    shuffle_mode, shuffle_mode_attr,
+    Dimension, LAUNCH_BODY_ARGS, ShuffleMode, WORKGROUP_ATTRIBUTIONS, dimension, dimension_attr,
+    launch_sizes, shuffle_mode, shuffle_mode_attr,
 };
 
 /// `(%a, %b, %c)`: three region arguments.
@@ -89,6 +89,10 @@ pub(crate) fn parse_launch(p: &mut OpAsmParser, state: &mut OperationParseState)
             ));
         }
     }
+    // MLIR records the number of workgroup attributions (none here) on every launch.
+    let i64_ty = p.ctx().i64();
+    let none = p.ctx().integer_attr(0, i64_ty);
+    state.add_attr(WORKGROUP_ATTRIBUTIONS, none);
     for (name, value) in p.parse_optional_attr_dict_with_keyword()? {
         state.add_attr(&name, value);
     }
@@ -148,7 +152,7 @@ pub(crate) fn print_launch(p: &mut OpAsmPrinter, op: OpId) {
         p.print_str(" dynamic_shared_memory_size ");
         p.print_value(operands[6]);
     }
-    p.print_optional_attr_dict(op, &[], true);
+    p.print_optional_attr_dict(op, &[WORKGROUP_ATTRIBUTIONS], true);
     if let Some(region) = region {
         p.print_str(" ");
         p.print_region(region, false, true);

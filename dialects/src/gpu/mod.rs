@@ -38,6 +38,10 @@ pub const GRID_DIM: &str = "gpu.grid_dim";
 pub const BARRIER: &str = "gpu.barrier";
 pub const SHUFFLE: &str = "gpu.shuffle";
 
+/// The discardable attribute MLIR keeps on `gpu.launch`: how many of the body's arguments
+/// after the twelve ids and sizes are workgroup buffers (always 0 here).
+pub const WORKGROUP_ATTRIBUTIONS: &str = "workgroup_attributions";
+
 /// Threads that execute a shuffle together (a warp on NVIDIA GPUs).
 pub const WARP_SIZE: u32 = 32;
 

@@ -16,6 +16,18 @@ pub(super) fn launch(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     if tb_ir::ods::segment_sizes(ctx, op).and_then(|s| s.first().copied()) != Some(0) {
         return Err(op_error(ctx, op, "async launches are not supported yet"));
     }
+    if let Some(attr) = ctx.op_attr(op, super::WORKGROUP_ATTRIBUTIONS)
+        && !matches!(
+            ctx.attr_kind(attr),
+            tb_ir::AttrKind::Integer { value: 0, .. }
+        )
+    {
+        return Err(op_error(
+            ctx,
+            op,
+            "workgroup attributions are not supported by TensorBind yet",
+        ));
+    }
     let Some(body) = launch_body(ctx, op) else {
         return Err(op_error(ctx, op, "requires a body with one block"));
     };

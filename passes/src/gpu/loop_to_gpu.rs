@@ -175,6 +175,15 @@ fn defining_op(ctx: &Context, value: Value) -> Option<OpId> {
     }
 }
 
+/// Whether the store `op` stores a value one of `ops` computes.
+fn stored_from(ctx: &Context, op: OpId, ops: &[OpId]) -> bool {
+    ctx.op(op)
+        .operands
+        .first()
+        .and_then(|&v| defining_op(ctx, v))
+        .is_some_and(|d| ops.contains(&d))
+}
+
 /// Whether `op` is `ancestor` or nested inside it.
 fn is_inside(ctx: &Context, ancestor: OpId, op: OpId) -> bool {
     let mut at = Some(op);
@@ -228,49 +237,104 @@ impl LoopToGpu {
                 if !terminator {
                     host_values.extend(ctx.op(op).results.iter().copied());
                 }
-                self.launch_serial(ctx, body, &mut serial)?;
+                self.launch_serial(ctx, &mut serial)?;
                 continue;
             }
             if let Some(dims) = constant_parallel(ctx, op) {
-                self.launch_serial(ctx, body, &mut serial)?;
+                self.launch_serial(ctx, &mut serial)?;
                 self.launch_parallel(ctx, op, &dims)?;
                 continue;
             }
             serial.push(op);
         }
-        self.launch_serial(ctx, body, &mut serial)
+        self.launch_serial(ctx, &mut serial)
     }
 
     /// Moves `ops` (consecutive, in order) into a launch of one thread.
-    fn launch_serial(
-        &self,
-        ctx: &mut Context,
-        body: BlockId,
-        ops: &mut Vec<OpId>,
-    ) -> Result<(), Diagnostic> {
-        let Some(&first) = ops.first() else {
+    fn launch_serial(&self, ctx: &mut Context, ops: &mut Vec<OpId>) -> Result<(), Diagnostic> {
+        if ops.is_empty() {
             return Ok(());
-        };
-        // Values computed in the kernel cannot be seen after it.
+        }
+        // A scalar the kernel computes and later code uses goes through a 0-d buffer: the
+        // kernel stores it, each later use loads it where it is used.
         for &op in ops.iter() {
-            for &result in &ctx.op(op).results {
-                let escapes = ctx
+            let results = ctx.op(op).results.to_vec();
+            for result in results {
+                let outside: Vec<(OpId, u32)> = ctx
                     .value(result)
                     .uses
                     .iter()
-                    .any(|u| !ops.iter().any(|&o| is_inside(ctx, o, u.op)));
-                if escapes {
+                    .filter(|u| !ops.iter().any(|&o| is_inside(ctx, o, u.op)))
+                    .map(|u| (u.op, u.index))
+                    .collect();
+                if outside.is_empty() {
+                    continue;
+                }
+                let ty = ctx.value_type(result);
+                let scalar = matches!(
+                    ctx.type_kind(ty),
+                    TypeKind::Index | TypeKind::Integer { .. } | TypeKind::Float(_)
+                );
+                if !scalar {
                     return Err(Diagnostic::error(
                         ctx.op(op).loc,
                         format!(
-                            "convert-loop-to-gpu: '{}' op computes a value used outside the kernel it is mapped to; keep such values in buffers",
+                            "convert-loop-to-gpu: '{}' op computes a non-scalar value used outside the kernel it is mapped to",
                             ctx.op_name(op)
                         ),
                     ));
                 }
+                let loc = ctx.op(op).loc;
+                let buffer_type = ctx.intern_type(TypeKind::MemRef {
+                    shape: vec![],
+                    element: ty,
+                    layout: None,
+                    memory_space: None,
+                });
+                let slot = Builder::before(ops[0], loc).alloc(ctx, buffer_type);
+                let after = ctx.op(op).next;
+                let store_at = match after {
+                    Some(next) => Builder::before(next, loc),
+                    None => {
+                        return Err(Diagnostic::error(
+                            loc,
+                            "convert-loop-to-gpu: op ends its block",
+                        ));
+                    }
+                };
+                store_at.store(ctx, result, slot, &[]);
+                for (user, index) in outside {
+                    let user_loc = ctx.op(user).loc;
+                    let reload = Builder::before(user, user_loc).load(
+                        ctx,
+                        slot,
+                        AffineMap::new(0, 0, vec![]),
+                        &[],
+                    );
+                    ctx.set_operand(user, index as usize, reload);
+                }
             }
         }
-        let _ = body;
+        // The group is consecutive; the stores just added sit inside it or right after
+        // its last op, and belong to the kernel too.
+        let first = ops[0];
+        let mut last = *ops.last().expect("not empty");
+        while let Some(next) = ctx.op(last).next
+            && LoopOp::of(ctx, next) == Some(LoopOp::Store)
+            && stored_from(ctx, next, ops)
+        {
+            last = next;
+        }
+        let mut range = Vec::new();
+        let mut at = Some(first);
+        while let Some(o) = at {
+            range.push(o);
+            if o == last {
+                break;
+            }
+            at = ctx.op(o).next;
+        }
+        *ops = range;
         let loc = ctx.op(first).loc;
         let (_, inside) = create_launch(ctx, Builder::before(first, loc), 1, 1);
         for op in ops.drain(..) {

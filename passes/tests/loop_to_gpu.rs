@@ -1,0 +1,173 @@
+//! `convert-loop-to-gpu` keeps what a program computes: graph-level programs are lowered to
+//! loops and mapped onto `gpu.launch` kernels, and the interpreter (which runs every
+//! thread of every block) compares the result with the program as written, on random
+//! inputs, for several choices of the mapping's knobs.
+
+use tb_interpreter::check::{Tolerance, check_transform};
+use tb_ir::pass::{Instrumentation, PassManager, PassRegistry, Pipeline};
+use tb_ir::{Context, OpId};
+
+const LOWER: &str =
+    "canonicalize, convert-graph-to-te, convert-te-to-loop, canonicalize, plan-buffers";
+
+/// The lowering, then the mapping with `options`; returns the mapped module's text.
+fn check_mapping(src: &str, options: &str) -> String {
+    let pipeline = format!("builtin.module({LOWER}, convert-loop-to-gpu{options})");
+    let report = check_transform(
+        src,
+        |ctx, module| {
+            let mut registry = PassRegistry::new();
+            tb_passes::register_all(&mut registry);
+            let parsed = Pipeline::parse(&pipeline).unwrap();
+            let mut pm = PassManager::new(&parsed, &registry).unwrap();
+            let instr = Instrumentation {
+                verify_each: true,
+                ..Instrumentation::default()
+            };
+            pm.run(ctx, module, &instr)?;
+            assert_all_computation_in_kernels(ctx, module);
+            Ok(())
+        },
+        Tolerance::default(),
+        3,
+    )
+    .unwrap_or_else(|e| panic!("{pipeline} changed the program's meaning:\n{e}"));
+    assert!(report.skipped.is_empty(), "{:?}", report.skipped);
+    report.text
+}
+
+/// After the mapping, a function's own body holds no loops, loads or stores.
+fn assert_all_computation_in_kernels(ctx: &Context, module: OpId) {
+    ctx.walk_nested(module, &mut |op| {
+        let name = ctx.op_name(op);
+        let parent = ctx.parent_op(op).map(|p| ctx.op_name(p).to_owned());
+        if parent.as_deref() == Some("func.func") {
+            assert!(
+                !matches!(
+                    name,
+                    "loop.for" | "loop.parallel" | "loop.load" | "loop.store" | "memref.copy"
+                ),
+                "{name} left outside a kernel"
+            );
+        }
+    });
+}
+
+const MLP: &str = r#"
+func.func @mlp(%x: tensor<3x17xf32>, %w: tensor<17x5xf32>, %b: tensor<5xf32>) -> tensor<3x5xf32> {
+  %0 = "graph.matmul"(%x, %w) : (tensor<3x17xf32>, tensor<17x5xf32>) -> tensor<3x5xf32>
+  %1 = "graph.add"(%0, %b) : (tensor<3x5xf32>, tensor<5xf32>) -> tensor<3x5xf32>
+  %2 = "graph.relu"(%1) : (tensor<3x5xf32>) -> tensor<3x5xf32>
+  %3 = "graph.softmax"(%2) <{axis = 1 : i64}> : (tensor<3x5xf32>) -> tensor<3x5xf32>
+  return %3 : tensor<3x5xf32>
+}
+"#;
+
+#[test]
+fn default_mapping_keeps_a_perceptron() {
+    let text = check_mapping(MLP, "");
+    assert!(text.contains("gpu.launch"), "{text}");
+}
+
+#[test]
+fn one_block_of_one_thread_walks_every_iteration() {
+    // Grid-stride: a single thread takes all iterations of every loop.
+    let text = check_mapping(MLP, "{block-size=1 max-blocks=1}");
+    // A step of 1 (the default) is not printed: no loop steps over other threads' work.
+    assert!(!text.contains(" step "), "{text}");
+}
+
+#[test]
+fn blocks_that_do_not_divide_the_iterations_cover_them_once() {
+    // 15 outputs, blocks of 4 threads, at most 2 blocks: 8 threads, 2 rounds, a partial one.
+    check_mapping(MLP, "{block-size=4 max-blocks=2}");
+}
+
+#[test]
+fn reductions_and_broadcasts_map() {
+    check_mapping(
+        r#"
+func.func @norm(%x: tensor<4x6x5xf32>) -> (tensor<4x1x5xf32>, tensor<4x6x5xf32>) {
+  %m = graph.reduce_mean %x {axes = array<i64: 1>} : (tensor<4x6x5xf32>) -> tensor<4x1x5xf32>
+  %d = "graph.sub"(%x, %m) : (tensor<4x6x5xf32>, tensor<4x1x5xf32>) -> tensor<4x6x5xf32>
+  return %m, %d : tensor<4x1x5xf32>, tensor<4x6x5xf32>
+}
+"#,
+        "{block-size=32}",
+    );
+}
+
+#[test]
+fn a_returned_view_is_copied_into_its_own_buffer() {
+    let text = check_mapping(
+        r#"
+func.func @reshape(%x: tensor<2x6xf32>) -> tensor<3x4xf32> {
+  %y = "graph.relu"(%x) : (tensor<2x6xf32>) -> tensor<2x6xf32>
+  %r = graph.reshape %y {shape = array<i64: 3, 4>} : (tensor<2x6xf32>) -> tensor<3x4xf32>
+  return %r : tensor<3x4xf32>
+}
+"#,
+        "",
+    );
+    assert!(text.contains("gpu.launch"), "{text}");
+}
+
+#[test]
+fn a_scalar_computed_before_a_parallel_loop_reaches_it_through_a_buffer() {
+    let report = check_transform(
+        r#"
+func.func @f(%a: memref<4xf32>) -> memref<4xf32> {
+  %out = loop.alloc() : memref<4xf32>
+  %c0 = arith.constant 0 : index
+  %s = loop.load %a[%c0] : memref<4xf32>
+  %t = arith.mulf %s, %s : f32
+  loop.parallel (%i) = (0) to (4) {
+    %x = loop.load %a[%i] : memref<4xf32>
+    %y = arith.addf %x, %t : f32
+    loop.store %y, %out[%i] : memref<4xf32>
+  }
+  return %out : memref<4xf32>
+}
+"#,
+        |ctx, module| {
+            let mut registry = PassRegistry::new();
+            tb_passes::register_all(&mut registry);
+            let parsed = Pipeline::parse("builtin.module(convert-loop-to-gpu)").unwrap();
+            PassManager::new(&parsed, &registry).unwrap().run(
+                ctx,
+                module,
+                &Instrumentation::default(),
+            )?;
+            assert_all_computation_in_kernels(ctx, module);
+            Ok(())
+        },
+        Tolerance::default(),
+        3,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(report.text.contains("memref<f32>"), "{}", report.text);
+}
+
+#[test]
+fn knobs_outside_their_range_are_refused() {
+    let mut registry = PassRegistry::new();
+    tb_passes::register_all(&mut registry);
+    for options in ["{block-size=0}", "{block-size=1025}", "{max-blocks=0}"] {
+        let parsed =
+            Pipeline::parse(&format!("builtin.module(convert-loop-to-gpu{options})")).unwrap();
+        let mut ctx = Context::new();
+        tb_dialects::register_all(&mut ctx).unwrap();
+        let module = tb_ir::parser::parse_source(
+            &mut ctx,
+            "func.func @f() { return }",
+            "test.mlir",
+            &Default::default(),
+        )
+        .unwrap();
+        let error = PassManager::new(&parsed, &registry)
+            .unwrap()
+            .run(&mut ctx, module, &Instrumentation::default())
+            .unwrap_err();
+        assert!(error.message.contains("is outside"), "{}", error.message);
+    }
+}

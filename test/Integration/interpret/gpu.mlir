@@ -1,0 +1,93 @@
+// RUN: tb-run --interpret %s --function shuffle_xor | FileCheck %s --check-prefix=XOR
+// RUN: tb-run --interpret %s --function barrier_phases | FileCheck %s --check-prefix=BARRIER
+// RUN: tb-run --interpret %s --function grid | FileCheck %s --check-prefix=GRID
+// RUN: not tb-run --interpret %s --function oversized_block 2>&1 | FileCheck %s --check-prefix=OVERSIZED
+// RUN: not tb-run --interpret %s --function nested_barrier 2>&1 | FileCheck %s --check-prefix=NESTED
+
+// Lanes swap with their neighbour: lane i reads lane i ^ 1.
+// XOR: result #0: memref<8xf32> = [1.0, 0.0, 3.0, 2.0, 5.0, 4.0, 7.0, 6.0]
+func.func @shuffle_xor() -> memref<8xf32> {
+  %out = loop.alloc() : memref<8xf32>
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c8, %sy = %c1, %sz = %c1) {
+    %i = arith.index_cast %tx : index to i32
+    %f = arith.sitofp %i : i32 to f32
+    %one = arith.constant 1 : i32
+    %width = arith.constant 8 : i32
+    %r, %ok = gpu.shuffle xor %f, %one, %width : f32
+    loop.store %r, %out[%tx] : memref<8xf32>
+    gpu.terminator
+  }
+  return %out : memref<8xf32>
+}
+
+// Every thread writes its id, then (after the barrier) reads its neighbour's: without
+// the barrier's phase boundary, thread 0 would read a value not yet written.
+// BARRIER: result #0: memref<4xi32> = [1, 2, 3, 0]
+func.func @barrier_phases() -> memref<4xi32> {
+  %shared = loop.alloc() : memref<4xi32>
+  %out = loop.alloc() : memref<4xi32>
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
+    %id = arith.index_cast %tx : index to i32
+    loop.store %id, %shared[%tx] : memref<4xi32>
+    gpu.barrier
+    %one = arith.constant 1 : index
+    %next = arith.addi %tx, %one : index
+    %wrapped = arith.remui %next, %sx : index
+    %v = loop.load %shared[%wrapped] : memref<4xi32>
+    loop.store %v, %out[%tx] : memref<4xi32>
+    gpu.terminator
+  }
+  return %out : memref<4xi32>
+}
+
+// Blocks and threads in two dimensions cover a 4x6 grid of elements once each.
+// GRID: result #0: memref<4x6xindex> = {{\[}}[0, 1, 2, 3, 4, 5], [10, 11, 12, 13, 14, 15], [20, 21, 22, 23, 24, 25], [30, 31, 32, 33, 34, 35]]
+func.func @grid() -> memref<4x6xindex> {
+  %out = loop.alloc() : memref<4x6xindex>
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c10 = arith.constant 10 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c2, %gy = %c2, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c3, %sy = %c2, %sz = %c1) {
+    %row0 = arith.muli %by, %sy : index
+    %row = arith.addi %row0, %ty : index
+    %col0 = arith.muli %bx, %sx : index
+    %col = arith.addi %col0, %tx : index
+    %tens = arith.muli %row, %c10 : index
+    %v = arith.addi %tens, %col : index
+    loop.store %v, %out[%row, %col] : memref<4x6xindex>
+    gpu.terminator
+  }
+  return %out : memref<4x6xindex>
+}
+
+// OVERSIZED: error: 'gpu.launch' op launches blocks of 2048x1x1 threads; a block holds at most 1024
+func.func @oversized_block() {
+  %c1 = arith.constant 1 : index
+  %c2048 = arith.constant 2048 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c2048, %sy = %c1, %sz = %c1) {
+    gpu.terminator
+  }
+  return
+}
+
+// NESTED: error: 'gpu.barrier' op is only run by the interpreter at the top level of a gpu.launch body, not inside nested regions
+func.func @nested_barrier() {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    loop.for %i = 0 to 2 {
+      gpu.barrier
+    }
+    gpu.terminator
+  }
+  return
+}
