@@ -5,4 +5,5 @@
 pub mod compare;
 pub mod latency;
 pub mod load;
+pub mod lower;
 pub mod memory;

@@ -48,13 +48,33 @@ pub fn parse_input_shapes(specs: &[String]) -> Result<HashMap<String, Vec<i64>>,
 /// Imports the ONNX model at `path`, fixing dynamic input dimensions with `input_shapes`.
 pub fn load_onnx(path: &str, input_shapes: HashMap<String, Vec<i64>>) -> Result<Loaded, String> {
     let model = Model::load(path).map_err(|e| e.to_string())?;
+    import(&model, path, input_shapes)
+}
+
+/// Imports the ONNX model serialized in `bytes` (read from standard input, say), named
+/// `file_name` in locations. Such a model cannot keep its weights in external files.
+pub fn load_onnx_bytes(
+    bytes: &[u8],
+    file_name: &str,
+    input_shapes: HashMap<String, Vec<i64>>,
+) -> Result<Loaded, String> {
+    let model = Model::from_bytes(bytes).map_err(|e| format!("{file_name}: {e}"))?;
+    import(&model, file_name, input_shapes)
+}
+
+/// Imports an already loaded ONNX `model`, named `file_name` in locations.
+pub fn import(
+    model: &Model,
+    file_name: &str,
+    input_shapes: HashMap<String, Vec<i64>>,
+) -> Result<Loaded, String> {
     let options = ImportOptions {
         input_shapes,
-        file_name: path.to_owned(),
+        file_name: file_name.to_owned(),
         cleanup: Some(tb_passes::register_all),
         ..ImportOptions::default()
     };
-    let imported = import_model(&model, &options).map_err(|e| e.to_string())?;
+    let imported = import_model(model, &options).map_err(|e| e.to_string())?;
     Ok(Loaded {
         ctx: imported.ctx,
         module: imported.module,
@@ -64,10 +84,21 @@ pub fn load_onnx(path: &str, input_shapes: HashMap<String, Vec<i64>>) -> Result<
 
 /// Parses and verifies MLIR text named `filename`.
 pub fn load_mlir(text: &str, filename: &str) -> Result<Loaded, String> {
+    load_mlir_with(text, filename, false)
+}
+
+/// Parses and verifies MLIR text named `filename`, accepting ops of unregistered dialects
+/// when `allow_unregistered` (`--allow-unregistered-dialect`).
+pub fn load_mlir_with(
+    text: &str,
+    filename: &str,
+    allow_unregistered: bool,
+) -> Result<Loaded, String> {
     let mut sources = SourceMgr::new();
     sources.add_buffer(filename, text);
     let mut ctx = Context::new();
     tb_dialects::register_all(&mut ctx).map_err(|bug| format!("internal error: {bug}"))?;
+    ctx.allow_unregistered_dialects = allow_unregistered;
     let module = parse_source(&mut ctx, text, filename, &ParseOptions::default())
         .map_err(|d| render(&ctx, &sources, &d))?;
     verifier::verify(&ctx, module).map_err(|d| render(&ctx, &sources, &d))?;
@@ -76,4 +107,68 @@ pub fn load_mlir(text: &str, filename: &str) -> Result<Loaded, String> {
         module,
         sources,
     })
+}
+
+/// The shape a `.npy` file's header declares, read without reading its data.
+pub fn npy_shape(path: &Path) -> Result<Vec<i64>, String> {
+    use std::io::Read;
+    let fail = |m: &str| format!("'{}' is not a .npy file: {m}", path.display());
+    let mut file =
+        std::fs::File::open(path).map_err(|e| format!("cannot read '{}': {e}", path.display()))?;
+    let mut prefix = [0u8; 12];
+    file.read_exact(&mut prefix[..10])
+        .map_err(|_| fail("it is too short"))?;
+    if &prefix[..6] != b"\x93NUMPY" {
+        return Err(fail("no NUMPY magic"));
+    }
+    let header_len = if prefix[6] == 1 {
+        u16::from_le_bytes([prefix[8], prefix[9]]) as usize
+    } else {
+        file.read_exact(&mut prefix[10..12])
+            .map_err(|_| fail("it is too short"))?;
+        u32::from_le_bytes([prefix[8], prefix[9], prefix[10], prefix[11]]) as usize
+    };
+    if header_len > 1 << 20 {
+        return Err(fail("its header is longer than 1 MiB"));
+    }
+    let mut header = vec![0u8; header_len];
+    file.read_exact(&mut header)
+        .map_err(|_| fail("its header is cut short"))?;
+    let header = String::from_utf8_lossy(&header);
+    let start = header
+        .find("'shape'")
+        .and_then(|at| header[at..].find('(').map(|p| at + p + 1))
+        .ok_or_else(|| fail("its header has no shape"))?;
+    let end = header[start..]
+        .find(')')
+        .map(|p| start + p)
+        .ok_or_else(|| fail("its shape is not closed"))?;
+    header[start..end]
+        .split(',')
+        .map(str::trim)
+        .filter(|d| !d.is_empty())
+        .map(|d| d.parse::<i64>().map_err(|_| fail("a dimension is not a number")))
+        .collect()
+}
+
+/// The names a function's arguments and results carry (`{onnx.name = ...}` in its
+/// `arg_attrs`/`res_attrs`), `None` where they carry none.
+pub fn io_names(ctx: &Context, func: OpId) -> (Vec<Option<String>>, Vec<Option<String>>) {
+    let names = |key: &str| -> Vec<Option<String>> {
+        let Some(list) = ctx.op_inherent_or_attr(func, key) else {
+            return Vec::new();
+        };
+        let tb_ir::AttrKind::Array(dicts) = ctx.attr_kind(list) else {
+            return Vec::new();
+        };
+        dicts
+            .iter()
+            .map(|&d| {
+                ctx.dictionary_get(d, "onnx.name")
+                    .and_then(|n| ctx.attr_as_str(n))
+                    .map(str::to_owned)
+            })
+            .collect()
+    };
+    (names("arg_attrs"), names("res_attrs"))
 }

@@ -34,12 +34,12 @@ static pthread_cond_t tb_rt_wake = PTHREAD_COND_INITIALIZER;
 static pthread_cond_t tb_rt_finished = PTHREAD_COND_INITIALIZER;
 /* One loop at a time runs on the pool; others run in order on their own thread. */
 static pthread_mutex_t tb_rt_busy = PTHREAD_MUTEX_INITIALIZER;
-static pthread_once_t tb_rt_started = PTHREAD_ONCE_INIT;
+static pthread_mutex_t tb_rt_start_lock = PTHREAD_MUTEX_INITIALIZER;
+static int tb_rt_started; /* atomic */
 static struct tb_rt_job *tb_rt_current;
 static uint64_t tb_rt_generation;
-/* Threads in the pool, the caller included. */
+/* Threads in the pool, the caller included; written once, before tb_rt_started. */
 static int64_t tb_rt_size = 1;
-static int64_t tb_rt_requested;
 static __thread int tb_rt_in_parallel;
 
 /* Claims and runs chunks of `job` until none are left. */
@@ -79,8 +79,7 @@ static void *tb_rt_worker(void *unused) {
     return NULL;
 }
 
-static void tb_rt_start(void) {
-    int64_t size = tb_rt_requested;
+static void tb_rt_start(int64_t size) {
     const char *env = getenv("TB_NUM_THREADS");
     if (env != NULL && atoll(env) > 0)
         size = atoll(env);
@@ -103,8 +102,14 @@ static void tb_rt_start(void) {
 /* The number of threads parallel loops run on (starting the pool with `threads` if no
  * loop has started it yet). */
 int64_t tb_rt_num_threads(int64_t threads) {
-    tb_rt_requested = threads;
-    pthread_once(&tb_rt_started, tb_rt_start);
+    if (!__atomic_load_n(&tb_rt_started, __ATOMIC_ACQUIRE)) {
+        pthread_mutex_lock(&tb_rt_start_lock);
+        if (!__atomic_load_n(&tb_rt_started, __ATOMIC_RELAXED)) {
+            tb_rt_start(threads);
+            __atomic_store_n(&tb_rt_started, 1, __ATOMIC_RELEASE);
+        }
+        pthread_mutex_unlock(&tb_rt_start_lock);
+    }
     return tb_rt_size;
 }
 
