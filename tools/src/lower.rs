@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use tb_ir::pass::{Instrumentation, PassManager, PassRegistry, Pipeline};
+use tb_ir::pass::{Instrumentation, Pass, PassInfo, PassManager, PassRegistry, Pipeline};
 use tb_ir::printer::PrintOptions;
 use tb_ir::{Context, OpId};
 
@@ -34,11 +34,52 @@ pub struct LowerOptions {
     pub timing: bool,
 }
 
-/// The passes every tool can name in a pipeline.
+/// The passes every tool can name in a pipeline: the library's, and each named pipeline as
+/// a pass of its own (`tb-cpu`), so `--pass-pipeline='builtin.module(tb-cpu)'` and
+/// `tb-opt --tb-cpu` run it as MLIR's registered pipelines run.
 pub fn registry() -> PassRegistry {
     let mut registry = PassRegistry::new();
     tb_passes::register_all(&mut registry);
+    registry.register(PassInfo {
+        argument: "tb-cpu",
+        description: "The CPU pipeline: graph -> te -> loop with buffer planning (tb-run's default)",
+        options: &[],
+        create: |_| Box::new(NamedPipeline { text: tb_passes::pipelines::CPU }),
+    });
     registry
+}
+
+/// A named pipeline run as one pass on the module: its passes, each verified after.
+struct NamedPipeline {
+    text: &'static str,
+}
+
+impl Pass for NamedPipeline {
+    fn argument(&self) -> &'static str {
+        "tb-cpu"
+    }
+
+    fn display_name(&self) -> &'static str {
+        "TbCpuPipeline"
+    }
+
+    fn anchor(&self) -> Option<&'static str> {
+        Some("builtin.module")
+    }
+
+    fn run(&mut self, ctx: &mut Context, op: OpId) -> Result<(), tb_ir::Diagnostic> {
+        let at_module = |m: String| tb_ir::Diagnostic::error(ctx.op(op).loc, m);
+        let parsed = Pipeline::parse(self.text)
+            .map_err(|e| at_module(format!("tb-cpu: invalid pipeline: {e}")))?;
+        let mut library = PassRegistry::new();
+        tb_passes::register_all(&mut library);
+        let mut manager = PassManager::new(&parsed, &library).map_err(at_module)?;
+        let verify = Instrumentation {
+            verify_each: true,
+            ..Instrumentation::default()
+        };
+        manager.run(ctx, op, &verify)
+    }
 }
 
 /// Runs `pipeline` (a name from [`NAMED_PIPELINES`] or a textual pipeline) on the module,

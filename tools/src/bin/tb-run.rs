@@ -385,9 +385,9 @@ fn run(args: &Args) -> Result<(), String> {
             "peak memory: {} (weights {}, inputs and results {}, buffers allocated by the \
              code {}; {})",
             mib((heap + io + weights) as i64),
-            mib(weights as i64),
-            mib(io as i64),
-            mib(heap as i64),
+            human_bytes(weights as u64),
+            human_bytes(io as u64),
+            human_bytes(heap as u64),
             planned_buffers(&loaded.ctx, loaded.module)
         );
     }
@@ -514,6 +514,22 @@ fn planned_buffers(ctx: &Context, module: OpId) -> String {
         "no buffers planned".into()
     } else {
         format!("buffers {} planned from {}", mib(arena), mib(requested))
+    }
+}
+
+/// `bytes` in the largest binary unit that keeps a number of at least 1 (B, KiB, MiB, GiB).
+fn human_bytes(bytes: u64) -> String {
+    const UNITS: [&str; 4] = ["B", "KiB", "MiB", "GiB"];
+    let mut value = bytes as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{bytes} B")
+    } else {
+        format!("{value:.1} {}", UNITS[unit])
     }
 }
 
