@@ -19,9 +19,38 @@ pub struct Loaded {
 }
 
 impl Loaded {
-    /// A diagnostic rendered with its source line, if the source is text.
+    /// A diagnostic rendered with its source line, if the source is text. Where its
+    /// location names what it came from (`loc("node"(...))`, as an imported ONNX node's
+    /// does), the message ends with that name, which the file position alone would lose.
     pub fn render(&self, diag: &tb_ir::Diagnostic) -> String {
-        render(&self.ctx, &self.sources, diag)
+        let mut named = diag.clone();
+        for d in std::iter::once(&mut named.loc)
+            .zip(std::iter::once(&mut named.message))
+            .chain(named.notes.iter_mut().map(|n| (&mut n.loc, &mut n.message)))
+        {
+            let (loc, message) = d;
+            if let Some(name) = location_name(&self.ctx, *loc) {
+                // Passes that name the node themselves (`(node "x")`) are left alone.
+                if !message.contains(&format!("\"{name}\"")) {
+                    message.push_str(&format!(" [at '{name}']"));
+                }
+            }
+        }
+        render(&self.ctx, &self.sources, &named)
+    }
+}
+
+/// The name a location gives (`loc("name")`, `loc("name"(child))`), looking through a
+/// call site's callee and the first named location of a fused one.
+pub fn location_name(ctx: &Context, loc: tb_ir::Location) -> Option<String> {
+    use tb_ir::location::LocationKind;
+    match ctx.location_kind(loc)? {
+        LocationKind::Name { name, .. } => Some(name.clone()),
+        LocationKind::CallSite { callee, .. } => location_name(ctx, *callee),
+        LocationKind::Fused { locations, .. } => {
+            locations.iter().find_map(|&l| location_name(ctx, l))
+        }
+        _ => None,
     }
 }
 
