@@ -94,11 +94,11 @@ pub fn lower(
 ) -> Result<Duration, String> {
     let start = Instant::now();
     let text = resolve_pipeline(pipeline);
-    let parsed = Pipeline::parse(text).map_err(|e| format!("{tool}: invalid pipeline: {e}"))?;
+    let parsed = Pipeline::parse(text).map_err(|e| format!("{tool}: invalid --pipeline: {e}"))?;
     let registry = registry();
     let mut manager = PassManager::new(&parsed, &registry).map_err(|m| {
         format!(
-            "{tool}: pipeline: {}",
+            "{tool}: --pipeline: {}",
             m.replace("(see --list-passes)", &format!("(see {list_hint})"))
         )
     })?;

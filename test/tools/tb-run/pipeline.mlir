@@ -1,7 +1,7 @@
 // --pipeline takes a named pipeline or a textual one; a pass it does not know points to
 // --list-passes, which tb-run has.
 // RUN: not tb-run %s --random-inputs 1 --pipeline='builtin.module(bogus)' 2>&1 | FileCheck %s --check-prefix=BOGUS
-// BOGUS: tb-run: pipeline: 'bogus' does not refer to a registered pass (see tb-run --list-passes)
+// BOGUS: tb-run: --pipeline: 'bogus' does not refer to a registered pass (see tb-run --list-passes)
 
 // RUN: tb-run --list-passes | FileCheck %s --check-prefix=LIST
 // LIST: Passes:
