@@ -176,7 +176,10 @@ pub fn npy_shape(path: &Path) -> Result<Vec<i64>, String> {
         .split(',')
         .map(str::trim)
         .filter(|d| !d.is_empty())
-        .map(|d| d.parse::<i64>().map_err(|_| fail("a dimension is not a number")))
+        .map(|d| {
+            d.parse::<i64>()
+                .map_err(|_| fail("a dimension is not a number"))
+        })
         .collect()
 }
 
@@ -200,4 +203,65 @@ pub fn io_names(ctx: &Context, func: OpId) -> (Vec<Option<String>>, Vec<Option<S
             .collect()
     };
     (names("arg_attrs"), names("res_attrs"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn npy_file(tag: &str, bytes: &[u8]) -> std::path::PathBuf {
+        let path = std::env::temp_dir().join(format!("tb-load-{tag}-{}.npy", std::process::id()));
+        std::fs::write(&path, bytes).unwrap();
+        path
+    }
+
+    #[test]
+    fn npy_shape_reads_the_header_alone() {
+        let tensor = tb_interpreter::Tensor::from_vec(vec![5, 1, 3], vec![0f32; 15]).unwrap();
+        let mut bytes = tb_interpreter::to_npy_bytes(&tensor);
+        // Cut the data short: only the header is read.
+        bytes.truncate(bytes.len() - 8);
+        let path = npy_file("shape", &bytes);
+        assert_eq!(npy_shape(&path).unwrap(), vec![5, 1, 3]);
+        let scalar = npy_file(
+            "scalar",
+            &tb_interpreter::to_npy_bytes(&tb_interpreter::Tensor::scalar(1f32)),
+        );
+        assert_eq!(npy_shape(&scalar).unwrap(), Vec::<i64>::new());
+        let not_npy = npy_file("text", b"hello, world");
+        assert!(npy_shape(&not_npy).unwrap_err().contains("no NUMPY magic"));
+        for p in [path, scalar, not_npy] {
+            let _ = std::fs::remove_file(p);
+        }
+    }
+
+    #[test]
+    fn names_come_from_argument_and_result_attributes_and_locations() {
+        let text = r#"
+            func.func @f(%a: tensor<2xf32> {onnx.name = "image"}, %b: tensor<2xf32>)
+                -> (tensor<2xf32> {onnx.name = "probs"}) {
+              %c = "graph.add"(%a, %b) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32> loc("add_node"("m.onnx":0:0))
+              return %c : tensor<2xf32>
+            }"#;
+        let loaded = load_mlir(text, "names.mlir").unwrap();
+        let mut func = None;
+        let mut add = None;
+        loaded
+            .ctx
+            .walk_nested(loaded.module, &mut |op| match loaded.ctx.op_name(op) {
+                "func.func" => func = Some(op),
+                "graph.add" => add = Some(op),
+                _ => {}
+            });
+        let (args, results) = io_names(&loaded.ctx, func.unwrap());
+        assert_eq!(args, vec![Some("image".to_owned()), None]);
+        assert_eq!(results, vec![Some("probs".to_owned())]);
+        let loc = loaded.ctx.op(add.unwrap()).loc;
+        assert_eq!(location_name(&loaded.ctx, loc).as_deref(), Some("add_node"));
+        let rendered = loaded.render(&tb_ir::Diagnostic::error(loc, "fails"));
+        assert!(
+            rendered.contains("error: fails [at 'add_node']"),
+            "{rendered}"
+        );
+    }
 }

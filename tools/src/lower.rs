@@ -152,3 +152,51 @@ pub fn list_passes(registry: &PassRegistry) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn named_pipelines_resolve_and_others_stay_as_given() {
+        assert_eq!(resolve_pipeline("cpu"), tb_passes::pipelines::CPU);
+        assert_eq!(
+            resolve_pipeline("builtin.module(cse)"),
+            "builtin.module(cse)"
+        );
+    }
+
+    #[test]
+    fn the_cpu_pipeline_pass_lowers_a_graph_module_to_loops() {
+        let text = r#"
+            func.func @relu(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+              %y = "graph.relu"(%x) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+              return %y : tensor<2x3xf32>
+            }"#;
+        let mut loaded = crate::load::load_mlir(text, "relu.mlir").unwrap();
+        assert!(first_unlowered_op(&loaded.ctx, loaded.module).is_some());
+        lower(
+            &mut loaded,
+            "builtin.module(tb-cpu)",
+            LowerOptions::default(),
+            "test",
+            "--list-passes",
+        )
+        .unwrap();
+        assert!(first_unlowered_op(&loaded.ctx, loaded.module).is_none());
+    }
+
+    #[test]
+    fn an_unknown_pass_points_to_the_tools_list() {
+        let mut loaded = crate::load::load_mlir("", "empty.mlir").unwrap();
+        let error = lower(
+            &mut loaded,
+            "builtin.module(bogus)",
+            LowerOptions::default(),
+            "tb-run",
+            "tb-run --list-passes",
+        )
+        .unwrap_err();
+        assert!(error.ends_with("(see tb-run --list-passes)"), "{error}");
+    }
+}

@@ -110,7 +110,10 @@ fn parallel_for_runs_every_iteration_once_on_the_pool() {
     let cc = c_compiler();
     if Command::new(&cc).arg("--version").output().is_err() {
         let why = format!("no C compiler '{cc}' found (install one, e.g. gcc, or set CC)");
-        return tb_support::test_gate::skip("parallel_for_runs_every_iteration_once_on_the_pool", why);
+        return tb_support::test_gate::skip(
+            "parallel_for_runs_every_iteration_once_on_the_pool",
+            why,
+        );
     }
     let dir = tempfile_dir();
     let runtime = dir.join("tb_runtime.c");
@@ -142,7 +145,11 @@ fn parallel_for_runs_every_iteration_once_on_the_pool() {
         .unwrap();
     let printed = String::from_utf8_lossy(&ran.stdout);
     assert!(ran.status.success(), "{printed}");
-    assert_eq!(printed.lines().filter(|l| l.starts_with("ok ")).count(), 7, "{printed}");
+    assert_eq!(
+        printed.lines().filter(|l| l.starts_with("ok ")).count(),
+        7,
+        "{printed}"
+    );
     assert!(!printed.contains("FAIL"), "{printed}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -173,7 +173,9 @@ mod tests {
             "{text}"
         );
         assert!(
-            text.contains("{\"name\": \"in1\", \"c_name\": \"in1\", \"dtype\": \"float32\", \"shape\": null"),
+            text.contains(
+                "{\"name\": \"in1\", \"c_name\": \"in1\", \"dtype\": \"float32\", \"shape\": null"
+            ),
             "{text}"
         );
         assert!(

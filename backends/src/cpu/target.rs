@@ -123,7 +123,7 @@ pub fn target_machine(
     // abort later, so an unknown name is refused here, before LLVM sees it.
     if !options.is_host() {
         let known = known_cpus(&target, &triple);
-        if !known.is_empty() && !known.iter().any(|k| *k == cpu) {
+        if !known.is_empty() && !known.contains(&cpu) {
             return Err(TargetError(format!(
                 "unknown CPU '{cpu}' for target {}; LLVM knows: native, {}",
                 triple.as_str().to_string_lossy(),

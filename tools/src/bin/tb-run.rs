@@ -28,9 +28,7 @@ use tb_ir::{AttrKind, Context, OpId};
 use tb_support::OutputSet;
 use tb_tools::compare::compare;
 use tb_tools::latency::Latency;
-use tb_tools::load::{
-    Loaded, import, io_names, is_onnx, load_mlir, npy_shape, parse_input_shapes,
-};
+use tb_tools::load::{Loaded, import, io_names, is_onnx, load_mlir, npy_shape, parse_input_shapes};
 use tb_tools::lower::{LowerOptions, list_passes, lower, registry};
 use tb_tools::memory;
 
@@ -194,7 +192,10 @@ fn load(args: &Args, input: &str, inputs: &[Named]) -> Result<Loaded, String> {
                 },
             };
             if !shapes.contains_key(&name) && names.contains(&name) {
-                shapes.insert(name, npy_shape(&given.path).map_err(|m| format!("tb-run: {m}"))?);
+                shapes.insert(
+                    name,
+                    npy_shape(&given.path).map_err(|m| format!("tb-run: {m}"))?,
+                );
             }
         }
         return import(&model, input, shapes).map_err(|m| format!("tb-run: {m}"));
@@ -206,8 +207,7 @@ fn load(args: &Args, input: &str, inputs: &[Named]) -> Result<Loaded, String> {
         std::io::read_to_string(std::io::stdin())
             .map_err(|e| format!("tb-run: cannot read stdin: {e}"))?
     } else {
-        std::fs::read_to_string(input)
-            .map_err(|e| format!("tb-run: cannot read '{input}': {e}"))?
+        std::fs::read_to_string(input).map_err(|e| format!("tb-run: cannot read '{input}': {e}"))?
     };
     let filename = if input == "-" { "<stdin>" } else { input };
     load_mlir(&text, filename)
@@ -246,7 +246,9 @@ fn order_inputs(
             format!("tb-run: @{name} takes {count} arguments; --input #{position} has none to fill")
         })?;
         if slot.is_some() {
-            return Err(format!("tb-run: argument #{index} of @{name} is given twice"));
+            return Err(format!(
+                "tb-run: argument #{index} of @{name} is given twice"
+            ));
         }
         *slot = Some(g.path);
     }
@@ -470,7 +472,10 @@ fn report(
             Some(name) => format!("result #{i} '{name}'"),
             None => format!("result #{i}"),
         };
-        println!("{label}: {ty} = {}", format_tensor(tensor, args.print_limit));
+        println!(
+            "{label}: {ty} = {}",
+            format_tensor(tensor, args.print_limit)
+        );
     }
     if let Some(dir) = &args.output_dir {
         write_outputs(dir, names, results)?;

@@ -299,13 +299,12 @@ fn check_flags(cli: &Cli) -> Result<(), Failure> {
             }
         }
         Some(_) => {
-            if !onnx && !cli.lower {
-                if let Some(flag) = cli.lowering_flags().first() {
-                    return usage(format!(
-                        "{flag} applies to the lowering pipeline, which runs on ONNX models \
-                         and with --lower"
-                    ));
-                }
+            let lowering = cli.lowering_flags();
+            if let (false, Some(flag)) = (onnx || cli.lower, lowering.first()) {
+                return usage(format!(
+                    "{flag} applies to the lowering pipeline, which runs on ONNX models \
+                     and with --lower"
+                ));
             }
         }
     }
@@ -452,9 +451,8 @@ fn emit_output(cli: &Cli, input: &Path, bytes: &[u8], output: Output) -> Result<
     }
     let opt_level = match cli.opt_level {
         None => OptLevel::default(),
-        Some(n) => OptLevel::from_number(n).ok_or_else(|| {
-            Failure::Usage(format!("-O{n} is not an optimization level (0-3)"))
-        })?,
+        Some(n) => OptLevel::from_number(n)
+            .ok_or_else(|| Failure::Usage(format!("-O{n} is not an optimization level (0-3)")))?,
     };
     let filename = display_name(input);
     let mut loaded = load_model(cli, input, bytes)?;
@@ -528,11 +526,15 @@ fn emit_output(cli: &Cli, input: &Path, bytes: &[u8], output: Output) -> Result<
             };
             outputs.write(&cli.output, &bytes).map_err(Failure::Write)?;
             if wants_file {
-                let mut companions = vec![("h", "C header", c_header(
-                    &emitted.entry_points,
-                    &file_name(&cli.output, "h"),
-                    &filename,
-                ))];
+                let mut companions = vec![(
+                    "h",
+                    "C header",
+                    c_header(
+                        &emitted.entry_points,
+                        &file_name(&cli.output, "h"),
+                        &filename,
+                    ),
+                )];
                 if kind == EmitKind::SharedLib {
                     let library_name = cli
                         .output
