@@ -154,3 +154,46 @@ pub fn c_header(entry_points: &[EntryPoint], file_name: &str, source: &str) -> S
     writeln!(out, "#endif /* {guard} */").ok();
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cpu::types::ElementKind;
+
+    fn param(role: Role, name: Option<&str>) -> AbiParam {
+        AbiParam {
+            role,
+            element: ElementKind::F32,
+            shape: Some(vec![4]),
+            ir_type: "memref<4xf32>".to_owned(),
+            read_only: role == Role::Input,
+            name: name.map(str::to_owned),
+        }
+    }
+
+    #[test]
+    fn parameters_take_the_models_names_where_c_allows_them() {
+        let entry = EntryPoint {
+            name: "m".to_owned(),
+            symbol: "tb_m".to_owned(),
+            params: vec![
+                param(Role::Input, Some("input.1")),
+                param(Role::Input, Some("0x")),
+                param(Role::Input, Some("int")),
+                param(Role::Input, None),
+                param(Role::Input, Some("input_1")),
+                param(Role::Output, Some("out1")),
+                param(Role::Output, None),
+            ],
+        };
+        assert_eq!(
+            parameter_names(&entry),
+            vec!["input_1", "in1", "in2", "in3", "in4", "out1", "out1_"]
+        );
+        let header = c_header(&[entry], "m.h", "m.onnx");
+        assert!(
+            header.contains("void tb_m(const float* input_1, const float* in1, const float* in2, const float* in3, const float* in4, float* out1, float* out1_);"),
+            "{header}"
+        );
+    }
+}

@@ -228,3 +228,39 @@ pub fn optimize(
         .run_passes(level.pipeline(), machine, PassBuilderOptions::create())
         .map_err(|m| TargetError(format!("LLVM optimization failed: {m}")))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cpu_names_are_read_from_llvms_help_text() {
+        let help = "Available CPUs for this target:\n\n  alderlake  - Select the alderlake processor.\n  \
+                    x86-64-v3  - Select the x86-64-v3 processor.\n\nAvailable features for this \
+                    target:\n\n  avx2 - Enable AVX2 instructions.\n";
+        assert_eq!(parse_cpu_help(help), vec!["alderlake", "x86-64-v3"]);
+        assert!(parse_cpu_help("no list here").is_empty());
+    }
+
+    #[test]
+    fn an_unknown_cpu_is_refused_before_llvm_sees_it() {
+        let bogus = TargetOptions {
+            cpu: Some("bogus".to_owned()),
+            features: None,
+        };
+        let Err(error) = target_machine(&bogus, OptLevel::O0) else {
+            panic!("a target machine was made for CPU 'bogus'");
+        };
+        assert!(
+            error.0.starts_with("unknown CPU 'bogus' for target "),
+            "{error}"
+        );
+        assert!(error.0.contains("x86-64-v3"), "{error}");
+        let known = TargetOptions {
+            cpu: Some("x86-64-v3".to_owned()),
+            features: None,
+        };
+        assert!(target_machine(&known, OptLevel::O0).is_ok());
+        assert!(target_machine(&TargetOptions::host(), OptLevel::O0).is_ok());
+    }
+}
