@@ -2,7 +2,9 @@
 //! MLIR, comparing results, timing runs, and checking what a run allocates against the memory
 //! budget.
 
+pub mod artifact;
 pub mod compare;
+pub mod json;
 pub mod latency;
 pub mod load;
 pub mod lower;

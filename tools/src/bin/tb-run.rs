@@ -26,6 +26,7 @@ use tb_interpreter::{Tensor, to_npy_bytes};
 use tb_ir::printer::type_to_string;
 use tb_ir::{AttrKind, Context, OpId};
 use tb_support::OutputSet;
+use tb_tools::artifact;
 use tb_tools::compare::compare;
 use tb_tools::latency::Latency;
 use tb_tools::load::{Loaded, import, io_names, is_onnx, load_mlir, npy_shape, parse_input_shapes};
@@ -39,7 +40,8 @@ use tb_tools::memory;
     about = "TensorBind runner: compile and run a model (.onnx or .mlir) on .npy inputs"
 )]
 struct Args {
-    /// The model: an ONNX file (`.onnx`) or an MLIR module (`-` for stdin).
+    /// The model: an ONNX file (`.onnx`), an MLIR module (`-` for stdin), or a library
+    /// `tb-translate --emit=shared-lib` wrote (`.so`, with its manifest `.json` beside it).
     #[arg(required_unless_present = "list_passes")]
     input: Option<String>,
     /// ONNX inputs with dynamic dimensions: their shape, e.g. `input_ids=1x128` (default:
@@ -274,6 +276,9 @@ fn run(args: &Args) -> Result<(), String> {
         return Ok(());
     }
     let input = args.input.as_deref().unwrap_or("-");
+    if artifact::is_library(input) {
+        return run_library(args, input);
+    }
     let given_inputs = parse_named(&args.inputs);
     let mut phases = Phases::default();
     let mut loaded = phases.time("load", || load(args, input, &given_inputs))?;
@@ -396,6 +401,87 @@ fn run(args: &Args) -> Result<(), String> {
     if let Some(reference) = reference {
         check(args, &results, &reference)?;
     }
+    compare_expected(args, &results, &expected)?;
+    if args.timing {
+        eprint!("{}", phases.report());
+    }
+    Ok(())
+}
+
+/// Runs a library `tb-translate --emit=shared-lib` wrote, as its manifest describes it.
+fn run_library(args: &Args, library: &str) -> Result<(), String> {
+    let compile_flags = [
+        ("--interpret", args.interpret),
+        ("--check", args.check),
+        ("--input-shape", !args.input_shapes.is_empty()),
+        ("--pipeline", args.pipeline != "cpu"),
+        ("--mlir-timing", args.mlir_timing),
+        ("--mlir-print-ir-after-all", args.print_ir_after_all),
+        ("--mcpu", args.mcpu.is_some()),
+        ("--mattr", args.mattr.is_some()),
+        ("--threads", args.threads.is_some()),
+        ("--random-inputs", args.random_inputs.is_some()),
+    ];
+    if let Some((flag, _)) = compile_flags.iter().find(|(_, given)| *given) {
+        return Err(format!(
+            "tb-run: {flag} does not apply to a compiled library, which runs as it was built \
+             (its thread count: TB_NUM_THREADS); give it --input files"
+        ));
+    }
+    let mut phases = Phases::default();
+    let library_path = Path::new(library);
+    let artifact = phases
+        .time("load", || artifact::load(library_path, args.function.as_deref()))
+        .map_err(|m| format!("tb-run: {m}"))?;
+    let input_names: Vec<Option<String>> =
+        artifact.inputs.iter().map(|p| Some(p.name.clone())).collect();
+    let paths = order_inputs(
+        &artifact.function,
+        parse_named(&args.inputs),
+        &input_names,
+        artifact.inputs.len(),
+    )?;
+    if paths.len() != artifact.inputs.len() {
+        return Err(format!(
+            "tb-run: @{} takes {} inputs, {} --input files were given",
+            artifact.function,
+            artifact.inputs.len(),
+            paths.len()
+        ));
+    }
+    let inputs = paths
+        .iter()
+        .map(|p| {
+            tb_interpreter::npy::read_npy(p)
+                .map_err(|e| format!("tb-run: cannot read '{}': {e}", p.display()))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let results = phases
+        .time("first run", || artifact.run(&inputs))
+        .map_err(|m| format!("tb-run: {m}"))?;
+    let result_names: Vec<Option<String>> =
+        artifact.outputs.iter().map(|p| Some(p.name.clone())).collect();
+    let types: Vec<String> = artifact
+        .outputs
+        .iter()
+        .map(|p| {
+            let dims: Vec<String> = p.shape.iter().map(|d| d.to_string()).collect();
+            format!("{}[{}]", p.dtype, dims.join("x"))
+        })
+        .collect();
+    report(args, &types, &result_names, &results)?;
+    if let Some(runs) = args.bench {
+        let times: Vec<_> = (0..runs)
+            .map(|_| {
+                let start = Instant::now();
+                let _ = artifact.run(&inputs);
+                start.elapsed()
+            })
+            .collect();
+        let latency = Latency::of(&times).expect("at least one run");
+        println!("bench: {latency}");
+    }
+    let expected = read_expected(args, &artifact.function, &result_names, results.len())?;
     compare_expected(args, &results, &expected)?;
     if args.timing {
         eprint!("{}", phases.report());
