@@ -142,12 +142,20 @@ pub fn load(library: &Path, function: Option<&str>) -> Result<Artifact, String> 
     let Some(Json::Array(functions)) = manifest.get("functions") else {
         return Err(format!("'{}' lists no functions", manifest_path.display()));
     };
-    let name_of = |f: &Json| f.get("name").and_then(Json::as_str).unwrap_or("").to_owned();
+    let name_of = |f: &Json| {
+        f.get("name")
+            .and_then(Json::as_str)
+            .unwrap_or("")
+            .to_owned()
+    };
     let chosen = match function {
         Some(wanted) => functions.iter().find(|f| name_of(f) == wanted),
         None if functions.len() == 1 => functions.first(),
         None => {
-            let names: Vec<String> = functions.iter().map(|f| format!("@{}", name_of(f))).collect();
+            let names: Vec<String> = functions
+                .iter()
+                .map(|f| format!("@{}", name_of(f)))
+                .collect();
             return Err(format!(
                 "the library has several functions ({}); choose one with --function",
                 names.join(", ")
@@ -182,7 +190,11 @@ pub fn load(library: &Path, function: Option<&str>) -> Result<Artifact, String> 
     // SAFETY: loading a library runs its initializers; ours only start nothing.
     let handle = unsafe { libc::dlopen(c_path.as_ptr(), libc::RTLD_NOW | libc::RTLD_LOCAL) };
     if handle.is_null() {
-        return Err(format!("cannot load '{}': {}", library.display(), dl_error()));
+        return Err(format!(
+            "cannot load '{}': {}",
+            library.display(),
+            dl_error()
+        ));
     }
     let c_symbol = CString::new(symbol).map_err(|_| "a symbol contains a NUL byte".to_owned())?;
     // SAFETY: handle is a live library handle.
@@ -190,7 +202,10 @@ pub fn load(library: &Path, function: Option<&str>) -> Result<Artifact, String> 
     if entry.is_null() {
         let why = dl_error();
         unsafe { libc::dlclose(handle) };
-        return Err(format!("'{}' has no symbol {symbol}: {why}", library.display()));
+        return Err(format!(
+            "'{}' has no symbol {symbol}: {why}",
+            library.display()
+        ));
     }
     Ok(Artifact {
         handle,

@@ -233,7 +233,10 @@ mod tests {
         let Some(Json::Array(functions)) = value.get("functions") else {
             panic!("no functions: {value:?}");
         };
-        assert_eq!(functions[0].get("name").and_then(Json::as_str), Some("m\"x\""));
+        assert_eq!(
+            functions[0].get("name").and_then(Json::as_str),
+            Some("m\"x\"")
+        );
         assert_eq!(
             functions[0].get("shape"),
             Some(&Json::Array(vec![Json::Number(1.0), Json::Number(28.0)]))
@@ -245,7 +248,15 @@ mod tests {
     fn malformed_text_is_an_error_with_its_offset() {
         assert_eq!(parse("[1, 2").unwrap_err(), "expected ',' or ']' at byte 5");
         assert_eq!(parse("{\"a\" 1}").unwrap_err(), "expected ':' at byte 5");
-        assert!(parse("[1] x").unwrap_err().starts_with("text after the value"));
-        assert!(parse(&"[".repeat(1000)).unwrap_err().starts_with("nesting too deep"));
+        assert!(
+            parse("[1] x")
+                .unwrap_err()
+                .starts_with("text after the value")
+        );
+        assert!(
+            parse(&"[".repeat(1000))
+                .unwrap_err()
+                .starts_with("nesting too deep")
+        );
     }
 }

@@ -431,10 +431,15 @@ fn run_library(args: &Args, library: &str) -> Result<(), String> {
     let mut phases = Phases::default();
     let library_path = Path::new(library);
     let artifact = phases
-        .time("load", || artifact::load(library_path, args.function.as_deref()))
+        .time("load", || {
+            artifact::load(library_path, args.function.as_deref())
+        })
         .map_err(|m| format!("tb-run: {m}"))?;
-    let input_names: Vec<Option<String>> =
-        artifact.inputs.iter().map(|p| Some(p.name.clone())).collect();
+    let input_names: Vec<Option<String>> = artifact
+        .inputs
+        .iter()
+        .map(|p| Some(p.name.clone()))
+        .collect();
     let paths = order_inputs(
         &artifact.function,
         parse_named(&args.inputs),
@@ -459,8 +464,11 @@ fn run_library(args: &Args, library: &str) -> Result<(), String> {
     let results = phases
         .time("first run", || artifact.run(&inputs))
         .map_err(|m| format!("tb-run: {m}"))?;
-    let result_names: Vec<Option<String>> =
-        artifact.outputs.iter().map(|p| Some(p.name.clone())).collect();
+    let result_names: Vec<Option<String>> = artifact
+        .outputs
+        .iter()
+        .map(|p| Some(p.name.clone()))
+        .collect();
     let types: Vec<String> = artifact
         .outputs
         .iter()
