@@ -29,6 +29,7 @@ sys.path.insert(0, str(ROOT / "models"))
 # numpy, onnx or onnxruntime is missing.
 import make_models  # noqa: E402
 import numpy as np  # noqa: E402
+import onnx  # noqa: E402
 import ort_runner  # noqa: E402
 
 # The two lines `tb-run --bench N` prints; nothing else of its output is relied upon.
@@ -37,7 +38,7 @@ BENCH_LINE = re.compile(
     re.MULTILINE,
 )
 MEMORY_LINE = re.compile(
-    r"^peak memory: (?P<peak>[\d.]+) MiB \(buffers (?P<planned>[\d.]+) MiB planned from (?P<unplanned>[\d.]+) MiB\)$",
+    r"^peak memory: (?P<peak>[\d.]+) MiB \(weights (?P<weights>[\d.]+) MiB, .*\)$",
     re.MULTILINE,
 )
 CHECK_TOLERANCE = 1e-4  # max |tb - ort| / max |ort|, as onnx/tests/large_models.rs uses
@@ -150,8 +151,12 @@ def check_tb(args, model_dir, expected, result):
         result.check_problem = error
         return
     worst = 0.0
+    names = [o.name for o in onnx.load(str(model_dir / "model.onnx"), load_external_data=False).graph.output]
     for i, reference in enumerate(expected):
-        path = out_dir / f"output_{i}.npy"
+        # tb-run saves a result under its ONNX name (other characters than letters, digits,
+        # '-', '_' and '.' become '_'), else as output_<i>.npy.
+        name = re.sub(r"[^\w.-]", "_", names[i]) if i < len(names) and names[i] else f"output_{i}"
+        path = out_dir / f"{name}.npy"
         if not path.exists():
             result.check_problem = f"tb-run wrote no {path.name}"
             return

@@ -2,7 +2,10 @@
 # Quick start 1: installs what is missing, builds TensorBind and runs the bundled example,
 # a small CNN in ONNX (examples/cnn.onnx, made by examples/make_cnn.py): tb-run imports it,
 # lowers it graph -> te -> loop, compiles it for this CPU, runs it on examples/cnn-input.npy,
-# checks the result against the reference interpreter and times 100 runs.
+# checks the result against the reference interpreter and times 100 runs. Then it deploys the
+# same model: one tb-translate command makes a shared library (with its header, manifest and
+# thread pool), a C program calls it, and tb-run checks the program's result; last, the
+# Python API compiles and runs the model from Python.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -20,3 +23,15 @@ run() {
     "$@"
 }
 run target/release/tb-run examples/cnn.onnx --input examples/cnn-input.npy --check --bench 100
+
+# Deployment: ONNX -> shared library -> C program (the README's recipe).
+DEPLOY="$ROOT/build/deploy"
+mkdir -p "$DEPLOY"
+run target/release/tb-translate examples/cnn.onnx --emit=shared-lib --threads=0 -o "$DEPLOY/libcnn.so"
+run "${CC:-cc}" -O2 -I"$DEPLOY" examples/deploy/cnn_main.c -L"$DEPLOY" -lcnn -Wl,-rpath,"$DEPLOY" -o "$DEPLOY/cnn_main"
+run "$DEPLOY/cnn_main" "$DEPLOY/image.npy" "$DEPLOY/probabilities.npy"
+run target/release/tb-run examples/cnn.onnx --input image="$DEPLOY/image.npy" --expected probabilities="$DEPLOY/probabilities.npy" --print-limit 0
+run .venv/bin/python -c 'import numpy, tensorbind
+module = tensorbind.compile("examples/cnn.onnx", threads=2)
+print(module)
+print(module.run(numpy.load("examples/cnn-input.npy"))[0])'

@@ -47,6 +47,20 @@ def check_mlp(args, report):
     print(f"mlp: {'PASS' if ok else 'FAIL'} ({secs:.1f} s)\n{out}{err}", flush=True)
 
 
+def output_files(outdir, model_path, count):
+    """tb-run writes an ONNX model's results as DIR/<output name>.npy, others as output_<i>.npy."""
+    try:
+        import onnx
+        names = [o.name for o in onnx.load(model_path, load_external_data=False).graph.output]
+    except Exception:  # noqa: BLE001 - not an ONNX model
+        names = []
+    files = []
+    for i in range(count):
+        named = os.path.join(outdir, f"{names[i]}.npy") if i < len(names) else None
+        files.append(named if named and os.path.exists(named) else os.path.join(outdir, f"output_{i}.npy"))
+    return files
+
+
 def check_models(args, report):
     models_dir = os.path.join(args.out_tmp, "models")
     rc, out, err, _ = run([sys.executable, os.path.join(ROOT, "models/make_models.py"), models_dir])
@@ -66,8 +80,10 @@ def check_models(args, report):
         entry = {"rc": rc, "seconds": secs, "median_ms": bench_median(out)}
         if rc == 0:
             errors = []
-            for i in range(len([f for f in os.listdir(d) if f.startswith("expected_")])):
-                got = np.load(os.path.join(outdir, f"output_{i}.npy"))
+            count = len([f for f in os.listdir(d) if f.startswith("expected_")])
+            files = output_files(outdir, os.path.join(d, "model.onnx"), count)
+            for i in range(count):
+                got = np.load(files[i])
                 want = np.load(os.path.join(d, f"expected_{i}.npy"))
                 errors.append(float(np.max(np.abs(got.astype(np.float64) - want))))
                 entry.setdefault("match", True)
@@ -182,9 +198,10 @@ def conformance_case_unchecked(tb_run, case_dir, tmp):
         if "unsupported" in text.lower() or "not supported" in text.lower():
             return name, "skip", text.strip().splitlines()[-1][:300] if text.strip() else "unsupported"
         return name, "fail", text[-600:]
+    files = output_files(os.path.join(d, "out"), os.path.join(case_dir, "model.onnx"), len(outputs))
     for i, want in enumerate(outputs):
         try:
-            got = np.load(os.path.join(d, "out", f"output_{i}.npy"))
+            got = np.load(files[i])
         except Exception as e:  # noqa: BLE001
             return name, "fail", f"output {i}: {e}"
         if got.shape != want.shape:

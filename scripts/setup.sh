@@ -110,4 +110,11 @@ if [[ "$want" != "$have" ]] || ! "$VENV/bin/python" -c 'import lit' 2>/dev/null;
     echo "$want" >"$STAMP"
 fi
 say "lit: $("$VENV/bin/lit" --version 2>&1 | head -n1)"
+
+# The Python API (python/tensorbind) is importable from .venv: a path file names this
+# checkout's python/ directory, so the package needs no build step and follows the sources.
+site_packages="$("$VENV/bin/python" -c 'import sysconfig; print(sysconfig.get_path("purelib"))')"
+echo "$ROOT/python" >"$site_packages/tensorbind-checkout.pth"
+"$VENV/bin/python" -c 'import tensorbind' || die "tensorbind is not importable from .venv"
+say "Python API: tensorbind from $ROOT/python"
 say "done"

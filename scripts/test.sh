@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Build and test everything: set-up, release build of every target, cargo tests, lit tests.
+# Build and test everything: set-up, release build of every target, cargo tests, lit tests,
+# the Python API's tests.
 # One cargo profile (release) throughout, so nothing is compiled twice and lit tests the
 # binaries in target/release. Exits non-zero if any step fails; prints a summary at the end.
 #
@@ -119,13 +120,30 @@ dev_null_is_intact() {
     fi
 }
 
+# The Python API's tests (python/tests) against onnxruntime, with the tools just built.
+count_python_tests() {
+    local rc
+    TB_BIN_DIR="$ROOT/target/release" .venv/bin/python -m pytest -q -rs python/tests 2>&1 | tee "$log_dir/python.log"
+    rc=$?
+    local p f s
+    p=$(grep -oE '[0-9]+ passed' "$log_dir/python.log" | tail -1 | grep -oE '[0-9]+')
+    f=$(grep -oE '[0-9]+ (failed|error|errors)' "$log_dir/python.log" | grep -oE '[0-9]+' | awk '{s += $1} END {print s + 0}')
+    s=$(grep -oE '[0-9]+ skipped' "$log_dir/python.log" | tail -1 | grep -oE '[0-9]+')
+    total_passed=$((total_passed + ${p:-0}))
+    total_failed=$((total_failed + ${f:-0}))
+    total_skipped=$((total_skipped + ${s:-0}))
+    return "$rc"
+}
+
 if step build cargo build --release --workspace --all-targets; then
     step cargo-test count_cargo_tests
     step lit count_lit_tests "$@"
+    step python count_python_tests
     step dev-null dev_null_is_intact
 else
     skip cargo-test "build failed"
     skip lit "build failed"
+    skip python "build failed"
     skip dev-null "build failed"
 fi
 

@@ -2,8 +2,11 @@
 //! MLIR, comparing results, timing runs, and checking what a run allocates against the memory
 //! budget.
 
+pub mod artifact;
 pub mod compare;
 pub mod gpu;
+pub mod json;
 pub mod latency;
 pub mod load;
+pub mod lower;
 pub mod memory;

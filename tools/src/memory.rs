@@ -110,6 +110,36 @@ pub fn read_input(ctx: &Context, path: &Path, ty: Type) -> Result<Tensor, String
     parse_npy(&bytes).map_err(|e| format!("{}: {e}", path.display()))
 }
 
+/// Bytes of the constant data (`memref.global ... constant`: the weights) the lowered
+/// `module` carries, which compiled code keeps in memory beside its buffers.
+pub fn constant_bytes(ctx: &Context, module: OpId) -> u64 {
+    let mut total = 0u64;
+    ctx.walk_nested(module, &mut |op| {
+        if ctx.op_name(op) != "memref.global" || ctx.op_inherent_or_attr(op, "constant").is_none() {
+            return;
+        }
+        let Some(tb_ir::AttrKind::Type(ty)) = ctx
+            .op_inherent_or_attr(op, "type")
+            .map(|a| ctx.attr_kind(a))
+        else {
+            return;
+        };
+        let kind = ctx.type_kind(*ty);
+        let (Some(shape), Some(element)) = (kind.shape(), kind.element()) else {
+            return;
+        };
+        let element_bytes = tb_interpreter::exec::ElemType::of(ctx, element)
+            .ok()
+            .and_then(|e| e.dtype().ok())
+            .map_or(8, |d| d.size_in_bytes() as u64);
+        let elements = shape
+            .iter()
+            .try_fold(1u64, |n, &d| n.checked_mul(u64::try_from(d).ok()?));
+        total = total.saturating_add(elements.unwrap_or(0).saturating_mul(element_bytes));
+    });
+    total
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

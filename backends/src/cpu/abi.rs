@@ -40,6 +40,9 @@ pub struct AbiParam {
     pub ir_type: String,
     /// An input buffer the function never writes (`const` in the header).
     pub read_only: bool,
+    /// The name the model gave it (`{onnx.name = ...}` in the function's argument or
+    /// result attributes), if any.
+    pub name: Option<String>,
 }
 
 impl AbiParam {
@@ -187,6 +190,7 @@ pub(crate) fn entry_point(ir: &Context, func: OpId, name: &str) -> Result<EntryP
                         shape: Some(layout.shape),
                         ir_type,
                         read_only,
+                        name: param_name(ir, func, role, i),
                     }
                 }
                 TypeKind::Integer { .. } | TypeKind::Index | TypeKind::Float(_) => AbiParam {
@@ -195,6 +199,7 @@ pub(crate) fn entry_point(ir: &Context, func: OpId, name: &str) -> Result<EntryP
                     shape: (role == Role::Output).then(Vec::new),
                     ir_type,
                     read_only: false,
+                    name: param_name(ir, func, role, i),
                 },
                 _ => {
                     return Err(fail(format!(
@@ -216,6 +221,21 @@ pub(crate) fn entry_point(ir: &Context, func: OpId, name: &str) -> Result<EntryP
         symbol: c_symbol(name),
         params,
     })
+}
+
+/// The `onnx.name` of argument or result `index` of `func`, from its `arg_attrs` or
+/// `res_attrs`.
+fn param_name(ir: &Context, func: OpId, role: Role, index: usize) -> Option<String> {
+    let key = match role {
+        Role::Input => "arg_attrs",
+        Role::Output => "res_attrs",
+    };
+    let all = ir.op_inherent_or_attr(func, key)?;
+    let tb_ir::AttrKind::Array(dicts) = ir.attr_kind(all) else {
+        return None;
+    };
+    let name = ir.dictionary_get(*dicts.get(index)?, "onnx.name")?;
+    ir.attr_as_str(name).map(str::to_owned)
 }
 
 /// Ops whose result is a view of their first operand's buffer.

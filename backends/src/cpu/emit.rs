@@ -110,10 +110,12 @@ pub fn c_compiler() -> String {
 
 /// Links `object` into a shared library with `cc -shared` (and `-lm`, which math ops may
 /// call) and returns the library's bytes; the caller writes them where the user asked, so
-/// the linker never writes to a user's path itself. The object and the library live in a
-/// private temporary directory (created with a random name, so no other user can place a
-/// file or link there first), removed afterwards.
-pub fn link_shared_library(object: &[u8]) -> Result<Vec<u8>, String> {
+/// the linker never writes to a user's path itself. With `with_runtime`, the runtime
+/// library ([`super::runtime_library`]: the thread pool parallel loops run on) is compiled
+/// and linked in, so the library runs its parallel loops on threads by itself. The object
+/// and the library live in a private temporary directory (created with a random name, so no
+/// other user can place a file or link there first), removed afterwards.
+pub fn link_shared_library(object: &[u8], with_runtime: bool) -> Result<Vec<u8>, String> {
     let compiler = c_compiler();
     let scratch = tempfile::Builder::new()
         .prefix("tb-link-")
@@ -123,13 +125,19 @@ pub fn link_shared_library(object: &[u8]) -> Result<Vec<u8>, String> {
     let library_path = scratch.path().join("module.so");
     std::fs::write(&object_path, object)
         .map_err(|e| format!("cannot write '{}': {e}", object_path.display()))?;
-    let result = Command::new(&compiler)
+    let mut command = Command::new(&compiler);
+    command
         .arg("-shared")
         .arg("-o")
         .arg(&library_path)
-        .arg(&object_path)
-        .arg("-lm")
-        .output();
+        .arg(&object_path);
+    if with_runtime {
+        let source = scratch.path().join(super::runtime_library::FILE_NAME);
+        std::fs::write(&source, super::runtime_library::SOURCE)
+            .map_err(|e| format!("cannot write '{}': {e}", source.display()))?;
+        command.args(["-O2", "-fPIC", "-pthread"]).arg(&source);
+    }
+    let result = command.arg("-lm").output();
     match result {
         Ok(done) if done.status.success() => {
             std::fs::read(&library_path).map_err(|e| format!("cannot read the linked library: {e}"))

@@ -61,6 +61,56 @@ fn declare(param: &AbiParam, name: &str) -> (String, String) {
     (declaration, comment)
 }
 
+/// C's keywords, which a parameter name must not be.
+const C_KEYWORDS: &[&str] = &[
+    "auto", "bool", "break", "case", "char", "const", "continue", "default", "do", "double",
+    "else", "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",
+    "restrict", "return", "short", "signed", "sizeof", "static", "struct", "switch", "typedef",
+    "union", "unsigned", "void", "volatile", "while", "true", "false",
+];
+
+/// The C parameter names of `entry`: each parameter's model name made a C identifier
+/// (other characters become `_`), or `in<i>`/`out<i>` where it has none, or where that
+/// identifier would be a keyword, start with a digit, or repeat an earlier one.
+pub fn parameter_names(entry: &EntryPoint) -> Vec<String> {
+    let (mut inputs, mut outputs) = (0, 0);
+    let mut taken = std::collections::HashSet::new();
+    let mut names = Vec::with_capacity(entry.params.len());
+    for param in &entry.params {
+        let fallback = match param.role {
+            Role::Input => {
+                inputs += 1;
+                format!("in{}", inputs - 1)
+            }
+            Role::Output => {
+                outputs += 1;
+                format!("out{}", outputs - 1)
+            }
+        };
+        let from_model = param.name.as_deref().map(|n| {
+            n.chars()
+                .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+                .collect::<String>()
+        });
+        let name = from_model
+            .filter(|n| {
+                !n.is_empty()
+                    && !n.starts_with(|c: char| c.is_ascii_digit())
+                    && !n.starts_with("__")
+                    && !C_KEYWORDS.contains(&n.as_str())
+                    && !taken.contains(n)
+            })
+            .unwrap_or(fallback);
+        let mut name = name;
+        while taken.contains(&name) {
+            name.push('_');
+        }
+        taken.insert(name.clone());
+        names.push(name);
+    }
+    names
+}
+
 /// The header for `entry_points`, to be saved as `file_name`; `source` names the input the
 /// module came from.
 pub fn c_header(entry_points: &[EntryPoint], file_name: &str, source: &str) -> String {
@@ -80,21 +130,11 @@ pub fn c_header(entry_points: &[EntryPoint], file_name: &str, source: &str) -> S
     out.push_str("#include <stdbool.h>\n#include <stdint.h>\n\n");
     out.push_str("#ifdef __cplusplus\nextern \"C\" {\n#endif\n");
     for entry in entry_points {
-        let (mut inputs, mut outputs) = (0, 0);
+        let names = parameter_names(entry);
         let mut declarations = Vec::new();
         let mut comments = Vec::new();
-        for param in &entry.params {
-            let name = match param.role {
-                Role::Input => {
-                    inputs += 1;
-                    format!("in{}", inputs - 1)
-                }
-                Role::Output => {
-                    outputs += 1;
-                    format!("out{}", outputs - 1)
-                }
-            };
-            let (declaration, comment) = declare(param, &name);
+        for (param, name) in entry.params.iter().zip(&names) {
+            let (declaration, comment) = declare(param, name);
             declarations.push(declaration);
             comments.push(comment);
         }
@@ -113,4 +153,47 @@ pub fn c_header(entry_points: &[EntryPoint], file_name: &str, source: &str) -> S
     out.push_str("\n#ifdef __cplusplus\n}\n#endif\n\n");
     writeln!(out, "#endif /* {guard} */").ok();
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cpu::types::ElementKind;
+
+    fn param(role: Role, name: Option<&str>) -> AbiParam {
+        AbiParam {
+            role,
+            element: ElementKind::F32,
+            shape: Some(vec![4]),
+            ir_type: "memref<4xf32>".to_owned(),
+            read_only: role == Role::Input,
+            name: name.map(str::to_owned),
+        }
+    }
+
+    #[test]
+    fn parameters_take_the_models_names_where_c_allows_them() {
+        let entry = EntryPoint {
+            name: "m".to_owned(),
+            symbol: "tb_m".to_owned(),
+            params: vec![
+                param(Role::Input, Some("input.1")),
+                param(Role::Input, Some("0x")),
+                param(Role::Input, Some("int")),
+                param(Role::Input, None),
+                param(Role::Input, Some("input_1")),
+                param(Role::Output, Some("out1")),
+                param(Role::Output, None),
+            ],
+        };
+        assert_eq!(
+            parameter_names(&entry),
+            vec!["input_1", "in1", "in2", "in3", "in4", "out1", "out1_"]
+        );
+        let header = c_header(&[entry], "m.h", "m.onnx");
+        assert!(
+            header.contains("void tb_m(const float* input_1, const float* in1, const float* in2, const float* in3, const float* in4, float* out1, float* out1_);"),
+            "{header}"
+        );
+    }
 }

@@ -11,7 +11,9 @@
 //!
 //! The JIT binds `tb_rt_parallel_for` to the thread pool in [`super::runtime`]. Emitted
 //! objects and libraries carry a weak definition that runs the iterations in order, so
-//! they link on their own; a program that wants threads links a strong one.
+//! they link on their own; the runtime library ([`super::runtime_library`]), linked into
+//! shared libraries built with threads and written by `--emit=c-runtime`, is the strong
+//! one with a thread pool.
 
 use inkwell::AddressSpace;
 use inkwell::IntPredicate;

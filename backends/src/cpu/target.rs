@@ -70,7 +70,7 @@ impl TargetOptions {
         TargetOptions::default()
     }
 
-    fn is_host(&self) -> bool {
+    pub fn is_host(&self) -> bool {
         self.cpu.as_deref().is_none_or(|c| c == "native")
     }
 
@@ -118,9 +118,19 @@ pub fn target_machine(
             triple.as_str().to_string_lossy()
         ))
     })?;
-    // LLVM-C cannot tell whether a CPU name is known: LLVM itself warns on stderr about an
-    // unknown one and generates code for a generic CPU.
     let (cpu, features) = options.resolve();
+    // LLVM only warns about a CPU it does not know (once per subtarget it makes) and may
+    // abort later, so an unknown name is refused here, before LLVM sees it.
+    if !options.is_host() {
+        let known = known_cpus(&target, &triple);
+        if !known.is_empty() && !known.contains(&cpu) {
+            return Err(TargetError(format!(
+                "unknown CPU '{cpu}' for target {}; LLVM knows: native, {}",
+                triple.as_str().to_string_lossy(),
+                known.join(", ")
+            )));
+        }
+    }
     target
         .create_target_machine(
             &triple,
@@ -131,6 +141,75 @@ pub fn target_machine(
             CodeModel::Default,
         )
         .ok_or_else(|| TargetError(format!("LLVM cannot make a target machine for CPU '{cpu}'")))
+}
+
+/// The CPU names LLVM knows for `target`, as `llc -mcpu=help` lists them; empty when they
+/// cannot be read (then no name is refused).
+///
+/// LLVM-C has no accessor for the list: LLVM prints it on standard error when asked for the
+/// CPU `help`, so standard error is pointed at a temporary file while a target machine for
+/// `help` is made, once per process.
+pub fn known_cpus(target: &Target, triple: &inkwell::targets::TargetTriple) -> Vec<String> {
+    use std::sync::OnceLock;
+    static KNOWN: OnceLock<Vec<String>> = OnceLock::new();
+    KNOWN
+        .get_or_init(|| {
+            let help = capture_stderr(|| {
+                let _ = target.create_target_machine(
+                    triple,
+                    "help",
+                    "",
+                    OptimizationLevel::None,
+                    RelocMode::PIC,
+                    CodeModel::Default,
+                );
+            });
+            parse_cpu_help(&help.unwrap_or_default())
+        })
+        .clone()
+}
+
+/// The CPU names in LLVM's `-mcpu=help` text: the first word of each line between
+/// "Available CPUs" and "Available features".
+fn parse_cpu_help(text: &str) -> Vec<String> {
+    let Some(start) = text.find("Available CPUs for this target:") else {
+        return Vec::new();
+    };
+    let cpus = &text[start..];
+    let cpus = cpus[..cpus.find("Available features").unwrap_or(cpus.len())]
+        .lines()
+        .skip(1);
+    cpus.filter_map(|line| {
+        let (name, description) = line.trim().split_once(" - ")?;
+        (!description.is_empty()).then(|| name.trim().to_owned())
+    })
+    .collect()
+}
+
+/// What `f` writes to standard error (file descriptor 2), which it does not reach.
+fn capture_stderr(f: impl FnOnce()) -> Option<String> {
+    use std::io::{Read, Seek, Write};
+    use std::os::fd::AsRawFd;
+    let mut file = tempfile::tempfile().ok()?;
+    let _ = std::io::stderr().flush();
+    // SAFETY: plain descriptor operations; descriptor 2 is restored before returning.
+    let saved = unsafe { libc::dup(2) };
+    if saved < 0 {
+        return None;
+    }
+    if unsafe { libc::dup2(file.as_raw_fd(), 2) } < 0 {
+        unsafe { libc::close(saved) };
+        return None;
+    }
+    f();
+    unsafe {
+        libc::dup2(saved, 2);
+        libc::close(saved);
+    }
+    let mut text = String::new();
+    file.rewind().ok()?;
+    file.read_to_string(&mut text).ok()?;
+    Some(text)
 }
 
 /// Sets the module's triple and data layout to the machine's.
@@ -148,4 +227,40 @@ pub fn optimize(
     module
         .run_passes(level.pipeline(), machine, PassBuilderOptions::create())
         .map_err(|m| TargetError(format!("LLVM optimization failed: {m}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cpu_names_are_read_from_llvms_help_text() {
+        let help = "Available CPUs for this target:\n\n  alderlake  - Select the alderlake processor.\n  \
+                    x86-64-v3  - Select the x86-64-v3 processor.\n\nAvailable features for this \
+                    target:\n\n  avx2 - Enable AVX2 instructions.\n";
+        assert_eq!(parse_cpu_help(help), vec!["alderlake", "x86-64-v3"]);
+        assert!(parse_cpu_help("no list here").is_empty());
+    }
+
+    #[test]
+    fn an_unknown_cpu_is_refused_before_llvm_sees_it() {
+        let bogus = TargetOptions {
+            cpu: Some("bogus".to_owned()),
+            features: None,
+        };
+        let Err(error) = target_machine(&bogus, OptLevel::O0) else {
+            panic!("a target machine was made for CPU 'bogus'");
+        };
+        assert!(
+            error.0.starts_with("unknown CPU 'bogus' for target "),
+            "{error}"
+        );
+        assert!(error.0.contains("x86-64-v3"), "{error}");
+        let known = TargetOptions {
+            cpu: Some("x86-64-v3".to_owned()),
+            features: None,
+        };
+        assert!(target_machine(&known, OptLevel::O0).is_ok());
+        assert!(target_machine(&TargetOptions::host(), OptLevel::O0).is_ok());
+    }
 }

@@ -56,6 +56,9 @@ struct Args {
     /// Print the pipeline (with every option) to stderr before running it.
     #[arg(long = "dump-pass-pipeline")]
     dump_pass_pipeline: bool,
+    /// List the registered dialects, and exit.
+    #[arg(long = "show-dialects")]
+    show_dialects: bool,
     /// List the registered passes and their options, and exit.
     #[arg(long = "list-passes")]
     list_passes: bool,
@@ -125,10 +128,26 @@ fn count_passes(p: &Pipeline) -> usize {
 }
 
 /// Every pass TensorBind registers.
+/// The library's passes and the named pipelines (`tb-cpu`).
 fn pass_registry() -> PassRegistry {
-    let mut registry = PassRegistry::new();
-    tb_passes::register_all(&mut registry);
-    registry
+    tb_tools::lower::registry()
+}
+
+/// `--show-dialects`: the dialects whose ops this build registers, as `mlir-opt` lists them.
+fn show_dialects() -> Result<String, String> {
+    let mut ctx = Context::new();
+    tb_dialects::register_all(&mut ctx).map_err(|bug| format!("internal error: {bug}"))?;
+    let mut names: Vec<&str> = ctx
+        .registered_op_infos()
+        .filter_map(|info| info.name.split_once('.').map(|(dialect, _)| dialect))
+        .collect();
+    names.push("builtin");
+    names.sort_unstable();
+    names.dedup();
+    let mut out = String::from("Available Dialects: ");
+    out.push_str(&names.join(", "));
+    out.push('\n');
+    Ok(out)
 }
 
 /// Takes `--<pass>` and `--<pass>=<options>` out of the command line: registered passes
@@ -545,6 +564,18 @@ fn main() -> ExitCode {
     if args.list_passes {
         print!("{}", list_passes(&registry));
         return ExitCode::SUCCESS;
+    }
+    if args.show_dialects {
+        return match show_dialects() {
+            Ok(text) => {
+                print!("{text}");
+                ExitCode::SUCCESS
+            }
+            Err(message) => {
+                eprintln!("tb-opt: {message}");
+                ExitCode::FAILURE
+            }
+        };
     }
     if let Err(message) = tb_ir::pass::threads_from_env() {
         eprintln!("tb-opt: {message}");

@@ -4,12 +4,17 @@
 //! By default the module goes through the CPU pipeline ([`tb_passes::pipelines::CPU`]:
 //! graph → te → loop, buffer planning), is compiled for the host CPU and run natively.
 //! `--interpret` runs the reference interpreter on the module as given instead; `--check`
-//! runs both and compares; `--bench N` times N more runs of the compiled code and reports
-//! the peak heap memory it used.
+//! runs both and compares; `--expected` compares with results saved before; `--bench N`
+//! times N more runs of the compiled code and reports the peak memory it used, weights
+//! included; `--timing` reports the time of each phase.
+//!
+//! Inputs are given in order (`--input x.npy`) or by the names the model gives them
+//! (`--input image=x.npy`); an ONNX input's dynamic dimensions are taken from its `.npy`
+//! file. Results are saved under the model's names where it names them.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use clap::Parser;
 use tb_backends::cpu::{
@@ -18,24 +23,29 @@ use tb_backends::cpu::{
 use tb_interpreter::check::random_arguments;
 use tb_interpreter::exec::{Interpreter, func_signature};
 use tb_interpreter::{Tensor, to_npy_bytes};
-use tb_ir::pass::{Instrumentation, PassManager, PassRegistry, Pipeline};
 use tb_ir::printer::type_to_string;
 use tb_ir::{AttrKind, Context, OpId};
 use tb_support::OutputSet;
+use tb_tools::artifact;
 use tb_tools::compare::compare;
 use tb_tools::latency::Latency;
-use tb_tools::load::{Loaded, is_onnx, load_mlir, load_onnx, parse_input_shapes};
+use tb_tools::load::{Loaded, import, io_names, is_onnx, load_mlir, npy_shape, parse_input_shapes};
+use tb_tools::lower::{LowerOptions, list_passes, lower, registry};
 use tb_tools::memory;
 
 #[derive(Parser, Debug)]
 #[command(
     name = "tb-run",
+    version,
     about = "TensorBind runner: compile and run a model (.onnx or .mlir) on .npy inputs"
 )]
 struct Args {
-    /// The model: an ONNX file (`.onnx`) or an MLIR module (`-` for stdin).
-    input: String,
-    /// ONNX inputs with dynamic dimensions: their shape, e.g. `input_ids=1x128`.
+    /// The model: an ONNX file (`.onnx`), an MLIR module (`-` for stdin), or a library
+    /// `tb-translate --emit=shared-lib` wrote (`.so`, with its manifest `.json` beside it).
+    #[arg(required_unless_present = "list_passes")]
+    input: Option<String>,
+    /// ONNX inputs with dynamic dimensions: their shape, e.g. `input_ids=1x128` (default:
+    /// the shape of the input's .npy file).
     #[arg(long = "input-shape", value_name = "NAME=AxBxC")]
     input_shapes: Vec<String>,
     /// Run with the reference interpreter instead of compiling.
@@ -45,21 +55,38 @@ struct Args {
     /// (within --rtol/--atol); exits non-zero on a mismatch.
     #[arg(long)]
     check: bool,
-    /// Relative tolerance of --check.
+    /// Compare the results with these `.npy` files (within --rtol/--atol), in result order
+    /// or by name (`NAME=FILE.npy`); exits non-zero on a mismatch.
+    #[arg(long = "expected", value_name = "[NAME=]FILE.npy")]
+    expected: Vec<String>,
+    /// Relative tolerance of --check and --expected.
     #[arg(long, default_value_t = 1e-3, value_name = "R")]
     rtol: f64,
-    /// Absolute tolerance of --check.
+    /// Absolute tolerance of --check and --expected.
     #[arg(long, default_value_t = 1e-5, value_name = "A")]
     atol: f64,
     /// Time N runs of the compiled function after one warm-up run; prints the median,
     /// minimum and maximum latency and the peak memory.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     bench: Option<u32>,
-    /// The pass pipeline that lowers the module before compilation.
-    #[arg(long, value_name = "PIPELINE", default_value = tb_passes::pipelines::CPU)]
+    /// The pass pipeline that lowers the module before compilation: a named pipeline
+    /// (`cpu`; see --list-passes) or a textual one, `builtin.module(...)`.
+    #[arg(long, value_name = "PIPELINE", default_value = "cpu")]
     pipeline: String,
-    /// Where compiled code runs: `cpu` (the default) or `cuda` (the first NVIDIA GPU; the
-    /// pipeline then also maps loops onto kernels, and --bench times with CUDA events).
+    /// List the passes and named pipelines --pipeline can use, and exit.
+    #[arg(long = "list-passes")]
+    list_passes: bool,
+    /// Report the time of each phase (load, lower, compile, run) on stderr.
+    #[arg(long)]
+    timing: bool,
+    /// Report the wall time of every lowering pass on stderr.
+    #[arg(long = "mlir-timing")]
+    mlir_timing: bool,
+    /// Print the IR after every lowering pass on stderr.
+    #[arg(long = "mlir-print-ir-after-all")]
+    print_ir_after_all: bool,
+    /// Where compiled code runs: `cpu` (the default) or `cuda` (the first NVIDIA GPU: loop
+    /// nests are mapped onto kernels, and --bench times with CUDA events).
     #[arg(long, value_name = "DEVICE", default_value = "cpu", value_parser = ["cpu", "cuda"])]
     device: String,
     /// Compiled runs: the CPU to generate code for (default: the host's).
@@ -74,13 +101,15 @@ struct Args {
     /// The function to run (default: `main`, or the module's only function).
     #[arg(long = "function", value_name = "NAME")]
     function: Option<String>,
-    /// An input as a `.npy` file, one per function argument, in order.
-    #[arg(long = "input", value_name = "FILE.npy")]
-    inputs: Vec<PathBuf>,
+    /// An input as a `.npy` file: one per function argument, in order, or by the name the
+    /// model gives the argument (`NAME=FILE.npy`).
+    #[arg(long = "input", value_name = "[NAME=]FILE.npy")]
+    inputs: Vec<String>,
     /// Use seeded random inputs instead of --input files.
     #[arg(long = "random-inputs", value_name = "SEED")]
     random_inputs: Option<u64>,
-    /// Write result i as DIR/output_<i>.npy (the directory is created if needed).
+    /// Write each result as DIR/<name>.npy, under the name the model gives it, else as
+    /// DIR/output_<i>.npy (the directory is created if needed).
     #[arg(long = "output-dir", value_name = "DIR")]
     output_dir: Option<PathBuf>,
     /// Elements printed per result on stdout (0 prints only the types).
@@ -102,32 +131,162 @@ fn main() -> ExitCode {
     }
 }
 
-fn load(args: &Args) -> Result<Loaded, String> {
-    if is_onnx(&args.input) {
-        let shapes = parse_input_shapes(&args.input_shapes).map_err(|m| format!("tb-run: {m}"))?;
-        return load_onnx(&args.input, shapes).map_err(|m| format!("tb-run: {m}"));
+/// An `--input`/`--expected` value: `FILE` or `NAME=FILE`.
+struct Named {
+    name: Option<String>,
+    path: PathBuf,
+}
+
+fn parse_named(specs: &[String]) -> Vec<Named> {
+    specs
+        .iter()
+        .map(|spec| match spec.split_once('=') {
+            Some((name, path)) if !name.is_empty() => Named {
+                name: Some(name.to_owned()),
+                path: PathBuf::from(path),
+            },
+            _ => Named {
+                name: None,
+                path: PathBuf::from(spec),
+            },
+        })
+        .collect()
+}
+
+/// The time each phase took, in order, for --timing.
+#[derive(Default)]
+struct Phases(Vec<(&'static str, Duration)>);
+
+impl Phases {
+    fn time<T>(&mut self, name: &'static str, f: impl FnOnce() -> T) -> T {
+        let start = Instant::now();
+        let value = f();
+        self.0.push((name, start.elapsed()));
+        value
+    }
+
+    fn report(&self) -> String {
+        let total: Duration = self.0.iter().map(|(_, d)| *d).sum();
+        let mut out = String::from("timing (wall clock):\n");
+        for (name, time) in self.0.iter().chain([&("total", total)]) {
+            out.push_str(&format!(
+                "  {name:<12} {:>10.3} ms\n",
+                time.as_secs_f64() * 1e3
+            ));
+        }
+        out
+    }
+}
+
+fn load(args: &Args, input: &str, inputs: &[Named]) -> Result<Loaded, String> {
+    if is_onnx(input) {
+        let mut shapes =
+            parse_input_shapes(&args.input_shapes).map_err(|m| format!("tb-run: {m}"))?;
+        let model = tb_onnx::Model::load(input).map_err(|e| format!("tb-run: {e}"))?;
+        // A graph input's dynamic dimensions come from its .npy file unless given.
+        let names: Vec<String> = model
+            .runtime_inputs()
+            .iter()
+            .map(|i| i.name.clone())
+            .collect();
+        for (position, given) in inputs.iter().enumerate() {
+            let name = match &given.name {
+                Some(name) => name.clone(),
+                None => match names.get(position) {
+                    Some(name) => name.clone(),
+                    None => continue,
+                },
+            };
+            if !shapes.contains_key(&name) && names.contains(&name) {
+                shapes.insert(
+                    name,
+                    npy_shape(&given.path).map_err(|m| format!("tb-run: {m}"))?,
+                );
+            }
+        }
+        return import(&model, input, shapes).map_err(|m| format!("tb-run: {m}"));
     }
     if !args.input_shapes.is_empty() {
         return Err("tb-run: --input-shape applies to ONNX models only".into());
     }
-    let text = if args.input == "-" {
+    let text = if input == "-" {
         std::io::read_to_string(std::io::stdin())
             .map_err(|e| format!("tb-run: cannot read stdin: {e}"))?
     } else {
-        std::fs::read_to_string(&args.input)
-            .map_err(|e| format!("tb-run: cannot read '{}': {e}", args.input))?
+        std::fs::read_to_string(input).map_err(|e| format!("tb-run: cannot read '{input}': {e}"))?
     };
-    let filename = if args.input == "-" {
-        "<stdin>"
-    } else {
-        &args.input
-    };
+    let filename = if input == "-" { "<stdin>" } else { input };
     load_mlir(&text, filename)
 }
 
+/// The argument index each `--input` fills: in order, or by the argument's name.
+fn order_inputs(
+    name: &str,
+    given: Vec<Named>,
+    arg_names: &[Option<String>],
+    count: usize,
+) -> Result<Vec<PathBuf>, String> {
+    if given.iter().all(|g| g.name.is_none()) {
+        return Ok(given.into_iter().map(|g| g.path).collect());
+    }
+    let known = || {
+        let names: Vec<&str> = arg_names.iter().flatten().map(String::as_str).collect();
+        if names.is_empty() {
+            "its arguments have no names".to_owned()
+        } else {
+            format!("its arguments are named {}", names.join(", "))
+        }
+    };
+    let mut slots: Vec<Option<PathBuf>> = vec![None; count];
+    for (position, g) in given.into_iter().enumerate() {
+        let index = match &g.name {
+            None => position,
+            Some(wanted) => arg_names
+                .iter()
+                .position(|n| n.as_deref() == Some(wanted.as_str()))
+                .ok_or_else(|| {
+                    format!("tb-run: --input {wanted}=...: @{name} has no argument named '{wanted}'; {}", known())
+                })?,
+        };
+        let slot = slots.get_mut(index).ok_or_else(|| {
+            format!("tb-run: @{name} takes {count} arguments; --input #{position} has none to fill")
+        })?;
+        if slot.is_some() {
+            return Err(format!(
+                "tb-run: argument #{index} of @{name} is given twice"
+            ));
+        }
+        *slot = Some(g.path);
+    }
+    slots
+        .into_iter()
+        .enumerate()
+        .map(|(i, s)| {
+            s.ok_or_else(|| {
+                let what = arg_names
+                    .get(i)
+                    .cloned()
+                    .flatten()
+                    .map_or(format!("#{i}"), |n| format!("#{i} ('{n}')"));
+                format!("tb-run: no --input for argument {what} of @{name}")
+            })
+        })
+        .collect()
+}
+
 fn run(args: &Args) -> Result<(), String> {
-    let mut loaded = load(args)?;
-    let (name, inputs, result_types, results_fit) = {
+    if args.list_passes {
+        print!("{}", list_passes(&registry()));
+        return Ok(());
+    }
+    let input = args.input.as_deref().unwrap_or("-");
+    if artifact::is_library(input) {
+        return run_library(args, input);
+    }
+    let given_inputs = parse_named(&args.inputs);
+    let mut phases = Phases::default();
+    let mut loaded = phases.time("load", || load(args, input, &given_inputs))?;
+    let (name, inputs, result_types, result_names, results_fit) = {
         let interp = Interpreter::new(&loaded.ctx, loaded.module);
         let name = pick_function(&interp, args.function.as_deref())?;
         let func = interp
@@ -135,6 +294,7 @@ fn run(args: &Args) -> Result<(), String> {
             .expect("picked among the module's functions");
         let (arg_types, result_types) = func_signature(&loaded.ctx, func)
             .ok_or_else(|| format!("tb-run: @{name} has no function type"))?;
+        let (arg_names, result_names) = io_names(&loaded.ctx, func);
         let inputs = match args.random_inputs {
             Some(seed) => {
                 if !args.inputs.is_empty() {
@@ -143,7 +303,10 @@ fn run(args: &Args) -> Result<(), String> {
                 random_arguments(&loaded.ctx, func, seed)
                     .map_err(|m| format!("tb-run: @{name}: {m}"))?
             }
-            None => read_inputs(&loaded.ctx, &name, &arg_types, &args.inputs)?,
+            None => {
+                let paths = order_inputs(&name, given_inputs, &arg_names, arg_types.len())?;
+                read_inputs(&loaded.ctx, &name, &arg_types, &paths)?
+            }
         };
         // The interpreter checks each op's results itself, where they are computed.
         let results_fit = memory::check_types(&loaded.ctx, "result", &result_types)
@@ -152,30 +315,60 @@ fn run(args: &Args) -> Result<(), String> {
             .iter()
             .map(|&t| type_to_string(&loaded.ctx, t))
             .collect();
-        (name, inputs, result_types, results_fit)
+        (name, inputs, result_types, result_names, results_fit)
     };
+    let expected = read_expected(args, &name, &result_names, result_types.len())?;
     let interpret = |loaded: &Loaded| {
         Interpreter::new(&loaded.ctx, loaded.module)
             .run_function(&name, &inputs)
             .map_err(|d| loaded.render(&d))
     };
     if args.interpret {
-        let results = interpret(&loaded)?;
-        return report(args, &result_types, &results);
+        let results = phases.time("interpret", || interpret(&loaded))?;
+        report(args, &result_types, &result_names, &results)?;
+        compare_expected(args, &results, &expected)?;
+        if args.timing {
+            eprint!("{}", phases.report());
+        }
+        return Ok(());
     }
     // The reference runs on the module as given, before lowering changes it.
     let reference = if args.check {
-        Some(interpret(&loaded)?)
+        Some(phases.time("interpret", || interpret(&loaded))?)
     } else {
         None
     };
     // Compiled code's buffers are allocated by the caller (arguments and results) and by
     // the code itself (what the lowering allocates): all are checked before anything runs.
     results_fit?;
+    let lower_options = LowerOptions {
+        print_ir_after_all: args.print_ir_after_all,
+        timing: args.mlir_timing,
+    };
     if args.device == "cuda" {
-        return run_on_cuda(args, &mut loaded, &name, &inputs, &result_types, reference);
+        let outputs = Outputs {
+            types: &result_types,
+            names: &result_names,
+            expected: &expected,
+        };
+        return run_on_cuda(
+            args,
+            &mut loaded,
+            &name,
+            &inputs,
+            outputs,
+            reference,
+            lower_options,
+        );
     }
-    lower(&mut loaded, &args.pipeline)?;
+    let lowered = lower(
+        &mut loaded,
+        &args.pipeline,
+        lower_options,
+        "tb-run",
+        "tb-run --list-passes",
+    )?;
+    phases.0.push(("lower", lowered));
     memory::check_allocations(&loaded.ctx, loaded.module).map_err(|d| loaded.render(&d))?;
     let options = CompileOptions {
         target: TargetOptions {
@@ -186,7 +379,10 @@ fn run(args: &Args) -> Result<(), String> {
         functions: Some(vec![name.clone()]),
         ..CompileOptions::default()
     };
-    let compiled = CompiledModule::compile(&loaded.ctx, loaded.module, &options)
+    let compiled = phases
+        .time("compile", || {
+            CompiledModule::compile(&loaded.ctx, loaded.module, &options)
+        })
         .map_err(|d| loaded.render(&d))?;
     if let Some(entry) = compiled.entry_points().find(|e| e.name == name) {
         memory::check_entry_point(entry).map_err(|m| format!("tb-run: @{name}: {m}"))?;
@@ -194,9 +390,9 @@ fn run(args: &Args) -> Result<(), String> {
     let mut call = compiled
         .prepare(&name, &inputs)
         .map_err(|e| format!("tb-run: {e}"))?;
-    call.run();
+    phases.time("first run", || call.run());
     let results = call.outputs().map_err(|e| format!("tb-run: {e}"))?;
-    report(args, &result_types, &results)?;
+    report(args, &result_types, &result_names, &results)?;
     if let Some(runs) = args.bench {
         reset_heap_peak();
         let before = heap_stats().live;
@@ -209,17 +405,180 @@ fn run(args: &Args) -> Result<(), String> {
             .collect();
         let latency = Latency::of(&times).expect("at least one run");
         println!("bench: {latency}");
-        let peak = heap_stats().peak.saturating_sub(before) + call.argument_bytes();
+        let heap = heap_stats().peak.saturating_sub(before);
+        let io = call.argument_bytes();
+        let weights = memory::constant_bytes(&loaded.ctx, loaded.module) as usize;
         println!(
-            "peak memory: {} ({})",
-            mib(peak as i64),
+            "peak memory: {} (weights {}, inputs and results {}, buffers allocated by the \
+             code {}; {})",
+            mib((heap + io + weights) as i64),
+            human_bytes(weights as u64),
+            human_bytes(io as u64),
+            human_bytes(heap as u64),
             planned_buffers(&loaded.ctx, loaded.module)
         );
     }
     if let Some(reference) = reference {
         check(args, &results, &reference)?;
     }
+    compare_expected(args, &results, &expected)?;
+    if args.timing {
+        eprint!("{}", phases.report());
+    }
     Ok(())
+}
+
+/// Runs a library `tb-translate --emit=shared-lib` wrote, as its manifest describes it.
+fn run_library(args: &Args, library: &str) -> Result<(), String> {
+    let compile_flags = [
+        ("--interpret", args.interpret),
+        ("--check", args.check),
+        ("--input-shape", !args.input_shapes.is_empty()),
+        ("--pipeline", args.pipeline != "cpu"),
+        ("--mlir-timing", args.mlir_timing),
+        ("--mlir-print-ir-after-all", args.print_ir_after_all),
+        ("--mcpu", args.mcpu.is_some()),
+        ("--mattr", args.mattr.is_some()),
+        ("--threads", args.threads.is_some()),
+        ("--random-inputs", args.random_inputs.is_some()),
+    ];
+    if let Some((flag, _)) = compile_flags.iter().find(|(_, given)| *given) {
+        return Err(format!(
+            "tb-run: {flag} does not apply to a compiled library, which runs as it was built \
+             (its thread count: TB_NUM_THREADS); give it --input files"
+        ));
+    }
+    let mut phases = Phases::default();
+    let library_path = Path::new(library);
+    let artifact = phases
+        .time("load", || {
+            artifact::load(library_path, args.function.as_deref())
+        })
+        .map_err(|m| format!("tb-run: {m}"))?;
+    let input_names: Vec<Option<String>> = artifact
+        .inputs
+        .iter()
+        .map(|p| Some(p.name.clone()))
+        .collect();
+    let paths = order_inputs(
+        &artifact.function,
+        parse_named(&args.inputs),
+        &input_names,
+        artifact.inputs.len(),
+    )?;
+    if paths.len() != artifact.inputs.len() {
+        return Err(format!(
+            "tb-run: @{} takes {} inputs, {} --input files were given",
+            artifact.function,
+            artifact.inputs.len(),
+            paths.len()
+        ));
+    }
+    let inputs = paths
+        .iter()
+        .map(|p| {
+            tb_interpreter::npy::read_npy(p)
+                .map_err(|e| format!("tb-run: cannot read '{}': {e}", p.display()))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let results = phases
+        .time("first run", || artifact.run(&inputs))
+        .map_err(|m| format!("tb-run: {m}"))?;
+    let result_names: Vec<Option<String>> = artifact
+        .outputs
+        .iter()
+        .map(|p| Some(p.name.clone()))
+        .collect();
+    let types: Vec<String> = artifact
+        .outputs
+        .iter()
+        .map(|p| {
+            let dims: Vec<String> = p.shape.iter().map(|d| d.to_string()).collect();
+            format!("{}[{}]", p.dtype, dims.join("x"))
+        })
+        .collect();
+    report(args, &types, &result_names, &results)?;
+    if let Some(runs) = args.bench {
+        let times: Vec<_> = (0..runs)
+            .map(|_| {
+                let start = Instant::now();
+                let _ = artifact.run(&inputs);
+                start.elapsed()
+            })
+            .collect();
+        let latency = Latency::of(&times).expect("at least one run");
+        println!("bench: {latency}");
+    }
+    let expected = read_expected(args, &artifact.function, &result_names, results.len())?;
+    compare_expected(args, &results, &expected)?;
+    if args.timing {
+        eprint!("{}", phases.report());
+    }
+    Ok(())
+}
+
+/// `--expected` files, read in result order: positional ones in order, named ones at the
+/// result of that name; `None` for a result with no expected file.
+fn read_expected(
+    args: &Args,
+    function: &str,
+    result_names: &[Option<String>],
+    count: usize,
+) -> Result<Vec<Option<Tensor>>, String> {
+    let mut expected: Vec<Option<Tensor>> = vec![None; count];
+    for (position, given) in parse_named(&args.expected).into_iter().enumerate() {
+        let index = match &given.name {
+            None => position,
+            Some(wanted) => result_names
+                .iter()
+                .position(|n| n.as_deref() == Some(wanted.as_str()))
+                .ok_or_else(|| {
+                    format!("tb-run: --expected {wanted}=...: @{function} has no result named '{wanted}'")
+                })?,
+        };
+        if index >= count {
+            return Err(format!(
+                "tb-run: --expected: @{function} has {count} results, {} files were given",
+                args.expected.len()
+            ));
+        }
+        let tensor = tb_interpreter::npy::read_npy(&given.path)
+            .map_err(|e| format!("tb-run: --expected '{}': {e}", given.path.display()))?;
+        expected[index] = Some(tensor);
+    }
+    Ok(expected)
+}
+
+/// `--expected`: every result that has an expected file against it.
+fn compare_expected(
+    args: &Args,
+    results: &[Tensor],
+    expected: &[Option<Tensor>],
+) -> Result<(), String> {
+    for (i, (actual, wanted)) in results.iter().zip(expected).enumerate() {
+        let Some(wanted) = wanted else { continue };
+        let c = compare(actual, wanted, args.rtol, args.atol)
+            .map_err(|m| format!("tb-run: --expected: result #{i} {m}"))?;
+        if let Some((at, a, e)) = c.first_mismatch {
+            return Err(format!(
+                "tb-run: --expected: result #{i} differs from the expected file at element {at}: \
+                 {a} vs {e} (rtol {}, atol {}; max abs error {:.3e}, max rel error {:.3e})",
+                args.rtol, args.atol, c.max_abs_error, c.max_rel_error
+            ));
+        }
+        println!(
+            "expected: result #{i} matches (max abs error {:.3e}, max rel error {:.3e})",
+            c.max_abs_error, c.max_rel_error
+        );
+    }
+    Ok(())
+}
+
+/// What a run's results are compared with and named by.
+struct Outputs<'a> {
+    types: &'a [String],
+    names: &'a [Option<String>],
+    expected: &'a [Option<Tensor>],
 }
 
 /// `--device cuda`: lowers with the pipeline, maps loops onto kernels, runs on the GPU.
@@ -228,12 +587,31 @@ fn run_on_cuda(
     loaded: &mut Loaded,
     name: &str,
     inputs: &[Tensor],
-    result_types: &[String],
+    outputs: Outputs,
     reference: Option<Vec<Tensor>>,
+    lower_options: LowerOptions,
 ) -> Result<(), String> {
+    if let Some(flag) = [
+        (args.mcpu.is_some(), "--mcpu"),
+        (args.mattr.is_some(), "--mattr"),
+        (args.threads.is_some(), "--threads"),
+    ]
+    .iter()
+    .find_map(|&(given, flag)| given.then_some(flag))
+    {
+        return Err(format!(
+            "tb-run: {flag} applies to CPU runs, not to --device cuda"
+        ));
+    }
     // No GPU, no driver: say so before compiling anything.
     let device = tb_tools::gpu::open_device()?;
-    lower(loaded, &args.pipeline)?;
+    lower(
+        loaded,
+        &args.pipeline,
+        lower_options,
+        "tb-run",
+        "tb-run --list-passes",
+    )?;
     let bench = args.bench.unwrap_or(0) as usize;
     let run =
         tb_tools::gpu::run_on_device(&device, &mut loaded.ctx, loaded.module, name, inputs, bench)
@@ -242,7 +620,7 @@ fn run_on_cuda(
                 tb_tools::gpu::RunFailure::Device(m) => format!("tb-run: --device cuda: {m}"),
             })?;
     println!("device: {}, {} kernel launch(es)", run.device, run.kernels);
-    report(args, result_types, &run.results)?;
+    report(args, outputs.types, outputs.names, &run.results)?;
     if !run.times_ms.is_empty() {
         let median = run.times_ms[run.times_ms.len() / 2];
         println!(
@@ -252,35 +630,32 @@ fn run_on_cuda(
             run.times_ms[run.times_ms.len() - 1]
         );
     }
+    compare_expected(args, &run.results, outputs.expected)?;
     if let Some(reference) = reference {
         check(args, &run.results, &reference)?;
     }
     Ok(())
 }
 
-/// Runs `pipeline` on the module, verifying after each pass.
-fn lower(loaded: &mut Loaded, pipeline: &str) -> Result<(), String> {
-    let parsed =
-        Pipeline::parse(pipeline).map_err(|e| format!("tb-run: invalid --pipeline: {e}"))?;
-    let mut registry = PassRegistry::new();
-    tb_passes::register_all(&mut registry);
-    let mut manager =
-        PassManager::new(&parsed, &registry).map_err(|m| format!("tb-run: --pipeline: {m}"))?;
-    manager
-        .run(&mut loaded.ctx, loaded.module, &Instrumentation::default())
-        .map_err(|d| loaded.render(&d))
-}
-
 /// Prints the results and writes them to --output-dir.
-fn report(args: &Args, types: &[String], results: &[Tensor]) -> Result<(), String> {
+fn report(
+    args: &Args,
+    types: &[String],
+    names: &[Option<String>],
+    results: &[Tensor],
+) -> Result<(), String> {
     for (i, (tensor, ty)) in results.iter().zip(types).enumerate() {
+        let label = match names.get(i).cloned().flatten() {
+            Some(name) => format!("result #{i} '{name}'"),
+            None => format!("result #{i}"),
+        };
         println!(
-            "result #{i}: {ty} = {}",
+            "{label}: {ty} = {}",
             format_tensor(tensor, args.print_limit)
         );
     }
     if let Some(dir) = &args.output_dir {
-        write_outputs(dir, results)?;
+        write_outputs(dir, names, results)?;
     }
     Ok(())
 }
@@ -321,6 +696,22 @@ fn planned_buffers(ctx: &Context, module: OpId) -> String {
         "no buffers planned".into()
     } else {
         format!("buffers {} planned from {}", mib(arena), mib(requested))
+    }
+}
+
+/// `bytes` in the largest binary unit that keeps a number of at least 1 (B, KiB, MiB, GiB).
+fn human_bytes(bytes: u64) -> String {
+    const UNITS: [&str; 4] = ["B", "KiB", "MiB", "GiB"];
+    let mut value = bytes as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{bytes} B")
+    } else {
+        format!("{value:.1} {}", UNITS[unit])
     }
 }
 
@@ -389,14 +780,41 @@ fn read_inputs(
         .collect()
 }
 
+/// The file name result `i` is saved under: its model name made safe for a file name
+/// (`/` and other separators become `_`), else `output_<i>`; a name used twice falls back.
+fn output_file_names(names: &[Option<String>], count: usize) -> Vec<String> {
+    let mut taken = std::collections::HashSet::new();
+    (0..count)
+        .map(|i| {
+            let from_model = names.get(i).cloned().flatten().map(|n| {
+                n.chars()
+                    .map(|c| {
+                        if c.is_alphanumeric() || matches!(c, '-' | '_' | '.') {
+                            c
+                        } else {
+                            '_'
+                        }
+                    })
+                    .collect::<String>()
+            });
+            let name = from_model
+                .filter(|n| !n.is_empty() && !n.starts_with('.') && !taken.contains(n))
+                .unwrap_or_else(|| format!("output_{i}"));
+            taken.insert(name.clone());
+            format!("{name}.npy")
+        })
+        .collect()
+}
+
 /// Writes every result, all or none: a failure on one output leaves every file as it was.
-fn write_outputs(dir: &Path, results: &[Tensor]) -> Result<(), String> {
+fn write_outputs(dir: &Path, names: &[Option<String>], results: &[Tensor]) -> Result<(), String> {
     std::fs::create_dir_all(dir)
         .map_err(|e| format!("tb-run: cannot create '{}': {e}", dir.display()))?;
     let mut outputs = OutputSet::new();
-    for (i, tensor) in results.iter().enumerate() {
+    let files = output_file_names(names, results.len());
+    for (tensor, file) in results.iter().zip(&files) {
         outputs
-            .write(dir.join(format!("output_{i}.npy")), &to_npy_bytes(tensor))
+            .write(dir.join(file), &to_npy_bytes(tensor))
             .map_err(|e| format!("tb-run: {e}"))?;
     }
     outputs.commit().map_err(|e| format!("tb-run: {e}"))

@@ -1,12 +1,20 @@
 //! `tb-translate`: translations between TensorBind IR and other formats (ONNX in; LLVM IR,
 //! assembly, object files and shared libraries out), like `mlir-translate`.
 //!
-//! - `--emit=llvm-ir|asm|obj|shared-lib` compiles a loop-level module for the host CPU (or
+//! - `--import-onnx` (or an input named `*.onnx`) imports an ONNX model into the graph
+//!   dialect and prints it.
+//! - `--emit=llvm-ir|asm|obj|shared-lib` compiles a module for the host CPU (or
 //!   `--mcpu`/`--mattr`) and writes LLVM IR, assembly, an object file or a shared library;
 //!   object files and libraries get a C header declaring their entry points next to them
-//!   (`-o out.o` writes `out.h`), and `--emit=c-header` prints that header alone.
+//!   (`-o out.o` writes `out.h`), libraries a JSON manifest too (`out.json`), and
+//!   `--emit=c-header` prints that header alone. An ONNX model (and an MLIR module with
+//!   `--lower`) goes through the CPU lowering pipeline first, so one command turns a model
+//!   into a library. `--emit=c-runtime` writes the runtime library's C source.
+//! - The input is standard input when none (or `-`) is named, as for `mlir-translate`.
 //! - `--version` reports the toolchain it links and `--list-targets` the code-generation
 //!   targets it can use.
+//!
+//! A flag that does not apply to what was asked is an error, never silently ignored.
 //!
 //! Nothing is written when the input cannot be translated: the error is reported with its
 //! location and the exit status is non-zero.
@@ -19,12 +27,13 @@ use std::process::ExitCode;
 use clap::Parser;
 use tb_backends::cpu::emit::link_shared_library;
 use tb_backends::cpu::header::c_header;
+use tb_backends::cpu::manifest::{ManifestInfo, manifest};
+use tb_backends::cpu::runtime_library;
 use tb_backends::cpu::{CompileOptions, EmitKind, OptLevel, TargetOptions, emit};
 use tb_backends::llvm_info;
-use tb_ir::diagnostics::{SourceMgr, render};
-use tb_ir::parser::{ParseOptions, parse_source};
-use tb_ir::{Context, verifier};
 use tb_support::{OutputError, OutputSet};
+use tb_tools::load::{Loaded, load_mlir_with, load_onnx, load_onnx_bytes, parse_input_shapes};
+use tb_tools::lower::{LowerOptions, first_unlowered_op, lower};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -41,7 +50,7 @@ struct Cli {
     #[arg(long)]
     list_targets: bool,
 
-    /// Import an ONNX model (the input file) into the graph dialect
+    /// Read the input as an ONNX model (implied by a `.onnx` file name; needed for `-`)
     #[arg(long)]
     import_onnx: bool,
 
@@ -49,14 +58,28 @@ struct Cli {
     #[arg(long = "input-shape", value_name = "NAME=AxBxC")]
     input_shape: Vec<String>,
 
-    /// Compile the module and write: llvm-ir, asm, obj, shared-lib, c-header, or ptx
-    /// (loop nests are mapped onto GPU kernels first)
+    /// Compile the module and write: llvm-ir, asm, obj, shared-lib, c-header; ptx (its loop
+    /// nests mapped onto GPU kernels); or c-runtime (the runtime library's C source, for
+    /// programs that link an object file)
     #[arg(long, value_name = "KIND")]
     emit: Option<String>,
 
-    /// --emit=ptx: the GPU architecture, sm_80 or sm_90
-    #[arg(long = "gpu-arch", value_name = "ARCH", default_value = "sm_80")]
-    gpu_arch: String,
+    /// --emit=ptx: the GPU architecture, sm_80 (the default) or sm_90
+    #[arg(long = "gpu-arch", value_name = "ARCH")]
+    gpu_arch: Option<String>,
+
+    /// Lower an MLIR module with the CPU pipeline (graph -> te -> loop) before --emit;
+    /// ONNX models always are
+    #[arg(long)]
+    lower: bool,
+
+    /// Print the IR after every lowering pass (to standard error)
+    #[arg(long = "mlir-print-ir-after-all")]
+    print_ir_after_all: bool,
+
+    /// Report the wall time of every lowering pass (to standard error)
+    #[arg(long = "mlir-timing")]
+    timing: bool,
 
     /// Output file (`-`, the default, is standard output; obj and shared-lib need a file)
     #[arg(short = 'o', long = "output", value_name = "FILE", default_value = "-")]
@@ -70,12 +93,13 @@ struct Cli {
     #[arg(long, value_name = "FEATURES")]
     mattr: Option<String>,
 
-    /// Optimization level (0-3)
-    #[arg(short = 'O', value_name = "LEVEL", default_value_t = 3)]
-    opt_level: u32,
+    /// Optimization level (0-3; default 3)
+    #[arg(short = 'O', value_name = "LEVEL")]
+    opt_level: Option<u32>,
 
-    /// Run parallel loops on the runtime's thread pool with N threads (0: one per core);
-    /// the output then calls `tb_rt_parallel_for` (it carries a weak, sequential one)
+    /// Run parallel loops on a thread pool of N threads (0: one per core). A shared library
+    /// carries the pool (the runtime library is linked in); an object file calls
+    /// `tb_rt_parallel_for`, which `--emit=c-runtime` provides
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
 
@@ -83,8 +107,55 @@ struct Cli {
     #[arg(long = "allow-unregistered-dialect")]
     allow_unregistered_dialect: bool,
 
-    /// Input file to translate (`-` reads standard input)
+    /// Input file to translate (`-`, the default, reads standard input)
     input: Option<PathBuf>,
+}
+
+impl Cli {
+    /// The input, standard input (`-`) when none is named.
+    fn input_path(&self) -> PathBuf {
+        self.input.clone().unwrap_or_else(|| PathBuf::from("-"))
+    }
+
+    /// Whether the input is an ONNX model.
+    fn is_onnx(&self) -> bool {
+        self.import_onnx
+            || self
+                .input
+                .as_ref()
+                .and_then(|p| p.extension())
+                .is_some_and(|e| e.eq_ignore_ascii_case("onnx"))
+    }
+
+    /// The code-generation flags given, by name: they apply only to a compiling --emit.
+    fn codegen_flags(&self) -> Vec<&'static str> {
+        let mut given = Vec::new();
+        if self.mcpu.is_some() {
+            given.push("--mcpu");
+        }
+        if self.mattr.is_some() {
+            given.push("--mattr");
+        }
+        if self.opt_level.is_some() {
+            given.push("-O");
+        }
+        if self.threads.is_some() {
+            given.push("--threads");
+        }
+        given
+    }
+
+    /// The lowering flags given, by name: they apply only when a pipeline runs.
+    fn lowering_flags(&self) -> Vec<&'static str> {
+        let mut given = Vec::new();
+        if self.print_ir_after_all {
+            given.push("--mlir-print-ir-after-all");
+        }
+        if self.timing {
+            given.push("--mlir-timing");
+        }
+        given
+    }
 }
 
 fn main() -> ExitCode {
@@ -154,61 +225,161 @@ fn run(cli: &Cli) -> Result<(), Failure> {
         print_targets(&mut out)?;
     }
     out.flush()?;
-
-    if cli.import_onnx {
-        return import_onnx::run(cli);
+    if (cli.version || cli.list_targets)
+        && cli.input.is_none()
+        && cli.emit.is_none()
+        && !cli.import_onnx
+    {
+        return Ok(());
     }
-    match &cli.input {
-        Some(input) => {
-            let bytes = read_input(input)?;
-            match &cli.emit {
-                Some(kind) => emit_output(cli, input, &bytes, kind),
-                None => Err(Failure::Usage(format!(
-                    "no translation selected for '{}': use --emit=KIND",
-                    input.display()
-                ))),
-            }
-        }
-        None if cli.version || cli.list_targets => Ok(()),
-        None => Err(Failure::Usage(
-            "no input file and nothing to do; see 'tb-translate --help'".to_owned(),
-        )),
+    check_flags(cli)?;
+    let emit = cli.emit.as_deref().map(parse_emit).transpose()?;
+    if let Some(Output::Runtime) = emit {
+        return write_runtime(cli);
+    }
+    let input = cli.input_path();
+    let bytes = read_input(&input)?;
+    match emit {
+        None => import_onnx::run(cli, &input, &bytes),
+        Some(output) => emit_output(cli, &input, &bytes, output),
     }
 }
 
-/// `--import-onnx`: ONNX model → graph-dialect module, written only when the whole import
-/// succeeded.
+/// Refuses a combination of flags that would leave one of them without effect.
+fn check_flags(cli: &Cli) -> Result<(), Failure> {
+    let usage = |m: String| Err(Failure::Usage(m));
+    let onnx = cli.is_onnx();
+    if !cli.input_shape.is_empty() && !onnx {
+        return usage(
+            "--input-shape applies to ONNX models only: name a .onnx file, or add --import-onnx \
+             for a model on standard input"
+                .to_owned(),
+        );
+    }
+    if onnx && cli.lower {
+        return usage(
+            "--lower applies to MLIR input: an ONNX model is always lowered before --emit"
+                .to_owned(),
+        );
+    }
+    if cli.gpu_arch.is_some() && cli.emit.as_deref() != Some("ptx") {
+        return usage("--gpu-arch applies only to --emit=ptx".to_owned());
+    }
+    if cli.emit.as_deref() == Some("ptx")
+        && let Some(flag) = cli.codegen_flags().first()
+    {
+        return usage(format!(
+            "{flag} applies to CPU code: --emit=ptx generates code for --gpu-arch"
+        ));
+    }
+    match cli.emit.as_deref() {
+        None => {
+            if !onnx {
+                let input = cli.input_path();
+                return usage(format!(
+                    "no translation selected for '{}': use --emit=KIND or --import-onnx",
+                    input.display()
+                ));
+            }
+            let mut unused = cli.codegen_flags();
+            if cli.lower {
+                unused.push("--lower");
+            }
+            unused.extend(cli.lowering_flags());
+            if let Some(flag) = unused.first() {
+                return usage(format!(
+                    "{flag} applies only with --emit: --import-onnx alone prints the imported \
+                     graph-level module (add --emit=shared-lib, obj, llvm-ir, asm or c-header \
+                     to compile it)"
+                ));
+            }
+        }
+        Some("c-runtime") => {
+            let mut unused = cli.codegen_flags();
+            if cli.input.is_some() || cli.import_onnx {
+                unused.insert(0, "an input");
+            }
+            if !cli.input_shape.is_empty() {
+                unused.push("--input-shape");
+            }
+            if cli.lower {
+                unused.push("--lower");
+            }
+            unused.extend(cli.lowering_flags());
+            if let Some(flag) = unused.first() {
+                return usage(format!(
+                    "{flag} does not apply to --emit=c-runtime, which writes the runtime \
+                     library's source alone"
+                ));
+            }
+        }
+        Some(_) => {
+            let lowering = cli.lowering_flags();
+            if let (false, Some(flag)) = (onnx || cli.lower, lowering.first()) {
+                return usage(format!(
+                    "{flag} applies to the lowering pipeline, which runs on ONNX models \
+                     and with --lower"
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `--emit=c-runtime`: the runtime library's C source.
+fn write_runtime(cli: &Cli) -> Result<(), Failure> {
+    tb_support::write_output(&cli.output, runtime_library::SOURCE.as_bytes())
+        .map_err(Failure::Write)
+}
+
+/// `--import-onnx` without `--emit`: ONNX model → graph-dialect module, written only when
+/// the whole import succeeded.
 mod import_onnx {
+    use std::path::Path;
+
     use tb_ir::printer::{PrintOptions, print_operation};
-    use tb_onnx::Model;
-    use tb_onnx::import::{ImportOptions, import_model};
     use tb_support::write_output;
-    use tb_tools::load::parse_input_shapes;
 
-    use super::{Cli, Failure};
+    use super::{Cli, Failure, load_model};
 
-    pub fn run(cli: &Cli) -> Result<(), Failure> {
-        let input = cli
-            .input
-            .as_ref()
-            .ok_or_else(|| Failure::Usage("--import-onnx needs an input model file".to_owned()))?;
-        let input_shapes = parse_input_shapes(&cli.input_shape).map_err(Failure::Usage)?;
-        let model = Model::load(input).map_err(|e| Failure::Usage(e.to_string()))?;
-        let options = ImportOptions {
-            input_shapes,
-            file_name: input.display().to_string(),
-            cleanup: Some(tb_passes::register_all),
-            ..ImportOptions::default()
-        };
-        let imported =
-            import_model(&model, &options).map_err(|e| Failure::Translate(e.to_string()))?;
+    pub fn run(cli: &Cli, input: &Path, bytes: &[u8]) -> Result<(), Failure> {
+        let loaded = load_model(cli, input, bytes)?;
         let print = PrintOptions {
             debug_info: true,
             ..PrintOptions::default()
         };
-        let text = print_operation(&imported.ctx, imported.module, print);
+        let text = print_operation(&loaded.ctx, loaded.module, print);
         write_output(&cli.output, text.as_bytes()).map_err(Failure::Write)
     }
+}
+
+/// The name `input` has in locations and messages.
+fn display_name(input: &Path) -> String {
+    if input.as_os_str() == "-" {
+        "<stdin>".to_owned()
+    } else {
+        input.display().to_string()
+    }
+}
+
+/// The input as a verified module: an imported ONNX model, or parsed MLIR.
+fn load_model(cli: &Cli, input: &Path, bytes: &[u8]) -> Result<Loaded, Failure> {
+    let name = display_name(input);
+    if cli.is_onnx() {
+        let shapes = parse_input_shapes(&cli.input_shape).map_err(Failure::Usage)?;
+        let loaded = if input.as_os_str() == "-" {
+            load_onnx_bytes(bytes, &name, shapes)
+        } else {
+            load_onnx(&input.display().to_string(), shapes)
+        };
+        return loaded.map_err(Failure::Translate);
+    }
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        Failure::Usage(format!(
+            "'{name}' is not UTF-8 text: {e} (for an ONNX model, add --import-onnx)"
+        ))
+    })?;
+    load_mlir_with(text, &name, cli.allow_unregistered_dialect).map_err(Failure::Input)
 }
 
 fn read_input(input: &PathBuf) -> Result<Vec<u8>, Failure> {
@@ -264,84 +435,82 @@ fn print_targets(out: &mut impl Write) -> io::Result<()> {
 enum Output {
     Llvm(EmitKind),
     Header,
+    Runtime,
+    Ptx,
 }
 
 fn parse_emit(kind: &str) -> Result<Output, Failure> {
-    if kind == "c-header" {
-        return Ok(Output::Header);
+    match kind {
+        "c-header" => return Ok(Output::Header),
+        "c-runtime" => return Ok(Output::Runtime),
+        "ptx" => return Ok(Output::Ptx),
+        _ => {}
     }
     EmitKind::from_name(kind).map(Output::Llvm).ok_or_else(|| {
         let known: Vec<&str> = EmitKind::ALL.iter().map(|k| k.name()).collect();
         Failure::Usage(format!(
-            "unknown --emit kind '{kind}' (expected {} or c-header)",
+            "unknown --emit kind '{kind}' (expected {}, c-header, c-runtime or ptx)",
             known.join(", ")
         ))
     })
 }
 
-/// `--emit=ptx`: the module's loop nests as GPU kernels, in PTX for `--gpu-arch`.
-fn emit_ptx(cli: &Cli, input: &Path, bytes: &[u8]) -> Result<(), Failure> {
-    let arch = tb_backends::nvptx::GpuArch::parse(&cli.gpu_arch).map_err(Failure::Usage)?;
-    let text = std::str::from_utf8(bytes)
-        .map_err(|e| Failure::Usage(format!("'{}' is not UTF-8 text: {e}", input.display())))?;
-    let filename = if input.as_os_str() == "-" {
-        "<stdin>".to_owned()
-    } else {
-        input.display().to_string()
-    };
-    let mut sources = SourceMgr::new();
-    sources.add_buffer(&filename, text);
-    let mut ctx = Context::new();
-    tb_dialects::register_all(&mut ctx)
-        .map_err(|bug| Failure::Usage(format!("internal error: {bug}")))?;
-    ctx.allow_unregistered_dialects = cli.allow_unregistered_dialect;
-    let module = parse_source(&mut ctx, text, &filename, &ParseOptions::default())
-        .map_err(|d| Failure::Input(render(&ctx, &sources, &d)))?;
-    verifier::verify(&ctx, module).map_err(|d| Failure::Input(render(&ctx, &sources, &d)))?;
-    let ptx = tb_tools::gpu::compile_ptx(&mut ctx, module, arch)
-        .map_err(|d| Failure::Input(render(&ctx, &sources, &d)))?;
-    let mut outputs = OutputSet::new();
-    outputs
-        .write(&cli.output, ptx.ptx.as_bytes())
-        .map_err(Failure::Write)?;
-    outputs.commit().map_err(Failure::Write)
+/// `--emit=ptx`: the module's loop nests mapped onto kernels (convert-loop-to-gpu), in PTX
+/// for `--gpu-arch`.
+fn emit_ptx(cli: &Cli, loaded: &mut tb_tools::load::Loaded) -> Result<(), Failure> {
+    let arch = tb_backends::nvptx::GpuArch::parse(cli.gpu_arch.as_deref().unwrap_or("sm_80"))
+        .map_err(Failure::Usage)?;
+    let ptx = tb_tools::gpu::compile_ptx(&mut loaded.ctx, loaded.module, arch)
+        .map_err(|d| Failure::Input(loaded.render(&d)))?;
+    tb_support::write_output(&cli.output, ptx.ptx.as_bytes()).map_err(Failure::Write)
 }
 
-/// Compiles the module in `bytes` and writes what `--emit` asks for.
-fn emit_output(cli: &Cli, input: &Path, bytes: &[u8], kind: &str) -> Result<(), Failure> {
-    if kind == "ptx" {
-        return emit_ptx(cli, input, bytes);
-    }
-    let output = parse_emit(kind)?;
+/// Loads the input, lowers it when asked (always for ONNX), compiles it and writes what
+/// `--emit` asks for.
+fn emit_output(cli: &Cli, input: &Path, bytes: &[u8], output: Output) -> Result<(), Failure> {
     let to_stdout = cli.output.as_os_str() == "-";
     let wants_file = matches!(output, Output::Llvm(EmitKind::Object | EmitKind::SharedLib));
     if wants_file && to_stdout {
         return Err(Failure::Usage(format!(
-            "--emit={kind} writes a binary file; name it with -o FILE"
+            "--emit={} writes a binary file; name it with -o FILE",
+            cli.emit.as_deref().unwrap_or_default()
         )));
     }
-    let opt_level = OptLevel::from_number(cli.opt_level).ok_or_else(|| {
-        Failure::Usage(format!(
-            "-O{} is not an optimization level (0-3)",
-            cli.opt_level
-        ))
-    })?;
-    let text = std::str::from_utf8(bytes)
-        .map_err(|e| Failure::Usage(format!("'{}' is not UTF-8 text: {e}", input.display())))?;
-    let filename = if input.as_os_str() == "-" {
-        "<stdin>".to_owned()
-    } else {
-        input.display().to_string()
+    let opt_level = match cli.opt_level {
+        None => OptLevel::default(),
+        Some(n) => OptLevel::from_number(n)
+            .ok_or_else(|| Failure::Usage(format!("-O{n} is not an optimization level (0-3)")))?,
     };
-    let mut sources = SourceMgr::new();
-    sources.add_buffer(&filename, text);
-    let mut ctx = Context::new();
-    tb_dialects::register_all(&mut ctx)
-        .map_err(|bug| Failure::Usage(format!("internal error: {bug}")))?;
-    ctx.allow_unregistered_dialects = cli.allow_unregistered_dialect;
-    let module = parse_source(&mut ctx, text, &filename, &ParseOptions::default())
-        .map_err(|d| Failure::Input(render(&ctx, &sources, &d)))?;
-    verifier::verify(&ctx, module).map_err(|d| Failure::Input(render(&ctx, &sources, &d)))?;
+    let filename = display_name(input);
+    let mut loaded = load_model(cli, input, bytes)?;
+    if cli.is_onnx() || cli.lower {
+        let options = LowerOptions {
+            print_ir_after_all: cli.print_ir_after_all,
+            timing: cli.timing,
+        };
+        lower(
+            &mut loaded,
+            "cpu",
+            options,
+            "tb-translate",
+            "tb-opt --list-passes",
+        )
+        .map_err(Failure::Input)?;
+    } else if let Some(op) = first_unlowered_op(&loaded.ctx, loaded.module) {
+        let name = loaded.ctx.op_name(op).to_owned();
+        let diag = tb_ir::Diagnostic::error(
+            loaded.ctx.op(op).loc,
+            format!(
+                "'{name}' is above the loop level, which --emit compiles: lower the module \
+                 first (add --lower, or run tb-opt --pass-pipeline='{}')",
+                tb_passes::pipelines::CPU
+            ),
+        );
+        return Err(Failure::Input(loaded.render(&diag)));
+    }
+    if let Output::Ptx = output {
+        return emit_ptx(cli, &mut loaded);
+    }
 
     let options = CompileOptions {
         target: TargetOptions {
@@ -354,25 +523,25 @@ fn emit_output(cli: &Cli, input: &Path, bytes: &[u8], kind: &str) -> Result<(), 
     };
     let llvm_kind = match output {
         Output::Llvm(kind) => kind,
-        Output::Header => EmitKind::LlvmIr,
+        Output::Header | Output::Runtime | Output::Ptx => EmitKind::LlvmIr,
     };
-    let emitted = emit(&ctx, module, &options, llvm_kind)
-        .map_err(|d| Failure::Input(render(&ctx, &sources, &d)))?;
-    let header_name = |path: &Path| {
-        path.with_extension("h")
+    let emitted = emit(&loaded.ctx, loaded.module, &options, llvm_kind)
+        .map_err(|d| Failure::Input(loaded.render(&d)))?;
+    let file_name = |path: &Path, extension: &str| {
+        path.with_extension(extension)
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_else(|| "tb_module.h".to_owned())
+            .unwrap_or_else(|| format!("tb_module.{extension}"))
     };
-    // The object (or library) and its header are one output: both or neither.
+    // The object (or library), its header and its manifest are one output: all or none.
     let mut outputs = OutputSet::new();
     match output {
-        Output::Header => {
+        Output::Header | Output::Runtime | Output::Ptx => {
             // On standard output the header is named after the input.
             let name = if to_stdout {
-                header_name(input)
+                file_name(input, "h")
             } else {
-                header_name(&cli.output)
+                file_name(&cli.output, "h")
             };
             let header = c_header(&emitted.entry_points, &name, &filename);
             outputs
@@ -381,25 +550,48 @@ fn emit_output(cli: &Cli, input: &Path, bytes: &[u8], kind: &str) -> Result<(), 
         }
         Output::Llvm(kind) => {
             let bytes = match kind {
-                EmitKind::SharedLib => {
-                    link_shared_library(&emitted.bytes).map_err(Failure::Usage)?
-                }
+                EmitKind::SharedLib => link_shared_library(&emitted.bytes, cli.threads.is_some())
+                    .map_err(Failure::Usage)?,
                 _ => emitted.bytes,
             };
             outputs.write(&cli.output, &bytes).map_err(Failure::Write)?;
             if wants_file {
-                let path = cli.output.with_extension("h");
-                if path == cli.output {
-                    return Err(Failure::Usage(format!(
-                        "the C header would overwrite the output '{}': name the output \
-                         with another extension",
-                        path.display()
-                    )));
+                let mut companions = vec![(
+                    "h",
+                    "C header",
+                    c_header(
+                        &emitted.entry_points,
+                        &file_name(&cli.output, "h"),
+                        &filename,
+                    ),
+                )];
+                if kind == EmitKind::SharedLib {
+                    let library_name = cli
+                        .output
+                        .file_name()
+                        .map(|n| n.to_string_lossy().into_owned())
+                        .unwrap_or_default();
+                    let info = ManifestInfo {
+                        library: &library_name,
+                        header: &file_name(&cli.output, "h"),
+                        source: &filename,
+                        threads: cli.threads,
+                    };
+                    companions.push(("json", "manifest", manifest(&emitted.entry_points, &info)));
                 }
-                let header = c_header(&emitted.entry_points, &header_name(&cli.output), &filename);
-                outputs
-                    .write(&path, header.as_bytes())
-                    .map_err(Failure::Write)?;
+                for (extension, what, text) in companions {
+                    let path = cli.output.with_extension(extension);
+                    if path == cli.output {
+                        return Err(Failure::Usage(format!(
+                            "the {what} would overwrite the output '{}': name the output \
+                             with another extension",
+                            path.display()
+                        )));
+                    }
+                    outputs
+                        .write(&path, text.as_bytes())
+                        .map_err(Failure::Write)?;
+                }
             }
         }
     }

@@ -1,0 +1,142 @@
+/* TensorBind's runtime library for compiled modules: the thread pool parallel loops run on.
+ *
+ * Compiled code calls tb_rt_parallel_for(body, ctx, n, threads) for each parallel loop;
+ * this runs body(ctx, begin, end) over chunks of [0, n) on a pool of worker threads and
+ * returns once every chunk is done. The calling thread works too. `tb-translate
+ * --emit=shared-lib --threads=N` links this file into the library, where it replaces the
+ * weak, sequential tb_rt_parallel_for the object file carries; a program linking an object
+ * file (--emit=obj) compiles it alongside (`tb-translate --emit=c-runtime`).
+ *
+ * The pool is started on the first parallel loop, with `threads` threads (0: one per
+ * online core); the environment variable TB_NUM_THREADS, when set to a positive number,
+ * overrides both. A parallel loop nested in another, or one started while the pool is busy
+ * with another caller's loop, runs in order on the calling thread instead of waiting. */
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+typedef void (*tb_rt_body)(void *ctx, int64_t begin, int64_t end);
+
+struct tb_rt_job {
+    tb_rt_body body;
+    void *ctx;
+    int64_t n;
+    int64_t grain;
+    int64_t next; /* first iteration not yet claimed (atomic) */
+    int64_t done; /* iterations finished (atomic) */
+    int active;   /* workers inside the job (under tb_rt_lock) */
+};
+
+static pthread_mutex_t tb_rt_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t tb_rt_wake = PTHREAD_COND_INITIALIZER;
+static pthread_cond_t tb_rt_finished = PTHREAD_COND_INITIALIZER;
+/* One loop at a time runs on the pool; others run in order on their own thread. */
+static pthread_mutex_t tb_rt_busy = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t tb_rt_start_lock = PTHREAD_MUTEX_INITIALIZER;
+static int tb_rt_started; /* atomic */
+static struct tb_rt_job *tb_rt_current;
+static uint64_t tb_rt_generation;
+/* Threads in the pool, the caller included; written once, before tb_rt_started. */
+static int64_t tb_rt_size = 1;
+static __thread int tb_rt_in_parallel;
+
+/* Claims and runs chunks of `job` until none are left. */
+static void tb_rt_work(struct tb_rt_job *job) {
+    tb_rt_in_parallel = 1;
+    for (;;) {
+        int64_t begin = __atomic_fetch_add(&job->next, job->grain, __ATOMIC_RELAXED);
+        if (begin >= job->n)
+            break;
+        int64_t end = job->n - begin < job->grain ? job->n : begin + job->grain;
+        job->body(job->ctx, begin, end);
+        __atomic_add_fetch(&job->done, end - begin, __ATOMIC_ACQ_REL);
+    }
+    tb_rt_in_parallel = 0;
+}
+
+static void *tb_rt_worker(void *unused) {
+    (void)unused;
+    uint64_t seen = 0;
+    for (;;) {
+        pthread_mutex_lock(&tb_rt_lock);
+        while (tb_rt_current == NULL || tb_rt_generation == seen)
+            pthread_cond_wait(&tb_rt_wake, &tb_rt_lock);
+        seen = tb_rt_generation;
+        struct tb_rt_job *job = tb_rt_current;
+        job->active++;
+        pthread_mutex_unlock(&tb_rt_lock);
+
+        tb_rt_work(job);
+
+        pthread_mutex_lock(&tb_rt_lock);
+        /* The caller frees the job (it lives on its stack) once no worker is inside. */
+        if (--job->active == 0)
+            pthread_cond_broadcast(&tb_rt_finished);
+        pthread_mutex_unlock(&tb_rt_lock);
+    }
+    return NULL;
+}
+
+static void tb_rt_start(int64_t size) {
+    const char *env = getenv("TB_NUM_THREADS");
+    if (env != NULL && atoll(env) > 0)
+        size = atoll(env);
+    if (size <= 0) {
+        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        size = cores > 0 ? cores : 1;
+    }
+    int64_t started = 1;
+    for (int64_t i = 1; i < size; i++) {
+        pthread_t thread;
+        /* A worker that cannot start leaves its share to the others. */
+        if (pthread_create(&thread, NULL, tb_rt_worker, NULL) == 0) {
+            pthread_detach(thread);
+            started++;
+        }
+    }
+    tb_rt_size = started;
+}
+
+/* The number of threads parallel loops run on (starting the pool with `threads` if no
+ * loop has started it yet). */
+int64_t tb_rt_num_threads(int64_t threads) {
+    if (!__atomic_load_n(&tb_rt_started, __ATOMIC_ACQUIRE)) {
+        pthread_mutex_lock(&tb_rt_start_lock);
+        if (!__atomic_load_n(&tb_rt_started, __ATOMIC_RELAXED)) {
+            tb_rt_start(threads);
+            __atomic_store_n(&tb_rt_started, 1, __ATOMIC_RELEASE);
+        }
+        pthread_mutex_unlock(&tb_rt_start_lock);
+    }
+    return tb_rt_size;
+}
+
+void tb_rt_parallel_for(tb_rt_body body, void *ctx, int64_t n, int64_t threads) {
+    if (n <= 0)
+        return;
+    if (threads == 1 || n == 1 || tb_rt_in_parallel || tb_rt_num_threads(threads) <= 1 ||
+        pthread_mutex_trylock(&tb_rt_busy) != 0) {
+        body(ctx, 0, n);
+        return;
+    }
+    int64_t grain = n / (tb_rt_size * 4);
+    struct tb_rt_job job = {body, ctx, n, grain > 0 ? grain : 1, 0, 0, 0};
+
+    pthread_mutex_lock(&tb_rt_lock);
+    tb_rt_current = &job;
+    tb_rt_generation++;
+    pthread_cond_broadcast(&tb_rt_wake);
+    pthread_mutex_unlock(&tb_rt_lock);
+
+    tb_rt_work(&job);
+
+    pthread_mutex_lock(&tb_rt_lock);
+    /* No worker may pick the job up from now on; wait for those inside it. */
+    tb_rt_current = NULL;
+    while (job.active > 0)
+        pthread_cond_wait(&tb_rt_finished, &tb_rt_lock);
+    pthread_mutex_unlock(&tb_rt_lock);
+    pthread_mutex_unlock(&tb_rt_busy);
+}

@@ -1,0 +1,12 @@
+// --emit compiles the loop level: a module above it is an error that says how to lower it,
+// and --lower runs the CPU pipeline first.
+// RUN: not tb-translate %s --emit=llvm-ir 2>&1 | FileCheck %s --check-prefix=UNLOWERED
+// UNLOWERED: graph-level.mlir:[[# @LINE + 6]]:{{[0-9]+}}: error: 'graph.relu' is above the loop level, which --emit compiles: lower the module first (add --lower, or run tb-opt --pass-pipeline='builtin.module(
+
+// RUN: tb-translate %s --lower --emit=llvm-ir | FileCheck %s --check-prefix=LOWERED
+// LOWERED: define void @tb_relu(ptr
+
+func.func @relu(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %y = "graph.relu"(%x) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %y : tensor<2x3xf32>
+}
