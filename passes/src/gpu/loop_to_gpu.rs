@@ -227,24 +227,31 @@ impl LoopToGpu {
             ));
         }
         copy_returned_views(ctx, body);
-        let ops: Vec<OpId> = ctx.block_ops(body).collect();
         let mut host_values: std::collections::HashSet<Value> =
             ctx.block(body).args.iter().copied().collect();
         let mut serial: Vec<OpId> = Vec::new();
-        for op in ops {
+        // Walked by links, not from a list made up front: a scalar that crosses kernels is
+        // reloaded by a new op before its user, and that op needs a kernel too.
+        let mut next = ctx.block(body).first;
+        while let Some(op) = next {
             let terminator = ctx.block(body).last == Some(op);
             if terminator || is_host_op(ctx, op, &host_values) {
                 if !terminator {
                     host_values.extend(ctx.op(op).results.iter().copied());
                 }
                 self.launch_serial(ctx, &mut serial)?;
+                next = ctx.op(op).next;
                 continue;
             }
             if let Some(dims) = constant_parallel(ctx, op) {
                 self.launch_serial(ctx, &mut serial)?;
+                // Read after the kernels before it are made (they may reload a scalar right
+                // after this op) and before this op is replaced.
+                next = ctx.op(op).next;
                 self.launch_parallel(ctx, op, &dims)?;
                 continue;
             }
+            next = ctx.op(op).next;
             serial.push(op);
         }
         self.launch_serial(ctx, &mut serial)
@@ -303,14 +310,23 @@ impl LoopToGpu {
                     }
                 };
                 store_at.store(ctx, result, slot, &[]);
+                // One reload per user, however many of its operands it feeds.
+                let mut reloads: Vec<(OpId, Value)> = Vec::new();
                 for (user, index) in outside {
-                    let user_loc = ctx.op(user).loc;
-                    let reload = Builder::before(user, user_loc).load(
-                        ctx,
-                        slot,
-                        AffineMap::new(0, 0, vec![]),
-                        &[],
-                    );
+                    let reload = match reloads.iter().find(|(u, _)| *u == user) {
+                        Some(&(_, v)) => v,
+                        None => {
+                            let user_loc = ctx.op(user).loc;
+                            let v = Builder::before(user, user_loc).load(
+                                ctx,
+                                slot,
+                                AffineMap::new(0, 0, vec![]),
+                                &[],
+                            );
+                            reloads.push((user, v));
+                            v
+                        }
+                    };
                     ctx.set_operand(user, index as usize, reload);
                 }
             }

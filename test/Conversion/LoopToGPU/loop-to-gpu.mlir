@@ -107,3 +107,26 @@ func.func @kept(%a: memref<4xf32>) {
   }
   return
 }
+
+// -----
+
+// A scalar used after a host op (a deallocation) is reloaded inside the kernel that uses it.
+// CHECK-LABEL: func.func @reload_after_host_op(
+// CHECK:         %[[SLOT:.*]] = loop.alloc() : memref<f32>
+// CHECK:         gpu.launch
+// CHECK:           loop.store %{{.*}}, %[[SLOT]][] : memref<f32>
+// CHECK:         loop.dealloc
+// CHECK-NEXT:    arith.constant
+// CHECK:         gpu.launch
+// CHECK-NEXT:      %[[RELOAD:.*]] = loop.load %[[SLOT]][] : memref<f32>
+// CHECK-NEXT:      arith.mulf %[[RELOAD]], %[[RELOAD]] : f32
+func.func @reload_after_host_op(%a: memref<1xf32>) -> memref<1xf32> {
+  %tmp = loop.alloc() : memref<1xf32>
+  %out = loop.alloc() : memref<1xf32>
+  %c0 = arith.constant 0 : index
+  %s = loop.load %a[%c0] : memref<1xf32>
+  loop.dealloc %tmp : memref<1xf32>
+  %t = arith.mulf %s, %s : f32
+  loop.store %t, %out[%c0] : memref<1xf32>
+  return %out : memref<1xf32>
+}
