@@ -3,9 +3,9 @@
 //! errors.
 
 use tb_dialects::loop_::{self, Packing, Schedule};
+use tb_ir::Context;
 use tb_ir::parser::{ParseOptions, parse_attribute_text, parse_source};
 use tb_ir::printer::attr_to_string;
-use tb_ir::Context;
 
 fn context() -> Context {
     let mut ctx = Context::new();
@@ -43,7 +43,10 @@ fn defaults_are_omitted_and_fields_print_in_canonical_order() {
         "#loop.schedule<pack = none, unroll = 1, order = [0, 1], tiles = [[], [32]], vector = 1>",
     )
     .unwrap();
-    assert_eq!(attr_to_string(&ctx, attr), "#loop.schedule<tiles = [[], [32]]>");
+    assert_eq!(
+        attr_to_string(&ctx, attr),
+        "#loop.schedule<tiles = [[], [32]]>"
+    );
     let full = "#loop.schedule<tiles = [[8], [4]], order = [1, 0], parallel = [1], vector = 4, unroll = 2, pack = both>";
     let attr = parse_attribute_text(&mut ctx, full).unwrap();
     assert_eq!(attr_to_string(&ctx, attr), full);
@@ -89,16 +92,37 @@ func.func @f(%m: memref<16xf32>) {
 fn malformed_schedules_are_parse_errors() {
     let mut ctx = context();
     for (text, why) in [
-        ("#loop.schedule<tiles = [[8]], tiles = [[4]]>", "given twice"),
-        ("#loop.schedule<tile = [[8]]>", "unknown schedule field 'tile'"),
+        (
+            "#loop.schedule<tiles = [[8]], tiles = [[4]]>",
+            "given twice",
+        ),
+        (
+            "#loop.schedule<tile = [[8]]>",
+            "unknown schedule field 'tile'",
+        ),
         ("#loop.schedule<tiles = [[0]]>", "not positive"),
         ("#loop.schedule<tiles = [[4, 8]]>", "grow inwards"),
-        ("#loop.schedule<tiles = [[4], [4]], order = [0, 0]>", "not a permutation"),
-        ("#loop.schedule<tiles = [[4]], parallel = [3]>", "outside the nest"),
-        ("#loop.schedule<tiles = [[4]], vector = 0>", "vector width 0"),
-        ("#loop.schedule<tiles = [[4]], pack = cols>", "unknown packing 'cols'"),
+        (
+            "#loop.schedule<tiles = [[4], [4]], order = [0, 0]>",
+            "not a permutation",
+        ),
+        (
+            "#loop.schedule<tiles = [[4]], parallel = [3]>",
+            "outside the nest",
+        ),
+        (
+            "#loop.schedule<tiles = [[4]], vector = 0>",
+            "vector width 0",
+        ),
+        (
+            "#loop.schedule<tiles = [[4]], pack = cols>",
+            "unknown packing 'cols'",
+        ),
         ("#loop.schedule<tiles = [[4]] vector = 4>", "expected ','"),
-        ("#loop.schedule<tiles = [[4]], unroll = -2>", "unroll factor -2"),
+        (
+            "#loop.schedule<tiles = [[4]], unroll = -2>",
+            "unroll factor -2",
+        ),
     ] {
         let err = parse_schedule(&mut ctx, text).unwrap_err();
         assert!(err.contains(why), "{text}: {err}");

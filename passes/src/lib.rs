@@ -15,6 +15,7 @@ mod inline;
 pub mod pipelines;
 mod plan_buffers;
 mod reconcile_unrealized_casts;
+pub mod schedule;
 mod symbol_dce;
 
 use tb_ir::pass::PassRegistry;

@@ -118,19 +118,27 @@ impl Schedule {
         }
         let order = self.effective_order();
         let mut seen = vec![false; rank];
-        if order.len() != rank || order.iter().any(|&d| d >= rank || std::mem::replace(&mut seen[d], true)) {
+        if order.len() != rank
+            || order
+                .iter()
+                .any(|&d| d >= rank || std::mem::replace(&mut seen[d], true))
+        {
             return Err(format!("order {order:?} is not a permutation of 0..{rank}"));
         }
         let mut seen = vec![false; rank];
         for &d in &self.parallel {
             if d >= rank {
-                return Err(format!("parallel dimension {d} is outside the nest of {rank}"));
+                return Err(format!(
+                    "parallel dimension {d} is outside the nest of {rank}"
+                ));
             }
             if std::mem::replace(&mut seen[d], true) {
                 return Err(format!("parallel dimension {d} is listed twice"));
             }
             if reduction.get(d).copied().unwrap_or(false) {
-                return Err(format!("dimension {d} is a reduction and cannot run on threads"));
+                return Err(format!(
+                    "dimension {d} is a reduction and cannot run on threads"
+                ));
             }
         }
         if self.vector < 1 {
@@ -253,12 +261,19 @@ impl<'a> Lexer<'a> {
         if self.eat(c) {
             Ok(())
         } else {
-            Err(format!("expected '{c}' in schedule at '{}'", self.excerpt()))
+            Err(format!(
+                "expected '{c}' in schedule at '{}'",
+                self.excerpt()
+            ))
         }
     }
 
     fn excerpt(&self) -> &str {
-        let end = self.rest.char_indices().nth(16).map_or(self.rest.len(), |(i, _)| i);
+        let end = self
+            .rest
+            .char_indices()
+            .nth(16)
+            .map_or(self.rest.len(), |(i, _)| i);
         &self.rest[..end]
     }
 
@@ -269,7 +284,10 @@ impl<'a> Lexer<'a> {
             .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
             .unwrap_or(self.rest.len());
         if end == 0 {
-            return Err(format!("expected a name in schedule at '{}'", self.excerpt()));
+            return Err(format!(
+                "expected a name in schedule at '{}'",
+                self.excerpt()
+            ));
         }
         let (word, rest) = self.rest.split_at(end);
         self.rest = rest;
@@ -283,7 +301,10 @@ impl<'a> Lexer<'a> {
             .find(|c: char| !c.is_ascii_digit())
             .map_or(self.rest.len(), |i| i + digits_from);
         if end == digits_from {
-            return Err(format!("expected an integer in schedule at '{}'", self.excerpt()));
+            return Err(format!(
+                "expected an integer in schedule at '{}'",
+                self.excerpt()
+            ));
         }
         let (text, rest) = self.rest.split_at(end);
         let value = text
