@@ -31,6 +31,9 @@ pub fn register_all(registry: &mut PassRegistry) {
     registry.register(inline::info());
     registry.register(plan_buffers::info());
     registry.register(reconcile_unrealized_casts::info());
+    registry.register(schedule::loop_apply_schedule::info());
+    registry.register(schedule::loop_interchange::info());
+    registry.register(schedule::loop_tile::info());
     registry.register(symbol_dce::info());
 }
 

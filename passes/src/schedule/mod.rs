@@ -1,8 +1,14 @@
 //! Loop scheduling: schedules as data ([`tb_dialects::loop_::Schedule`]), the knob space
 //! of a nest ([`space`]), the target it is derived from ([`target`]) and the default
-//! heuristic ([`heuristic`]).
+//! heuristic ([`heuristic`]), and the passes that transform loop bands: `loop-tile`,
+//! `loop-interchange` and `loop-apply-schedule`, one mechanism underneath.
 
+mod apply;
+mod band;
 pub mod heuristic;
+pub(crate) mod loop_apply_schedule;
+pub(crate) mod loop_interchange;
+pub(crate) mod loop_tile;
 pub mod rng;
 pub mod space;
 pub mod target;

@@ -1,0 +1,164 @@
+//! Loop transformations keep what a loop nest computes: `loop-tile`, `loop-interchange`
+//! and `loop-apply-schedule` run under the interpreter's before/after check on random
+//! inputs, on bands with partial tiles, non-zero lower bounds and steps.
+
+use tb_interpreter::check::{CheckReport, Tolerance, check_transform};
+use tb_ir::pass::{Instrumentation, PassManager, PassRegistry, Pipeline};
+
+fn check_pipeline(src: &str, pipeline: &str) -> CheckReport {
+    let report = check_transform(
+        src,
+        |ctx, module| {
+            let mut registry = PassRegistry::new();
+            tb_passes::register_all(&mut registry);
+            let mut pm = PassManager::new(&Pipeline::parse(pipeline).unwrap(), &registry).unwrap();
+            let instr = Instrumentation {
+                verify_each: true,
+                ..Instrumentation::default()
+            };
+            pm.run(ctx, module, &instr)
+        },
+        Tolerance::default(),
+        4,
+    )
+    .unwrap_or_else(|e| panic!("{pipeline} changed the program's meaning:\n{e}"));
+    assert!(
+        report.skipped.is_empty(),
+        "every function runs: {:?}",
+        report.skipped
+    );
+    report
+}
+
+/// A 13x10x7 matmul accumulating in its output, with `ATTRS` on the outermost loop.
+fn matmul(attrs: &str) -> String {
+    r#"
+func.func @mm(%a: memref<13x7xf32>, %b: memref<7x10xf32>) -> memref<13x10xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c = loop.alloc() : memref<13x10xf32>
+  loop.parallel (%i, %j) = (0, 0) to (13, 10) {
+    loop.store %zero, %c[%i, %j] : memref<13x10xf32>
+  }
+  loop.for %i = 0 to 13 ATTRS {
+    loop.for %j = 0 to 10 {
+      loop.for %k = 0 to 7 {
+        %x = loop.load %a[%i, %k] : memref<13x7xf32>
+        %y = loop.load %b[%k, %j] : memref<7x10xf32>
+        %z = loop.load %c[%i, %j] : memref<13x10xf32>
+        %p = arith.mulf %x, %y : f32
+        %s = arith.addf %z, %p : f32
+        loop.store %s, %c[%i, %j] : memref<13x10xf32>
+      }
+    }
+  }
+  return %c : memref<13x10xf32>
+}
+"#
+    .replace("ATTRS", attrs)
+}
+
+/// A strided, offset 2-D nest: writes `a[i][j] * 2` to the odd rows from 1 and the columns
+/// from 2 of its output, leaving the rest zero.
+const STRIDED: &str = r#"
+func.func @strided(%a: memref<17x11xf32>) -> memref<17x11xf32> {
+  %zero = arith.constant 0.0 : f32
+  %two = arith.constant 2.0 : f32
+  %c = loop.alloc() : memref<17x11xf32>
+  loop.parallel (%i, %j) = (0, 0) to (17, 11) {
+    loop.store %zero, %c[%i, %j] : memref<17x11xf32>
+  }
+  loop.for %i = 1 to 17 step 2 {
+    loop.for %j = 2 to 11 {
+      %x = loop.load %a[%i, %j] : memref<17x11xf32>
+      %y = arith.mulf %x, %two : f32
+      loop.store %y, %c[%i, %j] : memref<17x11xf32>
+    }
+  }
+  return %c : memref<17x11xf32>
+}
+"#;
+
+fn loop_count(text: &str) -> usize {
+    text.matches("loop.for").count()
+}
+
+#[test]
+fn tiling_with_partial_tiles_keeps_a_matmul() {
+    let out = check_pipeline(
+        &matmul(""),
+        "builtin.module(func.func(loop-tile{sizes=4,3,2}))",
+    );
+    assert_eq!(loop_count(&out.text), 6, "{}", out.text);
+    assert!(
+        out.text.contains("min"),
+        "partial tiles need a min bound:\n{}",
+        out.text
+    );
+}
+
+#[test]
+fn tiling_by_divisors_needs_no_min() {
+    let src = matmul("")
+        .replace("13", "12")
+        .replace("to 7", "to 8")
+        .replace("x7x", "x8x")
+        .replace("7x10", "8x10")
+        .replace("13x7", "12x8");
+    let out = check_pipeline(&src, "builtin.module(func.func(loop-tile{sizes=4,5,2}))");
+    assert_eq!(loop_count(&out.text), 6, "{}", out.text);
+    assert!(!out.text.contains("min"), "{}", out.text);
+}
+
+#[test]
+fn tiling_some_loops_leaves_the_others() {
+    let out = check_pipeline(
+        &matmul(""),
+        "builtin.module(func.func(loop-tile{sizes=0,4}))",
+    );
+    assert_eq!(loop_count(&out.text), 4, "{}", out.text);
+}
+
+#[test]
+fn tiling_keeps_steps_and_lower_bounds() {
+    let out = check_pipeline(STRIDED, "builtin.module(func.func(loop-tile{sizes=3,4}))");
+    assert_eq!(loop_count(&out.text), 4, "{}", out.text);
+}
+
+#[test]
+fn interchange_keeps_a_matmul() {
+    for permutation in ["1,0,2", "2,0,1", "2,1,0"] {
+        check_pipeline(
+            &matmul(""),
+            &format!("builtin.module(func.func(loop-interchange{{permutation={permutation}}}))"),
+        );
+    }
+    check_pipeline(
+        STRIDED,
+        "builtin.module(func.func(loop-interchange{permutation=1,0}))",
+    );
+}
+
+#[test]
+fn a_multi_level_schedule_keeps_a_matmul() {
+    let schedules = [
+        "#loop.schedule<tiles = [[8, 2], [4], [3]], order = [1, 0, 2], parallel = [1], vector = 2, unroll = 2>",
+        "#loop.schedule<tiles = [[6, 3], [10, 5], []], order = [2, 0, 1]>",
+        "#loop.schedule<tiles = [[16], [16], [16]]>",
+        "#loop.schedule<tiles = [[], [], []], order = [1, 2, 0]>",
+    ];
+    for schedule in schedules {
+        let out = check_pipeline(
+            &matmul(&format!("attributes {{loop.schedule = {schedule}}}")),
+            "builtin.module(func.func(loop-apply-schedule))",
+        );
+        assert!(!out.text.contains("loop.schedule"), "{}", out.text);
+    }
+}
+
+#[test]
+fn tiles_then_interchange_compose() {
+    check_pipeline(
+        STRIDED,
+        "builtin.module(func.func(loop-tile{sizes=4,4},loop-interchange{permutation=1,0}))",
+    );
+}
