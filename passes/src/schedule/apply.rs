@@ -41,10 +41,13 @@ pub fn apply_schedule(ctx: &mut Context, band: &Band, schedule: &Schedule) -> Re
             let span = size * dim.step;
             let (lower, upper) = match enclosing[d] {
                 None => (as_dims_only(&dim.lower), as_dims_only(&dim.upper)),
-                Some((outer, outer_span)) => (
-                    iv_bound(outer),
-                    point_upper(&dim.upper, outer, outer_span, outer_span % span == 0),
-                ),
+                Some((outer, outer_span)) => {
+                    let whole = whole_tiles(band, d, &schedule.tiles[d][..=level]);
+                    (
+                        iv_bound(outer),
+                        point_upper(&dim.upper, outer, outer_span, whole),
+                    )
+                }
             };
             outermost[d].get_or_insert(headers.len());
             enclosing[d] = Some((headers.len(), span));
@@ -63,7 +66,7 @@ pub fn apply_schedule(ctx: &mut Context, band: &Band, schedule: &Schedule) -> Re
         let (lower, upper) = match enclosing[d] {
             None => (as_dims_only(&dim.lower), as_dims_only(&dim.upper)),
             Some((outer, span)) => {
-                let whole = whole_tiles(band, d, schedule, span);
+                let whole = whole_tiles(band, d, &schedule.tiles[d]);
                 (iv_bound(outer), point_upper(&dim.upper, outer, span, whole))
             }
         };
@@ -82,22 +85,22 @@ pub fn apply_schedule(ctx: &mut Context, band: &Band, schedule: &Schedule) -> Re
     Ok(())
 }
 
-/// Whether every innermost tile of dimension `d` (of `span` iterations' width) is whole:
-/// the dimension's range is constant and each enclosing tile divides the one outside it.
-fn whole_tiles(band: &Band, d: usize, schedule: &Schedule, span: i64) -> bool {
+/// Whether the tiles of sizes `sizes` (outermost first) of dimension `d` are all whole:
+/// its range is constant and each size divides the range or tile outside it.
+fn whole_tiles(band: &Band, d: usize, sizes: &[i64]) -> bool {
     let dim = &band.dims[d];
     let (Some(lo), Some(hi)) = (dim.lower.constant(), dim.upper.constant()) else {
         return false;
     };
     let mut outer = hi - lo;
-    for &size in &schedule.tiles[d] {
+    for &size in sizes {
         let width = size * dim.step;
         if outer % width != 0 {
             return false;
         }
         outer = width;
     }
-    outer == span
+    true
 }
 
 /// Marks the new loops: threads on each parallel dimension's outermost loop, vector width

@@ -28,10 +28,7 @@ pub fn default_schedule(nest: &Nest, target: &Target) -> Schedule {
     let contraction = spatial.len() >= 2 && nest.reduction.iter().any(|&r| r);
     if contraction {
         let (m, n) = (spatial[spatial.len() - 2], spatial[spatial.len() - 1]);
-        let budget = target.vector_registers - 2;
-        // Two vectors of columns, and as many rows as the remaining accumulators allow.
-        let nr = 2 * lanes;
-        let mr = (budget / 2).min(8);
+        let (mr, nr) = register_block(target, nest.element_bytes);
         let tile = |extent: i64, levels: [i64; 2]| -> Vec<i64> {
             if extent <= levels[1] {
                 Vec::new()
@@ -71,4 +68,14 @@ pub fn default_schedule(nest: &Nest, target: &Target) -> Schedule {
         }
     }
     schedule
+}
+
+/// The `MR x NR` register block of a matmul micro-kernel on `target`: two vectors of
+/// columns, and as many rows (up to 8) as leave a register for the broadcast row value
+/// and one per column vector besides the `MR * 2` accumulators.
+pub fn register_block(target: &Target, element_bytes: i64) -> (i64, i64) {
+    let lanes = target.lanes(element_bytes);
+    let nr = 2 * lanes;
+    let mr = ((target.vector_registers - 3) / 2).clamp(1, 8);
+    (mr, nr)
 }

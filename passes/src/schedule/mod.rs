@@ -13,7 +13,7 @@ pub mod rng;
 pub mod space;
 pub mod target;
 
-pub use heuristic::default_schedule;
+pub use heuristic::{default_schedule, register_block};
 pub use rng::Rng;
 pub use space::{Decision, Knob, KnobSpace, Nest, Violation};
 pub use target::Target;
