@@ -33,6 +33,7 @@ pub fn register_all(registry: &mut PassRegistry) {
     registry.register(reconcile_unrealized_casts::info());
     registry.register(schedule::loop_apply_schedule::info());
     registry.register(schedule::loop_interchange::info());
+    registry.register(schedule::loop_matmul_microkernel::info());
     registry.register(schedule::loop_tile::info());
     registry.register(symbol_dce::info());
 }

@@ -162,3 +162,50 @@ fn tiles_then_interchange_compose() {
         "builtin.module(func.func(loop-tile{sizes=4,4},loop-interchange{permutation=1,0}))",
     );
 }
+
+/// A graph-level `lhs x rhs` matmul, lowered to loops and register-blocked.
+fn microkernel(lhs: &str, rhs: &str, out: &str, options: &str) -> CheckReport {
+    let src = format!(
+        "func.func @mm(%a: tensor<{lhs}xf32>, %b: tensor<{rhs}xf32>) -> tensor<{out}xf32> {{\n\
+         %c = graph.matmul %a, %b : (tensor<{lhs}xf32>, tensor<{rhs}xf32>) -> tensor<{out}xf32>\n\
+         return %c : tensor<{out}xf32>\n}}\n"
+    );
+    check_pipeline(
+        &src,
+        &format!(
+            "builtin.module(convert-graph-to-te, convert-te-to-loop, canonicalize, loop-matmul-microkernel{{{options}}})"
+        ),
+    )
+}
+
+#[test]
+fn the_microkernel_keeps_matmuls_with_whole_tiles() {
+    let out = microkernel("12x10", "10x16", "12x16", "mr=3 nr=8 kc=4 vector=4");
+    assert!(out.text.contains("loop.fma"), "{}", out.text);
+    // Whole tiles: no remainder nest keeps the scalar reduction.
+    assert!(!out.text.contains("arith.mulf"), "{}", out.text);
+}
+
+#[test]
+fn the_microkernel_peels_leftover_rows_and_columns() {
+    for (m, k, n) in [(13, 7, 19), (5, 3, 9), (4, 1, 8), (2, 5, 3)] {
+        let out = microkernel(
+            &format!("{m}x{k}"),
+            &format!("{k}x{n}"),
+            &format!("{m}x{n}"),
+            "mr=4 nr=8 kc=3 vector=4",
+        );
+        assert_eq!(
+            out.text.contains("loop.fma"),
+            m >= 4 && n >= 8,
+            "{m}x{k}x{n}:\n{}",
+            out.text
+        );
+    }
+}
+
+#[test]
+fn the_microkernel_keeps_batched_matmuls() {
+    let out = microkernel("2x6x5", "2x5x8", "2x6x8", "mr=2 nr=4 kc=2 vector=4");
+    assert!(out.text.contains("loop.fma"), "{}", out.text);
+}

@@ -5,9 +5,11 @@
 
 mod apply;
 mod band;
+mod build;
 pub mod heuristic;
 pub(crate) mod loop_apply_schedule;
 pub(crate) mod loop_interchange;
+pub(crate) mod loop_matmul_microkernel;
 pub(crate) mod loop_tile;
 pub mod rng;
 pub mod space;
