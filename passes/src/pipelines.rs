@@ -2,6 +2,8 @@
 
 /// From any level (graph, te or loop) to loop-level IR the CPU backend compiles: graph ops
 /// become tensor expressions, tensor expressions become buffers and loop nests, and the
-/// buffers each function frees itself are packed into one arena. Each pass leaves IR that
-/// is already at a lower level untouched, so loop-level input only gets its buffers planned.
-pub const CPU: &str = "builtin.module(canonicalize, convert-graph-to-te, convert-te-to-loop, canonicalize, plan-buffers)";
+/// buffers each function frees itself are packed into one arena. Matmul nests become
+/// register-blocked micro-kernels for the host (`loop-matmul-microkernel`). Each pass leaves
+/// IR that is already at a lower level untouched, so loop-level input only gets its
+/// matmul nests blocked and its buffers planned.
+pub const CPU: &str = "builtin.module(canonicalize, convert-graph-to-te, convert-te-to-loop, canonicalize, loop-matmul-microkernel, plan-buffers)";
