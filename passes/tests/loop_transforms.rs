@@ -205,6 +205,29 @@ fn the_microkernel_peels_leftover_rows_and_columns() {
 }
 
 #[test]
+fn the_microkernel_keeps_matmuls_with_packed_panels_or_without() {
+    for (m, k, n) in [(13, 7, 19), (8, 9, 16), (4, 1, 8)] {
+        for pack in ["true", "false"] {
+            let out = microkernel(
+                &format!("{m}x{k}"),
+                &format!("{k}x{n}"),
+                &format!("{m}x{n}"),
+                &format!("mr=4 nr=8 kc=3 vector=4 pack-rhs={pack}"),
+            );
+            assert!(out.text.contains("loop.fma"), "{}", out.text);
+            assert_eq!(
+                out.text.contains("memref<2x3x8xf32>")
+                    || out.text.contains("memref<1x3x8xf32>")
+                    || out.text.contains("memref<1x1x8xf32>"),
+                pack == "true",
+                "{m}x{k}x{n}:\n{}",
+                out.text
+            );
+        }
+    }
+}
+
+#[test]
 fn the_microkernel_keeps_batched_matmuls() {
     let out = microkernel("2x6x5", "2x5x8", "2x6x8", "mr=2 nr=4 kc=2 vector=4");
     assert!(out.text.contains("loop.fma"), "{}", out.text);

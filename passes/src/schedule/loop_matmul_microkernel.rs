@@ -46,6 +46,12 @@ const OPTIONS: &[PassOptionInfo] = &[
         help: "Reduction slice kept in cache between accumulator loads and stores",
     },
     PassOptionInfo {
+        name: "pack-rhs",
+        kind: OptionKind::Bool,
+        default: "true",
+        help: "Copy each KC slice of B into contiguous NR-column panels shared by all row blocks (unbatched matmuls)",
+    },
+    PassOptionInfo {
         name: "vector",
         kind: OptionKind::Int,
         default: "0",
@@ -64,6 +70,7 @@ pub(crate) fn info() -> PassInfo {
                 nr: o.int("nr"),
                 kc: o.int("kc"),
                 vector: o.int("vector"),
+                pack_rhs: o.bool("pack-rhs"),
             })
         },
     }
@@ -74,6 +81,7 @@ struct MatmulMicrokernel {
     nr: i64,
     kc: i64,
     vector: i64,
+    pack_rhs: bool,
 }
 
 /// One access `memref[map(operands)]`.
@@ -104,6 +112,7 @@ struct Blocking {
     nr: i64,
     kc: i64,
     width: i64,
+    pack_rhs: bool,
 }
 
 impl Pass for MatmulMicrokernel {
@@ -132,6 +141,7 @@ impl Pass for MatmulMicrokernel {
             },
             kc: self.kc,
             width,
+            pack_rhs: self.pack_rhs,
         };
         if blocking.mr < 1
             || blocking.kc < 1
@@ -372,6 +382,26 @@ fn rewrite(ctx: &mut Context, c: &Contraction, b: Blocking) {
         scalable: vec![false],
         element: f32_ty,
     });
+    if b.pack_rhs && rank == 2 {
+        packed_kernel(ctx, c, b, at, (mf, nf), vec_ty);
+    } else {
+        kernel(ctx, c, b, at, (mf, nf), vec_ty);
+    }
+    peel(ctx, c, (m, n), (mf, nf));
+}
+
+/// The micro-kernel reading `B` where it lies: per row block, fill, then KC slices and
+/// column blocks.
+fn kernel(
+    ctx: &mut Context,
+    c: &Contraction,
+    b: Blocking,
+    at: At,
+    (mf, nf): (i64, i64),
+    vec_ty: tb_ir::Type,
+) {
+    let rank = c.extents.len();
+    let f32_ty = ctx.value_type(c.init);
     let (i_old, j_old) = (c.ivs[rank - 2], c.ivs[rank - 1]);
     let columns = b.nr / b.width;
 
@@ -490,8 +520,11 @@ fn rewrite(ctx: &mut Context, c: &Contraction, b: Blocking) {
     for (value, (map, operands)) in results.into_iter().zip(c_maps) {
         block.store(ctx, true, value, c.out.memref, map, &operands);
     }
+}
 
-    // The leftover rows and columns keep the original nest, narrowed.
+/// The leftover rows and columns keep the original nest, narrowed; the original goes.
+fn peel(ctx: &mut Context, c: &Contraction, (m, n): (i64, i64), (mf, nf): (i64, i64)) {
+    let rank = c.extents.len();
     let remainders: Vec<(i64, i64, i64, i64)> = [(mf, m, 0, n), (0, mf, nf, n)]
         .into_iter()
         .filter(|&(i0, i1, j0, j1)| i0 < i1 && j0 < j1)
@@ -510,6 +543,173 @@ fn rewrite(ctx: &mut Context, c: &Contraction, b: Blocking) {
         set_bounds(ctx, copy, &lower, &upper);
     }
     ctx.erase_op(c.parallel);
+}
+
+/// The micro-kernel with `B` packed: `C`'s full tiles are filled with the initial value;
+/// then for each KC slice of the reduction, the slice of `B`'s first `Nf` columns is copied
+/// into `NR`-column panels (`panel[j / NR][k - kb][0..NR]`, contiguous along `k`), and row
+/// blocks on threads run the register-blocked `k` loop over the panels.
+fn packed_kernel(
+    ctx: &mut Context,
+    c: &Contraction,
+    b: Blocking,
+    at: At,
+    (mf, nf): (i64, i64),
+    vec_ty: tb_ir::Type,
+) {
+    let f32_ty = ctx.value_type(c.init);
+    let (i_old, j_old) = (c.ivs[0], c.ivs[1]);
+    let columns = b.nr / b.width;
+    let kc = b.kc.min(c.k_extent);
+    let panel_ty = ctx.intern_type(TypeKind::MemRef {
+        shape: vec![nf / b.nr, kc, b.nr],
+        element: f32_ty,
+        layout: None,
+        memory_space: None,
+    });
+    let panels = {
+        let op = at.create(ctx, loop_::ALLOC, vec![], vec![panel_ty], vec![], 0);
+        ctx.op(op).results[0]
+    };
+
+    // Fill C's full tiles with the initial value.
+    let (_, fill_rows, fill_ivs) = at.parallel(ctx, &[0], &[mf], &[b.mr]);
+    let splat = fill_rows.broadcast(ctx, c.init, vec_ty);
+    let (_, fill, jb, _) = fill_rows.for_loop(
+        ctx,
+        (AffineMap::constant(0), vec![]),
+        (AffineMap::constant(nf), vec![]),
+        b.nr,
+        &[],
+    );
+    for r in 0..b.mr {
+        for col in 0..columns {
+            let (map, operands) = shifted(
+                &c.out,
+                &[(i_old, fill_ivs[0]), (j_old, jb)],
+                &[(i_old, r), (j_old, col * b.width)],
+            );
+            fill.store(ctx, true, splat, c.out.memref, map, &operands);
+        }
+    }
+
+    let (_, slice, kb, _) = at.for_loop(
+        ctx,
+        (AffineMap::constant(0), vec![]),
+        (AffineMap::constant(c.k_extent), vec![]),
+        kc,
+        &[],
+    );
+    let k_upper = if c.k_extent % kc == 0 {
+        AffineMap::new(1, 0, vec![AffineExpr::dim(0) + kc])
+    } else {
+        AffineMap::new(
+            1,
+            0,
+            vec![AffineExpr::constant(c.k_extent), AffineExpr::dim(0) + kc],
+        )
+    };
+    // panel[j floordiv NR][k - kb][offset]
+    let panel_map = |offset: i64| {
+        AffineMap::new(
+            3,
+            0,
+            vec![
+                AffineExpr::dim(0).floor_div(b.nr),
+                AffineExpr::dim(1) + AffineExpr::dim(2) * -1,
+                AffineExpr::constant(offset),
+            ],
+        )
+    };
+
+    // Pack the slice: column panels on threads.
+    let (_, pack_panels, pack_ivs) = slice.parallel(ctx, &[0], &[nf], &[b.nr]);
+    let jp = pack_ivs[0];
+    let (_, pack, kp, _) = pack_panels.for_loop(
+        ctx,
+        (AffineMap::identity(1), vec![kb]),
+        (k_upper.clone(), vec![kb]),
+        1,
+        &[],
+    );
+    for col in 0..columns {
+        // B's row is k, so the row block's value is irrelevant: replace i by the column too.
+        let (map, operands) = shifted(
+            &c.rhs,
+            &[(j_old, jp), (c.k_iv, kp), (i_old, jp)],
+            &[(j_old, col * b.width)],
+        );
+        let v = pack.load(ctx, true, c.rhs.memref, map, &operands, vec_ty);
+        pack.store(
+            ctx,
+            true,
+            v,
+            panels,
+            panel_map(col * b.width),
+            &[jp, kp, kb],
+        );
+    }
+
+    // Row blocks on threads, column blocks, the register-blocked k loop.
+    let (_, rows, row_ivs) = slice.parallel(ctx, &[0], &[mf], &[b.mr]);
+    let ib = row_ivs[0];
+    let (_, block, jb, _) = rows.for_loop(
+        ctx,
+        (AffineMap::constant(0), vec![]),
+        (AffineMap::constant(nf), vec![]),
+        b.nr,
+        &[],
+    );
+    let replace = [(i_old, ib), (j_old, jb)];
+    let mut accumulators = Vec::new();
+    let mut c_maps = Vec::new();
+    for r in 0..b.mr {
+        for col in 0..columns {
+            let (map, operands) = shifted(&c.out, &replace, &[(i_old, r), (j_old, col * b.width)]);
+            accumulators.push(block.load(ctx, true, c.out.memref, map.clone(), &operands, vec_ty));
+            c_maps.push((map, operands));
+        }
+    }
+    let (k_loop, body, k, acc) = block.for_loop(
+        ctx,
+        (AffineMap::identity(1), vec![kb]),
+        (k_upper, vec![kb]),
+        1,
+        &accumulators,
+    );
+    let lhs: Vec<Value> = (0..b.mr)
+        .map(|r| {
+            let (map, operands) = shifted(
+                &c.lhs,
+                &[(i_old, ib), (j_old, jb), (c.k_iv, k)],
+                &[(i_old, r)],
+            );
+            let scalar = body.load(ctx, false, c.lhs.memref, map, &operands, f32_ty);
+            body.broadcast(ctx, scalar, vec_ty)
+        })
+        .collect();
+    let rhs: Vec<Value> = (0..columns)
+        .map(|col| {
+            body.load(
+                ctx,
+                true,
+                panels,
+                panel_map(col * b.width),
+                &[jb, k, kb],
+                vec_ty,
+            )
+        })
+        .collect();
+    let next: Vec<Value> = (0..b.mr as usize)
+        .flat_map(|r| (0..columns as usize).map(move |col| (r, col)))
+        .map(|(r, col)| body.fma(ctx, lhs[r], rhs[col], acc[r * columns as usize + col]))
+        .collect();
+    set_yield(ctx, body, &next);
+    let results = ctx.op(k_loop).results.to_vec();
+    for (value, (map, operands)) in results.into_iter().zip(c_maps) {
+        block.store(ctx, true, value, c.out.memref, map, &operands);
+    }
+    at.create(ctx, loop_::DEALLOC, vec![panels], vec![], vec![], 0);
 }
 
 /// Gives the `loop.parallel` `op` the constant bounds `[lower, upper)`.
