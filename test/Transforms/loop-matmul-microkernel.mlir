@@ -1,4 +1,5 @@
-// RUN: tb-opt %s --split-input-file --pass-pipeline='builtin.module(loop-matmul-microkernel{mr=2 nr=8 kc=4 vector=4})' | FileCheck %s
+// RUN: tb-opt %s --split-input-file --pass-pipeline='builtin.module(loop-matmul-microkernel{mr=2 nr=8 kc=4 vector=4 pack-rhs=false})' | FileCheck %s
+// RUN: tb-opt %s --split-input-file --pass-pipeline='builtin.module(loop-matmul-microkernel{mr=2 nr=8 kc=4 vector=4})' | FileCheck %s --check-prefix=PACKED
 
 // A 5x6 times 6x10 matmul as convert-te-to-loop writes it: rows 0..4 and columns 0..8
 // form whole 2x8 tiles; the last row and the last two columns keep the scalar nest.
@@ -20,6 +21,24 @@
 // CHECK:           arith.mulf
 // CHECK:         loop.parallel (%{{.*}}, %{{.*}}) = (0, 8) to (4, 10) {
 // CHECK:           arith.mulf
+// With B packed: C's full tiles are filled, then each 4-row slice of B's first 8 columns
+// is copied into 8-column panels that the row blocks read contiguously.
+// PACKED-LABEL: func.func @matmul
+// PACKED:         %[[PANELS:.*]] = loop.alloc() : memref<1x4x8xf32>
+// PACKED:         loop.parallel (%{{.*}}) = (0) to (4) step (2) {
+// PACKED-COUNT-4:   loop.vector_store
+// PACKED:         loop.for %[[KB:.*]] = 0 to 6 step 4 {
+// PACKED-NEXT:      loop.parallel (%[[JP:.*]]) = (0) to (8) step (8) {
+// PACKED-NEXT:        loop.for %[[KP:.*]] = #{{.*}}(%[[KB]]) to min #{{.*}}(%[[KB]]) {
+// PACKED-NEXT:          %[[V:.*]] = loop.vector_load %{{.*}} : memref<6x10xf32>, vector<4xf32>
+// PACKED-NEXT:          loop.vector_store %[[V]], %[[PANELS]][#{{.*}}](%[[JP]], %[[KP]], %[[KB]]) : memref<1x4x8xf32>, vector<4xf32>
+// PACKED:           loop.parallel (%[[IB:.*]]) = (0) to (4) step (2) {
+// PACKED:               loop.for %{{.*}} = #{{.*}}(%[[KB]]) to min #{{.*}}(%[[KB]]) iter_args(
+// PACKED-COUNT-2:         loop.vector_load %[[PANELS]]
+// PACKED-COUNT-4:         loop.fma
+// PACKED:         loop.dealloc %[[PANELS]] : memref<1x4x8xf32>
+// PACKED:         loop.parallel (%{{.*}}, %{{.*}}) = (4, 0) to (5, 10) {
+// PACKED:         loop.parallel (%{{.*}}, %{{.*}}) = (0, 8) to (4, 10) {
 func.func @matmul(%arg0: memref<5x6xf32>, %arg1: memref<6x10xf32>) -> memref<5x10xf32> {
   %cst = arith.constant 0.000000e+00 : f32
   %0 = loop.alloc() : memref<5x10xf32>
@@ -42,6 +61,8 @@ func.func @matmul(%arg0: memref<5x6xf32>, %arg1: memref<6x10xf32>) -> memref<5x1
 // unit-stride contraction: it is left as it is.
 // CHECK-LABEL: func.func @strided_rhs
 // CHECK-NOT:     loop.fma
+// PACKED-LABEL: func.func @strided_rhs
+// PACKED-NOT:     loop.fma
 func.func @strided_rhs(%arg0: memref<8x6xf32>, %arg1: memref<16x6xf32>) -> memref<8x16xf32> {
   %cst = arith.constant 0.000000e+00 : f32
   %0 = loop.alloc() : memref<8x16xf32>
