@@ -11,6 +11,9 @@
 //! - the rows and columns left over (`M mod MR`, `N mod NR`) keep the original loop nest,
 //!   narrowed to them (peeled remainders), so every shape is computed.
 //!
+//! Unbatched matmuls pack B (`pack-rhs`): each `KC` slice of B is copied once into
+//! contiguous `NR`-column panels, which row blocks sweep `NC` columns at a time.
+//!
 //! Options at 0 come from the host ([`super::Target::host`], [`super::register_block`]);
 //! `nr` must be a multiple of the vector width. Nests of another form are left unchanged.
 //! The sum of each element runs over `k` in the same order; the FMA rounds once where the
@@ -46,6 +49,12 @@ const OPTIONS: &[PassOptionInfo] = &[
         help: "Reduction slice kept in cache between accumulator loads and stores",
     },
     PassOptionInfo {
+        name: "nc",
+        kind: OptionKind::Int,
+        default: "256",
+        help: "Columns of B's packed panels a row block sweeps before the next row block (rounded down to a multiple of nr)",
+    },
+    PassOptionInfo {
         name: "pack-rhs",
         kind: OptionKind::Bool,
         default: "true",
@@ -71,6 +80,7 @@ pub(crate) fn info() -> PassInfo {
                 kc: o.int("kc"),
                 vector: o.int("vector"),
                 pack_rhs: o.bool("pack-rhs"),
+                nc: o.int("nc"),
             })
         },
     }
@@ -82,6 +92,7 @@ struct MatmulMicrokernel {
     kc: i64,
     vector: i64,
     pack_rhs: bool,
+    nc: i64,
 }
 
 /// One access `memref[map(operands)]`.
@@ -113,6 +124,7 @@ struct Blocking {
     kc: i64,
     width: i64,
     pack_rhs: bool,
+    nc: i64,
 }
 
 impl Pass for MatmulMicrokernel {
@@ -132,7 +144,7 @@ impl Pass for MatmulMicrokernel {
         } else {
             host.lanes(4)
         };
-        let blocking = Blocking {
+        let mut blocking = Blocking {
             mr: if self.mr > 0 { self.mr } else { host_mr },
             nr: if self.nr > 0 {
                 self.nr
@@ -142,7 +154,11 @@ impl Pass for MatmulMicrokernel {
             kc: self.kc,
             width,
             pack_rhs: self.pack_rhs,
+            nc: self.nc,
         };
+        if blocking.nr > 0 {
+            blocking.nc = (blocking.nc - blocking.nc % blocking.nr).max(blocking.nr);
+        }
         if blocking.mr < 1
             || blocking.kc < 1
             || blocking.width < 1
@@ -650,13 +666,31 @@ fn packed_kernel(
         );
     }
 
-    // Row blocks on threads, column blocks, the register-blocked k loop.
-    let (_, rows, row_ivs) = slice.parallel(ctx, &[0], &[mf], &[b.mr]);
-    let ib = row_ivs[0];
-    let (_, block, jb, _) = rows.for_loop(
+    // NC columns of panels at a time (kept in cache), row blocks on threads, column
+    // blocks, the register-blocked k loop.
+    let nc = b.nc.min(nf);
+    let (_, sweep, jc, _) = slice.for_loop(
         ctx,
         (AffineMap::constant(0), vec![]),
         (AffineMap::constant(nf), vec![]),
+        nc,
+        &[],
+    );
+    let (_, rows, row_ivs) = sweep.parallel(ctx, &[0], &[mf], &[b.mr]);
+    let ib = row_ivs[0];
+    let j_upper = if nf % nc == 0 {
+        AffineMap::new(1, 0, vec![AffineExpr::dim(0) + nc])
+    } else {
+        AffineMap::new(
+            1,
+            0,
+            vec![AffineExpr::constant(nf), AffineExpr::dim(0) + nc],
+        )
+    };
+    let (_, block, jb, _) = rows.for_loop(
+        ctx,
+        (AffineMap::identity(1), vec![jc]),
+        (j_upper, vec![jc]),
         b.nr,
         &[],
     );
