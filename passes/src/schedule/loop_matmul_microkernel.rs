@@ -385,7 +385,8 @@ fn rewrite(ctx: &mut Context, c: &Contraction, b: Blocking) {
     let rank = c.extents.len();
     let (m, n) = (c.extents[rank - 2], c.extents[rank - 1]);
     let (mf, nf) = (m - m % b.mr, n - n % b.nr);
-    if mf == 0 || nf == 0 {
+    let packed = b.pack_rhs && rank == 2;
+    if nf == 0 || (mf == 0 && !packed) {
         return;
     }
     let at = At {
@@ -398,12 +399,14 @@ fn rewrite(ctx: &mut Context, c: &Contraction, b: Blocking) {
         scalable: vec![false],
         element: f32_ty,
     });
-    if b.pack_rhs && rank == 2 {
+    if packed {
+        // The leftover rows get a smaller register block; only columns are peeled.
         packed_kernel(ctx, c, b, at, (mf, nf), vec_ty);
+        peel(ctx, c, (m, n), (m, nf));
     } else {
         kernel(ctx, c, b, at, (mf, nf), vec_ty);
+        peel(ctx, c, (m, n), (mf, nf));
     }
-    peel(ctx, c, (m, n), (mf, nf));
 }
 
 /// The micro-kernel reading `B` where it lies: per row block, fill, then KC slices and
@@ -561,7 +564,8 @@ fn peel(ctx: &mut Context, c: &Contraction, (m, n): (i64, i64), (mf, nf): (i64, 
     ctx.erase_op(c.parallel);
 }
 
-/// The micro-kernel with `B` packed: `C`'s full tiles are filled with the initial value;
+/// The micro-kernel with `B` packed (rows left over by `MR` get one smaller block): `C`'s
+/// full tiles are filled with the initial value;
 /// then for each KC slice of the reduction, the slice of `B`'s first `Nf` columns is copied
 /// into `NR`-column panels (`panel[j / NR][k - kb][0..NR]`, contiguous along `k`), and row
 /// blocks on threads run the register-blocked `k` loop over the panels.
@@ -577,6 +581,12 @@ fn packed_kernel(
     let (i_old, j_old) = (c.ivs[0], c.ivs[1]);
     let columns = b.nr / b.width;
     let kc = b.kc.min(c.k_extent);
+    // Full blocks of MR rows, then one block of the rows left over.
+    let m = c.extents[0];
+    let groups: Vec<(i64, i64, i64)> = [(0, mf, b.mr), (mf, m, m - mf)]
+        .into_iter()
+        .filter(|&(lo, hi, _)| lo < hi)
+        .collect();
     let panel_ty = ctx.intern_type(TypeKind::MemRef {
         shape: vec![nf / b.nr, kc, b.nr],
         element: f32_ty,
@@ -589,23 +599,25 @@ fn packed_kernel(
     };
 
     // Fill C's full tiles with the initial value.
-    let (_, fill_rows, fill_ivs) = at.parallel(ctx, &[0], &[mf], &[b.mr]);
-    let splat = fill_rows.broadcast(ctx, c.init, vec_ty);
-    let (_, fill, jb, _) = fill_rows.for_loop(
-        ctx,
-        (AffineMap::constant(0), vec![]),
-        (AffineMap::constant(nf), vec![]),
-        b.nr,
-        &[],
-    );
-    for r in 0..b.mr {
-        for col in 0..columns {
-            let (map, operands) = shifted(
-                &c.out,
-                &[(i_old, fill_ivs[0]), (j_old, jb)],
-                &[(i_old, r), (j_old, col * b.width)],
-            );
-            fill.store(ctx, true, splat, c.out.memref, map, &operands);
+    for &(lo, hi, mr) in &groups {
+        let (_, fill_rows, fill_ivs) = at.parallel(ctx, &[lo], &[hi], &[mr]);
+        let splat = fill_rows.broadcast(ctx, c.init, vec_ty);
+        let (_, fill, jb, _) = fill_rows.for_loop(
+            ctx,
+            (AffineMap::constant(0), vec![]),
+            (AffineMap::constant(nf), vec![]),
+            b.nr,
+            &[],
+        );
+        for r in 0..mr {
+            for col in 0..columns {
+                let (map, operands) = shifted(
+                    &c.out,
+                    &[(i_old, fill_ivs[0]), (j_old, jb)],
+                    &[(i_old, r), (j_old, col * b.width)],
+                );
+                fill.store(ctx, true, splat, c.out.memref, map, &operands);
+            }
         }
     }
 
@@ -676,8 +688,6 @@ fn packed_kernel(
         nc,
         &[],
     );
-    let (_, rows, row_ivs) = sweep.parallel(ctx, &[0], &[mf], &[b.mr]);
-    let ib = row_ivs[0];
     let j_upper = if nf % nc == 0 {
         AffineMap::new(1, 0, vec![AffineExpr::dim(0) + nc])
     } else {
@@ -687,61 +697,73 @@ fn packed_kernel(
             vec![AffineExpr::constant(nf), AffineExpr::dim(0) + nc],
         )
     };
-    let (_, block, jb, _) = rows.for_loop(
-        ctx,
-        (AffineMap::identity(1), vec![jc]),
-        (j_upper, vec![jc]),
-        b.nr,
-        &[],
-    );
-    let replace = [(i_old, ib), (j_old, jb)];
-    let mut accumulators = Vec::new();
-    let mut c_maps = Vec::new();
-    for r in 0..b.mr {
-        for col in 0..columns {
-            let (map, operands) = shifted(&c.out, &replace, &[(i_old, r), (j_old, col * b.width)]);
-            accumulators.push(block.load(ctx, true, c.out.memref, map.clone(), &operands, vec_ty));
-            c_maps.push((map, operands));
+    for &(lo, hi, mr) in &groups {
+        let (_, rows, row_ivs) = sweep.parallel(ctx, &[lo], &[hi], &[mr]);
+        let ib = row_ivs[0];
+        let (_, block, jb, _) = rows.for_loop(
+            ctx,
+            (AffineMap::identity(1), vec![jc]),
+            (j_upper.clone(), vec![jc]),
+            b.nr,
+            &[],
+        );
+        let replace = [(i_old, ib), (j_old, jb)];
+        let mut accumulators = Vec::new();
+        let mut c_maps = Vec::new();
+        for r in 0..mr {
+            for col in 0..columns {
+                let (map, operands) =
+                    shifted(&c.out, &replace, &[(i_old, r), (j_old, col * b.width)]);
+                accumulators.push(block.load(
+                    ctx,
+                    true,
+                    c.out.memref,
+                    map.clone(),
+                    &operands,
+                    vec_ty,
+                ));
+                c_maps.push((map, operands));
+            }
         }
-    }
-    let (k_loop, body, k, acc) = block.for_loop(
-        ctx,
-        (AffineMap::identity(1), vec![kb]),
-        (k_upper, vec![kb]),
-        1,
-        &accumulators,
-    );
-    let lhs: Vec<Value> = (0..b.mr)
-        .map(|r| {
-            let (map, operands) = shifted(
-                &c.lhs,
-                &[(i_old, ib), (j_old, jb), (c.k_iv, k)],
-                &[(i_old, r)],
-            );
-            let scalar = body.load(ctx, false, c.lhs.memref, map, &operands, f32_ty);
-            body.broadcast(ctx, scalar, vec_ty)
-        })
-        .collect();
-    let rhs: Vec<Value> = (0..columns)
-        .map(|col| {
-            body.load(
-                ctx,
-                true,
-                panels,
-                panel_map(col * b.width),
-                &[jb, k, kb],
-                vec_ty,
-            )
-        })
-        .collect();
-    let next: Vec<Value> = (0..b.mr as usize)
-        .flat_map(|r| (0..columns as usize).map(move |col| (r, col)))
-        .map(|(r, col)| body.fma(ctx, lhs[r], rhs[col], acc[r * columns as usize + col]))
-        .collect();
-    set_yield(ctx, body, &next);
-    let results = ctx.op(k_loop).results.to_vec();
-    for (value, (map, operands)) in results.into_iter().zip(c_maps) {
-        block.store(ctx, true, value, c.out.memref, map, &operands);
+        let (k_loop, body, k, acc) = block.for_loop(
+            ctx,
+            (AffineMap::identity(1), vec![kb]),
+            (k_upper.clone(), vec![kb]),
+            1,
+            &accumulators,
+        );
+        let lhs: Vec<Value> = (0..mr)
+            .map(|r| {
+                let (map, operands) = shifted(
+                    &c.lhs,
+                    &[(i_old, ib), (j_old, jb), (c.k_iv, k)],
+                    &[(i_old, r)],
+                );
+                let scalar = body.load(ctx, false, c.lhs.memref, map, &operands, f32_ty);
+                body.broadcast(ctx, scalar, vec_ty)
+            })
+            .collect();
+        let rhs: Vec<Value> = (0..columns)
+            .map(|col| {
+                body.load(
+                    ctx,
+                    true,
+                    panels,
+                    panel_map(col * b.width),
+                    &[jb, k, kb],
+                    vec_ty,
+                )
+            })
+            .collect();
+        let next: Vec<Value> = (0..mr as usize)
+            .flat_map(|r| (0..columns as usize).map(move |col| (r, col)))
+            .map(|(r, col)| body.fma(ctx, lhs[r], rhs[col], acc[r * columns as usize + col]))
+            .collect();
+        set_yield(ctx, body, &next);
+        let results = ctx.op(k_loop).results.to_vec();
+        for (value, (map, operands)) in results.into_iter().zip(c_maps) {
+            block.store(ctx, true, value, c.out.memref, map, &operands);
+        }
     }
     at.create(ctx, loop_::DEALLOC, vec![panels], vec![], vec![], 0);
 }
