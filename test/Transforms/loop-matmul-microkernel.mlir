@@ -22,7 +22,8 @@
 // CHECK:         loop.parallel (%{{.*}}, %{{.*}}) = (0, 8) to (4, 10) {
 // CHECK:           arith.mulf
 // With B packed: C's full tiles are filled, then each 4-row slice of B's first 8 columns
-// is copied into 8-column panels that the row blocks read contiguously.
+// is copied into 8-column panels that the row blocks read contiguously; the leftover row
+// gets a 1x8 register block, and only the leftover columns keep the scalar nest.
 // PACKED-LABEL: func.func @matmul
 // PACKED:         %[[PANELS:.*]] = loop.alloc() : memref<1x4x8xf32>
 // PACKED:         loop.parallel (%{{.*}}) = (0) to (4) step (2) {
@@ -31,14 +32,15 @@
 // PACKED-NEXT:      loop.parallel (%[[JP:.*]]) = (0) to (8) step (8) {
 // PACKED-NEXT:        loop.for %[[KP:.*]] = #{{.*}}(%[[KB]]) to min #{{.*}}(%[[KB]]) {
 // PACKED-NEXT:          %[[V:.*]] = loop.vector_load %{{.*}} : memref<6x10xf32>, vector<4xf32>
-// PACKED-NEXT:          loop.vector_store %[[V]], %[[PANELS]][#{{.*}}](%[[JP]], %[[KP]], %[[KB]]) : memref<1x4x8xf32>, vector<4xf32>
+// PACKED-NEXT:          loop.vector_store %[[V]], %[[PANELS]][(d0, d1, d2) -> (d0 floordiv 8, d1 - d2, 0)](%[[JP]], %[[KP]], %[[KB]]) : memref<1x4x8xf32>, vector<4xf32>
 // PACKED:           loop.parallel (%[[IB:.*]]) = (0) to (4) step (2) {
 // PACKED:               loop.for %{{.*}} = #{{.*}}(%[[KB]]) to min #{{.*}}(%[[KB]]) iter_args(
 // PACKED-COUNT-2:         loop.vector_load %[[PANELS]]
 // PACKED-COUNT-4:         loop.fma
+// PACKED:           loop.parallel (%{{.*}}) = (4) to (5) {
+// PACKED:               loop.for %{{.*}} = #{{.*}}(%[[KB]]) to min #{{.*}}(%[[KB]]) iter_args({{.*}}) -> (vector<4xf32>, vector<4xf32>) {
 // PACKED:         loop.dealloc %[[PANELS]] : memref<1x4x8xf32>
-// PACKED:         loop.parallel (%{{.*}}, %{{.*}}) = (4, 0) to (5, 10) {
-// PACKED:         loop.parallel (%{{.*}}, %{{.*}}) = (0, 8) to (4, 10) {
+// PACKED-NEXT:    loop.parallel (%{{.*}}, %{{.*}}) = (0, 8) to (5, 10) {
 func.func @matmul(%arg0: memref<5x6xf32>, %arg1: memref<6x10xf32>) -> memref<5x10xf32> {
   %cst = arith.constant 0.000000e+00 : f32
   %0 = loop.alloc() : memref<5x10xf32>
