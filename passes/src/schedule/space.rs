@@ -419,9 +419,9 @@ impl KnobSpace {
             Knob::Vector(widths) => match self.nest.spatial().last() {
                 Some(d) => {
                     let innermost = (0..self.levels)
+                        .rev()
                         .filter_map(|l| tile_of(d, l))
-                        .filter(|&t| t < self.nest.extents[d])
-                        .last()
+                        .find(|&t| t < self.nest.extents[d])
                         .unwrap_or(self.nest.extents[d]);
                     innermost % widths[choice] == 0
                 }
