@@ -1,6 +1,6 @@
 //! TensorBind passes: canonicalization, CSE, DCE, inlining, symbol DCE, the conversions
 //! between levels (graph → te → loop), memory planning and equality saturation on the graph
-//! level ([`eqsat`]). Fusion and scheduling are planned.
+//! level ([`eqsat`]) and loop scheduling ([`schedule`]). Fusion is planned.
 //!
 //! Each pass is one file named after its command-line name; [`register_all`] makes them
 //! available to pipelines.
