@@ -1,5 +1,6 @@
-//! The `loop` dialect: buffers and affine loop nests, the level where scheduling (tiling,
-//! unrolling, vectorization; planned) will happen. Parallel loops run on threads today.
+//! The `loop` dialect: buffers and affine loop nests, the level where scheduling happens
+//! (a nest's schedule is the typed `#loop.schedule` attribute, [`Schedule`]; the passes
+//! that apply it live in `tb_passes::schedule`). Parallel loops run on threads.
 //!
 //! ```mlir
 //! %m = loop.alloc() : memref<64x64xf32>
