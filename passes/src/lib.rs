@@ -1,6 +1,6 @@
 //! TensorBind passes: canonicalization, CSE, DCE, inlining, symbol DCE, the conversions
 //! between levels (graph → te → loop), memory planning and equality saturation on the graph
-//! level ([`eqsat`]). Fusion and scheduling are planned.
+//! level ([`eqsat`]) and loop scheduling ([`schedule`]). Fusion is planned.
 //!
 //! Each pass is one file named after its command-line name; [`register_all`] makes them
 //! available to pipelines.
@@ -16,6 +16,7 @@ mod inline;
 pub mod pipelines;
 mod plan_buffers;
 mod reconcile_unrealized_casts;
+pub mod schedule;
 mod symbol_dce;
 
 use tb_ir::pass::PassRegistry;
@@ -32,6 +33,10 @@ pub fn register_all(registry: &mut PassRegistry) {
     registry.register(inline::info());
     registry.register(plan_buffers::info());
     registry.register(reconcile_unrealized_casts::info());
+    registry.register(schedule::loop_apply_schedule::info());
+    registry.register(schedule::loop_interchange::info());
+    registry.register(schedule::loop_matmul_microkernel::info());
+    registry.register(schedule::loop_tile::info());
     registry.register(symbol_dce::info());
 }
 

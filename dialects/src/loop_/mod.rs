@@ -1,5 +1,6 @@
-//! The `loop` dialect: buffers and affine loop nests, the level where scheduling (tiling,
-//! unrolling, vectorization; planned) will happen. Parallel loops run on threads today.
+//! The `loop` dialect: buffers and affine loop nests, the level where scheduling happens
+//! (a nest's schedule is the typed `#loop.schedule` attribute, [`Schedule`]; the passes
+//! that apply it live in `tb_passes::schedule`). Parallel loops run on threads.
 //!
 //! ```mlir
 //! %m = loop.alloc() : memref<64x64xf32>
@@ -44,9 +45,11 @@
 mod asm;
 mod canonicalize;
 mod kinds;
+mod schedule;
 mod verify;
 
 pub use kinds::LoopOp;
+pub use schedule::{Packing, Schedule};
 
 use tb_ir::affine::AffineMap;
 use tb_ir::attributes::{AttrKind, DenseArrayData};
@@ -259,6 +262,7 @@ pub fn register(ctx: &mut Context) -> Result<(), String> {
     ] {
         ctx.register_op_def(def)?;
     }
+    ctx.register_attr::<Schedule>();
     ctx.register_op_kinds::<LoopOp>()
 }
 
@@ -448,6 +452,15 @@ pub fn vector_width(ctx: &Context, op: OpId) -> Option<i64> {
 /// Whether a loop runs in parallel (`loop.parallel`, or `loop.for` marked `parallel`).
 pub fn is_parallel(ctx: &Context, op: OpId) -> bool {
     ctx.op_name(op) == PARALLEL || ctx.op_inherent_or_attr(op, "parallel").is_some()
+}
+
+/// The name of the discardable attribute that carries a nest's [`Schedule`] on its
+/// outermost loop.
+pub const SCHEDULE_ATTR: &str = "loop.schedule";
+
+/// The schedule attached to a loop nest's outermost loop, if any.
+pub fn schedule(ctx: &Context, op: OpId) -> Option<&Schedule> {
+    ctx.typed_attr::<Schedule>(ctx.op_inherent_or_attr(op, SCHEDULE_ATTR)?)
 }
 
 /// The affine map of a load or store.

@@ -71,8 +71,9 @@ struct Args {
     bench: Option<u32>,
     /// The pass pipeline that lowers the module before compilation: a named pipeline
     /// (`cpu`; see --list-passes) or a textual one, `builtin.module(...)`.
-    #[arg(long, value_name = "PIPELINE", default_value = "cpu")]
-    pipeline: String,
+    /// Default: `cpu`, or `gpu` with --device cuda.
+    #[arg(long, value_name = "PIPELINE")]
+    pipeline: Option<String>,
     /// List the passes and named pipelines --pipeline can use, and exit.
     #[arg(long = "list-passes")]
     list_passes: bool,
@@ -363,7 +364,7 @@ fn run(args: &Args) -> Result<(), String> {
     }
     let lowered = lower(
         &mut loaded,
-        &args.pipeline,
+        args.pipeline.as_deref().unwrap_or("cpu"),
         lower_options,
         "tb-run",
         "tb-run --list-passes",
@@ -434,7 +435,7 @@ fn run_library(args: &Args, library: &str) -> Result<(), String> {
         ("--interpret", args.interpret),
         ("--check", args.check),
         ("--input-shape", !args.input_shapes.is_empty()),
-        ("--pipeline", args.pipeline != "cpu"),
+        ("--pipeline", args.pipeline.is_some()),
         ("--mlir-timing", args.mlir_timing),
         ("--mlir-print-ir-after-all", args.print_ir_after_all),
         ("--mcpu", args.mcpu.is_some()),
@@ -607,7 +608,7 @@ fn run_on_cuda(
     let device = tb_tools::gpu::open_device()?;
     lower(
         loaded,
-        &args.pipeline,
+        args.pipeline.as_deref().unwrap_or("gpu"),
         lower_options,
         "tb-run",
         "tb-run --list-passes",

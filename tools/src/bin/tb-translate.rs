@@ -488,9 +488,11 @@ fn emit_output(cli: &Cli, input: &Path, bytes: &[u8], output: Output) -> Result<
             print_ir_after_all: cli.print_ir_after_all,
             timing: cli.timing,
         };
+        // PTX gets the GPU lowering: the CPU's vector micro-kernels have no GPU form.
+        let pipeline = if matches!(output, Output::Ptx) { "gpu" } else { "cpu" };
         lower(
             &mut loaded,
-            "cpu",
+            pipeline,
             options,
             "tb-translate",
             "tb-opt --list-passes",

@@ -1,0 +1,796 @@
+//! `loop-matmul-microkernel{mr,nr,kc,vector}`: rewrites the loop nest of a matmul
+//! (as `convert-te-to-loop` writes it: a `loop.parallel` over the result whose body is one
+//! reduction `loop.for` carrying the sum of `A[.., i, k] * B[.., k, j]`, then a store to
+//! `C[.., i, j]`) into a register-blocked micro-kernel:
+//!
+//! - full `MR x NR` tiles of the result: rows in blocks of `MR` on threads; in each, `C` is
+//!   filled with the reduction's initial value, then for each `KC` slice of the reduction
+//!   and each block of `NR` columns, `MR * NR / W` vector accumulators are loaded from `C`,
+//!   carried through the `k` loop in `iter_args` (each step broadcasts `MR` values of `A`,
+//!   loads `NR / W` vectors of `B` and does `MR * NR / W` FMAs) and stored back;
+//! - the rows and columns left over (`M mod MR`, `N mod NR`) keep the original loop nest,
+//!   narrowed to them (peeled remainders), so every shape is computed.
+//!
+//! Unbatched matmuls pack B (`pack-rhs`): each `KC` slice of B is copied once into
+//! contiguous `NR`-column panels, which row blocks sweep `NC` columns at a time.
+//!
+//! Options at 0 come from the host ([`super::Target::host`], [`super::register_block`]);
+//! `nr` must be a multiple of the vector width. Nests of another form are left unchanged.
+//! The sum of each element runs over `k` in the same order; the FMA rounds once where the
+//! original multiply and add round twice.
+
+use tb_dialects::arith::ArithOp;
+use tb_dialects::loop_::{self, LoopOp};
+use tb_ir::affine::{AffineExpr, AffineMap};
+use tb_ir::ods::OpKind;
+use tb_ir::pass::{OptionKind, Pass, PassInfo, PassOptionInfo, PassOptions};
+use tb_ir::{Attr, AttrKind, Context, Diagnostic, FloatKind, OpId, TypeKind, Value};
+
+use super::build::{At, set_yield};
+use super::{Target, register_block};
+
+const OPTIONS: &[PassOptionInfo] = &[
+    PassOptionInfo {
+        name: "mr",
+        kind: OptionKind::Int,
+        default: "0",
+        help: "Rows of the register block (0: from the host)",
+    },
+    PassOptionInfo {
+        name: "nr",
+        kind: OptionKind::Int,
+        default: "0",
+        help: "Columns of the register block, a multiple of the vector width (0: from the host)",
+    },
+    PassOptionInfo {
+        name: "kc",
+        kind: OptionKind::Int,
+        default: "256",
+        help: "Reduction slice kept in cache between accumulator loads and stores",
+    },
+    PassOptionInfo {
+        name: "nc",
+        kind: OptionKind::Int,
+        default: "256",
+        help: "Columns of B's packed panels a row block sweeps before the next row block (rounded down to a multiple of nr)",
+    },
+    PassOptionInfo {
+        name: "pack-rhs",
+        kind: OptionKind::Bool,
+        default: "true",
+        help: "Copy each KC slice of B into contiguous NR-column panels shared by all row blocks (unbatched matmuls)",
+    },
+    PassOptionInfo {
+        name: "vector",
+        kind: OptionKind::Int,
+        default: "0",
+        help: "Vector width in elements (0: the host's)",
+    },
+];
+
+pub(crate) fn info() -> PassInfo {
+    PassInfo {
+        argument: "loop-matmul-microkernel",
+        description: "Register-block matmul loop nests into an MR x NR vector micro-kernel",
+        options: OPTIONS,
+        create: |o: &PassOptions| {
+            Box::new(MatmulMicrokernel {
+                mr: o.int("mr"),
+                nr: o.int("nr"),
+                kc: o.int("kc"),
+                vector: o.int("vector"),
+                pack_rhs: o.bool("pack-rhs"),
+                nc: o.int("nc"),
+            })
+        },
+    }
+}
+
+struct MatmulMicrokernel {
+    mr: i64,
+    nr: i64,
+    kc: i64,
+    vector: i64,
+    pack_rhs: bool,
+    nc: i64,
+}
+
+/// One access `memref[map(operands)]`.
+#[derive(Clone)]
+struct Access {
+    memref: Value,
+    map: AffineMap,
+    operands: Vec<Value>,
+}
+
+/// A matched matmul nest.
+struct Contraction {
+    parallel: OpId,
+    extents: Vec<i64>,
+    ivs: Vec<Value>,
+    k_extent: i64,
+    k_iv: Value,
+    init: Value,
+    lhs: Access,
+    rhs: Access,
+    out: Access,
+}
+
+/// The block sizes a rewrite uses.
+#[derive(Clone, Copy)]
+struct Blocking {
+    mr: i64,
+    nr: i64,
+    kc: i64,
+    width: i64,
+    pack_rhs: bool,
+    nc: i64,
+}
+
+impl Pass for MatmulMicrokernel {
+    fn argument(&self) -> &'static str {
+        "loop-matmul-microkernel"
+    }
+
+    fn display_name(&self) -> &'static str {
+        "LoopMatmulMicrokernel"
+    }
+
+    fn run(&mut self, ctx: &mut Context, op: OpId) -> Result<(), Diagnostic> {
+        let host = Target::host();
+        let (host_mr, host_nr) = register_block(&host, 4);
+        let width = if self.vector > 0 {
+            self.vector
+        } else {
+            host.lanes(4)
+        };
+        let mut blocking = Blocking {
+            mr: if self.mr > 0 { self.mr } else { host_mr },
+            nr: if self.nr > 0 {
+                self.nr
+            } else {
+                host_nr.max(width)
+            },
+            kc: self.kc,
+            width,
+            pack_rhs: self.pack_rhs,
+            nc: self.nc,
+        };
+        if blocking.nr > 0 {
+            blocking.nc = (blocking.nc - blocking.nc % blocking.nr).max(blocking.nr);
+        }
+        if blocking.mr < 1
+            || blocking.kc < 1
+            || blocking.width < 1
+            || blocking.nr % blocking.width != 0
+        {
+            return Err(Diagnostic::error(
+                ctx.op(op).loc,
+                format!(
+                    "loop-matmul-microkernel: needs mr, kc and vector >= 1 and nr a positive multiple of the vector width {} (got mr={}, nr={}, kc={})",
+                    blocking.width, blocking.mr, blocking.nr, blocking.kc
+                ),
+            ));
+        }
+        let mut candidates = Vec::new();
+        ctx.walk_nested(op, &mut |inner| {
+            if LoopOp::of(ctx, inner) == Some(LoopOp::Parallel) {
+                candidates.push(inner);
+            }
+        });
+        for parallel in candidates {
+            if let Some(found) = match_contraction(ctx, parallel) {
+                rewrite(ctx, &found, blocking);
+            }
+        }
+        Ok(())
+    }
+}
+
+fn is_f32(ctx: &Context, v: Value) -> bool {
+    let ty = ctx.value_type(v);
+    matches!(ctx.type_kind(ty), TypeKind::Float(FloatKind::F32))
+}
+
+/// Whether `memref` has an identity layout, so its last dimension is contiguous.
+fn contiguous(ctx: &Context, memref: Value) -> bool {
+    let ty = ctx.value_type(memref);
+    matches!(ctx.type_kind(ty), TypeKind::MemRef { layout: None, .. })
+}
+
+fn access(ctx: &Context, op: OpId, memref_index: usize) -> Option<Access> {
+    let operands = &ctx.op(op).operands;
+    Some(Access {
+        memref: operands[memref_index],
+        map: loop_::access_map(ctx, op)?,
+        operands: operands[memref_index + 1..].to_vec(),
+    })
+}
+
+/// Whether any result of `a` depends on the value `v`.
+fn depends_on(a: &Access, v: Value) -> bool {
+    a.operands
+        .iter()
+        .enumerate()
+        .any(|(p, &o)| o == v && a.map.results.iter().any(|r| r.is_function_of_dim(p as u32)))
+}
+
+/// Whether `a` reads consecutive elements as `v` grows: its last result is the one dim
+/// that `v` is, and no other result depends on `v`.
+fn unit_stride_in(a: &Access, v: Value) -> bool {
+    let positions: Vec<usize> = (0..a.operands.len())
+        .filter(|&p| a.operands[p] == v)
+        .collect();
+    let [p] = positions.as_slice() else {
+        return false;
+    };
+    let Some((last, rest)) = a.map.results.split_last() else {
+        return false;
+    };
+    a.map.num_symbols == 0
+        && last.as_dim() == Some(*p as u32)
+        && !rest.iter().any(|r| r.is_function_of_dim(*p as u32))
+}
+
+fn defined_outside(ctx: &Context, v: Value, op: OpId) -> bool {
+    let mut block_op = match ctx.value(v).def {
+        tb_ir::value::ValueDef::Result { op: def, .. } => ctx.parent_op(def),
+        tb_ir::value::ValueDef::BlockArgument { block, .. } => {
+            ctx.block(block).parent.and_then(|r| ctx.region(r).parent)
+        }
+        tb_ir::value::ValueDef::Placeholder => return false,
+    };
+    while let Some(p) = block_op {
+        if p == op {
+            return false;
+        }
+        block_op = ctx.parent_op(p);
+    }
+    true
+}
+
+fn match_contraction(ctx: &Context, parallel: OpId) -> Option<Contraction> {
+    let dims = loop_::loop_dims(ctx, parallel)?;
+    if dims.len() < 2 {
+        return None;
+    }
+    let mut extents = Vec::new();
+    for d in &dims {
+        if d.lower.constant() != Some(0) || d.step != 1 {
+            return None;
+        }
+        extents.push(d.upper.constant()?);
+    }
+    let ivs: Vec<Value> = dims.iter().map(|d| d.induction_var).collect();
+    let body: Vec<OpId> = ctx.block_ops(loop_::body(ctx, parallel)?).collect();
+    let [reduction, store, _] = body.as_slice() else {
+        return None;
+    };
+    let (reduction, store) = (*reduction, *store);
+    if LoopOp::of(ctx, reduction) != Some(LoopOp::For)
+        || LoopOp::of(ctx, store) != Some(LoopOp::Store)
+    {
+        return None;
+    }
+    let k_dim = loop_::loop_dims(ctx, reduction)?.into_iter().next()?;
+    if k_dim.lower.constant() != Some(0) || k_dim.step != 1 {
+        return None;
+    }
+    let k_extent = k_dim.upper.constant()?;
+    let [init] = loop_::inits(ctx, reduction) else {
+        return None;
+    };
+    let init = *init;
+    let result = *ctx.op(reduction).results.first()?;
+    if !is_f32(ctx, init) || !defined_outside(ctx, init, parallel) {
+        return None;
+    }
+    if ctx.op(store).operands[0] != result || ctx.value(result).uses.len() != 1 {
+        return None;
+    }
+    let out = access(ctx, store, 1)?;
+    let acc = *loop_::iter_args(ctx, reduction).first()?;
+    let inner: Vec<OpId> = ctx.block_ops(loop_::body(ctx, reduction)?).collect();
+    let [l1, l2, mul, add, yield_op] = inner.as_slice() else {
+        return None;
+    };
+    if LoopOp::of(ctx, *l1) != Some(LoopOp::Load)
+        || LoopOp::of(ctx, *l2) != Some(LoopOp::Load)
+        || ArithOp::of(ctx, *mul) != Some(ArithOp::MulF)
+        || ArithOp::of(ctx, *add) != Some(ArithOp::AddF)
+        || ctx.op(*yield_op).operands.as_slice() != [ctx.op(*add).results[0]]
+    {
+        return None;
+    }
+    let (x, y) = (ctx.op(*l1).results[0], ctx.op(*l2).results[0]);
+    let product = ctx.op(*mul).results[0];
+    let mul_operands = ctx.op(*mul).operands.as_slice();
+    let add_operands = ctx.op(*add).operands.as_slice();
+    if !(mul_operands == [x, y] || mul_operands == [y, x])
+        || !(add_operands == [acc, product] || add_operands == [product, acc])
+        || ctx.value(product).uses.len() != 1
+    {
+        return None;
+    }
+    let (a1, a2) = (access(ctx, *l1, 0)?, access(ctx, *l2, 0)?);
+    let (i, j) = (ivs[ivs.len() - 2], ivs[ivs.len() - 1]);
+    let k = k_dim.induction_var;
+    let allowed = |a: &Access| a.operands.iter().all(|o| ivs.contains(o) || *o == k);
+    let (lhs, rhs) = if !depends_on(&a1, j) {
+        (a1, a2)
+    } else {
+        (a2, a1)
+    };
+    let no_symbols = |a: &Access| a.map.num_symbols == 0;
+    let fits = no_symbols(&lhs)
+        && no_symbols(&rhs)
+        && no_symbols(&out)
+        && allowed(&lhs)
+        && allowed(&rhs)
+        && out.operands.iter().all(|o| ivs.contains(o))
+        && !depends_on(&lhs, j)
+        && !depends_on(&rhs, i)
+        && !depends_on(&out, k)
+        && unit_stride_in(&rhs, j)
+        && unit_stride_in(&out, j)
+        && contiguous(ctx, rhs.memref)
+        && contiguous(ctx, out.memref)
+        && out.memref != lhs.memref
+        && out.memref != rhs.memref;
+    fits.then_some(Contraction {
+        parallel,
+        extents,
+        ivs,
+        k_extent,
+        k_iv: k,
+        init,
+        lhs,
+        rhs,
+        out,
+    })
+}
+
+/// `access` with each operand replaced by `values[v]` (old values map to new ones) and
+/// shifted by `shifts` (old value, offset).
+fn shifted(
+    a: &Access,
+    replace: &[(Value, Value)],
+    shifts: &[(Value, i64)],
+) -> (AffineMap, Vec<Value>) {
+    let dims: Vec<AffineExpr> = a
+        .operands
+        .iter()
+        .enumerate()
+        .map(|(p, v)| {
+            let offset = shifts.iter().find(|(s, _)| s == v).map_or(0, |&(_, o)| o);
+            AffineExpr::dim(p as u32) + offset
+        })
+        .collect();
+    let results = a
+        .map
+        .results
+        .iter()
+        .map(|r| r.replace_dims_and_symbols(&dims, &[]).simplify())
+        .collect();
+    let map = AffineMap::new(a.map.num_dims, 0, results);
+    let operands = a
+        .operands
+        .iter()
+        .map(|v| replace.iter().find(|(o, _)| o == v).map_or(*v, |&(_, n)| n))
+        .collect();
+    (map, operands)
+}
+
+fn rewrite(ctx: &mut Context, c: &Contraction, b: Blocking) {
+    let rank = c.extents.len();
+    let (m, n) = (c.extents[rank - 2], c.extents[rank - 1]);
+    let (mf, nf) = (m - m % b.mr, n - n % b.nr);
+    let packed = b.pack_rhs && rank == 2;
+    if nf == 0 || (mf == 0 && !packed) {
+        return;
+    }
+    let at = At {
+        before: c.parallel,
+        loc: ctx.op(c.parallel).loc,
+    };
+    let f32_ty = ctx.value_type(c.init);
+    let vec_ty = ctx.intern_type(TypeKind::Vector {
+        shape: vec![b.width],
+        scalable: vec![false],
+        element: f32_ty,
+    });
+    if packed {
+        // The leftover rows get a smaller register block; only columns are peeled.
+        packed_kernel(ctx, c, b, at, (mf, nf), vec_ty);
+        peel(ctx, c, (m, n), (m, nf));
+    } else {
+        kernel(ctx, c, b, at, (mf, nf), vec_ty);
+        peel(ctx, c, (m, n), (mf, nf));
+    }
+}
+
+/// The micro-kernel reading `B` where it lies: per row block, fill, then KC slices and
+/// column blocks.
+fn kernel(
+    ctx: &mut Context,
+    c: &Contraction,
+    b: Blocking,
+    at: At,
+    (mf, nf): (i64, i64),
+    vec_ty: tb_ir::Type,
+) {
+    let rank = c.extents.len();
+    let f32_ty = ctx.value_type(c.init);
+    let (i_old, j_old) = (c.ivs[rank - 2], c.ivs[rank - 1]);
+    let columns = b.nr / b.width;
+
+    // Row blocks (and batch dimensions) on threads.
+    let mut upper = c.extents.clone();
+    upper.pop();
+    upper[rank - 2] = mf;
+    let mut steps = vec![1; rank - 1];
+    steps[rank - 2] = b.mr;
+    let (_, rows, outer_ivs) = at.parallel(ctx, &vec![0; rank - 1], &upper, &steps);
+    let ib = outer_ivs[rank - 2];
+    let mut replace: Vec<(Value, Value)> = c.ivs[..rank - 2]
+        .iter()
+        .copied()
+        .zip(outer_ivs[..rank - 2].iter().copied())
+        .collect();
+    replace.push((i_old, ib));
+
+    // Fill the block's rows of C with the reduction's initial value.
+    let splat = rows.broadcast(ctx, c.init, vec_ty);
+    let (_, fill, jb) = {
+        let (op, inside, iv, _) = rows.for_loop(
+            ctx,
+            (AffineMap::constant(0), vec![]),
+            (AffineMap::constant(nf), vec![]),
+            b.nr,
+            &[],
+        );
+        (op, inside, iv)
+    };
+    let with_j = |replace: &[(Value, Value)], jb: Value| -> Vec<(Value, Value)> {
+        let mut r = replace.to_vec();
+        r.push((j_old, jb));
+        r
+    };
+    for r in 0..b.mr {
+        for col in 0..columns {
+            let (map, operands) = shifted(
+                &c.out,
+                &with_j(&replace, jb),
+                &[(i_old, r), (j_old, col * b.width)],
+            );
+            fill.store(ctx, true, splat, c.out.memref, map, &operands);
+        }
+    }
+
+    // Reduction slices, then column blocks, then the register-blocked k loop.
+    let (_, slices, kb) = {
+        let (op, inside, iv, _) = rows.for_loop(
+            ctx,
+            (AffineMap::constant(0), vec![]),
+            (AffineMap::constant(c.k_extent), vec![]),
+            b.kc,
+            &[],
+        );
+        (op, inside, iv)
+    };
+    let (_, block, jb) = {
+        let (op, inside, iv, _) = slices.for_loop(
+            ctx,
+            (AffineMap::constant(0), vec![]),
+            (AffineMap::constant(nf), vec![]),
+            b.nr,
+            &[],
+        );
+        (op, inside, iv)
+    };
+    let replace_j = with_j(&replace, jb);
+    let mut accumulators = Vec::new();
+    let mut c_maps = Vec::new();
+    for r in 0..b.mr {
+        for col in 0..columns {
+            let (map, operands) =
+                shifted(&c.out, &replace_j, &[(i_old, r), (j_old, col * b.width)]);
+            accumulators.push(block.load(ctx, true, c.out.memref, map.clone(), &operands, vec_ty));
+            c_maps.push((map, operands));
+        }
+    }
+    let k_upper = if c.k_extent % b.kc == 0 {
+        AffineMap::new(1, 0, vec![AffineExpr::dim(0) + b.kc])
+    } else {
+        AffineMap::new(
+            1,
+            0,
+            vec![AffineExpr::constant(c.k_extent), AffineExpr::dim(0) + b.kc],
+        )
+    };
+    let (k_loop, body, k, acc) = block.for_loop(
+        ctx,
+        (AffineMap::identity(1), vec![kb]),
+        (k_upper, vec![kb]),
+        1,
+        &accumulators,
+    );
+    let mut replace_k = replace_j.clone();
+    replace_k.push((c.k_iv, k));
+    let lhs: Vec<Value> = (0..b.mr)
+        .map(|r| {
+            let (map, operands) = shifted(&c.lhs, &replace_k, &[(i_old, r)]);
+            let scalar = body.load(ctx, false, c.lhs.memref, map, &operands, f32_ty);
+            body.broadcast(ctx, scalar, vec_ty)
+        })
+        .collect();
+    let rhs: Vec<Value> = (0..columns)
+        .map(|col| {
+            let (map, operands) = shifted(&c.rhs, &replace_k, &[(j_old, col * b.width)]);
+            body.load(ctx, true, c.rhs.memref, map, &operands, vec_ty)
+        })
+        .collect();
+    let next: Vec<Value> = (0..b.mr as usize)
+        .flat_map(|r| (0..columns as usize).map(move |col| (r, col)))
+        .map(|(r, col)| body.fma(ctx, lhs[r], rhs[col], acc[r * columns as usize + col]))
+        .collect();
+    set_yield(ctx, body, &next);
+    let results = ctx.op(k_loop).results.to_vec();
+    for (value, (map, operands)) in results.into_iter().zip(c_maps) {
+        block.store(ctx, true, value, c.out.memref, map, &operands);
+    }
+}
+
+/// The leftover rows and columns keep the original nest, narrowed; the original goes.
+fn peel(ctx: &mut Context, c: &Contraction, (m, n): (i64, i64), (mf, nf): (i64, i64)) {
+    let rank = c.extents.len();
+    let remainders: Vec<(i64, i64, i64, i64)> = [(mf, m, 0, n), (0, mf, nf, n)]
+        .into_iter()
+        .filter(|&(i0, i1, j0, j1)| i0 < i1 && j0 < j1)
+        .collect();
+    for &(i0, i1, j0, j1) in &remainders {
+        let copy = ctx.clone_op(c.parallel, &mut Default::default());
+        ctx.insert_op_before(c.parallel, copy);
+        let mut lower = vec![0; rank];
+        let mut upper = c.extents.clone();
+        (
+            lower[rank - 2],
+            upper[rank - 2],
+            lower[rank - 1],
+            upper[rank - 1],
+        ) = (i0, i1, j0, j1);
+        set_bounds(ctx, copy, &lower, &upper);
+    }
+    ctx.erase_op(c.parallel);
+}
+
+/// The micro-kernel with `B` packed (rows left over by `MR` get one smaller block): `C`'s
+/// full tiles are filled with the initial value;
+/// then for each KC slice of the reduction, the slice of `B`'s first `Nf` columns is copied
+/// into `NR`-column panels (`panel[j / NR][k - kb][0..NR]`, contiguous along `k`), and row
+/// blocks on threads run the register-blocked `k` loop over the panels.
+fn packed_kernel(
+    ctx: &mut Context,
+    c: &Contraction,
+    b: Blocking,
+    at: At,
+    (mf, nf): (i64, i64),
+    vec_ty: tb_ir::Type,
+) {
+    let f32_ty = ctx.value_type(c.init);
+    let (i_old, j_old) = (c.ivs[0], c.ivs[1]);
+    let columns = b.nr / b.width;
+    let kc = b.kc.min(c.k_extent);
+    // Full blocks of MR rows, then one block of the rows left over.
+    let m = c.extents[0];
+    let groups: Vec<(i64, i64, i64)> = [(0, mf, b.mr), (mf, m, m - mf)]
+        .into_iter()
+        .filter(|&(lo, hi, _)| lo < hi)
+        .collect();
+    let panel_ty = ctx.intern_type(TypeKind::MemRef {
+        shape: vec![nf / b.nr, kc, b.nr],
+        element: f32_ty,
+        layout: None,
+        memory_space: None,
+    });
+    let panels = {
+        let op = at.create(ctx, loop_::ALLOC, vec![], vec![panel_ty], vec![], 0);
+        ctx.op(op).results[0]
+    };
+
+    // Fill C's full tiles with the initial value.
+    for &(lo, hi, mr) in &groups {
+        let (_, fill_rows, fill_ivs) = at.parallel(ctx, &[lo], &[hi], &[mr]);
+        let splat = fill_rows.broadcast(ctx, c.init, vec_ty);
+        let (_, fill, jb, _) = fill_rows.for_loop(
+            ctx,
+            (AffineMap::constant(0), vec![]),
+            (AffineMap::constant(nf), vec![]),
+            b.nr,
+            &[],
+        );
+        for r in 0..mr {
+            for col in 0..columns {
+                let (map, operands) = shifted(
+                    &c.out,
+                    &[(i_old, fill_ivs[0]), (j_old, jb)],
+                    &[(i_old, r), (j_old, col * b.width)],
+                );
+                fill.store(ctx, true, splat, c.out.memref, map, &operands);
+            }
+        }
+    }
+
+    let (_, slice, kb, _) = at.for_loop(
+        ctx,
+        (AffineMap::constant(0), vec![]),
+        (AffineMap::constant(c.k_extent), vec![]),
+        kc,
+        &[],
+    );
+    let k_upper = if c.k_extent % kc == 0 {
+        AffineMap::new(1, 0, vec![AffineExpr::dim(0) + kc])
+    } else {
+        AffineMap::new(
+            1,
+            0,
+            vec![AffineExpr::constant(c.k_extent), AffineExpr::dim(0) + kc],
+        )
+    };
+    // panel[j floordiv NR][k - kb][offset]
+    let panel_map = |offset: i64| {
+        AffineMap::new(
+            3,
+            0,
+            vec![
+                AffineExpr::dim(0).floor_div(b.nr),
+                AffineExpr::dim(1) + AffineExpr::dim(2) * -1,
+                AffineExpr::constant(offset),
+            ],
+        )
+    };
+
+    // Pack the slice: column panels on threads.
+    let (_, pack_panels, pack_ivs) = slice.parallel(ctx, &[0], &[nf], &[b.nr]);
+    let jp = pack_ivs[0];
+    let (_, pack, kp, _) = pack_panels.for_loop(
+        ctx,
+        (AffineMap::identity(1), vec![kb]),
+        (k_upper.clone(), vec![kb]),
+        1,
+        &[],
+    );
+    for col in 0..columns {
+        // B's row is k, so the row block's value is irrelevant: replace i by the column too.
+        let (map, operands) = shifted(
+            &c.rhs,
+            &[(j_old, jp), (c.k_iv, kp), (i_old, jp)],
+            &[(j_old, col * b.width)],
+        );
+        let v = pack.load(ctx, true, c.rhs.memref, map, &operands, vec_ty);
+        pack.store(
+            ctx,
+            true,
+            v,
+            panels,
+            panel_map(col * b.width),
+            &[jp, kp, kb],
+        );
+    }
+
+    // NC columns of panels at a time (kept in cache), row blocks on threads, column
+    // blocks, the register-blocked k loop.
+    let nc = b.nc.min(nf);
+    let (_, sweep, jc, _) = slice.for_loop(
+        ctx,
+        (AffineMap::constant(0), vec![]),
+        (AffineMap::constant(nf), vec![]),
+        nc,
+        &[],
+    );
+    let j_upper = if nf % nc == 0 {
+        AffineMap::new(1, 0, vec![AffineExpr::dim(0) + nc])
+    } else {
+        AffineMap::new(
+            1,
+            0,
+            vec![AffineExpr::constant(nf), AffineExpr::dim(0) + nc],
+        )
+    };
+    for &(lo, hi, mr) in &groups {
+        let (_, rows, row_ivs) = sweep.parallel(ctx, &[lo], &[hi], &[mr]);
+        let ib = row_ivs[0];
+        let (_, block, jb, _) = rows.for_loop(
+            ctx,
+            (AffineMap::identity(1), vec![jc]),
+            (j_upper.clone(), vec![jc]),
+            b.nr,
+            &[],
+        );
+        let replace = [(i_old, ib), (j_old, jb)];
+        let mut accumulators = Vec::new();
+        let mut c_maps = Vec::new();
+        for r in 0..mr {
+            for col in 0..columns {
+                let (map, operands) =
+                    shifted(&c.out, &replace, &[(i_old, r), (j_old, col * b.width)]);
+                accumulators.push(block.load(
+                    ctx,
+                    true,
+                    c.out.memref,
+                    map.clone(),
+                    &operands,
+                    vec_ty,
+                ));
+                c_maps.push((map, operands));
+            }
+        }
+        let (k_loop, body, k, acc) = block.for_loop(
+            ctx,
+            (AffineMap::identity(1), vec![kb]),
+            (k_upper.clone(), vec![kb]),
+            1,
+            &accumulators,
+        );
+        let lhs: Vec<Value> = (0..mr)
+            .map(|r| {
+                let (map, operands) = shifted(
+                    &c.lhs,
+                    &[(i_old, ib), (j_old, jb), (c.k_iv, k)],
+                    &[(i_old, r)],
+                );
+                let scalar = body.load(ctx, false, c.lhs.memref, map, &operands, f32_ty);
+                body.broadcast(ctx, scalar, vec_ty)
+            })
+            .collect();
+        let rhs: Vec<Value> = (0..columns)
+            .map(|col| {
+                body.load(
+                    ctx,
+                    true,
+                    panels,
+                    panel_map(col * b.width),
+                    &[jb, k, kb],
+                    vec_ty,
+                )
+            })
+            .collect();
+        let next: Vec<Value> = (0..mr as usize)
+            .flat_map(|r| (0..columns as usize).map(move |col| (r, col)))
+            .map(|(r, col)| body.fma(ctx, lhs[r], rhs[col], acc[r * columns as usize + col]))
+            .collect();
+        set_yield(ctx, body, &next);
+        let results = ctx.op(k_loop).results.to_vec();
+        for (value, (map, operands)) in results.into_iter().zip(c_maps) {
+            block.store(ctx, true, value, c.out.memref, map, &operands);
+        }
+    }
+    at.create(ctx, loop_::DEALLOC, vec![panels], vec![], vec![], 0);
+}
+
+/// Gives the `loop.parallel` `op` the constant bounds `[lower, upper)`.
+fn set_bounds(ctx: &mut Context, op: OpId, lower: &[i64], upper: &[i64]) {
+    let array = |ctx: &mut Context, values: &[i64]| -> Attr {
+        let maps = values
+            .iter()
+            .map(|&v| ctx.intern_attr(AttrKind::AffineMap(AffineMap::constant(v))))
+            .collect();
+        ctx.intern_attr(AttrKind::Array(maps))
+    };
+    let (lower, upper) = (array(ctx, lower), array(ctx, upper));
+    let props = ctx
+        .op(op)
+        .properties
+        .expect("a loop.parallel has properties");
+    let entries: Vec<(String, Attr)> = ctx
+        .dictionary_entries(props)
+        .iter()
+        .map(|(name, attr)| match name.as_str() {
+            "lower_bounds" => (name.clone(), lower),
+            "upper_bounds" => (name.clone(), upper),
+            _ => (name.clone(), *attr),
+        })
+        .collect();
+    let dict = ctx.dictionary_attr(entries);
+    ctx.op_mut(op).properties = Some(dict);
+}

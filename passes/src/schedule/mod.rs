@@ -1,0 +1,21 @@
+//! Loop scheduling: schedules as data ([`tb_dialects::loop_::Schedule`]), the knob space
+//! of a nest ([`space`]), the target it is derived from ([`target`]) and the default
+//! heuristic ([`heuristic`]), and the passes that transform loop bands: `loop-tile`,
+//! `loop-interchange` and `loop-apply-schedule`, one mechanism underneath.
+
+mod apply;
+mod band;
+mod build;
+pub mod heuristic;
+pub(crate) mod loop_apply_schedule;
+pub(crate) mod loop_interchange;
+pub(crate) mod loop_matmul_microkernel;
+pub(crate) mod loop_tile;
+pub mod rng;
+pub mod space;
+pub mod target;
+
+pub use heuristic::{default_schedule, register_block};
+pub use rng::Rng;
+pub use space::{Decision, Knob, KnobSpace, Nest, Violation};
+pub use target::Target;

@@ -1,0 +1,241 @@
+//! Loop transformations keep what a loop nest computes: `loop-tile`, `loop-interchange`
+//! and `loop-apply-schedule` run under the interpreter's before/after check on random
+//! inputs, on bands with partial tiles, non-zero lower bounds and steps.
+
+use tb_interpreter::check::{CheckReport, Tolerance, check_transform};
+use tb_ir::pass::{Instrumentation, PassManager, PassRegistry, Pipeline};
+
+fn check_pipeline(src: &str, pipeline: &str) -> CheckReport {
+    let report = check_transform(
+        src,
+        |ctx, module| {
+            let mut registry = PassRegistry::new();
+            tb_passes::register_all(&mut registry);
+            let mut pm = PassManager::new(&Pipeline::parse(pipeline).unwrap(), &registry).unwrap();
+            let instr = Instrumentation {
+                verify_each: true,
+                ..Instrumentation::default()
+            };
+            pm.run(ctx, module, &instr)
+        },
+        Tolerance::default(),
+        4,
+    )
+    .unwrap_or_else(|e| panic!("{pipeline} changed the program's meaning:\n{e}"));
+    assert!(
+        report.skipped.is_empty(),
+        "every function runs: {:?}",
+        report.skipped
+    );
+    report
+}
+
+/// A 13x10x7 matmul accumulating in its output, with `ATTRS` on the outermost loop.
+fn matmul(attrs: &str) -> String {
+    r#"
+func.func @mm(%a: memref<13x7xf32>, %b: memref<7x10xf32>) -> memref<13x10xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c = loop.alloc() : memref<13x10xf32>
+  loop.parallel (%i, %j) = (0, 0) to (13, 10) {
+    loop.store %zero, %c[%i, %j] : memref<13x10xf32>
+  }
+  loop.for %i = 0 to 13 ATTRS {
+    loop.for %j = 0 to 10 {
+      loop.for %k = 0 to 7 {
+        %x = loop.load %a[%i, %k] : memref<13x7xf32>
+        %y = loop.load %b[%k, %j] : memref<7x10xf32>
+        %z = loop.load %c[%i, %j] : memref<13x10xf32>
+        %p = arith.mulf %x, %y : f32
+        %s = arith.addf %z, %p : f32
+        loop.store %s, %c[%i, %j] : memref<13x10xf32>
+      }
+    }
+  }
+  return %c : memref<13x10xf32>
+}
+"#
+    .replace("ATTRS", attrs)
+}
+
+/// A strided, offset 2-D nest: writes `a[i][j] * 2` to the odd rows from 1 and the columns
+/// from 2 of its output, leaving the rest zero.
+const STRIDED: &str = r#"
+func.func @strided(%a: memref<17x11xf32>) -> memref<17x11xf32> {
+  %zero = arith.constant 0.0 : f32
+  %two = arith.constant 2.0 : f32
+  %c = loop.alloc() : memref<17x11xf32>
+  loop.parallel (%i, %j) = (0, 0) to (17, 11) {
+    loop.store %zero, %c[%i, %j] : memref<17x11xf32>
+  }
+  loop.for %i = 1 to 17 step 2 {
+    loop.for %j = 2 to 11 {
+      %x = loop.load %a[%i, %j] : memref<17x11xf32>
+      %y = arith.mulf %x, %two : f32
+      loop.store %y, %c[%i, %j] : memref<17x11xf32>
+    }
+  }
+  return %c : memref<17x11xf32>
+}
+"#;
+
+fn loop_count(text: &str) -> usize {
+    text.matches("loop.for").count()
+}
+
+#[test]
+fn tiling_with_partial_tiles_keeps_a_matmul() {
+    let out = check_pipeline(
+        &matmul(""),
+        "builtin.module(func.func(loop-tile{sizes=4,3,2}))",
+    );
+    assert_eq!(loop_count(&out.text), 6, "{}", out.text);
+    assert!(
+        out.text.contains("min"),
+        "partial tiles need a min bound:\n{}",
+        out.text
+    );
+}
+
+#[test]
+fn tiling_by_divisors_needs_no_min() {
+    let src = matmul("")
+        .replace("13", "12")
+        .replace("to 7", "to 8")
+        .replace("x7x", "x8x")
+        .replace("7x10", "8x10")
+        .replace("13x7", "12x8");
+    let out = check_pipeline(&src, "builtin.module(func.func(loop-tile{sizes=4,5,2}))");
+    assert_eq!(loop_count(&out.text), 6, "{}", out.text);
+    assert!(!out.text.contains("min"), "{}", out.text);
+}
+
+#[test]
+fn tiling_some_loops_leaves_the_others() {
+    let out = check_pipeline(
+        &matmul(""),
+        "builtin.module(func.func(loop-tile{sizes=0,4}))",
+    );
+    assert_eq!(loop_count(&out.text), 4, "{}", out.text);
+}
+
+#[test]
+fn tiling_keeps_steps_and_lower_bounds() {
+    let out = check_pipeline(STRIDED, "builtin.module(func.func(loop-tile{sizes=3,4}))");
+    assert_eq!(loop_count(&out.text), 4, "{}", out.text);
+}
+
+#[test]
+fn interchange_keeps_a_matmul() {
+    for permutation in ["1,0,2", "2,0,1", "2,1,0"] {
+        check_pipeline(
+            &matmul(""),
+            &format!("builtin.module(func.func(loop-interchange{{permutation={permutation}}}))"),
+        );
+    }
+    check_pipeline(
+        STRIDED,
+        "builtin.module(func.func(loop-interchange{permutation=1,0}))",
+    );
+}
+
+#[test]
+fn a_multi_level_schedule_keeps_a_matmul() {
+    let schedules = [
+        "#loop.schedule<tiles = [[8, 2], [4], [3]], order = [1, 0, 2], parallel = [1], vector = 2, unroll = 2>",
+        "#loop.schedule<tiles = [[6, 3], [10, 5], []], order = [2, 0, 1]>",
+        "#loop.schedule<tiles = [[16], [16], [16]]>",
+        "#loop.schedule<tiles = [[], [], []], order = [1, 2, 0]>",
+    ];
+    for schedule in schedules {
+        let out = check_pipeline(
+            &matmul(&format!("attributes {{loop.schedule = {schedule}}}")),
+            "builtin.module(func.func(loop-apply-schedule))",
+        );
+        assert!(!out.text.contains("loop.schedule"), "{}", out.text);
+    }
+}
+
+#[test]
+fn tiles_then_interchange_compose() {
+    check_pipeline(
+        STRIDED,
+        "builtin.module(func.func(loop-tile{sizes=4,4},loop-interchange{permutation=1,0}))",
+    );
+}
+
+/// A graph-level `lhs x rhs` matmul, lowered to loops and register-blocked.
+fn microkernel(lhs: &str, rhs: &str, out: &str, options: &str) -> CheckReport {
+    let src = format!(
+        "func.func @mm(%a: tensor<{lhs}xf32>, %b: tensor<{rhs}xf32>) -> tensor<{out}xf32> {{\n\
+         %c = graph.matmul %a, %b : (tensor<{lhs}xf32>, tensor<{rhs}xf32>) -> tensor<{out}xf32>\n\
+         return %c : tensor<{out}xf32>\n}}\n"
+    );
+    check_pipeline(
+        &src,
+        &format!(
+            "builtin.module(convert-graph-to-te, convert-te-to-loop, canonicalize, loop-matmul-microkernel{{{options}}})"
+        ),
+    )
+}
+
+#[test]
+fn the_microkernel_keeps_matmuls_with_whole_tiles() {
+    let out = microkernel("12x10", "10x16", "12x16", "mr=3 nr=8 kc=4 vector=4");
+    assert!(out.text.contains("loop.fma"), "{}", out.text);
+    // Whole tiles: no remainder nest keeps the scalar reduction.
+    assert!(!out.text.contains("arith.mulf"), "{}", out.text);
+}
+
+#[test]
+fn the_microkernel_peels_leftover_rows_and_columns() {
+    for (m, k, n) in [(13, 7, 19), (5, 3, 9), (4, 1, 8), (2, 5, 3)] {
+        let out = microkernel(
+            &format!("{m}x{k}"),
+            &format!("{k}x{n}"),
+            &format!("{m}x{n}"),
+            "mr=4 nr=8 kc=3 vector=4",
+        );
+        assert_eq!(
+            out.text.contains("loop.fma"),
+            m >= 4 && n >= 8,
+            "{m}x{k}x{n}:\n{}",
+            out.text
+        );
+    }
+}
+
+#[test]
+fn the_microkernel_keeps_matmuls_with_packed_panels_or_without() {
+    // With B packed, rows left over by MR get a smaller register block, and row blocks
+    // sweep NC = 16 columns of panels at a time (a partial sweep when 16 does not divide).
+    for (m, k, n) in [(13, 7, 19), (8, 9, 16), (4, 1, 8), (9, 5, 41), (2, 3, 8)] {
+        for pack in [true, false] {
+            let out = microkernel(
+                &format!("{m}x{k}"),
+                &format!("{k}x{n}"),
+                &format!("{m}x{n}"),
+                &format!("mr=4 nr=8 nc=16 kc=3 vector=4 pack-rhs={pack}"),
+            );
+            let blocked = m >= 4 || pack;
+            assert_eq!(
+                out.text.contains("loop.fma"),
+                blocked,
+                "{m}x{k}x{n}:\n{}",
+                out.text
+            );
+            let panels = format!("memref<{}x{}x8xf32>", n / 8, k.min(3));
+            assert_eq!(
+                out.text.contains(&panels),
+                pack,
+                "{m}x{k}x{n}:\n{}",
+                out.text
+            );
+        }
+    }
+}
+
+#[test]
+fn the_microkernel_keeps_batched_matmuls() {
+    let out = microkernel("2x6x5", "2x5x8", "2x6x8", "mr=2 nr=4 kc=2 vector=4");
+    assert!(out.text.contains("loop.fma"), "{}", out.text);
+}

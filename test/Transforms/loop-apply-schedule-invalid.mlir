@@ -1,0 +1,50 @@
+// RUN: tb-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(func.func(loop-apply-schedule))'
+
+func.func @too_deep(%m: memref<8x8xf32>) {
+  %c = arith.constant 1.0 : f32
+  // expected-error @+1 {{cannot apply the schedule: loop 1 of the band is not a loop.for}}
+  loop.for %i = 0 to 8 attributes {loop.schedule = #loop.schedule<tiles = [[4], [4], [2]]>} {
+    loop.store %c, %m[%i, %i] : memref<8x8xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @not_perfect(%m: memref<8x8xf32>) {
+  %c = arith.constant 1.0 : f32
+  // expected-error @+1 {{cannot apply the schedule: the band is not perfectly nested below loop 0 (it needs 2 loops)}}
+  loop.for %i = 0 to 8 attributes {loop.schedule = #loop.schedule<tiles = [[4], [4]]>} {
+    loop.store %c, %m[%i, %i] : memref<8x8xf32>
+    loop.for %j = 0 to 8 {
+      loop.store %c, %m[%i, %j] : memref<8x8xf32>
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @packing(%m: memref<8x8xf32>) {
+  %c = arith.constant 1.0 : f32
+  // expected-error @+1 {{cannot apply the schedule: packing (rhs) is not applied to loop bands yet}}
+  loop.for %i = 0 to 8 attributes {loop.schedule = #loop.schedule<tiles = [[4], [4]], pack = rhs>} {
+    loop.for %j = 0 to 8 {
+      loop.store %c, %m[%i, %j] : memref<8x8xf32>
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @carrying(%a: memref<8xf32>) -> f32 {
+  %zero = arith.constant 0.0 : f32
+  // expected-error @+1 {{cannot apply the schedule: loop 0 of the band carries values}}
+  %s = loop.for %i = 0 to 8 iter_args(%acc = %zero) -> (f32) attributes {loop.schedule = #loop.schedule<tiles = [[4]]>} {
+    %x = loop.load %a[%i] : memref<8xf32>
+    %n = arith.addf %acc, %x : f32
+    loop.yield %n : f32
+  }
+  return %s : f32
+}

@@ -1,0 +1,82 @@
+// RUN: tb-opt %s --split-input-file --pass-pipeline='builtin.module(loop-matmul-microkernel{mr=2 nr=8 kc=4 vector=4 pack-rhs=false})' | FileCheck %s
+// RUN: tb-opt %s --split-input-file --pass-pipeline='builtin.module(loop-matmul-microkernel{mr=2 nr=8 kc=4 vector=4})' | FileCheck %s --check-prefix=PACKED
+
+// A 5x6 times 6x10 matmul as convert-te-to-loop writes it: rows 0..4 and columns 0..8
+// form whole 2x8 tiles; the last row and the last two columns keep the scalar nest.
+// CHECK-LABEL: func.func @matmul
+// CHECK:         loop.parallel (%[[IB:.*]]) = (0) to (4) step (2) {
+// CHECK-NEXT:      %[[INIT:.*]] = loop.broadcast %{{.*}} : f32 to vector<4xf32>
+// CHECK-NEXT:      loop.for %[[JB:.*]] = 0 to 8 step 8 {
+// CHECK-COUNT-4:     loop.vector_store %[[INIT]]
+// CHECK:           loop.for %[[KB:.*]] = 0 to 6 step 4 {
+// CHECK-NEXT:        loop.for %[[JB2:.*]] = 0 to 8 step 8 {
+// CHECK-COUNT-4:       loop.vector_load %{{.*}} : memref<5x10xf32>, vector<4xf32>
+// CHECK:               loop.for %[[K:.*]] = #{{.*}}(%[[KB]]) to min #{{.*}}(%[[KB]]) iter_args({{.*}}) -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>) {
+// CHECK-COUNT-2:         loop.broadcast
+// CHECK-COUNT-2:         loop.vector_load %{{.*}} : memref<6x10xf32>, vector<4xf32>
+// CHECK-COUNT-4:         loop.fma
+// CHECK:                 loop.yield
+// CHECK-COUNT-4:       loop.vector_store
+// CHECK:         loop.parallel (%{{.*}}, %{{.*}}) = (4, 0) to (5, 10) {
+// CHECK:           arith.mulf
+// CHECK:         loop.parallel (%{{.*}}, %{{.*}}) = (0, 8) to (4, 10) {
+// CHECK:           arith.mulf
+// With B packed: C's full tiles are filled, then each 4-row slice of B's first 8 columns
+// is copied into 8-column panels that the row blocks read contiguously; the leftover row
+// gets a 1x8 register block, and only the leftover columns keep the scalar nest.
+// PACKED-LABEL: func.func @matmul
+// PACKED:         %[[PANELS:.*]] = loop.alloc() : memref<1x4x8xf32>
+// PACKED:         loop.parallel (%{{.*}}) = (0) to (4) step (2) {
+// PACKED-COUNT-4:   loop.vector_store
+// PACKED:         loop.for %[[KB:.*]] = 0 to 6 step 4 {
+// PACKED-NEXT:      loop.parallel (%[[JP:.*]]) = (0) to (8) step (8) {
+// PACKED-NEXT:        loop.for %[[KP:.*]] = #{{.*}}(%[[KB]]) to min #{{.*}}(%[[KB]]) {
+// PACKED-NEXT:          %[[V:.*]] = loop.vector_load %{{.*}} : memref<6x10xf32>, vector<4xf32>
+// PACKED-NEXT:          loop.vector_store %[[V]], %[[PANELS]][(d0, d1, d2) -> (d0 floordiv 8, d1 - d2, 0)](%[[JP]], %[[KP]], %[[KB]]) : memref<1x4x8xf32>, vector<4xf32>
+// PACKED:           loop.parallel (%[[IB:.*]]) = (0) to (4) step (2) {
+// PACKED:               loop.for %{{.*}} = #{{.*}}(%[[KB]]) to min #{{.*}}(%[[KB]]) iter_args(
+// PACKED-COUNT-2:         loop.vector_load %[[PANELS]]
+// PACKED-COUNT-4:         loop.fma
+// PACKED:           loop.parallel (%{{.*}}) = (4) to (5) {
+// PACKED:               loop.for %{{.*}} = #{{.*}}(%[[KB]]) to min #{{.*}}(%[[KB]]) iter_args({{.*}}) -> (vector<4xf32>, vector<4xf32>) {
+// PACKED:         loop.dealloc %[[PANELS]] : memref<1x4x8xf32>
+// PACKED-NEXT:    loop.parallel (%{{.*}}, %{{.*}}) = (0, 8) to (5, 10) {
+func.func @matmul(%arg0: memref<5x6xf32>, %arg1: memref<6x10xf32>) -> memref<5x10xf32> {
+  %cst = arith.constant 0.000000e+00 : f32
+  %0 = loop.alloc() : memref<5x10xf32>
+  loop.parallel (%i, %j) = (0, 0) to (5, 10) {
+    %1 = loop.for %k = 0 to 6 iter_args(%acc = %cst) -> (f32) {
+      %2 = loop.load %arg0[(d0, d1, d2) -> (d0, d2)](%i, %j, %k) : memref<5x6xf32>
+      %3 = loop.load %arg1[(d0, d1, d2) -> (d2, d1)](%i, %j, %k) : memref<6x10xf32>
+      %4 = arith.mulf %2, %3 : f32
+      %5 = arith.addf %acc, %4 : f32
+      loop.yield %5 : f32
+    }
+    loop.store %1, %0[%i, %j] : memref<5x10xf32>
+  }
+  return %0 : memref<5x10xf32>
+}
+
+// -----
+
+// A nest whose second operand is read across columns (a transposed B) is not a
+// unit-stride contraction: it is left as it is.
+// CHECK-LABEL: func.func @strided_rhs
+// CHECK-NOT:     loop.fma
+// PACKED-LABEL: func.func @strided_rhs
+// PACKED-NOT:     loop.fma
+func.func @strided_rhs(%arg0: memref<8x6xf32>, %arg1: memref<16x6xf32>) -> memref<8x16xf32> {
+  %cst = arith.constant 0.000000e+00 : f32
+  %0 = loop.alloc() : memref<8x16xf32>
+  loop.parallel (%i, %j) = (0, 0) to (8, 16) {
+    %1 = loop.for %k = 0 to 6 iter_args(%acc = %cst) -> (f32) {
+      %2 = loop.load %arg0[(d0, d1, d2) -> (d0, d2)](%i, %j, %k) : memref<8x6xf32>
+      %3 = loop.load %arg1[(d0, d1, d2) -> (d1, d2)](%i, %j, %k) : memref<16x6xf32>
+      %4 = arith.mulf %2, %3 : f32
+      %5 = arith.addf %acc, %4 : f32
+      loop.yield %5 : f32
+    }
+    loop.store %1, %0[%i, %j] : memref<8x16xf32>
+  }
+  return %0 : memref<8x16xf32>
+}
