@@ -36,6 +36,8 @@ pub use kinds::{GraphOp, MatmulOp, ReduceOp};
 pub use ops::conv::{conv_attrs, conv_transpose_attrs};
 pub use ops::defs;
 pub use ops::pool::pool_attrs;
+pub use ops::resize::resize_attrs;
+pub use tb_tensor::kernels::resize::{AxisTaps, ResizeAttrs, ResizeMode, resize_taps};
 pub use reduction::{ReduceCombiner, ReduceKind};
 /// The static ONNX shape rules, defined below the IR in `tb_tensor`.
 pub use tb_tensor::shape;

@@ -3,10 +3,13 @@
 pub(crate) mod conv;
 mod elementwise;
 mod generators;
+mod indexing;
 mod matmul;
 mod normalization;
+mod positional;
 pub(crate) mod pool;
 mod reduce;
+pub(crate) mod resize;
 mod shape_ops;
 
 use tb_ir::ods::OpDef;
@@ -27,8 +30,11 @@ pub fn defs() -> impl Iterator<Item = &'static OpDef> {
         conv::DEFS,
         pool::DEFS,
         normalization::DEFS,
+        positional::DEFS,
         shape_ops::DEFS,
+        indexing::DEFS,
         reduce::DEFS,
+        resize::DEFS,
     ]
     .into_iter()
     .flatten()

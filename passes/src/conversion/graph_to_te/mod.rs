@@ -25,11 +25,14 @@ mod builder;
 mod conv;
 mod elementwise;
 mod generators;
+mod indexing;
 mod matmul;
 mod normalization;
 mod pad;
 mod pool;
+mod positional;
 mod reduce;
+mod resize;
 mod shape_ops;
 
 use tb_dialects::graph::GraphOp;
@@ -69,10 +72,13 @@ enum Family {
     Reduce,
     ShapeOps,
     Pad,
+    Positional,
+    Resize,
+    Indexing,
 }
 
 impl Family {
-    const ALL: [Family; 9] = [
+    const ALL: [Family; 12] = [
         Family::Elementwise,
         Family::Generators,
         Family::Matmul,
@@ -82,6 +88,9 @@ impl Family {
         Family::Reduce,
         Family::ShapeOps,
         Family::Pad,
+        Family::Positional,
+        Family::Resize,
+        Family::Indexing,
     ];
 
     /// The lowering of `kind` in this family's file.
@@ -96,6 +105,9 @@ impl Family {
             Family::Reduce => reduce::lowering(kind),
             Family::ShapeOps => shape_ops::lowering(kind),
             Family::Pad => pad::lowering(kind),
+            Family::Positional => positional::lowering(kind),
+            Family::Resize => resize::lowering(kind),
+            Family::Indexing => indexing::lowering(kind),
         }
     }
 }
@@ -119,6 +131,8 @@ fn family(kind: GraphOp) -> Family {
         | G::Softplus
         | G::Softsign
         | G::Mish
+        | G::Swish
+        | G::Shrink
         | G::Erf
         | G::Exp
         | G::Log
@@ -162,6 +176,11 @@ fn family(kind: GraphOp) -> Family {
         | G::And
         | G::Or
         | G::Xor
+        | G::BitwiseAnd
+        | G::BitwiseOr
+        | G::BitwiseXor
+        | G::BitwiseNot
+        | G::BitShift
         | G::Where
         | G::Max
         | G::Min
@@ -190,6 +209,9 @@ fn family(kind: GraphOp) -> Family {
         | G::DepthToSpace
         | G::SpaceToDepth => Family::ShapeOps,
         G::Pad => Family::Pad,
+        G::Trilu | G::CumSum | G::Hardmax => Family::Positional,
+        G::Resize => Family::Resize,
+        G::TopK | G::GatherNd | G::ScatterNd | G::ScatterElements => Family::Indexing,
         G::ReduceSum
         | G::ReduceMean
         | G::ReduceMax
