@@ -3,7 +3,8 @@
 //! Resizing is separable: along each axis, every output coordinate maps back to a
 //! position in the input ([`CoordinateMode`]) and reads a few input elements there with
 //! weights (one for nearest, two for linear, four for cubic; indices clamped to the edge,
-//! as ONNX's reference pads with edge values). [`axis_taps`] computes those reads once
+//! as ONNX's reference pads with edge values). With `antialias`, linear and cubic
+//! downsampling stretch their kernel by `1 / scale`, reading more samples. [`axis_taps`] computes those reads once
 //! per axis; the kernel and the te lowering both evaluate the same tables, an output
 //! element being the weighted sum over every combination of its axes' taps.
 
@@ -86,6 +87,7 @@ pub struct ResizeAttrs {
     pub cubic_coeff_a: f64,
     pub exclude_outside: bool,
     pub extrapolation_value: f64,
+    pub antialias: bool,
     pub scales: Vec<f64>,
     pub roi: Vec<f64>,
 }
@@ -161,7 +163,47 @@ fn original_coordinate(
 fn cubic_weights(ratio: f64, a: f64) -> [f64; 4] {
     let far = |d: f64| ((a * d - 5.0 * a) * d + 8.0 * a) * d - 4.0 * a;
     let near = |d: f64| ((a + 2.0) * d - (a + 3.0)) * d * d + 1.0;
-    [far(ratio + 1.0), near(ratio), near(1.0 - ratio), far(2.0 - ratio)]
+    [
+        far(ratio + 1.0),
+        near(ratio),
+        near(1.0 - ratio),
+        far(2.0 - ratio),
+    ]
+}
+
+/// Keys' cubic kernel at distance `x`.
+fn cubic_kernel(x: f64, a: f64) -> f64 {
+    let x = x.abs();
+    let (x2, x3) = (x * x, x * x * x);
+    if x <= 1.0 {
+        (a + 2.0) * x3 - (a + 3.0) * x2 + 1.0
+    } else if x < 2.0 {
+        a * x3 - 5.0 * a * x2 + 8.0 * a * x - 4.0 * a
+    } else {
+        0.0
+    }
+}
+
+/// Antialiased weights: the kernel stretched by `1 / scale` (when downsampling), over
+/// the samples it covers from `first` samples before the one at or left of the
+/// position, normalized to sum to 1.
+fn antialias_weights(ratio: f64, scale: f64, mode: ResizeMode, a: f64) -> (i64, Vec<f64>) {
+    let s = scale.min(1.0);
+    let radius = if mode == ResizeMode::Cubic { 2.0 } else { 1.0 };
+    let first = (-radius / s).floor() as i64 + 1;
+    let count = 2 - 2 * first;
+    let weights: Vec<f64> = (first..first + count)
+        .map(|i| {
+            let x = s * (i as f64 - ratio);
+            if mode == ResizeMode::Cubic {
+                cubic_kernel(x, a)
+            } else {
+                (1.0 - x.abs()).clamp(0.0, 1.0)
+            }
+        })
+        .collect();
+    let total: f64 = weights.iter().sum();
+    (first, weights.iter().map(|w| w / total).collect())
 }
 
 /// The reads of every output coordinate along one axis.
@@ -172,8 +214,12 @@ pub fn axis_taps(
     roi: (f64, f64),
     attrs: &ResizeAttrs,
 ) -> AxisTaps {
+    let antialias = attrs.antialias && attrs.mode != ResizeMode::Nearest && scale < 1.0;
     let taps = match attrs.mode {
         ResizeMode::Nearest => 1,
+        _ if antialias => antialias_weights(0.0, scale, attrs.mode, attrs.cubic_coeff_a)
+            .1
+            .len(),
         ResizeMode::Linear => 2,
         ResizeMode::Cubic => 4,
     };
@@ -186,8 +232,8 @@ pub fn axis_taps(
     };
     for o in 0..out_len {
         let x = original_coordinate(o as f64, scale, in_len, out_len, roi, attrs.coordinate);
-        let inside = attrs.coordinate != CoordinateMode::TfCropAndResize
-            || (0.0..=last as f64).contains(&x);
+        let inside =
+            attrs.coordinate != CoordinateMode::TfCropAndResize || (0.0..=last as f64).contains(&x);
         result.inside.push(inside);
         let floor = x.floor();
         let ratio = x - floor;
@@ -206,7 +252,11 @@ pub fn axis_taps(
                 result.weight.push(1.0);
             }
             ResizeMode::Linear | ResizeMode::Cubic => {
-                let (first, mut weights): (i64, Vec<f64>) = if attrs.mode == ResizeMode::Linear {
+                let (first, mut weights): (i64, Vec<f64>) = if antialias {
+                    let (offset, w) =
+                        antialias_weights(ratio, scale, attrs.mode, attrs.cubic_coeff_a);
+                    (base + offset, w)
+                } else if attrs.mode == ResizeMode::Linear {
                     (base, vec![1.0 - ratio, ratio])
                 } else {
                     (base - 1, cubic_weights(ratio, attrs.cubic_coeff_a).to_vec())
@@ -264,12 +314,19 @@ pub fn resize(x: &Tensor, out_shape: &[i64], attrs: &ResizeAttrs) -> KernelResul
         );
     }
     if attrs.scales.iter().any(|&s| !(s > 0.0 && s.is_finite())) {
-        return fail(OP, format!("scales must be positive, got {:?}", attrs.scales));
+        return fail(
+            OP,
+            format!("scales must be positive, got {:?}", attrs.scales),
+        );
     }
     if !x.dtype().is_float() && attrs.mode != ResizeMode::Nearest {
         return fail(
             OP,
-            format!("{:?} mode needs a floating-point input, got {}", attrs.mode, x.dtype()),
+            format!(
+                "{:?} mode needs a floating-point input, got {}",
+                attrs.mode,
+                x.dtype()
+            ),
         );
     }
     let count = output_count(OP, out_shape)?;
@@ -364,6 +421,7 @@ mod tests {
             cubic_coeff_a: -0.75,
             exclude_outside: false,
             extrapolation_value: 0.0,
+            antialias: false,
             scales: scales.to_vec(),
             roi: Vec::new(),
         }
@@ -378,7 +436,10 @@ mod tests {
         let x = Tensor::new(vec![1, 2], TensorData::F32(vec![1.0, 2.0])).unwrap();
         let mut a = attrs(ResizeMode::Nearest, CoordinateMode::Asymmetric, &[1.0, 2.0]);
         a.nearest = NearestMode::Floor;
-        assert_eq!(values(&resize(&x, &[1, 4], &a).unwrap()), [1.0, 1.0, 2.0, 2.0]);
+        assert_eq!(
+            values(&resize(&x, &[1, 4], &a).unwrap()),
+            [1.0, 1.0, 2.0, 2.0]
+        );
     }
 
     #[test]
@@ -413,6 +474,19 @@ mod tests {
         a.extrapolation_value = 9.0;
         // Input positions 0.5, 1.0, 1.5: the last is outside.
         assert_eq!(values(&resize(&x, &[3], &a).unwrap()), [2.0, 3.0, 9.0]);
+    }
+
+    #[test]
+    fn antialias_widens_the_kernel_when_downsampling() {
+        let x = Tensor::new(vec![4], TensorData::F32(vec![0.0, 4.0, 8.0, 12.0])).unwrap();
+        let mut a = attrs(ResizeMode::Linear, CoordinateMode::HalfPixel, &[0.5]);
+        a.antialias = true;
+        let t = &resize_taps(&[4], &[2], &a)[0];
+        assert_eq!(t.taps, 4);
+        // Position 0.5 reads -1..2 with weights 1/8, 3/8, 3/8, 1/8 (edge clamped).
+        assert_eq!(values(&resize(&x, &[2], &a).unwrap()), [2.5, 9.5]);
+        a.scales = vec![2.0];
+        assert_eq!(resize_taps(&[4], &[8], &a)[0].taps, 2);
     }
 
     #[test]

@@ -29,10 +29,9 @@ const NEAREST_MODES: &[&str] = &["round_prefer_floor", "round_prefer_ceil", "flo
 pub fn resize_attrs(a: &Attrs, rank: usize) -> Result<ResizeAttrs, String> {
     let parse_err = |what: &str| format!("unknown {what}");
     let mode = ResizeMode::parse(&a.choice("mode", MODES)?).ok_or_else(|| parse_err("mode"))?;
-    let coordinate = CoordinateMode::parse(
-        &a.choice("coordinate_transformation_mode", COORDINATE_MODES)?,
-    )
-    .ok_or_else(|| parse_err("coordinate_transformation_mode"))?;
+    let coordinate =
+        CoordinateMode::parse(&a.choice("coordinate_transformation_mode", COORDINATE_MODES)?)
+            .ok_or_else(|| parse_err("coordinate_transformation_mode"))?;
     let nearest = NearestMode::parse(&a.choice("nearest_mode", NEAREST_MODES)?)
         .ok_or_else(|| parse_err("nearest_mode"))?;
     let scales = a.floats("scales")?.ok_or("requires attribute 'scales'")?;
@@ -56,6 +55,7 @@ pub fn resize_attrs(a: &Attrs, rank: usize) -> Result<ResizeAttrs, String> {
         cubic_coeff_a: a.f64("cubic_coeff_a")?,
         exclude_outside: a.bool("exclude_outside")?,
         extrapolation_value: a.f64("extrapolation_value")?,
+        antialias: a.bool("antialias")?,
         scales,
         roi,
     })
@@ -92,6 +92,7 @@ pub(super) static DEFS: &[OpDef] = &[graph_op!("graph.resize", resize, {
         optional_attr("cubic_coeff_a", F32_ATTR).with_default("-7.500000e-01 : f32"),
         optional_attr("exclude_outside", BOOL_ATTR).with_default("false"),
         optional_attr("extrapolation_value", F32_ATTR).with_default("0.000000e+00 : f32"),
+        optional_attr("antialias", BOOL_ATTR).with_default("false"),
     ],
     format: Some(FUNCTIONAL),
 })];

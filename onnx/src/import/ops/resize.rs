@@ -32,7 +32,9 @@ fn optional_floats(cx: &NodeCx, i: usize, what: &str) -> Result<Option<Vec<f64>>
         return Ok(None);
     }
     let t = cx.constant(i, what)?;
-    Ok(t.cast(tb_interpreter::DType::F64).as_slice::<f64>().map(<[f64]>::to_vec))
+    Ok(t.cast(tb_interpreter::DType::F64)
+        .as_slice::<f64>()
+        .map(<[f64]>::to_vec))
 }
 
 pub fn resize(cx: &mut NodeCx) -> Result<Lowering, Problem> {
@@ -41,8 +43,11 @@ pub fn resize(cx: &mut NodeCx) -> Result<Lowering, Problem> {
     let rank = shape.len();
     let n = cx.node;
     let legacy = n.op_type == "Upsample" || cx.opset < 11;
-    let (roi_input, scales_input, sizes_input) = if legacy { (None, 1, None) } else { (Some(1), 2, Some(3)) };
-    let mode = n.attr_string_or("mode", "nearest").map_err(attr_problem)?;
+    let (roi_input, scales_input, sizes_input) = if legacy {
+        (None, 1, None)
+    } else {
+        (Some(1), 2, Some(3))
+    };
     let coordinate = if legacy {
         "asymmetric".to_string()
     } else {
@@ -56,7 +61,9 @@ pub fn resize(cx: &mut NodeCx) -> Result<Lowering, Problem> {
             .map(|&a| {
                 let r = rank as i64;
                 if a < -r || a >= r {
-                    Err(Problem::invalid(format!("axis {a} is out of range for rank {rank}")))
+                    Err(Problem::invalid(format!(
+                        "axis {a} is out of range for rank {rank}"
+                    )))
                 } else {
                     Ok(if a < 0 { a + r } else { a } as usize)
                 }
@@ -69,7 +76,9 @@ pub fn resize(cx: &mut NodeCx) -> Result<Lowering, Problem> {
         None => optional_floats(cx, scales_input, "scales")?,
     };
     let sizes_given = match sizes_input {
-        Some(i) if cx.has_input(i) && !cx.shape(i)?.contains(&0) => Some(cx.constant_ints(i, "sizes")?),
+        Some(i) if cx.has_input(i) && !cx.shape(i)?.contains(&0) => {
+            Some(cx.constant_ints(i, "sizes")?)
+        }
         _ => None,
     };
     let roi = match roi_input {
@@ -109,7 +118,9 @@ pub fn resize(cx: &mut NodeCx) -> Result<Lowering, Problem> {
             }
             for (k, &a) in axes.iter().enumerate() {
                 if !(s[k] > 0.0 && s[k].is_finite()) {
-                    return Err(Problem::invalid(format!("scales must be positive, got {s:?}")));
+                    return Err(Problem::invalid(format!(
+                        "scales must be positive, got {s:?}"
+                    )));
                 }
                 scales[a] = s[k];
                 // As ONNX's reference: the roi does not change the output size.
@@ -152,7 +163,9 @@ pub fn resize(cx: &mut NodeCx) -> Result<Lowering, Problem> {
             }
         }
         (Some(_), Some(_)) => {
-            return Err(Problem::invalid("only one of 'scales' and 'sizes' may be given"));
+            return Err(Problem::invalid(
+                "only one of 'scales' and 'sizes' may be given",
+            ));
         }
         (None, None) => {
             return Err(Problem::invalid("one of 'scales' and 'sizes' is required"));
@@ -163,18 +176,9 @@ pub fn resize(cx: &mut NodeCx) -> Result<Lowering, Problem> {
             "the input's shape {shape:?} gives the scales {scales:?}, which are not all positive"
         )));
     }
-    if n.attr_int_or("antialias", 0).map_err(attr_problem)? != 0
-        && mode != "nearest"
-        && scales.iter().any(|&s| s < 1.0)
-    {
-        return Err(Problem::unsupported(
-            "Resize with antialias = 1 when downsampling is not supported",
-        ));
-    }
     let mut attrs = cx.attrs(
         "graph.resize",
         &[
-            "antialias",
             "axes",
             "keep_aspect_ratio_policy",
             "scales",
