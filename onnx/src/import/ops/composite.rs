@@ -109,10 +109,11 @@ pub fn mean_variance_normalization(cx: &mut NodeCx) -> Result<Lowering, Problem>
     Ok(Lowering::Expand(e.finish()))
 }
 
-/// LpNormalization: `x / ||x||_p` along `axis` (p is 1 or 2).
+/// LpNormalization: `x / ||x||_p` along `axis` (p is 1 or 2), 0 where the norm is 0 (as
+/// ONNX's reference).
 pub fn lp_normalization(cx: &mut NodeCx) -> Result<Lowering, Problem> {
     let out = output(cx)?;
-    float_input(cx, 0)?;
+    let dtype = float_input(cx, 0)?;
     let rank = cx.shape(0)?.len();
     let n = cx.node;
     let axis = normalize_axis(n.attr_int_or("axis", -1).map_err(attr_problem)?, rank)?;
@@ -127,7 +128,10 @@ pub fn lp_normalization(cx: &mut NodeCx) -> Result<Lowering, Problem> {
         &[&n.input[0]],
         vec![ints_attr("axes", &[axis as i64]), int_attr("keepdims", 1)],
     );
-    e.op_to("Div", &[&n.input[0], &norm], vec![], &out);
+    let quotient = e.op("Div", &[&n.input[0], &norm], vec![]);
+    let zero = e.scalar_like(0.0, dtype);
+    let vanishes = e.op("Equal", &[&norm, &zero], vec![]);
+    e.op_to("Where", &[&vanishes, &zero, &quotient], vec![], &out);
     Ok(Lowering::Expand(e.finish()))
 }
 
@@ -139,9 +143,7 @@ pub fn group_normalization(cx: &mut NodeCx) -> Result<Lowering, Problem> {
     let dtype = float_input(cx, 0)?;
     let shape = cx.shape(0)?.to_vec();
     let n = cx.node;
-    let groups = n
-        .attr_required::<i64>("num_groups")
-        .map_err(attr_problem)?;
+    let groups = n.attr_required::<i64>("num_groups").map_err(attr_problem)?;
     let epsilon = n.attr_float_or("epsilon", 1e-5).map_err(attr_problem)?;
     let stash = n.attr_int_or("stash_type", 1).map_err(attr_problem)? == 1;
     if shape.len() < 2 {
@@ -313,7 +315,9 @@ pub fn one_hot(cx: &mut NodeCx) -> Result<Lowering, Problem> {
         }
     };
     if depth <= 0 {
-        return Err(Problem::invalid(format!("depth must be positive, got {depth}")));
+        return Err(Problem::invalid(format!(
+            "depth must be positive, got {depth}"
+        )));
     }
     if cx.shape(2)? != [2] {
         return Err(Problem::invalid(format!(
