@@ -87,6 +87,7 @@ tb_ir::op_kinds! {
         Mean = "graph.mean",
         Matmul = "graph.matmul",
         Gemm = "graph.gemm",
+        Einsum = "graph.einsum",
         Conv = "graph.conv",
         ConvTranspose = "graph.conv_transpose",
         MaxPool = "graph.max_pool",

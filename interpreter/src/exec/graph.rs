@@ -17,7 +17,7 @@ use crate::kernels::matmul::{self, GemmAttrs};
 use crate::kernels::reduce;
 use crate::kernels::shape_ops::{self as so, DepthToSpaceMode, PadMode};
 use crate::kernels::{
-    KernelError, conv, indexing, normalization as norm, pool, positional, resize, softmax,
+    KernelError, conv, einsum, indexing, normalization as norm, pool, positional, resize, softmax,
     top_k,
 };
 use crate::tensor::{Tensor, TensorData};
@@ -181,8 +181,9 @@ pub(super) fn run(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResu
         G::Sum => one(ew::sum(&all()?))?,
         G::Mean => one(ew::mean(&all()?))?,
 
-        G::TopK => top_k::top_k(x(0)?, a.i64("k")?, a.i64("axis")?, a.bool("largest")?)
-            .map_err(kernel)?,
+        G::TopK => {
+            top_k::top_k(x(0)?, a.i64("k")?, a.i64("axis")?, a.bool("largest")?).map_err(kernel)?
+        }
         G::GatherNd => one(indexing::gather_nd(x(0)?, x(1)?, a.i64("batch_dims")?))?,
         G::ScatterNd => one(indexing::scatter_nd(
             x(0)?,
@@ -212,6 +213,10 @@ pub(super) fn run(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResu
         G::Hardmax => one(positional::hardmax(x(0)?, a.i64("axis")?))?,
 
         G::Matmul => one(matmul::matmul(x(0)?, x(1)?))?,
+        G::Einsum => {
+            let inputs = all()?;
+            one(einsum::einsum(&a.string("equation")?, &inputs))?
+        }
         G::Gemm => one(matmul::gemm(
             x(0)?,
             x(1)?,

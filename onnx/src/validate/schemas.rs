@@ -70,6 +70,7 @@ pub(super) const SCHEMAS: &[Schema] = &[
     Schema::new("Dropout", 6, (1, 1), (1, 2), "S", "SO", &[AttrSpec::new("is_test", A::Int, false), AttrSpec::new("ratio", A::Float, false)]),
     Schema::new("Dropout", 7, (1, 1), (1, 2), "S", "SO", &[AttrSpec::new("ratio", A::Float, false)]),
     Schema::new("Dropout", 12, (1, 3), (1, 2), "SOO", "SO", &[AttrSpec::new("seed", A::Int, false)]),
+    Schema::new("Einsum", 12, (1, 2147483647), (1, 1), "V", "S", &[AttrSpec::new("equation", A::String, true)]),
     Schema::new("Elu", 1, (1, 1), (1, 1), "S", "S", &[AttrSpec::new("alpha", A::Float, false), AttrSpec::new("consumed_inputs", A::Ints, false)]),
     Schema::new("Elu", 6, (1, 1), (1, 1), "S", "S", &[AttrSpec::new("alpha", A::Float, false)]),
     Schema::new("Equal", 1, (2, 2), (1, 1), "SS", "S", &[AttrSpec::new("axis", A::Int, false), AttrSpec::new("broadcast", A::Int, false)]),

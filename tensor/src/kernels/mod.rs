@@ -11,14 +11,15 @@ use crate::tensor::{DType, Tensor, TensorError, checked_numel};
 
 pub mod bitwise;
 pub mod conv;
+pub mod einsum;
 pub mod elementwise;
+pub(crate) mod float;
 pub(crate) mod index;
 pub mod indexing;
-pub(crate) mod float;
 pub mod matmul;
 pub mod normalization;
-pub mod positional;
 pub mod pool;
+pub mod positional;
 pub mod reduce;
 pub mod resize;
 pub mod shape_ops;

@@ -1,13 +1,14 @@
 //! The op definitions of the `graph` dialect, one file per operator family.
 
 pub(crate) mod conv;
+mod einsum;
 mod elementwise;
 mod generators;
 mod indexing;
 mod matmul;
 mod normalization;
-mod positional;
 pub(crate) mod pool;
+mod positional;
 mod reduce;
 pub(crate) mod resize;
 mod shape_ops;
@@ -27,6 +28,7 @@ pub fn defs() -> impl Iterator<Item = &'static OpDef> {
         generators::DEFS,
         elementwise::DEFS,
         matmul::DEFS,
+        einsum::DEFS,
         conv::DEFS,
         pool::DEFS,
         normalization::DEFS,

@@ -78,6 +78,7 @@ pub const OPS: &[(&str, &str)] = &[
     ("Mean", "graph.mean"),
     ("MatMul", "graph.matmul"),
     ("Gemm", "graph.gemm"),
+    ("Einsum", "graph.einsum"),
     ("Conv", "graph.conv"),
     ("ConvTranspose", "graph.conv_transpose"),
     ("AveragePool", "graph.average_pool"),

@@ -23,6 +23,7 @@
 
 mod builder;
 mod conv;
+mod einsum;
 mod elementwise;
 mod generators;
 mod indexing;
@@ -75,10 +76,11 @@ enum Family {
     Positional,
     Resize,
     Indexing,
+    Einsum,
 }
 
 impl Family {
-    const ALL: [Family; 12] = [
+    const ALL: [Family; 13] = [
         Family::Elementwise,
         Family::Generators,
         Family::Matmul,
@@ -91,6 +93,7 @@ impl Family {
         Family::Positional,
         Family::Resize,
         Family::Indexing,
+        Family::Einsum,
     ];
 
     /// The lowering of `kind` in this family's file.
@@ -108,6 +111,7 @@ impl Family {
             Family::Positional => positional::lowering(kind),
             Family::Resize => resize::lowering(kind),
             Family::Indexing => indexing::lowering(kind),
+            Family::Einsum => einsum::lowering(kind),
         }
     }
 }
@@ -187,6 +191,7 @@ fn family(kind: GraphOp) -> Family {
         | G::Sum
         | G::Mean => Family::Elementwise,
         G::Matmul | G::Gemm => Family::Matmul,
+        G::Einsum => Family::Einsum,
         G::Conv | G::ConvTranspose => Family::Conv,
         G::MaxPool | G::AveragePool | G::GlobalAveragePool | G::GlobalMaxPool => Family::Pool,
         G::BatchNormalization
