@@ -90,7 +90,10 @@ fn a_minus_one_dimension_is_unknown() {
 #[test]
 fn a_minus_one_input_dimension_needs_input_shape() {
     let m = relu(declared("x", &["-1", "3"]), declared("y", &["-1", "3"]));
-    let e = import_with(m.clone(), &[]).err().expect("unfixed").to_string();
+    let e = import_with(m.clone(), &[])
+        .err()
+        .expect("unfixed")
+        .to_string();
     assert!(
         e.contains("graph input 'x': has dynamic shape [?, 3]; fix it with --input-shape x="),
         "{e}"
@@ -111,7 +114,10 @@ fn a_zero_input_dimension_takes_the_given_size() {
 #[test]
 fn a_known_input_dimension_must_match_the_given_size() {
     let m = relu(declared("x", &["2", "3"]), declared("y", &["2", "3"]));
-    let e = import_with(m, &[("x", &[4, 3])]).err().expect("refused").to_string();
+    let e = import_with(m, &[("x", &[4, 3])])
+        .err()
+        .expect("refused")
+        .to_string();
     assert!(
         e.contains("--input-shape x=4x3 does not fit its declared shape [2, 3]"),
         "{e}"
@@ -181,8 +187,10 @@ fn a_value_info_that_disagrees_with_inference_is_a_warning() {
     let imported = import(m, true).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(
         imported.warnings,
-        ["value_info 't' is declared FLOAT[5,5] but the imported graph computes FLOAT[2,3]; \
-          the computed type is used"]
+        [
+            "value_info 't' is declared FLOAT[5,5] but the imported graph computes FLOAT[2,3]; \
+          the computed type is used"
+        ]
     );
 }
 
@@ -192,8 +200,10 @@ fn a_graph_output_that_disagrees_with_inference_is_a_warning() {
     let imported = import(m, true).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(
         imported.warnings,
-        ["graph output 'y': is declared FLOAT[7] but the imported graph computes FLOAT[2,3]; \
-          the computed type is used"]
+        [
+            "graph output 'y': is declared FLOAT[7] but the imported graph computes FLOAT[2,3]; \
+          the computed type is used"
+        ]
     );
     assert_eq!(argument_types(&imported), ["tensor<2x3xf32>"]);
 }

@@ -68,7 +68,13 @@ impl<'n> Expander<'n> {
     }
 
     /// A node of `op_type` whose output is `output` (one of the expanded node's outputs).
-    pub fn op_to(&mut self, op_type: &str, inputs: &[&str], attrs: Vec<AttributeProto>, output: &str) {
+    pub fn op_to(
+        &mut self,
+        op_type: &str,
+        inputs: &[&str],
+        attrs: Vec<AttributeProto>,
+        output: &str,
+    ) {
         self.expansion.nodes.push(NodeProto {
             op_type: op_type.into(),
             name: self.node.name.clone(),

@@ -101,9 +101,15 @@ mod tests {
         let and = bitwise(&a, &b, Bitwise::And).unwrap();
         assert_eq!(and.data(), &TensorData::U8(vec![0b1000, 0b0010, 0b1010, 0]));
         let or = bitwise(&a, &b, Bitwise::Or).unwrap();
-        assert_eq!(or.data(), &TensorData::U8(vec![0b1110, 0b1110, 0xff, 0b0110]));
+        assert_eq!(
+            or.data(),
+            &TensorData::U8(vec![0b1110, 0b1110, 0xff, 0b0110])
+        );
         let xor = bitwise(&a, &b, Bitwise::Xor).unwrap();
-        assert_eq!(xor.data(), &TensorData::U8(vec![0b0110, 0b1100, 0xf5, 0b0110]));
+        assert_eq!(
+            xor.data(),
+            &TensorData::U8(vec![0b0110, 0b1100, 0xf5, 0b0110])
+        );
     }
 
     #[test]

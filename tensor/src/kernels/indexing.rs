@@ -40,10 +40,18 @@ impl ScatterReduction {
             ScatterReduction::Mul => T::from_i128(old.to_i128().wrapping_mul(new.to_i128())),
             // NaN propagates, as in the compiled code's maximumf/minimumf.
             ScatterReduction::Max => {
-                if new > old || new.is_nan() { new } else { old }
+                if new > old || new.is_nan() {
+                    new
+                } else {
+                    old
+                }
             }
             ScatterReduction::Min => {
-                if new < old || new.is_nan() { new } else { old }
+                if new < old || new.is_nan() {
+                    new
+                } else {
+                    old
+                }
             }
         }
     }
@@ -60,7 +68,10 @@ fn index_values(op: &'static str, t: &Tensor) -> KernelResult<Vec<i64>> {
 fn wrap(op: &'static str, i: i64, dim: i64) -> KernelResult<usize> {
     let j = if i < 0 { i + dim } else { i };
     if j < 0 || j >= dim {
-        return fail(op, format!("index {i} is out of bounds for an axis of size {dim}"));
+        return fail(
+            op,
+            format!("index {i} is out of bounds for an axis of size {dim}"),
+        );
     }
     Ok(j as usize)
 }
@@ -68,7 +79,8 @@ fn wrap(op: &'static str, i: i64, dim: i64) -> KernelResult<usize> {
 /// The shape GatherND gives, after checking the operands.
 pub fn gather_nd_shape(data: &[i64], indices: &[i64], batch_dims: i64) -> Result<Vec<i64>, String> {
     let (r, q) = (data.len(), indices.len());
-    let b = usize::try_from(batch_dims).map_err(|_| format!("batch_dims {batch_dims} is negative"))?;
+    let b =
+        usize::try_from(batch_dims).map_err(|_| format!("batch_dims {batch_dims} is negative"))?;
     if q < 1 || r < 1 {
         return Err("data and indices must have rank 1 or more".into());
     }
@@ -94,8 +106,8 @@ pub fn gather_nd_shape(data: &[i64], indices: &[i64], batch_dims: i64) -> Result
 /// GatherND with `batch_dims` leading dimensions shared by data and indices.
 pub fn gather_nd(data: &Tensor, indices: &Tensor, batch_dims: i64) -> KernelResult {
     const OP: &str = "GatherND";
-    let out = gather_nd_shape(data.shape(), indices.shape(), batch_dims)
-        .or_else(|m| fail(OP, m))?;
+    let out =
+        gather_nd_shape(data.shape(), indices.shape(), batch_dims).or_else(|m| fail(OP, m))?;
     let count = output_count(OP, &out)?;
     let idx = index_values(OP, indices)?;
     let (ds, is) = (data.shape(), indices.shape());
@@ -148,7 +160,10 @@ pub fn scatter_nd(
     if updates.shape() != expected.as_slice() {
         return fail(
             OP,
-            format!("updates must have shape {expected:?}, got {:?}", updates.shape()),
+            format!(
+                "updates must have shape {expected:?}, got {:?}",
+                updates.shape()
+            ),
         );
     }
     let idx = index_values(OP, indices)?;
@@ -179,8 +194,7 @@ pub fn scatter_nd(
         }
         out
     }
-    let data_out =
-        with_data!(data.data(), v => Element::into_data(go(v, updates, &targets, slice, reduction)));
+    let data_out = with_data!(data.data(), v => Element::into_data(go(v, updates, &targets, slice, reduction)));
     make(OP, ds.to_vec(), data_out)
 }
 
@@ -215,7 +229,11 @@ pub fn scatter_elements(
     for &i in &idx {
         let mut at = 0usize;
         for d in 0..rank {
-            let c = if d == a { wrap(OP, i, ds[a])? } else { coord[d] as usize };
+            let c = if d == a {
+                wrap(OP, i, ds[a])?
+            } else {
+                coord[d] as usize
+            };
             at += c * ds_strides[d];
         }
         targets.push(at);
@@ -227,7 +245,12 @@ pub fn scatter_elements(
             coord[d] = 0;
         }
     }
-    fn go<T: Element>(v: &[T], u: &Tensor, targets: &[usize], reduction: ScatterReduction) -> Vec<T> {
+    fn go<T: Element>(
+        v: &[T],
+        u: &Tensor,
+        targets: &[usize],
+        reduction: ScatterReduction,
+    ) -> Vec<T> {
         let u = u.as_slice::<T>().unwrap_or_default();
         let mut out = v.to_vec();
         for (p, &at) in targets.iter().enumerate() {
@@ -235,7 +258,8 @@ pub fn scatter_elements(
         }
         out
     }
-    let data_out = with_data!(data.data(), v => Element::into_data(go(v, updates, &targets, reduction)));
+    let data_out =
+        with_data!(data.data(), v => Element::into_data(go(v, updates, &targets, reduction)));
     make(OP, ds.to_vec(), data_out)
 }
 
@@ -288,6 +312,15 @@ mod tests {
         assert_eq!(y.as_slice::<f32>().unwrap(), [2.0, 1.0, 0.0, 0.0, 4.0, 3.0]);
         let y = scatter_elements(&data, &idx, &upd, 0, ScatterReduction::Mul).unwrap();
         assert_eq!(y.as_slice::<f32>().unwrap(), [0.0; 6]);
-        assert!(scatter_elements(&data, &i64s(&[1, 1], &[3]), &f32s(&[1, 1], &[1.0]), 1, ScatterReduction::None).is_err());
+        assert!(
+            scatter_elements(
+                &data,
+                &i64s(&[1, 1], &[3]),
+                &f32s(&[1, 1], &[1.0]),
+                1,
+                ScatterReduction::None
+            )
+            .is_err()
+        );
     }
 }

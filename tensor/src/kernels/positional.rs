@@ -22,14 +22,21 @@ pub fn trilu(x: &Tensor, upper: bool, k: i64) -> KernelResult {
     const OP: &str = "Trilu";
     let rank = x.rank();
     if rank < 2 {
-        return fail(OP, format!("expects a tensor of rank 2 or more, got rank {rank}"));
+        return fail(
+            OP,
+            format!("expects a tensor of rank 2 or more, got rank {rank}"),
+        );
     }
     let cols = x.shape()[rank - 1].max(0) as usize;
     let rows = x.shape()[rank - 2].max(0) as usize;
     let keep = |at: usize| {
         let (r, c) = ((at / cols.max(1)) % rows.max(1), at % cols.max(1));
         let d = c as i128 - r as i128;
-        if upper { d >= k as i128 } else { d <= k as i128 }
+        if upper {
+            d >= k as i128
+        } else {
+            d <= k as i128
+        }
     };
     fn go<T: Element>(v: &[T], keep: impl Fn(usize) -> bool) -> Vec<T> {
         v.iter()
@@ -50,7 +57,11 @@ pub fn cum_sum(x: &Tensor, axis: i64, exclusive: bool, reverse: bool) -> KernelR
         return fail(OP, format!("expects a numeric tensor, got {dt}"));
     }
     let axis = normalize_axis(OP, axis, x.rank().max(1))?;
-    let shape: Vec<i64> = if x.rank() == 0 { vec![1] } else { x.shape().to_vec() };
+    let shape: Vec<i64> = if x.rank() == 0 {
+        vec![1]
+    } else {
+        x.shape().to_vec()
+    };
     let (outer, n, inner) = split_at_axis(&shape, axis);
     fn go<T: Element>(
         v: &[T],
@@ -68,7 +79,11 @@ pub fn cum_sum(x: &Tensor, axis: i64, exclusive: bool, reverse: bool) -> KernelR
                     let at = (o * n + j) * inner + i;
                     let a = v[at];
                     if exclusive {
-                        out[at] = if float { T::from_f64(fsum) } else { T::from_i128(isum) };
+                        out[at] = if float {
+                            T::from_f64(fsum)
+                        } else {
+                            T::from_i128(isum)
+                        };
                     }
                     if float {
                         fsum += a.to_f64();
@@ -76,14 +91,19 @@ pub fn cum_sum(x: &Tensor, axis: i64, exclusive: bool, reverse: bool) -> KernelR
                         isum = isum.wrapping_add(a.to_i128());
                     }
                     if !exclusive {
-                        out[at] = if float { T::from_f64(fsum) } else { T::from_i128(isum) };
+                        out[at] = if float {
+                            T::from_f64(fsum)
+                        } else {
+                            T::from_i128(isum)
+                        };
                     }
                 }
             }
         }
         out
     }
-    let data = with_data!(x.data(), v => Element::into_data(go(v, (outer, n, inner), exclusive, reverse)));
+    let data =
+        with_data!(x.data(), v => Element::into_data(go(v, (outer, n, inner), exclusive, reverse)));
     make(OP, x.shape().to_vec(), data)
 }
 
@@ -139,17 +159,30 @@ mod tests {
     #[test]
     fn trilu_keeps_a_triangle_shifted_by_k() {
         let x = f32s(&[2, 3], &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
-        assert_eq!(values(&trilu(&x, true, 0).unwrap()), [1.0, 2.0, 3.0, 0.0, 5.0, 6.0]);
-        assert_eq!(values(&trilu(&x, true, 1).unwrap()), [0.0, 2.0, 3.0, 0.0, 0.0, 6.0]);
-        assert_eq!(values(&trilu(&x, false, 0).unwrap()), [1.0, 0.0, 0.0, 4.0, 5.0, 0.0]);
-        assert_eq!(values(&trilu(&x, false, -1).unwrap()), [0.0, 0.0, 0.0, 4.0, 0.0, 0.0]);
+        assert_eq!(
+            values(&trilu(&x, true, 0).unwrap()),
+            [1.0, 2.0, 3.0, 0.0, 5.0, 6.0]
+        );
+        assert_eq!(
+            values(&trilu(&x, true, 1).unwrap()),
+            [0.0, 2.0, 3.0, 0.0, 0.0, 6.0]
+        );
+        assert_eq!(
+            values(&trilu(&x, false, 0).unwrap()),
+            [1.0, 0.0, 0.0, 4.0, 5.0, 0.0]
+        );
+        assert_eq!(
+            values(&trilu(&x, false, -1).unwrap()),
+            [0.0, 0.0, 0.0, 4.0, 0.0, 0.0]
+        );
         assert!(trilu(&f32s(&[2], &[1.0, 2.0]), true, 0).is_err());
     }
 
     #[test]
     fn cum_sum_in_every_direction() {
         let x = f32s(&[2, 3], &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
-        let run = |axis, exclusive, reverse| values(&cum_sum(&x, axis, exclusive, reverse).unwrap());
+        let run =
+            |axis, exclusive, reverse| values(&cum_sum(&x, axis, exclusive, reverse).unwrap());
         assert_eq!(run(1, false, false), [1.0, 3.0, 6.0, 4.0, 9.0, 15.0]);
         assert_eq!(run(0, false, false), [1.0, 2.0, 3.0, 5.0, 7.0, 9.0]);
         assert_eq!(run(-1, true, false), [0.0, 1.0, 3.0, 0.0, 4.0, 9.0]);
@@ -161,7 +194,13 @@ mod tests {
     #[test]
     fn hardmax_marks_the_first_maximum() {
         let x = f32s(&[2, 3], &[1.0, 3.0, 3.0, f32::NAN, -1.0, -2.0]);
-        assert_eq!(values(&hardmax(&x, -1).unwrap()), [0.0, 1.0, 0.0, 0.0, 1.0, 0.0]);
-        assert_eq!(values(&hardmax(&x, 0).unwrap()), [1.0, 1.0, 1.0, 0.0, 0.0, 0.0]);
+        assert_eq!(
+            values(&hardmax(&x, -1).unwrap()),
+            [0.0, 1.0, 0.0, 0.0, 1.0, 0.0]
+        );
+        assert_eq!(
+            values(&hardmax(&x, 0).unwrap()),
+            [1.0, 1.0, 1.0, 0.0, 0.0, 0.0]
+        );
     }
 }

@@ -16,7 +16,11 @@ pub fn top_k_before(a: f64, i: usize, b: f64, j: usize, largest: bool) -> bool {
         (false, true) => Ordering::Less,
         _ => a.partial_cmp(&b).unwrap_or(Ordering::Equal),
     };
-    let by_value = if largest { by_value.reverse() } else { by_value };
+    let by_value = if largest {
+        by_value.reverse()
+    } else {
+        by_value
+    };
     by_value.then(i.cmp(&j)) == Ordering::Less
 }
 
@@ -29,7 +33,10 @@ pub fn top_k(x: &Tensor, k: i64, axis: i64, largest: bool) -> KernelResult<Vec<T
     let a = normalize_axis(OP, axis, x.rank())?;
     let n = x.shape()[a];
     if k < 0 || k > n {
-        return fail(OP, format!("k = {k} is not between 0 and the axis size {n}"));
+        return fail(
+            OP,
+            format!("k = {k} is not between 0 and the axis size {n}"),
+        );
     }
     if x.dtype() == crate::tensor::DType::Bool {
         return fail(OP, "is not defined on bool tensors");
@@ -87,12 +94,18 @@ mod tests {
 
     #[test]
     fn largest_and_smallest_with_ties_by_index() {
-        let x = Tensor::new(vec![2, 4], TensorData::F32(vec![1.0, 3.0, 3.0, 2.0, 5.0, f32::NAN, 0.0, 5.0]))
-            .unwrap();
+        let x = Tensor::new(
+            vec![2, 4],
+            TensorData::F32(vec![1.0, 3.0, 3.0, 2.0, 5.0, f32::NAN, 0.0, 5.0]),
+        )
+        .unwrap();
         let r = top_k(&x, 2, -1, true).unwrap();
         assert_eq!(r[1].as_slice::<i64>().unwrap(), [1, 2, 1, 0]);
         let r = top_k(&x, 3, 1, false).unwrap();
-        assert_eq!(r[0].as_slice::<f32>().unwrap(), [1.0, 2.0, 3.0, 0.0, 5.0, 5.0]);
+        assert_eq!(
+            r[0].as_slice::<f32>().unwrap(),
+            [1.0, 2.0, 3.0, 0.0, 5.0, 5.0]
+        );
         assert_eq!(r[1].as_slice::<i64>().unwrap(), [0, 3, 1, 2, 0, 3]);
         assert!(top_k(&x, 5, 1, true).is_err());
     }

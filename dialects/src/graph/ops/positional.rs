@@ -16,7 +16,9 @@ use crate::graph::types::{TENSOR_ANY, TENSOR_FLOAT, TENSOR_I64, TENSOR_NUMERIC};
 fn trilu(i: &RuleInput) -> RuleResult {
     let rank = i.arg(0).shape.len();
     if rank < 2 {
-        return Err(format!("requires an operand of rank 2 or more, got rank {rank}"));
+        return Err(format!(
+            "requires an operand of rank 2 or more, got rank {rank}"
+        ));
     }
     Ok(vec![Inferred::like(i.arg(0))])
 }

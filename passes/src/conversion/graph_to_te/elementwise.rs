@@ -151,7 +151,8 @@ fn apply_unary(b: &mut Body, kind: Unary, x: Value) -> Value {
             b.mul(x, s)
         }
         Unary::Shrink { lambd, bias } => {
-            let (zero, lambd, minus_lambd, bias) = (c(b, 0.0), c(b, lambd), c(b, -lambd), c(b, bias));
+            let (zero, lambd, minus_lambd, bias) =
+                (c(b, 0.0), c(b, lambd), c(b, -lambd), c(b, bias));
             let below = b.cmp(Cmp::Lt, x, minus_lambd);
             let above = b.cmp(Cmp::Gt, x, lambd);
             let raised = b.add(x, bias);
@@ -429,8 +430,15 @@ fn bit_shift(l: &mut Lowering) -> LowerResult {
     Ok(vec![l.map(&shape, element, &inputs, |body, v| {
         let (x, amount) = (v[0], v[1]);
         let ty = body.ty(x);
-        let shifted = body.op(if left { "arith.shli" } else { "arith.shrui" }, &[x, amount], ty);
-        let (zero, width) = (body.constant_like(0.0, x), body.constant_like(f64::from(width), x));
+        let shifted = body.op(
+            if left { "arith.shli" } else { "arith.shrui" },
+            &[x, amount],
+            ty,
+        );
+        let (zero, width) = (
+            body.constant_like(0.0, x),
+            body.constant_like(f64::from(width), x),
+        );
         let too_far = body.cmp(Cmp::Ge, amount, width);
         Ok(body.select(too_far, zero, shifted))
     })?])

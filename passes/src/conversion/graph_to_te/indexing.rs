@@ -325,7 +325,10 @@ fn top_k(l: &mut Lowering) -> LowerResult {
     let (out, element) = (l.result_shape(0), l.result_element(0));
     let i64_ty = l.ctx.i64();
     if is_empty(&out) {
-        return Ok(vec![l.splat(&out, element, 0.0), l.splat(&out, i64_ty, 0.0)]);
+        return Ok(vec![
+            l.splat(&out, element, 0.0),
+            l.splat(&out, i64_ty, 0.0),
+        ]);
     }
     let n = xs[axis];
     let mut along = identity_exprs(r);

@@ -49,7 +49,8 @@ fn resize(l: &mut Lowering) -> LowerResult {
             let shape = [out[a], t.taps as i64];
             let index: Vec<f64> = t.index.iter().map(|&i| i as f64).collect();
             let index = l.dense(&shape, i64_ty, &index);
-            let weight = (attrs.mode != ResizeMode::Nearest).then(|| l.dense(&shape, weight_ty, &t.weight));
+            let weight =
+                (attrs.mode != ResizeMode::Nearest).then(|| l.dense(&shape, weight_ty, &t.weight));
             let inside = extrapolates.then(|| {
                 let flags: Vec<f64> = t.inside.iter().map(|&b| f64::from(u8::from(b))).collect();
                 l.dense(&[out[a]], i64_ty, &flags)
