@@ -417,8 +417,8 @@ fn bitwise(l: &mut Lowering) -> LowerResult {
     })?])
 }
 
-/// BitShift of unsigned integers: a shift by the width or more gives 0 (the arith shift
-/// would be poison there).
+/// BitShift of unsigned integers: a shift by the width or more gives 0. The arith shift
+/// would be poison there, so such amounts shift by 0 and the result is then replaced.
 fn bit_shift(l: &mut Lowering) -> LowerResult {
     let left = l.attrs().choice("direction", &["LEFT", "RIGHT"])? == "LEFT";
     let inputs = l.operands();
@@ -430,16 +430,17 @@ fn bit_shift(l: &mut Lowering) -> LowerResult {
     Ok(vec![l.map(&shape, element, &inputs, |body, v| {
         let (x, amount) = (v[0], v[1]);
         let ty = body.ty(x);
-        let shifted = body.op(
-            if left { "arith.shli" } else { "arith.shrui" },
-            &[x, amount],
-            ty,
-        );
         let (zero, width) = (
             body.constant_like(0.0, x),
             body.constant_like(f64::from(width), x),
         );
         let too_far = body.cmp(Cmp::Ge, amount, width);
+        let amount = body.select(too_far, zero, amount);
+        let shifted = body.op(
+            if left { "arith.shli" } else { "arith.shrui" },
+            &[x, amount],
+            ty,
+        );
         Ok(body.select(too_far, zero, shifted))
     })?])
 }
