@@ -216,11 +216,11 @@ fn scatter_nd(l: &mut Lowering) -> LowerResult {
     };
     let hit = |b: &mut Body| {
         let mut all: Option<Value> = None;
-        for j in 0..k {
+        for (j, &extent) in ds.iter().enumerate().take(k) {
             let mut exprs: Vec<AffineExpr> = (0..q - 1).map(|t| dim(r + t)).collect();
             exprs.push(AffineExpr::constant(j as i64));
             let raw = b.read(indices, exprs);
-            let i = axis_index(b, raw, ds[j]);
+            let i = axis_index(b, raw, extent);
             let here = b.index(j);
             let same = b.cmp(Cmp::Eq, i, here);
             all = Some(match all {
