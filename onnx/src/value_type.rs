@@ -142,6 +142,8 @@ fn decode_shape(shape: &TensorShapeProto) -> Result<Vec<Dim>> {
         .dim
         .iter()
         .map(|d| match &d.value {
+            // Exporters write -1 for "unknown", as onnxruntime reads it.
+            Some(dimension::Value::DimValue(-1)) => Ok(Dim::Unknown),
             Some(dimension::Value::DimValue(n)) if *n < 0 => {
                 Err(OnnxError::invalid("", format!("dimension {n} is negative")))
             }

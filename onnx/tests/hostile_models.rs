@@ -282,31 +282,6 @@ fn cases() -> Vec<Case> {
             "Gelu node 'g' (node #0): operator 'Gelu' does not exist in opset 17; it was \
              introduced in opset 20",
         ),
-        // Declared types against inference.
-        case(
-            "lying_value_info",
-            {
-                let mut m = relu_model(vec![
-                    node("Relu", "a", &["x"], &["t"]),
-                    node("Relu", "b", &["t"], &["y"]),
-                ]);
-                graph_mut(&mut m).value_info.push(float("t", &[5, 5]));
-                m
-            },
-            "Relu node 'a' (node #0): value_info 't' is declared FLOAT[5,5] but the imported \
-             graph computes FLOAT[2,3]",
-        ),
-        case(
-            "lying_graph_output",
-            model(
-                17,
-                vec![node("Relu", "r", &["x"], &["y"])],
-                vec![float("x", &[2, 3])],
-                vec![float("y", &[7])],
-                vec![],
-            ),
-            "graph output 'y': is declared FLOAT[7] but the imported graph computes FLOAT[2,3]",
-        ),
     ];
     // Sizes: shapes whose element counts overflow 64 bits. onnx.checker does not count
     // elements, so these are ours alone.

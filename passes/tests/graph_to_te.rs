@@ -518,3 +518,152 @@ func.func @long_ranges() -> (tensor<70000xf32>, tensor<70000xi32>) {
     );
     assert!(!text.contains("dense<"), "a table was written out:\n{text}");
 }
+
+#[test]
+fn swish_and_shrink() {
+    check_lowering(
+        r#"
+func.func @activations(%x: tensor<2x5xf32>) -> (tensor<2x5xf32>, tensor<2x5xf32>, tensor<2x5xf32>) {
+  %0 = graph.swish %x {alpha = 1.500000e+00 : f32} : tensor<2x5xf32>
+  %1 = graph.shrink %x : tensor<2x5xf32>
+  %2 = graph.shrink %x {bias = 2.500000e-01 : f32, lambd = 1.000000e-01 : f32} : tensor<2x5xf32>
+  return %0, %1, %2 : tensor<2x5xf32>, tensor<2x5xf32>, tensor<2x5xf32>
+}
+"#,
+    );
+}
+
+#[test]
+fn bitwise_ops_and_shifts() {
+    check_lowering(
+        r#"
+func.func @signed(%a: tensor<3x4xi32>, %b: tensor<4xi32>) -> (tensor<3x4xi32>, tensor<3x4xi32>, tensor<3x4xi32>, tensor<3x4xi32>) {
+  %0 = graph.bitwise_and %a, %b : (tensor<3x4xi32>, tensor<4xi32>) -> tensor<3x4xi32>
+  %1 = graph.bitwise_or %a, %b : (tensor<3x4xi32>, tensor<4xi32>) -> tensor<3x4xi32>
+  %2 = graph.bitwise_xor %a, %b : (tensor<3x4xi32>, tensor<4xi32>) -> tensor<3x4xi32>
+  %3 = graph.bitwise_not %a : tensor<3x4xi32>
+  return %0, %1, %2, %3 : tensor<3x4xi32>, tensor<3x4xi32>, tensor<3x4xi32>, tensor<3x4xi32>
+}
+func.func @shifts(%a: tensor<6xui8>) -> (tensor<6xui8>, tensor<6xui8>, tensor<6xui8>) {
+  %s = graph.constant dense<[0, 1, 3, 7, 8, 200]> : tensor<6xui8>
+  %0 = graph.bit_shift %a, %s {direction = "LEFT"} : (tensor<6xui8>, tensor<6xui8>) -> tensor<6xui8>
+  %1 = graph.bit_shift %a, %s {direction = "RIGHT"} : (tensor<6xui8>, tensor<6xui8>) -> tensor<6xui8>
+  %2 = graph.bitwise_not %a : tensor<6xui8>
+  return %0, %1, %2 : tensor<6xui8>, tensor<6xui8>, tensor<6xui8>
+}
+"#,
+    );
+}
+
+#[test]
+fn trilu_cum_sum_and_hardmax() {
+    check_lowering(
+        r#"
+func.func @trilu(%x: tensor<2x3x4xf32>) -> (tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<2x3x4xf32>) {
+  %0 = graph.trilu %x : tensor<2x3x4xf32>
+  %1 = graph.trilu %x {k = -1 : i64, upper = false} : tensor<2x3x4xf32>
+  %2 = graph.trilu %x {k = 2 : i64} : tensor<2x3x4xf32>
+  return %0, %1, %2 : tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<2x3x4xf32>
+}
+func.func @cum_sum(%x: tensor<3x5xf32>, %i: tensor<6xi32>) -> (tensor<3x5xf32>, tensor<3x5xf32>, tensor<3x5xf32>, tensor<6xi32>) {
+  %0 = graph.cum_sum %x {axis = 1 : i64} : tensor<3x5xf32>
+  %1 = graph.cum_sum %x {axis = 0 : i64, exclusive = true} : tensor<3x5xf32>
+  %2 = graph.cum_sum %x {axis = -1 : i64, exclusive = true, reverse = true} : tensor<3x5xf32>
+  %3 = graph.cum_sum %i {axis = 0 : i64, reverse = true} : tensor<6xi32>
+  return %0, %1, %2, %3 : tensor<3x5xf32>, tensor<3x5xf32>, tensor<3x5xf32>, tensor<6xi32>
+}
+func.func @hardmax(%x: tensor<3x4xf32>) -> (tensor<3x4xf32>, tensor<3x4xf32>) {
+  %0 = graph.hardmax %x : tensor<3x4xf32>
+  %1 = graph.hardmax %x {axis = 0 : i64} : tensor<3x4xf32>
+  return %0, %1 : tensor<3x4xf32>, tensor<3x4xf32>
+}
+"#,
+    );
+}
+
+#[test]
+fn resize_in_every_mode() {
+    check_lowering(
+        r#"
+func.func @nearest(%x: tensor<1x2x3x4xf32>) -> (tensor<1x2x6x8xf32>, tensor<1x2x2x3xf32>) {
+  %0 = graph.resize %x {scales = array<f64: 1.0, 1.0, 2.0, 2.0>, sizes = array<i64: 1, 2, 6, 8>} : (tensor<1x2x3x4xf32>) -> tensor<1x2x6x8xf32>
+  %1 = graph.resize %x {nearest_mode = "ceil", coordinate_transformation_mode = "asymmetric", scales = array<f64: 1.0, 1.0, 0.6666666666666666, 0.75>, sizes = array<i64: 1, 2, 2, 3>} : (tensor<1x2x3x4xf32>) -> tensor<1x2x2x3xf32>
+  return %0, %1 : tensor<1x2x6x8xf32>, tensor<1x2x2x3xf32>
+}
+func.func @linear(%x: tensor<1x1x3x4xf32>) -> (tensor<1x1x5x7xf32>, tensor<1x1x5x7xf32>) {
+  %0 = graph.resize %x {mode = "linear", scales = array<f64: 1.0, 1.0, 1.6666666666666667, 1.75>, sizes = array<i64: 1, 1, 5, 7>} : (tensor<1x1x3x4xf32>) -> tensor<1x1x5x7xf32>
+  %1 = graph.resize %x {mode = "linear", coordinate_transformation_mode = "align_corners", scales = array<f64: 1.0, 1.0, 1.6666666666666667, 1.75>, sizes = array<i64: 1, 1, 5, 7>} : (tensor<1x1x3x4xf32>) -> tensor<1x1x5x7xf32>
+  return %0, %1 : tensor<1x1x5x7xf32>, tensor<1x1x5x7xf32>
+}
+func.func @cubic(%x: tensor<1x1x4x4xf32>) -> (tensor<1x1x8x8xf32>, tensor<1x1x3x3xf32>) {
+  %0 = graph.resize %x {mode = "cubic", scales = array<f64: 1.0, 1.0, 2.0, 2.0>, sizes = array<i64: 1, 1, 8, 8>} : (tensor<1x1x4x4xf32>) -> tensor<1x1x8x8xf32>
+  %1 = graph.resize %x {mode = "cubic", cubic_coeff_a = -5.000000e-01 : f32, exclude_outside = true, scales = array<f64: 1.0, 1.0, 0.8, 0.8>, sizes = array<i64: 1, 1, 3, 3>} : (tensor<1x1x4x4xf32>) -> tensor<1x1x3x3xf32>
+  return %0, %1 : tensor<1x1x8x8xf32>, tensor<1x1x3x3xf32>
+}
+func.func @crop(%x: tensor<1x1x4x4xf32>) -> tensor<1x1x3x3xf32> {
+  %0 = graph.resize %x {mode = "linear", coordinate_transformation_mode = "tf_crop_and_resize", extrapolation_value = 1.000000e+01 : f32, roi = array<f64: 0.0, 0.0, 0.4, 0.6, 1.0, 1.0, 1.2, 1.7>, scales = array<f64: 1.0, 1.0, 0.75, 0.75>, sizes = array<i64: 1, 1, 3, 3>} : (tensor<1x1x4x4xf32>) -> tensor<1x1x3x3xf32>
+  return %0 : tensor<1x1x3x3xf32>
+}
+func.func @integers(%x: tensor<2x3xui8>) -> tensor<4x9xui8> {
+  %0 = graph.resize %x {scales = array<f64: 2.0, 3.0>, sizes = array<i64: 4, 9>} : (tensor<2x3xui8>) -> tensor<4x9xui8>
+  return %0 : tensor<4x9xui8>
+}
+"#,
+    );
+}
+
+#[test]
+fn top_k_in_both_orders() {
+    check_lowering(
+        r#"
+func.func @top_k(%x: tensor<3x6xf32>) -> (tensor<3x2xf32>, tensor<3x2xi64>, tensor<2x6xf32>, tensor<2x6xi64>) {
+  %v, %i = graph.top_k %x {k = 2 : i64} : (tensor<3x6xf32>) -> (tensor<3x2xf32>, tensor<3x2xi64>)
+  %w, %j = graph.top_k %x {axis = 0 : i64, k = 2 : i64, largest = false} : (tensor<3x6xf32>) -> (tensor<2x6xf32>, tensor<2x6xi64>)
+  return %v, %i, %w, %j : tensor<3x2xf32>, tensor<3x2xi64>, tensor<2x6xf32>, tensor<2x6xi64>
+}
+func.func @ties(%x: tensor<5xi32>) -> (tensor<5xi32>, tensor<5xi64>) {
+  %c = graph.constant dense<[3, 1, 3, 2, 1]> : tensor<5xi32>
+  %s = graph.add %x, %c : (tensor<5xi32>, tensor<5xi32>) -> tensor<5xi32>
+  %z = graph.sub %s, %x : (tensor<5xi32>, tensor<5xi32>) -> tensor<5xi32>
+  %v, %i = graph.top_k %z {k = 5 : i64} : (tensor<5xi32>) -> (tensor<5xi32>, tensor<5xi64>)
+  return %v, %i : tensor<5xi32>, tensor<5xi64>
+}
+"#,
+    );
+}
+
+#[test]
+fn gathers_and_scatters_at_index_tuples() {
+    check_lowering(
+        r#"
+func.func @gather_nd(%x: tensor<3x4x2xf32>) -> (tensor<2xf32>, tensor<2x2x2xf32>, tensor<3x1xf32>) {
+  %i = graph.constant dense<[[0, 1, 1], [2, -1, 0]]> : tensor<2x3xi64>
+  %0 = graph.gather_nd %x, %i : (tensor<3x4x2xf32>, tensor<2x3xi64>) -> tensor<2xf32>
+  %j = graph.constant dense<[[[1], [0]], [[2], [2]]]> : tensor<2x2x1xi64>
+  %1 = graph.gather_nd %x, %j {batch_dims = 0 : i64} : (tensor<3x4x2xf32>, tensor<2x2x1xi64>) -> tensor<2x2x4x2xf32>
+  %r = graph.reshape %1 {shape = array<i64: 2, 2, -1>} : (tensor<2x2x4x2xf32>) -> tensor<2x2x8xf32>
+  %s = graph.slice %r {starts = array<i64: 0>, ends = array<i64: 2>, axes = array<i64: 2>} : (tensor<2x2x8xf32>) -> tensor<2x2x2xf32>
+  %k = graph.constant dense<[[1, 0], [3, 1], [0, 1]]> : tensor<3x2xi64>
+  %2 = graph.gather_nd %x, %k {batch_dims = 1 : i64} : (tensor<3x4x2xf32>, tensor<3x2xi64>) -> tensor<3xf32>
+  %3 = graph.unsqueeze %2 {axes = array<i64: 1>} : (tensor<3xf32>) -> tensor<3x1xf32>
+  return %0, %s, %3 : tensor<2xf32>, tensor<2x2x2xf32>, tensor<3x1xf32>
+}
+func.func @scatter_nd(%x: tensor<4x3xf32>, %u: tensor<3x3xf32>) -> (tensor<4x3xf32>, tensor<4x3xf32>, tensor<4x3xf32>) {
+  %i = graph.constant dense<[[3], [1], [3]]> : tensor<3x1xi64>
+  %0 = graph.scatter_nd %x, %i, %u : (tensor<4x3xf32>, tensor<3x1xi64>, tensor<3x3xf32>) -> tensor<4x3xf32>
+  %1 = graph.scatter_nd %x, %i, %u {reduction = "add"} : (tensor<4x3xf32>, tensor<3x1xi64>, tensor<3x3xf32>) -> tensor<4x3xf32>
+  %2 = graph.scatter_nd %x, %i, %u {reduction = "max"} : (tensor<4x3xf32>, tensor<3x1xi64>, tensor<3x3xf32>) -> tensor<4x3xf32>
+  return %0, %1, %2 : tensor<4x3xf32>, tensor<4x3xf32>, tensor<4x3xf32>
+}
+func.func @scatter_elements(%x: tensor<3x4xf32>, %u: tensor<2x4xf32>) -> (tensor<3x4xf32>, tensor<3x4xf32>, tensor<3x4xf32>) {
+  %i = graph.constant dense<[[1, 0, 2, -1], [1, 1, 0, 0]]> : tensor<2x4xi64>
+  %0 = graph.scatter_elements %x, %i, %u : (tensor<3x4xf32>, tensor<2x4xi64>, tensor<2x4xf32>) -> tensor<3x4xf32>
+  %1 = graph.scatter_elements %x, %i, %u {reduction = "mul"} : (tensor<3x4xf32>, tensor<2x4xi64>, tensor<2x4xf32>) -> tensor<3x4xf32>
+  %j = graph.constant dense<[[3, 0], [1, 1]]> : tensor<2x2xi32>
+  %v = graph.slice %u {starts = array<i64: 0>, ends = array<i64: 2>, axes = array<i64: 1>} : (tensor<2x4xf32>) -> tensor<2x2xf32>
+  %2 = graph.scatter_elements %x, %j, %v {axis = 1 : i64, reduction = "min"} : (tensor<3x4xf32>, tensor<2x2xi32>, tensor<2x2xf32>) -> tensor<3x4xf32>
+  return %0, %1, %2 : tensor<3x4xf32>, tensor<3x4xf32>, tensor<3x4xf32>
+}
+"#,
+    );
+}

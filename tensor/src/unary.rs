@@ -36,6 +36,15 @@ pub enum Unary {
     Softplus,
     Softsign,
     Mish,
+    /// `x * sigmoid(alpha * x)`.
+    Swish {
+        alpha: f64,
+    },
+    /// `x + bias` below `-lambd`, `x - bias` above `lambd`, 0 between.
+    Shrink {
+        lambd: f64,
+        bias: f64,
+    },
     Erf,
     Exp,
     Log,

@@ -25,6 +25,14 @@ pub const F32_ATTR: AttrConstraint = AttrConstraint {
     },
 };
 
+pub const DENSE_F64_ARRAY_ATTR: AttrConstraint = AttrConstraint {
+    description: "f64 dense array attribute",
+    check: |c, a| {
+        matches!(c.attr_kind(a), AttrKind::DenseArray { element, data: DenseArrayData::Float(_) }
+            if matches!(c.type_kind(*element), TypeKind::Float(tb_ir::FloatKind::F64)))
+    },
+};
+
 pub const BOOL_ATTR: AttrConstraint = AttrConstraint {
     description: "bool attribute",
     check: |c, a| {
@@ -217,6 +225,28 @@ impl<'a> Attrs<'a> {
             ));
         }
         Ok(value)
+    }
+
+    /// An `array<f64: ...>` attribute, `None` when absent.
+    pub fn floats(&self, name: &str) -> Result<Option<Vec<f64>>, String> {
+        let Some(a) = self.get(name) else {
+            return Ok(None);
+        };
+        match self.ctx.attr_kind(a) {
+            AttrKind::DenseArray {
+                data: DenseArrayData::Float(values),
+                element,
+            } => match self.ctx.type_kind(*element) {
+                TypeKind::Float(kind) => values
+                    .iter()
+                    .map(|&b| bits_to_f64(*kind, b))
+                    .collect::<Option<Vec<f64>>>()
+                    .map(Some)
+                    .ok_or_else(|| Self::kind_error(name, "an array<f64: ...>")),
+                _ => Err(Self::kind_error(name, "an array<f64: ...>")),
+            },
+            _ => Err(Self::kind_error(name, "an array<f64: ...>")),
+        }
     }
 
     /// An `array<i64: ...>` attribute, `None` when absent.

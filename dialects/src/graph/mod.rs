@@ -36,7 +36,10 @@ pub use kinds::{GraphOp, MatmulOp, ReduceOp};
 pub use ops::conv::{conv_attrs, conv_transpose_attrs};
 pub use ops::defs;
 pub use ops::pool::pool_attrs;
+pub use ops::resize::resize_attrs;
 pub use reduction::{ReduceCombiner, ReduceKind};
+pub use tb_tensor::kernels::einsum::{EinsumPlan, einsum_plan};
+pub use tb_tensor::kernels::resize::{AxisTaps, ResizeAttrs, ResizeMode, resize_taps};
 /// The static ONNX shape rules, defined below the IR in `tb_tensor`.
 pub use tb_tensor::shape;
 pub use unary::{Unary, UnaryOfOp};

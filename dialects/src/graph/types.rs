@@ -99,6 +99,18 @@ pub const TENSOR_SIGNED: TypeConstraint = TypeConstraint {
     buildable: None,
 };
 
+pub const TENSOR_INTEGER: TypeConstraint = TypeConstraint {
+    description: "statically shaped tensor of integer values",
+    check: |c, t| tensor_of(c, t, ElementKind::is_integer),
+    buildable: None,
+};
+
+pub const TENSOR_UNSIGNED: TypeConstraint = TypeConstraint {
+    description: "statically shaped tensor of unsigned integer values",
+    check: |c, t| tensor_of(c, t, |k| matches!(k, ElementKind::Unsigned(_))),
+    buildable: None,
+};
+
 pub const TENSOR_BOOL: TypeConstraint = TypeConstraint {
     description: "statically shaped tensor of i1 values",
     check: |c, t| tensor_of(c, t, |k| k == ElementKind::Bool),

@@ -79,6 +79,13 @@ fn unary_of_kind(
         G::Softplus => Unary::Softplus,
         G::Softsign => Unary::Softsign,
         G::Mish => Unary::Mish,
+        G::Swish => Unary::Swish {
+            alpha: float("alpha")?,
+        },
+        G::Shrink => Unary::Shrink {
+            lambd: float("lambd")?,
+            bias: float("bias")?,
+        },
         G::Erf => Unary::Erf,
         G::Exp => Unary::Exp,
         G::Log => Unary::Log,

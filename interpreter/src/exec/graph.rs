@@ -3,18 +3,29 @@
 //! verifier used), and checks what the kernel produced against the op's declared types.
 
 use tb_dialects::graph::attrs::Attrs;
-use tb_dialects::graph::{GraphOp, Unary, UnaryOfOp, conv_attrs, conv_transpose_attrs, pool_attrs};
+use tb_dialects::graph::{
+    GraphOp, Unary, UnaryOfOp, conv_attrs, conv_transpose_attrs, pool_attrs, resize_attrs,
+};
 use tb_ir::ods::OpKind;
 use tb_ir::{AttrKind, OpId};
 
 use super::value::{ElemType, RtValue, Scalar, static_shape, write_element};
 use super::{Env, ExecResult, Interpreter, attr};
+use crate::kernels::bitwise::{self as bw, Bitwise};
 use crate::kernels::elementwise::{self as ew, Binary, Compare, Logic};
 use crate::kernels::matmul::{self, GemmAttrs};
 use crate::kernels::reduce;
 use crate::kernels::shape_ops::{self as so, DepthToSpaceMode, PadMode};
-use crate::kernels::{KernelError, conv, normalization as norm, pool, softmax};
+use crate::kernels::{
+    KernelError, conv, einsum, indexing, normalization as norm, pool, positional, resize, softmax,
+    top_k,
+};
 use crate::tensor::{Tensor, TensorData};
+
+fn scatter_reduction(a: &Attrs) -> ExecResult<indexing::ScatterReduction> {
+    let name = a.choice("reduction", &["none", "add", "mul", "max", "min"])?;
+    Ok(indexing::ScatterReduction::parse(&name).ok_or("unknown reduction")?)
+}
 
 fn kernel(e: KernelError) -> super::ExecError {
     e.message.into()
@@ -80,6 +91,8 @@ pub(super) fn run(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResu
         | G::Softplus
         | G::Softsign
         | G::Mish
+        | G::Swish
+        | G::Shrink
         | G::Erf
         | G::Exp
         | G::Log
@@ -151,13 +164,59 @@ pub(super) fn run(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResu
         G::And => one(ew::logic(x(0)?, x(1)?, Logic::And))?,
         G::Or => one(ew::logic(x(0)?, x(1)?, Logic::Or))?,
         G::Xor => one(ew::logic(x(0)?, x(1)?, Logic::Xor))?,
+        G::BitwiseAnd => one(bw::bitwise(x(0)?, x(1)?, Bitwise::And))?,
+        G::BitwiseOr => one(bw::bitwise(x(0)?, x(1)?, Bitwise::Or))?,
+        G::BitwiseXor => one(bw::bitwise(x(0)?, x(1)?, Bitwise::Xor))?,
+        G::BitwiseNot => one(bw::bitwise_not(x(0)?))?,
+        G::BitShift => {
+            let op = match a.choice("direction", &["LEFT", "RIGHT"])?.as_str() {
+                "LEFT" => Bitwise::ShiftLeft,
+                _ => Bitwise::ShiftRight,
+            };
+            one(bw::bitwise(x(0)?, x(1)?, op))?
+        }
         G::Where => one(ew::where_(x(0)?, x(1)?, x(2)?))?,
         G::Max => one(ew::max(&all()?))?,
         G::Min => one(ew::min(&all()?))?,
         G::Sum => one(ew::sum(&all()?))?,
         G::Mean => one(ew::mean(&all()?))?,
 
+        G::TopK => {
+            top_k::top_k(x(0)?, a.i64("k")?, a.i64("axis")?, a.bool("largest")?).map_err(kernel)?
+        }
+        G::GatherNd => one(indexing::gather_nd(x(0)?, x(1)?, a.i64("batch_dims")?))?,
+        G::ScatterNd => one(indexing::scatter_nd(
+            x(0)?,
+            x(1)?,
+            x(2)?,
+            scatter_reduction(&a)?,
+        ))?,
+        G::ScatterElements => one(indexing::scatter_elements(
+            x(0)?,
+            x(1)?,
+            x(2)?,
+            a.i64("axis")?,
+            scatter_reduction(&a)?,
+        ))?,
+        G::Resize => {
+            let input = x(0)?;
+            let attrs = resize_attrs(&a, input.rank())?;
+            one(resize::resize(input, &a.required_ints("sizes")?, &attrs))?
+        }
+        G::Trilu => one(positional::trilu(x(0)?, a.bool("upper")?, a.i64("k")?))?,
+        G::CumSum => one(positional::cum_sum(
+            x(0)?,
+            a.i64("axis")?,
+            a.bool("exclusive")?,
+            a.bool("reverse")?,
+        ))?,
+        G::Hardmax => one(positional::hardmax(x(0)?, a.i64("axis")?))?,
+
         G::Matmul => one(matmul::matmul(x(0)?, x(1)?))?,
+        G::Einsum => {
+            let inputs = all()?;
+            one(einsum::einsum(&a.string("equation")?, &inputs))?
+        }
         G::Gemm => one(matmul::gemm(
             x(0)?,
             x(1)?,

@@ -48,6 +48,8 @@ struct Importer<'m> {
     values: HashMap<String, Known>,
     failed: HashSet<String>,
     problems: Vec<Problem>,
+    /// Declared types that disagree with the inferred ones: the inferred type is used.
+    warnings: Vec<String>,
     resources: ResourceNames,
 }
 
@@ -55,7 +57,7 @@ pub(super) fn import(
     ctx: &mut Context,
     model: &Model,
     options: &ImportOptions,
-) -> Result<(OpId, String), ImportError> {
+) -> Result<(OpId, String, Vec<String>), ImportError> {
     let fail = |problems| ImportError {
         file: options.file_name.clone(),
         problems,
@@ -79,6 +81,7 @@ pub(super) fn import(
         values: HashMap::new(),
         failed: HashSet::new(),
         problems: Vec::new(),
+        warnings: Vec::new(),
         resources: ResourceNames::default(),
     };
     let args = signature::arguments(model, &options.input_shapes).map_err(fail)?;
@@ -137,7 +140,7 @@ pub(super) fn import(
             &d,
         )]));
     }
-    Ok((module, name))
+    Ok((module, name, im.warnings))
 }
 
 fn diagnostic_problem(ctx: &Context, what: &str, d: &tb_ir::Diagnostic) -> Problem {
@@ -236,13 +239,15 @@ impl Importer<'_> {
         Ok(v)
     }
 
-    /// Records `known` as the value of `name`, checking it against its declared type.
-    fn define(&mut self, ctx: &Context, name: &str, known: Known, problems: &mut Vec<Problem>) {
+    /// Records `known` as the value of `name`, warning where its declared type disagrees.
+    fn define(&mut self, ctx: &Context, name: &str, known: Known) {
         if let Some(info) = self.declared.get(name)
             && let Some((shape, dtype)) = tensor_parts(ctx, known.ty)
             && let Some(m) = value_info::mismatch(info, &shape, dtype)
         {
-            problems.push(Problem::invalid(format!("value_info '{name}' {m}")));
+            self.warnings.push(format!(
+                "value_info '{name}' {m}; the computed type is used"
+            ));
         }
         self.values.insert(name.to_string(), known);
     }
@@ -333,8 +338,24 @@ impl Importer<'_> {
         };
         let loc = node_loc(ctx, &self.file, index, node);
         let outcome = match lowering {
-            Lowering::Outputs(outputs) => self.define_outputs(ctx, node, outputs, &mut problems),
-            Lowering::Op(plan) => self.build(ctx, node, &plan, loc, &mut problems),
+            Lowering::Outputs(outputs) => self.define_outputs(ctx, node, outputs),
+            Lowering::Op(plan) => self.build(ctx, node, &plan, loc),
+            Lowering::Expand(expansion) => {
+                for (name, t) in expansion.constants {
+                    let known = Known {
+                        ty: tensor_type(ctx, t.shape(), t.dtype()),
+                        value: None,
+                        constant: Some(t),
+                        foldable: true,
+                    };
+                    self.values.insert(name, known);
+                }
+                // Each expanded node reports its own problems, at the original's index.
+                for expanded in &expansion.nodes {
+                    self.node(ctx, opset, index, expanded);
+                }
+                Ok(())
+            }
         };
         if let Err(p) = outcome {
             problems.insert(0, p);
@@ -355,7 +376,6 @@ impl Importer<'_> {
         ctx: &mut Context,
         node: &NodeProto,
         outputs: Vec<Output>,
-        problems: &mut Vec<Problem>,
     ) -> Result<(), Problem> {
         for (k, out) in outputs.into_iter().enumerate() {
             let Some(name) = node.output.get(k).filter(|n| !n.is_empty()) else {
@@ -376,7 +396,7 @@ impl Importer<'_> {
                     foldable: true,
                 },
             };
-            self.define(ctx, name, known, problems);
+            self.define(ctx, name, known);
         }
         Ok(())
     }
@@ -389,7 +409,6 @@ impl Importer<'_> {
         node: &NodeProto,
         plan: &OpPlan,
         loc: Location,
-        problems: &mut Vec<Problem>,
     ) -> Result<(), Problem> {
         let operand_names: Vec<&str> = plan
             .operands
@@ -422,7 +441,7 @@ impl Importer<'_> {
                         constant: Some(t),
                         foldable: true,
                     };
-                    self.define(ctx, name, known, problems);
+                    self.define(ctx, name, known);
                 }
                 return Ok(());
             }
@@ -451,7 +470,7 @@ impl Importer<'_> {
                 constant: None,
                 foldable: false,
             };
-            self.define(ctx, name, known, problems);
+            self.define(ctx, name, known);
         }
         Ok(())
     }
@@ -480,7 +499,8 @@ impl Importer<'_> {
             if let Some((shape, dtype)) = tensor_parts(ctx, ctx.value_type(v))
                 && let Some(m) = value_info::mismatch(info, &shape, dtype)
             {
-                self.problems.push(Problem::invalid(m).at(at));
+                self.warnings
+                    .push(format!("{at}: {m}; the computed type is used"));
             }
             values.push(v);
             names.push(info.name.clone());

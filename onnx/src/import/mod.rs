@@ -6,6 +6,7 @@
 //! - [`attrs`]: node attributes as graph-op attributes (snake_case names, declared kinds);
 //! - [`ops`]: one converter per operator family;
 //! - [`eval`]: evaluation of nodes whose inputs are all constant, at import time;
+//! - [`expansion`]: operators imported as a few simpler nodes (their ONNX function bodies);
 //! - [`signature`]: function arguments from graph inputs, with `--input-shape` overrides;
 //! - [`sizes`]: element counts that fit in 64 bits, and the import-time evaluation budget;
 //! - [`importer`]: the walk over the graph that ties them together;
@@ -18,6 +19,7 @@ pub mod cleanup;
 pub mod constants;
 pub mod error;
 pub mod eval;
+pub mod expansion;
 mod importer;
 pub mod location;
 mod node;
@@ -51,7 +53,8 @@ pub struct ImportOptions {
     /// `tb_passes::register_all`); `None` leaves the module as imported. The importer sits
     /// below the passes crate, so whoever links both supplies them.
     pub cleanup: Option<cleanup::RegisterPasses>,
-    /// Print validation warnings (an opset newer than tested) to stderr as
+    /// Print warnings (an opset newer than tested, unused initializers, declared types
+    /// that disagree with inference) to stderr as
     /// `file: warning: ...`; they are in [`Imported::warnings`] either way.
     pub warnings_to_stderr: bool,
 }
@@ -75,7 +78,7 @@ pub struct Imported {
     pub module: OpId,
     /// The name of the `func.func` holding the graph.
     pub function: String,
-    /// What [`crate::validate`] warned about.
+    /// What validation and import warned about.
     pub warnings: Vec<String>,
 }
 
@@ -96,17 +99,19 @@ pub fn import_model(model: &Model, options: &ImportOptions) -> Result<Imported, 
             problems: report.errors,
         });
     }
+    let mut ctx = new_context();
+    let (module, function, import_warnings) = importer::import(&mut ctx, model, options)?;
+    let mut warnings = report.warnings;
+    warnings.extend(import_warnings);
     if options.warnings_to_stderr {
-        for w in &report.warnings {
+        for w in &warnings {
             eprintln!("{}: warning: {w}", options.file_name);
         }
     }
-    let mut ctx = new_context();
-    let (module, function) = importer::import(&mut ctx, model, options)?;
     Ok(Imported {
         ctx,
         module,
         function,
-        warnings: report.warnings,
+        warnings,
     })
 }

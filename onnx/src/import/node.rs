@@ -50,6 +50,8 @@ pub enum Output {
 pub enum Lowering {
     Op(OpPlan),
     Outputs(Vec<Output>),
+    /// Simpler nodes that compute the outputs (see [`super::expansion`]).
+    Expand(super::expansion::Expansion),
 }
 
 impl<'a> NodeCx<'a> {

@@ -1,5 +1,11 @@
 //! The function's arguments: the graph's run-time inputs (inputs without an initializer),
 //! each with a static shape from the model or from `--input-shape`.
+//!
+//! As in onnxruntime, a declared dimension of -1 is unknown and a declared 0 (which some
+//! exporters write for "unknown") accepts any size `--input-shape` gives; left alone, it is
+//! an empty dimension. A symbolic dimension (`batch`) is one size wherever it appears: the
+//! sizes given for it must agree, and an input whose only unfixed dimensions are symbols
+//! fixed by another input's `--input-shape` takes their sizes.
 
 use std::collections::HashMap;
 
@@ -58,6 +64,13 @@ pub fn arguments(
             )));
         }
     }
+    let symbols = match symbol_sizes(&inputs, shapes) {
+        Ok(s) => s,
+        Err(p) => {
+            problems.extend(p);
+            HashMap::new()
+        }
+    };
     for info in inputs {
         let at = format!("graph input '{}'", info.name);
         let tensor = match value_type(info) {
@@ -90,7 +103,7 @@ pub fn arguments(
                     && given
                         .iter()
                         .zip(dims)
-                        .all(|(g, d)| !matches!(d, Dim::Known(n) if n != g));
+                        .all(|(g, d)| !matches!(d, Dim::Known(n) if *n != 0 && n != g));
                 if !fits {
                     problems.push(Problem::invalid(format!(
                         "--input-shape {}={} does not fit its declared shape {}",
@@ -107,7 +120,7 @@ pub fn arguments(
                 given.clone()
             }
             (Some(given), None) => given.clone(),
-            (None, _) => match tensor.static_shape() {
+            (None, _) => match with_symbols(&tensor.shape, &symbols) {
                 Some(s) => s,
                 None => {
                     let declared = tensor
@@ -144,4 +157,58 @@ pub fn arguments(
     } else {
         Err(problems)
     }
+}
+
+/// The size of each symbolic dimension that `--input-shape` fixes, or one problem per
+/// symbol given two different sizes.
+fn symbol_sizes(
+    inputs: &[&crate::proto::ValueInfoProto],
+    shapes: &HashMap<String, Vec<i64>>,
+) -> Result<HashMap<String, (i64, String)>, Vec<Problem>> {
+    let mut sizes: HashMap<String, (i64, String)> = HashMap::new();
+    let mut problems = Vec::new();
+    for info in inputs {
+        let (Some(given), Ok(ValueType::Tensor(t))) = (shapes.get(&info.name), value_type(info))
+        else {
+            continue;
+        };
+        let Some(dims) = t.shape.filter(|d| d.len() == given.len()) else {
+            continue;
+        };
+        for (d, &n) in dims.iter().zip(given) {
+            let Dim::Symbolic(sym) = d else { continue };
+            match sizes.get(sym) {
+                Some((m, first)) if *m != n => problems.push(Problem::invalid(format!(
+                    "symbolic dimension '{sym}' is {m} in input '{first}' but {n} in input '{}'",
+                    info.name
+                ))),
+                Some(_) => {}
+                None => {
+                    sizes.insert(sym.clone(), (n, info.name.clone()));
+                }
+            }
+        }
+    }
+    if problems.is_empty() {
+        Ok(sizes)
+    } else {
+        Err(problems)
+    }
+}
+
+/// The declared shape with symbolic dimensions replaced by the sizes `symbols` fixes, if
+/// that leaves every dimension known.
+fn with_symbols(
+    shape: &Option<Vec<Dim>>,
+    symbols: &HashMap<String, (i64, String)>,
+) -> Option<Vec<i64>> {
+    shape
+        .as_ref()?
+        .iter()
+        .map(|d| match d {
+            Dim::Known(n) => Some(*n),
+            Dim::Symbolic(s) => symbols.get(s).map(|(n, _)| *n),
+            Dim::Unknown => None,
+        })
+        .collect()
 }

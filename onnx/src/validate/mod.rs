@@ -10,8 +10,9 @@
 //!   schema wants a single (non-optional) value;
 //! - [`attributes`]: no repeated or untyped attribute; against the schema, no unknown
 //!   attribute, no missing required one, no attribute of the wrong type;
-//! - [`value_info`]: a declared `value_info` type must agree with the type the importer
-//!   infers (the importer calls it as it defines values).
+//! - [`initializers`]: a warning for each initializer no node reads;
+//! - [`value_info`]: a declared `value_info` or graph output type that disagrees with the
+//!   type the importer infers gets a warning (the importer calls it as it defines values).
 //!
 //! Operator schemas ([`schema`]) cover the operators the importer supports; other
 //! operators are left to the importer's "not supported" report. Every problem names the
@@ -19,6 +20,7 @@
 
 pub mod arity;
 pub mod attributes;
+pub mod initializers;
 pub mod schema;
 mod schemas;
 pub mod ssa;
@@ -41,6 +43,7 @@ pub fn validate(model: &Model) -> Report {
     let mut report = Report::default();
     versions::check(model, &mut report);
     ssa::check(model.graph(), &mut report.errors);
+    initializers::check_unused(model.graph(), &mut report);
     let opset = model.opset_version("");
     for (index, node) in model.graph().node.iter().enumerate() {
         let before = report.errors.len();

@@ -40,6 +40,8 @@ impl UnaryEval for Unary {
             Unary::Softplus => "Softplus",
             Unary::Softsign => "Softsign",
             Unary::Mish => "Mish",
+            Unary::Swish { .. } => "Swish",
+            Unary::Shrink { .. } => "Shrink",
             Unary::Erf => "Erf",
             Unary::Exp => "Exp",
             Unary::Log => "Log",
@@ -125,6 +127,8 @@ impl UnaryEval for Unary {
             Unary::Softplus => softplus(x),
             Unary::Softsign => x / (1.0 + x.abs()),
             Unary::Mish => x * softplus(x).tanh(),
+            Unary::Swish { alpha } => x * sigmoid(alpha * x),
+            Unary::Shrink { lambd, bias } => shrink(x, lambd, bias),
             Unary::Erf => libm::erf(x),
             Unary::Exp => x.exp(),
             Unary::Log => x.ln(),
@@ -167,6 +171,17 @@ impl UnaryEval for Unary {
             Unary::Sign => Some(x.signum()),
             _ => None,
         }
+    }
+}
+
+/// ONNX Shrink: `x + bias` below `-lambd`, `x - bias` above `lambd`, 0 between.
+fn shrink(x: f64, lambd: f64, bias: f64) -> f64 {
+    if x < -lambd {
+        x + bias
+    } else if x > lambd {
+        x - bias
+    } else {
+        0.0
     }
 }
 

@@ -9,16 +9,22 @@ use std::fmt;
 use crate::shape::ShapeError;
 use crate::tensor::{DType, Tensor, TensorError, checked_numel};
 
+pub mod bitwise;
 pub mod conv;
+pub mod einsum;
 pub mod elementwise;
 pub(crate) mod float;
 pub(crate) mod index;
+pub mod indexing;
 pub mod matmul;
 pub mod normalization;
 pub mod pool;
+pub mod positional;
 pub mod reduce;
+pub mod resize;
 pub mod shape_ops;
 pub mod softmax;
+pub mod top_k;
 
 /// Why a kernel could not run: the operator and a human-readable reason.
 #[derive(Clone, Debug, PartialEq, Eq)]

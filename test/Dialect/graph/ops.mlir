@@ -368,6 +368,55 @@ func.func @reductions(%arg0: tensor<2x3x4xf32>, %arg1: tensor<2x3xi64>) {
   %11 = graph.arg_min %arg1 {keepdims = false, select_last_index = true} : (tensor<2x3xi64>) -> tensor<3xi64>
   return
 }
+// Swish and Shrink; bitwise ops on integers (BitShift on unsigned ones).
+// CHECK-LABEL: func.func @more_elementwise
+// CHECK: %0 = graph.swish %arg0 : tensor<2x3xf32>
+// CHECK-NEXT: %1 = graph.shrink %arg0 {bias = 1.000000e+00 : f32} : tensor<2x3xf32>
+// CHECK-NEXT: %2 = graph.bitwise_and %arg1, %arg1 : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+// CHECK-NEXT: %3 = graph.bitwise_or %arg1, %arg1 : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+// CHECK-NEXT: %4 = graph.bitwise_xor %arg1, %arg1 : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+// CHECK-NEXT: %5 = graph.bitwise_not %arg1 : tensor<4xi32>
+// CHECK-NEXT: %6 = graph.bit_shift %arg2, %arg2 {direction = "LEFT"} : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
+func.func @more_elementwise(%arg0: tensor<2x3xf32>, %arg1: tensor<4xi32>, %arg2: tensor<4xui8>) {
+  %0 = graph.swish %arg0 : tensor<2x3xf32>
+  %1 = graph.shrink %arg0 {bias = 1.000000e+00 : f32} : tensor<2x3xf32>
+  %2 = graph.bitwise_and %arg1, %arg1 : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %3 = graph.bitwise_or %arg1, %arg1 : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %4 = graph.bitwise_xor %arg1, %arg1 : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %5 = graph.bitwise_not %arg1 : tensor<4xi32>
+  %6 = graph.bit_shift %arg2, %arg2 {direction = "LEFT"} : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
+  return
+}
+
+// Along an axis: Trilu, CumSum, Hardmax, TopK (two results).
+// CHECK-LABEL: func.func @along_an_axis
+// CHECK: %0 = graph.trilu %arg0 {k = 1 : i64, upper = false} : tensor<2x3xf32>
+// CHECK-NEXT: %1 = graph.cum_sum %arg0 {axis = 1 : i64, reverse = true} : tensor<2x3xf32>
+// CHECK-NEXT: %2 = graph.hardmax %arg0 : tensor<2x3xf32>
+// CHECK-NEXT: {{.*}} = graph.top_k %arg0 {k = 2 : i64} : (tensor<2x3xf32>) -> (tensor<2x2xf32>, tensor<2x2xi64>)
+func.func @along_an_axis(%arg0: tensor<2x3xf32>) {
+  %0 = graph.trilu %arg0 {k = 1 : i64, upper = false} : tensor<2x3xf32>
+  %1 = graph.cum_sum %arg0 {axis = 1 : i64, reverse = true} : tensor<2x3xf32>
+  %2 = graph.hardmax %arg0 : tensor<2x3xf32>
+  %3:2 = graph.top_k %arg0 {k = 2 : i64} : (tensor<2x3xf32>) -> (tensor<2x2xf32>, tensor<2x2xi64>)
+  return
+}
+
+// Index tuples, Einsum and Resize.
+// CHECK-LABEL: func.func @index_tuples
+// CHECK: %0 = graph.gather_nd %arg0, %arg1 : (tensor<2x3xf32>, tensor<4x2xi64>) -> tensor<4xf32>
+// CHECK-NEXT: %1 = graph.scatter_nd %arg0, %arg1, %arg2 {reduction = "add"} : (tensor<2x3xf32>, tensor<4x2xi64>, tensor<4xf32>) -> tensor<2x3xf32>
+// CHECK-NEXT: %2 = graph.scatter_elements %arg0, %arg3, %arg0 {axis = 1 : i64} : (tensor<2x3xf32>, tensor<2x3xi64>, tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK-NEXT: %3 = graph.einsum %arg0, %arg0 {equation = "ij,kj->ik"} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x2xf32>
+// CHECK-NEXT: %4 = graph.resize %arg0 {{{.*}}mode = "linear"{{.*}}sizes = array<i64: 4, 6>{{.*}}} : (tensor<2x3xf32>) -> tensor<4x6xf32>
+func.func @index_tuples(%arg0: tensor<2x3xf32>, %arg1: tensor<4x2xi64>, %arg2: tensor<4xf32>, %arg3: tensor<2x3xi64>) {
+  %0 = graph.gather_nd %arg0, %arg1 : (tensor<2x3xf32>, tensor<4x2xi64>) -> tensor<4xf32>
+  %1 = graph.scatter_nd %arg0, %arg1, %arg2 {reduction = "add"} : (tensor<2x3xf32>, tensor<4x2xi64>, tensor<4xf32>) -> tensor<2x3xf32>
+  %2 = graph.scatter_elements %arg0, %arg3, %arg0 {axis = 1 : i64} : (tensor<2x3xf32>, tensor<2x3xi64>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %3 = graph.einsum %arg0, %arg0 {equation = "ij,kj->ik"} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x2xf32>
+  %4 = graph.resize %arg0 {mode = "linear", scales = array<f64: 2.0, 2.0>, sizes = array<i64: 4, 6>} : (tensor<2x3xf32>) -> tensor<4x6xf32>
+  return
+}
 {-#
   dialect_resources: {
     builtin: {

@@ -9,7 +9,8 @@ use crate::graph::attrs::{BOOL_ATTR, F32_ATTR, SCALAR_ATTR, TYPE_ATTR};
 use crate::graph::infer::{Elem, Inferred, RuleInput, RuleResult, graph_op};
 use crate::graph::shape;
 use crate::graph::types::{
-    TENSOR_ANY, TENSOR_BOOL, TENSOR_FLOAT, TENSOR_NUMERIC, TENSOR_SIGNED, element_kind,
+    TENSOR_ANY, TENSOR_BOOL, TENSOR_FLOAT, TENSOR_INTEGER, TENSOR_NUMERIC, TENSOR_SIGNED,
+    TENSOR_UNSIGNED, element_kind,
 };
 
 const COMMUTATIVE: OpTraits = OpTraits {
@@ -71,6 +72,12 @@ fn modulo(i: &RuleInput) -> RuleResult {
     if !fmod && i.kind(i.arg(0).element).is_some_and(|k| k.is_float()) {
         return Err("requires fmod = true for floating-point operands".into());
     }
+    broadcast_same(i)
+}
+
+/// BitShift: `direction` is `"LEFT"` or `"RIGHT"`; operands broadcast.
+fn bit_shift(i: &RuleInput) -> RuleResult {
+    i.attrs.choice("direction", &["LEFT", "RIGHT"])?;
     broadcast_same(i)
 }
 
@@ -209,6 +216,16 @@ pub(super) static DEFS: &[OpDef] = &[
     unary!("graph.softplus", TENSOR_FLOAT, same_as_input),
     unary!("graph.softsign", TENSOR_FLOAT, same_as_input),
     unary!("graph.mish", TENSOR_FLOAT, same_as_input),
+    unary!("graph.swish", TENSOR_FLOAT, same_as_input, ALPHA_1),
+    unary!(
+        "graph.shrink",
+        TENSOR_FLOAT,
+        same_as_input,
+        &[
+            optional_attr("bias", F32_ATTR).with_default("0.000000e+00 : f32"),
+            optional_attr("lambd", F32_ATTR).with_default("5.000000e-01 : f32"),
+        ],
+    ),
     // Unary math.
     unary!("graph.erf", TENSOR_NUMERIC, same_as_input),
     unary!("graph.exp", TENSOR_FLOAT, same_as_input),
@@ -327,6 +344,37 @@ pub(super) static DEFS: &[OpDef] = &[
     binary!("graph.and", TENSOR_BOOL, TENSOR_BOOL, COMMUTATIVE, compare),
     binary!("graph.or", TENSOR_BOOL, TENSOR_BOOL, COMMUTATIVE, compare),
     binary!("graph.xor", TENSOR_BOOL, TENSOR_BOOL, COMMUTATIVE, compare),
+    // Bitwise.
+    binary!(
+        "graph.bitwise_and",
+        TENSOR_INTEGER,
+        TENSOR_INTEGER,
+        COMMUTATIVE,
+        broadcast_same
+    ),
+    binary!(
+        "graph.bitwise_or",
+        TENSOR_INTEGER,
+        TENSOR_INTEGER,
+        COMMUTATIVE,
+        broadcast_same
+    ),
+    binary!(
+        "graph.bitwise_xor",
+        TENSOR_INTEGER,
+        TENSOR_INTEGER,
+        COMMUTATIVE,
+        broadcast_same
+    ),
+    unary!("graph.bitwise_not", TENSOR_INTEGER, same_as_input),
+    binary!(
+        "graph.bit_shift",
+        TENSOR_UNSIGNED,
+        TENSOR_UNSIGNED,
+        PURE,
+        bit_shift,
+        &[attr("direction", tb_ir::ods::constraint::STRING_ATTR)]
+    ),
     graph_op!("graph.where", where_, {
         operands: &[
             operand("condition", TENSOR_BOOL),

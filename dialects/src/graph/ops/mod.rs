@@ -1,12 +1,16 @@
 //! The op definitions of the `graph` dialect, one file per operator family.
 
 pub(crate) mod conv;
+mod einsum;
 mod elementwise;
 mod generators;
+mod indexing;
 mod matmul;
 mod normalization;
 pub(crate) mod pool;
+mod positional;
 mod reduce;
+pub(crate) mod resize;
 mod shape_ops;
 
 use tb_ir::ods::OpDef;
@@ -24,11 +28,15 @@ pub fn defs() -> impl Iterator<Item = &'static OpDef> {
         generators::DEFS,
         elementwise::DEFS,
         matmul::DEFS,
+        einsum::DEFS,
         conv::DEFS,
         pool::DEFS,
         normalization::DEFS,
+        positional::DEFS,
         shape_ops::DEFS,
+        indexing::DEFS,
         reduce::DEFS,
+        resize::DEFS,
     ]
     .into_iter()
     .flatten()

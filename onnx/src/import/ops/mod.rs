@@ -1,9 +1,12 @@
 //! Per-operator converters, one file per family. [`convert`] dispatches on the ONNX
 //! operator; `None` means the graph dialect has no op for it.
 
+mod composite;
 mod generators;
 mod normalization;
+mod positional;
 mod reduce;
+mod resize;
 mod shape_inputs;
 mod simple;
 
@@ -34,7 +37,18 @@ pub fn convert(cx: &mut NodeCx) -> Option<Result<Lowering, Problem>> {
         "Tile" => shape_inputs::tile,
         "Clip" => simple::clip,
         "CastLike" => simple::cast_like,
-        "Softmax" | "LogSoftmax" => simple::softmax,
+        "Softmax" | "LogSoftmax" | "Hardmax" => simple::softmax,
+        "Trilu" => positional::trilu,
+        "Resize" | "Upsample" => resize::resize,
+        "RMSNormalization" => composite::rms_normalization,
+        "MeanVarianceNormalization" => composite::mean_variance_normalization,
+        "LpNormalization" => composite::lp_normalization,
+        "GroupNormalization" => composite::group_normalization,
+        "LRN" => composite::lrn,
+        "LpPool" => composite::lp_pool,
+        "OneHot" => composite::one_hot,
+        "CumSum" => positional::cum_sum,
+        "TopK" => positional::top_k,
         "MaxPool" => normalization::max_pool,
         "BatchNormalization" => normalization::batch_norm,
         "LayerNormalization" => normalization::layer_norm,
@@ -70,6 +84,19 @@ pub fn supported_operators() -> Vec<&'static str> {
         "CastLike",
         "Softmax",
         "LogSoftmax",
+        "Hardmax",
+        "Trilu",
+        "Resize",
+        "Upsample",
+        "RMSNormalization",
+        "MeanVarianceNormalization",
+        "LpNormalization",
+        "GroupNormalization",
+        "LRN",
+        "LpPool",
+        "OneHot",
+        "CumSum",
+        "TopK",
         "MaxPool",
         "BatchNormalization",
         "LayerNormalization",

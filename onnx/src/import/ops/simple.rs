@@ -24,6 +24,8 @@ pub const OPS: &[(&str, &str)] = &[
     ("Softplus", "graph.softplus"),
     ("Softsign", "graph.softsign"),
     ("Mish", "graph.mish"),
+    ("Swish", "graph.swish"),
+    ("Shrink", "graph.shrink"),
     ("Erf", "graph.erf"),
     ("Exp", "graph.exp"),
     ("Log", "graph.log"),
@@ -64,6 +66,11 @@ pub const OPS: &[(&str, &str)] = &[
     ("And", "graph.and"),
     ("Or", "graph.or"),
     ("Xor", "graph.xor"),
+    ("BitwiseAnd", "graph.bitwise_and"),
+    ("BitwiseOr", "graph.bitwise_or"),
+    ("BitwiseXor", "graph.bitwise_xor"),
+    ("BitwiseNot", "graph.bitwise_not"),
+    ("BitShift", "graph.bit_shift"),
     ("Where", "graph.where"),
     ("Max", "graph.max"),
     ("Min", "graph.min"),
@@ -71,6 +78,7 @@ pub const OPS: &[(&str, &str)] = &[
     ("Mean", "graph.mean"),
     ("MatMul", "graph.matmul"),
     ("Gemm", "graph.gemm"),
+    ("Einsum", "graph.einsum"),
     ("Conv", "graph.conv"),
     ("ConvTranspose", "graph.conv_transpose"),
     ("AveragePool", "graph.average_pool"),
@@ -82,6 +90,10 @@ pub const OPS: &[(&str, &str)] = &[
     ("Concat", "graph.concat"),
     ("Gather", "graph.gather"),
     ("GatherElements", "graph.gather_elements"),
+    ("GatherND", "graph.gather_nd"),
+    ("ScatterND", "graph.scatter_nd"),
+    ("ScatterElements", "graph.scatter_elements"),
+    ("Scatter", "graph.scatter_elements"),
     ("DepthToSpace", "graph.depth_to_space"),
     ("SpaceToDepth", "graph.space_to_depth"),
     ("ArgMax", "graph.arg_max"),
@@ -140,14 +152,14 @@ pub fn cast_like(cx: &mut NodeCx) -> Result<Lowering, Problem> {
     Ok(cx.plan("graph.cast", vec![0], vec![("to".into(), to)]))
 }
 
-/// Softmax and LogSoftmax. Before opset 13 they flatten the input to 2-D at `axis`
+/// Softmax, LogSoftmax and Hardmax. Before opset 13 they flatten the input to 2-D at `axis`
 /// (default 1); that agrees with today's rule only when `axis` is the last axis.
 pub fn softmax(cx: &mut NodeCx) -> Result<Lowering, Problem> {
     cx.at_most_outputs(1)?;
-    let name = if cx.node.op_type == "Softmax" {
-        "graph.softmax"
-    } else {
-        "graph.log_softmax"
+    let name = match cx.node.op_type.as_str() {
+        "Softmax" => "graph.softmax",
+        "Hardmax" => "graph.hardmax",
+        _ => "graph.log_softmax",
     };
     let mut attrs = cx.attrs(name, &[]);
     if cx.opset < 13 {

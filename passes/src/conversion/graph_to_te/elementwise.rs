@@ -24,6 +24,8 @@ pub(super) fn lowering(kind: GraphOp) -> Option<LowerFn> {
         G::Add | G::Sub | G::Mul | G::Div | G::Mod | G::Pow | G::Prelu => arithmetic,
         G::Equal | G::Less | G::LessOrEqual | G::Greater | G::GreaterOrEqual => compare,
         G::And | G::Or | G::Xor => logic,
+        G::BitwiseAnd | G::BitwiseOr | G::BitwiseXor | G::BitwiseNot => bitwise,
+        G::BitShift => bit_shift,
         G::Where => where_,
         G::Max | G::Min | G::Sum | G::Mean => variadic,
         _ if Unary::is_unary_op(kind.name()) => unary,
@@ -141,6 +143,22 @@ fn apply_unary(b: &mut Body, kind: Unary, x: Value) -> Value {
             let s = softplus(b, x);
             let t = b.math("math.tanh", s);
             b.mul(x, t)
+        }
+        Unary::Swish { alpha } => {
+            let alpha = c(b, alpha);
+            let ax = b.mul(alpha, x);
+            let s = sigmoid(b, ax);
+            b.mul(x, s)
+        }
+        Unary::Shrink { lambd, bias } => {
+            let (zero, lambd, minus_lambd, bias) =
+                (c(b, 0.0), c(b, lambd), c(b, -lambd), c(b, bias));
+            let below = b.cmp(Cmp::Lt, x, minus_lambd);
+            let above = b.cmp(Cmp::Gt, x, lambd);
+            let raised = b.add(x, bias);
+            let lowered = b.sub(x, bias);
+            let rest = b.select(above, lowered, zero);
+            b.select(below, raised, rest)
         }
         Unary::Reciprocal => {
             let one = c(b, 1.0);
@@ -377,6 +395,53 @@ fn logic(l: &mut Lowering) -> LowerResult {
             "or" => body.or(v[0], v[1]),
             _ => body.xor(v[0], v[1]),
         })
+    })?])
+}
+
+/// BitwiseAnd/Or/Xor with broadcasting, and BitwiseNot (xor with all ones).
+fn bitwise(l: &mut Lowering) -> LowerResult {
+    let name = short_name(l);
+    let inputs = l.operands();
+    let (shape, element) = (l.result_shape(0), l.result_element(0));
+    Ok(vec![l.map(&shape, element, &inputs, |body, v| {
+        Ok(match name.as_str() {
+            "bitwise_and" => body.and(v[0], v[1]),
+            "bitwise_or" => body.or(v[0], v[1]),
+            "bitwise_xor" => body.xor(v[0], v[1]),
+            _ => {
+                let ty = body.ty(v[0]);
+                let ones = body.constant(-1.0, ty);
+                body.xor(v[0], ones)
+            }
+        })
+    })?])
+}
+
+/// BitShift of unsigned integers: a shift by the width or more gives 0. The arith shift
+/// would be poison there, so such amounts shift by 0 and the result is then replaced.
+fn bit_shift(l: &mut Lowering) -> LowerResult {
+    let left = l.attrs().choice("direction", &["LEFT", "RIGHT"])? == "LEFT";
+    let inputs = l.operands();
+    let (shape, element) = (l.result_shape(0), l.result_element(0));
+    let width = match *l.ctx.type_kind(element) {
+        tb_ir::TypeKind::Integer { width, .. } => width,
+        _ => return Err(no_lowering("BitShift of a non-integer type")),
+    };
+    Ok(vec![l.map(&shape, element, &inputs, |body, v| {
+        let (x, amount) = (v[0], v[1]);
+        let ty = body.ty(x);
+        let (zero, width) = (
+            body.constant_like(0.0, x),
+            body.constant_like(f64::from(width), x),
+        );
+        let too_far = body.cmp(Cmp::Ge, amount, width);
+        let amount = body.select(too_far, zero, amount);
+        let shifted = body.op(
+            if left { "arith.shli" } else { "arith.shrui" },
+            &[x, amount],
+            ty,
+        );
+        Ok(body.select(too_far, zero, shifted))
     })?])
 }
 

@@ -23,13 +23,17 @@
 
 mod builder;
 mod conv;
+mod einsum;
 mod elementwise;
 mod generators;
+mod indexing;
 mod matmul;
 mod normalization;
 mod pad;
 mod pool;
+mod positional;
 mod reduce;
+mod resize;
 mod shape_ops;
 
 use tb_dialects::graph::GraphOp;
@@ -69,10 +73,14 @@ enum Family {
     Reduce,
     ShapeOps,
     Pad,
+    Positional,
+    Resize,
+    Indexing,
+    Einsum,
 }
 
 impl Family {
-    const ALL: [Family; 9] = [
+    const ALL: [Family; 13] = [
         Family::Elementwise,
         Family::Generators,
         Family::Matmul,
@@ -82,6 +90,10 @@ impl Family {
         Family::Reduce,
         Family::ShapeOps,
         Family::Pad,
+        Family::Positional,
+        Family::Resize,
+        Family::Indexing,
+        Family::Einsum,
     ];
 
     /// The lowering of `kind` in this family's file.
@@ -96,6 +108,10 @@ impl Family {
             Family::Reduce => reduce::lowering(kind),
             Family::ShapeOps => shape_ops::lowering(kind),
             Family::Pad => pad::lowering(kind),
+            Family::Positional => positional::lowering(kind),
+            Family::Resize => resize::lowering(kind),
+            Family::Indexing => indexing::lowering(kind),
+            Family::Einsum => einsum::lowering(kind),
         }
     }
 }
@@ -119,6 +135,8 @@ fn family(kind: GraphOp) -> Family {
         | G::Softplus
         | G::Softsign
         | G::Mish
+        | G::Swish
+        | G::Shrink
         | G::Erf
         | G::Exp
         | G::Log
@@ -162,12 +180,18 @@ fn family(kind: GraphOp) -> Family {
         | G::And
         | G::Or
         | G::Xor
+        | G::BitwiseAnd
+        | G::BitwiseOr
+        | G::BitwiseXor
+        | G::BitwiseNot
+        | G::BitShift
         | G::Where
         | G::Max
         | G::Min
         | G::Sum
         | G::Mean => Family::Elementwise,
         G::Matmul | G::Gemm => Family::Matmul,
+        G::Einsum => Family::Einsum,
         G::Conv | G::ConvTranspose => Family::Conv,
         G::MaxPool | G::AveragePool | G::GlobalAveragePool | G::GlobalMaxPool => Family::Pool,
         G::BatchNormalization
@@ -190,6 +214,9 @@ fn family(kind: GraphOp) -> Family {
         | G::DepthToSpace
         | G::SpaceToDepth => Family::ShapeOps,
         G::Pad => Family::Pad,
+        G::Trilu | G::CumSum | G::Hardmax => Family::Positional,
+        G::Resize => Family::Resize,
+        G::TopK | G::GatherNd | G::ScatterNd | G::ScatterElements => Family::Indexing,
         G::ReduceSum
         | G::ReduceMean
         | G::ReduceMax

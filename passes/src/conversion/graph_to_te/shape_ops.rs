@@ -208,7 +208,7 @@ fn slice(l: &mut Lowering) -> LowerResult {
 
 /// An index value read from an indices tensor: negative indices count from the end of an
 /// axis of `extent`, and out-of-range ones are clamped (ONNX leaves them undefined).
-fn axis_index(b: &mut Body, raw: Value, extent: i64) -> Value {
+pub(super) fn axis_index(b: &mut Body, raw: Value, extent: i64) -> Value {
     let index_ty = b.ctx.index_type();
     let i = b.index_cast(raw, index_ty);
     let zero = b.index_constant(0);
