@@ -104,9 +104,10 @@ fn run_te(imported: &mut Imported, case: &ConformanceCase) -> TeOutcome {
 fn run_compiled(imported: &mut Imported, case: &ConformanceCase) -> Result<(), String> {
     let mut registry = PassRegistry::new();
     tb_passes::register_all(&mut registry);
-    let pipeline =
-        Pipeline::parse("builtin.module(convert-te-to-loop, canonicalize, plan-buffers)")
-            .expect("valid pipeline");
+    let pipeline = Pipeline::parse(
+        "builtin.module(convert-te-to-loop, canonicalize, loop-matmul-microkernel, plan-buffers)",
+    )
+    .expect("valid pipeline");
     let mut pm = PassManager::new(&pipeline, &registry).expect("registered passes");
     let instrumentation = Instrumentation {
         verify_each: true,

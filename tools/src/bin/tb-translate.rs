@@ -489,7 +489,11 @@ fn emit_output(cli: &Cli, input: &Path, bytes: &[u8], output: Output) -> Result<
             timing: cli.timing,
         };
         // PTX gets the GPU lowering: the CPU's vector micro-kernels have no GPU form.
-        let pipeline = if matches!(output, Output::Ptx) { "gpu" } else { "cpu" };
+        let pipeline = if matches!(output, Output::Ptx) {
+            "gpu"
+        } else {
+            "cpu"
+        };
         lower(
             &mut loaded,
             pipeline,
