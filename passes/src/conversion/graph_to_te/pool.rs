@@ -99,7 +99,9 @@ fn max_pool(l: &mut Lowering) -> LowerResult {
 }
 
 /// MaxPool's Indices: the first flat input position (row-major, or column-major within
-/// each plane for `storage_order = 1`) of each window that holds the maximum.
+/// each plane for `storage_order = 1`) of each window that holds the maximum, NaNs counting
+/// as `-inf` (so a window of NaNs only gives its first position, as in onnxruntime), or -1
+/// for a window wholly in the padding, as the kernel gives.
 fn max_pool_indices(
     l: &mut Lowering,
     x: Value,
@@ -127,7 +129,8 @@ fn max_pool_indices(
     }
     let i64_ty = l.ctx.i64();
     let rank = g.output.len();
-    l.compute(
+    let float = is_float_type(l.ctx, l.element(x));
+    let indices = l.compute(
         &g.output,
         i64_ty,
         Some(Reduction {
@@ -136,6 +139,7 @@ fn max_pool_indices(
         }),
         |b| {
             let v = read_window(b, x, exprs.to_vec(), padded);
+            let v = if float { skip_nan(b, v) } else { v };
             let max = b.read(y, identity_exprs(rank));
             let mut hit = b.cmp(Cmp::Eq, v, max);
             // Padding never counts, even where it equals the maximum.
@@ -154,7 +158,27 @@ fn max_pool_indices(
             let none = b.constant(i64::MAX as f64, i64_ty);
             Ok(b.select(hit, position, none))
         },
-    )
+    )?;
+    if padded.is_none() || !some_window_in_padding(g) {
+        return Ok(indices);
+    }
+    // Where no position counted, the min reduction left its identity.
+    l.map(&g.output, i64_ty, &[indices], |b, v| {
+        let none = b.constant(i64::MAX as f64, i64_ty);
+        let missing = b.cmp(Cmp::Eq, v[0], none);
+        let minus_one = b.constant(-1.0, i64_ty);
+        Ok(b.select(missing, minus_one, v[0]))
+    })
+}
+
+/// Whether some window of `g` holds no input position (pads as large as the dilated
+/// kernel allow it).
+fn some_window_in_padding(g: &WindowGeometry) -> bool {
+    !g.output.contains(&0)
+        && (0..g.kernel.len()).any(|i| {
+            let span = WindowSpan::new(g, i, false);
+            (0..g.output_spatial[i]).any(|o| span.count(o) == 0)
+        })
 }
 
 /// `v`, or `-inf` where it is NaN: MaxPool skips NaNs, as the kernel and onnxruntime do
