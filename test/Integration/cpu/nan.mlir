@@ -11,14 +11,19 @@
 // RUN: tb-run --interpret %s --function reductions --input %t/in/output_1.npy | FileCheck %s --check-prefix=RED
 // RUN: tb-run %s --function max_pool --input %t/in/output_2.npy | FileCheck %s --check-prefix=POOL
 // RUN: tb-run --interpret %s --function max_pool --input %t/in/output_2.npy | FileCheck %s --check-prefix=POOL
+// RUN: tb-run %s --function max_pool_padding --input %t/in/output_2.npy | FileCheck %s --check-prefix=PAD
+// RUN: tb-run --interpret %s --function max_pool_padding --input %t/in/output_2.npy | FileCheck %s --check-prefix=PAD
+// RUN: tb-run %s --function max_pool_ties --input %t/in/output_3.npy | FileCheck %s --check-prefix=TIES
+// RUN: tb-run --interpret %s --function max_pool_ties --input %t/in/output_3.npy | FileCheck %s --check-prefix=TIES
 
 // [NaN, -1, 0.5, 2]; [[NaN, 1, 2], [3, NaN, NaN], [1, 2, 3]];
-// [NaN, -inf, NaN, 3, NaN, NaN, -inf].
-func.func @inputs() -> (tensor<4xf32>, tensor<3x3xf32>, tensor<1x1x7xf32>) {
+// [NaN, -inf, NaN, 3, NaN, NaN, -inf]; [[0, 5], [5, 0]].
+func.func @inputs() -> (tensor<4xf32>, tensor<3x3xf32>, tensor<1x1x7xf32>, tensor<1x1x2x2xf32>) {
   %a = graph.constant dense<[0x7FC00000, 0xBF800000, 0x3F000000, 0x40000000]> : tensor<4xf32>
   %b = graph.constant dense<[[0x7FC00000, 0x3F800000, 0x40000000], [0x40400000, 0x7FC00000, 0x7FC00000], [0x3F800000, 0x40000000, 0x40400000]]> : tensor<3x3xf32>
   %c = graph.constant dense<[[[0x7FC00000, 0xFF800000, 0x7FC00000, 0x40400000, 0x7FC00000, 0x7FC00000, 0xFF800000]]]> : tensor<1x1x7xf32>
-  return %a, %b, %c : tensor<4xf32>, tensor<3x3xf32>, tensor<1x1x7xf32>
+  %d = graph.constant dense<[[[[0x00000000, 0x40A00000], [0x40A00000, 0x00000000]]]]> : tensor<1x1x2x2xf32>
+  return %a, %b, %c, %d : tensor<4xf32>, tensor<3x3xf32>, tensor<1x1x7xf32>, tensor<1x1x2x2xf32>
 }
 
 // ACT: result #0: {{.*}} = [NaN, 0.0, 0.5, 2.0]
@@ -53,4 +58,23 @@ func.func @reductions(%x: tensor<3x3xf32>) -> (tensor<3xf32>, tensor<3xi64>, ten
 func.func @max_pool(%x: tensor<1x1x7xf32>) -> (tensor<1x1x4xf32>, tensor<1x1x4xi64>) {
   %y:2 = graph.max_pool %x {kernel_shape = array<i64: 2>, pads = array<i64: 1, 1>, strides = array<i64: 2>} : (tensor<1x1x7xf32>) -> (tensor<1x1x4xf32>, tensor<1x1x4xi64>)
   return %y#0, %y#1 : tensor<1x1x4xf32>, tensor<1x1x4xi64>
+}
+
+// A tie: the first maximum in the scan (row 0, column 1) is the index, in row-major (1) and
+// in column-major (2) storage order alike, as onnxruntime gives.
+// TIES: result #0: {{.*}} = {{\[\[\[\[}}1]]]]
+// TIES-NEXT: result #1: {{.*}} = {{\[\[\[\[}}2]]]]
+func.func @max_pool_ties(%x: tensor<1x1x2x2xf32>) -> (tensor<1x1x1x1xi64>, tensor<1x1x1x1xi64>) {
+  %r:2 = graph.max_pool %x {kernel_shape = array<i64: 2, 2>} : (tensor<1x1x2x2xf32>) -> (tensor<1x1x1x1xf32>, tensor<1x1x1x1xi64>)
+  %c:2 = graph.max_pool %x {kernel_shape = array<i64: 2, 2>, storage_order = 1 : i64} : (tensor<1x1x2x2xf32>) -> (tensor<1x1x1x1xf32>, tensor<1x1x1x1xi64>)
+  return %r#1, %c#1 : tensor<1x1x1x1xi64>, tensor<1x1x1x1xi64>
+}
+
+// Pads as large as the kernel (onnxruntime refuses them): a window wholly in the padding
+// gives -inf and index -1.
+// PAD: result #0: {{.*}} = {{\[\[\[}}-inf, -inf, -inf, -inf, 3.0, -inf, -inf, -inf, -inf]]]
+// PAD-NEXT: result #1: {{.*}} = {{\[\[\[}}-1, 0, 1, 2, 3, 4, 5, 6, -1]]]
+func.func @max_pool_padding(%x: tensor<1x1x7xf32>) -> (tensor<1x1x9xf32>, tensor<1x1x9xi64>) {
+  %y:2 = graph.max_pool %x {kernel_shape = array<i64: 1>, pads = array<i64: 1, 1>} : (tensor<1x1x7xf32>) -> (tensor<1x1x9xf32>, tensor<1x1x9xi64>)
+  return %y#0, %y#1 : tensor<1x1x9xf32>, tensor<1x1x9xi64>
 }

@@ -116,14 +116,12 @@ fn max_pool_indices(
     // Flat positions are i64: every product below is at most the input's element count.
     element_count(&xs)?;
     let plane = element_count(&g.input_spatial)?;
+    // The reduction finds the least row-major position, the window's first hit as the
+    // kernel and onnxruntime scan it; column-major comes after (below), since the least
+    // column-major position of a tie is another element.
     let mut flat = (dim(0) * xs[1] + dim(1)) * plane;
     let mut stride = 1;
-    let order: Vec<usize> = if storage_order == 1 {
-        (0..ns).collect()
-    } else {
-        (0..ns).rev().collect()
-    };
-    for i in order {
+    for i in (0..ns).rev() {
         flat = flat + exprs[2 + i].clone() * stride;
         stride *= g.input_spatial[i];
     }
@@ -159,15 +157,42 @@ fn max_pool_indices(
             Ok(b.select(hit, position, none))
         },
     )?;
-    if padded.is_none() || !some_window_in_padding(g) {
+    let padding_windows = padded.is_some() && some_window_in_padding(g);
+    let column_major = storage_order == 1 && plane > 0;
+    if !padding_windows && !column_major {
         return Ok(indices);
     }
-    // Where no position counted, the min reduction left its identity.
+    let sizes = g.input_spatial.clone();
     l.map(&g.output, i64_ty, &[indices], |b, v| {
-        let none = b.constant(i64::MAX as f64, i64_ty);
+        let mut c = |n: i64| b.constant(n as f64, i64_ty);
+        let (none, minus_one) = (c(i64::MAX), c(-1));
+        let mut index = v[0];
+        if column_major {
+            let plane_size = b.constant(plane as f64, i64_ty);
+            let planes = b.div(index, plane_size);
+            let mut row_major = b.rem(index, plane_size);
+            index = b.mul(planes, plane_size);
+            let mut col_stride = 1;
+            let col_strides: Vec<i64> = sizes
+                .iter()
+                .map(|&d| {
+                    let s = col_stride;
+                    col_stride *= d;
+                    s
+                })
+                .collect();
+            for i in (0..ns).rev() {
+                let size = b.constant(sizes[i] as f64, i64_ty);
+                let coordinate = b.rem(row_major, size);
+                row_major = b.div(row_major, size);
+                let stride = b.constant(col_strides[i] as f64, i64_ty);
+                let term = b.mul(coordinate, stride);
+                index = b.add(index, term);
+            }
+        }
+        // Where no position counted, the min reduction left its identity.
         let missing = b.cmp(Cmp::Eq, v[0], none);
-        let minus_one = b.constant(-1.0, i64_ty);
-        Ok(b.select(missing, minus_one, v[0]))
+        Ok(b.select(missing, minus_one, index))
     })
 }
 
