@@ -186,13 +186,17 @@ fn computes_exactly(kind: GraphOp) -> bool {
     )
 }
 
-/// Ops whose result jumps where their operand crosses a point, so that a rounded operand
-/// can change the answer by more than any tolerance: they take exact operands only.
+/// Ops whose result jumps where their operand crosses a point, or (sin, cos of a large
+/// operand such as `exp(sum of squares)`) turns an ulp of it into a different answer, so
+/// that a rounded operand can change the result by more than any tolerance: they take
+/// exact operands only.
 fn discontinuous(kind: GraphOp) -> bool {
     use GraphOp as G;
     matches!(
         kind,
-        G::Floor
+        G::Sin
+            | G::Cos
+            | G::Floor
             | G::Ceil
             | G::Round
             | G::Sign
