@@ -84,7 +84,9 @@ impl UnaryEval for Unary {
             }
         };
         match self {
-            Unary::Relu => x.max(0.0),
+            // `x < 0 ? 0 : x`, as onnxruntime computes it: NaN and -0 stay themselves
+            // (`f64::max` would turn NaN into 0).
+            Unary::Relu => not_below(x, 0.0),
             Unary::LeakyRelu { alpha } => {
                 if x < 0.0 {
                     alpha * x
@@ -109,7 +111,7 @@ impl UnaryEval for Unary {
             Unary::Selu { alpha, gamma } => gamma * if x <= 0.0 { alpha * x.exp_m1() } else { x },
             Unary::Celu { alpha } => {
                 let a = alpha;
-                x.max(0.0) + (a * (x / a).exp_m1()).min(0.0)
+                not_below(x, 0.0) + not_above(a * (x / a).exp_m1(), 0.0)
             }
             Unary::Sigmoid => sigmoid(x),
             Unary::HardSigmoid { alpha, beta } => (alpha * x + beta).clamp(0.0, 1.0),
@@ -183,6 +185,17 @@ fn shrink(x: f64, lambd: f64, bias: f64) -> f64 {
     } else {
         0.0
     }
+}
+
+/// `x < lo ? lo : x`: the maximum where NaN propagates and -0 stays -0, as onnxruntime's
+/// activations compute it.
+fn not_below(x: f64, lo: f64) -> f64 {
+    if x < lo { lo } else { x }
+}
+
+/// `x > hi ? hi : x`: the minimum where NaN propagates.
+fn not_above(x: f64, hi: f64) -> f64 {
+    if x > hi { hi } else { x }
 }
 
 /// Applies a unary operator elementwise.
@@ -641,6 +654,34 @@ mod tests {
                 "{a:?} vs {b:?}"
             );
         }
+    }
+
+    /// NaN in, NaN out, as onnxruntime 1.31 gives for each of these (checked with its CPU
+    /// provider); only ThresholdedRelu (`x > alpha ? x : 0`) makes 0 of it.
+    #[test]
+    fn activations_propagate_nan_as_onnxruntime_does() {
+        let x = f32s(&[1], &[f32::NAN]);
+        let run = |op| vals(&unary(&x, op).unwrap())[0];
+        for op in [
+            Unary::Relu,
+            Unary::Celu { alpha: 1.0 },
+            HARD_SIGMOID,
+            Unary::HardSwish,
+            LEAKY_RELU,
+            ELU,
+            SELU,
+            Unary::Sign,
+            Unary::Softplus,
+            Unary::Softsign,
+            Unary::Mish,
+            Unary::Round,
+        ] {
+            assert!(run(op).is_nan(), "{op:?} of NaN is {}", run(op));
+        }
+        assert_eq!(run(Unary::ThresholdedRelu { alpha: 1.0 }), 0.0);
+        // -0 stays -0 through Relu, as `x < 0 ? 0 : x` leaves it.
+        let z = unary(&f32s(&[1], &[-0.0]), Unary::Relu).unwrap();
+        assert!(vals(&z)[0].is_sign_negative());
     }
 
     #[test]

@@ -64,7 +64,9 @@ fn planes(x: &Tensor) -> usize {
 
 /// MaxPool: returns `(Y, Indices)`. Indices (i64) are flat positions in the input tensor,
 /// row-major (`storage_order = 0`) or column-major within each plane (`storage_order = 1`).
-/// NaNs are skipped; a window with no number yields -inf (the lowest integer) and index -1.
+/// NaNs count as -inf, so they are skipped: a window of NaNs only yields -inf and, as in
+/// onnxruntime, the index of its first element in the input. Ties go to the first element;
+/// a window wholly in the padding yields -inf (the lowest integer) and index -1.
 pub fn max_pool(
     x: &Tensor,
     attrs: &PoolAttrs,
@@ -117,15 +119,19 @@ pub fn max_pool(
         col: &[usize],
         idx: &mut [i64],
     ) -> Vec<T> {
-        // A window with no number (only NaNs, or only padding) gives -inf (the lowest
-        // integer), the max's identity, as compiled code does.
+        // A window wholly in the padding gives -inf (the lowest integer), the max's
+        // identity, as compiled code does.
         let mut y = vec![T::lowest(); np * out_sp];
         for_each_window(g, np, |p, o, taps| {
             let plane = &v[p * in_sp..(p + 1) * in_sp];
             let mut best: Option<(T, usize)> = None;
             for &off in taps.iter().flatten() {
-                let val = plane[off];
-                if !val.is_nan() && best.is_none_or(|(b, _)| val > b) {
+                let val = if plane[off].is_nan() {
+                    T::lowest()
+                } else {
+                    plane[off]
+                };
+                if best.is_none_or(|(b, _)| val > b) {
                     best = Some((val, off));
                 }
             }
@@ -338,6 +344,43 @@ mod tests {
                 .unwrap_err()
                 .to_string()
                 .starts_with("MaxPool: kernel_shape has 2 values")
+        );
+    }
+
+    /// The windows onnxruntime 1.31 was asked about: its Indices for
+    /// `[NaN, -inf, NaN, 3, NaN, NaN, -inf]`, kernel 2, stride 2, pads 1 are `[0, 1, 3, 5]`,
+    /// the first element of an all-NaN window included. (Its values there are NaN, where
+    /// NaNs are skipped here.)
+    #[test]
+    fn max_pool_nan_windows_index_their_first_element() {
+        let (nan, inf) = (f32::NAN, f32::INFINITY);
+        let x = Tensor::from_vec(vec![1, 1, 7], vec![nan, -inf, nan, 3.0, nan, nan, -inf]).unwrap();
+        let attrs = PoolAttrs {
+            strides: vec![2],
+            pads: vec![1, 1],
+            ..k(&[2])
+        };
+        let (y, i) = max_pool(&x, &attrs, 0).unwrap();
+        assert_eq!(
+            y.to_f64_vec(),
+            vec![f64::NEG_INFINITY, f64::NEG_INFINITY, 3.0, f64::NEG_INFINITY]
+        );
+        assert_eq!(i.typed::<i64>().unwrap(), &[0, 1, 3, 5]);
+        // All NaN in two dimensions, row- and column-major.
+        let x = Tensor::from_vec(vec![1, 1, 2, 3], vec![nan; 6]).unwrap();
+        let attrs = PoolAttrs {
+            pads: vec![1, 1, 1, 1],
+            ..k(&[2, 2])
+        };
+        let (_, i) = max_pool(&x, &attrs, 0).unwrap();
+        assert_eq!(
+            i.typed::<i64>().unwrap(),
+            &[0, 0, 1, 2, 0, 0, 1, 2, 3, 3, 4, 5]
+        );
+        let (_, i) = max_pool(&x, &attrs, 1).unwrap();
+        assert_eq!(
+            i.typed::<i64>().unwrap(),
+            &[0, 0, 2, 4, 0, 0, 2, 4, 1, 1, 3, 5]
         );
     }
 

@@ -27,11 +27,12 @@ func.func @mul_unit_dims(%a: tensor<2x1xi32>, %b: tensor<1x4xi32>) -> tensor<2x4
   return %0 : tensor<2x4xi32>
 }
 
-// ReLU keeps the number of a NaN-free pair, as max(x, 0) does in the kernels.
+// ReLU is `x < 0 ? 0 : x`: a NaN stays NaN and -0 stays -0, as in onnxruntime.
 // CHECK-LABEL: func.func @relu
 // CHECK: %[[X:.*]] = te.read
 // CHECK-NEXT: %[[Z:.*]] = arith.constant 0.000000e+00 : f32
-// CHECK-NEXT: %[[M:.*]] = arith.maxnumf %[[X]], %[[Z]] : f32
+// CHECK-NEXT: %[[B:.*]] = arith.cmpf olt, %[[X]], %[[Z]] : f32
+// CHECK-NEXT: %[[M:.*]] = arith.select %[[B]], %[[Z]], %[[X]] : f32
 // CHECK-NEXT: te.yield %[[M]] : f32
 func.func @relu(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = graph.relu %x : tensor<4xf32>

@@ -563,18 +563,6 @@ impl Body<'_> {
         self.binary("arith.minimumf", int, a, b)
     }
 
-    /// The maximum, ignoring a NaN operand for floats (Rust's and C's `fmax`).
-    pub fn max_num(&mut self, a: Value, b: Value) -> Value {
-        let int = self.signed_or_not(a, "arith.maxsi", "arith.maxui");
-        self.binary("arith.maxnumf", int, a, b)
-    }
-
-    /// The minimum, ignoring a NaN operand for floats.
-    pub fn min_num(&mut self, a: Value, b: Value) -> Value {
-        let int = self.signed_or_not(a, "arith.minsi", "arith.minui");
-        self.binary("arith.minnumf", int, a, b)
-    }
-
     /// `signed`, or `unsigned` when `a` holds an unsigned integer.
     fn signed_or_not<'n>(&self, a: Value, signed: &'n str, unsigned: &'n str) -> &'n str {
         if self.is_unsigned(a) {

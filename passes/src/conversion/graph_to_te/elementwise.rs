@@ -55,7 +55,7 @@ fn apply_unary(b: &mut Body, kind: Unary, x: Value) -> Value {
     match kind {
         Unary::Relu => {
             let zero = c(b, 0.0);
-            b.max_num(x, zero)
+            not_below(b, x, zero)
         }
         Unary::LeakyRelu { alpha } => {
             let (zero, alpha) = (c(b, 0.0), c(b, alpha));
@@ -85,11 +85,11 @@ fn apply_unary(b: &mut Body, kind: Unary, x: Value) -> Value {
         }
         Unary::Celu { alpha } => {
             let (zero, alpha) = (c(b, 0.0), c(b, alpha));
-            let positive = b.max_num(x, zero);
+            let positive = not_below(b, x, zero);
             let q = b.div(x, alpha);
             let e = b.math("math.expm1", q);
             let scaled = b.mul(alpha, e);
-            let negative = b.min_num(scaled, zero);
+            let negative = not_above(b, scaled, zero);
             b.add(positive, negative)
         }
         Unary::Sigmoid => sigmoid(b, x),
@@ -218,11 +218,24 @@ fn softplus(b: &mut Body, x: Value) -> Value {
     b.select(positive, large, small)
 }
 
-/// `v` clamped to `[0, 1]`.
+/// `v` clamped to `[0, 1]`; NaN stays NaN (onnxruntime's HardSigmoid and HardSwish).
 fn clamp01(b: &mut Body, v: Value) -> Value {
     let (zero, one) = (b.constant_like(0.0, v), b.constant_like(1.0, v));
-    let v = b.max_num(v, zero);
-    b.min_num(v, one)
+    let v = not_below(b, v, zero);
+    not_above(b, v, one)
+}
+
+/// `v < lo ? lo : v`: the maximum of `v` and `lo` where NaN propagates and -0 stays -0,
+/// as onnxruntime's Relu (`cwiseMax`) computes it.
+fn not_below(b: &mut Body, v: Value, lo: Value) -> Value {
+    let below = b.cmp(Cmp::Lt, v, lo);
+    b.select(below, lo, v)
+}
+
+/// `v > hi ? hi : v`: the minimum of `v` and `hi` where NaN propagates.
+fn not_above(b: &mut Body, v: Value, hi: Value) -> Value {
+    let above = b.cmp(Cmp::Gt, v, hi);
+    b.select(above, hi, v)
 }
 
 fn not(l: &mut Lowering) -> LowerResult {

@@ -99,7 +99,9 @@ fn max_pool(l: &mut Lowering) -> LowerResult {
 }
 
 /// MaxPool's Indices: the first flat input position (row-major, or column-major within
-/// each plane for `storage_order = 1`) of each window that holds the maximum.
+/// each plane for `storage_order = 1`) of each window that holds the maximum, NaNs counting
+/// as `-inf` (so a window of NaNs only gives its first position, as in onnxruntime), or -1
+/// for a window wholly in the padding, as the kernel gives.
 fn max_pool_indices(
     l: &mut Lowering,
     x: Value,
@@ -114,20 +116,19 @@ fn max_pool_indices(
     // Flat positions are i64: every product below is at most the input's element count.
     element_count(&xs)?;
     let plane = element_count(&g.input_spatial)?;
+    // The reduction finds the least row-major position, the window's first hit as the
+    // kernel and onnxruntime scan it; column-major comes after (below), since the least
+    // column-major position of a tie is another element.
     let mut flat = (dim(0) * xs[1] + dim(1)) * plane;
     let mut stride = 1;
-    let order: Vec<usize> = if storage_order == 1 {
-        (0..ns).collect()
-    } else {
-        (0..ns).rev().collect()
-    };
-    for i in order {
+    for i in (0..ns).rev() {
         flat = flat + exprs[2 + i].clone() * stride;
         stride *= g.input_spatial[i];
     }
     let i64_ty = l.ctx.i64();
     let rank = g.output.len();
-    l.compute(
+    let float = is_float_type(l.ctx, l.element(x));
+    let indices = l.compute(
         &g.output,
         i64_ty,
         Some(Reduction {
@@ -136,6 +137,7 @@ fn max_pool_indices(
         }),
         |b| {
             let v = read_window(b, x, exprs.to_vec(), padded);
+            let v = if float { skip_nan(b, v) } else { v };
             let max = b.read(y, identity_exprs(rank));
             let mut hit = b.cmp(Cmp::Eq, v, max);
             // Padding never counts, even where it equals the maximum.
@@ -154,7 +156,54 @@ fn max_pool_indices(
             let none = b.constant(i64::MAX as f64, i64_ty);
             Ok(b.select(hit, position, none))
         },
-    )
+    )?;
+    let padding_windows = padded.is_some() && some_window_in_padding(g);
+    let column_major = storage_order == 1 && plane > 0;
+    if !padding_windows && !column_major {
+        return Ok(indices);
+    }
+    let sizes = g.input_spatial.clone();
+    l.map(&g.output, i64_ty, &[indices], |b, v| {
+        let mut c = |n: i64| b.constant(n as f64, i64_ty);
+        let (none, minus_one) = (c(i64::MAX), c(-1));
+        let mut index = v[0];
+        if column_major {
+            let plane_size = b.constant(plane as f64, i64_ty);
+            let planes = b.div(index, plane_size);
+            let mut row_major = b.rem(index, plane_size);
+            index = b.mul(planes, plane_size);
+            let mut col_stride = 1;
+            let col_strides: Vec<i64> = sizes
+                .iter()
+                .map(|&d| {
+                    let s = col_stride;
+                    col_stride *= d;
+                    s
+                })
+                .collect();
+            for i in (0..ns).rev() {
+                let size = b.constant(sizes[i] as f64, i64_ty);
+                let coordinate = b.rem(row_major, size);
+                row_major = b.div(row_major, size);
+                let stride = b.constant(col_strides[i] as f64, i64_ty);
+                let term = b.mul(coordinate, stride);
+                index = b.add(index, term);
+            }
+        }
+        // Where no position counted, the min reduction left its identity.
+        let missing = b.cmp(Cmp::Eq, v[0], none);
+        Ok(b.select(missing, minus_one, index))
+    })
+}
+
+/// Whether some window of `g` holds no input position (pads as large as the dilated
+/// kernel allow it).
+fn some_window_in_padding(g: &WindowGeometry) -> bool {
+    !g.output.contains(&0)
+        && (0..g.kernel.len()).any(|i| {
+            let span = WindowSpan::new(g, i, false);
+            (0..g.output_spatial[i]).any(|o| span.count(o) == 0)
+        })
 }
 
 /// `v`, or `-inf` where it is NaN: MaxPool skips NaNs, as the kernel and onnxruntime do
