@@ -3,7 +3,7 @@
 Usage: make_model.py KIND OUT.onnx, KIND one of:
   shape   a linear layer whose output is reshaped through an exporter-style shape subgraph
           (Shape -> Gather -> Unsqueeze -> Concat -> Reshape) and a dynamic batch dimension
-  unsupported  two nodes of operators TensorBind lacks (TopK, NonZero) around a Relu
+  unsupported  two nodes of operators TensorBind lacks (Det, NonZero) around a Relu
   invalid  a node without outputs, an input read before it is defined and an attribute of
           the wrong type (what onnx.checker rejects), and an opset newer than tested
   warning  a valid Relu model of opset 22, newer than the newest tested opset
@@ -43,18 +43,16 @@ def shape_model():
 
 
 def unsupported_model():
-    k = numpy_helper.from_array(np.array([2], dtype=np.int64), "k")
     nodes = [
-        helper.make_node("TopK", ["x", "k"], ["values", "indices"], name="top"),
+        helper.make_node("Det", ["x"], ["values"], name="det"),
         helper.make_node("Relu", ["values"], ["r"], name="relu"),
         helper.make_node("NonZero", ["r"], ["y"], name="nz"),
     ]
     graph = helper.make_graph(
         nodes,
         "unsupported",
-        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 5])],
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [3, 3])],
         [helper.make_tensor_value_info("y", TensorProto.INT64, None)],
-        initializer=[k],
     )
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
 
