@@ -20,19 +20,19 @@
 //! Without the suite's data it says why and passes. `cargo test --release -p tb-onnx --test conformance -- FILTER` runs the cases
 //! whose names contain `FILTER`; `-v` also lists every skipped case.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::process::ExitCode;
 
 use tb_backends::cpu::{CompileOptions, CompiledModule};
 use tb_interpreter::exec::Interpreter;
-use tb_interpreter::tensor::Tensor;
 use tb_ir::pass::{Instrumentation, PassManager, PassRegistry, Pipeline};
-use tb_onnx::import::{ImportOptions, Imported, import_model};
+use tb_onnx::import::{Imported, import_model};
 use tb_onnx::{ConformanceCase, NodeTestSuite};
 
-const RTOL: f64 = 1e-3;
-const ATOL: f64 = 1e-7;
+mod suite_run;
+
+use suite_run::{compare, import_options};
 
 enum Outcome {
     /// Passed in the interpreter, with how the te-level run went.
@@ -51,22 +51,6 @@ enum TeOutcome {
 }
 
 /// Compares `results` with the case's expected outputs.
-fn compare(results: &[Tensor], expected: &[Tensor]) -> Result<(), String> {
-    if results.len() != expected.len() {
-        return Err(format!(
-            "{} results, {} expected",
-            results.len(),
-            expected.len()
-        ));
-    }
-    for (i, (actual, expected)) in results.iter().zip(expected).enumerate() {
-        actual
-            .allclose(expected, RTOL, ATOL)
-            .map_err(|m| format!("output #{i}: {m}"))?;
-    }
-    Ok(())
-}
-
 /// Lowers the imported module to te and runs it on the case's inputs.
 fn run_te(imported: &mut Imported, case: &ConformanceCase) -> TeOutcome {
     let mut registry = PassRegistry::new();
@@ -128,22 +112,7 @@ fn run_compiled(imported: &mut Imported, case: &ConformanceCase) -> Result<(), S
 }
 
 fn run_case(case: &ConformanceCase) -> Outcome {
-    let inputs = case.model.runtime_inputs();
-    // The suite feeds shape inputs (Reshape's shape ...) as graph inputs: offer their
-    // values for shape-determining uses; they stay function arguments.
-    let input_values: HashMap<String, _> = inputs
-        .iter()
-        .zip(&case.inputs)
-        .map(|(info, t)| (info.name.clone(), t.clone()))
-        .collect();
-    let options = ImportOptions {
-        input_values,
-        file_name: format!("{}/model.onnx", case.name),
-        // Suite cases go up to the newest opset; the warning would repeat on every one.
-        warnings_to_stderr: false,
-        cleanup: Some(tb_passes::register_all),
-        ..ImportOptions::default()
-    };
+    let options = import_options(case);
     let mut imported = match import_model(&case.model, &options) {
         Ok(i) => i,
         Err(e) if e.is_unsupported() => {

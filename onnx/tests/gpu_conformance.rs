@@ -11,20 +11,19 @@
 //! Prints `gpu: N passed, N failed, N not lowered` and `ptxas: N kernels modules assembled`.
 //! Run one case by name filter: `cargo test --release -p tb-onnx --test gpu_conformance -- relu`.
 
-use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
 use tb_backends::nvptx::{self, GpuArch};
 use tb_interpreter::exec::Interpreter;
-use tb_interpreter::tensor::Tensor;
 use tb_ir::pass::{Instrumentation, PassManager, PassRegistry, Pipeline};
-use tb_onnx::import::{ImportOptions, import_model};
+use tb_onnx::import::import_model;
 use tb_onnx::{ConformanceCase, NodeTestSuite};
 
-const RTOL: f64 = 1e-3;
-const ATOL: f64 = 1e-7;
+mod suite_run;
+
+use suite_run::{compare, import_options};
 
 enum Outcome {
     Pass,
@@ -78,22 +77,6 @@ fn set_libdevice() -> bool {
     }
 }
 
-fn compare(results: &[Tensor], expected: &[Tensor]) -> Result<(), String> {
-    if results.len() != expected.len() {
-        return Err(format!(
-            "{} results, {} expected",
-            results.len(),
-            expected.len()
-        ));
-    }
-    for (i, (actual, expected)) in results.iter().zip(expected).enumerate() {
-        actual
-            .allclose(expected, RTOL, ATOL)
-            .map_err(|m| format!("output #{i}: {m}"))?;
-    }
-    Ok(())
-}
-
 fn assemble(ptxas: &Path, ptx: &str, arch: GpuArch, dir: &Path) -> Result<(), String> {
     let source = dir.join(format!("{}.ptx", arch.name()));
     std::fs::write(&source, ptx).map_err(|e| format!("cannot write PTX: {e}"))?;
@@ -116,19 +99,7 @@ fn assemble(ptxas: &Path, ptx: &str, arch: GpuArch, dir: &Path) -> Result<(), St
 }
 
 fn run_case(case: &ConformanceCase, ptxas: &Path, scratch: &Path) -> Outcome {
-    let inputs = case.model.runtime_inputs();
-    let input_values: HashMap<String, _> = inputs
-        .iter()
-        .zip(&case.inputs)
-        .map(|(info, t)| (info.name.clone(), t.clone()))
-        .collect();
-    let options = ImportOptions {
-        input_values,
-        file_name: format!("{}/model.onnx", case.name),
-        warnings_to_stderr: false,
-        cleanup: Some(tb_passes::register_all),
-        ..ImportOptions::default()
-    };
+    let options = import_options(case);
     let Ok(mut imported) = import_model(&case.model, &options) else {
         return Outcome::NotLowered;
     };
