@@ -8,6 +8,7 @@
   4. the ONNX node conformance suite on the GPU against each case's expected outputs.
 
 Usage: gpu_check.py --tb-run PATH --node-dir DIR --out DIR [--skip PART,...]
+                    [--baseline-pipeline PIPELINE]
 Needs python3 with numpy, onnx, onnxruntime and torch (CUDA), and TB_LIBDEVICE or a CUDA
 toolkit for libdevice. Prints one summary line per part; details go to OUT.
 """
@@ -78,6 +79,14 @@ def check_models(args, report):
             cmd += ["--input", os.path.join(d, f)]
         rc, out, err, secs = run(cmd)
         entry = {"rc": rc, "seconds": secs, "median_ms": bench_median(out)}
+        if args.baseline_pipeline:
+            # The same model through another pipeline, in the same run, for a ratio.
+            base = [c for c in cmd if c not in ("--output-dir", outdir)]
+            base += ["--pipeline", args.baseline_pipeline]
+            brc, bout, berr, _ = run(base)
+            entry["baseline_median_ms"] = bench_median(bout) if brc == 0 else None
+            if brc != 0:
+                entry["baseline_error"] = (bout + berr)[-1000:]
         if rc == 0:
             errors = []
             count = len([f for f in os.listdir(d) if f.startswith("expected_")])
@@ -240,6 +249,8 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--jobs", type=int, default=12)
     ap.add_argument("--skip", default="")
+    ap.add_argument("--baseline-pipeline", default="",
+                    help="also time each model through this tb-run --pipeline, for a ratio")
     args = ap.parse_args()
     args.out_tmp = tempfile.mkdtemp()
     skip = set(args.skip.split(","))

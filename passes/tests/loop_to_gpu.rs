@@ -171,3 +171,61 @@ fn knobs_outside_their_range_are_refused() {
         assert!(error.message.contains("is outside"), "{}", error.message);
     }
 }
+
+const ROW_REDUCTIONS: &str = r#"
+func.func @rows(%x: tensor<3x100xf32>) -> (tensor<3xf32>, tensor<3xf32>, tensor<3x100xf32>) {
+  %s = "graph.reduce_sum"(%x) {axes = array<i64: 1>, keepdims = false} : (tensor<3x100xf32>) -> tensor<3xf32>
+  %m = "graph.reduce_max"(%x) {axes = array<i64: 1>, keepdims = false} : (tensor<3x100xf32>) -> tensor<3xf32>
+  %p = "graph.softmax"(%x) <{axis = 1 : i64}> : (tensor<3x100xf32>) -> tensor<3x100xf32>
+  return %s, %m, %p : tensor<3xf32>, tensor<3xf32>, tensor<3x100xf32>
+}
+"#;
+
+#[test]
+fn long_reductions_run_on_the_lanes_of_a_warp() {
+    let text = check_mapping(ROW_REDUCTIONS, "");
+    assert!(text.contains("gpu.shuffle xor"), "{text}");
+    // Each lane starts at its own element and strides by 32.
+    assert!(text.contains("step 32 iter_args"), "{text}");
+}
+
+#[test]
+fn warps_take_reductions_shorter_than_a_warp() {
+    // Lanes past the end of a 5-long row start from the identity and add nothing.
+    let text = check_mapping(MLP, "{warp-reduce-min=1}");
+    assert!(text.contains("gpu.shuffle xor"), "{text}");
+}
+
+#[test]
+fn warps_take_integer_reductions() {
+    let src = r#"
+func.func @ints(%x: tensor<4x70xi32>) -> (tensor<4xi32>, tensor<4xi32>) {
+  %s = "graph.reduce_sum"(%x) {axes = array<i64: 1>, keepdims = false} : (tensor<4x70xi32>) -> tensor<4xi32>
+  %m = "graph.reduce_min"(%x) {axes = array<i64: 1>, keepdims = false} : (tensor<4x70xi32>) -> tensor<4xi32>
+  return %s, %m : tensor<4xi32>, tensor<4xi32>
+}
+"#;
+    let text = check_mapping(src, "{block-size=64 max-blocks=1}");
+    assert!(text.contains("gpu.shuffle xor"), "{text}");
+}
+
+#[test]
+fn reductions_stay_on_threads_when_turned_off() {
+    let text = check_mapping(ROW_REDUCTIONS, "{warp-reduce-min=0}");
+    assert!(!text.contains("gpu.shuffle"), "{text}");
+}
+
+#[test]
+fn many_outputs_reading_across_rows_stay_one_per_thread() {
+    // A reduction over the rows of a wide matrix reads with a stride along its axis, and
+    // its 10,000 outputs fill a GPU one per thread: warps would not coalesce. (A max, so
+    // the comparison is exact whatever the order.)
+    let src = r#"
+func.func @columns(%x: tensor<64x10000xf32>) -> tensor<10000xf32> {
+  %s = "graph.reduce_max"(%x) {axes = array<i64: 0>, keepdims = false} : (tensor<64x10000xf32>) -> tensor<10000xf32>
+  return %s : tensor<10000xf32>
+}
+"#;
+    let text = check_mapping(src, "");
+    assert!(!text.contains("gpu.shuffle"), "{text}");
+}

@@ -1,16 +1,19 @@
 //! `gpu` ops: a launch runs its body once per thread of every block, so every mapping of
 //! loops to a GPU can be checked on a CPU against the levels above.
 //!
-//! Threads run one after another. A body whose top level holds a `gpu.barrier` or a
-//! `gpu.shuffle` runs in lockstep instead: each top-level op runs for every thread of the
-//! block before the next op starts, so a barrier is the boundary between two phases and a
-//! shuffle reads what the other threads of its warp computed. Barriers and shuffles nested
-//! inside loops of the body are refused: the lockstep schedule is per top-level op.
+//! Threads run one after another. A body that holds a `gpu.barrier` or a `gpu.shuffle`
+//! runs in lockstep instead: each op runs for every thread of a group (the warp, or the
+//! whole block when there is a barrier) before the next op starts, so a barrier is the
+//! boundary between two phases and a shuffle reads what the other lanes computed. A
+//! `loop.for` around a barrier or shuffle runs in lockstep too, and its bounds must agree
+//! between the threads of the group; any other op around one is refused.
 
 use tb_dialects::gpu::{self, GpuOp, WARP_SIZE};
+use tb_dialects::loop_::{self, LoopOp};
 use tb_ir::ods::OpKind;
 use tb_ir::{BlockId, Context, Diagnostic, OpId, Value};
 
+use super::loop_::bound_value as loop_bound;
 use super::value::{RtValue, Scalar};
 use super::{Env, ExecError, ExecResult, Handler, Interpreter};
 
@@ -65,15 +68,27 @@ fn dimension(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
 }
 
 fn outside_lockstep(_: &mut Interpreter, _: &mut Env, _: OpId) -> ExecResult {
-    Err(
-        "is only run by the interpreter at the top level of a gpu.launch body, not inside nested regions"
-            .into(),
-    )
+    Err("runs only inside a gpu.launch body, where the interpreter runs threads in lockstep".into())
 }
 
-/// Whether a top-level op of the body needs every thread to have run the ops before it.
+/// Whether `op` is, or holds, an op that needs the other threads to have run the ops
+/// before it.
 fn synchronizes(ctx: &Context, op: OpId) -> bool {
-    matches!(GpuOp::of(ctx, op), Some(GpuOp::Barrier | GpuOp::Shuffle))
+    holds(ctx, op, |kind| {
+        matches!(kind, GpuOp::Barrier | GpuOp::Shuffle)
+    })
+}
+
+/// Whether `op` is, or holds, a gpu op of a kind `pick` accepts.
+fn holds(ctx: &Context, op: OpId, pick: impl Fn(GpuOp) -> bool) -> bool {
+    if GpuOp::of(ctx, op).is_some_and(&pick) {
+        return true;
+    }
+    let mut found = false;
+    ctx.walk_nested(op, &mut |inner| {
+        found |= GpuOp::of(ctx, inner).is_some_and(&pick);
+    });
+    found
 }
 
 fn launch(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
@@ -112,7 +127,14 @@ fn launch(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
         )
         .into());
     }
-    let lockstep = ctx.block_ops(body).any(|o| synchronizes(ctx, o));
+    let lockstep = synchronizes(ctx, op);
+    // Shuffles only exchange values within a warp, so warps may run one after another
+    // unless a barrier makes the whole block wait.
+    let group = if holds(ctx, op, |kind| kind == GpuOp::Barrier) {
+        usize::MAX
+    } else {
+        WARP_SIZE as usize
+    };
     let args = ctx.block(body).args.clone();
     for z in 0..gz {
         for y in 0..gy {
@@ -128,7 +150,13 @@ fn launch(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
                         .collect()
                 };
                 if lockstep {
-                    run_block_in_lockstep(interp, env, body, &args, &threads, arg_values)?;
+                    for threads in threads.chunks(group.min(threads.len())) {
+                        let mut locals: Vec<Env> = threads
+                            .iter()
+                            .map(|&t| args.iter().copied().zip(arg_values(t)).collect())
+                            .collect();
+                        run_in_lockstep(interp, env, body, &mut locals)?;
+                    }
                 } else {
                     for &t in &threads {
                         interp
@@ -159,52 +187,166 @@ fn thread_ids(bx: i64, by: i64, bz: i64) -> Vec<[i64; 3]> {
     ids
 }
 
-/// Runs each top-level op of `body` for every thread before the next; each thread keeps
-/// the values its top-level ops defined.
-fn run_block_in_lockstep(
+/// Runs the ops of `block` for a group of threads (a warp, or the whole block when a
+/// barrier is involved), each op for every thread before the next, so a barrier is the
+/// boundary between two phases and a shuffle reads what the other lanes computed. A
+/// `loop.for` that holds a barrier or shuffle runs in lockstep too: its bounds must be
+/// the same for every thread of the group, as on hardware where such a loop would
+/// otherwise deadlock or read lanes that left. Each thread keeps the values it defines in
+/// its own `locals`; what the block's `loop.yield` yields is returned per thread.
+fn run_in_lockstep(
     interp: &mut Interpreter,
     env: &mut Env,
-    body: BlockId,
-    args: &[Value],
-    threads: &[[i64; 3]],
-    arg_values: impl Fn([i64; 3]) -> Vec<RtValue>,
-) -> ExecResult {
+    block: BlockId,
+    locals: &mut [Env],
+) -> ExecResult<Vec<Vec<RtValue>>> {
     let ctx = interp.ctx;
-    let mut locals: Vec<Vec<(Value, RtValue)>> = threads
-        .iter()
-        .map(|&t| args.iter().copied().zip(arg_values(t)).collect())
-        .collect();
-    for op in ctx.block_ops(body) {
+    for op in ctx.block_ops(block) {
         match GpuOp::of(ctx, op) {
             Some(GpuOp::Terminator) => break,
             // Every thread has run the ops before: that is the barrier.
             Some(GpuOp::Barrier) => continue,
             Some(GpuOp::Shuffle) => {
-                shuffle_in_lockstep(interp, env, op, &mut locals)?;
+                shuffle_in_lockstep(interp, env, op, locals)?;
                 continue;
             }
             _ => {}
         }
-        for thread_locals in locals.iter_mut() {
-            for (value, rt) in thread_locals.iter() {
-                env.insert(*value, rt.clone());
+        match LoopOp::of(ctx, op) {
+            Some(LoopOp::Yield) => {
+                return locals
+                    .iter()
+                    .map(|thread| {
+                        ctx.op(op)
+                            .operands
+                            .iter()
+                            .map(|v| read_local(env, thread, *v))
+                            .collect()
+                    })
+                    .collect();
             }
+            Some(LoopOp::For) if synchronizes(ctx, op) => {
+                for_in_lockstep(interp, env, op, locals)?;
+                continue;
+            }
+            _ => {}
+        }
+        if synchronizes(ctx, op) {
+            return Err(located(Diagnostic::error(
+                ctx.op(op).loc,
+                format!(
+                    "'{}' op holds a gpu.barrier or gpu.shuffle; the interpreter runs them only at the top level of a gpu.launch body or inside loop.for loops",
+                    ctx.op_name(op)
+                ),
+            )));
+        }
+        for thread in locals.iter_mut() {
+            bring_in(ctx, env, thread, op);
             interp.run_op(env, op).map_err(located)?;
             for &result in &ctx.op(op).results {
                 if let Some(rt) = env.get(&result) {
-                    thread_locals.push((result, rt.clone()));
+                    thread.insert(result, rt.clone());
                 }
             }
         }
     }
-    Ok(())
+    Ok(Vec::new())
 }
 
-fn local_scalar(locals: &[(Value, RtValue)], value: Value) -> Option<Scalar> {
-    locals.iter().rev().find_map(|(v, rt)| match rt {
-        RtValue::Scalar(s) if *v == value => Some(*s),
-        _ => None,
-    })
+/// Puts the thread's own values that `op` may read into the shared environment: its
+/// operands, or everything when nested regions may read any of them.
+fn bring_in(ctx: &Context, env: &mut Env, thread: &Env, op: OpId) {
+    if ctx.op(op).regions.is_empty() {
+        for v in &ctx.op(op).operands {
+            if let Some(rt) = thread.get(v) {
+                env.insert(*v, rt.clone());
+            }
+        }
+    } else {
+        env.extend(thread.iter().map(|(v, rt)| (*v, rt.clone())));
+    }
+}
+
+fn read_local(env: &Env, thread: &Env, value: Value) -> ExecResult<RtValue> {
+    thread
+        .get(&value)
+        .or_else(|| env.get(&value))
+        .cloned()
+        .ok_or_else(|| ExecError::from("uses a value that has not been computed"))
+}
+
+/// A `loop.for` holding a barrier or shuffle: every thread of the group runs each
+/// iteration's ops in lockstep.
+fn for_in_lockstep(
+    interp: &mut Interpreter,
+    env: &mut Env,
+    op: OpId,
+    locals: &mut [Env],
+) -> ExecResult {
+    let ctx = interp.ctx;
+    let fail = |m: String| {
+        located(Diagnostic::error(
+            ctx.op(op).loc,
+            format!("'{}' op {m}", ctx.op_name(op)),
+        ))
+    };
+    let dims = loop_::loop_dims(ctx, op).ok_or_else(|| fail("has malformed bounds".into()))?;
+    let [dim] = dims.as_slice() else {
+        return Err(fail("must have one dimension".into()));
+    };
+    if dim.step <= 0 {
+        return Err(fail(format!("has non-positive step {}", dim.step)));
+    }
+    let body = loop_::body(ctx, op).ok_or_else(|| fail("has no body".into()))?;
+    let mut bounds = None;
+    let mut carried = Vec::with_capacity(locals.len());
+    for thread in locals.iter() {
+        for v in dim.lower.operands.iter().chain(&dim.upper.operands) {
+            if let Some(rt) = thread.get(v) {
+                env.insert(*v, rt.clone());
+            }
+        }
+        let these = (
+            loop_bound(env, &dim.lower, true)?,
+            loop_bound(env, &dim.upper, false)?,
+        );
+        if bounds.is_some_and(|b| b != these) {
+            return Err(fail(
+                "holds a gpu.barrier or gpu.shuffle but its bounds differ between the threads that must run it together".into(),
+            ));
+        }
+        bounds = Some(these);
+        carried.push(
+            loop_::inits(ctx, op)
+                .iter()
+                .map(|v| read_local(env, thread, *v))
+                .collect::<ExecResult<Vec<_>>>()?,
+        );
+    }
+    let Some((lower, upper)) = bounds else {
+        return Ok(());
+    };
+    let args = ctx.block(body).args.clone();
+    let mut iv = lower;
+    while iv < upper {
+        for (thread, values) in locals.iter_mut().zip(carried.drain(..)) {
+            thread.insert(args[0], RtValue::Scalar(Scalar::Int(iv)));
+            for (&arg, value) in args[1..].iter().zip(values) {
+                thread.insert(arg, value);
+            }
+        }
+        carried = run_in_lockstep(interp, env, body, locals)?;
+        iv = match iv.checked_add(dim.step) {
+            Some(next) => next,
+            None => break,
+        };
+    }
+    for (thread, values) in locals.iter_mut().zip(carried) {
+        for (&result, value) in ctx.op(op).results.iter().zip(values) {
+            thread.insert(result, value);
+        }
+    }
+    Ok(())
 }
 
 /// Each thread reads the value of the lane its mode and offset choose, within its warp.
@@ -212,7 +354,7 @@ fn shuffle_in_lockstep(
     interp: &mut Interpreter,
     env: &mut Env,
     op: OpId,
-    locals: &mut [Vec<(Value, RtValue)>],
+    locals: &mut [Env],
 ) -> ExecResult {
     let ctx = interp.ctx;
     let fail = |m: String| {
@@ -224,13 +366,11 @@ fn shuffle_in_lockstep(
     let mode = gpu::shuffle_mode(ctx, op).ok_or_else(|| fail("has no valid mode".into()))?;
     let operands = ctx.op(op).operands.clone();
     let results = ctx.op(op).results.clone();
-    let read = |thread: &[(Value, RtValue)], v: Value| -> Result<Scalar, ExecError> {
-        local_scalar(thread, v)
-            .or_else(|| match env.get(&v) {
-                Some(RtValue::Scalar(s)) => Some(*s),
-                _ => None,
-            })
-            .ok_or_else(|| fail("uses a value that has not been computed".into()))
+    let read = |thread: &Env, v: Value| -> Result<Scalar, ExecError> {
+        match thread.get(&v).or_else(|| env.get(&v)) {
+            Some(RtValue::Scalar(s)) => Ok(*s),
+            _ => Err(fail("uses a value that has not been computed".into())),
+        }
     };
     let mut values = Vec::with_capacity(locals.len());
     let mut lanes = Vec::with_capacity(locals.len());
@@ -258,8 +398,8 @@ fn shuffle_in_lockstep(
             Some(v) if valid => (*v, true),
             _ => (values[t], false),
         };
-        thread.push((results[0], RtValue::Scalar(value)));
-        thread.push((results[1], RtValue::Scalar(Scalar::Int(i64::from(valid)))));
+        thread.insert(results[0], RtValue::Scalar(value));
+        thread.insert(results[1], RtValue::Scalar(Scalar::Int(i64::from(valid))));
     }
     Ok(())
 }

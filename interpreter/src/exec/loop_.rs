@@ -64,7 +64,7 @@ fn dealloc(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
 }
 
 /// The value of a bound: the maximum (lower) or minimum (upper) of its map's results.
-fn bound_value(env: &Env, bound: &Bound, lower: bool) -> ExecResult<i64> {
+pub(super) fn bound_value(env: &Env, bound: &Bound, lower: bool) -> ExecResult<i64> {
     let values = bound
         .operands
         .iter()

@@ -18,8 +18,13 @@
 //! deallocations, globals and views. Kernels may use them: the NVPTX backend passes the
 //! buffers as kernel parameters and recomputes constants and views inside the kernel.
 //!
-//! The two options are the mapping's knobs: `block-size` in [1, 1024] and `max-blocks`
-//! in [1, 2^31 - 1]; a grid never has more blocks than the iteration space needs.
+//! - A parallel loop whose body reduces over a long axis (at least `warp-reduce-min`
+//!   elements; see `warp_reduce`) gives each output to a warp instead of a thread: the
+//!   lanes split the reduction and combine their partial values with shuffles.
+//!
+//! The options are the mapping's knobs: `block-size` in [1, 1024], `max-blocks` in
+//! [1, 2^31 - 1] and `warp-reduce-min` (0 turns warps off); a grid never has more blocks
+//! than the iteration space needs.
 
 use tb_dialects::arith::ArithOp;
 use tb_dialects::gpu;
@@ -31,6 +36,7 @@ use tb_ir::pass::{OptionKind, Pass, PassInfo, PassOptionInfo, PassOptions};
 use tb_ir::value::ValueDef;
 use tb_ir::{AttrKind, BlockId, Context, Diagnostic, OpId, TypeKind, Value};
 
+use super::warp_reduce;
 use crate::conversion::te_to_loop::builder::Builder;
 
 const OPTIONS: &[PassOptionInfo] = &[
@@ -46,6 +52,12 @@ const OPTIONS: &[PassOptionInfo] = &[
         default: "65535",
         help: "Most blocks per grid; threads then take several iterations each (grid-stride)",
     },
+    PassOptionInfo {
+        name: "warp-reduce-min",
+        kind: OptionKind::Int,
+        default: "64",
+        help: "Reductions at least this long run one output per warp, combined with shuffles (0: never)",
+    },
 ];
 
 pub(crate) fn info() -> PassInfo {
@@ -57,6 +69,7 @@ pub(crate) fn info() -> PassInfo {
             Box::new(LoopToGpu {
                 block_size: options.int("block-size"),
                 max_blocks: options.int("max-blocks"),
+                warp_reduce_min: options.int("warp-reduce-min"),
             })
         },
     }
@@ -65,6 +78,7 @@ pub(crate) fn info() -> PassInfo {
 struct LoopToGpu {
     block_size: i64,
     max_blocks: i64,
+    warp_reduce_min: i64,
 }
 
 impl Pass for LoopToGpu {
@@ -88,6 +102,12 @@ impl Pass for LoopToGpu {
             return Err(at_root(format!(
                 "convert-loop-to-gpu: max-blocks={} is outside [1, 2147483647]",
                 self.max_blocks
+            )));
+        }
+        if self.warp_reduce_min < 0 {
+            return Err(at_root(format!(
+                "convert-loop-to-gpu: warp-reduce-min={} is negative",
+                self.warp_reduce_min
             )));
         }
         let mut functions = Vec::new();
@@ -381,14 +401,37 @@ impl LoopToGpu {
             ctx.erase_op(op);
             return Ok(());
         }
-        let block_size = self.block_size.min(total);
-        let blocks = ((total + block_size - 1) / block_size).min(self.max_blocks);
-        let threads = blocks * block_size;
+        let reductions = warp_reduce::reductions(ctx, op);
+        let on_warps = warp_reduce::prefers_warps(ctx, &reductions, total, self.warp_reduce_min);
+        // On warps, a "worker" is a warp of 32 lanes and takes one output at a time.
+        let lanes = if on_warps {
+            i64::from(gpu::WARP_SIZE)
+        } else {
+            1
+        };
+        let block_size = if on_warps {
+            (self.block_size / lanes).max(1) * lanes
+        } else {
+            self.block_size.min(total)
+        };
+        let workers_per_block = block_size / lanes;
+        let blocks = ((total + workers_per_block - 1) / workers_per_block).min(self.max_blocks);
+        let threads = blocks * workers_per_block;
         let (args, inside) = create_launch(ctx, Builder::before(op, loc), blocks, block_size);
-        // The thread's first iteration: block id * block size + thread id.
+        // The thread's first iteration: block id * block size + thread id (divided by the
+        // warp size on warps, whose lane is the thread id modulo 32).
         let global_id = {
             let scaled = inside.binary(ctx, "arith.muli", args[0], args[9]);
             inside.binary(ctx, "arith.addi", scaled, args[3])
+        };
+        let (global_id, lane) = if on_warps {
+            let warp = inside.index_constant(ctx, lanes);
+            (
+                inside.binary(ctx, "arith.divui", global_id, warp),
+                Some(inside.binary(ctx, "arith.remui", args[3], warp)),
+            )
+        } else {
+            (global_id, None)
         };
         let lower = ctx.intern_attr(AttrKind::AffineMap(AffineMap::new(
             1,
@@ -463,6 +506,11 @@ impl LoopToGpu {
             ctx.replace_all_uses(old, new);
         }
         ctx.erase_op(op);
+        if let Some(lane) = lane {
+            for r in &reductions {
+                warp_reduce::spread_over_lanes(ctx, r, lane);
+            }
+        }
         Ok(())
     }
 }

@@ -3,6 +3,8 @@
 // RUN: tb-run --interpret %s --function grid | FileCheck %s --check-prefix=GRID
 // RUN: not tb-run --interpret %s --function oversized_block 2>&1 | FileCheck %s --check-prefix=OVERSIZED
 // RUN: not tb-run --interpret %s --function nested_barrier 2>&1 | FileCheck %s --check-prefix=NESTED
+// RUN: tb-run --interpret %s --function barrier_in_loop | FileCheck %s --check-prefix=LOOPED
+// RUN: not tb-run --interpret %s --function divergent_barrier 2>&1 | FileCheck %s --check-prefix=DIVERGENT
 
 // Lanes swap with their neighbour: lane i reads lane i ^ 1.
 // XOR: result #0: memref<8xf32> = [1.0, 0.0, 3.0, 2.0, 5.0, 4.0, 7.0, 6.0]
@@ -79,12 +81,57 @@ func.func @oversized_block() {
   return
 }
 
-// NESTED: error: 'gpu.barrier' op is only run by the interpreter at the top level of a gpu.launch body, not inside nested regions
+// NESTED: error: 'loop.parallel' op holds a gpu.barrier or gpu.shuffle; the interpreter runs them only at the top level of a gpu.launch body or inside loop.for loops
 func.func @nested_barrier() {
   %c1 = arith.constant 1 : index
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
              threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
-    loop.for %i = 0 to 2 {
+    loop.parallel (%i) = (0) to (2) {
+      gpu.barrier
+    }
+    gpu.terminator
+  }
+  return
+}
+
+// Barriers inside a loop.for whose bounds every thread shares: each iteration reads what
+// the neighbour wrote in the one before (run thread after thread, it would read zeros).
+// LOOPED: result #0: memref<4xf32> = [3.0, 3.0, 3.0, 3.0]
+func.func @barrier_in_loop() -> memref<4xf32> {
+  %buf = loop.alloc() : memref<4xf32>
+  %out = loop.alloc() : memref<4xf32>
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
+    %zero = arith.constant 0.0 : f32
+    %one = arith.constant 1.0 : f32
+    loop.store %zero, %buf[%tx] : memref<4xf32>
+    gpu.barrier
+    %next = arith.addi %tx, %c1 : index
+    %n = arith.remui %next, %c4 : index
+    %r = loop.for %i = 0 to 3 iter_args(%acc = %zero) -> (f32) {
+      %v = loop.load %buf[%n] : memref<4xf32>
+      gpu.barrier
+      %w = arith.addf %v, %one : f32
+      loop.store %w, %buf[%tx] : memref<4xf32>
+      gpu.barrier
+      loop.yield %w : f32
+    }
+    loop.store %r, %out[%tx] : memref<4xf32>
+    gpu.terminator
+  }
+  return %out : memref<4xf32>
+}
+
+// A loop around a barrier that threads would run a different number of times.
+// DIVERGENT: error: 'loop.for' op holds a gpu.barrier or gpu.shuffle but its bounds differ between the threads that must run it together
+func.func @divergent_barrier() {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c2, %sy = %c1, %sz = %c1) {
+    loop.for %i = 0 to affine_map<(d0) -> (d0)>(%tx) {
       gpu.barrier
     }
     gpu.terminator
