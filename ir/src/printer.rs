@@ -1132,8 +1132,7 @@ pub(crate) fn write_attr(w: &mut AttrWriter, attr: Attr, out: &mut String) {
         }
         AttrKind::DenseElements { ty, data }
             if !data.splat
-                && w
-                    .elide_elements
+                && w.elide_elements
                     .is_some_and(|limit| data.elements.len() as u64 > limit) =>
         {
             // What MLIR prints for an elided elements attribute; it parses back as a

@@ -330,9 +330,16 @@ mod tests {
             loaded.module,
             tb_ir::printer::PrintOptions::default(),
         );
-        assert_eq!(text.matches("call @tb_rt_profile_begin").count(), 2, "{text}");
+        assert_eq!(
+            text.matches("call @tb_rt_profile_begin").count(),
+            2,
+            "{text}"
+        );
         assert_eq!(text.matches("call @tb_rt_profile_end").count(), 2, "{text}");
-        assert!(text.contains("func.func private @tb_rt_profile_begin(i64)"), "{text}");
+        assert!(
+            text.contains("func.func private @tb_rt_profile_begin(i64)"),
+            "{text}"
+        );
     }
 
     #[test]
@@ -362,9 +369,18 @@ mod tests {
         let text = table(&kernels, &recording, 2);
         let rows: Vec<&str> = text.lines().skip(2).collect();
         assert!(rows[0].starts_with("  k1 "), "{text}");
-        assert!(rows[0].contains("0.1500") && rows[0].contains("60.0%"), "{text}");
-        assert!(rows[1].contains("0.1000") && rows[1].ends_with("  a"), "{text}");
-        assert!(text.starts_with("profile: 2 kernels, 2 run(s), 0.250 ms per run"), "{text}");
+        assert!(
+            rows[0].contains("0.1500") && rows[0].contains("60.0%"),
+            "{text}"
+        );
+        assert!(
+            rows[1].contains("0.1000") && rows[1].ends_with("  a"),
+            "{text}"
+        );
+        assert!(
+            text.starts_with("profile: 2 kernels, 2 run(s), 0.250 ms per run"),
+            "{text}"
+        );
     }
 
     #[test]
@@ -382,11 +398,11 @@ mod tests {
             panic!("traceEvents is not an array");
         };
         assert_eq!(events.len(), 2);
-        assert_eq!(events[0].get("name").unwrap().as_str(), Some("conv \"1\"+relu"));
-        assert_eq!(events[0].get("ph").unwrap().as_str(), Some("X"));
         assert_eq!(
-            events[1].get("dur"),
-            Some(&crate::json::Json::Number(10.0))
+            events[0].get("name").unwrap().as_str(),
+            Some("conv \"1\"+relu")
         );
+        assert_eq!(events[0].get("ph").unwrap().as_str(), Some("X"));
+        assert_eq!(events[1].get("dur"), Some(&crate::json::Json::Number(10.0)));
     }
 }

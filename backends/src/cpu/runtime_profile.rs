@@ -102,7 +102,10 @@ mod tests {
         tb_rt_profile_begin(0);
         tb_rt_profile_end(0);
         start_recording();
-        assert!(take_recording().events.is_empty(), "nothing before the start");
+        assert!(
+            take_recording().events.is_empty(),
+            "nothing before the start"
+        );
         start_recording();
         tb_rt_profile_begin(3);
         std::thread::sleep(Duration::from_millis(2));
@@ -115,6 +118,9 @@ mod tests {
         assert_eq!(kernels, [3, 4]);
         assert!(recording.events[0].duration >= Duration::from_millis(2));
         assert!(recording.events[1].start >= recording.events[0].start);
-        assert!(take_recording().events.is_empty(), "taking ends the recording");
+        assert!(
+            take_recording().events.is_empty(),
+            "taking ends the recording"
+        );
     }
 }
