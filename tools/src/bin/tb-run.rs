@@ -50,7 +50,7 @@ struct Args {
     #[arg(long = "input-shape", value_name = "NAME=AxBxC")]
     input_shapes: Vec<String>,
     /// Run with the reference interpreter instead of compiling.
-    #[arg(long, conflicts_with_all = ["check", "bench"])]
+    #[arg(long, conflicts_with_all = ["check", "bench", "profile", "profile_trace"])]
     interpret: bool,
     /// Also run the reference interpreter on the module as given and compare every result
     /// (within --rtol/--atol); exits non-zero on a mismatch.
