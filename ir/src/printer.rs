@@ -3,6 +3,7 @@
 //! Values and blocks are numbered the way `mlir-opt` numbers them.
 
 use std::fmt::Write;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::attributes::{Attr, AttrKind, DenseArrayData, DenseData, DenseElement};
 use crate::block::BlockId;
@@ -25,6 +26,49 @@ pub struct PrintOptions {
     pub debug_info: bool,
     /// `--mlir-print-local-scope`: print everything inline (we never emit aliases).
     pub local_scope: bool,
+}
+
+/// What [`print_operation`] leaves out of large modules: `mlir-opt`'s
+/// `--mlir-elide-elementsattrs-if-larger` and `--mlir-elide-resource-strings-if-larger`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Elision {
+    /// A non-splat `dense<...>` with more elements than this prints as
+    /// `dense_resource<__elided__>`, as MLIR prints it.
+    pub elements_larger_than: Option<u64>,
+    /// A `{-# ... #-}` resource entry whose value prints longer than this many characters
+    /// (quotes included) is left out, with sections left empty by that.
+    pub resource_strings_larger_than: Option<u64>,
+}
+
+impl Elision {
+    /// Everything printed in full.
+    pub const NONE: Elision = Elision {
+        elements_larger_than: None,
+        resource_strings_larger_than: None,
+    };
+}
+
+/// `u64::MAX` stands for "no limit" in the process-wide defaults below.
+static ELIDE_ELEMENTS: AtomicU64 = AtomicU64::new(u64::MAX);
+static ELIDE_RESOURCE_STRINGS: AtomicU64 = AtomicU64::new(u64::MAX);
+
+/// Sets the elision every [`print_operation`] of this process applies, as MLIR's printer
+/// flags take their defaults from the command line: a tool sets it once from its
+/// `--mlir-elide-*` flags, and IR dumps made anywhere (pass instrumentation included)
+/// follow it. Text meant to be parsed back in full uses [`print_operation_with`].
+pub fn set_default_elision(elision: Elision) {
+    let raw = |limit: Option<u64>| limit.unwrap_or(u64::MAX);
+    ELIDE_ELEMENTS.store(raw(elision.elements_larger_than), Ordering::Relaxed);
+    ELIDE_RESOURCE_STRINGS.store(raw(elision.resource_strings_larger_than), Ordering::Relaxed);
+}
+
+/// The elision [`print_operation`] applies (none unless [`set_default_elision`] set one).
+pub fn default_elision() -> Elision {
+    let limit = |raw: u64| (raw != u64::MAX).then_some(raw);
+    Elision {
+        elements_larger_than: limit(ELIDE_ELEMENTS.load(Ordering::Relaxed)),
+        resource_strings_larger_than: limit(ELIDE_RESOURCE_STRINGS.load(Ordering::Relaxed)),
+    }
 }
 
 /// How one value prints.
@@ -53,6 +97,8 @@ pub(crate) struct Printer<'a> {
     /// naming a block is O(1) however many blocks its region has.
     block_numbers: Vec<u32>,
     pub(crate) attrs: AttrWriter<'a>,
+    /// Resource entries printed longer than this are left out.
+    elide_resource_strings: Option<u64>,
     /// Dialects whose ops print without prefix, one entry per open op region.
     default_dialects: Vec<&'static str>,
 }
@@ -64,6 +110,8 @@ pub(crate) struct AttrWriter<'a> {
     ctx: &'a Context,
     resources: Vec<String>,
     aliases: Option<Aliases>,
+    /// Non-splat dense elements with more elements than this print elided.
+    elide_elements: Option<u64>,
 }
 
 #[derive(Default)]
@@ -81,6 +129,7 @@ impl<'a> AttrWriter<'a> {
             ctx,
             resources: Vec::new(),
             aliases: use_aliases.then(Aliases::default),
+            elide_elements: None,
         }
     }
 
@@ -128,8 +177,21 @@ impl<'a> AttrWriter<'a> {
     }
 }
 
-/// Prints `op` (usually the top-level module) and the resource trailer.
+/// Prints `op` (usually the top-level module) and the resource trailer, eliding what the
+/// process-wide default says ([`set_default_elision`]; nothing unless a tool set it).
 pub fn print_operation(ctx: &Context, op: OpId, options: PrintOptions) -> String {
+    print_operation_with(ctx, op, options, default_elision())
+}
+
+/// [`print_operation`] with an explicit elision ([`Elision::NONE`] prints everything).
+pub fn print_operation_with(
+    ctx: &Context,
+    op: OpId,
+    options: PrintOptions,
+    elision: Elision,
+) -> String {
+    let mut attrs = AttrWriter::new(ctx, !options.local_scope);
+    attrs.elide_elements = elision.elements_larger_than;
     let mut p = Printer {
         ctx,
         options,
@@ -137,7 +199,8 @@ pub fn print_operation(ctx: &Context, op: OpId, options: PrintOptions) -> String
         names: vec![ValueName::Unnamed; ctx.values.slot_bound()],
         name_strings: Vec::new(),
         block_numbers: vec![u32::MAX; ctx.blocks.slot_bound()],
-        attrs: AttrWriter::new(ctx, !options.local_scope),
+        attrs,
+        elide_resource_strings: elision.resource_strings_larger_than,
         default_dialects: Vec::new(),
     };
     p.number_values(op);
@@ -698,72 +761,77 @@ impl Printer<'_> {
     }
 
     fn print_resources(&mut self) {
-        let blobs: Vec<_> = self
+        // Each entry as `key: value`, without the ones elision leaves out.
+        let fits = |value: &str| {
+            self.elide_resource_strings
+                .is_none_or(|limit| value.len() as u64 <= limit)
+        };
+        let entry = |key: &str, value: String| {
+            let mut e = String::from("      ");
+            write_resource_handle(key, &mut e);
+            e.push_str(": ");
+            e.push_str(&value);
+            e
+        };
+        let blobs: Vec<String> = self
             .attrs
             .resources
             .iter()
             .filter_map(|h| self.ctx.resources.get(h).map(|b| (h, b)))
+            .filter_map(|(handle, blob)| {
+                let mut value = String::from("\"0x");
+                for b in blob.alignment.to_le_bytes().iter().chain(&blob.data) {
+                    let _ = write!(value, "{b:02X}");
+                }
+                value.push('"');
+                fits(&value).then(|| entry(handle, value))
+            })
             .collect();
-        let external: Vec<_> = self
+        let external: Vec<String> = self
             .ctx
             .external_resources
             .iter()
-            .filter(|(_, entries)| !entries.is_empty())
+            .filter_map(|(group, entries)| {
+                let items: Vec<String> = entries
+                    .iter()
+                    .filter_map(|(key, value)| {
+                        let text = match value {
+                            ExternalResourceValue::Bool(b) => b.to_string(),
+                            ExternalResourceValue::String(bytes) => {
+                                let mut quoted = String::new();
+                                escape_into(&mut quoted, bytes);
+                                quoted
+                            }
+                        };
+                        fits(&text).then(|| entry(key, text))
+                    })
+                    .collect();
+                if items.is_empty() {
+                    return None;
+                }
+                let mut g = String::from("    ");
+                write_resource_handle(group, &mut g);
+                g.push_str(": {\n");
+                g.push_str(&items.join(",\n"));
+                g.push_str("\n    }");
+                Some(g)
+            })
             .collect();
-        if blobs.is_empty() && external.is_empty() {
-            return;
-        }
         let mut sections = Vec::new();
         if !blobs.is_empty() {
-            let mut s = String::from("  dialect_resources: {\n    builtin: {\n");
-            let entries: Vec<String> = blobs
-                .iter()
-                .map(|(handle, blob)| {
-                    let mut e = String::from("      ");
-                    write_resource_handle(handle, &mut e);
-                    e.push_str(": \"0x");
-                    for b in blob.alignment.to_le_bytes().iter().chain(&blob.data) {
-                        let _ = write!(e, "{b:02X}");
-                    }
-                    e.push('"');
-                    e
-                })
-                .collect();
-            s.push_str(&entries.join(",\n"));
-            s.push_str("\n    }\n  }");
-            sections.push(s);
+            sections.push(format!(
+                "  dialect_resources: {{\n    builtin: {{\n{}\n    }}\n  }}",
+                blobs.join(",\n")
+            ));
         }
         if !external.is_empty() {
-            let mut s = String::from("  external_resources: {\n");
-            let groups: Vec<String> = external
-                .iter()
-                .map(|(group, entries)| {
-                    let mut g = String::from("    ");
-                    write_resource_handle(group, &mut g);
-                    g.push_str(": {\n");
-                    let items: Vec<String> = entries
-                        .iter()
-                        .map(|(key, value)| {
-                            let mut e = String::from("      ");
-                            write_resource_handle(key, &mut e);
-                            e.push_str(": ");
-                            match value {
-                                ExternalResourceValue::Bool(b) => {
-                                    e.push_str(if *b { "true" } else { "false" })
-                                }
-                                ExternalResourceValue::String(bytes) => escape_into(&mut e, bytes),
-                            }
-                            e
-                        })
-                        .collect();
-                    g.push_str(&items.join(",\n"));
-                    g.push_str("\n    }");
-                    g
-                })
-                .collect();
-            s.push_str(&groups.join(",\n"));
-            s.push_str("\n  }");
-            sections.push(s);
+            sections.push(format!(
+                "  external_resources: {{\n{}\n  }}",
+                external.join(",\n")
+            ));
+        }
+        if sections.is_empty() {
+            return;
         }
         self.out.push_str("\n{-#\n");
         self.out.push_str(&sections.join(",\n"));
@@ -1061,6 +1129,16 @@ pub(crate) fn write_attr(w: &mut AttrWriter, attr: Attr, out: &mut String) {
                 out.push_str("::@");
                 write_symbol_name(n, out);
             }
+        }
+        AttrKind::DenseElements { ty, data }
+            if !data.splat
+                && w.elide_elements
+                    .is_some_and(|limit| data.elements.len() as u64 > limit) =>
+        {
+            // What MLIR prints for an elided elements attribute; it parses back as a
+            // resource without data.
+            out.push_str("dense_resource<__elided__> : ");
+            write_type(w, *ty, out);
         }
         AttrKind::DenseElements { ty, data } => {
             out.push_str("dense<");

@@ -10,3 +10,5 @@ pub mod latency;
 pub mod load;
 pub mod lower;
 pub mod memory;
+pub mod print_flags;
+pub mod profile;

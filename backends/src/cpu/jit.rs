@@ -30,7 +30,7 @@ use tb_tensor::{DType, Tensor};
 
 use super::abi::{AbiParam, EntryPoint};
 use super::types::ElementKind;
-use super::{CompileOptions, build, heap_stats, parallel, runtime};
+use super::{CompileOptions, build, heap_stats, parallel, runtime, runtime_profile};
 
 /// Why a compiled function could not run.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -99,6 +99,15 @@ impl Jit {
                 heap_stats::tb_rt_aligned_alloc as *const () as u64,
             ),
             ("free", heap_stats::tb_rt_free as *const () as u64),
+            // Kernel timing, called only by code instrumented for a profile.
+            (
+                runtime_profile::PROFILE_BEGIN,
+                runtime_profile::tb_rt_profile_begin as *const () as u64,
+            ),
+            (
+                runtime_profile::PROFILE_END,
+                runtime_profile::tb_rt_profile_end as *const () as u64,
+            ),
         ];
         let mut pairs = Vec::new();
         for (name, address) in symbols {

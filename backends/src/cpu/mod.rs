@@ -20,6 +20,7 @@ pub(crate) mod module;
 mod parallel;
 pub mod runtime;
 pub mod runtime_library;
+pub mod runtime_profile;
 mod soft_bf16;
 pub mod target;
 mod translate;

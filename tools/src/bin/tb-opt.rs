@@ -8,7 +8,7 @@ use tb_ir::diagnostics::{self, Diagnostic, SourceMgr};
 use tb_ir::expected_diagnostics::{self, Expected};
 use tb_ir::parser::{ParseOptions, parse_source};
 use tb_ir::pass::{Instrumentation, PassManager, PassRegistry, Pipeline, PipelineElement};
-use tb_ir::printer::{PrintOptions, print_operation};
+use tb_ir::printer::{Elision, PrintOptions, print_operation, print_operation_with};
 use tb_ir::{Context, Severity, verifier};
 use tb_support::write_output;
 
@@ -94,6 +94,11 @@ struct Args {
     /// Report the wall time of every pass on stderr.
     #[arg(long = "mlir-timing")]
     timing: bool,
+    #[command(flatten)]
+    elide: tb_tools::print_flags::ElideFlags,
+    /// Write MLIR bytecode instead of text (not supported: the error says what to use).
+    #[arg(long = "emit-bytecode")]
+    emit_bytecode: bool,
     /// Print the passes' statistics after the pipeline ran (to stderr).
     #[arg(long = "mlir-pass-statistics")]
     pass_statistics: bool,
@@ -260,7 +265,8 @@ fn reproducer_text(
             ),
         ],
     );
-    let text = print_operation(
+    // A reproducer must replay the failure: it keeps every constant, whatever is elided.
+    let text = print_operation_with(
         ctx,
         top,
         PrintOptions {
@@ -268,6 +274,7 @@ fn reproducer_text(
             debug_info: true,
             local_scope: true,
         },
+        Elision::NONE,
     );
     ctx.external_resources.shift_remove("mlir_reproducer");
     if let Some(saved) = saved {
@@ -515,7 +522,7 @@ fn verify_roundtrip(
             debug_info: true,
             local_scope: true,
         };
-        let first = print_operation(ctx, top, print);
+        let first = print_operation_with(ctx, top, print, Elision::NONE);
         let mut again = new_context(allow_unregistered);
         let reparsed = parse_source(&mut again, &first, filename, &ParseOptions::default())
             .map_err(|d| {
@@ -527,7 +534,7 @@ fn verify_roundtrip(
                     ),
                 )
             })?;
-        let second = print_operation(&again, reparsed, print);
+        let second = print_operation_with(&again, reparsed, print, Elision::NONE);
         if first != second {
             let line = first
                 .lines()
@@ -546,14 +553,19 @@ fn verify_roundtrip(
     Ok(())
 }
 
-fn read_input(path: &str) -> std::io::Result<String> {
-    if path == "-" {
-        let mut s = String::new();
-        std::io::stdin().read_to_string(&mut s)?;
-        Ok(s)
+/// The input's text; MLIR bytecode is refused with a way to convert it.
+fn read_input(path: &str) -> Result<String, String> {
+    let mut bytes = Vec::new();
+    let read = if path == "-" {
+        std::io::stdin().read_to_end(&mut bytes).map(|_| ())
     } else {
-        std::fs::read_to_string(path)
+        std::fs::File::open(path).and_then(|mut f| f.read_to_end(&mut bytes).map(|_| ()))
+    };
+    read.map_err(|e| format!("cannot read '{path}': {e}"))?;
+    if bytes.starts_with(tb_tools::print_flags::BYTECODE_MAGIC) {
+        return Err(tb_tools::print_flags::bytecode_input_error(path));
     }
+    String::from_utf8(bytes).map_err(|e| format!("cannot read '{path}': {e}"))
 }
 
 fn main() -> ExitCode {
@@ -565,6 +577,11 @@ fn main() -> ExitCode {
         print!("{}", list_passes(&registry));
         return ExitCode::SUCCESS;
     }
+    if args.emit_bytecode {
+        eprintln!("tb-opt: {}", tb_tools::print_flags::BYTECODE_UNSUPPORTED);
+        return ExitCode::FAILURE;
+    }
+    args.elide.apply();
     if args.show_dialects {
         return match show_dialects() {
             Ok(text) => {
@@ -605,8 +622,8 @@ fn main() -> ExitCode {
     }
     let text = match read_input(&args.input) {
         Ok(t) => t,
-        Err(e) => {
-            eprintln!("tb-opt: cannot read '{}': {e}", args.input);
+        Err(message) => {
+            eprintln!("tb-opt: {message}");
             return ExitCode::FAILURE;
         }
     };

@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 
 use clap::Parser;
 use tb_backends::cpu::{
-    CompileOptions, CompiledModule, TargetOptions, heap_stats, reset_heap_peak,
+    CompileOptions, CompiledModule, TargetOptions, heap_stats, reset_heap_peak, runtime_profile,
 };
 use tb_interpreter::check::random_arguments;
 use tb_interpreter::exec::{Interpreter, func_signature};
@@ -32,6 +32,7 @@ use tb_tools::latency::Latency;
 use tb_tools::load::{Loaded, import, io_names, is_onnx, load_mlir, npy_shape, parse_input_shapes};
 use tb_tools::lower::{LowerOptions, list_passes, lower, registry};
 use tb_tools::memory;
+use tb_tools::profile;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -49,7 +50,7 @@ struct Args {
     #[arg(long = "input-shape", value_name = "NAME=AxBxC")]
     input_shapes: Vec<String>,
     /// Run with the reference interpreter instead of compiling.
-    #[arg(long, conflicts_with_all = ["check", "bench"])]
+    #[arg(long, conflicts_with_all = ["check", "bench", "profile", "profile_trace"])]
     interpret: bool,
     /// Also run the reference interpreter on the module as given and compare every result
     /// (within --rtol/--atol); exits non-zero on a mismatch.
@@ -86,6 +87,16 @@ struct Args {
     /// Print the IR after every lowering pass on stderr.
     #[arg(long = "mlir-print-ir-after-all")]
     print_ir_after_all: bool,
+    #[command(flatten)]
+    elide: tb_tools::print_flags::ElideFlags,
+    /// Time each kernel (loop nest) of the compiled function, over the --bench runs or else
+    /// the first run, and print them slowest first with the ONNX nodes each computes.
+    #[arg(long)]
+    profile: bool,
+    /// Also write the kernel times as a Chrome trace (JSON, for chrome://tracing or
+    /// Perfetto) to FILE; implies --profile.
+    #[arg(long = "profile-trace", value_name = "FILE")]
+    profile_trace: Option<PathBuf>,
     /// Where compiled code runs: `cpu` (the default) or `cuda` (the first NVIDIA GPU: loop
     /// nests are mapped onto kernels, and --bench times with CUDA events).
     #[arg(long, value_name = "DEVICE", default_value = "cpu", value_parser = ["cpu", "cuda"])]
@@ -120,6 +131,7 @@ struct Args {
 
 fn main() -> ExitCode {
     let args = Args::parse();
+    args.elide.apply();
     match run(&args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
@@ -276,6 +288,13 @@ fn order_inputs(
 }
 
 fn run(args: &Args) -> Result<(), String> {
+    if let Some(flag) = args.elide.given().first()
+        && !args.print_ir_after_all
+    {
+        return Err(format!(
+            "tb-run: {flag} applies to the IR --mlir-print-ir-after-all prints"
+        ));
+    }
     if args.list_passes {
         print!("{}", list_passes(&registry()));
         return Ok(());
@@ -371,6 +390,7 @@ fn run(args: &Args) -> Result<(), String> {
     )?;
     phases.0.push(("lower", lowered));
     memory::check_allocations(&loaded.ctx, loaded.module).map_err(|d| loaded.render(&d))?;
+    let kernels = instrument_for_profile(args, &mut loaded, &name)?;
     let options = CompileOptions {
         target: TargetOptions {
             cpu: args.mcpu.clone(),
@@ -391,10 +411,17 @@ fn run(args: &Args) -> Result<(), String> {
     let mut call = compiled
         .prepare(&name, &inputs)
         .map_err(|e| format!("tb-run: {e}"))?;
+    if kernels.is_some() {
+        runtime_profile::start_recording();
+    }
     phases.time("first run", || call.run());
     let results = call.outputs().map_err(|e| format!("tb-run: {e}"))?;
     report(args, &result_types, &result_names, &results)?;
     if let Some(runs) = args.bench {
+        if kernels.is_some() {
+            // The profile covers the timed runs, not the warm-up.
+            runtime_profile::start_recording();
+        }
         reset_heap_peak();
         let before = heap_stats().live;
         let times: Vec<_> = (0..runs)
@@ -419,6 +446,9 @@ fn run(args: &Args) -> Result<(), String> {
             planned_buffers(&loaded.ctx, loaded.module)
         );
     }
+    if let Some(kernels) = &kernels {
+        report_profile(args, kernels, args.bench.unwrap_or(1))?;
+    }
     if let Some(reference) = reference {
         check(args, &results, &reference)?;
     }
@@ -442,6 +472,7 @@ fn run_library(args: &Args, library: &str) -> Result<(), String> {
         ("--mattr", args.mattr.is_some()),
         ("--threads", args.threads.is_some()),
         ("--random-inputs", args.random_inputs.is_some()),
+        ("--profile", profiling(args)),
     ];
     if let Some((flag, _)) = compile_flags.iter().find(|(_, given)| *given) {
         return Err(format!(
@@ -596,6 +627,7 @@ fn run_on_cuda(
         (args.mcpu.is_some(), "--mcpu"),
         (args.mattr.is_some(), "--mattr"),
         (args.threads.is_some(), "--threads"),
+        (profiling(args), "--profile"),
     ]
     .iter()
     .find_map(|&(given, flag)| given.then_some(flag))
@@ -885,4 +917,35 @@ fn format_tensor(t: &Tensor, limit: usize) -> String {
         out.push_str(&"]".repeat(shape.len()));
     }
     out
+}
+
+/// Whether `--profile` or `--profile-trace` asks for kernel times.
+fn profiling(args: &Args) -> bool {
+    args.profile || args.profile_trace.is_some()
+}
+
+/// `--profile`: brackets each kernel of the lowered function `name` with the runtime's
+/// timing calls; `None` when no profile is asked for.
+fn instrument_for_profile(
+    args: &Args,
+    loaded: &mut Loaded,
+    name: &str,
+) -> Result<Option<Vec<profile::Kernel>>, String> {
+    if !profiling(args) {
+        return Ok(None);
+    }
+    profile::instrument(&mut loaded.ctx, loaded.module, name)
+        .map(Some)
+        .map_err(|m| format!("tb-run: {m}"))
+}
+
+/// Prints the kernel table of the recording of `runs` runs, and writes the trace if asked.
+fn report_profile(args: &Args, kernels: &[profile::Kernel], runs: u32) -> Result<(), String> {
+    let recording = runtime_profile::take_recording();
+    print!("{}", profile::table(kernels, &recording, runs));
+    if let Some(path) = &args.profile_trace {
+        tb_support::write_output(path, profile::chrome_trace(kernels, &recording).as_bytes())
+            .map_err(|e| format!("tb-run: --profile-trace: {e}"))?;
+    }
+    Ok(())
 }

@@ -81,6 +81,9 @@ struct Cli {
     #[arg(long = "mlir-timing")]
     timing: bool,
 
+    #[command(flatten)]
+    elide: tb_tools::print_flags::ElideFlags,
+
     /// Output file (`-`, the default, is standard output; obj and shared-lib need a file)
     #[arg(short = 'o', long = "output", value_name = "FILE", default_value = "-")]
     output: PathBuf,
@@ -160,6 +163,7 @@ impl Cli {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    cli.elide.apply();
     match run(&cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Output(error)) if error.kind() == io::ErrorKind::BrokenPipe => {
@@ -322,6 +326,15 @@ fn check_flags(cli: &Cli) -> Result<(), Failure> {
                 ));
             }
         }
+    }
+    if let Some(flag) = cli.elide.given().first()
+        && cli.emit.is_some()
+        && !cli.print_ir_after_all
+    {
+        return usage(format!(
+            "{flag} applies to printed IR: the imported module (--import-onnx without \
+             --emit) or --mlir-print-ir-after-all"
+        ));
     }
     Ok(())
 }
