@@ -173,7 +173,7 @@ func.func @two(%x: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
 fn whole_models_of_graph_ops_keep_their_meaning_through_the_fused_pipeline() {
     let src = r#"
 func.func @block(%x: tensor<1x4x6x6xf32>, %w: tensor<4x4x3x3xf32>, %g: tensor<4xf32>, %b: tensor<4xf32>, %m: tensor<4xf32>, %v: tensor<4xf32>) -> tensor<1x4x6x6xf32> {
-  %c = graph.conv %x, %w {pads = [1, 1, 1, 1]} : (tensor<1x4x6x6xf32>, tensor<4x4x3x3xf32>) -> tensor<1x4x6x6xf32>
+  %c = graph.conv %x, %w {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x4x6x6xf32>, tensor<4x4x3x3xf32>) -> tensor<1x4x6x6xf32>
   %n = graph.batch_normalization %c, %g, %b, %m, %v : (tensor<1x4x6x6xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<1x4x6x6xf32>
   %r = graph.relu %n : tensor<1x4x6x6xf32>
   %s = graph.add %r, %x : (tensor<1x4x6x6xf32>, tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32>
