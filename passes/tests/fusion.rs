@@ -91,7 +91,7 @@ fn elementwise_chain_becomes_one_kernel() {
 }
 
 #[test]
-fn reduction_prologue_and_epilogue_fuse_around_the_reduction() {
+fn layer_norm_statistics_fuse_into_their_readers_when_recomputation_is_allowed() {
     // Layer norm's five computes: sum, mean, squared deviations, 1/sqrt, normalize.
     let src = r#"
 func.func @layer_norm(%x: tensor<3x16xf32>, %s: tensor<16xf32>, %b: tensor<16xf32>) -> tensor<3x16xf32> {
@@ -101,9 +101,21 @@ func.func @layer_norm(%x: tensor<3x16xf32>, %s: tensor<16xf32>, %b: tensor<16xf3
 "#;
     let te_text = check_pipeline(src, "builtin.module(convert-graph-to-te)").text;
     assert_eq!(computes(&te_text), 5, "{te_text}");
+    // Without recomputation nothing fuses: each statistic is read by several kernels or
+    // with reuse.
+    let kept = check_pipeline(&te_text, "builtin.module(te-fuse{max-recompute-flops=0})").text;
+    assert_eq!(computes(&kept), 5, "{kept}");
+    // By default the mean (one division, 16 extra per row element) is recomputed where it
+    // is read; 1/sqrt (150 extra flops per row) stays.
     let text = check_fused(&te_text);
-    // The mean and the reciprocal square root are recomputed where they are read.
-    assert_eq!(computes(&text), 3, "{text}");
+    assert_eq!(computes(&text), 4, "{text}");
+    // Allowed to recompute, the mean and 1/sqrt move into the kernels that read them.
+    let text = check_pipeline(
+        &te_text,
+        "builtin.module(te-fuse{max-recompute-flops=1000}, convert-te-to-loop, canonicalize)",
+    )
+    .text;
+    assert_eq!(text.matches("loop.alloc").count(), 3, "{text}");
 }
 
 #[test]

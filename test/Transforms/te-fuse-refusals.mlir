@@ -65,8 +65,8 @@ func.func @padded_read(%x: tensor<8xf32>) -> tensor<10xf32> {
 
 // -----
 
-// Recomputing three exponentials in each of two consumers costs more than the limit.
-// REMARK: te-fuse-refusals.mlir:[[@LINE+4]]:{{[0-9]+}}: remark: te.compute not fused: recomputing it adds 24 flops per consumer point (max-recompute-flops=16)
+// Recomputing three exponentials in a second consumer costs more than the limit.
+// REMARK: te-fuse-refusals.mlir:[[@LINE+4]]:{{[0-9]+}}: remark: te.compute not fused: recomputing it in its consumers costs 24 extra flops per element (max-recompute-flops=16)
 // CHECK-LABEL: func.func @recompute_over_limit
 // CHECK-COUNT-3: te.compute
 func.func @recompute_over_limit(%x: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
@@ -129,4 +129,28 @@ func.func @indices_as_values(%x: tensor<8xf32>) -> tensor<8xf32> {
     te.yield %c : f32
   } : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
   return %s : tensor<8xf32>
+}
+
+// -----
+
+// A per-channel scale (a square root and a division) broadcast over every pixel would be
+// recomputed at each of them: 35 extra evaluations per element.
+// REMARK: te-fuse-refusals.mlir:[[@LINE+4]]:{{[0-9]+}}: remark: te.compute not fused: recomputing it in its consumers costs 350 extra flops per element (max-recompute-flops=16)
+// CHECK-LABEL: func.func @broadcast_too_costly
+// CHECK-COUNT-2: te.compute
+func.func @broadcast_too_costly(%x: tensor<4x36xf32>, %v: tensor<4xf32>) -> tensor<4x36xf32> {
+  %s = te.compute (%v) [%c] {
+    %a = te.read %v[(d0) -> (d0)] : tensor<4xf32>
+    %r = math.sqrt %a : f32
+    %d = arith.divf %a, %r : f32
+    %e = arith.addf %d, %r : f32
+    te.yield %e : f32
+  } : (tensor<4xf32>) -> tensor<4xf32>
+  %y = te.compute (%x, %s) [%c, %p] {
+    %a = te.read %x[(d0, d1) -> (d0, d1)] : tensor<4x36xf32>
+    %b = te.read %s[(d0, d1) -> (d0)] : tensor<4xf32>
+    %m = arith.mulf %a, %b : f32
+    te.yield %m : f32
+  } : (tensor<4x36xf32>, tensor<4xf32>) -> tensor<4x36xf32>
+  return %y : tensor<4x36xf32>
 }

@@ -15,9 +15,10 @@ use super::graph::DependenceGraph;
 /// The knobs of vertical fusion.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FusionLimits {
-    /// The most weighted flops a producer may add to each point of a consumer when it is
-    /// recomputed there (several consumers, reuse, or several reads in one body). A
-    /// producer read once, one-to-one, by a single consumer is inlined at no extra cost.
+    /// The most weighted flops that recomputing a producer in its consumers may add per
+    /// producer element (several consumers, reuse, or several reads in one body), against
+    /// the write and read-back of that element saved. A producer read once, one-to-one,
+    /// by a single consumer is inlined at no extra cost.
     pub max_recompute_flops: u64,
     /// Whether producers may be inlined into contractions (a reducing body that multiplies
     /// two reads, as matmul and convolution). Off by default: the operands of a
@@ -56,7 +57,7 @@ pub enum Refusal {
     UsesIndices,
     /// A consumer is a contraction.
     IntoContraction,
-    /// Recomputing it in a consumer adds more flops per point than the limit.
+    /// Recomputing it in its consumers adds more flops per element than the limit.
     Recompute { added: u64, limit: u64 },
     /// The fused body would exceed the op limit.
     BodyTooLarge { ops: usize, limit: usize },
@@ -100,7 +101,7 @@ impl fmt::Display for Refusal {
             ),
             Refusal::Recompute { added, limit } => write!(
                 f,
-                "recomputing it adds {added} flops per consumer point (max-recompute-flops={limit})"
+                "recomputing it in its consumers costs {added} extra flops per element (max-recompute-flops={limit})"
             ),
             Refusal::BodyTooLarge { ops, limit } => write!(
                 f,
@@ -133,6 +134,10 @@ pub fn decide(
         return Err((Refusal::UsesIndices, None));
     }
     let single_read = consumers.len() == 1 && consumers[0].1.len() == 1;
+    // How often the producer's body runs once inlined: once per consumer point and read,
+    // except where the read only repeats along the consumer's reduction axes (the value is
+    // then invariant in the reduction loops, which store nothing, and is hoisted).
+    let mut evaluations = 0u64;
     for (consumer, reads) in &consumers {
         let consumer_node = &graph.graph[*consumer];
         let at = Some(consumer_node.op);
@@ -141,27 +146,17 @@ pub fn decide(
                 EdgeClass::Padded => return Err((Refusal::PaddedRead, at)),
                 EdgeClass::Indirect => return Err((Refusal::IndirectRead, at)),
                 EdgeClass::ReductionBoundary => return Err((Refusal::Reduction, at)),
-                EdgeClass::OneToOne | EdgeClass::Reuse { .. } => {}
+                EdgeClass::Reuse {
+                    across_parallel: false,
+                    ..
+                } => evaluations = evaluations.saturating_add(consumer_node.cost.elements),
+                EdgeClass::OneToOne | EdgeClass::Reuse { .. } => {
+                    evaluations = evaluations.saturating_add(consumer_node.cost.points)
+                }
             }
         }
         if !limits.fuse_into_contractions && is_contraction(ctx, consumer_node.op) {
             return Err((Refusal::IntoContraction, at));
-        }
-        let one_to_one = reads.iter().all(|r| r.class == EdgeClass::OneToOne);
-        if !(single_read && one_to_one) {
-            let added = node
-                .cost
-                .flops_per_point
-                .saturating_mul(reads.len() as u64);
-            if added > limits.max_recompute_flops {
-                return Err((
-                    Refusal::Recompute {
-                        added,
-                        limit: limits.max_recompute_flops,
-                    },
-                    at,
-                ));
-            }
         }
         // The producer's body replaces each read: its reads and arithmetic, not its yield.
         let ops = consumer_node.cost.body_ops + reads.len() * node.cost.body_ops.saturating_sub(2);
@@ -170,6 +165,25 @@ pub fn decide(
                 Refusal::BodyTooLarge {
                     ops,
                     limit: limits.max_body_ops,
+                },
+                at,
+            ));
+        }
+    }
+    let one_to_one = consumers[0].1.first().map(|r| r.class) == Some(EdgeClass::OneToOne);
+    if !(single_read && one_to_one) {
+        let elements = node.cost.elements.max(1);
+        let added = node
+            .cost
+            .flops_per_point
+            .saturating_mul(evaluations.saturating_sub(elements))
+            / elements;
+        if added > limits.max_recompute_flops {
+            let at = consumers.first().map(|c| graph.graph[c.0].op);
+            return Err((
+                Refusal::Recompute {
+                    added,
+                    limit: limits.max_recompute_flops,
                 },
                 at,
             ));
