@@ -107,15 +107,31 @@ impl Pass for TeFuse {
         let r = &self.last;
         let refused = |key: &str| r.refusals.get(key).copied().unwrap_or(0);
         vec![
-            stat("kernels-before", "te.compute kernels before fusion", r.kernels_before),
-            stat("kernels-after", "te.compute kernels after fusion", r.kernels_after),
+            stat(
+                "kernels-before",
+                "te.compute kernels before fusion",
+                r.kernels_before,
+            ),
+            stat(
+                "kernels-after",
+                "te.compute kernels after fusion",
+                r.kernels_after,
+            ),
             stat(
                 "bytes-before",
                 "Estimated bytes moved before fusion (inputs read once, results written)",
                 r.bytes_before,
             ),
-            stat("bytes-after", "Estimated bytes moved after fusion", r.bytes_after),
-            stat("num-inlined", "Producers inlined into their consumers", r.inlined),
+            stat(
+                "bytes-after",
+                "Estimated bytes moved after fusion",
+                r.bytes_after,
+            ),
+            stat(
+                "num-inlined",
+                "Producers inlined into their consumers",
+                r.inlined,
+            ),
             stat(
                 "refused-reduction",
                 "Producers kept: they reduce",
@@ -134,10 +150,16 @@ impl Pass for TeFuse {
             stat(
                 "refused-other",
                 "Producers kept for another reason (padded or indirect reads, indices as values, outside users, body size)",
-                ["used-outside", "padded-read", "indirect-read", "uses-indices", "body-too-large"]
-                    .iter()
-                    .map(|k| refused(k))
-                    .sum(),
+                [
+                    "used-outside",
+                    "padded-read",
+                    "indirect-read",
+                    "uses-indices",
+                    "body-too-large",
+                ]
+                .iter()
+                .map(|k| refused(k))
+                .sum(),
             ),
         ]
     }

@@ -86,8 +86,14 @@ fn elementwise_chain_becomes_one_kernel() {
     let text = check_fused(ELEMENTWISE_CHAIN);
     assert_eq!(computes(&text), 1, "{text}");
     // The bias read keeps its broadcast, re-indexed through the transpose.
-    assert!(text.contains("[(d0, d1) -> (d0)] : tensor<8xf32>"), "{text}");
-    assert!(text.contains("[(d0, d1) -> (d1, d0)] : tensor<4x8xf32>"), "{text}");
+    assert!(
+        text.contains("[(d0, d1) -> (d0)] : tensor<8xf32>"),
+        "{text}"
+    );
+    assert!(
+        text.contains("[(d0, d1) -> (d1, d0)] : tensor<4x8xf32>"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -147,7 +153,10 @@ func.func @mm(%x: tensor<4x16xf32>, %w: tensor<16x8xf32>, %bias: tensor<8xf32>) 
     let text = check_fused(&te_text);
     // relu stays (the matmul reads it with reuse); add and sigmoid become one kernel.
     assert_eq!(computes(&text), before - 1, "{text}");
-    let opted_in = check_pipeline(&te_text, "builtin.module(te-fuse{fuse-into-contractions=true})");
+    let opted_in = check_pipeline(
+        &te_text,
+        "builtin.module(te-fuse{fuse-into-contractions=true})",
+    );
     assert_eq!(computes(&opted_in.text), before - 2, "{}", opted_in.text);
 }
 
@@ -249,7 +258,10 @@ func.func @mix(%x: tensor<4x16xf32>, %w: tensor<16x8xf32>) -> tensor<4x8xf32> {
     assert_eq!(node.cost.flops_per_point, 1);
     assert_eq!(node.cost.result_bytes, 4 * 8 * 4);
     assert_eq!(node.cost.input_bytes, (4 * 16 + 16 * 8) * 4);
-    assert_eq!(graph.graph[exp].external_users, vec!["func.return".to_string()]);
+    assert_eq!(
+        graph.graph[exp].external_users,
+        vec!["func.return".to_string()]
+    );
     assert!(te::ComputeOp::cast(&ctx, graph.graph[exp].op).is_some());
 }
 

@@ -4,8 +4,8 @@
 
 use std::collections::HashSet;
 
-use tb_ir::ods::OpKind;
 use tb_dialects::te::{self, TeOp};
+use tb_ir::ods::OpKind;
 use tb_ir::{Context, OpId, Type, TypeKind, Value};
 
 use super::access::elements;
@@ -72,7 +72,11 @@ pub fn compute_cost(ctx: &Context, compute: OpId) -> ComputeCost {
 }
 
 fn elements_of(extents: &[i64]) -> u64 {
-    if extents.is_empty() { 1 } else { elements(extents) }
+    if extents.is_empty() {
+        1
+    } else {
+        elements(extents)
+    }
 }
 
 /// The weighted arithmetic of one body op: reads, yields and constants are free.

@@ -8,9 +8,9 @@ use std::collections::HashMap;
 use petgraph::Direction;
 use petgraph::stable_graph::{NodeIndex, StableDiGraph};
 use petgraph::visit::EdgeRef;
-use tb_ir::ods::OpKind;
 use tb_dialects::te::{self, TeOp};
 use tb_ir::affine::AffineMap;
+use tb_ir::ods::OpKind;
 use tb_ir::value::ValueDef;
 use tb_ir::{Context, OpId, Value};
 
@@ -163,12 +163,9 @@ impl DependenceGraph {
                     EdgeClass::Padded
                 } else {
                     match &map {
-                        Some(m) => classify_map(
-                            m,
-                            &domain,
-                            parallel_rank,
-                            producer_node.cost.elements,
-                        ),
+                        Some(m) => {
+                            classify_map(m, &domain, parallel_rank, producer_node.cost.elements)
+                        }
                         None => EdgeClass::Indirect,
                     }
                 };
@@ -206,8 +203,9 @@ impl DependenceGraph {
             .filter(|u| {
                 let inside_graph = match TeOp::of(ctx, u.op) {
                     Some(TeOp::Compute) => self.node(u.op).is_some(),
-                    Some(TeOp::Read | TeOp::ReadAt) => te::enclosing_compute(ctx, u.op)
-                        .is_some_and(|c| self.node(c).is_some()),
+                    Some(TeOp::Read | TeOp::ReadAt) => {
+                        te::enclosing_compute(ctx, u.op).is_some_and(|c| self.node(c).is_some())
+                    }
                     _ => false,
                 };
                 !inside_graph

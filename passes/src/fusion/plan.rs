@@ -5,8 +5,8 @@
 use std::fmt;
 
 use petgraph::stable_graph::NodeIndex;
-use tb_ir::ods::OpKind;
 use tb_dialects::te::TeOp;
+use tb_ir::ods::OpKind;
 use tb_ir::{Context, OpId, Value};
 
 use super::access::EdgeClass;
@@ -90,7 +90,10 @@ impl fmt::Display for Refusal {
                 write!(f, "{}", quoted.join(", "))
             }
             Refusal::Reduction => {
-                write!(f, "it reduces, so its elements exist only after its reduction loops")
+                write!(
+                    f,
+                    "it reduces, so its elements exist only after its reduction loops"
+                )
             }
             Refusal::PaddedRead => write!(f, "the consumer reads it with padding"),
             Refusal::IndirectRead => write!(f, "the consumer reads it at computed indices"),
@@ -122,7 +125,10 @@ pub fn decide(
     let node = &graph.graph[producer];
     let consumers = graph.consumers(producer);
     if node.reduces {
-        return Err((Refusal::Reduction, consumers.first().map(|c| graph.graph[c.0].op)));
+        return Err((
+            Refusal::Reduction,
+            consumers.first().map(|c| graph.graph[c.0].op),
+        ));
     }
     if !node.external_users.is_empty() {
         return Err((Refusal::UsedOutside(node.external_users.clone()), None));

@@ -26,13 +26,7 @@ pub struct FusionReport {
 
 impl FusionReport {
     /// Records that `producer` stays a kernel, and why.
-    pub fn refuse(
-        &mut self,
-        ctx: &Context,
-        producer: OpId,
-        consumer: Option<OpId>,
-        why: &Refusal,
-    ) {
+    pub fn refuse(&mut self, ctx: &Context, producer: OpId, consumer: Option<OpId>, why: &Refusal) {
         *self.refusals.entry(why.key()).or_default() += 1;
         let mut diagnostic = Diagnostic {
             severity: Severity::Remark,

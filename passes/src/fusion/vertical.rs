@@ -12,8 +12,8 @@
 
 use std::collections::{HashMap, HashSet};
 
-use tb_ir::ods::OpKind;
 use tb_dialects::te::{self, TeOp};
+use tb_ir::ods::OpKind;
 use tb_ir::operation::OperationState;
 use tb_ir::{Context, OpId, Value};
 
@@ -42,7 +42,9 @@ pub fn inline_producer(ctx: &mut Context, producer: OpId, consumer: OpId) -> Res
         if TeOp::of(ctx, read) != Some(TeOp::Read) || te::read_padding(ctx, read).is_some() {
             return Err("a read of the producer is not a plain affine read".into());
         }
-        let outer = te::read_map(ctx, read).cloned().ok_or("a read has no map")?;
+        let outer = te::read_map(ctx, read)
+            .cloned()
+            .ok_or("a read has no map")?;
         let mut inner_maps = HashMap::new();
         for &op in computing {
             let mut nested = vec![op];
@@ -50,8 +52,7 @@ pub fn inline_producer(ctx: &mut Context, producer: OpId, consumer: OpId) -> Res
             for o in nested {
                 if TeOp::of(ctx, o) == Some(TeOp::Read) {
                     let map = te::read_map(ctx, o).ok_or("a producer read has no map")?;
-                    let composed =
-                        compose_reads(map, &outer).ok_or("read maps do not compose")?;
+                    let composed = compose_reads(map, &outer).ok_or("read maps do not compose")?;
                     inner_maps.insert(o, composed);
                 }
             }
