@@ -79,12 +79,10 @@ impl DependenceGraph {
             order,
             index,
         };
-        for position in 0..this.order.len() {
-            let consumer = this.order[position];
+        for consumer in this.order.clone() {
             this.add_in_edges(ctx, consumer);
         }
-        for position in 0..this.order.len() {
-            let node = this.order[position];
+        for node in this.order.clone() {
             let external = this.external_users_of(ctx, node);
             this.graph[node].external_users = external;
         }
