@@ -44,16 +44,13 @@ pub fn fuse_function(
     };
     let mut considered: HashSet<OpId> = HashSet::new();
     let mut graph = initial;
-    loop {
-        // The first compute in program order not yet decided on; computes rebuilt by
-        // inlining get new ids and come after their producer, so they are decided later.
-        let Some(&producer) = graph
-            .order
-            .iter()
-            .find(|&&n| !considered.contains(&graph.graph[n].op))
-        else {
-            break;
-        };
+    // The first compute in program order not yet decided on; computes rebuilt by inlining
+    // get new ids and come after their producer, so they are decided later.
+    while let Some(&producer) = graph
+        .order
+        .iter()
+        .find(|&&n| !considered.contains(&graph.graph[n].op))
+    {
         let producer_op = graph.graph[producer].op;
         considered.insert(producer_op);
         match plan::decide(ctx, &graph, producer, limits) {
