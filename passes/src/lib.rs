@@ -1,6 +1,7 @@
 //! TensorBind passes: canonicalization, CSE, DCE, inlining, symbol DCE, the conversions
 //! between levels (graph → te → loop), memory planning and equality saturation on the graph
-//! level ([`eqsat`]) and loop scheduling ([`schedule`]). Fusion is planned.
+//! level ([`eqsat`]), global affine fusion on the te level ([`fusion`]) and loop scheduling
+//! ([`schedule`]).
 //!
 //! Each pass is one file named after its command-line name; [`register_all`] makes them
 //! available to pipelines.
@@ -10,6 +11,7 @@ mod conversion;
 mod cse;
 mod dce;
 pub mod eqsat;
+pub mod fusion;
 mod gpu;
 mod graph_eqsat;
 mod inline;
@@ -18,6 +20,7 @@ mod plan_buffers;
 mod reconcile_unrealized_casts;
 pub mod schedule;
 mod symbol_dce;
+mod te_fuse;
 
 use tb_ir::pass::PassRegistry;
 
@@ -38,6 +41,7 @@ pub fn register_all(registry: &mut PassRegistry) {
     registry.register(schedule::loop_matmul_microkernel::info());
     registry.register(schedule::loop_tile::info());
     registry.register(symbol_dce::info());
+    registry.register(te_fuse::info());
 }
 
 /// Whether `op` can be removed or merged freely: registered as pure, not a terminator,

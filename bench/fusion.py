@@ -1,0 +1,106 @@
+"""Fusion on the bundled models: kernels, estimated traffic and latency with and without te-fuse.
+
+Builds the models of models/make_models.py (ResNet-18, MobileNet-V2, the BERT-style
+encoder), or reuses them with --models-dir, imports each with tb-translate and lowers it to
+the te level (`canonicalize, convert-graph-to-te`), then runs `te-fuse` with
+--mlir-pass-statistics: te.compute kernels and estimated bytes moved (each kernel reading
+its inputs once and writing its result), before and after. With --runs N it also times
+`tb-run --bench N` with the CPU pipeline without and with te-fuse in the same run (same
+inputs, same threads), checking both against the model's expected output (onnxruntime's).
+
+Usage: .venv/bin/python bench/fusion.py [--runs 5] [--threads 1] [--models-dir DIR]
+           [--models resnet18,mobilenetv2,bert] [--options 'max-recompute-flops=16']
+"""
+
+import argparse
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+MODELS = ["resnet18", "mobilenetv2", "bert"]
+BENCH_LINE = re.compile(r"^bench: \d+ runs, median (?P<median>[\d.]+) ms", re.MULTILINE)
+LOWER_TAIL = "convert-te-to-loop, canonicalize, loop-matmul-microkernel, plan-buffers)"
+
+
+def parse_args():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--tb-opt", type=Path, default=ROOT / "target/release/tb-opt")
+    p.add_argument("--tb-translate", type=Path, default=ROOT / "target/release/tb-translate")
+    p.add_argument("--tb-run", type=Path, default=ROOT / "target/release/tb-run")
+    p.add_argument("--models", default=",".join(MODELS), help="comma-separated subset of " + ",".join(MODELS))
+    p.add_argument("--models-dir", type=Path, help="reuse models built there by make_models.py")
+    p.add_argument("--options", default="", help="te-fuse options, e.g. 'max-recompute-flops=32'")
+    p.add_argument("--runs", type=int, default=0, help="timed tb-run runs per pipeline (default 0: no timing)")
+    p.add_argument("--threads", type=int, default=1, help="tb-run threads (default 1)")
+    args = p.parse_args()
+    for tool in (args.tb_opt, args.tb_translate, args.tb_run):
+        if not tool.is_file():
+            p.error(f"{tool} does not exist (build it first: cargo build --release -p tb-tools)")
+    return args
+
+
+def run(cmd):
+    done = subprocess.run([str(c) for c in cmd], capture_output=True,
+                          env={"TB_NUM_THREADS": "1", "PATH": "/usr/bin:/bin"})
+    if done.returncode != 0:
+        sys.exit(f"{' '.join(map(str, cmd))} failed:\n{done.stderr.decode(errors='replace')[-2000:]}")
+    return done.stdout.decode(errors="replace"), done.stderr.decode(errors="replace")
+
+
+def statistics_of(stderr):
+    return {m.group(2): int(m.group(1)) for m in re.finditer(r"\(S\)\s+(\d+) ([\w-]+) - ", stderr)}
+
+
+def bench(args, model_dir, pipeline):
+    """Median latency (ms) of the model under `pipeline`, checked against its expected output."""
+    cmd = [args.tb_run, model_dir / "model.onnx", "--pipeline", pipeline, "--threads", str(args.threads),
+           "--bench", str(args.runs)]
+    for path in sorted(model_dir.glob("input_*.npy"), key=lambda p: int(p.stem.split("_")[1])):
+        cmd += ["--input", path]
+    for path in sorted(model_dir.glob("expected_*.npy"), key=lambda p: int(p.stem.split("_")[1])):
+        cmd += ["--expected", path, "--rtol", "1e-3", "--atol", "1e-4"]
+    out, _ = run(cmd)
+    m = BENCH_LINE.search(out)
+    return float(m["median"]) if m else float("nan")
+
+
+def main():
+    args = parse_args()
+    names = [n for n in args.models.split(",") if n]
+    options = "{" + args.options + "}" if args.options else ""
+    fuse = f"te-fuse{options}"
+    with tempfile.TemporaryDirectory(prefix="tb-fusion-bench-") as tmp:
+        work = Path(tmp)
+        models = args.models_dir
+        if models is None:
+            models = work / "models"
+            subprocess.run([sys.executable, str(ROOT / "models/make_models.py"), str(models),
+                            "--models", ",".join(names)], check=True, stdout=subprocess.DEVNULL)
+        header = f"{'model':<12} {'kernels':>11} {'MB moved (est.)':>17} {'inlined':>8}"
+        if args.runs:
+            header += f" {'unfused ms':>11} {'fused ms':>9} {'speedup':>8}"
+        print(header)
+        for name in names:
+            graph = work / f"{name}.mlir"
+            run([args.tb_translate, "--import-onnx", models / name / "model.onnx", "-o", graph])
+            _, err = run([args.tb_opt, graph, "-o", work / f"{name}-fused.mlir", "--mlir-pass-statistics",
+                          f"--pass-pipeline=builtin.module(canonicalize, convert-graph-to-te, {fuse})"])
+            s = statistics_of(err)
+            line = (f"{name:<12} {s.get('kernels-before', 0):>5}->{s.get('kernels-after', 0):<5} "
+                    f"{s.get('bytes-before', 0) / 1e6:>8.1f}->{s.get('bytes-after', 0) / 1e6:<8.1f} "
+                    f"{s.get('num-inlined', 0):>8}")
+            if args.runs:
+                unfused = bench(args, models / name, f"builtin.module(canonicalize, convert-graph-to-te, {LOWER_TAIL}")
+                fused = bench(args, models / name,
+                              f"builtin.module(canonicalize, convert-graph-to-te, {fuse}, {LOWER_TAIL}")
+                line += f" {unfused:>11.1f} {fused:>9.1f} {unfused / fused:>7.2f}x"
+            print(line, flush=True)
+            kept = {k: v for k, v in s.items() if k.startswith("refused-") and v}
+            print(f"{'':<12} kept: " + ", ".join(f"{k[8:]} {v}" for k, v in sorted(kept.items())))
+
+
+if __name__ == "__main__":
+    main()

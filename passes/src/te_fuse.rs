@@ -1,0 +1,189 @@
+//! `te-fuse`: global affine fusion of each function's `te.compute`s ([`crate::fusion`]).
+//! Producers are inlined into their consumers by map composition under the knobs below;
+//! `--mlir-pass-statistics` reports kernels and estimated bytes before and after, and
+//! `remarks=true` prints, at each producer kept, why it was not fused.
+
+use tb_ir::pass::{OptionKind, Pass, PassInfo, PassOptionInfo, PassOptions, PassStatistic};
+use tb_ir::{Context, Diagnostic, OpId};
+
+use crate::fusion::{FusionLimits, FusionReport, fuse_function};
+
+const OPTIONS: &[PassOptionInfo] = &[
+    PassOptionInfo {
+        name: "max-recompute-flops",
+        kind: OptionKind::Int,
+        default: "16",
+        help: "The most weighted flops an inlined producer may add per consumer point when it is recomputed",
+    },
+    PassOptionInfo {
+        name: "fuse-into-contractions",
+        kind: OptionKind::Bool,
+        default: "false",
+        help: "Inline producers into contractions (matmul, convolution) too",
+    },
+    PassOptionInfo {
+        name: "max-body-ops",
+        kind: OptionKind::Int,
+        default: "256",
+        help: "The most ops a fused te.compute body may hold",
+    },
+    PassOptionInfo {
+        name: "remarks",
+        kind: OptionKind::Bool,
+        default: "false",
+        help: "Print a remark at each te.compute kept as a kernel, saying why",
+    },
+];
+
+pub(crate) fn info() -> PassInfo {
+    PassInfo {
+        argument: "te-fuse",
+        description: "Fuse te.compute ops by inlining producers into consumers (affine map composition)",
+        options: OPTIONS,
+        create: |o: &PassOptions| {
+            Box::new(TeFuse {
+                limits: FusionLimits {
+                    max_recompute_flops: o.int("max-recompute-flops").max(0) as u64,
+                    fuse_into_contractions: o.bool("fuse-into-contractions"),
+                    max_body_ops: o.int("max-body-ops").max(0) as usize,
+                },
+                remarks: o.bool("remarks"),
+                last: FusionReport::default(),
+            })
+        },
+    }
+}
+
+struct TeFuse {
+    limits: FusionLimits,
+    remarks: bool,
+    /// The report of the last run, summed over its functions.
+    last: FusionReport,
+}
+
+impl Pass for TeFuse {
+    fn argument(&self) -> &'static str {
+        "te-fuse"
+    }
+
+    fn display_name(&self) -> &'static str {
+        "TeFuse"
+    }
+
+    fn options(&self) -> Vec<(String, String)> {
+        let l = &self.limits;
+        vec![
+            (
+                "fuse-into-contractions".into(),
+                l.fuse_into_contractions.to_string(),
+            ),
+            ("max-body-ops".into(), l.max_body_ops.to_string()),
+            (
+                "max-recompute-flops".into(),
+                l.max_recompute_flops.to_string(),
+            ),
+            ("remarks".into(), self.remarks.to_string()),
+        ]
+    }
+
+    fn run(&mut self, ctx: &mut Context, op: OpId) -> Result<(), Diagnostic> {
+        self.last = FusionReport::default();
+        let mut funcs = Vec::new();
+        collect_functions(ctx, op, &mut funcs);
+        for func in funcs {
+            let report = fuse_function(ctx, func, &self.limits)
+                .map_err(|m| Diagnostic::error(ctx.op(func).loc, format!("te-fuse: {m}")))?;
+            if self.remarks {
+                for remark in &report.remarks {
+                    eprint!("{remark}");
+                }
+            }
+            self.last.merge(report);
+        }
+        Ok(())
+    }
+
+    fn statistics(&self) -> Vec<PassStatistic> {
+        let r = &self.last;
+        let refused = |key: &str| r.refusals.get(key).copied().unwrap_or(0);
+        vec![
+            stat(
+                "kernels-before",
+                "te.compute kernels before fusion",
+                r.kernels_before,
+            ),
+            stat(
+                "kernels-after",
+                "te.compute kernels after fusion",
+                r.kernels_after,
+            ),
+            stat(
+                "bytes-before",
+                "Estimated bytes moved before fusion (inputs read once, results written)",
+                r.bytes_before,
+            ),
+            stat(
+                "bytes-after",
+                "Estimated bytes moved after fusion",
+                r.bytes_after,
+            ),
+            stat(
+                "num-inlined",
+                "Producers inlined into their consumers",
+                r.inlined,
+            ),
+            stat(
+                "refused-reduction",
+                "Producers kept: they reduce",
+                refused("reduction"),
+            ),
+            stat(
+                "refused-contraction",
+                "Producers kept: a consumer is a contraction",
+                refused("into-contraction"),
+            ),
+            stat(
+                "refused-recompute",
+                "Producers kept: recomputation over the limit",
+                refused("recompute"),
+            ),
+            stat(
+                "refused-other",
+                "Producers kept for another reason (padded or indirect reads, indices as values, outside users, body size)",
+                [
+                    "used-outside",
+                    "padded-read",
+                    "indirect-read",
+                    "uses-indices",
+                    "body-too-large",
+                ]
+                .iter()
+                .map(|k| refused(k))
+                .sum(),
+            ),
+        ]
+    }
+}
+
+fn stat(name: &'static str, description: &'static str, value: u64) -> PassStatistic {
+    PassStatistic {
+        name,
+        description,
+        value,
+    }
+}
+
+/// `func.func` ops at or under `op`, in order.
+fn collect_functions(ctx: &Context, op: OpId, out: &mut Vec<OpId>) {
+    if ctx.op_name(op) == "func.func" {
+        out.push(op);
+        return;
+    }
+    for &region in &ctx.op(op).regions {
+        for &block in &ctx.region(region).blocks {
+            for child in ctx.block_ops(block).collect::<Vec<_>>() {
+                collect_functions(ctx, child, out);
+            }
+        }
+    }
+}

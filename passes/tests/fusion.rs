@@ -1,0 +1,281 @@
+//! `te-fuse`: every fused pattern computes what the unfused IR computes (the reference
+//! interpreter on random inputs, at the te level and after lowering to loops), and the
+//! dependence graph classifies the accesses of typical operators.
+
+use tb_dialects::te;
+use tb_interpreter::check::{CheckReport, Tolerance, check_transform};
+use tb_ir::parser::{ParseOptions, parse_source};
+use tb_ir::pass::{Instrumentation, PassManager, PassRegistry, Pipeline};
+use tb_ir::{Context, OpId};
+use tb_passes::fusion::{DependenceGraph, EdgeClass, FusionLimits, fuse_function};
+
+/// Runs `pipeline` on `src` under the interpreter's before/after check.
+fn check_pipeline(src: &str, pipeline: &str) -> CheckReport {
+    check_transform(
+        src,
+        |ctx, module| {
+            let mut registry = PassRegistry::new();
+            tb_passes::register_all(&mut registry);
+            let mut pm = PassManager::new(&Pipeline::parse(pipeline).unwrap(), &registry).unwrap();
+            let instr = Instrumentation {
+                verify_each: true,
+                ..Instrumentation::default()
+            };
+            pm.run(ctx, module, &instr)
+        },
+        Tolerance::default(),
+        4,
+    )
+    .unwrap_or_else(|e| panic!("{pipeline} changed the program's meaning:\n{e}"))
+}
+
+/// Fuses at the te level, then checks the fused IR once more after lowering to loops.
+fn check_fused(src: &str) -> String {
+    let fused = check_pipeline(src, "builtin.module(te-fuse)");
+    check_pipeline(
+        &fused.text,
+        "builtin.module(convert-te-to-loop, canonicalize)",
+    );
+    fused.text
+}
+
+fn computes(text: &str) -> usize {
+    text.matches("te.compute").count()
+}
+
+fn parse(src: &str) -> (Context, OpId) {
+    let mut ctx = Context::new();
+    tb_dialects::register_all(&mut ctx).unwrap();
+    let module = parse_source(&mut ctx, src, "input.mlir", &ParseOptions::default()).unwrap();
+    (ctx, module)
+}
+
+fn first_function(ctx: &Context, module: OpId) -> OpId {
+    let region = ctx.op(module).regions[0];
+    let block = ctx.region(region).blocks[0];
+    ctx.block_ops(block)
+        .find(|&op| ctx.op_name(op) == "func.func")
+        .unwrap()
+}
+
+const ELEMENTWISE_CHAIN: &str = r#"
+func.func @chain(%x: tensor<4x8xf32>, %b: tensor<8xf32>) -> tensor<8x4xf32> {
+  %a = te.compute (%x, %b) [%i, %j] {
+    %v = te.read %x[(d0, d1) -> (d0, d1)] : tensor<4x8xf32>
+    %w = te.read %b[(d0, d1) -> (d1)] : tensor<8xf32>
+    %s = arith.addf %v, %w : f32
+    te.yield %s : f32
+  } : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+  %r = te.compute (%a) [%i, %j] {
+    %v = te.read %a[(d0, d1) -> (d0, d1)] : tensor<4x8xf32>
+    %z = arith.constant 0.0 : f32
+    %m = arith.maximumf %v, %z : f32
+    te.yield %m : f32
+  } : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %t = te.compute (%r) [%i, %j] {
+    %v = te.read %r[(d0, d1) -> (d1, d0)] : tensor<4x8xf32>
+    %e = math.tanh %v : f32
+    te.yield %e : f32
+  } : (tensor<4x8xf32>) -> tensor<8x4xf32>
+  return %t : tensor<8x4xf32>
+}
+"#;
+
+#[test]
+fn elementwise_chain_becomes_one_kernel() {
+    let text = check_fused(ELEMENTWISE_CHAIN);
+    assert_eq!(computes(&text), 1, "{text}");
+    // The bias read keeps its broadcast, re-indexed through the transpose.
+    assert!(
+        text.contains("[(d0, d1) -> (d0)] : tensor<8xf32>"),
+        "{text}"
+    );
+    assert!(
+        text.contains("[(d0, d1) -> (d1, d0)] : tensor<4x8xf32>"),
+        "{text}"
+    );
+}
+
+#[test]
+fn layer_norm_statistics_fuse_into_their_readers_when_recomputation_is_allowed() {
+    // Layer norm's five computes: sum, mean, squared deviations, 1/sqrt, normalize.
+    let src = r#"
+func.func @layer_norm(%x: tensor<3x16xf32>, %s: tensor<16xf32>, %b: tensor<16xf32>) -> tensor<3x16xf32> {
+  %0 = graph.layer_normalization %x, %s, %b : (tensor<3x16xf32>, tensor<16xf32>, tensor<16xf32>) -> tensor<3x16xf32>
+  return %0 : tensor<3x16xf32>
+}
+"#;
+    let te_text = check_pipeline(src, "builtin.module(convert-graph-to-te)").text;
+    assert_eq!(computes(&te_text), 5, "{te_text}");
+    // Without recomputation nothing fuses: each statistic is read by several kernels or
+    // with reuse.
+    let kept = check_pipeline(&te_text, "builtin.module(te-fuse{max-recompute-flops=0})").text;
+    assert_eq!(computes(&kept), 5, "{kept}");
+    // By default the mean (one division, 16 extra per row element) is recomputed where it
+    // is read; 1/sqrt (150 extra flops per row) stays.
+    let text = check_fused(&te_text);
+    assert_eq!(computes(&text), 4, "{text}");
+    // Allowed to recompute, the mean and 1/sqrt move into the kernels that read them.
+    let text = check_pipeline(
+        &te_text,
+        "builtin.module(te-fuse{max-recompute-flops=1000}, convert-te-to-loop, canonicalize)",
+    )
+    .text;
+    assert_eq!(text.matches("loop.alloc").count(), 3, "{text}");
+}
+
+#[test]
+fn softmax_keeps_its_reductions_and_fuses_nothing_else() {
+    let src = r#"
+func.func @softmax(%x: tensor<3x7xf32>) -> tensor<3x7xf32> {
+  %0 = graph.softmax %x : tensor<3x7xf32>
+  return %0 : tensor<3x7xf32>
+}
+"#;
+    let te_text = check_pipeline(src, "builtin.module(convert-graph-to-te)").text;
+    let text = check_fused(&te_text);
+    assert_eq!(computes(&text), computes(&te_text), "{text}");
+}
+
+#[test]
+fn matmul_operands_stay_materialized_by_default() {
+    let src = r#"
+func.func @mm(%x: tensor<4x16xf32>, %w: tensor<16x8xf32>, %bias: tensor<8xf32>) -> tensor<4x8xf32> {
+  %r = graph.relu %x : tensor<4x16xf32>
+  %m = graph.matmul %r, %w : (tensor<4x16xf32>, tensor<16x8xf32>) -> tensor<4x8xf32>
+  %a = graph.add %m, %bias : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+  %y = graph.sigmoid %a : tensor<4x8xf32>
+  return %y : tensor<4x8xf32>
+}
+"#;
+    let te_text = check_pipeline(src, "builtin.module(convert-graph-to-te)").text;
+    let before = computes(&te_text);
+    let text = check_fused(&te_text);
+    // relu stays (the matmul reads it with reuse); add and sigmoid become one kernel.
+    assert_eq!(computes(&text), before - 1, "{text}");
+    let opted_in = check_pipeline(
+        &te_text,
+        "builtin.module(te-fuse{fuse-into-contractions=true})",
+    );
+    assert_eq!(computes(&opted_in.text), before - 2, "{}", opted_in.text);
+}
+
+#[test]
+fn expensive_producer_with_two_consumers_is_kept() {
+    let src = r#"
+func.func @two(%x: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
+  %e = te.compute (%x) [%i] {
+    %v = te.read %x[(d0) -> (d0)] : tensor<8xf32>
+    %a = math.exp %v : f32
+    %b = math.exp %a : f32
+    %c = math.exp %b : f32
+    te.yield %c : f32
+  } : (tensor<8xf32>) -> tensor<8xf32>
+  %p = te.compute (%e) [%i] {
+    %v = te.read %e[(d0) -> (d0)] : tensor<8xf32>
+    %n = arith.negf %v : f32
+    te.yield %n : f32
+  } : (tensor<8xf32>) -> tensor<8xf32>
+  %q = te.compute (%e) [%i] {
+    %v = te.read %e[(d0) -> (d0)] : tensor<8xf32>
+    %n = arith.mulf %v, %v : f32
+    te.yield %n : f32
+  } : (tensor<8xf32>) -> tensor<8xf32>
+  return %p, %q : tensor<8xf32>, tensor<8xf32>
+}
+"#;
+    let text = check_fused(src);
+    assert_eq!(computes(&text), 3, "{text}");
+    let cheap = check_pipeline(src, "builtin.module(te-fuse{max-recompute-flops=24})");
+    assert_eq!(computes(&cheap.text), 2, "{}", cheap.text);
+}
+
+#[test]
+fn whole_models_of_graph_ops_keep_their_meaning_through_the_fused_pipeline() {
+    let src = r#"
+func.func @block(%x: tensor<1x4x6x6xf32>, %w: tensor<4x4x3x3xf32>, %g: tensor<4xf32>, %b: tensor<4xf32>, %m: tensor<4xf32>, %v: tensor<4xf32>) -> tensor<1x4x6x6xf32> {
+  %c = graph.conv %x, %w {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x4x6x6xf32>, tensor<4x4x3x3xf32>) -> tensor<1x4x6x6xf32>
+  %n = graph.batch_normalization %c, %g, %b, %m, %v : (tensor<1x4x6x6xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<1x4x6x6xf32>
+  %r = graph.relu %n : tensor<1x4x6x6xf32>
+  %s = graph.add %r, %x : (tensor<1x4x6x6xf32>, tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32>
+  return %s : tensor<1x4x6x6xf32>
+}
+"#;
+    let unfused = check_pipeline(src, "builtin.module(convert-graph-to-te)").text;
+    let fused = check_pipeline(
+        src,
+        "builtin.module(convert-graph-to-te, te-fuse, convert-te-to-loop, canonicalize)",
+    );
+    let te_fused = check_pipeline(src, "builtin.module(convert-graph-to-te, te-fuse)").text;
+    assert!(computes(&te_fused) < computes(&unfused), "{te_fused}");
+    assert!(fused.text.contains("loop.parallel"), "{}", fused.text);
+}
+
+#[test]
+fn dependence_graph_classifies_edges() {
+    let src = r#"
+func.func @mix(%x: tensor<4x16xf32>, %w: tensor<16x8xf32>) -> tensor<4x8xf32> {
+  %r = te.compute (%x) [%i, %j] {
+    %v = te.read %x[(d0, d1) -> (d0, d1)] : tensor<4x16xf32>
+    te.yield %v : f32
+  } : (tensor<4x16xf32>) -> tensor<4x16xf32>
+  %c = te.compute (%r, %w) [%i, %j] reduce [%k] in [16] combiner = sum {
+    %a = te.read %r[(d0, d1, d2) -> (d0, d2)] : tensor<4x16xf32>
+    %b = te.read %w[(d0, d1, d2) -> (d2, d1)] : tensor<16x8xf32>
+    %p = arith.mulf %a, %b : f32
+    te.yield %p : f32
+  } : (tensor<4x16xf32>, tensor<16x8xf32>) -> tensor<4x8xf32>
+  %n = te.compute (%c) [%i, %j] {
+    %v = te.read %c[(d0, d1) -> (d0, d1)] : tensor<4x8xf32>
+    %e = math.exp %v : f32
+    te.yield %e : f32
+  } : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %n : tensor<4x8xf32>
+}
+"#;
+    let (ctx, module) = parse(src);
+    let func = first_function(&ctx, module);
+    let graph = DependenceGraph::build(&ctx, func);
+    assert_eq!(graph.kernel_count(), 3);
+    let [copy, matmul, exp] = graph.order[..] else {
+        panic!("three nodes expected");
+    };
+    let into_matmul = graph.producers(matmul);
+    assert_eq!(into_matmul.len(), 1);
+    assert_eq!(into_matmul[0].0, copy);
+    assert_eq!(
+        into_matmul[0].1.class,
+        EdgeClass::Reuse {
+            factor: 8,
+            across_parallel: true
+        }
+    );
+    let into_exp = graph.producers(exp);
+    assert_eq!(into_exp[0].1.class, EdgeClass::ReductionBoundary);
+    let node = &graph.graph[matmul];
+    assert!(node.reduces);
+    assert_eq!(node.cost.points, 4 * 8 * 16);
+    assert_eq!(node.cost.flops_per_point, 1);
+    assert_eq!(node.cost.result_bytes, 4 * 8 * 4);
+    assert_eq!(node.cost.input_bytes, (4 * 16 + 16 * 8) * 4);
+    assert_eq!(
+        graph.graph[exp].external_users,
+        vec!["func.return".to_string()]
+    );
+    assert!(te::ComputeOp::cast(&ctx, graph.graph[exp].op).is_some());
+}
+
+#[test]
+fn report_counts_kernels_and_bytes() {
+    let (mut ctx, module) = parse(ELEMENTWISE_CHAIN);
+    let func = first_function(&ctx, module);
+    let report = fuse_function(&mut ctx, func, &FusionLimits::default()).unwrap();
+    assert_eq!(report.kernels_before, 3);
+    assert_eq!(report.kernels_after, 1);
+    assert_eq!(report.inlined, 2);
+    // Before: three kernels each reading and writing 128 bytes (and the 32-byte bias);
+    // after: one kernel reading x and the bias and writing the result.
+    assert_eq!(report.bytes_before, 3 * 256 + 32);
+    assert_eq!(report.bytes_after, 256 + 32);
+    assert_eq!(report.refusals.get("used-outside"), Some(&1));
+}
