@@ -10,3 +10,4 @@ pub mod latency;
 pub mod load;
 pub mod lower;
 pub mod memory;
+pub mod tuning;
