@@ -50,7 +50,8 @@ impl ChildMeasurer {
             exe,
             threads,
             timeout,
-            scratch: tempfile::tempdir().map_err(|e| format!("cannot create a scratch directory: {e}"))?,
+            scratch: tempfile::tempdir()
+                .map_err(|e| format!("cannot create a scratch directory: {e}"))?,
             prepared: HashMap::new(),
         })
     }
@@ -120,7 +121,12 @@ impl Measurer for ChildMeasurer {
             .spawn();
         let mut child = match child {
             Ok(c) => c,
-            Err(e) => return failed(Status::Error, format!("cannot start the measuring process: {e}")),
+            Err(e) => {
+                return failed(
+                    Status::Error,
+                    format!("cannot start the measuring process: {e}"),
+                );
+            }
         };
         let start = Instant::now();
         let status = loop {
@@ -135,7 +141,12 @@ impl Measurer for ChildMeasurer {
                     );
                 }
                 Ok(None) => std::thread::sleep(Duration::from_millis(5)),
-                Err(e) => return failed(Status::Error, format!("cannot wait for the measuring process: {e}")),
+                Err(e) => {
+                    return failed(
+                        Status::Error,
+                        format!("cannot wait for the measuring process: {e}"),
+                    );
+                }
             }
         };
         let mut stdout = String::new();
@@ -149,10 +160,16 @@ impl Measurer for ChildMeasurer {
         if !status.success() {
             use std::os::unix::process::ExitStatusExt;
             if let Some(signal) = status.signal() {
-                return failed(Status::Crash, format!("the measuring process died of signal {signal}"));
+                return failed(
+                    Status::Crash,
+                    format!("the measuring process died of signal {signal}"),
+                );
             }
             let last = stderr.lines().last().unwrap_or("").to_string();
-            return failed(Status::Error, format!("the measuring process failed: {last}"));
+            return failed(
+                Status::Error,
+                format!("the measuring process failed: {last}"),
+            );
         }
         parse_child_output(&stdout)
     }
@@ -160,7 +177,10 @@ impl Measurer for ChildMeasurer {
 
 fn parse_child_output(stdout: &str) -> Measurement {
     let Some(line) = stdout.lines().rev().find(|l| l.starts_with('{')) else {
-        return failed(Status::Error, "the measuring process printed no result".into());
+        return failed(
+            Status::Error,
+            "the measuring process printed no result".into(),
+        );
     };
     let value: serde_json::Value = match serde_json::from_str(line) {
         Ok(v) => v,
@@ -214,7 +234,11 @@ fn fault_hook(description: &str) {
     }
 }
 
-fn measure_here(dir: &Path, decision: &str, threads: usize) -> Result<Measurement, (Status, String)> {
+fn measure_here(
+    dir: &Path,
+    decision: &str,
+    threads: usize,
+) -> Result<Measurement, (Status, String)> {
     let error = |e: String| (Status::Error, e);
     let ir = std::fs::read_to_string(dir.join("task.mlir")).map_err(|e| error(e.to_string()))?;
     let read_all = |prefix: &str| -> Result<Vec<Tensor>, (Status, String)> {
@@ -261,7 +285,8 @@ fn measure_here(dir: &Path, decision: &str, threads: usize) -> Result<Measuremen
         return Err((Status::Wrong, "a different number of results".into()));
     }
     for (i, (actual, reference)) in outputs.iter().zip(&expected).enumerate() {
-        let c = compare(actual, reference, 1e-3, 1e-4).map_err(|e| (Status::Wrong, format!("result {i} {e}")))?;
+        let c = compare(actual, reference, 1e-3, 1e-4)
+            .map_err(|e| (Status::Wrong, format!("result {i} {e}")))?;
         if let Some((index, a, e)) = c.first_mismatch {
             return Err((
                 Status::Wrong,

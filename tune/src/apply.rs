@@ -33,7 +33,9 @@ pub fn apply_records(
     let found = kernels(ctx, module);
     let mut index_in_function = std::collections::HashMap::<String, usize>::new();
     for kernel in found {
-        let n = index_in_function.entry(kernel.function.clone()).or_default();
+        let n = index_in_function
+            .entry(kernel.function.clone())
+            .or_default();
         let name = format!("@{}#{}", kernel.function, *n);
         *n += 1;
         let Some(task) = kernel.task else {

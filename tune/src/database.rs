@@ -100,11 +100,14 @@ fn db_error(path: &Path, e: impl std::fmt::Display) -> String {
 impl Database {
     /// Opens the database at `path`, creating it when the file does not exist or is empty.
     pub fn open(path: &Path) -> Result<Database, String> {
-        let existing = std::fs::metadata(path).map(|m| m.len() > 0).unwrap_or(false);
+        let existing = std::fs::metadata(path)
+            .map(|m| m.len() > 0)
+            .unwrap_or(false);
         if existing {
             let mut header = [0u8; 16];
             let mut file = std::fs::File::open(path).map_err(|e| db_error(path, e))?;
-            let read = std::io::Read::read(&mut file, &mut header).map_err(|e| db_error(path, e))?;
+            let read =
+                std::io::Read::read(&mut file, &mut header).map_err(|e| db_error(path, e))?;
             if read < 16 || &header != b"SQLite format 3\0" {
                 return Err(db_error(
                     path,
@@ -188,7 +191,12 @@ impl Database {
 
     /// Adds `record` about the task `task_key` (summary and IR stored the first time), in
     /// one transaction.
-    pub fn add(&mut self, record: &Record, task_summary: &str, task_ir: &str) -> Result<(), String> {
+    pub fn add(
+        &mut self,
+        record: &Record,
+        task_summary: &str,
+        task_ir: &str,
+    ) -> Result<(), String> {
         let tx = self.conn.transaction().map_err(|e| e.to_string())?;
         let t = &record.target;
         tx.execute(
@@ -227,7 +235,11 @@ impl Database {
         tx.commit().map_err(|e| e.to_string())
     }
 
-    fn select(&self, filter: &str, args: &[&dyn rusqlite::ToSql]) -> Result<Vec<(Record, String, String)>, String> {
+    fn select(
+        &self,
+        filter: &str,
+        args: &[&dyn rusqlite::ToSql],
+    ) -> Result<Vec<(Record, String, String)>, String> {
         let sql = format!(
             "SELECT t.cpu, t.features, t.threads, k.key, r.space, r.decision, r.description,
                     r.status, r.latency_s, r.runs_s, r.error, r.search, k.summary, k.ir
@@ -257,8 +269,22 @@ impl Database {
             .map_err(|e| e.to_string())?;
         let mut out = Vec::new();
         for row in rows {
-            let (cpu, features, threads, key, space, decision, description, status, latency, runs, error, search, summary, ir) =
-                row.map_err(|e| e.to_string())?;
+            let (
+                cpu,
+                features,
+                threads,
+                key,
+                space,
+                decision,
+                description,
+                status,
+                latency,
+                runs,
+                error,
+                search,
+                summary,
+                ir,
+            ) = row.map_err(|e| e.to_string())?;
             let record = Record {
                 target: TargetKey {
                     cpu,
@@ -295,7 +321,10 @@ impl Database {
     /// The records of one task on `target`, oldest first.
     pub fn task_records(&self, target: &TargetKey, task_key: &str) -> Result<Vec<Record>, String> {
         Ok(self
-            .select("WHERE t.key = ?1 AND k.key = ?2", &[&target.id(), &task_key])?
+            .select(
+                "WHERE t.key = ?1 AND k.key = ?2",
+                &[&target.id(), &task_key],
+            )?
             .into_iter()
             .map(|(r, _, _)| r)
             .collect())
@@ -307,7 +336,11 @@ impl Database {
             .task_records(target, task_key)?
             .into_iter()
             .filter(|r| r.status == Status::Ok && r.latency_s.is_some())
-            .min_by(|a, b| a.latency_s.partial_cmp(&b.latency_s).expect("latencies are finite")))
+            .min_by(|a, b| {
+                a.latency_s
+                    .partial_cmp(&b.latency_s)
+                    .expect("latencies are finite")
+            }))
     }
 
     /// Writes every record as one JSON line each; returns how many.
@@ -319,8 +352,12 @@ impl Database {
                 task_summary: task_summary.clone(),
                 task_ir: task_ir.clone(),
             };
-            writeln!(out, "{}", serde_json::to_string(&line).expect("a record serializes"))
-                .map_err(|e| e.to_string())?;
+            writeln!(
+                out,
+                "{}",
+                serde_json::to_string(&line).expect("a record serializes")
+            )
+            .map_err(|e| e.to_string())?;
         }
         Ok(all.len())
     }

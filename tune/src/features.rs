@@ -126,7 +126,10 @@ fn enclosing_loops(ctx: &Context, block: BlockId) -> Vec<Enclosing> {
             let dims = loop_::loop_dims(ctx, op).unwrap_or_default();
             let trip: f64 = dims
                 .iter()
-                .map(|d| d.constant_trip_count().map_or_else(|| estimate_trip(d), |t| t as f64))
+                .map(|d| {
+                    d.constant_trip_count()
+                        .map_or_else(|| estimate_trip(d), |t| t as f64)
+                })
                 .product();
             out.push(Enclosing {
                 trip: trip.max(1.0),
@@ -180,7 +183,13 @@ fn buffer_bytes(ctx: &Context, memref: Value) -> f64 {
 }
 
 /// The induction variables `v` is computed from (itself, or through a few defining ops).
-fn iv_sources(ctx: &Context, v: Value, ivs: &HashSet<Value>, depth: usize, out: &mut HashSet<Value>) {
+fn iv_sources(
+    ctx: &Context,
+    v: Value,
+    ivs: &HashSet<Value>,
+    depth: usize,
+    out: &mut HashSet<Value>,
+) {
     if ivs.contains(&v) {
         out.insert(v);
         return;
@@ -280,11 +289,7 @@ fn statement(ctx: &Context, block: BlockId) -> Vec<f64> {
     let mut accesses: Vec<Access> = Vec::new();
     for op in ctx.block_ops(block) {
         let name = ctx.op_name(op);
-        let width = ctx
-            .op(op)
-            .results
-            .first()
-            .map_or(1.0, |&r| lanes(ctx, r));
+        let width = ctx.op(op).results.first().map_or(1.0, |&r| lanes(ctx, r));
         let w = weight * width;
         let short = name.rsplit('.').next().unwrap_or(name);
         let float = name.starts_with("arith.") && short.ends_with('f');
@@ -369,9 +374,7 @@ fn statement(ctx: &Context, block: BlockId) -> Vec<f64> {
         let flops = f[7] / outer;
         let unique: f64 = accesses
             .iter()
-            .map(|a| {
-                (a.bytes / outer).min(a.unique_bytes)
-            })
+            .map(|a| (a.bytes / outer).min(a.unique_bytes))
             .sum();
         f[35 + levels] = flops / unique.max(1.0);
     }

@@ -198,7 +198,11 @@ fn pairwise_gradients(
     let mut grad = vec![0.0; scores.len()];
     let mut hess = vec![0.0; scores.len()];
     let pair = |i: usize, j: usize, grad: &mut [f64], hess: &mut [f64]| {
-        let (hi, lo) = if labels[i] > labels[j] { (i, j) } else { (j, i) };
+        let (hi, lo) = if labels[i] > labels[j] {
+            (i, j)
+        } else {
+            (j, i)
+        };
         let gap = (labels[hi] - labels[lo]).abs();
         if gap <= 1e-12 {
             return;
@@ -300,8 +304,26 @@ fn split_node(
     let (left_rows, right_rows): (Vec<usize>, Vec<usize>) = rows
         .into_iter()
         .partition(|&r| (binned[r][feature] as usize) <= bin);
-    let left = split_node(nodes, left_rows, depth + 1, binned, edges, grad, hess, options);
-    let right = split_node(nodes, right_rows, depth + 1, binned, edges, grad, hess, options);
+    let left = split_node(
+        nodes,
+        left_rows,
+        depth + 1,
+        binned,
+        edges,
+        grad,
+        hess,
+        options,
+    );
+    let right = split_node(
+        nodes,
+        right_rows,
+        depth + 1,
+        binned,
+        edges,
+        grad,
+        hess,
+        options,
+    );
     nodes[index] = Node::Split {
         feature,
         threshold: edges[feature][bin],

@@ -100,12 +100,18 @@ pub struct Event<'a> {
 /// The features of `decision` of `task`, `None` when the candidate cannot be transformed.
 pub fn candidate_features(task: &TunableTask, decision: &[usize]) -> Option<Vec<f64>> {
     let (mut ctx, module) = parse_module(&task.task.ir).ok()?;
-    task.space.transform(&mut ctx, module, Some(decision)).ok()?;
-    Some(features(&ctx, module, &task.space.decision_features(decision)))
+    task.space
+        .transform(&mut ctx, module, Some(decision))
+        .ok()?;
+    Some(features(
+        &ctx,
+        module,
+        &task.space.decision_features(decision),
+    ))
 }
 
-/// Trains a ranker on the successful records of `records` (grouped by task, labelled by
-/// speed relative to the task's best).
+/// Trains a ranker on the records of `records` (grouped by task, labelled by speed
+/// relative to the task's best; failed trials labelled 0).
 pub fn train_ranker(
     tasks: &[TunableTask],
     records: &[Record],
@@ -115,30 +121,30 @@ pub fn train_ranker(
     let mut labels = Vec::new();
     let mut groups = Vec::new();
     for (g, task) in tasks.iter().enumerate() {
-        let ok: Vec<&Record> = records
+        let measured: Vec<&Record> = records
             .iter()
-            .filter(|r| {
-                r.task_key == task.task.key
-                    && r.status == Status::Ok
-                    && !r.decision.is_empty()
-                    && r.latency_s.is_some()
-            })
+            .filter(|r| r.task_key == task.task.key && !r.decision.is_empty())
             .collect();
-        let Some(best) = ok
+        let Some(best) = measured
             .iter()
+            .filter(|r| r.status == Status::Ok)
             .filter_map(|r| r.latency_s)
             .min_by(f64::total_cmp)
         else {
             continue;
         };
-        for r in ok {
+        for r in measured {
             let key = (task.task.key.clone(), r.decision.clone());
             let f = cache
                 .entry(key)
                 .or_insert_with(|| candidate_features(task, &r.decision));
             if let Some(f) = f {
                 rows.push(f.clone());
-                labels.push(best / r.latency_s.expect("filtered"));
+                // A failed candidate (crash, timeout, wrong result) ranks below all others.
+                labels.push(match (r.status, r.latency_s) {
+                    (Status::Ok, Some(l)) => best / l,
+                    _ => 0.0,
+                });
                 groups.push(g);
             }
         }
@@ -219,7 +225,8 @@ fn propose(
         pool.insert(d.clone(), s);
     }
     for _ in 0..options.generations {
-        let mut ranked: Vec<(Vec<usize>, f64)> = pool.iter().map(|(d, s)| (d.clone(), *s)).collect();
+        let mut ranked: Vec<(Vec<usize>, f64)> =
+            pool.iter().map(|(d, s)| (d.clone(), *s)).collect();
         ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
         let parents: Vec<Vec<usize>> = ranked
             .into_iter()
@@ -283,11 +290,19 @@ pub fn tune(
     let mut progress: Vec<TaskProgress> = vec![TaskProgress::default(); tasks.len()];
     let mut measured: Vec<Vec<(Vec<usize>, Option<f64>)>> = vec![Vec::new(); tasks.len()];
     for (i, task) in tasks.iter().enumerate() {
-        for r in records.iter().filter(|r| r.task_key == task.task.key && !r.decision.is_empty()) {
-            measured[i].push((r.decision.clone(), r.latency_s.filter(|_| r.status == Status::Ok)));
+        for r in records
+            .iter()
+            .filter(|r| r.task_key == task.task.key && !r.decision.is_empty())
+        {
+            measured[i].push((
+                r.decision.clone(),
+                r.latency_s.filter(|_| r.status == Status::Ok),
+            ));
         }
     }
-    let tunable: Vec<usize> = (0..tasks.len()).filter(|&i| tasks[i].space.is_tunable()).collect();
+    let tunable: Vec<usize> = (0..tasks.len())
+        .filter(|&i| tasks[i].space.is_tunable())
+        .collect();
     let mut curve = Vec::new();
     let mut trial = 0;
     let search_name = if options.random { "random" } else { "model" };
@@ -315,7 +330,12 @@ pub fn tune(
             latency_s: m.latency_s,
             runs_s: m.runs_s.clone(),
             error: m.error.clone(),
-            search: if decision.is_some() { search_name } else { "default" }.to_string(),
+            search: if decision.is_some() {
+                search_name
+            } else {
+                "default"
+            }
+            .to_string(),
         };
         sink.add(task, &record)?;
         *trial += 1;
@@ -355,7 +375,15 @@ pub fn tune(
         if trial >= options.trials {
             break;
         }
-        run(i, None, &mut trial, &mut progress, &mut records, &mut measured, &mut curve)?;
+        run(
+            i,
+            None,
+            &mut trial,
+            &mut progress,
+            &mut records,
+            &mut measured,
+            &mut curve,
+        )?;
     }
     let mut ranker: Option<Ranker> = None;
     let mut exhausted: HashSet<usize> = HashSet::new();
@@ -363,18 +391,37 @@ pub fn tune(
         let Some(&i) = tunable
             .iter()
             .filter(|i| !exhausted.contains(i))
-            .max_by(|&&a, &&b| expected_gain(&progress[a], tasks[a].task.weight).total_cmp(&expected_gain(&progress[b], tasks[b].task.weight)))
+            .max_by(|&&a, &&b| {
+                expected_gain(&progress[a], tasks[a].task.weight)
+                    .total_cmp(&expected_gain(&progress[b], tasks[b].task.weight))
+            })
         else {
             break;
         };
         let count = options.batch.min(options.trials - trial);
-        let proposals = propose(&tasks[i], &measured[i], ranker.as_ref(), options, &mut rng, count, &mut cache);
+        let proposals = propose(
+            &tasks[i],
+            &measured[i],
+            ranker.as_ref(),
+            options,
+            &mut rng,
+            count,
+            &mut cache,
+        );
         if proposals.is_empty() {
             exhausted.insert(i);
             continue;
         }
         for d in proposals {
-            run(i, Some(d), &mut trial, &mut progress, &mut records, &mut measured, &mut curve)?;
+            run(
+                i,
+                Some(d),
+                &mut trial,
+                &mut progress,
+                &mut records,
+                &mut measured,
+                &mut curve,
+            )?;
         }
         let best = progress[i].best_latency.unwrap_or(f64::INFINITY);
         progress[i].history.push(best);

@@ -181,8 +181,14 @@ impl Space {
         let schedule = default_schedule(&shape, target);
         set_schedule(&mut ctx, nest, &schedule);
         match run_pipeline(&mut ctx, module, "builtin.module(loop-apply-schedule)") {
-            Ok(()) => Ok((Space::Schedule(KnobSpace::new(shape, target.clone(), 2)), summary)),
-            Err(why) => Ok((Space::Fixed(format!("the schedule does not apply: {why}")), summary)),
+            Ok(()) => Ok((
+                Space::Schedule(KnobSpace::new(shape, target.clone(), 2)),
+                summary,
+            )),
+            Err(why) => Ok((
+                Space::Fixed(format!("the schedule does not apply: {why}")),
+                summary,
+            )),
         }
     }
 
@@ -212,12 +218,10 @@ impl Space {
     pub fn validate(&self, decision: &[usize]) -> Result<(), String> {
         match self {
             Space::MicroKernel(s) => s.params(decision).map(|_| ()),
-            Space::Schedule(s) => s.validate(decision).map(|_| ()).map_err(|v| {
-                v.iter()
-                    .map(|v| v.0.clone())
-                    .collect::<Vec<_>>()
-                    .join("; ")
-            }),
+            Space::Schedule(s) => s
+                .validate(decision)
+                .map(|_| ())
+                .map_err(|v| v.iter().map(|v| v.0.clone()).collect::<Vec<_>>().join("; ")),
             Space::Fixed(why) => Err(why.clone()),
         }
     }
@@ -498,7 +502,9 @@ fn matmul_shape(ctx: &Context, nest: OpId) -> Option<(i64, i64, i64, i64)> {
     let inner = ctx
         .block_ops(body)
         .find(|&op| ctx.op_name(op) == loop_::FOR)?;
-    let k = loop_::loop_dims(ctx, inner)?.first()?.constant_trip_count()?;
+    let k = loop_::loop_dims(ctx, inner)?
+        .first()?
+        .constant_trip_count()?;
     let r = extents.len();
     Some((
         extents[..r - 2].iter().product(),

@@ -22,6 +22,11 @@ impl TargetKey {
 
     /// A short description for reports.
     pub fn describe(&self) -> String {
-        format!("{} ({} thread{})", self.cpu, self.threads, if self.threads == 1 { "" } else { "s" })
+        format!(
+            "{} ({} thread{})",
+            self.cpu,
+            self.threads,
+            if self.threads == 1 { "" } else { "s" }
+        )
     }
 }

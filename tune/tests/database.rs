@@ -16,7 +16,11 @@ fn record(cpu: &str, task: &str, decision: Vec<usize>, latency: Option<f64>) -> 
         space: "microkernel".into(),
         description: format!("{decision:?}"),
         decision,
-        status: if latency.is_some() { Status::Ok } else { Status::Crash },
+        status: if latency.is_some() {
+            Status::Ok
+        } else {
+            Status::Crash
+        },
         latency_s: latency,
         runs_s: latency.into_iter().collect(),
         error: latency.is_none().then(|| "died".to_string()),
@@ -29,17 +33,28 @@ fn best_record_is_per_task_and_target() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("t.db");
     let mut db = Database::open(&path).unwrap();
-    db.add(&record("znver3", "aa", vec![1], Some(2.0)), "s", "ir").unwrap();
-    db.add(&record("znver3", "aa", vec![2], Some(1.0)), "s", "ir").unwrap();
-    db.add(&record("znver3", "aa", vec![3], None), "s", "ir").unwrap();
-    db.add(&record("skylake", "aa", vec![4], Some(0.5)), "s", "ir").unwrap();
-    db.add(&record("znver3", "bb", vec![5], Some(0.1)), "s", "ir").unwrap();
+    db.add(&record("znver3", "aa", vec![1], Some(2.0)), "s", "ir")
+        .unwrap();
+    db.add(&record("znver3", "aa", vec![2], Some(1.0)), "s", "ir")
+        .unwrap();
+    db.add(&record("znver3", "aa", vec![3], None), "s", "ir")
+        .unwrap();
+    db.add(&record("skylake", "aa", vec![4], Some(0.5)), "s", "ir")
+        .unwrap();
+    db.add(&record("znver3", "bb", vec![5], Some(0.1)), "s", "ir")
+        .unwrap();
     drop(db);
     let db = Database::open(&path).unwrap();
     let best = db.best(&target_key("znver3", 1), "aa").unwrap().unwrap();
     assert_eq!(best.decision, vec![2]);
     assert_eq!(db.best(&target_key("znver3", 2), "aa").unwrap(), None);
-    assert_eq!(db.best(&target_key("skylake", 1), "aa").unwrap().unwrap().decision, vec![4]);
+    assert_eq!(
+        db.best(&target_key("skylake", 1), "aa")
+            .unwrap()
+            .unwrap()
+            .decision,
+        vec![4]
+    );
     let all = db.task_records(&target_key("znver3", 1), "aa").unwrap();
     assert_eq!(all.len(), 3);
     assert_eq!(all[2].status, Status::Crash);
@@ -49,8 +64,14 @@ fn best_record_is_per_task_and_target() {
 fn json_lines_round_trip() {
     let dir = tempfile::tempdir().unwrap();
     let mut a = Database::open(&dir.path().join("a.db")).unwrap();
-    a.add(&record("znver3", "aa", vec![1, 2], Some(2.0)), "matmul", "ir text").unwrap();
-    a.add(&record("znver3", "bb", vec![], None), "nest", "other ir").unwrap();
+    a.add(
+        &record("znver3", "aa", vec![1, 2], Some(2.0)),
+        "matmul",
+        "ir text",
+    )
+    .unwrap();
+    a.add(&record("znver3", "bb", vec![], None), "nest", "other ir")
+        .unwrap();
     let mut lines = Vec::new();
     assert_eq!(a.export(&mut lines).unwrap(), 2);
     let mut b = Database::open(&dir.path().join("b.db")).unwrap();
@@ -68,7 +89,10 @@ fn a_file_that_is_not_sqlite_is_refused_and_left_alone() {
     std::fs::write(&path, "my notes, not a database\n").unwrap();
     let err = Database::open(&path).err().unwrap();
     assert!(err.contains("not a tuning database"), "{err}");
-    assert_eq!(std::fs::read_to_string(&path).unwrap(), "my notes, not a database\n");
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        "my notes, not a database\n"
+    );
 }
 
 #[test]
@@ -82,7 +106,10 @@ fn a_foreign_sqlite_database_is_refused_and_left_alone() {
     }
     let before = std::fs::read(&path).unwrap();
     let err = Database::open(&path).err().unwrap();
-    assert!(err.contains("not a tb-tune database (it has no meta table)"), "{err}");
+    assert!(
+        err.contains("not a tb-tune database (it has no meta table)"),
+        "{err}"
+    );
     assert_eq!(std::fs::read(&path).unwrap(), before);
 }
 
@@ -97,7 +124,10 @@ fn a_corrupt_database_is_refused() {
     }
     std::fs::write(&path, &bytes).unwrap();
     let err = Database::open(&path).err().unwrap();
-    assert!(err.contains("not a tb-tune database") || err.contains("malformed"), "{err}");
+    assert!(
+        err.contains("not a tb-tune database") || err.contains("malformed"),
+        "{err}"
+    );
     assert_eq!(std::fs::read(&path).unwrap(), bytes);
 }
 
@@ -111,7 +141,12 @@ fn child_writer() {
     let path = std::env::var(CHILD_VAR).expect("run by the parent test");
     let mut db = Database::open(std::path::Path::new(&path)).unwrap();
     for i in 0.. {
-        db.add(&record("znver3", "aa", vec![i], Some(1.0 + i as f64)), "s", "ir").unwrap();
+        db.add(
+            &record("znver3", "aa", vec![i], Some(1.0 + i as f64)),
+            "s",
+            "ir",
+        )
+        .unwrap();
         println!("committed {}", i + 1);
     }
 }
@@ -121,7 +156,13 @@ fn a_killed_writer_keeps_every_completed_trial() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("t.db");
     let mut child = Command::new(std::env::current_exe().unwrap())
-        .args(["--ignored", "--exact", "child_writer", "--nocapture", "--test-threads=1"])
+        .args([
+            "--ignored",
+            "--exact",
+            "child_writer",
+            "--nocapture",
+            "--test-threads=1",
+        ])
         .env(CHILD_VAR, &path)
         .stdout(Stdio::piped())
         .spawn()
@@ -140,7 +181,11 @@ fn a_killed_writer_keeps_every_completed_trial() {
     assert!(committed >= 30, "the child committed {committed} records");
     let db = Database::open(&path).unwrap();
     let records = db.records(&target_key("znver3", 1)).unwrap();
-    assert!(records.len() >= committed, "{} < {committed}", records.len());
+    assert!(
+        records.len() >= committed,
+        "{} < {committed}",
+        records.len()
+    );
     for (i, r) in records.iter().enumerate() {
         assert_eq!(r.decision, vec![i]);
     }

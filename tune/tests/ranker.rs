@@ -3,7 +3,9 @@
 use tb_tune::gbdt::{Dataset, Ranker, TrainOptions};
 
 fn lcg(seed: &mut u64) -> f64 {
-    *seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+    *seed = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
     (*seed >> 11) as f64 / (1u64 << 53) as f64
 }
 
@@ -59,14 +61,21 @@ fn learns_a_ranking_and_finds_the_best_of_held_out_groups() {
             .max_by(|&&a, &&b| test_labels[a].total_cmp(&test_labels[b]))
             .unwrap();
         let mut by_model = members.clone();
-        by_model.sort_by(|&a, &b| ranker.predict(&test_rows[b]).total_cmp(&ranker.predict(&test_rows[a])));
+        by_model.sort_by(|&a, &b| {
+            ranker
+                .predict(&test_rows[b])
+                .total_cmp(&ranker.predict(&test_rows[a]))
+        });
         if by_model[..5].contains(&best) {
             top5 += 1;
         }
     }
     let accuracy = right as f64 / pairs as f64;
     assert!(accuracy > 0.85, "pairwise accuracy {accuracy}");
-    assert!(top5 >= 16, "the best was in the model's top 5 in {top5} of 20 groups");
+    assert!(
+        top5 >= 16,
+        "the best was in the model's top 5 in {top5} of 20 groups"
+    );
 }
 
 #[test]

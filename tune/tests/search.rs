@@ -105,17 +105,25 @@ fn keeps_the_budget_records_every_trial_and_survives_failures() {
     for t in &result.tasks {
         assert!(t.best_latency.unwrap() <= t.default_latency.unwrap());
     }
-    assert!(result.curve.windows(2).all(|w| w[1] <= w[0] || w[0] == 0.0));
+    // Once every task has a measurement, the weighted sum of best latencies only falls.
+    assert!(result.curve[2..].windows(2).all(|w| w[1] <= w[0]));
 }
 
 #[test]
-fn model_guided_search_finds_the_optimum_region() {
-    let (result, _) = run(false, 60, 2);
-    for t in &result.tasks {
-        assert!(
-            t.best_latency.unwrap() < 1.5e-3,
-            "best {:?} after 60 trials",
-            t.best_latency
-        );
-    }
+fn model_guided_search_beats_random_search() {
+    let total = |random: bool| -> f64 {
+        (1..=3)
+            .map(|seed| {
+                let (result, _) = run(random, 40, seed);
+                result
+                    .tasks
+                    .iter()
+                    .map(|t| t.best_latency.unwrap())
+                    .sum::<f64>()
+            })
+            .sum()
+    };
+    let (model, random) = (total(false), total(true));
+    eprintln!("sum of best latencies: model {model:.6}, random {random:.6}");
+    assert!(model < random, "model-guided {model} vs random {random}");
 }

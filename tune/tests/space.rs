@@ -86,5 +86,8 @@ fn features_tell_decisions_apart() {
     let b = tb_tune::search::candidate_features(&t, &[3, 1, 1, 0, 1, 1]).unwrap();
     assert_eq!(a.len(), tb_tune::FEATURE_COUNT);
     assert!(a.iter().all(|x| x.is_finite()));
-    assert_ne!(a[..tb_tune::features::PROGRAM_FEATURES], b[..tb_tune::features::PROGRAM_FEATURES]);
+    assert_ne!(
+        a[..tb_tune::features::PROGRAM_FEATURES],
+        b[..tb_tune::features::PROGRAM_FEATURES]
+    );
 }

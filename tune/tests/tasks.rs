@@ -24,12 +24,22 @@ fn identical_kernels_are_one_task_weighted_by_count() {
 
 #[test]
 fn keys_ignore_names_and_weights_but_not_shapes() {
-    let renamed = MODEL.replace("%a", "%lhs").replace("\"model\"", "\"other\"");
+    let renamed = MODEL
+        .replace("%a", "%lhs")
+        .replace("\"model\"", "\"other\"");
     let a: Vec<String> = model_tasks(MODEL).into_iter().map(|t| t.task.key).collect();
-    let b: Vec<String> = model_tasks(&renamed).into_iter().map(|t| t.task.key).collect();
+    let b: Vec<String> = model_tasks(&renamed)
+        .into_iter()
+        .map(|t| t.task.key)
+        .collect();
     assert_eq!(a, b);
-    let reshaped = MODEL.replace("24x8xf32", "24x12xf32").replace("32x8xf32", "32x12xf32");
-    let c: Vec<String> = model_tasks(&reshaped).into_iter().map(|t| t.task.key).collect();
+    let reshaped = MODEL
+        .replace("24x8xf32", "24x12xf32")
+        .replace("32x8xf32", "32x12xf32");
+    let c: Vec<String> = model_tasks(&reshaped)
+        .into_iter()
+        .map(|t| t.task.key)
+        .collect();
     assert_eq!(a[..a.len() - 1], c[..c.len() - 1]);
     assert_ne!(a.last(), c.last());
 }
@@ -39,7 +49,11 @@ fn a_task_is_a_standalone_function_on_buffers() {
     for t in model_tasks(MODEL) {
         let (ctx, module) = parse_module(&t.task.ir).expect("the task module parses and verifies");
         assert!(task_nest(&ctx, module).is_some());
-        assert!(t.task.ir.contains(&format!("sym_name = \"{TASK_FUNCTION}\"")));
+        assert!(
+            t.task
+                .ir
+                .contains(&format!("sym_name = \"{TASK_FUNCTION}\""))
+        );
         assert!(!t.task.ir.contains("graph."), "{}", t.task.ir);
     }
 }

@@ -371,7 +371,11 @@ fn run(args: &Args) -> Result<(), String> {
     }
     if let Some(db) = &args.db {
         let threads = args.threads.map_or(1, |t| {
-            if t == 0 { std::thread::available_parallelism().map_or(1, |n| n.get()) } else { t }
+            if t == 0 {
+                std::thread::available_parallelism().map_or(1, |n| n.get())
+            } else {
+                t
+            }
         });
         let explained =
             tb_tools::tuning::apply_database(&mut loaded.ctx, loaded.module, db, threads)

@@ -18,10 +18,10 @@ use indicatif::{ProgressBar, ProgressStyle};
 use tb_passes::schedule::Target;
 use tb_tools::load::{load_mlir, load_onnx, parse_input_shapes};
 use tb_tools::tuning::{ChildMeasurer, DatabaseSink, host_target, measure_child};
+use tb_tune::Database;
 use tb_tune::search::{SearchOptions, SearchResult, tune};
 use tb_tune::space::{Space, TunableTask};
 use tb_tune::task::{FRONT_PIPELINE, run_pipeline, tasks};
-use tb_tune::Database;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -114,8 +114,8 @@ fn run(args: &Args) -> Result<(), String> {
     let mut loaded = if tb_tools::load::is_onnx(model) {
         load_onnx(model, parse_input_shapes(&args.input_shapes)?)?
     } else {
-        let text = std::fs::read_to_string(model)
-            .map_err(|e| format!("cannot read '{model}': {e}"))?;
+        let text =
+            std::fs::read_to_string(model).map_err(|e| format!("cannot read '{model}': {e}"))?;
         load_mlir(&text, model)?
     };
     run_pipeline(&mut loaded.ctx, loaded.module, FRONT_PIPELINE)
@@ -137,14 +137,18 @@ fn run(args: &Args) -> Result<(), String> {
                 Space::Fixed(why) => format!("none: {why}"),
                 s => format!("{} {:?}", s.kind(), s.knob_sizes()),
             };
-            println!("{:<16}  {:<24}  {:>6}  {knobs}", t.task.key, t.summary, t.task.weight);
+            println!(
+                "{:<16}  {:<24}  {:>6}  {knobs}",
+                t.task.key, t.summary, t.task.weight
+            );
         }
         return Ok(());
     }
     let mut db = Database::open(&args.db)?;
     let target = host_target(args.threads);
     let exe = std::env::current_exe().map_err(|e| format!("cannot find my own executable: {e}"))?;
-    let mut measurer = ChildMeasurer::new(exe, args.threads, Duration::from_secs_f64(args.timeout))?;
+    let mut measurer =
+        ChildMeasurer::new(exe, args.threads, Duration::from_secs_f64(args.timeout))?;
     let options = SearchOptions {
         trials: args.trials,
         random: args.random,
@@ -160,15 +164,35 @@ fn run(args: &Args) -> Result<(), String> {
         args.db.display()
     );
     let previous = db.records(&target)?;
-    let result = search(&tunable, &target, &previous, &mut measurer, &mut db, &options, "")?;
+    let result = search(
+        &tunable,
+        &target,
+        &previous,
+        &mut measurer,
+        &mut db,
+        &options,
+        "",
+    )?;
     print_summary(&tunable, &result);
     if let Some(report) = &args.report {
         let baseline = SearchOptions {
             random: !args.random,
             ..options.clone()
         };
-        let other = search(&tunable, &target, &[], &mut measurer, &mut db, &baseline, "baseline ")?;
-        let (model, random) = if args.random { (&other, &result) } else { (&result, &other) };
+        let other = search(
+            &tunable,
+            &target,
+            &[],
+            &mut measurer,
+            &mut db,
+            &baseline,
+            "baseline ",
+        )?;
+        let (model, random) = if args.random {
+            (&other, &result)
+        } else {
+            (&result, &other)
+        };
         write_report(report, &model.curve, &random.curve)?;
         eprintln!("wrote {}", report.display());
     }
@@ -297,7 +321,10 @@ fn write_report(path: &Path, model: &[f64], random: &[f64]) -> Result<(), String
     let fail = |e: &dyn std::fmt::Display| format!("cannot write '{}': {e}", path.display());
     root.fill(&WHITE).map_err(|e| fail(&e))?;
     let mut chart = ChartBuilder::on(&root)
-        .caption("best-so-far latency (sum over tasks, weighted)", ("sans-serif", 20))
+        .caption(
+            "best-so-far latency (sum over tasks, weighted)",
+            ("sans-serif", 20),
+        )
         .margin(10)
         .x_label_area_size(40)
         .y_label_area_size(60)
