@@ -5,7 +5,8 @@ Writes a model of GEMMs (graph-level MLIR), tunes it with `tb-tune` twice with t
 trial budget (model-guided, then `--random`), each into a fresh database, and reads the
 records back (Python's sqlite3): per task, the trial at which each search first came
 within 95% of the best latency either found (best-known / 0.95), counting that task's own
-trials, the heuristic's included.
+trials, the heuristic's included (`trials`: the task's trials in each search; `>N`: not
+reached in its N trials).
 
     python3 bench/tune_gemm.py [--trials 48] [--seeds 1 2] [--tb-tune target/release/tb-tune]
 """
@@ -89,16 +90,18 @@ def main():
                 best = min(found)
                 goal = best / 0.95
                 heuristic = curves["model"][task][0]
-                row = (seed, task, len(curves["model"][task]), heuristic, best,
+                random_curve = curves["random"].get(task, [])
+                row = (seed, task, len(curves["model"][task]), len(random_curve), heuristic, best,
                        trials_to(curves["model"][task], goal),
-                       trials_to(curves["random"].get(task, []), goal))
+                       trials_to(random_curve, goal))
                 rows.append(row)
-        print(f"{'seed':>4}  {'task':<22} {'trials':>6} {'heuristic ms':>12} {'best ms':>9} "
+        print(f"{'seed':>4}  {'task':<22} {'trials':>13} {'heuristic ms':>12} {'best ms':>9} "
               f"{'model':>6} {'random':>6}   (trials to 95% of best)")
-        for seed, task, n, heuristic, best, model_t, random_t in rows:
-            fmt = lambda t: str(t) if t is not None else f">{n}"
+        for seed, task, n, n_random, heuristic, best, model_t, random_t in rows:
+            fmt = lambda t, n: str(t) if t is not None else f">{n}"
             h = f"{heuristic * 1e3:.4f}" if heuristic else "-"
-            print(f"{seed:>4}  {task:<22} {n:>6} {h:>12} {best * 1e3:>9.4f} {fmt(model_t):>6} {fmt(random_t):>6}")
+            print(f"{seed:>4}  {task:<22} {f'{n} / {n_random}':>13} {h:>12} {best * 1e3:>9.4f} "
+                  f"{fmt(model_t, n):>6} {fmt(random_t, n_random):>6}")
     return 0
 
 
