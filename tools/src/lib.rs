@@ -12,3 +12,4 @@ pub mod lower;
 pub mod memory;
 pub mod print_flags;
 pub mod profile;
+pub mod tuning;

@@ -1,2 +1,21 @@
-//! TensorBind tuning. Planned, nothing is implemented yet: knob spaces, features, cost
-//! models, search, measurement and tuning records.
+//! TensorBind tuning: the tasks of a model ([`task`]), their knobs ([`space`]), loop
+//! features ([`features`]), a gradient-boosted-tree ranker ([`gbdt`]), model-guided search
+//! with a task scheduler ([`search`]), the tuning database ([`database`]) and applying its
+//! best records when a model is compiled ([`apply`]). Measuring (compiling and timing with
+//! the CPU backend) lives with the tools, which link LLVM; this crate does not.
+
+pub mod apply;
+pub mod database;
+pub mod features;
+pub mod gbdt;
+pub mod search;
+pub mod space;
+pub mod target;
+pub mod task;
+
+pub use database::{Database, Record, Status};
+pub use features::{FEATURE_COUNT, FEATURE_SCHEMA_VERSION};
+pub use search::{Measurement, Measurer, SearchOptions, tune};
+pub use space::{Space, TunableTask};
+pub use target::TargetKey;
+pub use task::{FRONT_PIPELINE, Task};

@@ -127,6 +127,13 @@ struct Args {
     /// Elements printed per result on stdout (0 prints only the types).
     #[arg(long = "print-limit", default_value_t = 64)]
     print_limit: usize,
+    /// Apply the best record of each kernel in this tuning database (`tb-tune`) for this
+    /// CPU and thread count; kernels without one keep the heuristic schedule.
+    #[arg(long, value_name = "FILE")]
+    db: Option<PathBuf>,
+    /// With --db: say on stderr which record or heuristic each kernel used.
+    #[arg(long, requires = "db")]
+    explain: bool,
 }
 
 fn main() -> ExitCode {
@@ -380,6 +387,23 @@ fn run(args: &Args) -> Result<(), String> {
             reference,
             lower_options,
         );
+    }
+    if let Some(db) = &args.db {
+        let threads = args.threads.map_or(1, |t| {
+            if t == 0 {
+                std::thread::available_parallelism().map_or(1, |n| n.get())
+            } else {
+                t
+            }
+        });
+        let explained =
+            tb_tools::tuning::apply_database(&mut loaded.ctx, loaded.module, db, threads)
+                .map_err(|m| format!("tb-run: --db: {m}"))?;
+        if args.explain {
+            for line in explained {
+                eprintln!("explain: {line}");
+            }
+        }
     }
     let lowered = lower(
         &mut loaded,

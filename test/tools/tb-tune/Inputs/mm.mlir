@@ -1,0 +1,7 @@
+// A matmul and a relu: one tunable task (the matmul) and one the heuristic keeps.
+"func.func"() <{function_type = (tensor<16x32xf32>, tensor<32x16xf32>) -> tensor<16x16xf32>, sym_name = "mm"}> ({
+^bb0(%a: tensor<16x32xf32>, %b: tensor<32x16xf32>):
+  %0 = "graph.matmul"(%a, %b) : (tensor<16x32xf32>, tensor<32x16xf32>) -> tensor<16x16xf32>
+  %1 = "graph.relu"(%0) : (tensor<16x16xf32>) -> tensor<16x16xf32>
+  "func.return"(%1) : (tensor<16x16xf32>) -> ()
+}) : () -> ()

@@ -1,0 +1,445 @@
+//! Model-guided search over the tasks of a model.
+//!
+//! **Task scheduler.** Every tunable task is first measured with the heuristic schedule;
+//! then each round goes to the task with the largest expected gain
+//! `weight * best_latency * max(recent_improvement, 0.05)`, where `recent_improvement` is
+//! the relative drop of the task's best latency over its last two rounds (1 before the
+//! task has had two): a simple form of Ansor's gradient scheduler, spending trials where
+//! the end-to-end time is likely to drop most.
+//!
+//! **Candidates.** A round measures up to [`SearchOptions::batch`] new decisions of the
+//! task. Model-guided: an evolutionary search (population of the best measured decisions
+//! and random samples, then generations of mutation and crossover of valid decisions, each
+//! scored by the ranker) proposes its best unmeasured decisions; each slot is a random
+//! sample instead with probability epsilon. Until the ranker is trained, and with
+//! `random`, every candidate is a random sample. The ranker retrains on every successful
+//! record of the target after each round.
+
+use std::collections::{HashMap, HashSet};
+
+use tb_passes::schedule::Rng;
+
+use crate::database::{Record, Status};
+use crate::features::{FEATURE_COUNT, FEATURE_SCHEMA_VERSION, features};
+use crate::gbdt::{Dataset, Ranker, TrainOptions};
+use crate::space::TunableTask;
+use crate::target::TargetKey;
+use crate::task::parse_module;
+
+/// What a measurement returns.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Measurement {
+    pub status: Status,
+    pub latency_s: Option<f64>,
+    pub runs_s: Vec<f64>,
+    pub error: Option<String>,
+}
+
+/// Compiles and times one candidate (`None`: the heuristic schedule) of a task.
+pub trait Measurer {
+    fn measure(&mut self, task: &TunableTask, decision: Option<&[usize]>) -> Measurement;
+}
+
+/// Where records go as they are measured (the database, in the tool).
+pub trait RecordSink {
+    fn add(&mut self, task: &TunableTask, record: &Record) -> Result<(), String>;
+}
+
+#[derive(Clone, Debug)]
+pub struct SearchOptions {
+    pub trials: usize,
+    pub batch: usize,
+    pub epsilon: f64,
+    pub population: usize,
+    pub generations: usize,
+    pub random: bool,
+    pub seed: u64,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            trials: 64,
+            batch: 4,
+            epsilon: 0.1,
+            population: 32,
+            generations: 3,
+            random: false,
+            seed: 1,
+        }
+    }
+}
+
+/// The state of one task during a search.
+#[derive(Clone, Debug, Default)]
+pub struct TaskProgress {
+    pub trials: usize,
+    pub failed: usize,
+    pub default_latency: Option<f64>,
+    pub best_latency: Option<f64>,
+    pub best_description: Option<String>,
+    /// The best latency after each of the task's rounds.
+    history: Vec<f64>,
+}
+
+/// What a search did: per task, and the weighted sum of best latencies after each trial.
+#[derive(Clone, Debug, Default)]
+pub struct SearchResult {
+    pub tasks: Vec<TaskProgress>,
+    pub curve: Vec<f64>,
+}
+
+/// One trial's event, for progress display.
+pub struct Event<'a> {
+    pub task: usize,
+    pub trial: usize,
+    pub description: &'a str,
+    pub measurement: &'a Measurement,
+}
+
+/// The features of `decision` of `task`, `None` when the candidate cannot be transformed.
+pub fn candidate_features(task: &TunableTask, decision: &[usize]) -> Option<Vec<f64>> {
+    let (mut ctx, module) = parse_module(&task.task.ir).ok()?;
+    task.space
+        .transform(&mut ctx, module, Some(decision))
+        .ok()?;
+    Some(features(
+        &ctx,
+        module,
+        &task.space.decision_features(decision),
+    ))
+}
+
+/// Trains a ranker on the records of `records` (grouped by task, labelled by speed
+/// relative to the task's best; failed trials labelled 0).
+pub fn train_ranker(
+    tasks: &[TunableTask],
+    records: &[Record],
+    cache: &mut HashMap<(String, Vec<usize>), Option<Vec<f64>>>,
+) -> Option<Ranker> {
+    let mut rows = Vec::new();
+    let mut labels = Vec::new();
+    let mut groups = Vec::new();
+    for (g, task) in tasks.iter().enumerate() {
+        let measured: Vec<&Record> = records
+            .iter()
+            .filter(|r| r.task_key == task.task.key && !r.decision.is_empty())
+            .collect();
+        let Some(best) = measured
+            .iter()
+            .filter(|r| r.status == Status::Ok)
+            .filter_map(|r| r.latency_s)
+            .min_by(f64::total_cmp)
+        else {
+            continue;
+        };
+        for r in measured {
+            let key = (task.task.key.clone(), r.decision.clone());
+            let f = cache
+                .entry(key)
+                .or_insert_with(|| candidate_features(task, &r.decision));
+            if let Some(f) = f {
+                rows.push(f.clone());
+                // A failed candidate (crash, timeout, wrong result) ranks below all others.
+                labels.push(match (r.status, r.latency_s) {
+                    (Status::Ok, Some(l)) => best / l,
+                    _ => 0.0,
+                });
+                groups.push(g);
+            }
+        }
+    }
+    if rows.len() < 8 {
+        return None;
+    }
+    Some(Ranker::train(
+        &Dataset {
+            rows: &rows,
+            labels: &labels,
+            groups: &groups,
+        },
+        FEATURE_COUNT,
+        FEATURE_SCHEMA_VERSION,
+        &TrainOptions::default(),
+    ))
+}
+
+fn random_f64(rng: &mut Rng) -> f64 {
+    (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+}
+
+/// Proposes up to `count` unmeasured decisions for `task`.
+#[allow(clippy::too_many_arguments)]
+fn propose(
+    task: &TunableTask,
+    measured: &[(Vec<usize>, Option<f64>)],
+    ranker: Option<&Ranker>,
+    options: &SearchOptions,
+    rng: &mut Rng,
+    count: usize,
+    cache: &mut HashMap<(String, Vec<usize>), Option<Vec<f64>>>,
+) -> Vec<Vec<usize>> {
+    let space = &task.space;
+    let seen: HashSet<&Vec<usize>> = measured.iter().map(|(d, _)| d).collect();
+    let mut out: Vec<Vec<usize>> = Vec::new();
+    let random_one = |rng: &mut Rng, out: &Vec<Vec<usize>>| {
+        (0..20).find_map(|_| {
+            space
+                .sample(rng)
+                .filter(|d| !seen.contains(d) && !out.contains(d))
+        })
+    };
+    let ranker = ranker.filter(|_| !options.random);
+    let Some(ranker) = ranker else {
+        while out.len() < count {
+            match random_one(rng, &out) {
+                Some(d) => out.push(d),
+                None => break,
+            }
+        }
+        return out;
+    };
+    let score = |d: &Vec<usize>, cache: &mut HashMap<(String, Vec<usize>), Option<Vec<f64>>>| {
+        let f = cache
+            .entry((task.task.key.clone(), d.clone()))
+            .or_insert_with(|| candidate_features(task, d));
+        f.as_ref().map_or(f64::NEG_INFINITY, |f| ranker.predict(f))
+    };
+    let mut best_measured: Vec<&(Vec<usize>, Option<f64>)> =
+        measured.iter().filter(|(_, l)| l.is_some()).collect();
+    best_measured.sort_by(|a, b| a.1.partial_cmp(&b.1).expect("finite"));
+    let mut population: Vec<Vec<usize>> = best_measured
+        .iter()
+        .take(options.population / 2)
+        .map(|(d, _)| d.clone())
+        .collect();
+    while population.len() < options.population {
+        match space.sample(rng) {
+            Some(d) => population.push(d),
+            None => break,
+        }
+    }
+    let mut pool: HashMap<Vec<usize>, f64> = HashMap::new();
+    for d in &population {
+        let s = score(d, cache);
+        pool.insert(d.clone(), s);
+    }
+    for _ in 0..options.generations {
+        let mut ranked: Vec<(Vec<usize>, f64)> =
+            pool.iter().map(|(d, s)| (d.clone(), *s)).collect();
+        ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
+        let parents: Vec<Vec<usize>> = ranked
+            .into_iter()
+            .take(options.population / 2)
+            .map(|(d, _)| d)
+            .collect();
+        if parents.is_empty() {
+            break;
+        }
+        for i in 0..options.population {
+            let a = &parents[i % parents.len()];
+            let child = if rng.below(2) == 0 {
+                space.mutate(a, rng)
+            } else {
+                let b = &parents[rng.below(parents.len())];
+                space.crossover(a, b, rng)
+            };
+            if let Some(c) = child
+                && !pool.contains_key(&c)
+            {
+                let s = score(&c, cache);
+                pool.insert(c, s);
+            }
+        }
+    }
+    let mut ranked: Vec<(Vec<usize>, f64)> = pool.into_iter().collect();
+    ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    let mut best = ranked
+        .into_iter()
+        .map(|(d, _)| d)
+        .filter(|d| !seen.contains(d));
+    while out.len() < count {
+        let next = if random_f64(rng) < options.epsilon {
+            random_one(rng, &out)
+        } else {
+            best.by_ref().find(|d| !out.contains(d))
+        };
+        match next.or_else(|| random_one(rng, &out)) {
+            Some(d) => out.push(d),
+            None => break,
+        }
+    }
+    out
+}
+
+/// Tunes `tasks` on `target` within `options.trials` measurements (the heuristic's
+/// included). `previous` are records measured before (the database's), which seed the
+/// ranker and the population. `on_trial` sees every trial.
+pub fn tune(
+    tasks: &[TunableTask],
+    target: &TargetKey,
+    previous: &[Record],
+    measurer: &mut dyn Measurer,
+    sink: &mut dyn RecordSink,
+    options: &SearchOptions,
+    on_trial: &mut dyn FnMut(Event),
+) -> Result<SearchResult, String> {
+    let mut rng = Rng::seeded(options.seed);
+    let mut records: Vec<Record> = previous.to_vec();
+    let mut cache = HashMap::new();
+    let mut progress: Vec<TaskProgress> = vec![TaskProgress::default(); tasks.len()];
+    let mut measured: Vec<Vec<(Vec<usize>, Option<f64>)>> = vec![Vec::new(); tasks.len()];
+    for (i, task) in tasks.iter().enumerate() {
+        for r in records
+            .iter()
+            .filter(|r| r.task_key == task.task.key && !r.decision.is_empty())
+        {
+            measured[i].push((
+                r.decision.clone(),
+                r.latency_s.filter(|_| r.status == Status::Ok),
+            ));
+        }
+    }
+    let tunable: Vec<usize> = (0..tasks.len())
+        .filter(|&i| tasks[i].space.is_tunable())
+        .collect();
+    let mut curve = Vec::new();
+    let mut trial = 0;
+    let search_name = if options.random { "random" } else { "model" };
+    let mut run = |i: usize,
+                   decision: Option<Vec<usize>>,
+                   trial: &mut usize,
+                   progress: &mut Vec<TaskProgress>,
+                   records: &mut Vec<Record>,
+                   measured: &mut Vec<Vec<(Vec<usize>, Option<f64>)>>,
+                   curve: &mut Vec<f64>|
+     -> Result<(), String> {
+        let task = &tasks[i];
+        let m = measurer.measure(task, decision.as_deref());
+        let description = match &decision {
+            Some(d) => task.space.describe(d),
+            None => "heuristic".to_string(),
+        };
+        let record = Record {
+            target: target.clone(),
+            task_key: task.task.key.clone(),
+            space: task.space.kind().to_string(),
+            decision: decision.clone().unwrap_or_default(),
+            description: description.clone(),
+            status: m.status,
+            latency_s: m.latency_s,
+            runs_s: m.runs_s.clone(),
+            error: m.error.clone(),
+            search: if decision.is_some() {
+                search_name
+            } else {
+                "default"
+            }
+            .to_string(),
+        };
+        sink.add(task, &record)?;
+        *trial += 1;
+        let p = &mut progress[i];
+        p.trials += 1;
+        if m.status != Status::Ok {
+            p.failed += 1;
+        }
+        if let Some(l) = m.latency_s.filter(|_| m.status == Status::Ok) {
+            if decision.is_none() {
+                p.default_latency = Some(l);
+            }
+            if p.best_latency.is_none_or(|b| l < b) {
+                p.best_latency = Some(l);
+                p.best_description = Some(description.clone());
+            }
+        }
+        if let Some(d) = decision {
+            measured[i].push((d, m.latency_s.filter(|_| m.status == Status::Ok)));
+        }
+        records.push(record);
+        curve.push(
+            tunable
+                .iter()
+                .map(|&t| progress[t].best_latency.unwrap_or(0.0) * tasks[t].task.weight as f64)
+                .sum(),
+        );
+        on_trial(Event {
+            task: i,
+            trial: *trial,
+            description: &description,
+            measurement: &m,
+        });
+        Ok(())
+    };
+    for &i in &tunable {
+        if trial >= options.trials {
+            break;
+        }
+        run(
+            i,
+            None,
+            &mut trial,
+            &mut progress,
+            &mut records,
+            &mut measured,
+            &mut curve,
+        )?;
+    }
+    let mut ranker: Option<Ranker> = None;
+    let mut exhausted: HashSet<usize> = HashSet::new();
+    while trial < options.trials {
+        let Some(&i) = tunable
+            .iter()
+            .filter(|i| !exhausted.contains(i))
+            .max_by(|&&a, &&b| {
+                expected_gain(&progress[a], tasks[a].task.weight)
+                    .total_cmp(&expected_gain(&progress[b], tasks[b].task.weight))
+            })
+        else {
+            break;
+        };
+        let count = options.batch.min(options.trials - trial);
+        let proposals = propose(
+            &tasks[i],
+            &measured[i],
+            ranker.as_ref(),
+            options,
+            &mut rng,
+            count,
+            &mut cache,
+        );
+        if proposals.is_empty() {
+            exhausted.insert(i);
+            continue;
+        }
+        for d in proposals {
+            run(
+                i,
+                Some(d),
+                &mut trial,
+                &mut progress,
+                &mut records,
+                &mut measured,
+                &mut curve,
+            )?;
+        }
+        let best = progress[i].best_latency.unwrap_or(f64::INFINITY);
+        progress[i].history.push(best);
+        if !options.random {
+            ranker = train_ranker(tasks, &records, &mut cache).or(ranker);
+        }
+    }
+    Ok(SearchResult {
+        tasks: progress,
+        curve,
+    })
+}
+
+fn expected_gain(p: &TaskProgress, weight: usize) -> f64 {
+    let best = p.best_latency.unwrap_or(1.0);
+    let improvement = match p.history.as_slice() {
+        [.., before, now] if before.is_finite() && *before > 0.0 => (before - now) / before,
+        _ => 1.0,
+    };
+    weight as f64 * best * improvement.max(0.05)
+}

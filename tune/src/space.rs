@@ -1,0 +1,550 @@
+//! The knobs of a task and its candidates. A candidate is a decision vector (one index per
+//! knob), validated before anything is compiled:
+//!
+//! - a **matmul** nest (one `loop-matmul-microkernel` rewrites) is tuned through the
+//!   micro-kernel's parameters: rows `mr`, columns `nr = mult * vector`, the vector width,
+//!   the reduction slice `kc`, the packed panel width `nc` and whether B is packed; a
+//!   decision is valid when the `mr * mult` accumulators, the `mult` B vectors and the
+//!   broadcast register fit the target's vector registers;
+//! - any other nest whose schedule `loop-apply-schedule` can apply is tuned through its
+//!   [`KnobSpace`] (tiles, order, parallel dimensions, vector, unroll), attached to the nest
+//!   as `#loop.schedule`;
+//! - a nest of neither kind keeps the heuristic schedule (it has no knobs).
+//!
+//! The thread count is part of the target ([`crate::TargetKey`]), not a knob: a record
+//! measured on T threads answers only for runs on T threads.
+
+use serde::{Deserialize, Serialize};
+use tb_dialects::loop_::{self, Schedule};
+use tb_ir::{Context, OpId};
+use tb_passes::schedule::{KnobSpace, Nest, Rng, Target, default_schedule};
+
+use crate::task::{Task, parse_module, run_pipeline, task_nest};
+
+/// What follows the knobs of every candidate: the rest of the CPU pipeline.
+const BACK_PIPELINE: &str = "plan-buffers";
+
+/// The micro-kernel parameters of a matmul task.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MicroKernelSpace {
+    pub batch: i64,
+    pub m: i64,
+    pub n: i64,
+    pub k: i64,
+    pub vector_registers: i64,
+    pub mr: Vec<i64>,
+    pub mult: Vec<i64>,
+    pub vector: Vec<i64>,
+    pub kc: Vec<i64>,
+    pub nc: Vec<i64>,
+    pub pack: Vec<bool>,
+}
+
+/// The micro-kernel parameters one decision spells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MicroKernel {
+    pub mr: i64,
+    pub nr: i64,
+    pub vector: i64,
+    pub kc: i64,
+    pub nc: i64,
+    pub pack_rhs: bool,
+}
+
+impl MicroKernel {
+    /// The pass that applies these parameters.
+    pub fn pass(&self) -> String {
+        format!(
+            "loop-matmul-microkernel{{mr={} nr={} kc={} nc={} vector={} pack-rhs={}}}",
+            self.mr, self.nr, self.kc, self.nc, self.vector, self.pack_rhs
+        )
+    }
+}
+
+impl MicroKernelSpace {
+    fn new(batch: i64, m: i64, n: i64, k: i64, target: &Target) -> MicroKernelSpace {
+        let lanes = target.lanes(4);
+        let mut vector = vec![];
+        let mut w = 4.min(lanes);
+        while w <= lanes {
+            vector.push(w);
+            w *= 2;
+        }
+        let mut kc: Vec<i64> = [16, 32, 64, 128, 256, 512]
+            .into_iter()
+            .filter(|&c| c < k)
+            .collect();
+        kc.push(k.clamp(1, 1024));
+        MicroKernelSpace {
+            batch,
+            m,
+            n,
+            k,
+            vector_registers: target.vector_registers,
+            mr: vec![1, 2, 3, 4, 5, 6, 8],
+            mult: vec![1, 2, 3, 4],
+            vector,
+            kc,
+            nc: vec![64, 128, 256, 512],
+            pack: vec![true, false],
+        }
+    }
+
+    fn sizes(&self) -> [usize; 6] {
+        [
+            self.mr.len(),
+            self.mult.len(),
+            self.vector.len(),
+            self.kc.len(),
+            self.nc.len(),
+            self.pack.len(),
+        ]
+    }
+
+    /// The parameters of `decision`, or why it is not a valid one.
+    pub fn params(&self, decision: &[usize]) -> Result<MicroKernel, String> {
+        let sizes = self.sizes();
+        if decision.len() != sizes.len() || decision.iter().zip(sizes).any(|(&d, s)| d >= s) {
+            return Err(format!(
+                "decision {decision:?} is not one of the micro-kernel space's (sizes {sizes:?})"
+            ));
+        }
+        let (mr, mult) = (self.mr[decision[0]], self.mult[decision[1]]);
+        let vector = self.vector[decision[2]];
+        let registers = mr * mult + mult + 1;
+        if registers > self.vector_registers {
+            return Err(format!(
+                "{mr} x {mult} accumulators, {mult} B vectors and a broadcast need {registers} vector registers, over {}",
+                self.vector_registers
+            ));
+        }
+        Ok(MicroKernel {
+            mr,
+            nr: mult * vector,
+            vector,
+            kc: self.kc[decision[3]],
+            nc: self.nc[decision[4]],
+            pack_rhs: self.pack[decision[5]],
+        })
+    }
+}
+
+/// The knobs of one task.
+#[derive(Clone, Debug)]
+pub enum Space {
+    MicroKernel(MicroKernelSpace),
+    Schedule(KnobSpace),
+    /// No knobs: the heuristic schedule is all there is.
+    Fixed(String),
+}
+
+/// A task with its space, ready to be searched.
+#[derive(Clone, Debug)]
+pub struct TunableTask {
+    pub task: Task,
+    pub space: Space,
+    /// What the task computes, for tables (`matmul 1x64x64x64`, `nest 2x8`).
+    pub summary: String,
+}
+
+impl Space {
+    /// The space of `task` on `target`: a matmul's micro-kernel parameters when the
+    /// micro-kernel rewrites its nest, else its schedule knobs when `loop-apply-schedule`
+    /// applies the default schedule to it, else none.
+    pub fn of(task: &Task, target: &Target) -> Result<(Space, String), String> {
+        let (mut ctx, module) = parse_module(&task.ir)?;
+        let nest = task_nest(&ctx, module).ok_or("the task has no loop nest")?;
+        if let Some((batch, m, n, k)) = matmul_shape(&ctx, nest) {
+            let (mut probe, probe_module) = parse_module(&task.ir)?;
+            run_pipeline(
+                &mut probe,
+                probe_module,
+                "builtin.module(loop-matmul-microkernel{mr=1 nr=4 vector=4})",
+            )?;
+            if count_ops(&probe, probe_module, loop_::FMA) > 0 {
+                return Ok((
+                    Space::MicroKernel(MicroKernelSpace::new(batch, m, n, k, target)),
+                    format!("matmul {batch}x{m}x{n}x{k}"),
+                ));
+            }
+        }
+        let shape = nest_of(&ctx, nest);
+        let summary = format!(
+            "nest {}",
+            shape
+                .extents
+                .iter()
+                .map(i64::to_string)
+                .collect::<Vec<_>>()
+                .join("x")
+        );
+        let schedule = default_schedule(&shape, target);
+        set_schedule(&mut ctx, nest, &schedule);
+        match run_pipeline(&mut ctx, module, "builtin.module(loop-apply-schedule)") {
+            Ok(()) => Ok((
+                Space::Schedule(KnobSpace::new(shape, target.clone(), 2)),
+                summary,
+            )),
+            Err(why) => Ok((
+                Space::Fixed(format!("the schedule does not apply: {why}")),
+                summary,
+            )),
+        }
+    }
+
+    pub fn is_tunable(&self) -> bool {
+        !matches!(self, Space::Fixed(_))
+    }
+
+    /// The number of choices of each knob.
+    pub fn knob_sizes(&self) -> Vec<usize> {
+        match self {
+            Space::MicroKernel(s) => s.sizes().to_vec(),
+            Space::Schedule(s) => s.knobs().iter().map(|k| k.len()).collect(),
+            Space::Fixed(_) => vec![],
+        }
+    }
+
+    /// A name for the space's kind, stored with records.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Space::MicroKernel(_) => "microkernel",
+            Space::Schedule(_) => "schedule",
+            Space::Fixed(_) => "fixed",
+        }
+    }
+
+    /// Why `decision` is invalid, if it is.
+    pub fn validate(&self, decision: &[usize]) -> Result<(), String> {
+        match self {
+            Space::MicroKernel(s) => s.params(decision).map(|_| ()),
+            Space::Schedule(s) => s
+                .validate(decision)
+                .map(|_| ())
+                .map_err(|v| v.iter().map(|v| v.0.clone()).collect::<Vec<_>>().join("; ")),
+            Space::Fixed(why) => Err(why.clone()),
+        }
+    }
+
+    /// A random valid decision.
+    pub fn sample(&self, rng: &mut Rng) -> Option<Vec<usize>> {
+        match self {
+            Space::MicroKernel(s) => (0..200).find_map(|_| {
+                let d: Vec<usize> = s.sizes().iter().map(|&n| rng.below(n)).collect();
+                s.params(&d).is_ok().then_some(d)
+            }),
+            Space::Schedule(s) => s.sample(rng, 200),
+            Space::Fixed(_) => None,
+        }
+    }
+
+    /// A valid decision that differs from `decision` in one knob.
+    pub fn mutate(&self, decision: &[usize], rng: &mut Rng) -> Option<Vec<usize>> {
+        match self {
+            Space::Schedule(s) => s.mutate(decision, rng, 50),
+            Space::MicroKernel(_) => {
+                let sizes = self.knob_sizes();
+                (0..50).find_map(|_| {
+                    let knob = rng.below(sizes.len());
+                    if sizes[knob] < 2 {
+                        return None;
+                    }
+                    let mut d = decision.to_vec();
+                    d[knob] = rng.below(sizes[knob]);
+                    (d != decision && self.validate(&d).is_ok()).then_some(d)
+                })
+            }
+            Space::Fixed(_) => None,
+        }
+    }
+
+    /// A valid child taking each knob from one of two parents (uniform crossover).
+    pub fn crossover(&self, a: &[usize], b: &[usize], rng: &mut Rng) -> Option<Vec<usize>> {
+        if a.len() != b.len() {
+            return None;
+        }
+        (0..20).find_map(|_| {
+            let child: Vec<usize> = a
+                .iter()
+                .zip(b)
+                .map(|(&x, &y)| if rng.below(2) == 0 { x } else { y })
+                .collect();
+            self.validate(&child).is_ok().then_some(child)
+        })
+    }
+
+    /// The decision in words (`mr=4 nr=16 ...` or the `#loop.schedule` it spells).
+    pub fn describe(&self, decision: &[usize]) -> String {
+        match self {
+            Space::MicroKernel(s) => match s.params(decision) {
+                Ok(p) => format!(
+                    "mr={} nr={} vector={} kc={} nc={} pack-rhs={}",
+                    p.mr, p.nr, p.vector, p.kc, p.nc, p.pack_rhs
+                ),
+                Err(why) => format!("invalid: {why}"),
+            },
+            Space::Schedule(s) => match s.schedule(decision) {
+                Ok(schedule) => format!("{schedule:?}"),
+                Err(why) => format!("invalid: {}", why.0),
+            },
+            Space::Fixed(why) => format!("heuristic ({why})"),
+        }
+    }
+
+    /// The decision as a token sequence ("tensor sentence"): one `knob=value` token per
+    /// knob after the space's kind, for sequence models.
+    pub fn tokens(&self, decision: &[usize]) -> Vec<String> {
+        let mut out = vec![format!("space={}", self.kind())];
+        match self {
+            Space::MicroKernel(s) => {
+                if let Ok(p) = s.params(decision) {
+                    out.extend([
+                        format!("mr={}", p.mr),
+                        format!("nr={}", p.nr),
+                        format!("vector={}", p.vector),
+                        format!("kc={}", p.kc),
+                        format!("nc={}", p.nc),
+                        format!("pack-rhs={}", p.pack_rhs),
+                    ]);
+                }
+            }
+            Space::Schedule(s) => {
+                for (knob, &choice) in s.knobs().iter().zip(decision) {
+                    out.push(format!("{}={}", knob.name(), knob_value(knob, choice)));
+                }
+            }
+            Space::Fixed(_) => {}
+        }
+        out
+    }
+
+    /// Numeric values of the decision's knobs (log2 of sizes, indices otherwise), padded
+    /// to [`DECISION_FEATURES`]: the decision part of a candidate's features.
+    pub fn decision_features(&self, decision: &[usize]) -> Vec<f64> {
+        let mut out = Vec::with_capacity(DECISION_FEATURES);
+        match self {
+            Space::MicroKernel(s) => {
+                if let Ok(p) = s.params(decision) {
+                    for v in [p.mr, p.nr, p.vector, p.kc, p.nc] {
+                        out.push((v as f64).log2());
+                    }
+                    out.push(if p.pack_rhs { 1.0 } else { 0.0 });
+                    out.push(((s.m as f64) / p.mr as f64).log2());
+                    out.push(((s.n as f64) / p.nr as f64).log2());
+                }
+            }
+            Space::Schedule(s) => {
+                for (knob, &choice) in s.knobs().iter().zip(decision) {
+                    out.push(match knob {
+                        tb_passes::schedule::Knob::Tile { choices, .. } => {
+                            (choices[choice] as f64).log2()
+                        }
+                        tb_passes::schedule::Knob::Vector(c)
+                        | tb_passes::schedule::Knob::Unroll(c) => (c[choice] as f64).log2(),
+                        tb_passes::schedule::Knob::Parallel(c) => c[choice].len() as f64,
+                        _ => choice as f64,
+                    });
+                }
+            }
+            Space::Fixed(_) => {}
+        }
+        out.resize(DECISION_FEATURES, 0.0);
+        out
+    }
+
+    /// The decision spelled by the heuristic schedule, where the space can express it.
+    pub fn default_decision(&self) -> Option<Vec<usize>> {
+        match self {
+            Space::Schedule(s) => {
+                let target = Target::host();
+                s.decision_of(&default_schedule(s.nest(), &target))
+            }
+            _ => None,
+        }
+    }
+
+    /// Applies `decision` (`None`: the heuristic) to a parsed task module and runs the rest
+    /// of the CPU pipeline, leaving IR the CPU backend compiles.
+    pub fn lower(
+        &self,
+        ctx: &mut Context,
+        module: OpId,
+        decision: Option<&[usize]>,
+    ) -> Result<(), String> {
+        self.transform(ctx, module, decision)?;
+        run_pipeline(ctx, module, &format!("builtin.module({BACK_PIPELINE})"))
+    }
+
+    /// Applies `decision` (`None`: the heuristic) to a parsed task module: the scheduled
+    /// loops the features describe, before buffer planning.
+    pub fn transform(
+        &self,
+        ctx: &mut Context,
+        module: OpId,
+        decision: Option<&[usize]>,
+    ) -> Result<(), String> {
+        let Some(decision) = decision else {
+            return run_pipeline(ctx, module, "builtin.module(loop-matmul-microkernel)");
+        };
+        self.validate(decision)?;
+        match self {
+            Space::MicroKernel(s) => {
+                let params = s.params(decision)?;
+                run_pipeline(ctx, module, &format!("builtin.module({})", params.pass()))
+            }
+            Space::Schedule(s) => {
+                let schedule = s.schedule(decision).map_err(|v| v.0)?;
+                let nest = task_nest(ctx, module).ok_or("the task has no loop nest")?;
+                set_schedule(ctx, nest, &schedule);
+                run_pipeline(
+                    ctx,
+                    module,
+                    "builtin.module(loop-apply-schedule, loop-matmul-microkernel)",
+                )
+            }
+            Space::Fixed(why) => Err(why.clone()),
+        }
+    }
+
+    /// Applies `decision` to one nest of a module being compiled (`tb-run --db`), in place:
+    /// the nest is moved into a scratch module, transformed there and moved back, so the
+    /// rest of the function is left to the pipeline's heuristics.
+    pub fn apply_to_nest(
+        &self,
+        ctx: &mut Context,
+        nest: OpId,
+        decision: &[usize],
+    ) -> Result<(), String> {
+        self.validate(decision)?;
+        let pipeline = match self {
+            Space::MicroKernel(s) => format!("builtin.module({})", s.params(decision)?.pass()),
+            Space::Schedule(s) => {
+                let schedule = s.schedule(decision).map_err(|v| v.0)?;
+                set_schedule(ctx, nest, &schedule);
+                "builtin.module(loop-apply-schedule)".to_string()
+            }
+            Space::Fixed(why) => return Err(why.clone()),
+        };
+        let next = ctx.op(nest).next.ok_or("the nest has no op after it")?;
+        let loc = ctx.op(nest).loc;
+        let name = ctx.intern_op_name("builtin.module");
+        let scratch = ctx.create_op(tb_ir::operation::OperationState {
+            name,
+            operands: vec![],
+            result_types: vec![],
+            successors: vec![],
+            num_regions: 1,
+            properties: None,
+            attributes: vec![],
+            loc,
+        });
+        let block = ctx.create_block();
+        ctx.append_block(ctx.op(scratch).regions[0], block);
+        ctx.unlink_op(nest);
+        ctx.append_op(block, nest);
+        let result = run_pipeline(ctx, scratch, &pipeline);
+        let moved: Vec<OpId> = ctx.block_ops(block).collect();
+        for op in moved {
+            ctx.unlink_op(op);
+            ctx.insert_op_before(next, op);
+        }
+        ctx.erase_op(scratch);
+        result
+    }
+}
+
+/// Features of a decision: this many numbers.
+pub const DECISION_FEATURES: usize = 24;
+
+fn knob_value(knob: &tb_passes::schedule::Knob, choice: usize) -> String {
+    use tb_passes::schedule::Knob;
+    match knob {
+        Knob::Tile { choices, .. } => choices[choice].to_string(),
+        Knob::Order(c) | Knob::Parallel(c) => format!("{:?}", c[choice]),
+        Knob::Vector(c) | Knob::Unroll(c) => c[choice].to_string(),
+        Knob::Pack(c) => c[choice].keyword().to_string(),
+    }
+}
+
+pub(crate) fn set_schedule(ctx: &mut Context, nest: OpId, schedule: &Schedule) {
+    let attr = ctx.typed_attr_of(schedule.clone());
+    let mut entries = ctx.dictionary_entries(ctx.op(nest).attributes).to_vec();
+    entries.retain(|(n, _)| n != loop_::SCHEDULE_ATTR);
+    entries.push((loop_::SCHEDULE_ATTR.to_string(), attr));
+    ctx.op_mut(nest).attributes = ctx.dictionary_attr(entries);
+}
+
+fn count_ops(ctx: &Context, root: OpId, name: &str) -> usize {
+    let mut n = 0;
+    ctx.walk_nested(root, &mut |op| {
+        if ctx.op_name(op) == name {
+            n += 1;
+        }
+    });
+    n
+}
+
+/// `(batch, m, n, k)` of a nest of the matmul form: a `loop.parallel` of rank >= 2 whose
+/// body holds one `loop.for` reduction.
+fn matmul_shape(ctx: &Context, nest: OpId) -> Option<(i64, i64, i64, i64)> {
+    if ctx.op_name(nest) != loop_::PARALLEL {
+        return None;
+    }
+    let dims = loop_::loop_dims(ctx, nest)?;
+    if dims.len() < 2 {
+        return None;
+    }
+    let extents: Vec<i64> = dims
+        .iter()
+        .map(|d| d.constant_trip_count())
+        .collect::<Option<_>>()?;
+    let body = loop_::body(ctx, nest)?;
+    let inner = ctx
+        .block_ops(body)
+        .find(|&op| ctx.op_name(op) == loop_::FOR)?;
+    let k = loop_::loop_dims(ctx, inner)?
+        .first()?
+        .constant_trip_count()?;
+    let r = extents.len();
+    Some((
+        extents[..r - 2].iter().product(),
+        extents[r - 2],
+        extents[r - 1],
+        k,
+    ))
+}
+
+/// The [`Nest`] of a top-level loop: its perfectly nested loop headers, outermost first
+/// (a `loop.parallel` contributes each of its dimensions), reductions where a loop carries
+/// values.
+fn nest_of(ctx: &Context, nest: OpId) -> Nest {
+    let mut extents = Vec::new();
+    let mut reduction = Vec::new();
+    let mut current = Some(nest);
+    while let Some(op) = current {
+        let Some(dims) = loop_::loop_dims(ctx, op) else {
+            break;
+        };
+        let carries = !loop_::inits(ctx, op).is_empty();
+        for d in &dims {
+            extents.push(d.constant_trip_count().unwrap_or(1));
+            reduction.push(carries);
+        }
+        current = loop_::body(ctx, op).and_then(|b| {
+            let ops: Vec<OpId> = ctx.block_ops(b).collect();
+            match ops.as_slice() {
+                [inner, _yield] if loop_::is_loop(ctx, *inner) => Some(*inner),
+                _ => None,
+            }
+        });
+    }
+    if extents.is_empty() {
+        extents.push(1);
+        reduction.push(false);
+    }
+    Nest {
+        extents,
+        reduction,
+        element_bytes: 4,
+    }
+}

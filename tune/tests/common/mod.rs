@@ -1,0 +1,55 @@
+//! What the tuning tests share: a small model at the graph level and its tasks.
+
+#![allow(dead_code)]
+
+use tb_passes::schedule::Target;
+use tb_tune::space::{Space, TunableTask};
+use tb_tune::task::{FRONT_PIPELINE, parse_module, run_pipeline, tasks};
+
+/// Two matmuls of one shape (one task, weight 2), one of another shape, and a relu.
+pub const MODEL: &str = r#"
+"func.func"() <{function_type = (tensor<32x16xf32>, tensor<16x24xf32>, tensor<32x16xf32>, tensor<24x8xf32>) -> tensor<32x8xf32>, sym_name = "model"}> ({
+^bb0(%a: tensor<32x16xf32>, %b: tensor<16x24xf32>, %c: tensor<32x16xf32>, %d: tensor<24x8xf32>):
+  %0 = "graph.matmul"(%a, %b) : (tensor<32x16xf32>, tensor<16x24xf32>) -> tensor<32x24xf32>
+  %1 = "graph.matmul"(%c, %b) : (tensor<32x16xf32>, tensor<16x24xf32>) -> tensor<32x24xf32>
+  %2 = "graph.add"(%0, %1) : (tensor<32x24xf32>, tensor<32x24xf32>) -> tensor<32x24xf32>
+  %3 = "graph.relu"(%2) : (tensor<32x24xf32>) -> tensor<32x24xf32>
+  %4 = "graph.matmul"(%3, %d) : (tensor<32x24xf32>, tensor<24x8xf32>) -> tensor<32x8xf32>
+  "func.return"(%4) : (tensor<32x8xf32>) -> ()
+}) : () -> ()
+"#;
+
+/// A fixed target, so spaces do not depend on the machine the tests run on.
+pub fn avx2() -> Target {
+    Target {
+        vector_bytes: 32,
+        vector_registers: 16,
+        cores: 2,
+        l1_bytes: 32 << 10,
+        l2_bytes: 1 << 20,
+    }
+}
+
+pub fn model_tasks(text: &str) -> Vec<TunableTask> {
+    let (mut ctx, module) = parse_module(text).expect("the model parses");
+    run_pipeline(&mut ctx, module, FRONT_PIPELINE).expect("the model lowers");
+    tasks(&mut ctx, module)
+        .into_iter()
+        .map(|task| {
+            let (space, summary) = Space::of(&task, &avx2()).expect("a space");
+            TunableTask {
+                task,
+                space,
+                summary,
+            }
+        })
+        .collect()
+}
+
+pub fn target_key(cpu: &str, threads: usize) -> tb_tune::TargetKey {
+    tb_tune::TargetKey {
+        cpu: cpu.into(),
+        features: "+avx2,+fma".into(),
+        threads,
+    }
+}

@@ -1,0 +1,72 @@
+//! Tasks: kernels keyed by structure, weighted by occurrence, extracted standalone.
+
+mod common;
+
+use common::{MODEL, model_tasks};
+use tb_tune::space::Space;
+use tb_tune::task::{TASK_FUNCTION, parse_module, task_nest};
+
+#[test]
+fn identical_kernels_are_one_task_weighted_by_count() {
+    let tasks = model_tasks(MODEL);
+    let matmuls: Vec<_> = tasks
+        .iter()
+        .filter(|t| t.summary.starts_with("matmul"))
+        .collect();
+    assert_eq!(matmuls.len(), 2, "{tasks:#?}");
+    assert_eq!(matmuls[0].summary, "matmul 1x32x24x16");
+    assert_eq!(matmuls[0].task.weight, 2);
+    assert_eq!(matmuls[1].summary, "matmul 1x32x8x24");
+    assert_eq!(matmuls[1].task.weight, 1);
+    let total: usize = tasks.iter().map(|t| t.task.weight).sum();
+    assert_eq!(total, 5, "five nests: three matmuls, add, relu");
+}
+
+#[test]
+fn keys_ignore_names_and_weights_but_not_shapes() {
+    let renamed = MODEL
+        .replace("%a", "%lhs")
+        .replace("\"model\"", "\"other\"");
+    let a: Vec<String> = model_tasks(MODEL).into_iter().map(|t| t.task.key).collect();
+    let b: Vec<String> = model_tasks(&renamed)
+        .into_iter()
+        .map(|t| t.task.key)
+        .collect();
+    assert_eq!(a, b);
+    let reshaped = MODEL
+        .replace("24x8xf32", "24x12xf32")
+        .replace("32x8xf32", "32x12xf32");
+    let c: Vec<String> = model_tasks(&reshaped)
+        .into_iter()
+        .map(|t| t.task.key)
+        .collect();
+    assert_eq!(a[..a.len() - 1], c[..c.len() - 1]);
+    assert_ne!(a.last(), c.last());
+}
+
+#[test]
+fn a_task_is_a_standalone_function_on_buffers() {
+    for t in model_tasks(MODEL) {
+        let (ctx, module) = parse_module(&t.task.ir).expect("the task module parses and verifies");
+        assert!(task_nest(&ctx, module).is_some());
+        assert!(
+            t.task
+                .ir
+                .contains(&format!("sym_name = \"{TASK_FUNCTION}\""))
+        );
+        assert!(!t.task.ir.contains("graph."), "{}", t.task.ir);
+    }
+}
+
+#[test]
+fn elementwise_nests_get_a_space_or_say_why_not() {
+    for t in model_tasks(MODEL) {
+        if t.summary.starts_with("nest") {
+            match &t.space {
+                Space::Fixed(why) => assert!(why.contains("does not apply"), "{why}"),
+                Space::Schedule(s) => assert!(s.size() > 1),
+                Space::MicroKernel(_) => panic!("an elementwise nest is no matmul"),
+            }
+        }
+    }
+}
