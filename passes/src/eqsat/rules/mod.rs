@@ -32,6 +32,7 @@
 
 mod algebraic;
 mod batching;
+mod composite;
 mod inference;
 mod layout;
 
@@ -51,6 +52,7 @@ pub enum Family {
     Layout,
     Batching,
     Inference,
+    Composite,
 }
 
 /// A rewrite rule: searches the e-graph and proposes terms equal to existing classes.
@@ -70,6 +72,9 @@ pub enum Term {
         kind: GraphOp,
         attrs: Attrs,
         args: Vec<Term>,
+        /// The type, for ops whose shape rule the analysis does not have (a conv built
+        /// as an intermediate of a rewrite, not merged into a typed class).
+        info: Option<TensorInfo>,
     },
     Splat {
         value: f64,
@@ -92,6 +97,7 @@ pub fn all() -> Vec<&'static Rule> {
     rules.extend(layout::RULES);
     rules.extend(batching::RULES);
     rules.extend(inference::RULES);
+    rules.extend(composite::RULES);
     rules
 }
 
@@ -146,6 +152,15 @@ impl<'a> Index<'a> {
         self.egraph[id].data.constant
     }
 
+    /// The value of every element of the class, if it is a constant whose elements are
+    /// all equal (the conversion adds a splat node to such constants' classes).
+    pub fn scalar(&self, id: Id) -> Option<f64> {
+        self.egraph[id].nodes.iter().find_map(|n| match n {
+            GraphNode::Splat { value, .. } => Some(f64::from_bits(*value)),
+            _ => None,
+        })
+    }
+
     /// Whether the class holds a `graph.constant` itself (not a computation on constants).
     pub fn is_literal(&self, id: Id) -> bool {
         self.ops_in(id, GraphOp::Constant).next().is_some()
@@ -186,6 +201,7 @@ impl<'i, 'a> Builder<'i, 'a> {
                 kind,
                 attrs,
                 args: args.into_iter().map(|a| a.term).collect(),
+                info: None,
             },
             info,
         })
@@ -204,6 +220,7 @@ impl<'i, 'a> Builder<'i, 'a> {
                 kind,
                 attrs,
                 args: args.into_iter().map(|a| a.term).collect(),
+                info: Some(info.clone()),
             },
             info,
         }
