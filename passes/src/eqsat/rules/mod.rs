@@ -21,14 +21,29 @@
 //!   analysis and adds a term only if the term's type is the class's type (use
 //!   [`Builder`], which refuses otherwise); a merge of two classes of different types is a
 //!   bug in a rule.
+//! - **Families.** `algebraic.rs` (identities of arithmetic), `layout.rs` (transposes and
+//!   reshapes), `batching.rs` (several linear ops into one and back), `inference.rs`
+//!   (constant parameters folded into weights), `composite.rs` (subgraphs recognized as
+//!   one op). A composite op is recognized only when its graph->te lowering exists (check
+//!   `passes/src/conversion/graph_to_te/`) and is one kernel; the recognized form must match
+//!   the exporters' spelling exactly (read scalar constants with [`Index::scalar`], compare
+//!   with float tolerance, accept both operand orders: commutativity is in the e-graph).
 //! - **What blows the e-graph up.** Rules whose right side matches their own left side
 //!   again (associativity with commutativity, distributivity in both directions,
 //!   batching that re-batches its own concatenation): such a rule is written in one
 //!   direction, toward fewer ops or toward constants grouped together, and requires its
 //!   inputs to be leaves of the kind it consumes (batching only concatenates
-//!   `graph.constant`s). Only commutativity is bidirectional: it adds one node per op.
-//!   Node, iteration and time limits stop saturation anyway, and the pass reports which
-//!   one did.
+//!   `graph.constant`s, and the split rules only produce weights that are not literal
+//!   constants, so batching and splitting do not feed each other). Only commutativity is
+//!   bidirectional: it adds one node per op. Rules that match deep patterns (composites)
+//!   look up children through [`Index::ops_in`] instead of scanning all ops, so their cost
+//!   is linear in the graph. Node, iteration and time limits stop saturation anyway, and
+//!   the pass reports which one did (`stop-*` statistics).
+//! - **Cost.** A rule never decides whether it pays: the cost model does, at extraction
+//!   (greedy, or exact for graphs of at most `exact-max-classes` e-classes). A rule whose
+//!   right side the analytical model cannot price (an op it has no formula for) gets the
+//!   default of one kernel over its inputs' and output's bytes; give it a formula in
+//!   `cost.rs` if that misprices it.
 
 mod algebraic;
 mod batching;
