@@ -74,7 +74,7 @@ func.func @softmax_of_the_shifted_input(%x: tensor<4x6xf32>) -> tensor<4x6xf32> 
 // CHECK-LABEL: func.func @layernorm_from_moments
 // CHECK-DAG:     %[[G:.*]] = graph.constant dense<[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00]>
 // CHECK-DAG:     %[[B:.*]] = graph.constant dense<[5.000000e-01, 0.000000e+00, -5.000000e-01, 1.000000e+00]>
-// CHECK:         %[[Y:.*]] = graph.layer_normalization %arg0, %[[G]], %[[B]] {axis = 2 : i64, epsilon = 9.99999974E-6 : f32, stash_type = 1 : i64}
+// CHECK:         %[[Y:.*]] = graph.layer_normalization %arg0, %[[G]], %[[B]] {axis = 2 : i64} : (tensor<2x3x4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<2x3x4xf32>
 // CHECK-NEXT:    return %[[Y]]
 func.func @layernorm_from_moments(%x: tensor<2x3x4xf32>) -> tensor<2x3x4xf32> {
   %eps = graph.constant dense<9.99999974E-6> : tensor<f32>

@@ -110,7 +110,7 @@ func.func @opaque_split(%x: tensor<4x2xf32>) -> tensor<2x2xf32> {
 // CHECK-LABEL: func.func @convs_batched
 // CHECK-DAG:     %[[W:.*]] = graph.constant dense<{{.*}}> : tensor<5x2x1x1xf32>
 // CHECK-DAG:     %[[B:.*]] = graph.constant dense<{{.*}}> : tensor<5xf32>
-// CHECK:         %[[C:.*]] = graph.conv %arg0, %[[W]], %[[B]] {group = 1 : i64, pads = array<i64: 0, 0, 0, 0>} : {{.*}} -> tensor<1x5x4x4xf32>
+// CHECK:         %[[C:.*]] = graph.conv %arg0, %[[W]], %[[B]] {pads = array<i64: 0, 0, 0, 0>} : {{.*}} -> tensor<1x5x4x4xf32>
 // CHECK-NEXT:    %[[A:.*]] = graph.slice %[[C]] {axes = array<i64: 1>, ends = array<i64: 2>, starts = array<i64: 0>, steps = array<i64: 1>}
 // CHECK-NEXT:    %[[D:.*]] = graph.slice %[[C]] {axes = array<i64: 1>, ends = array<i64: 5>, starts = array<i64: 2>, steps = array<i64: 1>}
 // CHECK-NEXT:    return %[[A]], %[[D]]
