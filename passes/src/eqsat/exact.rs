@@ -8,7 +8,7 @@
 //! greedy result as its bound, so it never returns anything worse; it stops after a budget
 //! of search steps, and says whether it finished (then the result is optimal).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use egg::{Id, Language};
 
@@ -26,11 +26,11 @@ pub struct Exact {
 
 /// The classes reachable from `roots` through any node, in discovery order.
 pub fn reachable(egraph: &GraphEGraph, roots: &[Id]) -> Vec<Id> {
-    let mut seen: HashMap<Id, ()> = HashMap::new();
+    let mut seen: HashSet<Id> = HashSet::new();
     let mut order = Vec::new();
     let mut stack: Vec<Id> = roots.iter().rev().map(|&r| egraph.find(r)).collect();
     while let Some(id) = stack.pop() {
-        if seen.insert(id, ()).is_some() {
+        if !seen.insert(id) {
             continue;
         }
         order.push(id);
