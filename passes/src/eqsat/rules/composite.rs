@@ -188,10 +188,10 @@ fn softmax_from_exp(ix: &Index) -> Vec<Rewrite> {
                     }
                 }
                 for x in inputs {
-                    let t = b.class(x).and_then(|x| {
+                    let t = b.class(x).map(|x| {
                         let info = x.info.clone();
                         let attrs = Attrs::new(vec![("axis".into(), AttrValue::Int(axis as i64))]);
-                        Some(b.op_typed(GraphOp::Softmax, attrs, vec![x], info))
+                        b.op_typed(GraphOp::Softmax, attrs, vec![x], info)
                     });
                     out.extend(t.and_then(|t| b.rewrite(class, t)));
                 }
