@@ -9,7 +9,14 @@ after, batch norms and matmuls left, e-graph size, iterations, why saturation st
 the time saturation took and the pass's whole time (medians of --runs runs; the pass
 also extracts, rebuilds and folds weights).
 
+With --latency N it also times each bundled model end to end with tb-run --bench N (one
+thread), lowered by the default CPU pipeline with and without graph-eqsat, alternating
+the two in --rounds rounds within this one run, and prints the median over rounds of
+tb-run's median latency for each, their ratio, and the largest difference between the
+two variants' outputs (over the largest magnitude).
+
 Usage: .venv/bin/python bench/eqsat.py [--runs 3] [--bert-base] [--models-dir DIR]
+                                        [--latency N [--rounds 3]]
 """
 
 import argparse
@@ -33,8 +40,12 @@ def parse_args():
     p.add_argument("--models-dir", type=Path, help="reuse models built there by make_models.py")
     p.add_argument("--bert-base", action="store_true", help="also a 12-layer BERT-base-sized encoder")
     p.add_argument("--options", default="", help="graph-eqsat options, e.g. 'max-iterations=4'")
+    p.add_argument("--tb-run", type=Path, default=ROOT / "target/release/tb-run")
+    p.add_argument("--latency", type=int, default=0, metavar="N",
+                   help="also time the models end to end with tb-run --bench N, with and without graph-eqsat")
+    p.add_argument("--rounds", type=int, default=3, help="alternating rounds of --latency (default 3)")
     args = p.parse_args()
-    for tool in (args.tb_opt, args.tb_translate):
+    for tool in (args.tb_opt, args.tb_translate) + ((args.tb_run,) if args.latency else ()):
         if not tool.is_file():
             p.error(f"{tool} does not exist (build it first: cargo build --release -p tb-tools)")
     return args
@@ -55,6 +66,50 @@ def build_bert_base(out):
     model, _, _ = bert_encoder.build(cfg, 0, False)
     (out / "bert-base").mkdir(parents=True, exist_ok=True)
     onnx.save(model, str(out / "bert-base" / "model.onnx"))
+
+
+BENCH = re.compile(r"^bench: \d+ runs, median (?P<median>[\d.]+) ms", re.M)
+
+
+def cpu_pipelines(tb_run):
+    """The default CPU pipeline as tb-run lists it, and the same without graph-eqsat."""
+    listing, _ = run([tb_run, "--list-passes"])
+    m = re.search(r"^  cpu .*\n\s+= (builtin\.module\(.*\))\s*$", listing, re.M)
+    if not m or "graph-eqsat" not in m.group(1):
+        sys.exit(f"tb-run --list-passes shows no CPU pipeline with graph-eqsat:\n{listing}")
+    with_eqsat = m.group(1)
+    without = re.sub(r"graph-eqsat(\{[^}]*\})?,\s*", "", with_eqsat)
+    return without, with_eqsat
+
+
+def latency(args, models, names):
+    import numpy as np
+    without, with_eqsat = cpu_pipelines(args.tb_run)
+    print(f"\nend-to-end latency, tb-run --bench {args.latency} --threads 1, median of {args.rounds} "
+          f"alternating rounds (ms)")
+    print(f"{'model':<12} {'without':>10} {'with':>10} {'with/without':>13} {'max rel diff':>13}")
+    for name in names:
+        if name == "bert-base":
+            continue
+        model = models / name
+        times = {without: [], with_eqsat: []}
+        for _ in range(args.rounds):
+            for pipeline in (without, with_eqsat):
+                out, _ = run([args.tb_run, model / "model.onnx", "--input", model / "input_0.npy",
+                              "--bench", str(args.latency), "--threads", "1", "--pipeline", pipeline])
+                m = BENCH.search(out)
+                if not m:
+                    sys.exit(f"no 'bench:' line from tb-run on {name}:\n{out}")
+                times[pipeline].append(float(m.group("median")))
+        outputs = []
+        for i, pipeline in enumerate((without, with_eqsat)):
+            out_dir = Path(tempfile.mkdtemp(prefix=f"tb-eqsat-{name}-{i}-"))
+            run([args.tb_run, model / "model.onnx", "--input", model / "input_0.npy",
+                 "--pipeline", pipeline, "--output-dir", out_dir])
+            outputs.append(np.load(sorted(out_dir.glob("*.npy"))[0]))
+        diff = float(np.max(np.abs(outputs[0] - outputs[1])) / max(np.max(np.abs(outputs[0])), 1e-30))
+        a, b = statistics.median(times[without]), statistics.median(times[with_eqsat])
+        print(f"{name:<12} {a:>10.2f} {b:>10.2f} {b / a:>13.3f} {diff:>13.2e}")
 
 
 def statistics_of(stderr):
@@ -115,8 +170,10 @@ def main():
                   f"{stats.get('num-iterations', 0):>4} {stop:<15} {statistics.median(sat):>8.1f} "
                   f"{statistics.median(times):>7.3f}")
             fired = {k: v for k, v in stats.items() if v and re.match(r"^[a-z]+(-[a-z]+)+$", k)
-                     and not k.startswith(("num-", "stop-", "cost-", "ops-", "saturation-"))}
+                     and not k.startswith(("num-", "stop-", "cost-", "ops-", "saturation-", "extract-"))}
             print(f"{'':<12} rules fired: " + ", ".join(f"{k} {v}" for k, v in sorted(fired.items())))
+        if args.latency:
+            latency(args, models, names)
 
 
 if __name__ == "__main__":

@@ -7,7 +7,8 @@
 //! one line per failing case, the skip reasons by category, and `N passed, N failed,
 //! N skipped`; exits non-zero if any case failed.
 //!
-//! Every case that passes is also lowered with `convert-graph-to-te` and run again at the
+//! Every case that passes is also rewritten by `graph-eqsat` (the first pass of the default
+//! pipelines), lowered with `convert-graph-to-te` and run again at the
 //! te level, against the same expected outputs. A case with an op that has no te lowering
 //! counts as "not lowered" (listed by op); a lowered case that fails is a failure. The
 //! second summary line is `te: N passed, N failed, N not lowered`.
@@ -55,7 +56,8 @@ enum TeOutcome {
 fn run_te(imported: &mut Imported, case: &ConformanceCase) -> TeOutcome {
     let mut registry = PassRegistry::new();
     tb_passes::register_all(&mut registry);
-    let pipeline = Pipeline::parse("builtin.module(convert-graph-to-te)").expect("valid pipeline");
+    let pipeline = Pipeline::parse("builtin.module(graph-eqsat, convert-graph-to-te)")
+        .expect("valid pipeline");
     let mut pm = PassManager::new(&pipeline, &registry).expect("registered pass");
     let instrumentation = Instrumentation {
         verify_each: true,

@@ -9,7 +9,8 @@ use tb_ir::pass::{OptionKind, Pass, PassInfo, PassOptionInfo, PassOptions, PassS
 use tb_ir::{Context, Diagnostic, OpId};
 
 use crate::eqsat::{
-    AnalyticalCost, Config, Limits, Report, StopReason, optimize_function, selected_rules,
+    AnalyticalCost, Config, Extractor, Limits, Report, StopReason, optimize_function,
+    selected_rules,
 };
 
 const OPTIONS: &[PassOptionInfo] = &[
@@ -36,6 +37,18 @@ const OPTIONS: &[PassOptionInfo] = &[
         kind: OptionKind::Int,
         default: "16777216",
         help: "Fold constant subgraphs of at most this many elements",
+    },
+    PassOptionInfo {
+        name: "exact-max-classes",
+        kind: OptionKind::Int,
+        default: "256",
+        help: "Extract exactly (branch and bound) when the graph needs at most this many e-classes; 0: greedy only",
+    },
+    PassOptionInfo {
+        name: "exact-steps",
+        kind: OptionKind::Int,
+        default: "200000",
+        help: "Search steps the exact extraction may take before it keeps its best graph so far",
     },
     PassOptionInfo {
         name: "rules",
@@ -67,6 +80,8 @@ pub(crate) fn info() -> PassInfo {
                         .map(String::from)
                         .collect(),
                     fold_limit: positive("fold-limit") as usize,
+                    exact_max_classes: positive("exact-max-classes") as usize,
+                    exact_steps: positive("exact-steps") as usize,
                 },
                 last: Vec::new(),
             })
@@ -92,6 +107,11 @@ impl Pass for GraphEqsat {
     fn options(&self) -> Vec<(String, String)> {
         let l = &self.config.limits;
         vec![
+            (
+                "exact-max-classes".into(),
+                self.config.exact_max_classes.to_string(),
+            ),
+            ("exact-steps".into(), self.config.exact_steps.to_string()),
             ("fold-limit".into(), self.config.fold_limit.to_string()),
             ("max-iterations".into(), l.max_iterations.to_string()),
             ("max-nodes".into(), l.max_nodes.to_string()),
@@ -162,6 +182,21 @@ impl Pass for GraphEqsat {
                 "stop-time-limit",
                 "Functions stopped by the time limit",
                 stopped(StopReason::TimeLimit),
+            ),
+            stat(
+                "extract-exact",
+                "Functions whose extracted graph is proven cheapest (exact search finished)",
+                sum(&|r| (r.extractor == Extractor::Exact) as u64),
+            ),
+            stat(
+                "extract-exact-budget",
+                "Functions whose exact search ran out of steps",
+                sum(&|r| (r.extractor == Extractor::ExactBudget) as u64),
+            ),
+            stat(
+                "extract-exact-improved",
+                "Functions where the exact search beat greedy extraction",
+                sum(&|r| r.exact_improved as u64),
             ),
             stat(
                 "cost-before",

@@ -1,14 +1,15 @@
 //! Named pipelines: the pass sequences the tools run by default.
 
-/// From any level (graph, te or loop) to loop-level IR the CPU backend compiles: graph ops
-/// become tensor expressions, which `te-fuse` fuses (producers inlined into consumers by
-/// map composition), tensor expressions become buffers and loop nests, and the
+/// From any level (graph, te or loop) to loop-level IR the CPU backend compiles: the graph
+/// is rewritten by equality saturation (`graph-eqsat`), graph ops become tensor
+/// expressions, which `te-fuse` fuses (producers inlined into consumers by map
+/// composition), tensor expressions become buffers and loop nests, and the
 /// buffers each function frees itself are packed into one arena. Matmul nests become
 /// register-blocked micro-kernels for the host (`loop-matmul-microkernel`). Each pass leaves
 /// IR that is already at a lower level untouched, so loop-level input only gets its
 /// matmul nests blocked and its buffers planned.
-pub const CPU: &str = "builtin.module(canonicalize, convert-graph-to-te, te-fuse, convert-te-to-loop, canonicalize, loop-matmul-microkernel, plan-buffers)";
+pub const CPU: &str = "builtin.module(graph-eqsat, canonicalize, convert-graph-to-te, te-fuse, convert-te-to-loop, canonicalize, loop-matmul-microkernel, plan-buffers)";
 
 /// The same lowering without the CPU's micro-kernels, then every loop nest mapped onto
 /// `gpu.launch` kernels: what `tb-run --device cuda` and `tb-translate --emit=ptx` compile.
-pub const GPU: &str = "builtin.module(canonicalize, convert-graph-to-te, convert-te-to-loop, canonicalize, plan-buffers, convert-loop-to-gpu)";
+pub const GPU: &str = "builtin.module(graph-eqsat, canonicalize, convert-graph-to-te, convert-te-to-loop, canonicalize, plan-buffers, convert-loop-to-gpu)";

@@ -305,6 +305,194 @@ fn conv_mul(rng: &mut StdRng) -> String {
     s
 }
 
+fn batch_convs(rng: &mut StdRng) -> String {
+    let (n, ci, k) = (dim(rng), dim(rng), rng.random_range(1..4));
+    let (h, w) = (k + dim(rng), k + dim(rng));
+    let x = [n, ci, h, w];
+    let count = rng.random_range(2..4);
+    let with_bias = rng.random_bool(0.5);
+    let pads = rng.random_range(0..2);
+    let (oh, ow) = (h - k + 1 + 2 * pads, w - k + 1 + 2 * pads);
+    let widths: Vec<i64> = (0..count).map(|_| dim(rng)).collect();
+    let outs: Vec<String> = widths.iter().map(|&c| ty(&[n, c, oh, ow])).collect();
+    let mut s = format!("func.func @f(%x: {}) -> ({}) {{\n", ty(&x), outs.join(", "));
+    for (i, &c) in widths.iter().enumerate() {
+        let wt = [c, ci, k, k];
+        s += &constant(rng, &format!("w{i}"), &wt);
+        let attrs = format!("{{pads = array<i64: {pads}, {pads}, {pads}, {pads}>}}");
+        if with_bias {
+            s += &constant(rng, &format!("b{i}"), &[c]);
+            s += &format!(
+                "  %r{i} = graph.conv %x, %w{i}, %b{i} {attrs} : ({}, {}, {}) -> {}\n",
+                ty(&x),
+                ty(&wt),
+                ty(&[c]),
+                outs[i]
+            );
+        } else {
+            s += &format!(
+                "  %r{i} = graph.conv %x, %w{i} {attrs} : ({}, {}) -> {}\n",
+                ty(&x),
+                ty(&wt),
+                outs[i]
+            );
+        }
+    }
+    let results: Vec<String> = (0..count).map(|i| format!("%r{i}")).collect();
+    s += &format!(
+        "  return {} : {}\n}}\n",
+        results.join(", "),
+        outs.join(", ")
+    );
+    s
+}
+
+/// `start..end`, a proper part of `0..n` (`n` at least 2).
+fn part(rng: &mut StdRng, n: i64) -> (i64, i64) {
+    loop {
+        let start = rng.random_range(0..n);
+        let end = rng.random_range(start + 1..=n);
+        if end - start < n {
+            return (start, end);
+        }
+    }
+}
+
+fn split_matmul(rng: &mut StdRng) -> String {
+    let (m, k, n) = (dim(rng), dim(rng), dim(rng) + 1);
+    let (start, end) = part(rng, n);
+    let (x, w, p, o) = (ty(&[m, k]), ty(&[k, n]), ty(&[m, n]), ty(&[m, end - start]));
+    let mut s = format!("func.func @f(%x: {x}) -> {o} {{\n");
+    s += &constant(rng, "w", &[k, n]);
+    s += &format!("  %p = graph.matmul %x, %w : ({x}, {w}) -> {p}\n");
+    s += &format!(
+        "  %r = graph.slice %p {{axes = array<i64: -1>, ends = array<i64: {end}>, starts = array<i64: {start}>, steps = array<i64: 1>}} : ({p}) -> {o}\n  return %r : {o}\n}}\n"
+    );
+    s
+}
+
+fn split_conv(rng: &mut StdRng) -> String {
+    let mut s = String::new();
+    let out = conv(rng, &mut s);
+    let (start, end) = part(rng, out[1]);
+    let sliced = [out[0], end - start, out[2], out[3]];
+    // Replace the function's result type: the slice is returned.
+    let s = s.replacen(
+        &format!("-> {} {{", ty(&out)),
+        &format!("-> {} {{", ty(&sliced)),
+        1,
+    );
+    format!(
+        "{s}  %r = graph.slice %c {{axes = array<i64: 1>, ends = array<i64: {end}>, starts = array<i64: {start}>}} : ({}) -> {}\n  return %r : {}\n}}\n",
+        ty(&out),
+        ty(&sliced),
+        ty(&sliced)
+    )
+}
+
+fn scalar_constant(name: &str, value: f64) -> String {
+    format!("  %{name} = graph.constant dense<{value:.9e}> : tensor<f32>\n")
+}
+
+fn gelu_erf(rng: &mut StdRng) -> String {
+    let shape = [dim(rng), dim(rng) + 1];
+    let t = ty(&shape);
+    let sc = ty(&[]);
+    let mut s = format!("func.func @f(%x: {t}) -> {t} {{\n");
+    s += &scalar_constant("one", 1.0);
+    s += &scalar_constant("half", 0.5);
+    if rng.random_bool(0.5) {
+        s += &scalar_constant("c", std::f64::consts::SQRT_2);
+        s += &format!("  %d = graph.div %x, %c : ({t}, {sc}) -> {t}\n");
+    } else {
+        s += &scalar_constant("c", std::f64::consts::FRAC_1_SQRT_2);
+        s += &format!("  %d = graph.mul %c, %x : ({sc}, {t}) -> {t}\n");
+    }
+    s += &format!("  %e = graph.erf %d : {t}\n");
+    s += &format!("  %a = graph.add %one, %e : ({sc}, {t}) -> {t}\n");
+    // The exporters' orders: (x * (1 + erf)) * 0.5 and (x * 0.5) * (1 + erf).
+    if rng.random_bool(0.5) {
+        s += &format!("  %m = graph.mul %x, %a : ({t}, {t}) -> {t}\n");
+        s += &format!("  %r = graph.mul %m, %half : ({t}, {sc}) -> {t}\n");
+    } else {
+        s += &format!("  %m = graph.mul %x, %half : ({t}, {sc}) -> {t}\n");
+        s += &format!("  %r = graph.mul %m, %a : ({t}, {t}) -> {t}\n");
+    }
+    s += &format!("  return %r : {t}\n}}\n");
+    s
+}
+
+fn softmax_exp(rng: &mut StdRng) -> String {
+    let shape = [dim(rng), dim(rng) + 1, dim(rng) + 1];
+    let axis = rng.random_range(0..3usize);
+    let mut reduced = shape;
+    reduced[axis] = 1;
+    let (t, r) = (ty(&shape), ty(&reduced));
+    let axes = if rng.random_bool(0.5) {
+        axis as i64
+    } else {
+        axis as i64 - 3
+    };
+    let mut s = format!("func.func @f(%x: {t}) -> {t} {{\n");
+    let input = if rng.random_bool(0.75) {
+        s += &format!("  %m = graph.reduce_max %x {{axes = array<i64: {axes}>}} : ({t}) -> {r}\n");
+        s += &format!("  %d = graph.sub %x, %m : ({t}, {r}) -> {t}\n");
+        "%d"
+    } else {
+        "%x"
+    };
+    s += &format!("  %e = graph.exp {input} : {t}\n");
+    s += &format!(
+        "  %s = graph.reduce_sum %e {{axes = array<i64: {axes}>, keepdims = true}} : ({t}) -> {r}\n"
+    );
+    s += &format!("  %r = graph.div %e, %s : ({t}, {r}) -> {t}\n  return %r : {t}\n}}\n");
+    s
+}
+
+fn layernorm_moments(rng: &mut StdRng) -> String {
+    let shape = [dim(rng), dim(rng) + 1, dim(rng) + 1];
+    let first = rng.random_range(1..3usize);
+    let axes: Vec<i64> = (first as i64..3).collect();
+    let mut reduced = shape.to_vec();
+    for &a in &axes {
+        reduced[a as usize] = 1;
+    }
+    let normalized = &shape[first..];
+    let (t, r, g) = (ty(&shape), ty(&reduced), ty(normalized));
+    let sc = ty(&[]);
+    let axes = list(&axes);
+    let mut s = format!("func.func @f(%x: {t}) -> {t} {{\n");
+    s += &scalar_constant("eps", 1e-5);
+    s += &format!("  %m = graph.reduce_mean %x {{axes = array<i64: {axes}>}} : ({t}) -> {r}\n");
+    s += &format!("  %d = graph.sub %x, %m : ({t}, {r}) -> {t}\n");
+    if rng.random_bool(0.5) {
+        s += &scalar_constant("two", 2.0);
+        s += &format!("  %q = graph.pow %d, %two : ({t}, {sc}) -> {t}\n");
+    } else {
+        s += &format!("  %q = graph.mul %d, %d : ({t}, {t}) -> {t}\n");
+    }
+    s += &format!("  %v = graph.reduce_mean %q {{axes = array<i64: {axes}>}} : ({t}) -> {r}\n");
+    s += &format!("  %a = graph.add %v, %eps : ({r}, {sc}) -> {r}\n");
+    s += &format!("  %sd = graph.sqrt %a : {r}\n");
+    s += &format!("  %n = graph.div %d, %sd : ({t}, {r}) -> {t}\n");
+    let result = match rng.random_range(0..3) {
+        0 => "%n",
+        k => {
+            s += &constant(rng, "g", normalized);
+            s += &format!("  %y = graph.mul %n, %g : ({t}, {g}) -> {t}\n");
+            if k == 1 {
+                "%y"
+            } else {
+                s += &constant(rng, "b", normalized);
+                s += &format!("  %z = graph.add %y, %b : ({t}, {g}) -> {t}\n");
+                "%z"
+            }
+        }
+    };
+    s += &format!("  return {result} : {t}\n}}\n");
+    s
+}
+
 /// The verification case of every rule, by rule name.
 fn cases() -> Vec<(&'static str, Case)> {
     vec![
@@ -322,6 +510,12 @@ fn cases() -> Vec<(&'static str, Case)> {
         ("transpose-sink-unary", sink_unary),
         ("transpose-sink-binary", sink_binary),
         ("matmul-batch-shared-lhs", batch_matmuls),
+        ("conv-batch-shared-input", batch_convs),
+        ("matmul-split-sliced-columns", split_matmul),
+        ("conv-split-sliced-channels", split_conv),
+        ("gelu-from-erf", gelu_erf),
+        ("softmax-from-exp", softmax_exp),
+        ("layernorm-from-moments", layernorm_moments),
         ("batchnorm-into-conv", bn_conv),
         ("batchnorm-into-matmul", bn_matmul),
         ("conv-absorb-bias-add", conv_add),

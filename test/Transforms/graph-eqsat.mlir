@@ -102,3 +102,39 @@ func.func @opaque_split(%x: tensor<4x2xf32>) -> tensor<2x2xf32> {
   %r = graph.add %u, %s#1 : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
   return %r : tensor<2x2xf32>
 }
+
+// -----
+
+// Convs sharing their input, attributes and kernel size become one conv on the
+// concatenated weights and biases, and a channel slice per conv.
+// CHECK-LABEL: func.func @convs_batched
+// CHECK-DAG:     %[[W:.*]] = graph.constant dense<{{.*}}> : tensor<5x2x1x1xf32>
+// CHECK-DAG:     %[[B:.*]] = graph.constant dense<{{.*}}> : tensor<5xf32>
+// CHECK:         %[[C:.*]] = graph.conv %arg0, %[[W]], %[[B]] {pads = array<i64: 0, 0, 0, 0>} : {{.*}} -> tensor<1x5x4x4xf32>
+// CHECK-NEXT:    %[[A:.*]] = graph.slice %[[C]] {axes = array<i64: 1>, ends = array<i64: 2>, starts = array<i64: 0>, steps = array<i64: 1>}
+// CHECK-NEXT:    %[[D:.*]] = graph.slice %[[C]] {axes = array<i64: 1>, ends = array<i64: 5>, starts = array<i64: 2>, steps = array<i64: 1>}
+// CHECK-NEXT:    return %[[A]], %[[D]]
+func.func @convs_batched(%x: tensor<1x2x4x4xf32>) -> (tensor<1x2x4x4xf32>, tensor<1x3x4x4xf32>) {
+  %w1 = graph.constant dense<[[[[1.0]], [[2.0]]], [[[3.0]], [[4.0]]]]> : tensor<2x2x1x1xf32>
+  %b1 = graph.constant dense<[0.5, 0.25]> : tensor<2xf32>
+  %w2 = graph.constant dense<[[[[-1.0]], [[0.5]]], [[[0.0]], [[1.0]]], [[[2.0]], [[-2.0]]]]> : tensor<3x2x1x1xf32>
+  %b2 = graph.constant dense<[0.1, 0.2, 0.3]> : tensor<3xf32>
+  %a = graph.conv %x, %w1, %b1 {pads = array<i64: 0, 0, 0, 0>} : (tensor<1x2x4x4xf32>, tensor<2x2x1x1xf32>, tensor<2xf32>) -> tensor<1x2x4x4xf32>
+  %c = graph.conv %x, %w2, %b2 {pads = array<i64: 0, 0, 0, 0>} : (tensor<1x2x4x4xf32>, tensor<3x2x1x1xf32>, tensor<3xf32>) -> tensor<1x3x4x4xf32>
+  return %a, %c : tensor<1x2x4x4xf32>, tensor<1x3x4x4xf32>
+}
+
+// -----
+
+// A slice of a matmul's columns is a smaller matmul by the sliced (folded) weights: the
+// columns nobody uses are not computed.
+// CHECK-LABEL: func.func @matmul_split_by_slice
+// CHECK:         %[[W:.*]] = graph.constant dense<{{.*}}> : tensor<2x1xf32>
+// CHECK-NEXT:    %[[P:.*]] = graph.matmul %arg0, %[[W]] : (tensor<3x2xf32>, tensor<2x1xf32>) -> tensor<3x1xf32>
+// CHECK-NEXT:    return %[[P]]
+func.func @matmul_split_by_slice(%x: tensor<3x2xf32>) -> tensor<3x1xf32> {
+  %w = graph.constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>
+  %p = graph.matmul %x, %w : (tensor<3x2xf32>, tensor<2x3xf32>) -> tensor<3x3xf32>
+  %s = graph.slice %p {axes = array<i64: 1>, ends = array<i64: 2>, starts = array<i64: 1>} : (tensor<3x3xf32>) -> tensor<3x1xf32>
+  return %s : tensor<3x1xf32>
+}

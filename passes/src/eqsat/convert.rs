@@ -134,6 +134,10 @@ pub fn to_egraph(ctx: &Context, block: BlockId) -> Option<Converted> {
         let id = egraph.add(node.clone());
         egraph[id].data.info = tensor_info(ctx, result);
         original.entry(id).or_insert(node);
+        if let Some(splat) = uniform_constant(ctx, op, kind, result) {
+            let s = egraph.add(splat);
+            egraph.union(id, s);
+        }
         classes.insert(result, id);
         modeled.push((op, id));
     }
@@ -148,6 +152,37 @@ pub fn to_egraph(ctx: &Context, block: BlockId) -> Option<Converted> {
         original,
         kept,
         classes,
+    })
+}
+
+/// Above this many elements a constant is not scanned for one repeated value.
+const MAX_SCANNED: usize = 64;
+
+/// The splat node of a `graph.constant` whose elements all have one float value (scalars
+/// such as `0.5` or `sqrt(2)` included), so that rules can read the value.
+fn uniform_constant(ctx: &Context, op: OpId, kind: GraphOp, result: Value) -> Option<GraphNode> {
+    if kind != GraphOp::Constant {
+        return None;
+    }
+    let (shape, element) = static_tensor(ctx, ctx.value_type(result))?;
+    let TypeKind::Float(fk) = *ctx.type_kind(element) else {
+        return None;
+    };
+    let AttrKind::DenseElements { data, .. } = ctx.attr_kind(ctx.op_inherent_or_attr(op, "value")?)
+    else {
+        return None;
+    };
+    let first = data.elements.first()?;
+    if data.elements.len() > MAX_SCANNED || data.elements.iter().any(|e| e != first) {
+        return None;
+    }
+    let DenseElement::Float(bits) = first else {
+        return None;
+    };
+    Some(GraphNode::Splat {
+        value: bits_to_f64(fk, *bits)?.to_bits(),
+        element,
+        shape: shape.to_vec(),
     })
 }
 
@@ -229,9 +264,22 @@ pub fn rebuild(
     ctx: &mut Context,
     conv: &Converted,
     choice: &HashMap<Id, GraphNode>,
-    origin: &HashMap<Id, Id>,
+    origin: &HashMap<Id, Vec<Id>>,
 ) -> Result<Vec<OpId>, RebuildFailed> {
     let egraph = &conv.egraph;
+    // Classes rules created, by canonical id, with the canonical classes they were for.
+    let mut origin_of: HashMap<Id, Vec<Id>> = HashMap::new();
+    let mut created: Vec<&Id> = origin.keys().collect();
+    created.sort();
+    for id in created {
+        let list = origin_of.entry(egraph.find(*id)).or_default();
+        for &o in &origin[id] {
+            let o = egraph.find(o);
+            if !list.contains(&o) {
+                list.push(o);
+            }
+        }
+    }
     // Input ops' locations by class.
     let mut locations: HashMap<Id, Vec<Location>> = HashMap::new();
     for &(op, id) in &conv.modeled {
@@ -254,7 +302,7 @@ pub fn rebuild(
     let mut builder = Rebuilder {
         egraph,
         choice,
-        origin,
+        origin: origin_of,
         original,
         locations,
         leaves: &conv.leaves,
@@ -317,7 +365,7 @@ pub fn rebuild(
 struct Rebuilder<'a> {
     egraph: &'a GraphEGraph,
     choice: &'a HashMap<Id, GraphNode>,
-    origin: &'a HashMap<Id, Id>,
+    origin: HashMap<Id, Vec<Id>>,
     /// The input graph's node of each class.
     original: HashMap<Id, GraphNode>,
     locations: HashMap<Id, Vec<Location>>,
@@ -337,16 +385,33 @@ impl Rebuilder<'_> {
         let mut locs: Vec<Location> = Vec::new();
         self.absorbed_locations(id, 0, &mut locs);
         if locs.is_empty() {
-            let mut at = id;
+            // The input ops of the classes it was built for, through the classes rules
+            // built on the way.
+            let mut frontier = vec![id];
+            let mut seen = HashSet::new();
             for _ in 0..16 {
-                match self.origin.get(&at) {
-                    Some(&o) => at = self.egraph.find(o),
-                    None => break,
+                let mut next = Vec::new();
+                for at in frontier {
+                    for &o in self.origin.get(&at).into_iter().flatten() {
+                        if !seen.insert(o) {
+                            continue;
+                        }
+                        match self.locations.get(&o) {
+                            Some(l) => {
+                                for &l in l {
+                                    if !locs.contains(&l) {
+                                        locs.push(l);
+                                    }
+                                }
+                            }
+                            None => next.push(o),
+                        }
+                    }
                 }
-                if let Some(l) = self.locations.get(&at) {
-                    locs = l.clone();
+                if next.is_empty() {
                     break;
                 }
+                frontier = next;
             }
         }
         match locs.as_slice() {

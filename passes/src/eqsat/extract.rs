@@ -76,6 +76,14 @@ impl NodeCosts {
     }
 }
 
+impl NodeCosts {
+    /// The cost of node `index` of class `id`, if it can be computed at all.
+    pub fn cost(&self, id: Id, index: usize) -> Option<f64> {
+        let c = *self.costs.get(&id)?.get(index)?;
+        c.is_finite().then_some(c)
+    }
+}
+
 /// Greedy selection: each class's cheapest node, where a child contributes its class's
 /// cost divided by `share(child)`.
 fn select(

@@ -8,6 +8,7 @@
 pub mod analysis;
 pub mod convert;
 pub mod cost;
+pub mod exact;
 pub mod extract;
 pub mod fold;
 pub mod language;
@@ -29,6 +30,10 @@ pub struct Config {
     pub rules: Vec<String>,
     /// Constants computed at compile time have at most this many elements.
     pub fold_limit: usize,
+    /// Exact extraction runs when the roots reach at most this many e-classes (0: never).
+    pub exact_max_classes: usize,
+    /// Search steps exact extraction may take before it settles for its best so far.
+    pub exact_steps: usize,
 }
 
 impl Default for Config {
@@ -37,6 +42,8 @@ impl Default for Config {
             limits: Limits::default(),
             rules: Vec::new(),
             fold_limit: 1 << 24,
+            exact_max_classes: 256,
+            exact_steps: 200_000,
         }
     }
 }
@@ -59,6 +66,22 @@ pub struct Report {
     /// Why an extracted graph was not used, if it was not.
     pub note: Option<String>,
     pub saturation_seconds: f64,
+    /// How the extracted graph was chosen.
+    pub extractor: Extractor,
+    /// The exact search found a cheaper graph than greedy extraction.
+    pub exact_improved: bool,
+}
+
+/// Which extraction chose the graph.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Extractor {
+    /// Greedy only (the e-graph was too large for the exact search).
+    #[default]
+    Greedy,
+    /// The exact search finished: no cheaper graph exists.
+    Exact,
+    /// The exact search ran out of steps; its best graph (no worse than greedy's) is used.
+    ExactBudget,
 }
 
 /// The rules `config` selects; an error names an unknown rule.
@@ -121,10 +144,29 @@ pub fn optimize_function(
         &costs,
         conv.original.iter().map(|(&id, node)| (id, node)),
     );
-    let Some(extraction) = extract::extract(&conv.egraph, &costs, &roots) else {
+    let Some(mut extraction) = extract::extract(&conv.egraph, &costs, &roots) else {
         report.note = Some("no extraction covers every root".into());
         return Ok(report);
     };
+    let small = exact::reachable(&conv.egraph, &roots).len() <= config.exact_max_classes;
+    if small && config.exact_steps > 0 {
+        let exact = exact::extract_exact(
+            &conv.egraph,
+            &costs,
+            &roots,
+            extraction.cost,
+            config.exact_steps,
+        );
+        report.extractor = if exact.complete {
+            Extractor::Exact
+        } else {
+            Extractor::ExactBudget
+        };
+        if let Some(better) = exact.better {
+            report.exact_improved = true;
+            extraction = better;
+        }
+    }
     report.ops_after = report.ops_before;
     let Some(before) = before else {
         report.note = Some("the input graph could not be costed".into());

@@ -63,13 +63,14 @@ pub struct Saturation {
     pub time: Duration,
 }
 
-/// Runs `rules` on `egraph`. `origin` learns, for each class a rule created, the class it
-/// was created for (its location comes from there).
+/// Runs `rules` on `egraph`. `origin` learns, for each class a rule created, the classes
+/// it was created for (its location comes from there): a batched matmul built for three
+/// projections is located at all three.
 pub fn saturate(
     egraph: &mut GraphEGraph,
     rules: &[&'static Rule],
     limits: Limits,
-    origin: &mut HashMap<Id, Id>,
+    origin: &mut HashMap<Id, Vec<Id>>,
 ) -> Saturation {
     let start = Instant::now();
     let mut fired: Vec<(&'static str, usize)> = rules.iter().map(|r| (r.name, 0)).collect();
@@ -128,11 +129,18 @@ fn add_term(
     egraph: &mut GraphEGraph,
     term: &Term,
     for_class: Id,
-    origin: &mut HashMap<Id, Id>,
+    origin: &mut HashMap<Id, Vec<Id>>,
 ) -> Id {
+    let mut typed = None;
     let node = match term {
         Term::Class(id) => return *id,
-        Term::Op { kind, attrs, args } => {
+        Term::Op {
+            kind,
+            attrs,
+            args,
+            info,
+        } => {
+            typed = info.clone();
             let args = args
                 .iter()
                 .map(|a| add_term(egraph, a, for_class, origin))
@@ -151,8 +159,17 @@ fn add_term(
     };
     let classes = egraph.number_of_classes();
     let id = egraph.add(node);
-    if egraph.number_of_classes() != classes {
-        origin.insert(id, for_class);
+    let created = egraph.number_of_classes() != classes;
+    if let Some(info) = typed
+        && egraph[id].data.info.is_none()
+    {
+        egraph[id].data.info = Some(info);
+    }
+    if created || origin.contains_key(&id) {
+        let list = origin.entry(id).or_default();
+        if !list.contains(&for_class) {
+            list.push(for_class);
+        }
     }
     id
 }

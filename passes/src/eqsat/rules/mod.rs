@@ -21,17 +21,33 @@
 //!   analysis and adds a term only if the term's type is the class's type (use
 //!   [`Builder`], which refuses otherwise); a merge of two classes of different types is a
 //!   bug in a rule.
+//! - **Families.** `algebraic.rs` (identities of arithmetic), `layout.rs` (transposes and
+//!   reshapes), `batching.rs` (several linear ops into one and back), `inference.rs`
+//!   (constant parameters folded into weights), `composite.rs` (subgraphs recognized as
+//!   one op). A composite op is recognized only when its graph->te lowering exists (check
+//!   `passes/src/conversion/graph_to_te/`) and is one kernel; the recognized form must match
+//!   the exporters' spelling exactly (read scalar constants with [`Index::scalar`], compare
+//!   with float tolerance, accept both operand orders: commutativity is in the e-graph).
 //! - **What blows the e-graph up.** Rules whose right side matches their own left side
 //!   again (associativity with commutativity, distributivity in both directions,
 //!   batching that re-batches its own concatenation): such a rule is written in one
 //!   direction, toward fewer ops or toward constants grouped together, and requires its
 //!   inputs to be leaves of the kind it consumes (batching only concatenates
-//!   `graph.constant`s). Only commutativity is bidirectional: it adds one node per op.
-//!   Node, iteration and time limits stop saturation anyway, and the pass reports which
-//!   one did.
+//!   `graph.constant`s, and the split rules only produce weights that are not literal
+//!   constants, so batching and splitting do not feed each other). Only commutativity is
+//!   bidirectional: it adds one node per op. Rules that match deep patterns (composites)
+//!   look up children through [`Index::ops_in`] instead of scanning all ops, so their cost
+//!   is linear in the graph. Node, iteration and time limits stop saturation anyway, and
+//!   the pass reports which one did (`stop-*` statistics).
+//! - **Cost.** A rule never decides whether it pays: the cost model does, at extraction
+//!   (greedy, or exact for graphs of at most `exact-max-classes` e-classes). A rule whose
+//!   right side the analytical model cannot price (an op it has no formula for) gets the
+//!   default of one kernel over its inputs' and output's bytes; give it a formula in
+//!   `cost.rs` if that misprices it.
 
 mod algebraic;
 mod batching;
+mod composite;
 mod inference;
 mod layout;
 
@@ -51,6 +67,7 @@ pub enum Family {
     Layout,
     Batching,
     Inference,
+    Composite,
 }
 
 /// A rewrite rule: searches the e-graph and proposes terms equal to existing classes.
@@ -70,6 +87,9 @@ pub enum Term {
         kind: GraphOp,
         attrs: Attrs,
         args: Vec<Term>,
+        /// The type, for ops whose shape rule the analysis does not have (a conv built
+        /// as an intermediate of a rewrite, not merged into a typed class).
+        info: Option<TensorInfo>,
     },
     Splat {
         value: f64,
@@ -92,6 +112,7 @@ pub fn all() -> Vec<&'static Rule> {
     rules.extend(layout::RULES);
     rules.extend(batching::RULES);
     rules.extend(inference::RULES);
+    rules.extend(composite::RULES);
     rules
 }
 
@@ -146,6 +167,15 @@ impl<'a> Index<'a> {
         self.egraph[id].data.constant
     }
 
+    /// The value of every element of the class, if it is a constant whose elements are
+    /// all equal (the conversion adds a splat node to such constants' classes).
+    pub fn scalar(&self, id: Id) -> Option<f64> {
+        self.egraph[id].nodes.iter().find_map(|n| match n {
+            GraphNode::Splat { value, .. } => Some(f64::from_bits(*value)),
+            _ => None,
+        })
+    }
+
     /// Whether the class holds a `graph.constant` itself (not a computation on constants).
     pub fn is_literal(&self, id: Id) -> bool {
         self.ops_in(id, GraphOp::Constant).next().is_some()
@@ -186,6 +216,7 @@ impl<'i, 'a> Builder<'i, 'a> {
                 kind,
                 attrs,
                 args: args.into_iter().map(|a| a.term).collect(),
+                info: None,
             },
             info,
         })
@@ -204,6 +235,7 @@ impl<'i, 'a> Builder<'i, 'a> {
                 kind,
                 attrs,
                 args: args.into_iter().map(|a| a.term).collect(),
+                info: Some(info.clone()),
             },
             info,
         }
