@@ -14,6 +14,7 @@
 //!
 //! Every case that passes at the te level is then lowered the rest of the way (the CPU
 //! pipeline after `convert-graph-to-te`: `convert-te-to-loop`, `canonicalize`,
+//! `loop-matmul-microkernel`, `loop-default-schedule`, `loop-apply-schedule`,
 //! `plan-buffers`), compiled by the CPU backend (host CPU, O3), run natively and compared
 //! again: `compiled: N passed, N failed`. A compiled failure fails the test.
 //!
@@ -89,7 +90,7 @@ fn run_compiled(imported: &mut Imported, case: &ConformanceCase) -> Result<(), S
     let mut registry = PassRegistry::new();
     tb_passes::register_all(&mut registry);
     let pipeline = Pipeline::parse(
-        "builtin.module(convert-te-to-loop, canonicalize, loop-matmul-microkernel, plan-buffers)",
+        "builtin.module(convert-te-to-loop, canonicalize, loop-matmul-microkernel, loop-default-schedule, loop-apply-schedule, plan-buffers)",
     )
     .expect("valid pipeline");
     let mut pm = PassManager::new(&pipeline, &registry).expect("registered passes");

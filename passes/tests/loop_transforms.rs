@@ -241,3 +241,45 @@ fn the_microkernel_keeps_batched_matmuls() {
     let out = microkernel("2x6x5", "2x5x8", "2x6x8", "mr=2 nr=4 kc=2 vector=4");
     assert!(out.text.contains("loop.fma"), "{}", out.text);
 }
+
+#[test]
+fn the_microkernel_takes_its_blocking_from_the_nests_schedule() {
+    // Attached to the loop.parallel of the lowered matmul: MR = 3, NR = 8 in 4-wide
+    // vectors, NC = 16, KC = 5, B packed; the options (mr=2 nr=4) are not used.
+    for (m, k, n) in [(13, 7, 19), (6, 10, 32)] {
+        let src = format!(
+            "func.func @mm(%a: tensor<{m}x{k}xf32>, %b: tensor<{k}x{n}xf32>) -> tensor<{m}x{n}xf32> {{\n\
+             %c = graph.matmul %a, %b : (tensor<{m}x{k}xf32>, tensor<{k}x{n}xf32>) -> tensor<{m}x{n}xf32>\n\
+             return %c : tensor<{m}x{n}xf32>\n}}\n"
+        );
+        let lowered = check_pipeline(
+            &src,
+            "builtin.module(convert-graph-to-te, convert-te-to-loop, canonicalize)",
+        )
+        .text;
+        let scheduled = lowered.replacen(
+            ") {\n",
+            ") attributes {loop.schedule = #loop.schedule<tiles = [[3], [16, 8], [5]], vector = 4, pack = rhs>} {\n",
+            1,
+        );
+        assert_ne!(
+            lowered, scheduled,
+            "the nest takes the schedule:\n{lowered}"
+        );
+        let out = check_pipeline(
+            &scheduled,
+            "builtin.module(loop-matmul-microkernel{mr=2 nr=4 vector=4})",
+        );
+        assert!(!out.text.contains("loop.schedule"), "{}", out.text);
+        assert!(
+            out.text.contains("step (3)"),
+            "rows in blocks of 3:\n{}",
+            out.text
+        );
+        assert!(
+            out.text.contains("x5x8xf32>"),
+            "packed panels of 8 columns, 5 deep:\n{}",
+            out.text
+        );
+    }
+}

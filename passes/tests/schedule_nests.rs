@@ -86,20 +86,35 @@ fn interchanging_a_convolution_reorders_its_spatial_loops() {
 #[test]
 fn a_schedule_by_hand_applies_to_pooling() {
     // Pooling's nest: (c, h, w) then the window (kh, kw).
-    let out = check(POOL, "loop-tile{sizes=0,2,2,2,0},loop-interchange{permutation=2,1,0}");
+    let out = check(
+        POOL,
+        "loop-tile{sizes=0,2,2,2,0},loop-interchange{permutation=2,1,0}",
+    );
     assert!(out.text.contains("iter_args"), "{}", out.text);
 }
 
 #[test]
 fn default_schedules_keep_every_kind_of_nest() {
     for src in [CONV, POOL, NORMS, SUM_AND_ADD] {
-        for options in ["cores=2 vector-bytes=32", "cores=1 vector-bytes=16", "cores=8 vector-bytes=64"] {
+        for options in [
+            "cores=2 vector-bytes=32",
+            "cores=1 vector-bytes=16",
+            "cores=8 vector-bytes=64",
+        ] {
             let out = check(
                 src,
                 &format!("loop-default-schedule{{{options}}},loop-apply-schedule"),
             );
-            assert!(!out.text.contains("loop.schedule"), "every schedule is applied:\n{}", out.text);
-            assert!(!out.text.contains("loop.parallel"), "every nest is rebuilt:\n{}", out.text);
+            assert!(
+                !out.text.contains("loop.schedule"),
+                "every schedule is applied:\n{}",
+                out.text
+            );
+            assert!(
+                !out.text.contains("loop.parallel"),
+                "every nest is rebuilt:\n{}",
+                out.text
+            );
         }
     }
 }

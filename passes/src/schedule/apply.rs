@@ -142,7 +142,11 @@ fn annotate(
 /// the same order. The reductions therefore stay innermost, in their order; `vector`
 /// vectorizes the innermost spatial loop and so needs a nest without reductions, and
 /// `unroll` marks the innermost loop.
-pub fn apply_to_nest(ctx: &mut Context, nest: &LoopNest, schedule: &Schedule) -> Result<(), String> {
+pub fn apply_to_nest(
+    ctx: &mut Context,
+    nest: &LoopNest,
+    schedule: &Schedule,
+) -> Result<(), String> {
     let rank = nest.rank();
     schedule.verify(rank, &nest.reduction_flags())?;
     if schedule.pack != Packing::None {

@@ -88,7 +88,10 @@ pub fn loop_nest_schedule(nest: &Nest, target: &Target) -> Schedule {
             .iter()
             .copied()
             .find(|&d| nest.extents[d] >= 2 * target.cores);
-        let longest = spatial.iter().copied().max_by_key(|&d| (nest.extents[d], -(d as i64)));
+        let longest = spatial
+            .iter()
+            .copied()
+            .max_by_key(|&d| (nest.extents[d], -(d as i64)));
         if let Some(outer) = enough.or(longest).filter(|&d| nest.extents[d] > 1) {
             schedule.order = std::iter::once(outer)
                 .chain((0..rank).filter(|&d| d != outer))

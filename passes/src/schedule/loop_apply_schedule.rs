@@ -48,7 +48,8 @@ impl Pass for LoopApplySchedule {
                 .expect("collected above")
                 .clone();
             let loc = ctx.op(outer).loc;
-            let fail = |why: String| Diagnostic::error(loc, format!("cannot apply the schedule: {why}"));
+            let fail =
+                |why: String| Diagnostic::error(loc, format!("cannot apply the schedule: {why}"));
             if let Ok(nest) = LoopNest::of(ctx, outer) {
                 remove_schedule(ctx, outer);
                 apply_to_nest(ctx, &nest, &schedule).map_err(fail)?;

@@ -185,14 +185,14 @@ impl Pass for MatmulMicrokernel {
         for parallel in candidates {
             if let Some(found) = match_contraction(ctx, parallel) {
                 let chosen = match loop_::schedule(ctx, parallel).cloned() {
-                    Some(schedule) => {
-                        blocking_of(&schedule, &found, blocking).map_err(|why| {
-                            Diagnostic::error(
-                                ctx.op(parallel).loc,
-                                format!("loop-matmul-microkernel: the nest's schedule {why}"),
-                            )
-                        })?
-                    }
+                    Some(schedule) => blocking_of(&schedule, &found, blocking).map_err(|why| {
+                        Diagnostic::error(
+                            ctx.op(parallel).loc,
+                            format!(
+                                "loop-matmul-microkernel: the nest's schedule does not fit: {why}"
+                            ),
+                        )
+                    })?,
                     None => blocking,
                 };
                 // The peeled remainders are copies of the nest: they get a schedule of
@@ -210,7 +210,11 @@ impl Pass for MatmulMicrokernel {
 /// innermost tiles of `i` and `j` are `MR` and `NR`, `j`'s outer tile is `NC`, `k`'s
 /// outermost tile is `KC` (the whole reduction when untiled), `vector` the vector width
 /// and `pack` whether `B` is packed; an untiled `i` or `j` keeps `fallback`'s block.
-fn blocking_of(schedule: &Schedule, c: &Contraction, fallback: Blocking) -> Result<Blocking, String> {
+fn blocking_of(
+    schedule: &Schedule,
+    c: &Contraction,
+    fallback: Blocking,
+) -> Result<Blocking, String> {
     let rank = c.extents.len() + 1;
     let mut reduction = vec![false; rank];
     reduction[rank - 1] = true;
@@ -230,7 +234,10 @@ fn blocking_of(schedule: &Schedule, c: &Contraction, fallback: Blocking) -> Resu
     Ok(Blocking {
         mr: schedule.tiles[i].last().copied().unwrap_or(fallback.mr),
         nr,
-        kc: schedule.tiles[k].first().copied().unwrap_or(c.k_extent.max(1)),
+        kc: schedule.tiles[k]
+            .first()
+            .copied()
+            .unwrap_or(c.k_extent.max(1)),
         width,
         pack_rhs: schedule.pack.packs_rhs(),
         nc: (nc - nc % nr).max(nr),

@@ -6,9 +6,9 @@
 mod apply;
 mod band;
 mod build;
-pub(crate) mod loop_default_schedule;
 pub mod heuristic;
 pub(crate) mod loop_apply_schedule;
+pub(crate) mod loop_default_schedule;
 pub(crate) mod loop_interchange;
 pub(crate) mod loop_matmul_microkernel;
 pub(crate) mod loop_tile;

@@ -47,6 +47,7 @@ impl LoopNest {
                         ));
                     }
                 };
+                only_reductions_nested(ctx, root, &reductions)?;
                 Ok(LoopNest {
                     root,
                     spatial: Band {
@@ -56,14 +57,18 @@ impl LoopNest {
                     reductions,
                 })
             }
-            Some(loop_::LoopOp::For) if is_reduction_loop(ctx, root) => Ok(LoopNest {
-                root,
-                spatial: Band {
-                    loops: Vec::new(),
-                    dims: Vec::new(),
-                },
-                reductions: reduction_chain(ctx, root),
-            }),
+            Some(loop_::LoopOp::For) if is_reduction_loop(ctx, root) => {
+                let reductions = reduction_chain(ctx, root);
+                only_reductions_nested(ctx, root, &reductions[1..])?;
+                Ok(LoopNest {
+                    root,
+                    spatial: Band {
+                        loops: Vec::new(),
+                        dims: Vec::new(),
+                    },
+                    reductions,
+                })
+            }
             _ => Err("the nest does not start at a loop.parallel or a reduction loop.for".into()),
         }
     }
@@ -83,9 +88,11 @@ impl LoopNest {
     /// Every dimension's loop header, spatial first.
     pub fn dims(&self, ctx: &Context) -> Vec<LoopDim> {
         let mut dims = self.spatial.dims.clone();
-        dims.extend(self.reductions.iter().filter_map(|&r| {
-            loop_::loop_dims(ctx, r).and_then(|d| d.into_iter().next())
-        }));
+        dims.extend(
+            self.reductions
+                .iter()
+                .filter_map(|&r| loop_::loop_dims(ctx, r).and_then(|d| d.into_iter().next())),
+        );
         dims
     }
 
@@ -135,6 +142,23 @@ fn scalar_bytes(ctx: &Context, v: tb_ir::Value) -> Option<i64> {
         TypeKind::Index => Some(8),
         _ => None,
     }
+}
+
+/// Checks that the loops nested in `root` are exactly `chain`: a nest that holds other
+/// loops (a micro-kernel's blocks, loops written by hand) is not one schedule's.
+fn only_reductions_nested(ctx: &Context, root: OpId, chain: &[OpId]) -> Result<(), String> {
+    let mut others = 0;
+    ctx.walk_nested(root, &mut |op| {
+        if op != root && loop_::is_loop(ctx, op) && !chain.contains(&op) {
+            others += 1;
+        }
+    });
+    if others > 0 {
+        return Err(format!(
+            "the nest holds {others} loops besides its spatial and reduction loops"
+        ));
+    }
+    Ok(())
 }
 
 /// A `loop.for` that carries values: a reduction loop of a nest.

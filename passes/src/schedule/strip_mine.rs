@@ -30,13 +30,8 @@ pub fn strip_mine(ctx: &mut Context, op: OpId, tile: i64) -> Result<(OpId, OpId)
         before: op,
         loc: ctx.op(op).loc,
     };
-    let (tile_loop, inside, tile_iv, tile_args) = at.for_loop(
-        ctx,
-        plain(&dim.lower),
-        plain(&dim.upper),
-        span,
-        &inits,
-    );
+    let (tile_loop, inside, tile_iv, tile_args) =
+        at.for_loop(ctx, plain(&dim.lower), plain(&dim.upper), span, &inits);
     let whole = match (dim.lower.constant(), dim.upper.constant()) {
         (Some(lo), Some(hi)) => (hi - lo) % span == 0,
         _ => false,
