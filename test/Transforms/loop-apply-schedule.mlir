@@ -27,7 +27,8 @@ func.func @two_levels(%m: memref<60x64xf32>) {
 // -----
 
 // A nest as convert-te-to-loop writes it: the loop.parallel becomes loop.for tiles and
-// points (threads only on the dimension the schedule lists), and the reduction loop, tiled
+// points in the schedule's order (threads only on the dimension it lists), and the
+// reduction loop, tiled
 // in place, carries its accumulator from tile to tile inside the point loops.
 // CHECK-DAG: #[[$ID:.*]] = affine_map<(d0) -> (d0)>
 // CHECK-DAG: #[[$J4:.*]] = affine_map<(d0) -> (d0 + 4)>
@@ -36,8 +37,8 @@ func.func @two_levels(%m: memref<60x64xf32>) {
 // CHECK-NOT:     loop.parallel
 // CHECK-NOT:     loop.schedule
 // CHECK:         loop.for %[[J0:.*]] = 0 to 8 step 4 parallel {
-// CHECK-NEXT:      loop.for %[[I:.*]] = 0 to 6 {
-// CHECK-NEXT:        loop.for %[[J:.*]] = #[[$ID]](%[[J0]]) to #[[$J4]](%[[J0]]) {
+// CHECK-NEXT:      loop.for %[[J:.*]] = #[[$ID]](%[[J0]]) to #[[$J4]](%[[J0]]) {
+// CHECK-NEXT:        loop.for %[[I:.*]] = 0 to 6 {
 // CHECK-NEXT:          %[[SUM:.*]] = loop.for %[[K0:.*]] = 0 to 10 step 4 iter_args(%[[A:.*]] = %{{.*}}) -> (f32) {
 // CHECK-NEXT:            %[[PART:.*]] = loop.for %[[K:.*]] = #[[$ID]](%[[K0]]) to min #[[$K4]](%[[K0]]) iter_args(%[[ACC:.*]] = %[[A]]) -> (f32) unroll = 2 {
 // CHECK-NEXT:              loop.load %{{.*}}[%[[I]], %[[K]]]

@@ -63,25 +63,18 @@ pub fn default_schedule(nest: &Nest, target: &Target) -> Schedule {
 /// The default schedule of a nest that stays a loop nest (no micro-kernel rewrites it):
 /// elementwise, reductions, pooling, convolutions, as `loop-default-schedule` attaches it.
 ///
-/// Without reductions, the innermost dimension is vectorized when the vector divides it.
 /// Nests with enough work (all their iterations, reductions included) run one spatial
 /// dimension on threads, moved outermost: the outermost one with at least two iterations
 /// per core, else the longest; smaller nests run on one thread, since waking
 /// the pool costs more than they take. Reductions stay innermost, in their order,
-/// carrying their accumulators in registers.
+/// carrying their accumulators in registers. Without reductions, the innermost loop (after
+/// that reordering) is vectorized when the vector divides it.
 pub fn loop_nest_schedule(nest: &Nest, target: &Target) -> Schedule {
     let rank = nest.rank();
     let mut schedule = Schedule::identity(rank);
     let lanes = target.lanes(nest.element_bytes);
     let spatial: Vec<usize> = (0..rank).filter(|&d| !nest.reduction[d]).collect();
     let reductions = spatial.len() < rank;
-    if let Some(&inner) = spatial.last()
-        && !reductions
-        && lanes > 1
-        && nest.extents[inner] % lanes == 0
-    {
-        schedule.vector = lanes;
-    }
     let work: i64 = nest.extents.iter().product();
     if target.cores > 1 && work >= MIN_PARALLEL_WORK {
         let enough = spatial
@@ -98,6 +91,15 @@ pub fn loop_nest_schedule(nest: &Nest, target: &Target) -> Schedule {
                 .collect();
             schedule.parallel = vec![outer];
         }
+    }
+    // The innermost loop once the order is applied.
+    let innermost = schedule.effective_order().last().copied();
+    if let Some(inner) = innermost
+        && !reductions
+        && lanes > 1
+        && nest.extents[inner] % lanes == 0
+    {
+        schedule.vector = lanes;
     }
     schedule
 }

@@ -142,7 +142,7 @@ impl KnobSpace {
                 })
                 .collect()
         } else {
-            vec![(0..rank).collect()]
+            vec![spatial.iter().chain(&reductions).copied().collect()]
         };
         knobs.push(Knob::Order(orders));
         let mut parallel = vec![Vec::new()];
@@ -306,16 +306,8 @@ impl KnobSpace {
             }
         }
         let order = schedule.effective_order();
-        let spatial = nest.spatial().count();
-        if order[spatial..].iter().ne(nest
-            .reduction
-            .iter()
-            .enumerate()
-            .filter(|(_, r)| **r)
-            .map(|(d, _)| d)
-            .collect::<Vec<_>>()
-            .iter())
-        {
+        let reductions: Vec<usize> = (0..nest.rank()).filter(|&d| nest.reduction[d]).collect();
+        if order[order.len() - reductions.len()..] != reductions[..] {
             out.push(Violation(format!(
                 "order {order:?} moves a reduction dimension; reductions stay innermost, in their order"
             )));
