@@ -171,10 +171,7 @@ fn is_reduction_loop(ctx: &Context, op: OpId) -> bool {
 fn reduction_chain(ctx: &Context, first: OpId) -> Vec<OpId> {
     let mut chain = vec![first];
     let mut current = first;
-    loop {
-        let Some(body) = loop_::body(ctx, current) else {
-            break;
-        };
+    while let Some(body) = loop_::body(ctx, current) {
         let ops: Vec<OpId> = ctx.block_ops(body).collect();
         let [inner, terminator] = ops.as_slice() else {
             break;
