@@ -13,9 +13,9 @@
 //! counts as "not lowered" (listed by op); a lowered case that fails is a failure. The
 //! second summary line is `te: N passed, N failed, N not lowered`.
 //!
-//! Every case that passes at the te level is then lowered the rest of the way (the CPU
-//! pipeline after `convert-graph-to-te`: `convert-te-to-loop`, `canonicalize`,
-//! `plan-buffers`), compiled by the CPU backend (host CPU, O3), run natively and compared
+//! Every case that passes at the te level is then lowered the rest of the way by the default
+//! CPU pipeline (`tb_passes::pipelines::CPU`: fusion, loops, micro-kernels, schedules,
+//! buffer planning), compiled by the CPU backend (host CPU, O3), run natively and compared
 //! again: `compiled: N passed, N failed`. A compiled failure fails the test.
 //!
 //! Without the suite's data it says why and passes. `cargo test --release -p tb-onnx --test conformance -- FILTER` runs the cases
@@ -90,10 +90,9 @@ fn run_te(imported: &mut Imported, case: &ConformanceCase) -> TeOutcome {
 fn run_compiled(imported: &mut Imported, case: &ConformanceCase) -> Result<(), String> {
     let mut registry = PassRegistry::new();
     tb_passes::register_all(&mut registry);
-    let pipeline = Pipeline::parse(
-        "builtin.module(convert-te-to-loop, canonicalize, loop-matmul-microkernel, plan-buffers)",
-    )
-    .expect("valid pipeline");
+    // The default CPU pipeline: its graph-level passes find nothing left to do at this
+    // level, so the case goes through exactly the passes a compiled model does after them.
+    let pipeline = Pipeline::parse(tb_passes::pipelines::CPU).expect("valid pipeline");
     let mut pm = PassManager::new(&pipeline, &registry).expect("registered passes");
     let instrumentation = Instrumentation {
         verify_each: true,

@@ -109,10 +109,11 @@ fn run_case(case: &ConformanceCase, ptxas: &Path, scratch: &Path) -> Outcome {
         verify_each: true,
         ..Instrumentation::default()
     };
-    let lower = Pipeline::parse(
-        "builtin.module(convert-graph-to-te, convert-te-to-loop, canonicalize, plan-buffers)",
-    )
-    .expect("valid pipeline");
+    // The default GPU pipeline up to its mapping, which runs on its own below so that a
+    // case the lowering refuses is told apart from a mapping failure.
+    let lowering = tb_passes::pipelines::GPU.replace(", convert-loop-to-gpu)", ")");
+    assert_ne!(lowering, tb_passes::pipelines::GPU, "the GPU pipeline ends in the mapping");
+    let lower = Pipeline::parse(&lowering).expect("valid pipeline");
     let mut pm = PassManager::new(&lower, &registry).expect("registered passes");
     if pm.run(&mut imported.ctx, imported.module, &verify).is_err() {
         return Outcome::NotLowered;

@@ -5,11 +5,14 @@
 /// expressions, which `te-fuse` fuses (producers inlined into consumers by map
 /// composition), tensor expressions become buffers and loop nests, and the
 /// buffers each function frees itself are packed into one arena. Matmul nests become
-/// register-blocked micro-kernels for the host (`loop-matmul-microkernel`). Each pass leaves
-/// IR that is already at a lower level untouched, so loop-level input only gets its
-/// matmul nests blocked and its buffers planned.
-pub const CPU: &str = "builtin.module(graph-eqsat, canonicalize, convert-graph-to-te, te-fuse, convert-te-to-loop, canonicalize, loop-matmul-microkernel, plan-buffers)";
+/// register-blocked micro-kernels for the host (`loop-matmul-microkernel`); every other nest
+/// gets its default schedule unless it has one (`loop-default-schedule`: threads only where
+/// the work pays for them, vectorized innermost loops) and is rebuilt by it
+/// (`loop-apply-schedule`). Each pass leaves IR that is already at a lower level untouched,
+/// so loop-level input only gets its nests scheduled and its buffers planned.
+pub const CPU: &str = "builtin.module(graph-eqsat, canonicalize, convert-graph-to-te, te-fuse, convert-te-to-loop, canonicalize, loop-matmul-microkernel, loop-default-schedule, loop-apply-schedule, plan-buffers)";
 
-/// The same lowering without the CPU's micro-kernels, then every loop nest mapped onto
-/// `gpu.launch` kernels: what `tb-run --device cuda` and `tb-translate --emit=ptx` compile.
-pub const GPU: &str = "builtin.module(graph-eqsat, canonicalize, convert-graph-to-te, convert-te-to-loop, canonicalize, plan-buffers, convert-loop-to-gpu)";
+/// The same lowering without the CPU's micro-kernels and schedules, then every loop nest
+/// mapped onto `gpu.launch` kernels: what `tb-run --device cuda` and `tb-translate
+/// --emit=ptx` compile.
+pub const GPU: &str = "builtin.module(graph-eqsat, canonicalize, convert-graph-to-te, te-fuse, convert-te-to-loop, canonicalize, plan-buffers, convert-loop-to-gpu)";

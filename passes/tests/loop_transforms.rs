@@ -115,13 +115,15 @@ fn tiling_some_loops_leaves_the_others() {
         &matmul(""),
         "builtin.module(func.func(loop-tile{sizes=0,4}))",
     );
-    assert_eq!(loop_count(&out.text), 4, "{}", out.text);
+    // The 2-D fill nest becomes 3 loops (j tiled), the (i, j) band of the matmul 4.
+    assert_eq!(loop_count(&out.text), 3 + 4, "{}", out.text);
 }
 
 #[test]
 fn tiling_keeps_steps_and_lower_bounds() {
     let out = check_pipeline(STRIDED, "builtin.module(func.func(loop-tile{sizes=3,4}))");
-    assert_eq!(loop_count(&out.text), 4, "{}", out.text);
+    // Both 2-D nests, the fill and the strided band, become tiles and points.
+    assert_eq!(loop_count(&out.text), 4 + 4, "{}", out.text);
 }
 
 #[test]
@@ -238,4 +240,46 @@ fn the_microkernel_keeps_matmuls_with_packed_panels_or_without() {
 fn the_microkernel_keeps_batched_matmuls() {
     let out = microkernel("2x6x5", "2x5x8", "2x6x8", "mr=2 nr=4 kc=2 vector=4");
     assert!(out.text.contains("loop.fma"), "{}", out.text);
+}
+
+#[test]
+fn the_microkernel_takes_its_blocking_from_the_nests_schedule() {
+    // Attached to the loop.parallel of the lowered matmul: MR = 3, NR = 8 in 4-wide
+    // vectors, NC = 16, KC = 5, B packed; the options (mr=2 nr=4) are not used.
+    for (m, k, n) in [(13, 7, 19), (6, 10, 32)] {
+        let src = format!(
+            "func.func @mm(%a: tensor<{m}x{k}xf32>, %b: tensor<{k}x{n}xf32>) -> tensor<{m}x{n}xf32> {{\n\
+             %c = graph.matmul %a, %b : (tensor<{m}x{k}xf32>, tensor<{k}x{n}xf32>) -> tensor<{m}x{n}xf32>\n\
+             return %c : tensor<{m}x{n}xf32>\n}}\n"
+        );
+        let lowered = check_pipeline(
+            &src,
+            "builtin.module(convert-graph-to-te, convert-te-to-loop, canonicalize)",
+        )
+        .text;
+        let scheduled = lowered.replacen(
+            ") {\n",
+            ") attributes {loop.schedule = #loop.schedule<tiles = [[3], [16, 8], [5]], vector = 4, pack = rhs>} {\n",
+            1,
+        );
+        assert_ne!(
+            lowered, scheduled,
+            "the nest takes the schedule:\n{lowered}"
+        );
+        let out = check_pipeline(
+            &scheduled,
+            "builtin.module(loop-matmul-microkernel{mr=2 nr=4 vector=4})",
+        );
+        assert!(!out.text.contains("loop.schedule"), "{}", out.text);
+        assert!(
+            out.text.contains("step (3)"),
+            "rows in blocks of 3:\n{}",
+            out.text
+        );
+        assert!(
+            out.text.contains("x5x8xf32>"),
+            "packed panels of 8 columns, 5 deep:\n{}",
+            out.text
+        );
+    }
 }

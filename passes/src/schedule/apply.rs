@@ -3,9 +3,11 @@
 //! `loop-tile`, `loop-interchange` and `loop-apply-schedule` are all this one function.
 
 use tb_dialects::loop_::{Packing, Schedule};
-use tb_ir::{AttrKind, Context};
+use tb_ir::{AttrKind, Context, Diagnostic, OpId};
 
 use super::band::{Band, Header, as_dims_only, iv_bound, point_upper, rebuild};
+use super::nest::{LoopNest, outermost_nests};
+use super::strip_mine::{set_mark, strip_mine};
 
 /// Rebuilds `band` as `schedule` says.
 ///
@@ -130,4 +132,99 @@ fn annotate(
             innermost.set.push((name, attr));
         }
     }
+}
+
+/// Applies `schedule` to a nest of spatial dimensions and reduction loops (see
+/// [`LoopNest`]): the spatial dimensions become a band of `loop.for`s tiled and ordered as
+/// the schedule says (a `loop.parallel` that becomes loops keeps threads only on the
+/// dimensions the schedule lists), with the reduction loops inside, each strip-mined by
+/// its tiles in place, so accumulators stay in registers and every element is combined in
+/// the same order. The reductions therefore stay innermost, in their order; `vector`
+/// vectorizes the innermost spatial loop and so needs a nest without reductions, and
+/// `unroll` marks the innermost loop.
+pub fn apply_to_nest(
+    ctx: &mut Context,
+    nest: &LoopNest,
+    schedule: &Schedule,
+) -> Result<(), String> {
+    let rank = nest.rank();
+    schedule.verify(rank, &nest.reduction_flags())?;
+    if schedule.pack != Packing::None {
+        return Err(format!(
+            "packing ({}) is only applied by a micro-kernel",
+            schedule.pack.keyword()
+        ));
+    }
+    let spatial = nest.spatial.dims.len();
+    let order = schedule.effective_order();
+    if order[spatial..].iter().copied().ne(spatial..rank) {
+        return Err(format!(
+            "order {order:?} moves a reduction dimension; reductions stay innermost, in their order"
+        ));
+    }
+    if schedule.vector > 1 && !nest.reductions.is_empty() {
+        return Err(format!(
+            "vector width {} across reduction loops is not supported",
+            schedule.vector
+        ));
+    }
+    let mut innermost_reduction = None;
+    for (r, &point) in nest.reductions.iter().enumerate() {
+        let mut point = point;
+        for &size in &schedule.tiles[spatial + r] {
+            point = strip_mine(ctx, point, size)?.1;
+        }
+        innermost_reduction = Some(point);
+    }
+    if let Some(point) = innermost_reduction
+        && schedule.unroll > 1
+    {
+        let i64_ty = ctx.i64();
+        let attr = ctx.intern_attr(AttrKind::Integer {
+            ty: i64_ty,
+            value: schedule.unroll as i128,
+        });
+        set_mark(ctx, point, "unroll", attr);
+    }
+    if spatial == 0 {
+        return Ok(());
+    }
+    let spatial_schedule = Schedule {
+        tiles: schedule.tiles[..spatial].to_vec(),
+        order: order[..spatial].to_vec(),
+        parallel: schedule.parallel.clone(),
+        vector: schedule.vector,
+        unroll: if nest.reductions.is_empty() {
+            schedule.unroll
+        } else {
+            1
+        },
+        pack: Packing::None,
+    };
+    apply_schedule(ctx, &nest.spatial, &spatial_schedule)
+}
+
+/// Applies `schedule` to every nest under `root` that has as many dimensions: a
+/// `loop.parallel` with its reductions or a reduction loop ([`apply_to_nest`]), or a
+/// rectangular band of `loop.for`s ([`apply_schedule`]). Nests of another rank or form are
+/// left as they are; a schedule that does not fit a nest of its rank is an error there.
+pub fn apply_everywhere(
+    ctx: &mut Context,
+    root: OpId,
+    schedule: &Schedule,
+) -> Result<(), Diagnostic> {
+    let rank = schedule.tiles.len();
+    for outer in outermost_nests(ctx, root) {
+        let loc = ctx.op(outer).loc;
+        let result = match LoopNest::of(ctx, outer) {
+            Ok(nest) if nest.rank() == rank => apply_to_nest(ctx, &nest, schedule),
+            Ok(_) => Ok(()),
+            Err(_) => match Band::of(ctx, outer, rank) {
+                Ok(band) => apply_schedule(ctx, &band, schedule),
+                Err(_) => Ok(()),
+            },
+        };
+        result.map_err(|why| Diagnostic::error(loc, why))?;
+    }
+    Ok(())
 }

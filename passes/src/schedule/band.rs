@@ -242,24 +242,3 @@ pub fn point_upper(
     operands.push(BoundOperand::NewLoop(tile));
     (AffineMap::new(map.num_dims + 1, 0, results), operands)
 }
-
-/// The `loop.for`s under `root` not nested in another `loop.for`, in program order.
-pub fn outermost_loops(ctx: &Context, root: OpId) -> Vec<OpId> {
-    let mut found = Vec::new();
-    ctx.walk_nested(root, &mut |op| {
-        if ctx.op_name(op) == loop_::FOR {
-            let mut parent = ctx.parent_op(op);
-            while let Some(p) = parent {
-                if p == root {
-                    break;
-                }
-                if ctx.op_name(p) == loop_::FOR {
-                    return;
-                }
-                parent = ctx.parent_op(p);
-            }
-            found.push(op);
-        }
-    });
-    found
-}

@@ -16,8 +16,7 @@ const MIN_PARALLEL_WORK: i64 = 1 << 16;
 /// dimensions `m, n` and its reductions: an `MR x NR` register block of `MR * NR / lanes`
 /// vector accumulators (as many as the registers allow, leaving two for operands), inside
 /// cache tiles `MC x NC` with a `KC` slice of the reduction; rows run on threads when
-/// there is enough work. Other nests are vectorized along their innermost dimension when
-/// the vector divides it and run their outermost dimension on threads.
+/// there is enough work. Other nests get [`loop_nest_schedule`].
 pub fn default_schedule(nest: &Nest, target: &Target) -> Schedule {
     let rank = nest.rank();
     let mut schedule = Schedule::identity(rank);
@@ -55,17 +54,52 @@ pub fn default_schedule(nest: &Nest, target: &Target) -> Schedule {
                 .collect();
             schedule.parallel = vec![m];
         }
-    } else if let Some(&inner) = spatial.last() {
-        if nest.extents[inner] % lanes == 0 && lanes > 1 {
-            schedule.vector = lanes;
-        }
-        if threads {
-            let outer = spatial[0];
+    } else {
+        schedule = loop_nest_schedule(nest, target);
+    }
+    schedule
+}
+
+/// The default schedule of a nest that stays a loop nest (no micro-kernel rewrites it):
+/// elementwise, reductions, pooling, convolutions, as `loop-default-schedule` attaches it.
+///
+/// Nests with enough work (all their iterations, reductions included) run one spatial
+/// dimension on threads, moved outermost: the outermost one with at least two iterations
+/// per core, else the longest; smaller nests run on one thread, since waking
+/// the pool costs more than they take. Reductions stay innermost, in their order,
+/// carrying their accumulators in registers. Without reductions, the innermost loop (after
+/// that reordering) is vectorized when the vector divides it.
+pub fn loop_nest_schedule(nest: &Nest, target: &Target) -> Schedule {
+    let rank = nest.rank();
+    let mut schedule = Schedule::identity(rank);
+    let lanes = target.lanes(nest.element_bytes);
+    let spatial: Vec<usize> = (0..rank).filter(|&d| !nest.reduction[d]).collect();
+    let reductions = spatial.len() < rank;
+    let work: i64 = nest.extents.iter().product();
+    if target.cores > 1 && work >= MIN_PARALLEL_WORK {
+        let enough = spatial
+            .iter()
+            .copied()
+            .find(|&d| nest.extents[d] >= 2 * target.cores);
+        let longest = spatial
+            .iter()
+            .copied()
+            .max_by_key(|&d| (nest.extents[d], -(d as i64)));
+        if let Some(outer) = enough.or(longest).filter(|&d| nest.extents[d] > 1) {
             schedule.order = std::iter::once(outer)
                 .chain((0..rank).filter(|&d| d != outer))
                 .collect();
             schedule.parallel = vec![outer];
         }
+    }
+    // The innermost loop once the order is applied.
+    let innermost = schedule.effective_order().last().copied();
+    if let Some(inner) = innermost
+        && !reductions
+        && lanes > 1
+        && nest.extents[inner] % lanes == 0
+    {
+        schedule.vector = lanes;
     }
     schedule
 }

@@ -14,13 +14,17 @@
 //! Unbatched matmuls pack B (`pack-rhs`): each `KC` slice of B is copied once into
 //! contiguous `NR`-column panels, which row blocks sweep `NC` columns at a time.
 //!
-//! Options at 0 come from the host ([`super::Target::host`], [`super::register_block`]);
-//! `nr` must be a multiple of the vector width. Nests of another form are left unchanged.
+//! A nest that carries a `#loop.schedule` (from the tuner, or written by hand) takes its
+//! blocking from it (see [`blocking_of`]: tiles of `i`, `j`, `k` give `MR`, `NR`/`NC`,
+//! `KC`; `vector` and `pack` the rest), and the schedule is consumed; the options are the
+//! blocking of nests without one. Options at 0 come from the host ([`super::Target::host`],
+//! [`super::register_block`]); `nr` must be a multiple of the vector width. Nests of
+//! another form are left unchanged.
 //! The sum of each element runs over `k` in the same order; the FMA rounds once where the
 //! original multiply and add round twice.
 
 use tb_dialects::arith::ArithOp;
-use tb_dialects::loop_::{self, LoopOp};
+use tb_dialects::loop_::{self, LoopOp, Schedule};
 use tb_ir::affine::{AffineExpr, AffineMap};
 use tb_ir::ods::OpKind;
 use tb_ir::pass::{OptionKind, Pass, PassInfo, PassOptionInfo, PassOptions};
@@ -180,11 +184,73 @@ impl Pass for MatmulMicrokernel {
         });
         for parallel in candidates {
             if let Some(found) = match_contraction(ctx, parallel) {
-                rewrite(ctx, &found, blocking);
+                let chosen = match loop_::schedule(ctx, parallel).cloned() {
+                    Some(schedule) => blocking_of(&schedule, &found, blocking).map_err(|why| {
+                        Diagnostic::error(
+                            ctx.op(parallel).loc,
+                            format!(
+                                "loop-matmul-microkernel: the nest's schedule does not fit: {why}"
+                            ),
+                        )
+                    })?,
+                    None => blocking,
+                };
+                // The peeled remainders are copies of the nest: they get a schedule of
+                // their own later, not this one.
+                drop_schedule(ctx, parallel);
+                rewrite(ctx, &found, chosen);
             }
         }
         Ok(())
     }
+}
+
+/// The blocking a nest's `#loop.schedule` asks for. The schedule's dimensions are the
+/// nest's: the `loop.parallel`'s (batch dimensions, then `i` and `j`), then `k`. The
+/// innermost tiles of `i` and `j` are `MR` and `NR`, `j`'s outer tile is `NC`, `k`'s
+/// outermost tile is `KC` (the whole reduction when untiled), `vector` the vector width
+/// and `pack` whether `B` is packed; an untiled `i` or `j` keeps `fallback`'s block.
+fn blocking_of(
+    schedule: &Schedule,
+    c: &Contraction,
+    fallback: Blocking,
+) -> Result<Blocking, String> {
+    let rank = c.extents.len() + 1;
+    let mut reduction = vec![false; rank];
+    reduction[rank - 1] = true;
+    schedule.verify(rank, &reduction)?;
+    let (i, j, k) = (rank - 3, rank - 2, rank - 1);
+    let nr = schedule.tiles[j].last().copied().unwrap_or(fallback.nr);
+    let width = schedule.vector;
+    if nr % width != 0 {
+        return Err(format!(
+            "asks for NR = {nr} columns, not a multiple of its vector width {width}"
+        ));
+    }
+    let nc = match schedule.tiles[j].as_slice() {
+        [outer, _, ..] => *outer,
+        _ => fallback.nc,
+    };
+    Ok(Blocking {
+        mr: schedule.tiles[i].last().copied().unwrap_or(fallback.mr),
+        nr,
+        kc: schedule.tiles[k]
+            .first()
+            .copied()
+            .unwrap_or(c.k_extent.max(1)),
+        width,
+        pack_rhs: schedule.pack.packs_rhs(),
+        nc: (nc - nc % nr).max(nr),
+    })
+}
+
+/// Removes the `loop.schedule` attribute of `op`.
+fn drop_schedule(ctx: &mut Context, op: OpId) {
+    let attrs = ctx.op(op).attributes;
+    let mut entries = ctx.dictionary_entries(attrs).to_vec();
+    entries.retain(|(n, _)| n != loop_::SCHEDULE_ATTR);
+    let dict = ctx.dictionary_attr(entries);
+    ctx.op_mut(op).attributes = dict;
 }
 
 fn is_f32(ctx: &Context, v: Value) -> bool {

@@ -7,8 +7,7 @@ use tb_dialects::loop_::Schedule;
 use tb_ir::pass::{OptionKind, Pass, PassInfo, PassOptionInfo, PassOptions};
 use tb_ir::{Context, Diagnostic, OpId};
 
-use super::apply::apply_schedule;
-use super::band::{Band, outermost_loops};
+use super::apply::apply_everywhere;
 
 const OPTIONS: &[PassOptionInfo] = &[PassOptionInfo {
     name: "sizes",
@@ -61,12 +60,6 @@ impl Pass for LoopTile {
                 .collect(),
             ..Schedule::identity(self.sizes.len())
         };
-        for outer in outermost_loops(ctx, op) {
-            if let Ok(band) = Band::of(ctx, outer, self.sizes.len()) {
-                apply_schedule(ctx, &band, &schedule)
-                    .map_err(|why| Diagnostic::error(ctx.op(outer).loc, why))?;
-            }
-        }
-        Ok(())
+        apply_everywhere(ctx, op, &schedule)
     }
 }

@@ -8,14 +8,17 @@ mod band;
 mod build;
 pub mod heuristic;
 pub(crate) mod loop_apply_schedule;
+pub(crate) mod loop_default_schedule;
 pub(crate) mod loop_interchange;
 pub(crate) mod loop_matmul_microkernel;
 pub(crate) mod loop_tile;
+mod nest;
 pub mod rng;
 pub mod space;
+mod strip_mine;
 pub mod target;
 
-pub use heuristic::{default_schedule, register_block};
+pub use heuristic::{default_schedule, loop_nest_schedule, register_block};
 pub use rng::Rng;
 pub use space::{Decision, Knob, KnobSpace, Nest, Violation};
 pub use target::Target;

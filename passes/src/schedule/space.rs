@@ -13,6 +13,8 @@
 //!   dimensions are the register block, whose accumulators (`product / vector` vectors)
 //!   must leave two registers free for operands;
 //! - threads: the parallel dimensions are the outermost of the loop order;
+//! - order: only spatial dimensions are reordered; the reductions stay innermost, in their
+//!   order (their accumulators live in registers inside the spatial loops);
 //! - packing: only a contraction (a reduction and at least two other dimensions) packs.
 
 use tb_dialects::loop_::{Packing, Schedule};
@@ -106,7 +108,8 @@ pub struct KnobSpace {
     knobs: Vec<Knob>,
 }
 
-/// Orders are enumerated in full up to this rank; deeper nests keep their loop order.
+/// Orders of up to this many spatial dimensions are enumerated in full; deeper nests keep
+/// their loop order.
 const MAX_PERMUTED_RANK: usize = 5;
 
 impl KnobSpace {
@@ -124,13 +127,24 @@ impl KnobSpace {
                 });
             }
         }
-        let orders = if rank <= MAX_PERMUTED_RANK {
-            permutations(rank)
+        // Reductions carry their accumulators in registers inside the spatial loops, so
+        // only the spatial dimensions are reordered.
+        let spatial: Vec<usize> = nest.spatial().collect();
+        let reductions: Vec<usize> = (0..rank).filter(|&d| nest.reduction[d]).collect();
+        let orders = if spatial.len() <= MAX_PERMUTED_RANK {
+            permutations(spatial.len())
+                .into_iter()
+                .map(|p| {
+                    p.iter()
+                        .map(|&i| spatial[i])
+                        .chain(reductions.iter().copied())
+                        .collect()
+                })
+                .collect()
         } else {
-            vec![(0..rank).collect()]
+            vec![spatial.iter().chain(&reductions).copied().collect()]
         };
         knobs.push(Knob::Order(orders));
-        let spatial: Vec<usize> = nest.spatial().collect();
         let mut parallel = vec![Vec::new()];
         parallel.extend(spatial.iter().map(|&d| vec![d]));
         if spatial.len() >= 2 {
@@ -292,6 +306,12 @@ impl KnobSpace {
             }
         }
         let order = schedule.effective_order();
+        let reductions: Vec<usize> = (0..nest.rank()).filter(|&d| nest.reduction[d]).collect();
+        if order[order.len() - reductions.len()..] != reductions[..] {
+            out.push(Violation(format!(
+                "order {order:?} moves a reduction dimension; reductions stay innermost, in their order"
+            )));
+        }
         if !schedule
             .parallel
             .iter()

@@ -1,0 +1,146 @@
+"""Convolution layers as single-op ONNX models: TensorBind against onnxruntime, in one run.
+
+The layers are the distinct convolutions of ResNet-18 (stem, 3x3 stages, strided 3x3 and
+1x1 downsamples) and the depthwise 3x3 layers of MobileNet-V2 (group = channels), batch 1,
+f32, seeded random weights stored in the model. For each layer and thread count it
+prints the median milliseconds of `tb-run model.onnx --bench RUNS --threads T` (the
+default CPU pipeline) and of onnxruntime (CPUExecutionProvider, intra_op_num_threads=T,
+one warm-up run, then RUNS timed runs), and tb/ort (below 1: TensorBind is faster).
+
+Usage: .venv/bin/python bench/conv.py [--runs 5] [--threads 1,2] [--layers resnet,depthwise]
+"""
+
+import argparse
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import onnx
+import onnxruntime as ort
+from onnx import TensorProto, helper, numpy_helper
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# name: (in channels, out channels, input size, kernel, stride, pad, group)
+RESNET = {
+    "r18.stem 7x7/2 3->64 @224": (3, 64, 224, 7, 2, 3, 1),
+    "r18.l1 3x3 64->64 @56": (64, 64, 56, 3, 1, 1, 1),
+    "r18.l2 3x3/2 64->128 @56": (64, 128, 56, 3, 2, 1, 1),
+    "r18.l2 1x1/2 64->128 @56": (64, 128, 56, 1, 2, 0, 1),
+    "r18.l2 3x3 128->128 @28": (128, 128, 28, 3, 1, 1, 1),
+    "r18.l3 3x3 256->256 @14": (256, 256, 14, 3, 1, 1, 1),
+    "r18.l4 3x3 512->512 @7": (512, 512, 7, 3, 1, 1, 1),
+}
+DEPTHWISE = {
+    "mbv2 dw 32 @112": (32, 32, 112, 3, 1, 1, 32),
+    "mbv2 dw/2 96 @112": (96, 96, 112, 3, 2, 1, 96),
+    "mbv2 dw 144 @56": (144, 144, 56, 3, 1, 1, 144),
+    "mbv2 dw 192 @28": (192, 192, 28, 3, 1, 1, 192),
+    "mbv2 dw 384 @14": (384, 384, 14, 3, 1, 1, 384),
+    "mbv2 dw 960 @7": (960, 960, 7, 3, 1, 1, 960),
+}
+BENCH_LINE = re.compile(r"bench: \d+ runs, median ([0-9.]+) ms")
+
+
+def parse_args():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--runs", type=int, default=5, help="timed runs per measurement (median)")
+    p.add_argument("--threads", default="1,2", help="comma-separated thread counts")
+    p.add_argument("--layers", default="resnet,depthwise", help="resnet, depthwise or both")
+    p.add_argument("--tb-run", type=Path, default=ROOT / "target/release/tb-run")
+    p.add_argument("--timeout", type=float, default=600, help="seconds per tb-run call")
+    args = p.parse_args()
+    if not args.tb_run.is_file():
+        p.error(f"{args.tb_run} does not exist (cargo build --release -p tb-tools)")
+    if args.runs < 1:
+        p.error("--runs must be at least 1")
+    args.threads = [int(t) for t in args.threads.split(",")]
+    layers = {}
+    for group in args.layers.split(","):
+        if group not in ("resnet", "depthwise"):
+            p.error(f"unknown layer group {group!r} (resnet or depthwise)")
+        layers.update(RESNET if group == "resnet" else DEPTHWISE)
+    args.layers = layers
+    return args
+
+
+def make_model(directory, cin, cout, size, kernel, stride, pad, group):
+    """Writes model.onnx (Conv with bias) and x.npy into `directory`."""
+    rng = np.random.default_rng(0)
+    weight = rng.standard_normal((cout, cin // group, kernel, kernel), dtype=np.float32)
+    weight *= np.float32(np.sqrt(2.0 / (cin // group * kernel * kernel)))
+    bias = rng.standard_normal(cout, dtype=np.float32)
+    out = (size + 2 * pad - kernel) // stride + 1
+    node = helper.make_node("Conv", ["x", "w", "b"], ["y"], kernel_shape=[kernel, kernel],
+                            strides=[stride, stride], pads=[pad] * 4, group=group)
+    graph = helper.make_graph(
+        [node], "conv",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, cin, size, size])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, cout, out, out])],
+        [numpy_helper.from_array(weight, "w"), numpy_helper.from_array(bias, "b")])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    onnx.checker.check_model(model)
+    onnx.save(model, directory / "model.onnx")
+    x = rng.standard_normal((1, cin, size, size), dtype=np.float32)
+    np.save(directory / "x.npy", x)
+    return x
+
+
+def tb_ms(args, directory, threads):
+    cmd = [str(args.tb_run), str(directory / "model.onnx"), "--input", str(directory / "x.npy"),
+           "--bench", str(args.runs), "--threads", str(threads), "--print-limit", "0"]
+    try:
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout)
+    except subprocess.TimeoutExpired:
+        return None, f"tb-run took longer than {args.timeout:g} s"
+    found = BENCH_LINE.search(done.stdout + done.stderr)
+    if done.returncode != 0 or not found:
+        last = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
+        return None, f"tb-run exit {done.returncode}: {last[0]}"
+    return float(found.group(1)), None
+
+
+def ort_ms(args, directory, x, threads):
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    session = ort.InferenceSession(str(directory / "model.onnx"), options,
+                                   providers=["CPUExecutionProvider"])
+    session.run(None, {"x": x})
+    times = []
+    for _ in range(args.runs):
+        start = time.perf_counter()
+        session.run(None, {"x": x})
+        times.append((time.perf_counter() - start) * 1e3)
+    return statistics.median(times)
+
+
+def main():
+    args = parse_args()
+    print(f"runs: {args.runs} (medians, ms per call)")
+    print(f"{'layer':<28} {'thr':>3} {'tb ms':>10} {'ort ms':>10} {'tb/ort':>8}")
+    failed = False
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, shape in args.layers.items():
+            directory = Path(tmp) / re.sub(r"[^A-Za-z0-9]+", "_", name)
+            directory.mkdir()
+            x = make_model(directory, *shape)
+            for threads in args.threads:
+                ort_time = ort_ms(args, directory, x, threads)
+                tb_time, error = tb_ms(args, directory, threads)
+                if error:
+                    failed = True
+                    print(f"{name:<28} {threads:>3} {'-':>10} {ort_time:>10.3f} {'-':>8}  {error}")
+                    continue
+                print(f"{name:<28} {threads:>3} {tb_time:>10.3f} {ort_time:>10.3f} "
+                      f"{tb_time / ort_time:>8.2f}", flush=True)
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
