@@ -16,6 +16,7 @@
 
 use serde::{Deserialize, Serialize};
 use tb_dialects::loop_::{self, Schedule};
+use tb_ir::dialect_attr::TypedAttr;
 use tb_ir::{Context, OpId};
 use tb_passes::schedule::{KnobSpace, Nest, Rng, Target, default_schedule};
 
@@ -284,7 +285,11 @@ impl Space {
                 Err(why) => format!("invalid: {why}"),
             },
             Space::Schedule(s) => match s.schedule(decision) {
-                Ok(schedule) => format!("{schedule:?}"),
+                Ok(schedule) => {
+                    let mut body = String::new();
+                    schedule.print(&mut body);
+                    format!("#loop.schedule{body}")
+                }
                 Err(why) => format!("invalid: {}", why.0),
             },
             Space::Fixed(why) => format!("heuristic ({why})"),
