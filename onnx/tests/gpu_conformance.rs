@@ -112,7 +112,11 @@ fn run_case(case: &ConformanceCase, ptxas: &Path, scratch: &Path) -> Outcome {
     // The default GPU pipeline up to its mapping, which runs on its own below so that a
     // case the lowering refuses is told apart from a mapping failure.
     let lowering = tb_passes::pipelines::GPU.replace(", convert-loop-to-gpu)", ")");
-    assert_ne!(lowering, tb_passes::pipelines::GPU, "the GPU pipeline ends in the mapping");
+    assert_ne!(
+        lowering,
+        tb_passes::pipelines::GPU,
+        "the GPU pipeline ends in the mapping"
+    );
     let lower = Pipeline::parse(&lowering).expect("valid pipeline");
     let mut pm = PassManager::new(&lower, &registry).expect("registered passes");
     if pm.run(&mut imported.ctx, imported.module, &verify).is_err() {

@@ -174,6 +174,14 @@ fn located(d: Diagnostic) -> ExecError {
     ExecError::Located(Box::new(d))
 }
 
+/// An error located at `op`, its message starting with the op's name as MLIR's do.
+fn op_error(ctx: &Context, op: OpId, message: String) -> ExecError {
+    located(Diagnostic::error(
+        ctx.op(op).loc,
+        format!("'{}' op {message}", ctx.op_name(op)),
+    ))
+}
+
 /// The thread ids of a block in linear order (x fastest), as warps group them.
 fn thread_ids(bx: i64, by: i64, bz: i64) -> Vec<[i64; 3]> {
     let mut ids = Vec::new();
@@ -284,12 +292,7 @@ fn for_in_lockstep(
     locals: &mut [Env],
 ) -> ExecResult {
     let ctx = interp.ctx;
-    let fail = |m: String| {
-        located(Diagnostic::error(
-            ctx.op(op).loc,
-            format!("'{}' op {m}", ctx.op_name(op)),
-        ))
-    };
+    let fail = |m: String| op_error(ctx, op, m);
     let dims = loop_::loop_dims(ctx, op).ok_or_else(|| fail("has malformed bounds".into()))?;
     let [dim] = dims.as_slice() else {
         return Err(fail("must have one dimension".into()));
@@ -357,12 +360,7 @@ fn shuffle_in_lockstep(
     locals: &mut [Env],
 ) -> ExecResult {
     let ctx = interp.ctx;
-    let fail = |m: String| {
-        located(Diagnostic::error(
-            ctx.op(op).loc,
-            format!("'{}' op {m}", ctx.op_name(op)),
-        ))
-    };
+    let fail = |m: String| op_error(ctx, op, m);
     let mode = gpu::shuffle_mode(ctx, op).ok_or_else(|| fail("has no valid mode".into()))?;
     let operands = ctx.op(op).operands.clone();
     let results = ctx.op(op).results.clone();
