@@ -12,6 +12,7 @@ use crate::eqsat::{
     AnalyticalCost, Config, Extractor, Limits, Report, StopReason, optimize_function,
     selected_rules,
 };
+use crate::pass_support::{collect_functions, stat};
 
 const OPTIONS: &[PassOptionInfo] = &[
     PassOptionInfo {
@@ -239,28 +240,5 @@ impl Pass for GraphEqsat {
             ));
         }
         stats
-    }
-}
-
-fn stat(name: &'static str, description: &'static str, value: u64) -> PassStatistic {
-    PassStatistic {
-        name,
-        description,
-        value,
-    }
-}
-
-/// `func.func` ops at or under `op`, in order.
-fn collect_functions(ctx: &Context, op: OpId, out: &mut Vec<OpId>) {
-    if ctx.op_name(op) == "func.func" {
-        out.push(op);
-        return;
-    }
-    for &region in &ctx.op(op).regions {
-        for &block in &ctx.region(region).blocks {
-            for child in ctx.block_ops(block).collect::<Vec<_>>() {
-                collect_functions(ctx, child, out);
-            }
-        }
     }
 }

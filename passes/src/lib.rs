@@ -15,6 +15,7 @@ pub mod fusion;
 mod gpu;
 mod graph_eqsat;
 mod inline;
+mod pass_support;
 pub mod pipelines;
 mod plan_buffers;
 mod reconcile_unrealized_casts;
