@@ -10,6 +10,7 @@
 
 pub mod arith;
 pub mod cf;
+pub mod entry_status;
 pub mod func;
 pub mod gpu;
 pub mod graph;

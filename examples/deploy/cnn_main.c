@@ -57,7 +57,11 @@ int main(int argc, char **argv) {
     float probabilities[1 * 10];
     for (int i = 0; i < 28 * 28; i++)
         image[i] = (float)((i * 37) % 101) / 101.0f - 0.5f;
-    tb_cnn(image, probabilities);
+    int32_t status = tb_cnn(image, probabilities);
+    if (status != 0) {
+        fprintf(stderr, "the model failed: %s\n", tb_cnn_status_message(status));
+        return 1;
+    }
     if (write_npy(argv[1], image, 28 * 28, "(1, 1, 28, 28)") != 0 ||
         write_npy(argv[2], probabilities, 10, "(1, 10)") != 0) {
         perror("cannot write the .npy files");

@@ -1,23 +1,20 @@
-"""`tensorbind.compile`: an ONNX model to a loaded shared library, through tb-translate."""
+"""`tensorbind.compile`: an ONNX model to a loaded shared library, compiled in this process
+by the native module (`tensorbind._native`, the compiler itself)."""
 
 import os
 import shutil
-import subprocess
 import tempfile
 from pathlib import Path
 
-from ._library import Module, load
+from . import _native
+from ._library import Module, TensorBindError, load
 
 # Targets `compile` knows, and what each means.
-TARGETS = {"cpu": "this machine's CPU, or the one --mcpu names"}
-
-
-class TensorBindError(RuntimeError):
-    """A TensorBind tool failed; the message is the tool's own error."""
+TARGETS = {"cpu": "this machine's CPU, or the one `mcpu` names"}
 
 
 def find_tool(name):
-    """The path of TensorBind tool `name` (`tb-translate`): $TB_BIN_DIR/name, else the
+    """The path of TensorBind tool `name` (`tb-run`): $TB_BIN_DIR/name, else the
     repository's target/release/name next to this package, else `name` on PATH."""
     candidates = []
     if os.environ.get("TB_BIN_DIR"):
@@ -48,24 +45,23 @@ def compile(model, target="cpu", threads=None, mcpu=None, opt_level=3, input_sha
         raise ValueError(f"unknown target {target!r}; known targets: {known}")
     if opt_level not in (0, 1, 2, 3):
         raise ValueError(f"opt_level must be 0, 1, 2 or 3, not {opt_level!r}")
+    if isinstance(model, (bytearray, memoryview)):
+        model = bytes(model)
+    elif not isinstance(model, bytes):
+        model = os.fspath(model)
+    shapes = {name: [int(d) for d in shape] for name, shape in (input_shapes or {}).items()}
     workdir = Path(tempfile.mkdtemp(prefix="tensorbind-"))
-    library = workdir / "libmodel.so"
-    command = [find_tool("tb-translate"), "--import-onnx", "--emit=shared-lib", "-o", str(library)]
-    command.append(f"-O{opt_level}")
-    if threads is not None:
-        command.append(f"--threads={int(threads)}")
-    if mcpu is not None:
-        command.append(f"--mcpu={mcpu}")
-    for name, shape in (input_shapes or {}).items():
-        command.append(f"--input-shape={name}=" + "x".join(str(int(d)) for d in shape))
-    if isinstance(model, (bytes, bytearray, memoryview)):
-        command.append("-")
-        stdin = bytes(model)
-    else:
-        command.append(os.fspath(model))
-        stdin = None
-    done = subprocess.run(command, input=stdin, capture_output=True)
-    if done.returncode != 0:
+    try:
+        _native.compile_onnx(
+            model,
+            str(workdir),
+            "libmodel",
+            threads=None if threads is None else int(threads),
+            mcpu=mcpu,
+            opt_level=opt_level,
+            input_shapes=shapes,
+        )
+    except Exception:
         shutil.rmtree(workdir, ignore_errors=True)
-        raise TensorBindError(done.stderr.decode(errors="replace").strip())
+        raise
     return load(workdir)

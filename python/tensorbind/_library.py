@@ -8,6 +8,9 @@ from pathlib import Path
 
 import numpy as np
 
+# The manifest layout this package reads (tb-translate --emit=shared-lib writes it).
+MANIFEST_VERSION = 2
+
 # numpy element types the manifest names, and the ctypes type a scalar input passes as.
 _SCALARS = {
     "bool": ctypes.c_bool,
@@ -45,6 +48,8 @@ class Tensor:
     def __repr__(self):
         return f"Tensor({self.name!r}, {self.dtype}, {self.shape})"
 
+from ._native import TensorBindError
+
 
 class Module:
     """A loaded library: `run` calls its function on numpy arrays."""
@@ -68,7 +73,9 @@ class Module:
         self.outputs = [Tensor(s) for s in chosen["outputs"]]
         self._library = ctypes.CDLL(str(self.directory / manifest["library"]))
         self._entry = getattr(self._library, chosen["symbol"])
-        self._entry.restype = None
+        self._entry.restype = ctypes.c_int32
+        # The message of each non-zero status code the function returns (code k at k - 1).
+        self._statuses = [s["message"] for s in chosen["statuses"]]
 
     def __repr__(self):
         return f"Module({self.function!r}, inputs={self.inputs}, outputs={self.outputs})"
@@ -95,7 +102,14 @@ class Module:
             args.append(ctypes.c_void_p(array.ctypes.data))
         results = [np.empty(spec.shape, dtype=spec.dtype) for spec in self.outputs]
         args.extend(ctypes.c_void_p(r.ctypes.data) for r in results)
-        self._entry(*args)
+        code = self._entry(*args)
+        if code != 0:
+            message = (
+                self._statuses[code - 1]
+                if 0 < code <= len(self._statuses)
+                else "a status code the manifest does not list"
+            )
+            raise TensorBindError(f"{self.function}: {message} (status {code})")
         return results
 
     def save(self, directory):
@@ -127,6 +141,9 @@ def load(directory, function=None):
     if len(manifests) != 1:
         raise ValueError(f"{directory} holds {len(manifests)} TensorBind manifests; expected one")
     manifest = manifests[0]
-    if manifest.get("version") != 1:
-        raise ValueError(f"manifest version {manifest.get('version')!r} is not supported (expected 1)")
+    if manifest.get("version") != MANIFEST_VERSION:
+        raise ValueError(
+            f"manifest version {manifest.get('version')!r} is not supported (expected {MANIFEST_VERSION}; "
+            "recompile the library with this version of TensorBind)"
+        )
     return Module(directory, manifest, function)

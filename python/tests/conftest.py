@@ -1,5 +1,5 @@
 """Set-up of the Python API's tests: the package from this checkout, and what the tests
-need (numpy, onnx, onnxruntime, a built tb-translate). Where something is missing a test is
+need (numpy, onnx, onnxruntime, the native module scripts/setup.sh builds). Where something is missing a test is
 skipped with the reason, except under CI=true, where scripts/setup.sh installs everything
 and a missing piece is a broken set-up: the test fails."""
 
@@ -24,11 +24,9 @@ def _missing():
         except ImportError as error:
             missing.append(f"the Python package {module} ({error}; run scripts/setup.sh)")
     try:
-        from tensorbind import find_tool
-
-        find_tool("tb-translate")
-    except Exception as error:  # noqa: BLE001  (any failure is reported as it is)
-        missing.append(str(error))
+        importlib.import_module("tensorbind._native")
+    except ImportError as error:
+        missing.append(f"the native module tensorbind._native ({error}; scripts/setup.sh builds it)")
     return missing
 
 

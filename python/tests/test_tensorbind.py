@@ -103,3 +103,58 @@ def test_a_model_that_does_not_import_raises_the_tools_error():
 
     with pytest.raises(tensorbind.TensorBindError, match="dynamic shape"):
         tensorbind.compile(dense_model())
+
+
+def embedding_model():
+    """An embedding lookup: Gather of a 5x3 table at int64 `ids` (node `embed_lookup`)."""
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+
+    table = numpy_helper.from_array(np.arange(15, dtype=np.float32).reshape(5, 3), "table")
+    graph = helper.make_graph(
+        [helper.make_node("Gather", ["table", "ids"], ["emb"], name="embed_lookup")],
+        "lookup",
+        [helper.make_tensor_value_info("ids", TensorProto.INT64, [4])],
+        [helper.make_tensor_value_info("emb", TensorProto.FLOAT, [4, 3])],
+        initializer=[table],
+    )
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]).SerializeToString()
+
+
+def test_gather_with_valid_indices_matches_onnxruntime():
+    import tensorbind
+
+    model = embedding_model()
+    ids = np.array([0, 4, -1, -5], dtype=np.int64)
+    (emb,) = tensorbind.compile(model).run(ids)
+    (expected,) = reference(model, {"ids": ids})
+    np.testing.assert_array_equal(emb, expected)
+
+
+def test_out_of_range_gather_index_raises_with_the_node_name(tmp_path):
+    import tensorbind
+
+    module = tensorbind.compile(embedding_model())
+    module.save(tmp_path)
+    for loaded in (module, tensorbind.load(tmp_path)):
+        with pytest.raises(tensorbind.TensorBindError, match="Gather node 'embed_lookup': an index is out of range"):
+            loaded.run(np.array([0, 5, 1, 2], dtype=np.int64))
+
+
+def test_compile_runs_the_compiler_in_process(monkeypatch, tmp_path):
+    import importlib.machinery
+    import shutil
+    from pathlib import Path
+
+    import tensorbind
+    from tensorbind import _native
+
+    assert _native.__file__.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
+    # No TensorBind tool is reachable (only the C compiler that links the library).
+    monkeypatch.setenv("PATH", str(Path(shutil.which("cc")).parent))
+    monkeypatch.setenv("TB_BIN_DIR", str(tmp_path))
+    module = tensorbind.compile(dense_model(batch=2), threads=2)
+    features = np.ones((2, 16), dtype=np.float32)
+    (scores,) = module.run(features)
+    (expected,) = reference(dense_model(batch=2), {"features": features})
+    np.testing.assert_allclose(scores, expected, rtol=1e-5, atol=1e-5)

@@ -90,6 +90,9 @@ pub struct Artifact {
     pub function: String,
     pub inputs: Vec<Param>,
     pub outputs: Vec<Param>,
+    /// The message of each non-zero status code the entry point returns (code `k` at
+    /// `k - 1`).
+    pub statuses: Vec<String>,
 }
 
 impl Drop for Artifact {
@@ -132,11 +135,13 @@ pub fn load(library: &Path, function: Option<&str>) -> Result<Artifact, String> 
     let manifest = crate::json::parse(&text)
         .map_err(|e| format!("'{}' is not JSON: {e}", manifest_path.display()))?;
     if manifest.get("format").and_then(Json::as_str) != Some("tensorbind-library")
-        || manifest.get("version").and_then(Json::as_i64) != Some(1)
+        || manifest.get("version").and_then(Json::as_i64)
+            != Some(i64::from(tb_backends::cpu::manifest::MANIFEST_VERSION))
     {
         return Err(format!(
-            "'{}' is not a TensorBind library manifest of version 1",
-            manifest_path.display()
+            "'{}' is not a TensorBind library manifest of version {} (recompile the library with this tb-translate)",
+            manifest_path.display(),
+            tb_backends::cpu::manifest::MANIFEST_VERSION
         ));
     }
     let Some(Json::Array(functions)) = manifest.get("functions") else {
@@ -171,6 +176,18 @@ pub fn load(library: &Path, function: Option<&str>) -> Result<Artifact, String> 
     };
     let inputs = params("inputs", "input")?;
     let outputs = params("outputs", "output")?;
+    let statuses = match chosen.get("statuses") {
+        Some(Json::Array(list)) => list
+            .iter()
+            .map(|s| {
+                s.get("message")
+                    .and_then(Json::as_str)
+                    .unwrap_or("")
+                    .to_owned()
+            })
+            .collect(),
+        _ => return Err("the manifest's function has no \"statuses\" list".to_owned()),
+    };
     if inputs.len() + outputs.len() > MAX_PARAMS {
         return Err(format!(
             "@{} has {} parameters; tb-run calls libraries with at most {MAX_PARAMS}",
@@ -213,6 +230,7 @@ pub fn load(library: &Path, function: Option<&str>) -> Result<Artifact, String> 
         function: name_of(chosen),
         inputs,
         outputs,
+        statuses,
     })
 }
 
@@ -300,7 +318,14 @@ impl Artifact {
             .collect();
         // SAFETY: the manifest describes the entry point as taking one pointer per
         // parameter, each to a buffer of the size allocated above.
-        unsafe { call(self.entry, &pointers) };
+        let code = unsafe { call(self.entry, &pointers) };
+        if code != 0 {
+            let message = usize::try_from(code - 1)
+                .ok()
+                .and_then(|i| self.statuses.get(i))
+                .map_or("a status code the manifest does not list", String::as_str);
+            return Err(format!("@{}: {message} (status {code})", self.function));
+        }
         self.outputs
             .iter()
             .zip(&buffers[self.inputs.len()..])
@@ -312,11 +337,12 @@ impl Artifact {
 /// Calls `entry` with `args` as its pointer arguments.
 ///
 /// # Safety
-/// `entry` must be a C function taking exactly `args.len()` pointers.
-unsafe fn call(entry: P, args: &[P]) {
+/// `entry` must be a C function taking exactly `args.len()` pointers and returning an
+/// `int32_t` status.
+unsafe fn call(entry: P, args: &[P]) -> i32 {
     macro_rules! call_with {
         ($($i:literal)*) => {{
-            let f: unsafe extern "C" fn($(call_with!(@ty $i)),*) =
+            let f: unsafe extern "C" fn($(call_with!(@ty $i)),*) -> i32 =
                 unsafe { std::mem::transmute(entry) };
             unsafe { f($(args[$i]),*) }
         }};

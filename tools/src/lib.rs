@@ -7,6 +7,7 @@ pub mod compare;
 pub mod gpu;
 pub mod json;
 pub mod latency;
+pub mod library;
 pub mod load;
 pub mod lower;
 pub mod memory;

@@ -279,7 +279,7 @@ fn measure_here(
     let mut call = compiled
         .prepare(TASK_FUNCTION, &inputs)
         .map_err(|e| error(e.to_string()))?;
-    call.run();
+    call.run().map_err(|e| error(e.to_string()))?;
     let outputs = call.outputs().map_err(|e| error(e.to_string()))?;
     if outputs.len() != expected.len() {
         return Err((Status::Wrong, "a different number of results".into()));
@@ -294,7 +294,7 @@ fn measure_here(
             ));
         }
     }
-    call.run();
+    call.run().map_err(|e| error(e.to_string()))?;
     let mut flush = vec![0u8; 16 << 20];
     let mut runs = Vec::new();
     let budget = Instant::now();
@@ -304,7 +304,7 @@ fn measure_here(
         }
         std::hint::black_box(&flush);
         let start = Instant::now();
-        call.run();
+        call.run().map_err(|e| error(e.to_string()))?;
         runs.push(start.elapsed().as_secs_f64());
     }
     let mut sorted = runs.clone();

@@ -85,7 +85,7 @@ fn c_program_calls_the_shared_library() {
     let header = std::fs::read_to_string(dir.join("libdense_relu.h")).unwrap();
     assert!(
         header.contains(
-            "void tb_dense_relu(const float* in0, const float* in1, const float* in2, float* out0);"
+            "int32_t tb_dense_relu(const float* in0, const float* in1, const float* in2, float* out0);"
         ),
         "{header}"
     );

@@ -1,15 +1,19 @@
 //! The C ABI of compiled modules: what each exported entry point takes.
 //!
-//! Every public `func.func` with a body is exported as `void tb_<name>(inputs..., outputs...)`:
+//! Every public `func.func` with a body is exported as `int32_t tb_<name>(inputs..., outputs...)`:
 //!
 //! - a memref argument is a pointer to its data, contiguous and row-major, of the static
 //!   shape its type gives (arguments must have the identity layout);
 //! - a scalar argument is passed by value (`index` as `int64_t`, `i1` as `bool`);
 //! - each result, memref or scalar, is written through a caller-provided pointer appended
 //!   after the inputs: a buffer of the result's shape, or one element for a scalar;
-//! - buffers must not overlap, except inputs the function only reads.
+//! - buffers must not overlap, except inputs the function only reads;
+//! - the return value is the call's status: 0, or the code of the first run-time check on
+//!   the data that failed (an out-of-range Gather index), whose message
+//!   [`EntryPoint::status`] holds. A function's status result
+//!   ([`tb_dialects::entry_status`]) is that return value, not an output pointer.
 //!
-//! For the JIT, each entry point also gets `void tb_<name>_packed(void **args)`, which takes
+//! For the JIT, each entry point also gets `int32_t tb_<name>_packed(void **args)`, which takes
 //! the same parameters as an array of pointers (a buffer's data pointer, or a pointer to a
 //! scalar's value) so one Rust signature can call any function.
 
@@ -20,6 +24,7 @@ use tb_ir::{BlockId, Context, Diagnostic, OpId, TypeKind, Value};
 
 use super::memref::MemRefLayout;
 use super::types::ElementKind;
+pub use tb_dialects::entry_status::EntryStatus;
 
 /// Whether a parameter carries an argument in or a result out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -83,8 +88,11 @@ pub struct EntryPoint {
     pub name: String,
     /// The exported C symbol, `tb_<name>`.
     pub symbol: String,
-    /// Inputs in argument order, then outputs in result order.
+    /// Inputs in argument order, then outputs in result order (without the status).
     pub params: Vec<AbiParam>,
+    /// Which result is the returned status and what its codes mean; `None` when the
+    /// function checks nothing at run time (it always returns 0).
+    pub status: Option<EntryStatus>,
 }
 
 impl EntryPoint {
@@ -162,9 +170,28 @@ pub(crate) fn entry_point(ir: &Context, func: OpId, name: &str) -> Result<EntryP
     let args: Vec<Value> = body(ir, func)
         .map(|b| ir.block(b).args.to_vec())
         .unwrap_or_default();
+    let status = tb_dialects::entry_status::entry_status(ir, func);
+    if let Some(status) = &status {
+        let ty = results.get(status.result).copied();
+        let is_i32 =
+            |t: tb_ir::Type| matches!(ir.type_kind(t), TypeKind::Integer { width: 32, .. });
+        let ok = ty.is_some_and(|t| match ir.type_kind(t) {
+            TypeKind::MemRef { shape, element, .. } => shape.is_empty() && is_i32(*element),
+            _ => is_i32(t),
+        });
+        if !ok {
+            return Err(fail(format!(
+                "its status result #{} must be an i32 or a memref<i32>",
+                status.result
+            )));
+        }
+    }
     let mut params = Vec::with_capacity(inputs.len() + results.len());
     for (role, types) in [(Role::Input, &inputs), (Role::Output, &results)] {
         for (i, &ty) in types.iter().enumerate() {
+            if role == Role::Output && status.as_ref().is_some_and(|s| s.result == i) {
+                continue;
+            }
             let what = match role {
                 Role::Input => format!("argument #{i}"),
                 Role::Output => format!("result #{i}"),
@@ -220,6 +247,7 @@ pub(crate) fn entry_point(ir: &Context, func: OpId, name: &str) -> Result<EntryP
         name: name.to_owned(),
         symbol: c_symbol(name),
         params,
+        status,
     })
 }
 

@@ -27,6 +27,8 @@ pub(crate) struct EntryState<'ctx> {
     pub outputs: Vec<PointerValue<'ctx>>,
     /// Allocations that are returned: they use output `i` instead of fresh memory.
     pub returned_allocs: FxHashMap<OpId, usize>,
+    /// The stack slot of the status result, returned by the entry point.
+    pub status: Option<PointerValue<'ctx>>,
 }
 
 impl<'ctx> EntryState<'ctx> {
@@ -226,7 +228,7 @@ pub(crate) fn define_entry<'ctx>(
             _ => ptr.into(),
         });
     }
-    let fn_type = tr.llvm.void_type().fn_type(&params, false);
+    let fn_type = tr.llvm.i32_type().fn_type(&params, false);
     if tr.module.get_function(&entry.symbol).is_some() {
         return Err(format!(
             "exports '{}', a symbol already defined in the module",
@@ -249,29 +251,60 @@ pub(crate) fn define_entry<'ctx>(
             function.add_attribute(loc, tr.llvm.create_enum_attribute(zeroext, 0));
         }
     }
-    let outputs: Vec<PointerValue> = function
+    // The status lives in a stack slot of a block before the body's, zero unless a check
+    // fails; the body's blocks follow it.
+    let prologue = match &entry.status {
+        Some(_) => {
+            let block = tr.llvm.append_basic_block(function, "status");
+            tr.builder.position_at_end(block);
+            let slot = tr.builder.build_alloca(tr.llvm.i32_type(), "status")?;
+            tr.builder
+                .build_store(slot, tr.llvm.i32_type().const_zero())?;
+            Some((block, slot))
+        }
+        None => None,
+    };
+    let status = prologue.map(|(_, slot)| slot);
+    let mut pointers = function
         .get_param_iter()
         .skip(inputs.len())
-        .map(|p| p.into_pointer_value())
-        .collect();
+        .map(|p| p.into_pointer_value());
+    let results = abi::signature(tr.ir, func).map_or(0, |(_, r)| r.len());
+    let mut outputs = Vec::with_capacity(results);
+    for r in 0..results {
+        let output = match (&entry.status, status) {
+            (Some(s), Some(slot)) if s.result == r => Some(slot),
+            _ => pointers.next(),
+        };
+        outputs.push(output.ok_or("has fewer output pointers than results")?);
+    }
     tr.entry = Some(EntryState {
         outputs,
         returned_allocs: returned_allocs(tr.ir, func),
+        status,
     });
     let result = define_body(tr, func, function);
     tr.entry = None;
-    result.map(|()| function)
+    result?;
+    if let Some((block, _)) = prologue {
+        let body = block
+            .get_next_basic_block()
+            .ok_or("has no body block after its status block")?;
+        tr.builder.position_at_end(block);
+        tr.builder.build_unconditional_branch(body)?;
+    }
+    Ok(function)
 }
 
-/// Defines `<symbol>_packed(void **args)`, which loads each parameter of the entry point
-/// from `args` and calls it: the one signature the JIT needs.
+/// Defines `int32_t <symbol>_packed(void **args)`, which loads each parameter of the entry
+/// point from `args`, calls it and returns its status: the one signature the JIT needs.
 pub(crate) fn define_packed<'ctx>(
     tr: &mut Translator<'_, 'ctx>,
     entry: &EntryPoint,
     target: FunctionValue<'ctx>,
 ) -> TResult {
     let ptr = tr.llvm.ptr_type(AddressSpace::default());
-    let fn_type = tr.llvm.void_type().fn_type(&[ptr.into()], false);
+    let fn_type = tr.llvm.i32_type().fn_type(&[ptr.into()], false);
     let function = tr
         .module
         .add_function(&entry.packed_symbol(), fn_type, Some(Linkage::External));
@@ -298,8 +331,12 @@ pub(crate) fn define_packed<'ctx>(
         };
         call_args.push(value.into());
     }
-    b.build_call(target, &call_args, "")?;
-    b.build_return(None)?;
+    let status = b
+        .build_call(target, &call_args, "")?
+        .try_as_basic_value()
+        .basic()
+        .ok_or("the entry point returns no status")?;
+    b.build_return(Some(&status))?;
     Ok(())
 }
 
@@ -307,7 +344,7 @@ pub(crate) fn return_op(tr: &mut Translator, op: OpId) -> TResult {
     let values = (0..tr.ir.op(op).operands.len())
         .map(|i| tr.operand(op, i))
         .collect::<TResult<Vec<_>>>()?;
-    let Some(outputs) = tr.entry.as_ref().map(|e| e.outputs.clone()) else {
+    let Some((outputs, status)) = tr.entry.as_ref().map(|e| (e.outputs.clone(), e.status)) else {
         match values.as_slice() {
             [] => tr.builder.build_return(None)?,
             [one] => tr.builder.build_return(Some(one))?,
@@ -351,7 +388,12 @@ pub(crate) fn return_op(tr: &mut Translator, op: OpId) -> TResult {
             }
         }
     }
-    tr.builder.build_return(None)?;
+    let i32 = tr.llvm.i32_type();
+    let code = match status {
+        Some(slot) => tr.builder.build_load(i32, slot, "")?,
+        None => i32.const_zero().into(),
+    };
+    tr.builder.build_return(Some(&code))?;
     Ok(())
 }
 

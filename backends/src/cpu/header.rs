@@ -111,6 +111,46 @@ pub fn parameter_names(entry: &EntryPoint) -> Vec<String> {
     names
 }
 
+/// `text` safe inside a C block comment.
+fn comment_text(text: &str) -> String {
+    text.replace("*/", "* /").replace(['\n', '\r'], " ")
+}
+
+/// `text` as a C string literal.
+fn c_string(text: &str) -> String {
+    let mut out = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '?' => out.push_str("\\?"), // no trigraphs
+            c if c.is_ascii_graphic() || c == ' ' => out.push(c),
+            c => {
+                let mut buf = [0u8; 4];
+                for byte in c.encode_utf8(&mut buf).bytes() {
+                    write!(out, "\\{byte:03o}").ok();
+                }
+            }
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// `static inline const char *<symbol>_status_message(int32_t code)`: the message of a
+/// status code, NULL for 0.
+fn status_message_function(out: &mut String, symbol: &str, messages: &[String]) {
+    writeln!(
+        out,
+        "static inline const char *{symbol}_status_message(int32_t code) {{\n    switch (code) {{\n    case 0: return (const char *)0;"
+    )
+    .ok();
+    for (code, message) in (1..).zip(messages) {
+        writeln!(out, "    case {code}: return {};", c_string(message)).ok();
+    }
+    out.push_str("    default: return \"unknown status code\";\n    }\n}\n");
+}
+
 /// The header for `entry_points`, to be saved as `file_name`; `source` names the input the
 /// module came from.
 pub fn c_header(entry_points: &[EntryPoint], file_name: &str, source: &str) -> String {
@@ -124,7 +164,9 @@ pub fn c_header(entry_points: &[EntryPoint], file_name: &str, source: &str) -> S
     out.push_str(
         "/* Each function takes its inputs (buffers as contiguous row-major data, scalars by\n \
          * value), then one pointer per result, which the call fills. Buffers must not\n \
-         * overlap, except inputs that are only read. */\n",
+         * overlap, except inputs that are only read. It returns 0, or the code of a\n \
+         * run-time check on the data that failed (its results are then unspecified);\n \
+         * tb_<name>_status_message gives the code's message. */\n",
     );
     writeln!(out, "#ifndef {guard}\n#define {guard}\n").ok();
     out.push_str("#include <stdbool.h>\n#include <stdint.h>\n\n");
@@ -142,13 +184,18 @@ pub fn c_header(entry_points: &[EntryPoint], file_name: &str, source: &str) -> S
         for comment in comments {
             writeln!(out, "{comment}").ok();
         }
+        let messages = entry.status.as_ref().map_or(&[][..], |s| &s.messages[..]);
+        for (code, message) in (1..).zip(messages) {
+            writeln!(out, " * returns {code}: {}", comment_text(message)).ok();
+        }
         out.push_str(" */\n");
         let params = if declarations.is_empty() {
             "void".to_owned()
         } else {
             declarations.join(", ")
         };
-        writeln!(out, "void {}({params});", entry.symbol).ok();
+        writeln!(out, "int32_t {}({params});", entry.symbol).ok();
+        status_message_function(&mut out, &entry.symbol, messages);
     }
     out.push_str("\n#ifdef __cplusplus\n}\n#endif\n\n");
     writeln!(out, "#endif /* {guard} */").ok();
@@ -174,6 +221,7 @@ mod tests {
     #[test]
     fn parameters_take_the_models_names_where_c_allows_them() {
         let entry = EntryPoint {
+            status: None,
             name: "m".to_owned(),
             symbol: "tb_m".to_owned(),
             params: vec![
@@ -192,7 +240,7 @@ mod tests {
         );
         let header = c_header(&[entry], "m.h", "m.onnx");
         assert!(
-            header.contains("void tb_m(const float* input_1, const float* in1, const float* in2, const float* in3, const float* in4, float* out1, float* out1_);"),
+            header.contains("int32_t tb_m(const float* input_1, const float* in1, const float* in2, const float* in3, const float* in4, float* out1, float* out1_);"),
             "{header}"
         );
     }

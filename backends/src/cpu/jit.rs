@@ -44,8 +44,8 @@ impl fmt::Display for RunError {
 
 impl std::error::Error for RunError {}
 
-/// The signature of every packed wrapper.
-type PackedFn = unsafe extern "C" fn(*mut *mut c_void);
+/// The signature of every packed wrapper: it returns the call's status.
+type PackedFn = unsafe extern "C" fn(*mut *mut c_void) -> i32;
 
 /// Takes an LLVM error's message (and frees the error); `None` for success.
 fn take_error(error: LLVMErrorRef) -> Option<String> {
@@ -267,7 +267,7 @@ impl CompiledModule {
     /// buffers is copied back into `args` (for functions in destination-passing style).
     pub fn run_in_place(&self, name: &str, args: &mut [Tensor]) -> Result<Vec<Tensor>, RunError> {
         let mut call = self.prepare(name, args)?;
-        call.run();
+        call.run()?;
         for ((param, arg), bytes) in call.entry.inputs().zip(args.iter_mut()).zip(&call.storage) {
             if param.is_pointer() && !param.read_only {
                 *arg = to_tensor(param, bytes.as_slice())?;
@@ -334,13 +334,27 @@ pub struct PreparedCall<'m> {
 }
 
 impl PreparedCall<'_> {
-    /// Runs the function once on the prepared buffers.
-    pub fn run(&mut self) {
+    /// Runs the function once on the prepared buffers. A run-time check on the data that
+    /// failed (an out-of-range Gather index) is an error with the check's message; the
+    /// outputs are then unspecified.
+    pub fn run(&mut self) -> Result<(), RunError> {
         let mut pointers: Vec<*mut c_void> =
             self.storage.iter_mut().map(|s| s.as_mut_ptr()).collect();
         // SAFETY: every pointer addresses a buffer of the size and element type the entry
         // point's parameter says, the buffers are distinct, and they outlive the call.
-        unsafe { (self.function)(pointers.as_mut_ptr()) };
+        let code = unsafe { (self.function)(pointers.as_mut_ptr()) };
+        match (code, &self.entry.status) {
+            (0, _) => Ok(()),
+            (code, Some(status)) => Err(RunError(format!(
+                "@{}: {} (status {code})",
+                self.entry.name,
+                status.message(code.into())
+            ))),
+            (code, None) => Err(RunError(format!(
+                "@{} returned status {code}, which it does not define",
+                self.entry.name
+            ))),
+        }
     }
 
     /// The results of the last run.

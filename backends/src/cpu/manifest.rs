@@ -8,8 +8,9 @@ use super::abi::{AbiParam, EntryPoint, Role};
 use super::header::parameter_names;
 use super::types::ElementKind;
 
-/// The version of the manifest's layout; bumped when a field changes meaning.
-pub const MANIFEST_VERSION: u32 = 1;
+/// The version of the manifest's layout; bumped when a field changes meaning (2: entry
+/// points return an `int32_t` status, whose messages `statuses` lists).
+pub const MANIFEST_VERSION: u32 = 2;
 
 /// numpy's name for an element type (`bfloat16` is ml_dtypes' name).
 pub fn numpy_dtype(element: ElementKind) -> &'static str {
@@ -126,7 +127,19 @@ pub fn manifest(entry_points: &[EntryPoint], info: &ManifestInfo) -> String {
         writeln!(out, "      \"name\": {},", json_string(&entry.name)).ok();
         writeln!(out, "      \"symbol\": {},", json_string(&entry.symbol)).ok();
         writeln!(out, "      \"inputs\": [{}\n      ],", list(Role::Input)).ok();
-        writeln!(out, "      \"outputs\": [{}\n      ]", list(Role::Output)).ok();
+        writeln!(out, "      \"outputs\": [{}\n      ],", list(Role::Output)).ok();
+        let messages = entry.status.as_ref().map_or(&[][..], |s| &s.messages[..]);
+        let statuses: Vec<String> = (1..)
+            .zip(messages)
+            .map(|(code, m)| {
+                format!(
+                    "\n        {{\"code\": {code}, \"message\": {}}}",
+                    json_string(m)
+                )
+            })
+            .collect();
+        let end = if statuses.is_empty() { "" } else { "\n      " };
+        writeln!(out, "      \"statuses\": [{}{end}]", statuses.join(",")).ok();
         out.push_str("    }");
     }
     out.push_str("\n  ]\n}\n");
@@ -151,6 +164,7 @@ mod tests {
     #[test]
     fn names_shapes_and_dtypes_of_every_parameter() {
         let entry = EntryPoint {
+            status: None,
             name: "model".to_owned(),
             symbol: "tb_model".to_owned(),
             params: vec![

@@ -203,14 +203,40 @@ impl LoadedModule {
         stream
             .synchronize()
             .map_err(driver_error("a kernel failed"))?;
-        let mut outputs = Vec::new();
-        for (param, &slot) in function.entry.outputs().zip(&function.results) {
+        let download = |slot: usize| {
             let slice = slots[slot]
                 .as_ref()
                 .ok_or_else(|| CudaError(format!("'{name}' returns a buffer that was freed")))?;
-            let mut bytes = stream
+            stream
                 .clone_dtoh(slice)
-                .map_err(driver_error("cannot download a result"))?;
+                .map_err(driver_error("cannot download a result"))
+        };
+        // The status result (failed run-time checks on the data) is not an output.
+        let status = function.entry.status.as_ref();
+        if let Some(status) = status
+            && let Some(&slot) = function.results.get(status.result)
+        {
+            let bytes = download(slot)?;
+            let code =
+                i32::from_le_bytes(bytes.get(..4).and_then(|b| b.try_into().ok()).ok_or_else(
+                    || CudaError(format!("'{name}' returns a status that is not an i32")),
+                )?);
+            if code != 0 {
+                return Err(CudaError(format!(
+                    "'{name}': {} (status {code})",
+                    status.message(code.into())
+                )));
+            }
+        }
+        let result_slots = function
+            .results
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| status.is_none_or(|s| s.result != i))
+            .map(|(_, &slot)| slot);
+        let mut outputs = Vec::new();
+        for (param, slot) in function.entry.outputs().zip(result_slots) {
+            let mut bytes = download(slot)?;
             bytes.truncate(param.byte_size().unwrap_or(0));
             outputs.push(to_tensor(param, &bytes).map_err(|e| CudaError(e.0))?);
         }

@@ -206,7 +206,7 @@ impl<'a> Interpreter<'a> {
             values.push(value);
         }
         let results = self.call(func, values)?;
-        results
+        let mut tensors = results
             .into_iter()
             .zip(outputs)
             .enumerate()
@@ -214,7 +214,21 @@ impl<'a> Interpreter<'a> {
                 value_to_tensor(self.ctx, ty, v)
                     .map_err(|m| Diagnostic::error(loc, format!("result #{i} of '{name}': {m}")))
             })
-            .collect()
+            .collect::<Result<Vec<Tensor>, Diagnostic>>()?;
+        // The status result reports failed run-time checks; it is not an output.
+        if let Some(status) = tb_dialects::entry_status::entry_status(self.ctx, func)
+            && status.result < tensors.len()
+        {
+            let code = tensors.remove(status.result);
+            let code = code.to_f64_vec().first().copied().unwrap_or(0.0) as i64;
+            if code != 0 {
+                return Err(Diagnostic::error(
+                    loc,
+                    format!("'{name}': {} (status {code})", status.message(code)),
+                ));
+            }
+        }
+        Ok(tensors)
     }
 
     /// Calls `func` with run-time arguments.

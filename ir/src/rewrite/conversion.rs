@@ -469,7 +469,7 @@ pub fn op_failure(ctx: &Context, op: OpId, message: impl std::fmt::Display) -> D
 }
 
 /// The name of a name location, also inside a call site's callee or a fusion.
-fn location_name(ctx: &Context, loc: Location) -> Option<&str> {
+pub fn location_name(ctx: &Context, loc: Location) -> Option<&str> {
     match ctx.location_kind(loc)? {
         LocationKind::Name { name, .. } => Some(name),
         LocationKind::CallSite { callee, .. } => location_name(ctx, *callee),

@@ -17,8 +17,8 @@
 // CHECK-NEXT:   *   in1: memref<8x16xf32>, 8x16 read
 // CHECK-NEXT:   *   out0: memref<4x16xf32>, 4x16 written by the call
 // CHECK-NEXT:   */
-// CHECK-NEXT:  void tb_matmul(const float* in0, const float* in1, float* out0);
-// IR-LABEL: define void @tb_matmul(ptr noalias %0, ptr noalias %1, ptr noalias %2)
+// CHECK-NEXT:  int32_t tb_matmul(const float* in0, const float* in1, float* out0);
+// IR-LABEL: define i32 @tb_matmul(ptr noalias %0, ptr noalias %1, ptr noalias %2)
 func.func @matmul(%a: memref<4x8xf32>, %b: memref<8x16xf32>) -> memref<4x16xf32> {
   %c = loop.alloc() : memref<4x16xf32>
   %zero = arith.constant 0.0 : f32
@@ -40,10 +40,10 @@ func.func @matmul(%a: memref<4x8xf32>, %b: memref<8x16xf32>) -> memref<4x16xf32>
 // CHECK-NEXT:   *   out0: f64, one element written by the call
 // CHECK-NEXT:   *   out1: memref<2x2xbf16>, 2x2 written by the call (16-bit float bits)
 // CHECK-NEXT:   */
-// CHECK-NEXT:  void tb_mixed(int64_t in0, bool in1, const uint16_t* in2, int32_t* in3, double* out0, uint16_t* out1);
-// IR-LABEL: define void @tb_mixed(i64 %0, i1 zeroext %1, ptr noalias %2, ptr noalias %3, ptr noalias %4, ptr noalias %5)
+// CHECK-NEXT:  int32_t tb_mixed(int64_t in0, bool in1, const uint16_t* in2, int32_t* in3, double* out0, uint16_t* out1);
+// IR-LABEL: define i32 @tb_mixed(i64 %0, i1 zeroext %1, ptr noalias %2, ptr noalias %3, ptr noalias %4, ptr noalias %5)
 // IR:         store double 1.000000e+00, ptr %4, align 8
-// IR-NEXT:    ret void
+// IR-NEXT:    ret i32 0
 func.func @mixed(%n: index, %flag: i1, %h: memref<2xf16>, %io: memref<3xi32>) -> (f64, memref<2x2xbf16>) {
   %x = arith.constant 1.0 : f64
   %c = loop.alloc() : memref<2x2xbf16>
@@ -55,7 +55,7 @@ func.func @mixed(%n: index, %flag: i1, %h: memref<2xf16>, %io: memref<3xi32>) ->
 // Private functions are not exported; one that is called is an internal LLVM function
 // returning its results, several of them as a struct.
 // CHECK-NOT:   helper
-// IR-LABEL: define void @tb_caller(ptr noalias %0, ptr noalias %1)
+// IR-LABEL: define i32 @tb_caller(ptr noalias %0, ptr noalias %1)
 // IR:         %[[R:.*]] = call { float, i64 } @helper(ptr %0)
 // IR-NEXT:    %[[F:.*]] = extractvalue { float, i64 } %[[R]], 0
 // IR-NEXT:    %[[N:.*]] = extractvalue { float, i64 } %[[R]], 1

@@ -2,7 +2,7 @@
 
 // Rounded divisions expand as arith-expand writes them: the truncating quotient, moved one
 // step when the division is inexact and the exact quotient lies on the rounding side.
-// CHECK-LABEL: define void @tb_rounded(i32 %0, i32 %1,
+// CHECK-LABEL: define i32 @tb_rounded(i32 %0, i32 %1,
 // CHECK:         %[[Q:.*]] = sdiv i32 %0, %1
 // CHECK-NEXT:    %[[P:.*]] = mul i32 %[[Q]], %1
 // CHECK-NEXT:    %[[INEXACT:.*]] = icmp ne i32 %0, %[[P]]
@@ -32,7 +32,7 @@ func.func @rounded(%x: i32, %y: i32) -> (i32, i32, i32) {
 }
 
 // Extended multiplications at twice the width; the carry of llvm.uadd.with.overflow.
-// CHECK-LABEL: define void @tb_extended(i32 %0, i32 %1,
+// CHECK-LABEL: define i32 @tb_extended(i32 %0, i32 %1,
 // CHECK:         %[[SA:.*]] = sext i32 %0 to i64
 // CHECK-NEXT:    %[[SB:.*]] = sext i32 %1 to i64
 // CHECK-NEXT:    %[[SP:.*]] = mul i64 %[[SA]], %[[SB]]
@@ -59,7 +59,7 @@ func.func @extended(%x: i32, %y: i32) -> (i32, i32, i32, i1) {
 }
 
 // MLIR's flags become LLVM's.
-// CHECK-LABEL: define void @tb_flags(
+// CHECK-LABEL: define i32 @tb_flags(
 // CHECK:         sdiv exact i32 %0, %1
 // CHECK-NEXT:    lshr exact i32 %0, %1
 // CHECK-NEXT:    trunc nuw nsw i32 %0 to i16

@@ -1,7 +1,7 @@
 // RUN: tb-translate --emit=llvm-ir -O0 --mcpu=x86-64 %s | FileCheck %s
 
 // Scalars are passed by value and every result goes through an output pointer.
-// CHECK-LABEL: define void @tb_int_ops(i32 %0, i32 %1, ptr noalias %2)
+// CHECK-LABEL: define i32 @tb_int_ops(i32 %0, i32 %1, ptr noalias %2)
 // CHECK-NEXT:  entry:
 // CHECK-NEXT:    %[[A:.*]] = add nsw i32 %0, %1
 // CHECK-NEXT:    %[[B:.*]] = sub i32 %[[A]], %1
@@ -19,7 +19,7 @@
 // CHECK-NEXT:    %[[N:.*]] = call i32 @llvm.smax.i32(i32 %[[M]], i32 %1)
 // CHECK-NEXT:    %[[O:.*]] = call i32 @llvm.umin.i32(i32 %[[N]], i32 %1)
 // CHECK-NEXT:    store i32 %[[O]], ptr %2, align 4
-// CHECK-NEXT:    ret void
+// CHECK-NEXT:    ret i32 0
 func.func @int_ops(%x: i32, %y: i32) -> i32 {
   %0 = arith.addi %x, %y overflow<nsw> : i32
   %1 = arith.subi %0, %y : i32
@@ -40,7 +40,7 @@ func.func @int_ops(%x: i32, %y: i32) -> i32 {
 }
 
 // Fast-math flags carry over; maximumf/minnumf are LLVM's IEEE maximum and minNum.
-// CHECK-LABEL: define void @tb_float_ops(float %0, float %1, ptr noalias %2)
+// CHECK-LABEL: define i32 @tb_float_ops(float %0, float %1, ptr noalias %2)
 // CHECK-NEXT:  entry:
 // CHECK-NEXT:    %[[A:.*]] = fadd fast float %0, %1
 // CHECK-NEXT:    %[[B:.*]] = fsub nnan contract float %[[A]], %1
@@ -64,7 +64,7 @@ func.func @float_ops(%x: f32, %y: f32) -> f32 {
 }
 
 // Comparisons and select; an i1 result is stored as a byte, as C's bool.
-// CHECK-LABEL: define void @tb_compare(i64 %0, i64 %1, double %2, ptr noalias %3, ptr noalias %4)
+// CHECK-LABEL: define i32 @tb_compare(i64 %0, i64 %1, double %2, ptr noalias %3, ptr noalias %4)
 // CHECK:         %[[LT:.*]] = icmp ult i64 %0, %1
 // CHECK-NEXT:    %[[UNO:.*]] = fcmp uno double %2, %2
 // CHECK-NEXT:    %[[ONE:.*]] = fcmp one double %2, 0.000000e+00
@@ -82,7 +82,7 @@ func.func @compare(%a: index, %b: index, %x: f64) -> (i1, index) {
 }
 
 // Casts, index casts at every width, and exact constants of every float format.
-// CHECK-LABEL: define void @tb_casts(i8 %0, half %1, ptr noalias %2, ptr noalias %3, ptr noalias %4, ptr noalias %5)
+// CHECK-LABEL: define i32 @tb_casts(i8 %0, half %1, ptr noalias %2, ptr noalias %3, ptr noalias %4, ptr noalias %5)
 // CHECK:         %[[S:.*]] = sext i8 %0 to i32
 // CHECK-NEXT:    %[[Z:.*]] = zext i8 %0 to i64
 // CHECK-NEXT:    %[[T:.*]] = trunc i64 %[[Z]] to i16
@@ -126,7 +126,7 @@ func.func @casts(%a: i8, %h: f16) -> (i32, bf16, f16, f64) {
 }
 
 // Vector constants, comparisons and selects work lane-wise.
-// CHECK-LABEL: define void @tb_vectors(ptr noalias %0)
+// CHECK-LABEL: define i32 @tb_vectors(ptr noalias %0)
 // CHECK:         %[[C:.*]] = fcmp olt <4 x float> %{{.*}}, <float 1.000000e+00, float 2.000000e+00, float 3.000000e+00, float 4.000000e+00>
 // CHECK-NEXT:    select <4 x i1> %[[C]], <4 x float> %{{.*}}, <4 x float> splat (float 5.000000e-01)
 func.func @vectors(%a: memref<4xf32>) {

@@ -6,7 +6,7 @@
 // A scratch buffer is 64-byte aligned heap memory (its size rounded up to the alignment)
 // and is freed by dealloc. A returned allocation is the caller's output buffer instead:
 // no allocation, no copy.
-// CHECK-LABEL: define void @tb_scratch(ptr noalias %0, ptr noalias %1)
+// CHECK-LABEL: define i32 @tb_scratch(ptr noalias %0, ptr noalias %1)
 // CHECK-NEXT:  entry:
 // CHECK-NEXT:    %[[T:.*]] = call ptr @aligned_alloc(i64 64, i64 64)
 // CHECK-NOT:     aligned_alloc
@@ -15,7 +15,7 @@
 // CHECK:         %[[O:.*]] = getelementptr inbounds float, ptr %1, i64 %iv
 // CHECK-NEXT:    store float %{{.*}}, ptr %[[O]], align 4
 // CHECK:         call void @free(ptr %[[T]])
-// CHECK-NEXT:    ret void
+// CHECK-NEXT:    ret i32 0
 func.func @scratch(%a: memref<3xf32>) -> memref<3xf32> {
   %t = loop.alloc() : memref<3xf32>
   %out = loop.alloc() : memref<3xf32>
@@ -32,7 +32,7 @@ func.func @scratch(%a: memref<3xf32>) -> memref<3xf32> {
 }
 
 // An alignment larger than 64 is kept.
-// CHECK-LABEL: define void @tb_wide(
+// CHECK-LABEL: define i32 @tb_wide(
 // CHECK:         call ptr @aligned_alloc(i64 256, i64 768)
 func.func @wide() {
   %t = loop.alloc() {alignment = 256} : memref<2x65xf32>
@@ -42,7 +42,7 @@ func.func @wide() {
 
 // A returned argument is copied into the output with memcpy; a strided view element by
 // element, through its static strides and offset.
-// CHECK-LABEL: define void @tb_copies(ptr noalias %0, ptr noalias %1, ptr noalias %2)
+// CHECK-LABEL: define i32 @tb_copies(ptr noalias %0, ptr noalias %1, ptr noalias %2)
 // CHECK:         call void @llvm.memcpy.p0.p0.i64(ptr align 4 %1, ptr align 4 %0, i64 48, i1 false)
 // CHECK:         %[[I:iv]] = phi i64
 // CHECK:         %[[J:iv[0-9]+]] = phi i64
@@ -58,7 +58,7 @@ func.func @copies(%a: memref<3x4xf32>) -> (memref<3x4xf32>, memref<2x4xf32, stri
 }
 
 // i1 elements are bytes in memory.
-// CHECK-LABEL: define void @tb_bools(ptr noalias %0, ptr noalias %1)
+// CHECK-LABEL: define i32 @tb_bools(ptr noalias %0, ptr noalias %1)
 // CHECK:         %[[B:.*]] = load i8, ptr %{{.*}}, align 1
 // CHECK-NEXT:    %[[T:.*]] = trunc i8 %[[B]] to i1
 // CHECK-NEXT:    %[[N:.*]] = xor i1 %[[T]], true
@@ -77,7 +77,7 @@ func.func @bools(%a: memref<4xi1>) -> memref<4xi1> {
 }
 
 // Globals are aligned byte arrays; alloca reserves stack space in the entry block.
-// CHECK-LABEL: define void @tb_lookup(i64 %0, ptr noalias %1)
+// CHECK-LABEL: define i32 @tb_lookup(i64 %0, ptr noalias %1)
 // CHECK-NEXT:  entry:
 // CHECK-NEXT:    %[[S:.*]] = alloca [4 x i16], align 64
 // CHECK:         getelementptr inbounds i16, ptr @table, i64 %0

@@ -13,17 +13,17 @@
 // RUN: not tb-translate --emit=bitcode %s 2>&1 | FileCheck %s --check-prefix=BAD-KIND
 // RUN: not tb-translate --emit=llvm-ir -O4 %s 2>&1 | FileCheck %s --check-prefix=BAD-LEVEL
 
-// O3-LABEL: define void @tb_scale(
+// O3-LABEL: define {{.*}}i32 @tb_scale(
 // O3:         fmul <8 x float>
 // O3:       attributes #{{[0-9]+}} = { {{.*}}"target-cpu"="x86-64-v3"
-// SSE-LABEL: define void @tb_scale(
+// SSE-LABEL: define {{.*}}i32 @tb_scale(
 // SSE:         fmul <4 x float>
 // SSE-NOT:     <8 x float>
 // SSE:       "target-features"="-avx,-avx2"
 // ASM-LABEL: tb_scale:
 // ASM:         vmulps {{.*}}%ymm
 // NM: T tb_scale
-// HEADER: void tb_scale(const float* in0, float in1, float* out0);
+// HEADER: int32_t tb_scale(const float* in0, float in1, float* out0);
 // NEED-FILE: tb-translate: error: --emit=obj writes a binary file; name it with -o FILE
 // BAD-KIND: tb-translate: error: unknown --emit kind 'bitcode' (expected llvm-ir, asm, obj, shared-lib, c-header, c-runtime or ptx)
 // BAD-LEVEL: tb-translate: error: -O4 is not an optimization level (0-3)

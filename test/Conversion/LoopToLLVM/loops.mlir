@@ -1,7 +1,7 @@
 // RUN: tb-translate --emit=llvm-ir -O0 --mcpu=x86-64 %s | FileCheck %s
 
 // A loop is a header-tested LLVM loop over an i64 induction variable.
-// CHECK-LABEL: define void @tb_simple(ptr noalias %0)
+// CHECK-LABEL: define i32 @tb_simple(ptr noalias %0)
 // CHECK:       entry:
 // CHECK-NEXT:    br label %[[HEADER:loop.header]]
 // CHECK:       [[HEADER]]:
@@ -14,7 +14,7 @@
 // CHECK-NEXT:    %[[NEXT]] = add i64 %[[IV]], 3
 // CHECK-NEXT:    br label %[[HEADER]]{{$}}
 // CHECK:       [[EXIT]]:
-// CHECK-NEXT:    ret void
+// CHECK-NEXT:    ret i32 0
 func.func @simple(%a: memref<10xf32>) {
   %one = arith.constant 1.0 : f32
   loop.for %i = 2 to 10 step 3 {
@@ -25,7 +25,7 @@ func.func @simple(%a: memref<10xf32>) {
 
 // Bounds are the max of the lower map's results and the min of the upper map's,
 // evaluated before the loop.
-// CHECK-LABEL: define void @tb_bounds(ptr noalias %0, i64 %1)
+// CHECK-LABEL: define i32 @tb_bounds(ptr noalias %0, i64 %1)
 // CHECK:         %[[I:iv]] = phi i64
 // CHECK:         %[[L0:.*]] = add i64 %[[I]], -2
 // CHECK-NEXT:    %[[LC:.*]] = icmp sgt i64 %[[L0]], 0
@@ -51,10 +51,10 @@ func.func @bounds(%a: memref<16xf32>, %n: index) {
 
 // Schedule attributes become loop metadata on the back edge: an unroll count, and for a
 // loop that is still scalar, the vector width it asks for.
-// CHECK-LABEL: define void @tb_unrolled(ptr noalias %0)
+// CHECK-LABEL: define i32 @tb_unrolled(ptr noalias %0)
 // CHECK:         br label %loop.header, !llvm.loop ![[$UNROLL4:[0-9]+]]
 // CHECK:         br label %loop.header{{[0-9]+}}, !llvm.loop ![[$VECTORIZE:[0-9]+]]
-// CHECK-LABEL: define void @tb_vector_body(
+// CHECK-LABEL: define i32 @tb_vector_body(
 // CHECK:         br label %loop.header, !llvm.loop ![[$UNROLL2:[0-9]+]]
 func.func @unrolled(%a: memref<64xf32>) {
   %one = arith.constant 1.0 : f32
@@ -77,7 +77,7 @@ func.func @vector_body(%a: memref<64xf32>) {
 }
 
 // A parallel loop without --threads is a nest of ordinary loops, outermost first.
-// CHECK-LABEL: define void @tb_parallel(ptr noalias %0)
+// CHECK-LABEL: define i32 @tb_parallel(ptr noalias %0)
 // CHECK:         %[[I:iv]] = phi i64 [ 0, %entry ]
 // CHECK:         icmp slt i64 %[[I]], 4
 // CHECK:         %[[J:iv[0-9]+]] = phi i64 [ 0, %loop.body ]
@@ -97,7 +97,7 @@ func.func @parallel(%a: memref<4x6xf32>) {
 
 // floordiv rounds toward negative infinity: the truncated quotient, minus one when the
 // remainder is non-zero with the divisor's opposite sign.
-// CHECK-LABEL: define void @tb_floordiv(ptr noalias %0, i64 %1)
+// CHECK-LABEL: define i32 @tb_floordiv(ptr noalias %0, i64 %1)
 // CHECK-NEXT:  entry:
 // CHECK-NEXT:    %[[Q:.*]] = sdiv i64 %1, 3
 // CHECK-NEXT:    %[[R:.*]] = srem i64 %1, 3
@@ -115,7 +115,7 @@ func.func @floordiv(%a: memref<8xf32>, %n: index) {
 }
 
 // ceildiv adds one when the remainder is non-zero with the divisor's sign.
-// CHECK-LABEL: define void @tb_ceildiv(ptr noalias %0, i64 %1)
+// CHECK-LABEL: define i32 @tb_ceildiv(ptr noalias %0, i64 %1)
 // CHECK:         %[[Q:.*]] = sdiv i64 %1, 3
 // CHECK-NEXT:    %[[R:.*]] = srem i64 %1, 3
 // CHECK-NEXT:    %[[NZ:.*]] = icmp ne i64 %[[R]], 0
@@ -131,7 +131,7 @@ func.func @ceildiv(%a: memref<8xf32>, %n: index) {
 }
 
 // mod takes the divisor's sign: the remainder plus the divisor when their signs differ.
-// CHECK-LABEL: define void @tb_mod(ptr noalias %0, i64 %1)
+// CHECK-LABEL: define i32 @tb_mod(ptr noalias %0, i64 %1)
 // CHECK:         %[[R:.*]] = srem i64 %1, 3
 // CHECK-NEXT:    %[[NZ:.*]] = icmp ne i64 %[[R]], 0
 // CHECK-NEXT:    %[[X:.*]] = xor i64 %[[R]], 3

@@ -1,7 +1,7 @@
 // RUN: tb-translate --emit=llvm-ir -O0 --mcpu=x86-64 %s | FileCheck %s
 
 // math ops map to LLVM intrinsics where LLVM has one.
-// CHECK-LABEL: define void @tb_intrinsics(float %0, float %1, ptr noalias %2)
+// CHECK-LABEL: define i32 @tb_intrinsics(float %0, float %1, ptr noalias %2)
 // CHECK:         %[[E:.*]] = call float @llvm.exp.f32(float %0)
 // CHECK-NEXT:    %[[T:.*]] = call float @llvm.tanh.f32(float %[[E]])
 // CHECK-NEXT:    %[[S:.*]] = call float @llvm.sqrt.f32(float %[[T]])
@@ -23,7 +23,7 @@ func.func @intrinsics(%x: f32, %y: f32) -> f32 {
 }
 
 // Functions LLVM has no intrinsic for are C library calls; 16-bit floats go through float.
-// CHECK-LABEL: define void @tb_library(double %0, half %1, ptr noalias %2, ptr noalias %3)
+// CHECK-LABEL: define i32 @tb_library(double %0, half %1, ptr noalias %2, ptr noalias %3)
 // CHECK:         %[[E:.*]] = call double @erf(double %0)
 // CHECK-NEXT:    %[[W:.*]] = fpext half %1 to float
 // CHECK-NEXT:    %[[C:.*]] = call float @cbrtf(float %[[W]])
@@ -35,7 +35,7 @@ func.func @library(%x: f64, %h: f16) -> (f64, f16) {
 }
 
 // On vectors, intrinsics take the whole vector and library calls go lane by lane.
-// CHECK-LABEL: define void @tb_vectors(ptr noalias %0)
+// CHECK-LABEL: define i32 @tb_vectors(ptr noalias %0)
 // CHECK:         %[[V:.*]] = load <4 x float>, ptr %0, align 4
 // CHECK-NEXT:    %[[X:.*]] = call <4 x float> @llvm.exp.v4f32(<4 x float> %[[V]])
 // CHECK-NEXT:    %[[L0:.*]] = extractelement <4 x float> %[[X]], i32 0
@@ -51,7 +51,7 @@ func.func @vectors(%a: memref<4xf32>) {
 }
 
 // Integer math and classification.
-// CHECK-LABEL: define void @tb_bits(i32 %0, float %1, ptr noalias %2, ptr noalias %3, ptr noalias %4)
+// CHECK-LABEL: define i32 @tb_bits(i32 %0, float %1, ptr noalias %2, ptr noalias %3, ptr noalias %4)
 // CHECK:         call i32 @llvm.abs.i32(i32 %0, i1 false)
 // CHECK:         call i32 @llvm.ctlz.i32(i32 %{{.*}}, i1 false)
 // CHECK:         call i32 @llvm.ctpop.i32(i32

@@ -3,14 +3,14 @@
 // With --threads, a parallel loop's body is outlined into body(ctx, begin, end) over
 // iterations of the outermost dimension; the values it uses and the bounds travel in a
 // context struct on the caller's stack, and tb_rt_parallel_for runs it on the thread pool.
-// CHECK-LABEL: define void @tb_scale(ptr noalias %0, float %1, ptr noalias %2)
+// CHECK-LABEL: define i32 @tb_scale(ptr noalias %0, float %1, ptr noalias %2)
 // CHECK-NEXT:  entry:
 // CHECK-NEXT:    %[[CTX:.*]] = alloca { ptr, float, ptr, i64, i64, i64, i64 }, align 8
 // CHECK:         store ptr %0, ptr %{{.*}}, align 8
 // CHECK:         store float %1, ptr %{{.*}}, align 4
 // CHECK:         store ptr %2, ptr %{{.*}}, align 8
 // CHECK:         call void @tb_rt_parallel_for(ptr @tb_scale.parallel, ptr %[[CTX]], i64 8, i64 4)
-// CHECK-NEXT:    ret void
+// CHECK-NEXT:    ret i32 0
 
 // The outlined body loads the context and runs its share of rows.
 // CHECK-LABEL: define internal void @tb_scale.parallel(ptr %0, i64 %1, i64 %2)
@@ -37,7 +37,7 @@ func.func @scale(%a: memref<8x16xf32>, %s: f32) -> memref<8x16xf32> {
 }
 
 // A loop.for marked parallel is outlined too; its trip count is ceil((ub - lb) / step).
-// CHECK-LABEL: define void @tb_strided(ptr noalias %0)
+// CHECK-LABEL: define i32 @tb_strided(ptr noalias %0)
 // CHECK:         call void @tb_rt_parallel_for(ptr @tb_strided.parallel, ptr %{{.*}}, i64 3, i64 4)
 func.func @strided(%a: memref<10xf32>) {
   %one = arith.constant 1.0 : f32

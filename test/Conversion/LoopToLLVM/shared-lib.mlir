@@ -11,7 +11,7 @@
 // CHECK-DAG: T tb_scale
 // CHECK-DAG: T tb_rt_parallel_for
 // HEADER: #ifndef TB_LIBSCALE_H
-// HEADER: void tb_scale(const float* in0, float in1, float* out0);
+// HEADER: int32_t tb_scale(const float* in0, float in1, float* out0);
 func.func @scale(%a: memref<64xf32>, %s: f32) -> memref<64xf32> {
   %out = loop.alloc() : memref<64xf32>
   loop.parallel (%i) = (0) to (64) {

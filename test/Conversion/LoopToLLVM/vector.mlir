@@ -2,7 +2,7 @@
 
 // A vector along a unit-stride dimension is one vector load/store with element alignment;
 // broadcast is insertelement + shufflevector; fma is llvm.fma.
-// CHECK-LABEL: define void @tb_axpy(float %0, ptr noalias %1, ptr noalias %2)
+// CHECK-LABEL: define i32 @tb_axpy(float %0, ptr noalias %1, ptr noalias %2)
 // CHECK:         %[[SPLAT0:.*]] = insertelement <8 x float> poison, float %0, i32 0
 // CHECK-NEXT:    %[[A:.*]] = shufflevector <8 x float> %[[SPLAT0]], <8 x float> poison, <8 x i32> zeroinitializer
 // CHECK:         %[[XP:.*]] = getelementptr inbounds float, ptr %1, i64 %iv
@@ -23,7 +23,7 @@ func.func @axpy(%alpha: f32, %x: memref<64xf32>, %y: memref<64xf32>) {
 
 // A 2-D vector is one flat LLVM vector, loaded and stored row by row; each row is widened
 // and blended into place by shuffles.
-// CHECK-LABEL: define void @tb_block(ptr noalias %0)
+// CHECK-LABEL: define i32 @tb_block(ptr noalias %0)
 // CHECK:         %[[P1:.*]] = getelementptr inbounds float, ptr %0, i64 8
 // CHECK-NEXT:    %[[R0:.*]] = load <4 x float>, ptr %0, align 4
 // CHECK-NEXT:    %[[R1:.*]] = load <4 x float>, ptr %[[P1]], align 4
@@ -45,7 +45,7 @@ func.func @block(%m: memref<2x8xf32>) {
 }
 
 // Along a strided dimension the lanes are loaded one by one and gathered.
-// CHECK-LABEL: define void @tb_every_other(ptr noalias %0, ptr noalias %1)
+// CHECK-LABEL: define i32 @tb_every_other(ptr noalias %0, ptr noalias %1)
 // CHECK:         %[[ROW:.*]] = getelementptr inbounds float, ptr %0, i64 4
 // CHECK-NEXT:    %[[L0:.*]] = load float, ptr %[[ROW]], align 4
 // CHECK-NEXT:    %[[P1:.*]] = getelementptr inbounds float, ptr %[[ROW]], i64 2

@@ -438,7 +438,9 @@ fn run(args: &Args) -> Result<(), String> {
     if kernels.is_some() {
         runtime_profile::start_recording();
     }
-    phases.time("first run", || call.run());
+    phases
+        .time("first run", || call.run())
+        .map_err(|e| format!("tb-run: {e}"))?;
     let results = call.outputs().map_err(|e| format!("tb-run: {e}"))?;
     report(args, &result_types, &result_names, &results)?;
     if let Some(runs) = args.bench {
@@ -451,10 +453,11 @@ fn run(args: &Args) -> Result<(), String> {
         let times: Vec<_> = (0..runs)
             .map(|_| {
                 let start = Instant::now();
-                call.run();
-                start.elapsed()
+                call.run()?;
+                Ok(start.elapsed())
             })
-            .collect();
+            .collect::<Result<Vec<_>, tb_backends::cpu::RunError>>()
+            .map_err(|e| format!("tb-run: {e}"))?;
         let latency = Latency::of(&times).expect("at least one run");
         println!("bench: {latency}");
         let heap = heap_stats().peak.saturating_sub(before);

@@ -22,6 +22,7 @@
 //! exhaustive match, so a new graph op does not compile until it has one.
 
 mod builder;
+mod checks;
 mod conv;
 mod einsum;
 mod elementwise;
@@ -296,7 +297,8 @@ impl Pass for ConvertGraphToTe {
             &patterns,
             &TypeConverter::new(),
             ConversionMode::Partial,
-        )
+        )?;
+        checks::combine_checks(ctx, root)
     }
 }
 

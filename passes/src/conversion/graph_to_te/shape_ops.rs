@@ -4,7 +4,8 @@
 //! identity when only unit dimensions change); Transpose permutes, Slice/Split offset
 //! and stride, Expand broadcasts, Tile wraps, DepthToSpace/SpaceToDepth split and merge
 //! channel indices. Concat selects among padded reads of its inputs; Gather and
-//! GatherElements read at the (wrapped, clamped) indices with `te.read_at`.
+//! GatherElements read at the (wrapped, clamped) indices with `te.read_at`, and ask for a
+//! run-time check that the indices are in range (`checks`).
 
 use tb_dialects::graph::shape;
 use tb_ir::Value;
@@ -207,7 +208,8 @@ fn slice(l: &mut Lowering) -> LowerResult {
 }
 
 /// An index value read from an indices tensor: negative indices count from the end of an
-/// axis of `extent`, and out-of-range ones are clamped (ONNX leaves them undefined).
+/// axis of `extent`, and out-of-range ones are clamped, so the read stays inside the data
+/// (the lowering also checks them: see `checks`).
 pub(super) fn axis_index(b: &mut Body, raw: Value, extent: i64) -> Value {
     let index_ty = b.ctx.index_type();
     let i = b.index_cast(raw, index_ty);
@@ -229,6 +231,7 @@ fn gather(l: &mut Lowering) -> LowerResult {
         return Ok(vec![l.splat(&out, element, 0.0)]);
     }
     let q = is.len();
+    l.check_index_range(indices, ds[axis], "Gather")?;
     let y = l.compute(&out, element, None, |b| {
         let raw = b.read(indices, (axis..axis + q).map(dim).collect());
         let i = axis_index(b, raw, ds[axis]);
@@ -249,6 +252,7 @@ fn gather_elements(l: &mut Lowering) -> LowerResult {
     if is_empty(&out) || ds[axis] == 0 {
         return Ok(vec![l.splat(&out, element, 0.0)]);
     }
+    l.check_index_range(indices, ds[axis], "GatherElements")?;
     let y = l.compute(&out, element, None, |b| {
         let raw = b.read(indices, identity_exprs(out.len()));
         let i = axis_index(b, raw, ds[axis]);
