@@ -1,28 +1,27 @@
 //! `loop-conv-microkernel{mr,nr,vector,threads}`: rewrites 2-D convolution nests (batch 1,
-//! one group or depthwise; see [`super::conv_nest`]) into a register-blocked direct
-//! convolution vectorized over output channels:
+//! one group or depthwise; see [`super::conv_nest`]) into register-blocked direct
+//! convolutions. Depthwise convolutions get their own kernel ([`super::conv_depthwise`]);
+//! a convolution with one group is vectorized over output channels:
 //!
-//! - the input is copied once into a buffer that already holds the padding (`Xp[C][Hp][Wp]`,
-//!   or channels-last `Xc[Hp][Wp][C]` for a depthwise convolution), so the kernel reads
-//!   no clamp and no select; an unpadded convolution with one group reads its input where
-//!   it lies;
+//! - a padded input is copied once into a buffer that holds the padding (`Xp[C][Hp][Wp]`),
+//!   so the kernel reads no clamp and no select; an unpadded input is read where it lies;
 //! - the weights are packed into `NR`-channel panels `Wp[M/NR][C][KH][KW][NR]`;
 //! - per block of `NR` output channels and output row (on threads), per `MR` output
 //!   pixels of the row, `MR * NR / W` vector accumulators are carried through the `c`,
 //!   `kh`, `kw` loops in `iter_args`: each step loads `NR / W` weight vectors and, per
-//!   pixel, broadcasts one input value (one group) or loads `NR / W` input vectors (depthwise)
-//!   and does `NR / W` FMAs; the accumulators are stored channels-last into `Ot[OH][OW][M]`,
-//!   which is then transposed into the result;
+//!   pixel, broadcasts one input value and does `NR / W` FMAs; the accumulators are stored
+//!   channels-last into `Ot[OH][OW][M]`, which is then transposed into the result;
 //! - the pixels left over by `MR` get one smaller block; the channels left over by `NR`
 //!   keep the original nest, narrowed to them.
 //!
-//! A nest carrying a `#loop.schedule` is blocked as it says (its dimensions are
-//! `co, oh, ow, c, kh, kw`: `co`'s innermost tile is `NR`, `ow`'s `MR`, `vector` the
-//! vector width, a non-empty `parallel` runs channel blocks and rows on threads) when it
-//! asks for packing (`pack = rhs` or `both`); a schedule without packing leaves the nest
-//! to `loop-apply-schedule`. Options at 0 come from the host; `threads` at -1 uses threads
-//! when the nest has enough work. Each output sums over `c, kh, kw` in the original order;
-//! the FMA rounds once where the original multiply and add round twice.
+//! A nest carrying a `#loop.schedule` is blocked as it says when it asks for packing
+//! (`pack = rhs` or `both`); its dimensions are `co, oh, ow, c, kh, kw`: `co`'s innermost
+//! tile is `NR`, `ow`'s is `MR` (for a depthwise convolution: the pixels of a block, whole
+//! vectors), `vector` is the vector width, and a non-empty `parallel` runs channel blocks
+//! and rows on threads (an empty one: one thread). A schedule without packing leaves the
+//! nest to `loop-apply-schedule`. Options at 0 come from the host; `threads` at -1 uses
+//! threads when the nest has enough work. Each output sums over `c, kh, kw` in the
+//! original order; the FMA rounds once where the original multiply and add round twice.
 
 use tb_dialects::loop_::{self, LoopOp, Schedule};
 use tb_ir::affine::{AffineExpr, AffineMap};
@@ -31,6 +30,9 @@ use tb_ir::pass::{OptionKind, Pass, PassInfo, PassOptionInfo, PassOptions};
 use tb_ir::{Context, Diagnostic, OpId, Type, TypeKind, Value};
 
 use super::build::{At, set_yield};
+use super::conv_depthwise::{
+    default_depthwise_blocking, fits as depthwise_fits, rewrite_depthwise,
+};
 use super::conv_nest::{CO, ConvNest, OH, OW, match_conv};
 use super::loop_matmul_microkernel::{drop_schedule, set_bounds};
 use super::{Target, register_block};
@@ -99,14 +101,8 @@ const MIN_PARALLEL_WORK: i64 = 1 << 16;
 
 /// The default blocking of a convolution with `channels` outputs and `work` iterations on
 /// `target`: two vectors of channels when they divide the channels (else one), and as many
-/// pixels as leave registers for the weight vectors and one operand (a depthwise step holds
-/// one input vector per channel vector too).
-pub fn default_conv_blocking(
-    target: &Target,
-    channels: i64,
-    work: i64,
-    depthwise: bool,
-) -> ConvBlocking {
+/// pixels (up to 8) as leave registers for the weight vectors and the broadcast input.
+pub fn default_conv_blocking(target: &Target, channels: i64, work: i64) -> ConvBlocking {
     let width = target.lanes(4);
     let (_, two_vectors) = register_block(target, 4);
     let nr = if channels % two_vectors == 0 || channels < width {
@@ -115,12 +111,7 @@ pub fn default_conv_blocking(
         width
     };
     let columns = nr / width;
-    let operands = if depthwise {
-        2 * columns + 1
-    } else {
-        columns + 1
-    };
-    let mr = ((target.vector_registers - operands) / columns).clamp(1, 8);
+    let mr = ((target.vector_registers - columns - 1) / columns).clamp(1, 8);
     ConvBlocking {
         mr,
         nr,
@@ -151,13 +142,23 @@ impl Pass for ConvMicrokernel {
                 continue;
             };
             let work: i64 = conv.extents.iter().product();
-            let mut blocking = default_conv_blocking(&host, conv.extents[CO], work, conv.depthwise);
-            if self.vector > 0 {
+            let mut blocking = if conv.depthwise {
+                let lanes = if self.vector > 0 {
+                    self.vector
+                } else {
+                    host.lanes(4)
+                };
+                let threads = host.cores > 1 && work >= MIN_PARALLEL_WORK;
+                default_depthwise_blocking(lanes, conv.extents[OW], threads)
+            } else {
+                default_conv_blocking(&host, conv.extents[CO], work)
+            };
+            if self.vector > 0 && !conv.depthwise {
                 blocking.width = self.vector;
             }
             if self.nr > 0 {
                 blocking.nr = self.nr;
-            } else if blocking.nr % blocking.width != 0 {
+            } else if blocking.nr % blocking.width != 0 && !conv.depthwise {
                 blocking.nr = blocking.width;
             }
             if self.mr > 0 {
@@ -169,22 +170,39 @@ impl Pass for ConvMicrokernel {
             let loc = ctx.op(parallel).loc;
             let chosen = match loop_::schedule(ctx, parallel).cloned() {
                 Some(schedule) if !schedule.pack.packs_rhs() => continue,
-                Some(schedule) => blocking_of(&schedule, blocking).map_err(|why| {
-                    Diagnostic::error(
-                        loc,
-                        format!("loop-conv-microkernel: the nest's schedule does not fit: {why}"),
-                    )
-                })?,
+                Some(schedule) => {
+                    blocking_of(&schedule, blocking, conv.depthwise).map_err(|why| {
+                        Diagnostic::error(
+                            loc,
+                            format!(
+                                "loop-conv-microkernel: the nest's schedule does not fit: {why}"
+                            ),
+                        )
+                    })?
+                }
                 None => blocking,
             };
-            if chosen.mr < 1 || chosen.width < 1 || chosen.nr < 1 || chosen.nr % chosen.width != 0 {
+            let (units, unit) = if conv.depthwise {
+                (chosen.mr, "mr (pixels)")
+            } else {
+                (chosen.nr, "nr (channels)")
+            };
+            if chosen.mr < 1 || chosen.width < 1 || units % chosen.width != 0 {
                 return Err(Diagnostic::error(
                     loc,
                     format!(
-                        "loop-conv-microkernel: needs mr and vector >= 1 and nr a positive multiple of the vector width {} (got mr={}, nr={})",
+                        "loop-conv-microkernel: needs mr and vector >= 1 and {unit} a positive multiple of the vector width {} (got mr={}, nr={})",
                         chosen.width, chosen.mr, chosen.nr
                     ),
                 ));
+            }
+            if conv.depthwise {
+                if !depthwise_fits(&conv, chosen) {
+                    continue;
+                }
+                drop_schedule(ctx, parallel);
+                rewrite_depthwise(ctx, &conv, chosen);
+                continue;
             }
             if conv.extents[CO] < chosen.nr {
                 continue;
@@ -197,7 +215,11 @@ impl Pass for ConvMicrokernel {
 }
 
 /// The blocking a convolution nest's `#loop.schedule` asks for (see the module doc).
-fn blocking_of(schedule: &Schedule, fallback: ConvBlocking) -> Result<ConvBlocking, String> {
+fn blocking_of(
+    schedule: &Schedule,
+    fallback: ConvBlocking,
+    depthwise: bool,
+) -> Result<ConvBlocking, String> {
     let reduction = [false, false, false, true, true, true];
     schedule.verify(6, &reduction)?;
     if schedule.parallel.iter().any(|&d| d != CO && d != OH) {
@@ -208,32 +230,38 @@ fn blocking_of(schedule: &Schedule, fallback: ConvBlocking) -> Result<ConvBlocki
     }
     let nr = schedule.tiles[CO].last().copied().unwrap_or(fallback.nr);
     let width = schedule.vector;
-    if nr % width != 0 {
+    let mr = schedule.tiles[OW].last().copied().unwrap_or(fallback.mr);
+    if depthwise && mr % width != 0 {
+        return Err(format!(
+            "asks for MR = {mr} pixels of a depthwise row, not a multiple of its vector width {width}"
+        ));
+    }
+    if !depthwise && nr % width != 0 {
         return Err(format!(
             "asks for NR = {nr} output channels, not a multiple of its vector width {width}"
         ));
     }
     Ok(ConvBlocking {
-        mr: schedule.tiles[OW].last().copied().unwrap_or(fallback.mr),
+        mr,
         nr,
         width,
         threads: !schedule.parallel.is_empty(),
     })
 }
 
-fn map(dims: u32, results: Vec<AffineExpr>) -> AffineMap {
+pub(super) fn map(dims: u32, results: Vec<AffineExpr>) -> AffineMap {
     AffineMap::new(dims, 0, results).simplify()
 }
 
-fn d(p: u32) -> AffineExpr {
+pub(super) fn d(p: u32) -> AffineExpr {
     AffineExpr::dim(p)
 }
 
-fn constant(v: i64) -> (AffineMap, Vec<Value>) {
+pub(super) fn constant(v: i64) -> (AffineMap, Vec<Value>) {
     (AffineMap::constant(v), vec![])
 }
 
-fn alloc(ctx: &mut Context, at: At, shape: Vec<i64>, element: Type) -> Value {
+pub(super) fn alloc(ctx: &mut Context, at: At, shape: Vec<i64>, element: Type) -> Value {
     let ty = ctx.intern_type(TypeKind::MemRef {
         shape,
         element,
@@ -245,7 +273,7 @@ fn alloc(ctx: &mut Context, at: At, shape: Vec<i64>, element: Type) -> Value {
 }
 
 /// Nested `loop.for`s over `[0, extents[i])`; returns the innermost body and the ivs.
-fn for_nest(ctx: &mut Context, mut at: At, extents: &[(i64, i64)]) -> (At, Vec<Value>) {
+pub(super) fn for_nest(ctx: &mut Context, mut at: At, extents: &[(i64, i64)]) -> (At, Vec<Value>) {
     let mut ivs = Vec::new();
     for &(lo, hi) in extents {
         let (_, inside, iv, _) = at.for_loop(ctx, constant(lo), constant(hi), 1, &[]);
@@ -256,7 +284,7 @@ fn for_nest(ctx: &mut Context, mut at: At, extents: &[(i64, i64)]) -> (At, Vec<V
 }
 
 /// A `loop.parallel` (threads) or nested `loop.for`s over `[0, upper)` by `steps`.
-fn outer_loops(
+pub(super) fn outer_loops(
     ctx: &mut Context,
     at: At,
     upper: &[i64],
@@ -280,43 +308,26 @@ fn outer_loops(
 /// Where the kernel reads its input: the original buffer or a padded copy.
 struct Source {
     memref: Value,
-    /// Channels-last copy (depthwise).
-    channels_last: bool,
     /// Read the original `X[0][c][y + offset][x + offset]`.
     original: bool,
 }
 
-/// Copies the input into the padded buffer the kernel reads (or reads it where it lies).
+/// Copies the input into a buffer that holds the padding, `Xp[C][Hp][Wp]` (or reads it
+/// where it lies when the window never leaves it).
 fn stage_input(ctx: &mut Context, c: &ConvNest, at: At, f32_ty: Type) -> Source {
     let [_, oh, ow, _, kh, kw] = c.extents;
-    if !c.depthwise && c.pad.is_none() {
+    let Some(pad) = c.pad else {
         return Source {
             memref: c.input,
-            channels_last: false,
             original: true,
         };
-    }
+    };
     let hp = c.rows.stride * (oh - 1) + c.rows.dilation * (kh - 1) + 1;
     let wp = c.cols.stride * (ow - 1) + c.cols.dilation * (kw - 1) + 1;
     let channels = c.input_shape[0];
-    let shape = if c.depthwise {
-        vec![hp, wp, channels]
-    } else {
-        vec![channels, hp, wp]
-    };
-    let staged = alloc(ctx, at, shape.clone(), f32_ty);
-    // Positions of the copy (y, x) against the input's (y + offset, x + offset).
-    let place = |y: AffineExpr, x: AffineExpr, ch: AffineExpr| {
-        if c.depthwise {
-            vec![y, x, ch]
-        } else {
-            vec![ch, y, x]
-        }
-    };
-    if let Some(pad) = c.pad {
-        let (body, ivs) = for_nest(ctx, at, &[(0, shape[0]), (0, shape[1]), (0, shape[2])]);
-        body.store(ctx, false, pad, staged, AffineMap::identity(3), &ivs);
-    }
+    let staged = alloc(ctx, at, vec![channels, hp, wp], f32_ty);
+    let (body, ivs) = for_nest(ctx, at, &[(0, channels), (0, hp), (0, wp)]);
+    body.store(ctx, false, pad, staged, AffineMap::identity(3), &ivs);
     let [_, h, w] = c.input_shape;
     let rows = ((-c.rows.offset).max(0), hp.min(h - c.rows.offset));
     let cols = ((-c.cols.offset).max(0), wp.min(w - c.cols.offset));
@@ -338,11 +349,10 @@ fn stage_input(ctx: &mut Context, c: &ConvNest, at: At, f32_ty: Type) -> Source 
             &ivs,
             f32_ty,
         );
-        body.store(ctx, false, x, staged, map(3, place(d(1), d(2), d(0))), &ivs);
+        body.store(ctx, false, x, staged, AffineMap::identity(3), &ivs);
     }
     Source {
         memref: staged,
-        channels_last: c.depthwise,
         original: false,
     }
 }
@@ -433,37 +443,21 @@ fn rewrite(ctx: &mut Context, c: &ConvNest, b: ConvBlocking) {
         };
         let mut next = Vec::new();
         for r in 0..mr {
-            if source.channels_last {
-                // Xc[row][col][mb + j * W]
-                for (j, &w) in weights.iter().enumerate() {
-                    let xmap = map(5, vec![row.clone(), col(r), d(4) + j as i64 * b.width]);
-                    let x = body.load(
-                        ctx,
-                        true,
-                        source.memref,
-                        xmap,
-                        &[oh, kh, ow0, kw, mb],
-                        vec_ty,
-                    );
-                    next.push(body.fma(ctx, x, w, acc[(r * columns) as usize + j]));
-                }
-            } else {
-                let mut indices = vec![d(4), row.clone(), col(r)];
-                if source.original {
-                    indices.insert(0, AffineExpr::constant(0));
-                }
-                let x = body.load(
-                    ctx,
-                    false,
-                    source.memref,
-                    map(5, indices),
-                    &[oh, kh, ow0, kw, ci],
-                    f32_ty,
-                );
-                let xb = body.broadcast(ctx, x, vec_ty);
-                for (j, &w) in weights.iter().enumerate() {
-                    next.push(body.fma(ctx, xb, w, acc[(r * columns) as usize + j]));
-                }
+            let mut indices = vec![d(4), row.clone(), col(r)];
+            if source.original {
+                indices.insert(0, AffineExpr::constant(0));
+            }
+            let x = body.load(
+                ctx,
+                false,
+                source.memref,
+                map(5, indices),
+                &[oh, kh, ow0, kw, ci],
+                f32_ty,
+            );
+            let xb = body.broadcast(ctx, x, vec_ty);
+            for (j, &w) in weights.iter().enumerate() {
+                next.push(body.fma(ctx, xb, w, acc[(r * columns) as usize + j]));
             }
         }
         set_yield(ctx, body, &next);

@@ -6,6 +6,7 @@
 mod apply;
 mod band;
 mod build;
+mod conv_depthwise;
 mod conv_nest;
 pub mod heuristic;
 pub(crate) mod loop_apply_schedule;
