@@ -11,8 +11,9 @@
 //!   `kh`, `kw` loops in `iter_args`: each step loads `NR / W` weight vectors and, per
 //!   pixel, broadcasts one input value and does `NR / W` FMAs; the accumulators are stored
 //!   channels-last into `Ot[OH][OW][M]`, which is then transposed into the result;
-//! - the pixels left over by `MR` get one smaller block; the channels left over by `NR`
-//!   keep the original nest, narrowed to them.
+//! - the pixels left over by `MR` are recomputed by one block overlapping the one before
+//!   (a row narrower than `MR` is one block); the channels left over by `NR` keep the
+//!   original nest, narrowed to them.
 //!
 //! A nest carrying a `#loop.schedule` is blocked as it says when it asks for packing
 //! (`pack = rhs` or `both`); its dimensions are `co, oh, ow, c, kh, kw`: `co`'s innermost
@@ -403,10 +404,16 @@ fn rewrite(ctx: &mut Context, c: &ConvNest, b: ConvBlocking) {
     let (rows, outer) = outer_loops(ctx, at, &[mf, oh_n], &[b.nr, 1], b.threads);
     let (mb, oh) = (outer[0], outer[1]);
     let owf = ow_n - ow_n % b.mr;
-    let groups: Vec<(i64, i64, i64)> = [(0, owf, b.mr), (owf, ow_n, ow_n - owf)]
-        .into_iter()
-        .filter(|&(lo, hi, _)| lo < hi)
-        .collect();
+    // Pixels left over by MR: one block recomputed overlapping the one before it (it
+    // stores the same sums again), so the kernel's code exists once; a row narrower than
+    // MR is one block of its width.
+    let groups: Vec<(i64, i64, i64)> = if owf == 0 {
+        vec![(0, ow_n, ow_n)]
+    } else if owf < ow_n {
+        vec![(0, owf, b.mr), (ow_n - b.mr, ow_n - b.mr + 1, b.mr)]
+    } else {
+        vec![(0, owf, b.mr)]
+    };
     for (lo, hi, mr) in groups {
         let (_, pixels, ow0, _) = rows.for_loop(ctx, constant(lo), constant(hi), mr, &[]);
         let splat = pixels.broadcast(ctx, c.init, vec_ty);
