@@ -85,8 +85,8 @@ impl Linear {
     /// The smallest and largest value over the loops' ranges `[0, extents[d])`.
     fn range(self, extents: &[i64; 6]) -> (i64, i64) {
         let (mut lo, mut hi) = (self.constant, self.constant);
-        for d in 0..6 {
-            let span = self.coeffs[d] * (extents[d] - 1);
+        for (coeff, extent) in self.coeffs.iter().zip(extents) {
+            let span = coeff * (extent - 1);
             if span < 0 {
                 lo += span;
             } else {
