@@ -38,6 +38,7 @@ pub fn register_all(registry: &mut PassRegistry) {
     registry.register(plan_buffers::info());
     registry.register(reconcile_unrealized_casts::info());
     registry.register(schedule::loop_apply_schedule::info());
+    registry.register(schedule::loop_conv_microkernel::info());
     registry.register(schedule::loop_default_schedule::info());
     registry.register(schedule::loop_interchange::info());
     registry.register(schedule::loop_matmul_microkernel::info());

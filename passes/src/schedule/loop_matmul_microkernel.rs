@@ -245,7 +245,7 @@ fn blocking_of(
 }
 
 /// Removes the `loop.schedule` attribute of `op`.
-fn drop_schedule(ctx: &mut Context, op: OpId) {
+pub(super) fn drop_schedule(ctx: &mut Context, op: OpId) {
     let attrs = ctx.op(op).attributes;
     let mut entries = ctx.dictionary_entries(attrs).to_vec();
     entries.retain(|(n, _)| n != loop_::SCHEDULE_ATTR);
@@ -835,7 +835,7 @@ fn packed_kernel(
 }
 
 /// Gives the `loop.parallel` `op` the constant bounds `[lower, upper)`.
-fn set_bounds(ctx: &mut Context, op: OpId, lower: &[i64], upper: &[i64]) {
+pub(super) fn set_bounds(ctx: &mut Context, op: OpId, lower: &[i64], upper: &[i64]) {
     let array = |ctx: &mut Context, values: &[i64]| -> Attr {
         let maps = values
             .iter()

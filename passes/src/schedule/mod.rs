@@ -6,8 +6,11 @@
 mod apply;
 mod band;
 mod build;
+mod conv_depthwise;
+mod conv_nest;
 pub mod heuristic;
 pub(crate) mod loop_apply_schedule;
+pub(crate) mod loop_conv_microkernel;
 pub(crate) mod loop_default_schedule;
 pub(crate) mod loop_interchange;
 pub(crate) mod loop_matmul_microkernel;
@@ -19,6 +22,7 @@ mod strip_mine;
 pub mod target;
 
 pub use heuristic::{default_schedule, loop_nest_schedule, register_block};
+pub use loop_conv_microkernel::{ConvBlocking, default_conv_blocking};
 pub use rng::Rng;
 pub use space::{Decision, Knob, KnobSpace, Nest, Violation};
 pub use target::Target;

@@ -1,0 +1,192 @@
+//! The depthwise convolution kernel of `loop-conv-microkernel`: vectorized along the
+//! output row, in the result's own layout, so nothing is transposed.
+//!
+//! - The input is copied once into `Xs[C][S][Hp][Wq]`, padding included, with its columns
+//!   split by phase modulo the column stride `S` (`Xs[c][x mod S][y][x floordiv S]`), so the
+//!   columns a strided window reads for consecutive output pixels are consecutive; an
+//!   unpadded stride-1 convolution reads its input where it lies.
+//! - Per channel and output row (on threads), blocks of `MR` pixels (`MR / W` vectors)
+//!   carry their vector accumulators through the `kh`, `kw` loops: each step broadcasts
+//!   one weight, loads `MR / W` input vectors and does as many FMAs; the sums are stored
+//!   straight into the result row.
+//! - Pixels left over by `MR` are done one vector at a time; a last partial vector is
+//!   recomputed overlapping the one before it (it stores the same values again), so only
+//!   rows narrower than one vector are left to the loop schedules.
+
+use tb_ir::affine::{AffineExpr, AffineMap};
+use tb_ir::{Context, TypeKind, Value};
+
+use super::build::{At, set_yield};
+use super::conv_nest::{ConvNest, OW};
+use super::loop_conv_microkernel::{ConvBlocking, alloc, constant, d, for_nest, map, outer_loops};
+
+/// Whether `b` can compute depthwise nest `c`: a vector fits in a row, and a block is
+/// whole vectors.
+pub fn fits(c: &ConvNest, b: ConvBlocking) -> bool {
+    b.width >= 1 && b.width <= c.extents[OW] && b.mr >= b.width && b.mr % b.width == 0
+}
+
+/// The depthwise blocking on a target with `lanes`-element vectors: the widest vector
+/// (halving down to 2 lanes) that fits in a row, blocks of up to 4 vectors.
+pub fn default_depthwise_blocking(lanes: i64, row: i64, threads: bool) -> ConvBlocking {
+    let mut width = lanes.max(1);
+    while width > 2 && width > row {
+        width /= 2;
+    }
+    let vectors = (row / width).clamp(1, 4);
+    ConvBlocking {
+        mr: vectors * width,
+        nr: 1,
+        width,
+        threads,
+    }
+}
+
+pub fn rewrite_depthwise(ctx: &mut Context, c: &ConvNest, b: ConvBlocking) {
+    let [channels, oh_n, ow_n, _, kh_n, kw_n] = c.extents;
+    let at = At {
+        before: c.parallel,
+        loc: ctx.op(c.parallel).loc,
+    };
+    let f32_ty = ctx.value_type(c.init);
+    let vec_ty = ctx.intern_type(TypeKind::Vector {
+        shape: vec![b.width],
+        scalable: vec![false],
+        element: f32_ty,
+    });
+    let s = c.cols.stride;
+    let staged = (c.pad.is_some() || s > 1).then(|| stage_input(ctx, c, at));
+
+    let (row, ivs) = outer_loops(ctx, at, &[channels, oh_n], &[1, 1], b.threads);
+    let (ch, oh) = (ivs[0], ivs[1]);
+    // Blocks of MR pixels, then single vectors, then one overlapping vector.
+    let full = ow_n - ow_n % b.mr;
+    let singles = ow_n - ow_n % b.width;
+    let mut blocks: Vec<(i64, i64, i64)> = vec![(0, full, b.mr), (full, singles, b.width)];
+    if singles < ow_n {
+        blocks.push((ow_n - b.width, ow_n - b.width + 1, b.width));
+    }
+    for (lo, hi, pixels) in blocks.into_iter().filter(|&(lo, hi, _)| lo < hi) {
+        let vectors = pixels / b.width;
+        let (_, block, ow0, _) = row.for_loop(ctx, constant(lo), constant(hi), pixels, &[]);
+        let splat = block.broadcast(ctx, c.init, vec_ty);
+        let inits = vec![splat; vectors as usize];
+        let (kh_loop, kh_body, kh, kh_acc) =
+            block.for_loop(ctx, constant(0), constant(kh_n), 1, &inits);
+        let (kw_loop, body, kw, acc) =
+            kh_body.for_loop(ctx, constant(0), constant(kw_n), 1, &kh_acc);
+        // W[ch][0][kh][kw]
+        let w = body.load(
+            ctx,
+            false,
+            c.weights,
+            map(3, vec![d(0), AffineExpr::constant(0), d(1), d(2)]),
+            &[ch, kh, kw],
+            f32_ty,
+        );
+        let wb = body.broadcast(ctx, w, vec_ty);
+        let row_expr = d(1) * c.rows.stride + d(2) * c.rows.dilation;
+        let next: Vec<Value> = (0..vectors)
+            .map(|v| {
+                let first = v * b.width;
+                // Operands (ch, oh, kh, ow0, kw).
+                let indices = match staged {
+                    Some(_) => vec![
+                        d(0),
+                        (d(4) * c.cols.dilation).modulo(s),
+                        row_expr.clone(),
+                        d(3) + first + (d(4) * c.cols.dilation).floor_div(s),
+                    ],
+                    None => vec![
+                        AffineExpr::constant(0),
+                        d(0),
+                        row_expr.clone() + c.rows.offset,
+                        d(3) + first + d(4) * c.cols.dilation + c.cols.offset,
+                    ],
+                };
+                let x = body.load(
+                    ctx,
+                    true,
+                    staged.unwrap_or(c.input),
+                    map(5, indices),
+                    &[ch, oh, kh, ow0, kw],
+                    vec_ty,
+                );
+                body.fma(ctx, x, wb, acc[v as usize])
+            })
+            .collect();
+        set_yield(ctx, body, &next);
+        let kw_results = ctx.op(kw_loop).results.to_vec();
+        set_yield(ctx, kh_body, &kw_results);
+        let sums = ctx.op(kh_loop).results.to_vec();
+        for (v, sum) in sums.into_iter().enumerate() {
+            let omap = map(
+                3,
+                vec![
+                    AffineExpr::constant(0),
+                    d(0),
+                    d(1),
+                    d(2) + v as i64 * b.width,
+                ],
+            );
+            block.store(ctx, true, sum, c.output, omap, &[ch, oh, ow0]);
+        }
+    }
+    if let Some(buffer) = staged {
+        at.create(
+            ctx,
+            tb_dialects::loop_::DEALLOC,
+            vec![buffer],
+            vec![],
+            vec![],
+            0,
+        );
+    }
+    ctx.erase_op(c.parallel);
+}
+
+/// The padded, phase-split copy `Xs[C][S][Hp][Wq]` of the input.
+fn stage_input(ctx: &mut Context, c: &ConvNest, at: At) -> Value {
+    let [channels, oh, ow, _, kh, kw] = c.extents;
+    let f32_ty = ctx.value_type(c.init);
+    let s = c.cols.stride;
+    let hp = c.rows.stride * (oh - 1) + c.rows.dilation * (kh - 1) + 1;
+    let wp = s * (ow - 1) + c.cols.dilation * (kw - 1) + 1;
+    let wq = (wp + s - 1) / s;
+    let staged = alloc(ctx, at, vec![channels, s, hp, wq], f32_ty);
+    if let Some(pad) = c.pad {
+        let (body, ivs) = for_nest(ctx, at, &[(0, channels), (0, s), (0, hp), (0, wq)]);
+        body.store(ctx, false, pad, staged, AffineMap::identity(4), &ivs);
+    }
+    let [_, h, w] = c.input_shape;
+    let rows = ((-c.rows.offset).max(0), hp.min(h - c.rows.offset));
+    let cols = ((-c.cols.offset).max(0), wp.min(w - c.cols.offset));
+    if rows.0 < rows.1 && cols.0 < cols.1 {
+        let (body, ivs) = for_nest(ctx, at, &[(0, channels), rows, cols]);
+        let x = body.load(
+            ctx,
+            false,
+            c.input,
+            map(
+                3,
+                vec![
+                    AffineExpr::constant(0),
+                    d(0),
+                    d(1) + c.rows.offset,
+                    d(2) + c.cols.offset,
+                ],
+            ),
+            &ivs,
+            f32_ty,
+        );
+        body.store(
+            ctx,
+            false,
+            x,
+            staged,
+            map(3, vec![d(0), d(2).modulo(s), d(1), d(2).floor_div(s)]),
+            &ivs,
+        );
+    }
+    staged
+}

@@ -1,0 +1,530 @@
+//! `loop-conv-microkernel{mr,nr,vector,threads}`: rewrites 2-D convolution nests (batch 1,
+//! one group or depthwise; see [`super::conv_nest`]) into register-blocked direct
+//! convolutions. Depthwise convolutions get their own kernel ([`super::conv_depthwise`]);
+//! a convolution with one group is vectorized over output channels:
+//!
+//! - a padded input is copied once into a buffer that holds the padding (`Xp[C][Hp][Wp]`),
+//!   so the kernel reads no clamp and no select; an unpadded input is read where it lies;
+//! - the weights are packed into `NR`-channel panels `Wp[M/NR][C][KH][KW][NR]`;
+//! - per block of `NR` output channels and output row (on threads), per `MR` output
+//!   pixels of the row, `MR * NR / W` vector accumulators are carried through the `c`,
+//!   `kh`, `kw` loops in `iter_args`: each step loads `NR / W` weight vectors and, per
+//!   pixel, broadcasts one input value and does `NR / W` FMAs; the accumulators are stored
+//!   channels-last into `Ot[OH][OW][M]`, which is then transposed into the result;
+//! - the pixels left over by `MR` are recomputed by one block overlapping the one before
+//!   (a row narrower than `MR` is one block); the channels left over by `NR` keep the
+//!   original nest, narrowed to them.
+//!
+//! A nest carrying a `#loop.schedule` is blocked as it says when it asks for packing
+//! (`pack = rhs` or `both`); its dimensions are `co, oh, ow, c, kh, kw`: `co`'s innermost
+//! tile is `NR`, `ow`'s is `MR` (for a depthwise convolution: the pixels of a block, whole
+//! vectors), `vector` is the vector width, and a non-empty `parallel` runs channel blocks
+//! and rows on threads (an empty one: one thread). A schedule without packing leaves the
+//! nest to `loop-apply-schedule`. Options at 0 come from the host; `threads` at -1 uses
+//! threads when the nest has enough work. Each output sums over `c, kh, kw` in the
+//! original order; the FMA rounds once where the original multiply and add round twice.
+
+use tb_dialects::loop_::{self, LoopOp, Schedule};
+use tb_ir::affine::{AffineExpr, AffineMap};
+use tb_ir::ods::OpKind;
+use tb_ir::pass::{OptionKind, Pass, PassInfo, PassOptionInfo, PassOptions};
+use tb_ir::{Context, Diagnostic, OpId, Type, TypeKind, Value};
+
+use super::build::{At, set_yield};
+use super::conv_depthwise::{
+    default_depthwise_blocking, fits as depthwise_fits, rewrite_depthwise,
+};
+use super::conv_nest::{CO, ConvNest, OH, OW, match_conv};
+use super::loop_matmul_microkernel::{drop_schedule, set_bounds};
+use super::{Target, register_block};
+
+const OPTIONS: &[PassOptionInfo] = &[
+    PassOptionInfo {
+        name: "mr",
+        kind: OptionKind::Int,
+        default: "0",
+        help: "Output pixels of the register block (0: from the host)",
+    },
+    PassOptionInfo {
+        name: "nr",
+        kind: OptionKind::Int,
+        default: "0",
+        help: "Output channels of the register block, a multiple of the vector width (0: from the host and the channel count)",
+    },
+    PassOptionInfo {
+        name: "vector",
+        kind: OptionKind::Int,
+        default: "0",
+        help: "Vector width in elements (0: the host's)",
+    },
+    PassOptionInfo {
+        name: "threads",
+        kind: OptionKind::Int,
+        default: "-1",
+        help: "1: run channel blocks and rows on threads, 0: on one thread, -1: threads when the nest has enough work",
+    },
+];
+
+pub(crate) fn info() -> PassInfo {
+    PassInfo {
+        argument: "loop-conv-microkernel",
+        description: "Register-block 2-D convolution loop nests into a packed, channel-vectorized micro-kernel",
+        options: OPTIONS,
+        create: |o: &PassOptions| {
+            Box::new(ConvMicrokernel {
+                mr: o.int("mr"),
+                nr: o.int("nr"),
+                vector: o.int("vector"),
+                threads: o.int("threads"),
+            })
+        },
+    }
+}
+
+struct ConvMicrokernel {
+    mr: i64,
+    nr: i64,
+    vector: i64,
+    threads: i64,
+}
+
+/// The block sizes and threading of one rewrite.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ConvBlocking {
+    pub mr: i64,
+    pub nr: i64,
+    pub width: i64,
+    pub threads: bool,
+}
+
+/// Iterations (all six loops) from which a convolution runs on threads.
+const MIN_PARALLEL_WORK: i64 = 1 << 16;
+
+/// The default blocking of a convolution with `channels` outputs and `work` iterations on
+/// `target`: two vectors of channels when they divide the channels (else one), and as many
+/// pixels (up to 8) as leave registers for the weight vectors and the broadcast input.
+pub fn default_conv_blocking(target: &Target, channels: i64, work: i64) -> ConvBlocking {
+    let width = target.lanes(4);
+    let (_, two_vectors) = register_block(target, 4);
+    let nr = if channels % two_vectors == 0 || channels < width {
+        two_vectors
+    } else {
+        width
+    };
+    let columns = nr / width;
+    let mr = ((target.vector_registers - columns - 1) / columns).clamp(1, 8);
+    ConvBlocking {
+        mr,
+        nr,
+        width,
+        threads: target.cores > 1 && work >= MIN_PARALLEL_WORK,
+    }
+}
+
+impl Pass for ConvMicrokernel {
+    fn argument(&self) -> &'static str {
+        "loop-conv-microkernel"
+    }
+
+    fn display_name(&self) -> &'static str {
+        "LoopConvMicrokernel"
+    }
+
+    fn run(&mut self, ctx: &mut Context, op: OpId) -> Result<(), Diagnostic> {
+        let host = Target::host();
+        let mut candidates = Vec::new();
+        ctx.walk_nested(op, &mut |inner| {
+            if LoopOp::of(ctx, inner) == Some(LoopOp::Parallel) {
+                candidates.push(inner);
+            }
+        });
+        for parallel in candidates {
+            let Some(conv) = match_conv(ctx, parallel) else {
+                continue;
+            };
+            let work: i64 = conv.extents.iter().product();
+            let mut blocking = if conv.depthwise {
+                let lanes = if self.vector > 0 {
+                    self.vector
+                } else {
+                    host.lanes(4)
+                };
+                let threads = host.cores > 1 && work >= MIN_PARALLEL_WORK;
+                default_depthwise_blocking(lanes, conv.extents[OW], threads)
+            } else {
+                default_conv_blocking(&host, conv.extents[CO], work)
+            };
+            if self.vector > 0 && !conv.depthwise {
+                blocking.width = self.vector;
+            }
+            if self.nr > 0 {
+                blocking.nr = self.nr;
+            } else if blocking.nr % blocking.width != 0 && !conv.depthwise {
+                blocking.nr = blocking.width;
+            }
+            if self.mr > 0 {
+                blocking.mr = self.mr;
+            }
+            if self.threads >= 0 {
+                blocking.threads = self.threads > 0;
+            }
+            let loc = ctx.op(parallel).loc;
+            let chosen = match loop_::schedule(ctx, parallel).cloned() {
+                Some(schedule) if !schedule.pack.packs_rhs() => continue,
+                Some(schedule) => {
+                    blocking_of(&schedule, blocking, conv.depthwise).map_err(|why| {
+                        Diagnostic::error(
+                            loc,
+                            format!(
+                                "loop-conv-microkernel: the nest's schedule does not fit: {why}"
+                            ),
+                        )
+                    })?
+                }
+                None => blocking,
+            };
+            let (units, unit) = if conv.depthwise {
+                (chosen.mr, "mr (pixels)")
+            } else {
+                (chosen.nr, "nr (channels)")
+            };
+            if chosen.mr < 1 || chosen.width < 1 || units % chosen.width != 0 {
+                return Err(Diagnostic::error(
+                    loc,
+                    format!(
+                        "loop-conv-microkernel: needs mr and vector >= 1 and {unit} a positive multiple of the vector width {} (got mr={}, nr={})",
+                        chosen.width, chosen.mr, chosen.nr
+                    ),
+                ));
+            }
+            if conv.depthwise {
+                if !depthwise_fits(&conv, chosen) {
+                    continue;
+                }
+                drop_schedule(ctx, parallel);
+                rewrite_depthwise(ctx, &conv, chosen);
+                continue;
+            }
+            if conv.extents[CO] < chosen.nr {
+                continue;
+            }
+            drop_schedule(ctx, parallel);
+            rewrite(ctx, &conv, chosen);
+        }
+        Ok(())
+    }
+}
+
+/// The blocking a convolution nest's `#loop.schedule` asks for (see the module doc).
+fn blocking_of(
+    schedule: &Schedule,
+    fallback: ConvBlocking,
+    depthwise: bool,
+) -> Result<ConvBlocking, String> {
+    let reduction = [false, false, false, true, true, true];
+    schedule.verify(6, &reduction)?;
+    if schedule.parallel.iter().any(|&d| d != CO && d != OH) {
+        return Err(format!(
+            "runs dimensions {:?} on threads; only output channels (0) and rows (1) can be",
+            schedule.parallel
+        ));
+    }
+    let nr = schedule.tiles[CO].last().copied().unwrap_or(fallback.nr);
+    let width = schedule.vector;
+    let mr = schedule.tiles[OW].last().copied().unwrap_or(fallback.mr);
+    if depthwise && mr % width != 0 {
+        return Err(format!(
+            "asks for MR = {mr} pixels of a depthwise row, not a multiple of its vector width {width}"
+        ));
+    }
+    if !depthwise && nr % width != 0 {
+        return Err(format!(
+            "asks for NR = {nr} output channels, not a multiple of its vector width {width}"
+        ));
+    }
+    Ok(ConvBlocking {
+        mr,
+        nr,
+        width,
+        threads: !schedule.parallel.is_empty(),
+    })
+}
+
+pub(super) fn map(dims: u32, results: Vec<AffineExpr>) -> AffineMap {
+    AffineMap::new(dims, 0, results).simplify()
+}
+
+pub(super) fn d(p: u32) -> AffineExpr {
+    AffineExpr::dim(p)
+}
+
+pub(super) fn constant(v: i64) -> (AffineMap, Vec<Value>) {
+    (AffineMap::constant(v), vec![])
+}
+
+pub(super) fn alloc(ctx: &mut Context, at: At, shape: Vec<i64>, element: Type) -> Value {
+    let ty = ctx.intern_type(TypeKind::MemRef {
+        shape,
+        element,
+        layout: None,
+        memory_space: None,
+    });
+    let op = at.create(ctx, loop_::ALLOC, vec![], vec![ty], vec![], 0);
+    ctx.op(op).results[0]
+}
+
+/// Nested `loop.for`s over `[0, extents[i])`; returns the innermost body and the ivs.
+pub(super) fn for_nest(ctx: &mut Context, mut at: At, extents: &[(i64, i64)]) -> (At, Vec<Value>) {
+    let mut ivs = Vec::new();
+    for &(lo, hi) in extents {
+        let (_, inside, iv, _) = at.for_loop(ctx, constant(lo), constant(hi), 1, &[]);
+        ivs.push(iv);
+        at = inside;
+    }
+    (at, ivs)
+}
+
+/// A `loop.parallel` (threads) or nested `loop.for`s over `[0, upper)` by `steps`.
+pub(super) fn outer_loops(
+    ctx: &mut Context,
+    at: At,
+    upper: &[i64],
+    steps: &[i64],
+    threads: bool,
+) -> (At, Vec<Value>) {
+    if threads {
+        let (_, inside, ivs) = at.parallel(ctx, &vec![0; upper.len()], upper, steps);
+        return (inside, ivs);
+    }
+    let mut at = at;
+    let mut ivs = Vec::new();
+    for (&hi, &step) in upper.iter().zip(steps) {
+        let (_, inside, iv, _) = at.for_loop(ctx, constant(0), constant(hi), step, &[]);
+        ivs.push(iv);
+        at = inside;
+    }
+    (at, ivs)
+}
+
+/// Where the kernel reads its input: the original buffer or a padded copy.
+struct Source {
+    memref: Value,
+    /// Read the original `X[0][c][y + offset][x + offset]`.
+    original: bool,
+}
+
+/// Copies the input into a buffer that holds the padding, `Xp[C][Hp][Wp]` (or reads it
+/// where it lies when the window never leaves it).
+fn stage_input(ctx: &mut Context, c: &ConvNest, at: At, f32_ty: Type) -> Source {
+    let [_, oh, ow, _, kh, kw] = c.extents;
+    let Some(pad) = c.pad else {
+        return Source {
+            memref: c.input,
+            original: true,
+        };
+    };
+    let hp = c.rows.stride * (oh - 1) + c.rows.dilation * (kh - 1) + 1;
+    let wp = c.cols.stride * (ow - 1) + c.cols.dilation * (kw - 1) + 1;
+    let channels = c.input_shape[0];
+    let staged = alloc(ctx, at, vec![channels, hp, wp], f32_ty);
+    let (body, ivs) = for_nest(ctx, at, &[(0, channels), (0, hp), (0, wp)]);
+    body.store(ctx, false, pad, staged, AffineMap::identity(3), &ivs);
+    let [_, h, w] = c.input_shape;
+    let rows = ((-c.rows.offset).max(0), hp.min(h - c.rows.offset));
+    let cols = ((-c.cols.offset).max(0), wp.min(w - c.cols.offset));
+    if rows.0 < rows.1 && cols.0 < cols.1 {
+        let (body, ivs) = for_nest(ctx, at, &[(0, channels), rows, cols]);
+        let x = body.load(
+            ctx,
+            false,
+            c.input,
+            map(
+                3,
+                vec![
+                    AffineExpr::constant(0),
+                    d(0),
+                    d(1) + c.rows.offset,
+                    d(2) + c.cols.offset,
+                ],
+            ),
+            &ivs,
+            f32_ty,
+        );
+        body.store(ctx, false, x, staged, AffineMap::identity(3), &ivs);
+    }
+    Source {
+        memref: staged,
+        original: false,
+    }
+}
+
+/// Packs the weights of the first `mf` output channels into `NR`-channel panels.
+fn pack_weights(ctx: &mut Context, c: &ConvNest, at: At, mf: i64, nr: i64, f32_ty: Type) -> Value {
+    let [_, _, _, ch, kh, kw] = c.extents;
+    let packed = alloc(ctx, at, vec![mf / nr, ch, kh, kw, nr], f32_ty);
+    let (body, ivs) = for_nest(ctx, at, &[(0, mf / nr), (0, nr), (0, ch), (0, kh), (0, kw)]);
+    let w = body.load(
+        ctx,
+        false,
+        c.weights,
+        map(5, vec![d(0) * nr + d(1), d(2), d(3), d(4)]),
+        &ivs,
+        f32_ty,
+    );
+    body.store(
+        ctx,
+        false,
+        w,
+        packed,
+        map(5, vec![d(0), d(2), d(3), d(4), d(1)]),
+        &ivs,
+    );
+    packed
+}
+
+fn rewrite(ctx: &mut Context, c: &ConvNest, b: ConvBlocking) {
+    let [m, oh_n, ow_n, ch_n, kh_n, kw_n] = c.extents;
+    let mf = m - m % b.nr;
+    let at = At {
+        before: c.parallel,
+        loc: ctx.op(c.parallel).loc,
+    };
+    let f32_ty = ctx.value_type(c.init);
+    let vec_ty = ctx.intern_type(TypeKind::Vector {
+        shape: vec![b.width],
+        scalable: vec![false],
+        element: f32_ty,
+    });
+    let columns = b.nr / b.width;
+    let source = stage_input(ctx, c, at, f32_ty);
+    let panels = pack_weights(ctx, c, at, mf, b.nr, f32_ty);
+    let staged_out = alloc(ctx, at, vec![oh_n, ow_n, mf], f32_ty);
+
+    // Channel blocks and rows (on threads), then pixel blocks.
+    let (rows, outer) = outer_loops(ctx, at, &[mf, oh_n], &[b.nr, 1], b.threads);
+    let (mb, oh) = (outer[0], outer[1]);
+    let owf = ow_n - ow_n % b.mr;
+    // Pixels left over by MR: one block recomputed overlapping the one before it (it
+    // stores the same sums again), so the kernel's code exists once; a row narrower than
+    // MR is one block of its width.
+    let groups: Vec<(i64, i64, i64)> = if owf == 0 {
+        vec![(0, ow_n, ow_n)]
+    } else if owf < ow_n {
+        vec![(0, owf, b.mr), (ow_n - b.mr, ow_n - b.mr + 1, b.mr)]
+    } else {
+        vec![(0, owf, b.mr)]
+    };
+    for (lo, hi, mr) in groups {
+        let (_, pixels, ow0, _) = rows.for_loop(ctx, constant(lo), constant(hi), mr, &[]);
+        let splat = pixels.broadcast(ctx, c.init, vec_ty);
+        let accumulators = vec![splat; (mr * columns) as usize];
+        let (c_loop, c_body, ci, c_acc) =
+            pixels.for_loop(ctx, constant(0), constant(ch_n), 1, &accumulators);
+        let (kh_loop, kh_body, kh, kh_acc) =
+            c_body.for_loop(ctx, constant(0), constant(kh_n), 1, &c_acc);
+        let (kw_loop, body, kw, acc) =
+            kh_body.for_loop(ctx, constant(0), constant(kw_n), 1, &kh_acc);
+        // Wp[mb / NR][c][kh][kw][j * W]
+        let weights: Vec<Value> = (0..columns)
+            .map(|j| {
+                let wmap = map(
+                    4,
+                    vec![
+                        d(0).floor_div(b.nr),
+                        d(1),
+                        d(2),
+                        d(3),
+                        AffineExpr::constant(j * b.width),
+                    ],
+                );
+                body.load(ctx, true, panels, wmap, &[mb, ci, kh, kw], vec_ty)
+            })
+            .collect();
+        // Input row and column of pixel r: stride * o + dilation * k (+ offset).
+        let offset = |w: i64| if source.original { w } else { 0 };
+        let row = d(0) * c.rows.stride + d(1) * c.rows.dilation + offset(c.rows.offset);
+        let col = |r: i64| {
+            d(2) * c.cols.stride
+                + d(3) * c.cols.dilation
+                + (r * c.cols.stride + offset(c.cols.offset))
+        };
+        let mut next = Vec::new();
+        for r in 0..mr {
+            let mut indices = vec![d(4), row.clone(), col(r)];
+            if source.original {
+                indices.insert(0, AffineExpr::constant(0));
+            }
+            let x = body.load(
+                ctx,
+                false,
+                source.memref,
+                map(5, indices),
+                &[oh, kh, ow0, kw, ci],
+                f32_ty,
+            );
+            let xb = body.broadcast(ctx, x, vec_ty);
+            for (j, &w) in weights.iter().enumerate() {
+                next.push(body.fma(ctx, xb, w, acc[(r * columns) as usize + j]));
+            }
+        }
+        set_yield(ctx, body, &next);
+        let kw_results = ctx.op(kw_loop).results.to_vec();
+        set_yield(ctx, kh_body, &kw_results);
+        let kh_results = ctx.op(kh_loop).results.to_vec();
+        set_yield(ctx, c_body, &kh_results);
+        let sums = ctx.op(c_loop).results.to_vec();
+        // Ot[oh][ow0 + r][mb + j * W]
+        for r in 0..mr {
+            for j in 0..columns {
+                let omap = map(3, vec![d(0), d(1) + r, d(2) + j * b.width]);
+                pixels.store(
+                    ctx,
+                    true,
+                    sums[(r * columns + j) as usize],
+                    staged_out,
+                    omap,
+                    &[oh, ow0, mb],
+                );
+            }
+        }
+    }
+
+    // Back to the result's layout: Y[0][co][oh][ow] = Ot[oh][ow][co].
+    let (rows, outer) = outer_loops(ctx, at, &[mf, oh_n], &[1, 1], b.threads);
+    let (_, body, ow, _) = rows.for_loop(ctx, constant(0), constant(ow_n), 1, &[]);
+    let ivs = [outer[0], outer[1], ow];
+    let v = body.load(
+        ctx,
+        false,
+        staged_out,
+        map(3, vec![d(1), d(2), d(0)]),
+        &ivs,
+        f32_ty,
+    );
+    body.store(
+        ctx,
+        false,
+        v,
+        c.output,
+        map(3, vec![AffineExpr::constant(0), d(0), d(1), d(2)]),
+        &ivs,
+    );
+    for buffer in [
+        Some(staged_out),
+        Some(panels),
+        (!source.original).then_some(source.memref),
+    ]
+    .into_iter()
+    .flatten()
+    {
+        at.create(ctx, loop_::DEALLOC, vec![buffer], vec![], vec![], 0);
+    }
+
+    // Channels left over by NR keep the original nest.
+    if mf < m {
+        let copy = ctx.clone_op(c.parallel, &mut Default::default());
+        ctx.insert_op_before(c.parallel, copy);
+        set_bounds(ctx, copy, &[mf, 0, 0], &[m, oh_n, ow_n]);
+    }
+    ctx.erase_op(c.parallel);
+}

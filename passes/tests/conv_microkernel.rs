@@ -1,0 +1,328 @@
+//! `loop-conv-microkernel` keeps what convolutions compute: padded, strided, dilated,
+//! depthwise, odd-sized and channel counts the register block does not divide, with the
+//! host's blocking, blockings by option and by `#loop.schedule`, on one thread and on
+//! threads, checked by the interpreter on random inputs against the graph-level program.
+
+use tb_interpreter::check::{CheckReport, Tolerance, check_transform};
+use tb_ir::pass::{Instrumentation, PassManager, PassRegistry, Pipeline};
+
+fn run(src: &str, pipeline: &str) -> Result<CheckReport, String> {
+    check_transform(
+        src,
+        |ctx, module| {
+            let mut registry = PassRegistry::new();
+            tb_passes::register_all(&mut registry);
+            let mut pm = PassManager::new(&Pipeline::parse(pipeline).unwrap(), &registry).unwrap();
+            let instr = Instrumentation {
+                verify_each: true,
+                ..Instrumentation::default()
+            };
+            pm.run(ctx, module, &instr)
+        },
+        Tolerance::default(),
+        2,
+    )
+}
+
+fn check(src: &str, kernel: &str) -> CheckReport {
+    let pipeline = format!(
+        "builtin.module(convert-graph-to-te, convert-te-to-loop, canonicalize, func.func({kernel}))"
+    );
+    let report = run(src, &pipeline)
+        .unwrap_or_else(|e| panic!("{pipeline} changed the program's meaning:\n{e}"));
+    assert!(
+        report.skipped.is_empty(),
+        "every function runs: {:?}",
+        report.skipped
+    );
+    report
+}
+
+/// A convolution `x: 1 x cin x h x w`, `w: cout x cin/group x k x k`, with bias.
+#[derive(Clone, Copy)]
+struct Conv {
+    cin: i64,
+    cout: i64,
+    h: i64,
+    w: i64,
+    k: i64,
+    stride: i64,
+    pads: [i64; 4],
+    dilation: i64,
+    group: i64,
+}
+
+impl Conv {
+    fn source(self) -> String {
+        let Conv {
+            cin,
+            cout,
+            h,
+            w,
+            k,
+            stride,
+            pads,
+            dilation,
+            group,
+        } = self;
+        let out =
+            |size: i64, lo: i64, hi: i64| (size + lo + hi - dilation * (k - 1) - 1) / stride + 1;
+        let (oh, ow) = (out(h, pads[0], pads[2]), out(w, pads[1], pads[3]));
+        let cg = cin / group;
+        format!(
+            r#"func.func @conv(%x: tensor<1x{cin}x{h}x{w}xf32>, %w: tensor<{cout}x{cg}x{k}x{k}xf32>, %b: tensor<{cout}xf32>) -> tensor<1x{cout}x{oh}x{ow}xf32> {{
+  %0 = graph.conv %x, %w, %b {{dilations = array<i64: {dilation}, {dilation}>, group = {group} : i64, pads = array<i64: {}, {}, {}, {}>, strides = array<i64: {stride}, {stride}>}} : (tensor<1x{cin}x{h}x{w}xf32>, tensor<{cout}x{cg}x{k}x{k}xf32>, tensor<{cout}xf32>) -> tensor<1x{cout}x{oh}x{ow}xf32>
+  return %0 : tensor<1x{cout}x{oh}x{ow}xf32>
+}}
+"#,
+            pads[0], pads[1], pads[2], pads[3]
+        )
+    }
+}
+
+const BASE: Conv = Conv {
+    cin: 5,
+    cout: 16,
+    h: 7,
+    w: 9,
+    k: 3,
+    stride: 1,
+    pads: [1, 1, 1, 1],
+    dilation: 1,
+    group: 1,
+};
+
+fn rewritten(out: &CheckReport) {
+    assert!(
+        out.text.contains("loop.fma"),
+        "a micro-kernel:\n{}",
+        out.text
+    );
+    assert!(
+        !out.text.contains("arith.select"),
+        "the kernel reads a padded copy, no select:\n{}",
+        out.text
+    );
+}
+
+#[test]
+fn a_padded_convolution_becomes_a_micro_kernel() {
+    let out = check(
+        &BASE.source(),
+        "loop-conv-microkernel{mr=4 nr=8 vector=4 threads=0}",
+    );
+    rewritten(&out);
+    // Only the bias nest, which no pass here schedules, is left a loop.parallel.
+    assert_eq!(
+        out.text.matches("loop.parallel").count(),
+        1,
+        "one thread:\n{}",
+        out.text
+    );
+}
+
+#[test]
+fn the_host_blocking_on_threads_keeps_a_convolution() {
+    let conv = Conv { cout: 32, ..BASE };
+    let out = check(&conv.source(), "loop-conv-microkernel{threads=1}");
+    rewritten(&out);
+    // The kernel, the transposition back and the bias nest.
+    assert_eq!(
+        out.text.matches("loop.parallel").count(),
+        3,
+        "threads:\n{}",
+        out.text
+    );
+}
+
+#[test]
+fn stride_two_asymmetric_padding_and_odd_sizes() {
+    let conv = Conv {
+        cin: 3,
+        cout: 8,
+        h: 11,
+        w: 6,
+        k: 3,
+        stride: 2,
+        pads: [0, 1, 2, 1],
+        ..BASE
+    };
+    rewritten(&check(
+        &conv.source(),
+        "loop-conv-microkernel{mr=3 nr=8 vector=4 threads=0}",
+    ));
+}
+
+#[test]
+fn a_dilated_seven_by_seven_stem() {
+    let conv = Conv {
+        cin: 3,
+        cout: 8,
+        h: 13,
+        w: 12,
+        k: 7,
+        stride: 2,
+        pads: [3, 3, 3, 3],
+        dilation: 2,
+        ..BASE
+    };
+    rewritten(&check(
+        &conv.source(),
+        "loop-conv-microkernel{mr=5 nr=4 vector=4 threads=0}",
+    ));
+}
+
+#[test]
+fn channels_left_over_by_the_block_keep_the_original_nest() {
+    // 20 channels in blocks of 8: 16 in the kernel, 4 in the original nest (with its select).
+    let conv = Conv { cout: 20, ..BASE };
+    let out = check(
+        &conv.source(),
+        "loop-conv-microkernel{mr=4 nr=8 vector=4 threads=0}",
+    );
+    assert!(out.text.contains("loop.fma"), "{}", out.text);
+    assert!(
+        out.text.contains("to (20, 7, 9)"),
+        "the remainder nest:\n{}",
+        out.text
+    );
+}
+
+#[test]
+fn an_unpadded_pointwise_convolution_reads_its_input_in_place() {
+    let conv = Conv {
+        cin: 6,
+        cout: 16,
+        k: 1,
+        pads: [0; 4],
+        ..BASE
+    };
+    let out = check(
+        &conv.source(),
+        "loop-conv-microkernel{mr=6 nr=16 vector=8 threads=0}",
+    );
+    rewritten(&out);
+    // Buffers: the packed weights, the channels-last result, the convolution's and the
+    // bias's results; no input copy.
+    assert_eq!(out.text.matches("loop.alloc").count(), 4, "{}", out.text);
+}
+
+#[test]
+fn a_strided_pointwise_convolution() {
+    let conv = Conv {
+        cin: 4,
+        cout: 8,
+        h: 9,
+        w: 8,
+        k: 1,
+        stride: 2,
+        pads: [0; 4],
+        ..BASE
+    };
+    rewritten(&check(
+        &conv.source(),
+        "loop-conv-microkernel{mr=2 nr=8 vector=8 threads=0}",
+    ));
+}
+
+const DEPTHWISE: Conv = Conv {
+    cin: 24,
+    cout: 24,
+    h: 9,
+    w: 11,
+    group: 24,
+    ..BASE
+};
+
+/// Whether the result rows are stored as vectors straight into the `1 x 24 x ..` result.
+fn stores_result_rows(text: &str) -> bool {
+    text.lines()
+        .any(|l| l.contains("loop.vector_store") && l.contains("memref<1x24x"))
+}
+
+#[test]
+fn depthwise_convolutions_vectorize_along_rows() {
+    for (stride, pads, dilation) in [
+        (1, [1, 1, 1, 1], 1),
+        (2, [1, 1, 1, 1], 1),
+        (2, [0, 1, 1, 0], 1),
+        (1, [2, 2, 2, 2], 2),
+        (3, [1, 0, 0, 2], 1),
+    ] {
+        let conv = Conv {
+            stride,
+            pads,
+            dilation,
+            ..DEPTHWISE
+        };
+        let out = check(
+            &conv.source(),
+            "loop-conv-microkernel{mr=4 vector=4 threads=1}",
+        );
+        rewritten(&out);
+        assert!(stores_result_rows(&out.text), "{}", out.text);
+    }
+}
+
+#[test]
+fn an_unpadded_depthwise_convolution_reads_its_input_in_place() {
+    let conv = Conv {
+        pads: [0; 4],
+        ..DEPTHWISE
+    };
+    let out = check(
+        &conv.source(),
+        "loop-conv-microkernel{mr=8 vector=4 threads=0}",
+    );
+    rewritten(&out);
+    // The depthwise result and the bias's: no input copy.
+    assert_eq!(out.text.matches("loop.alloc").count(), 2, "{}", out.text);
+}
+
+#[test]
+fn the_host_blocking_keeps_a_depthwise_convolution() {
+    let out = check(&DEPTHWISE.source(), "loop-conv-microkernel");
+    rewritten(&out);
+}
+
+#[test]
+fn a_depthwise_row_of_one_pixel_is_left_to_the_loop_schedules() {
+    // Vectors are halved down to two lanes to fit a row; one pixel fits none.
+    let conv = Conv { w: 1, ..DEPTHWISE };
+    let out = check(&conv.source(), "loop-conv-microkernel{mr=8 vector=8}");
+    assert!(!out.text.contains("loop.fma"), "{}", out.text);
+}
+
+#[test]
+fn a_grouped_convolution_is_left_to_the_loop_schedules() {
+    let conv = Conv {
+        cin: 4,
+        cout: 16,
+        group: 2,
+        ..BASE
+    };
+    let out = check(&conv.source(), "loop-conv-microkernel{mr=4 nr=8 vector=4}");
+    assert!(!out.text.contains("loop.fma"), "{}", out.text);
+}
+
+#[test]
+fn a_one_pixel_block_of_two_channel_vectors() {
+    let out = check(&BASE.source(), "loop-conv-microkernel{mr=1 nr=16 vector=8}");
+    assert!(out.text.contains("loop.fma"), "{}", out.text);
+}
+
+/// A convolution with its bias and ReLU through the whole CPU pipeline.
+#[test]
+fn the_cpu_pipeline_runs_the_convolution_kernel() {
+    let src = r#"
+func.func @conv_relu(%x: tensor<1x8x10x10xf32>, %w: tensor<16x8x3x3xf32>, %b: tensor<16xf32>, %dw: tensor<16x1x3x3xf32>) -> tensor<1x16x5x5xf32> {
+  %0 = graph.conv %x, %w, %b {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x8x10x10xf32>, tensor<16x8x3x3xf32>, tensor<16xf32>) -> tensor<1x16x5x5xf32>
+  %1 = graph.relu %0 : tensor<1x16x5x5xf32>
+  %2 = graph.conv %1, %dw {pads = array<i64: 1, 1, 1, 1>, group = 16 : i64} : (tensor<1x16x5x5xf32>, tensor<16x1x3x3xf32>) -> tensor<1x16x5x5xf32>
+  return %2 : tensor<1x16x5x5xf32>
+}
+"#;
+    let report = run(src, tb_passes::pipelines::CPU).unwrap_or_else(|e| panic!("{e}"));
+    assert!(report.skipped.is_empty());
+    assert!(report.text.contains("loop.fma"), "{}", report.text);
+}

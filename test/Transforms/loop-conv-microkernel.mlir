@@ -1,0 +1,130 @@
+// RUN: tb-opt %s --pass-pipeline='builtin.module(loop-conv-microkernel{mr=4 nr=8 vector=4 threads=0})' | FileCheck %s
+
+// A convolution (one group) becomes a micro-kernel vectorized over output channels: the
+// weights are packed into NR-channel panels, MR pixels x NR / W channel vectors of
+// accumulators go through the c, kh, kw loops, the sums are stored channels-last and
+// transposed into the result. An unpadded input is read where it lies.
+// CHECK-LABEL: func.func @conv
+// CHECK: %[[PANELS:.*]] = loop.alloc() : memref<1x2x3x3x8xf32>
+// CHECK: loop.store %{{.*}}, %[[PANELS]][(d0, d1, d2, d3, d4) -> (d0, d2, d3, d4, d1)]
+// CHECK: %[[STAGED:.*]] = loop.alloc() : memref<4x4x8xf32>
+// CHECK: loop.for %{{.*}} = 0 to 4 step 4 {
+// CHECK: loop.for %{{.*}} = 0 to 2 iter_args({{.*}}) -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>)
+// CHECK-COUNT-2: loop.vector_load %[[PANELS]]
+// CHECK-NEXT: loop.load %arg0[(d0, d1, d2, d3, d4) -> (0, d4, d0 + d1, d2 + d3)]
+// CHECK-NEXT: loop.broadcast
+// CHECK-NEXT: loop.fma
+// CHECK-NEXT: loop.fma
+// CHECK-COUNT-8: loop.vector_store %{{.*}}, %[[STAGED]]
+// CHECK: loop.load %[[STAGED]][(d0, d1, d2) -> (d1, d2, d0)]
+// CHECK-NEXT: loop.store %{{.*}}, %{{.*}}[(d0, d1, d2) -> (0, d0, d1, d2)]
+// CHECK-NOT: loop.parallel
+// CHECK: return
+func.func @conv(%arg0: memref<1x2x6x6xf32>, %arg1: memref<8x2x3x3xf32>) -> memref<1x8x4x4xf32> {
+  %c0 = arith.constant 0 : index
+  %cst = arith.constant 0.000000e+00 : f32
+  %0 = loop.alloc() : memref<1x8x4x4xf32>
+  loop.parallel (%arg2, %arg3, %arg4) = (0, 0, 0) to (8, 4, 4) {
+    %1 = loop.for %arg5 = 0 to 2 iter_args(%arg6 = %cst) -> (f32) {
+      %2 = loop.for %arg7 = 0 to 3 iter_args(%arg8 = %arg6) -> (f32) {
+        %3 = loop.for %arg9 = 0 to 3 iter_args(%arg10 = %arg8) -> (f32) {
+          %4 = loop.load %arg0[(d0, d1, d2, d3, d4, d5, d6) -> (d0, d4, d2 + d5, d3 + d6)](%c0, %arg2, %arg3, %arg4, %arg5, %arg7, %arg9) : memref<1x2x6x6xf32>
+          %5 = loop.load %arg1[(d0, d1, d2, d3, d4, d5, d6) -> (d1, d4, d5, d6)](%c0, %arg2, %arg3, %arg4, %arg5, %arg7, %arg9) : memref<8x2x3x3xf32>
+          %6 = arith.mulf %4, %5 : f32
+          %7 = arith.addf %arg10, %6 : f32
+          loop.yield %7 : f32
+        }
+        loop.yield %3 : f32
+      }
+      loop.yield %2 : f32
+    }
+    loop.store %1, %0[%c0, %arg2, %arg3, %arg4] : memref<1x8x4x4xf32>
+  }
+  return %0 : memref<1x8x4x4xf32>
+}
+
+// A padded input is copied once into a buffer holding the padding, so the kernel reads
+// it with no clamp and no select.
+// CHECK-LABEL: func.func @padded
+// CHECK: %[[PADDED:.*]] = loop.alloc() : memref<2x6x6xf32>
+// CHECK: loop.store %cst, %[[PADDED]]
+// CHECK: loop.for %{{.*}} = 1 to 5 {
+// CHECK-NEXT: loop.for %{{.*}} = 1 to 5 {
+// CHECK-NEXT: loop.load %arg0[(d0, d1, d2) -> (0, d0, d1 + -1, d2 + -1)]
+// CHECK: loop.load %[[PADDED]][(d0, d1, d2, d3, d4) -> (d4, d0 + d1, d2 + d3)]
+// CHECK-NOT: arith.select
+// CHECK: return
+func.func @padded(%arg0: memref<1x2x4x4xf32>, %arg1: memref<8x2x3x3xf32>) -> memref<1x8x4x4xf32> {
+  %c3 = arith.constant 3 : index
+  %c-1 = arith.constant -1 : index
+  %c0 = arith.constant 0 : index
+  %cst = arith.constant 0.000000e+00 : f32
+  %0 = loop.alloc() : memref<1x8x4x4xf32>
+  loop.parallel (%arg2, %arg3, %arg4) = (0, 0, 0) to (8, 4, 4) {
+    %1 = loop.for %arg5 = 0 to 2 iter_args(%arg6 = %cst) -> (f32) {
+      %2 = loop.for %arg7 = 0 to 3 iter_args(%arg8 = %arg6) -> (f32) {
+        %3 = loop.for %arg9 = 0 to 3 iter_args(%arg10 = %arg8) -> (f32) {
+          %4 = arith.addi %arg3, %arg7 : index
+          %5 = arith.addi %4, %c-1 : index
+          %6 = arith.cmpi sge, %5, %c0 : index
+          %7 = arith.maxsi %5, %c0 : index
+          %8 = arith.cmpi sle, %5, %c3 : index
+          %9 = arith.andi %6, %8 : i1
+          %10 = arith.minsi %7, %c3 : index
+          %11 = arith.addi %arg4, %arg9 : index
+          %12 = arith.addi %11, %c-1 : index
+          %13 = arith.cmpi sge, %12, %c0 : index
+          %14 = arith.andi %9, %13 : i1
+          %15 = arith.maxsi %12, %c0 : index
+          %16 = arith.cmpi sle, %12, %c3 : index
+          %17 = arith.andi %14, %16 : i1
+          %18 = arith.minsi %15, %c3 : index
+          %19 = loop.load %arg0[%c0, %arg5, %10, %18] : memref<1x2x4x4xf32>
+          %20 = arith.select %17, %19, %cst : f32
+          %21 = loop.load %arg1[(d0, d1, d2, d3, d4, d5, d6) -> (d1, d4, d5, d6)](%c0, %arg2, %arg3, %arg4, %arg5, %arg7, %arg9) : memref<8x2x3x3xf32>
+          %22 = arith.mulf %20, %21 : f32
+          %23 = arith.addf %arg10, %22 : f32
+          loop.yield %23 : f32
+        }
+        loop.yield %3 : f32
+      }
+      loop.yield %2 : f32
+    }
+    loop.store %1, %0[%c0, %arg2, %arg3, %arg4] : memref<1x8x4x4xf32>
+  }
+  return %0 : memref<1x8x4x4xf32>
+}
+
+// A depthwise convolution is vectorized along the output row, in the result's layout:
+// one broadcast weight and one input vector per step, the sums stored into the row.
+// CHECK-LABEL: func.func @depthwise
+// CHECK: loop.for %[[CH:.*]] = 0 to 8 {
+// CHECK-NEXT: loop.for %[[OH:.*]] = 0 to 4 {
+// CHECK-NEXT: loop.for %[[OW:.*]] = 0 to 4 step 4 {
+// CHECK: %[[W:.*]] = loop.load %arg1[(d0, d1, d2) -> (d0, 0, d1, d2)]
+// CHECK-NEXT: %[[WB:.*]] = loop.broadcast %[[W]] : f32 to vector<4xf32>
+// CHECK-NEXT: %[[X:.*]] = loop.vector_load %arg0[(d0, d1, d2, d3, d4) -> (0, d0, d1 + d2, d3 + d4)]
+// CHECK-NEXT: loop.fma %[[X]], %[[WB]]
+// CHECK: loop.vector_store %{{.*}}, %{{.*}}[(d0, d1, d2) -> (0, d0, d1, d2)](%[[CH]], %[[OH]], %[[OW]]) : memref<1x8x4x4xf32>, vector<4xf32>
+func.func @depthwise(%arg0: memref<1x8x6x6xf32>, %arg1: memref<8x1x3x3xf32>) -> memref<1x8x4x4xf32> {
+  %c0 = arith.constant 0 : index
+  %cst = arith.constant 0.000000e+00 : f32
+  %0 = loop.alloc() : memref<1x8x4x4xf32>
+  loop.parallel (%arg2, %arg3, %arg4) = (0, 0, 0) to (8, 4, 4) {
+    %1 = loop.for %arg5 = 0 to 1 iter_args(%arg6 = %cst) -> (f32) {
+      %2 = loop.for %arg7 = 0 to 3 iter_args(%arg8 = %arg6) -> (f32) {
+        %3 = loop.for %arg9 = 0 to 3 iter_args(%arg10 = %arg8) -> (f32) {
+          %4 = loop.load %arg0[(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1 + d4, d2 + d5, d3 + d6)](%c0, %arg2, %arg3, %arg4, %arg5, %arg7, %arg9) : memref<1x8x6x6xf32>
+          %5 = loop.load %arg1[(d0, d1, d2, d3, d4, d5, d6) -> (d1, d4, d5, d6)](%c0, %arg2, %arg3, %arg4, %arg5, %arg7, %arg9) : memref<8x1x3x3xf32>
+          %6 = arith.mulf %4, %5 : f32
+          %7 = arith.addf %arg10, %6 : f32
+          loop.yield %7 : f32
+        }
+        loop.yield %3 : f32
+      }
+      loop.yield %2 : f32
+    }
+    loop.store %1, %0[%c0, %arg2, %arg3, %arg4] : memref<1x8x4x4xf32>
+  }
+  return %0 : memref<1x8x4x4xf32>
+}
