@@ -16,8 +16,8 @@ use pg::PgCluster;
 use tb_tune::Database;
 use tb_tune::queue::{self, NewJob};
 
-fn cluster(test: &str) -> Option<PgCluster> {
-    match PgCluster::start() {
+fn cluster(test: &str) -> Option<std::sync::Arc<PgCluster>> {
+    match PgCluster::shared() {
         Ok(c) => Some(c),
         Err(why) => {
             tb_support::test_gate::skip(test, why);
@@ -37,7 +37,7 @@ fn model() -> PathBuf {
 /// A synthetic worker (`--synthetic MS`) whose stderr goes to `log`.
 fn worker(location: &str, name: &str, work_ms: u32, lease_s: f64, log: &Path) -> Child {
     tb_tune()
-        .args(["worker", "--db", location, "--name", name, "--idle-exit", "20"])
+        .args(["worker", "--db", location, "--name", name, "--idle-exit", "20", "--reconnect-for", "30"])
         .args(["--synthetic", &work_ms.to_string(), "--lease", &lease_s.to_string()])
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -170,8 +170,13 @@ fn a_worker_killed_mid_job_loses_nothing() {
 
 #[test]
 fn workers_reconnect_after_the_server_restarts() {
-    let Some(pg) = cluster("workers_reconnect_after_the_server_restarts") else {
-        return;
+    // Its own cluster: it stops the server.
+    let pg = match PgCluster::start() {
+        Ok(c) => c,
+        Err(why) => {
+            tb_support::test_gate::skip("workers_reconnect_after_the_server_restarts", why);
+            return;
+        }
     };
     let location = pg.database("fleet").unwrap();
     enqueue(&location, 80);
@@ -247,7 +252,9 @@ fn a_coordinator_with_local_workers_tunes_and_applies() {
     assert_eq!((jobs, lost, duplicated), (6, 0, 0));
     let db = Database::connect(&location).unwrap();
     assert_eq!(scalar(&db, "SELECT count(*) FROM records WHERE status = 'ok'"), 6);
-    assert_eq!(scalar(&db, "SELECT count(*) FROM workers WHERE jobs_done > 0 AND state = 'stopped'"), 2);
+    // Both local workers were started and stopped with the coordinator.
+    assert_eq!(scalar(&db, "SELECT count(*) FROM workers WHERE state = 'stopped'"), 2);
+    assert_eq!(scalar(&db, "SELECT sum(jobs_done)::bigint FROM workers"), 6);
     // tb-run applies the shared database's records.
     let run = Command::new(env!("CARGO_BIN_EXE_tb-run"))
         .arg(model())

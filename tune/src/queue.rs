@@ -18,6 +18,7 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use postgres::Client;
+use postgres::fallible_iterator::FallibleIterator;
 
 use crate::database::sql::{Sql, Value, pg_error};
 use crate::database::{Record, Status, insert_record, upsert_target, upsert_task};
@@ -360,17 +361,23 @@ pub fn complete(
     Ok(Completion::Recorded)
 }
 
-/// Waits up to `timeout` for a notification on the channels this client listens to.
+/// Waits up to `timeout` for a notification on the channels this client listens to;
+/// `true` when one came.
 pub fn wait_notification(client: &mut Client, timeout: Duration) -> Result<bool, String> {
     let mut notifications = client.notifications();
-    let first = notifications.timeout_iter(timeout).next();
-    match first {
-        Some(Ok(_)) => {
-            // Drain what else arrived: one wake-up serves them all.
-            while let Some(Ok(_)) = notifications.iter().next() {}
-            Ok(true)
-        }
-        Some(Err(e)) => Err(pg_error(&e)),
-        None => Ok(false),
+    let first = notifications
+        .timeout_iter(timeout)
+        .next()
+        .map_err(|e| pg_error(&e))?;
+    if first.is_none() {
+        return Ok(false);
     }
+    // Drain what else arrived: one wake-up serves them all.
+    while notifications
+        .iter()
+        .next()
+        .map_err(|e| pg_error(&e))?
+        .is_some()
+    {}
+    Ok(true)
 }

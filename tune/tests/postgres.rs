@@ -15,8 +15,8 @@ use tb_tune::queue::{self, Completion, NewJob};
 use tb_tune::search::Measurement;
 use tb_tune::{Database, Record, Status};
 
-fn cluster(test: &str) -> Option<PgCluster> {
-    match PgCluster::start() {
+fn cluster(test: &str) -> Option<std::sync::Arc<PgCluster>> {
+    match PgCluster::shared() {
         Ok(c) => Some(c),
         Err(why) => {
             tb_support::test_gate::skip(test, why);
@@ -100,7 +100,7 @@ fn records_round_trip_through_postgres_and_sqlite() {
         .unwrap();
     assert_eq!(
         version[0][0].as_text(),
-        Some(tb_tune::database::CURRENT_SCHEMA_VERSION.to_string().as_str())
+        Some(tb_tune::database::SCHEMA_VERSION.to_string().as_str())
     );
 }
 

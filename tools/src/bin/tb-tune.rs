@@ -34,7 +34,8 @@ use tb_tune::task::{FRONT_PIPELINE, run_pipeline, tasks};
 #[command(
     name = "tb-tune",
     version,
-    about = "TensorBind auto-tuner: measure schedules of a model's kernels into a tuning database"
+    about = "TensorBind auto-tuner: measure schedules of a model's kernels into a tuning database",
+    after_help = "Also: `tb-tune worker --db postgres://...` measures queued jobs for this machine; `tb-tune status --db FILE|URL` shows a database's queue, workers and best latencies."
 )]
 struct Args {
     /// The model: an ONNX file (`.onnx`) or an MLIR module at any level.

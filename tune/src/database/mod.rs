@@ -28,10 +28,10 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::target::TargetKey;
-use schema::{Found, SCHEMA_VERSION};
+use schema::Found;
 use sql::{Sql, Value};
 
-pub use schema::SCHEMA_VERSION as CURRENT_SCHEMA_VERSION;
+pub use schema::SCHEMA_VERSION;
 
 /// How a trial ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -353,7 +353,7 @@ impl Database {
         self.transaction(|sql| {
             if postgres {
                 // One migrating process at a time; the others wait, then find it done.
-                sql.query("SELECT pg_advisory_xact_lock(7346029181)::text", &[])?;
+                sql.execute("SELECT pg_advisory_xact_lock(7346029181)", &[])?;
             }
             match schema::inspect(sql)? {
                 Found::Empty => schema::migrate(sql, 0),

@@ -79,7 +79,13 @@ pub fn inspect(sql: &mut dyn Sql) -> Result<Found, String> {
         .filter_map(|row| row[0].as_text().map(str::to_owned))
         .collect();
     if !names.iter().any(|n| n == "meta") {
-        if names.iter().any(|n| TABLES.contains(&n.as_str())) || sql.dialect() == Dialect::Sqlite && !names.is_empty() {
+        // A SQLite file with any table is someone else's; a PostgreSQL database may hold
+        // other tables beside ours, but not tables of ours without `meta`.
+        let foreign = match sql.dialect() {
+            Dialect::Sqlite => !names.is_empty(),
+            Dialect::Postgres => names.iter().any(|n| TABLES.contains(&n.as_str())),
+        };
+        if foreign {
             return Err("not a tb-tune database (it has no meta table)".into());
         }
         return Ok(Found::Empty);

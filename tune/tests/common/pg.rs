@@ -52,7 +52,23 @@ fn account(name: &str) -> Option<(u32, u32)> {
     }
 }
 
+/// The cluster tests of one binary share while any of them runs.
+static SHARED: std::sync::Mutex<std::sync::Weak<PgCluster>> =
+    std::sync::Mutex::new(std::sync::Weak::new());
+
 impl PgCluster {
+    /// A cluster shared by the tests that run at the same time (each creates its own
+    /// database in it): started by the first, stopped when the last one drops it.
+    pub fn shared() -> Result<std::sync::Arc<PgCluster>, String> {
+        let mut shared = SHARED.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(cluster) = shared.upgrade() {
+            return Ok(cluster);
+        }
+        let cluster = std::sync::Arc::new(PgCluster::start()?);
+        *shared = std::sync::Arc::downgrade(&cluster);
+        Ok(cluster)
+    }
+
     /// Starts a cluster whose `tb` role logs in without a password over loopback.
     pub fn start() -> Result<PgCluster, String> {
         PgCluster::start_with(None)
@@ -182,8 +198,15 @@ impl PgCluster {
         )
     }
 
-    /// Creates database `name` and returns its location.
+    /// Creates a new database named after `name` (tests sharing the cluster never get the
+    /// same one) and returns its location.
     pub fn database(&self, name: &str) -> Result<String, String> {
+        static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let name = format!(
+            "{name}_{}",
+            NEXT.fetch_add(1, std::sync::atomic::Ordering::SeqCst)
+        );
+        let name = name.as_str();
         self.run(
             "createdb",
             &["-h", "127.0.0.1", "-p", &self.port.to_string(), "-U", "tb", name],
