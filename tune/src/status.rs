@@ -1,6 +1,8 @@
 //! `tb-tune status`: the queue per target and state, the workers seen with their targets,
 //! throughput, and the best latency per task and target. The queries are the schema's
-//! shared SQL, so a SQLite file answers too (with an empty queue).
+//! shared SQL, so a SQLite file answers too (with an empty queue). Targets show as their
+//! CPU and thread count (two targets of one CPU with other feature strings look alike
+//! here; the database keeps them apart).
 
 use std::fmt::Write;
 
@@ -20,8 +22,9 @@ fn cell(v: &Value) -> String {
 pub fn report(db: &Database) -> Result<String, String> {
     let mut out = String::new();
     let q = |sql: &str| db.with(|s| s.query(sql, &[]));
-    let queue = q("SELECT t.key, j.state, count(*) FROM jobs j JOIN targets t ON j.target_id = t.id
-         GROUP BY t.key, j.state ORDER BY t.key, j.state")?;
+    let queue = q("SELECT t.cpu || ' (threads=' || t.threads || ')', j.state, count(*)
+         FROM jobs j JOIN targets t ON j.target_id = t.id
+         GROUP BY t.id, t.cpu, t.threads, j.state ORDER BY t.id, j.state")?;
     writeln!(out, "queue:").expect("a string");
     if queue.is_empty() {
         writeln!(out, "  empty").expect("a string");
@@ -29,7 +32,7 @@ pub fn report(db: &Database) -> Result<String, String> {
     for row in &queue {
         writeln!(out, "  {:<10} {:>8}  {}", cell(&row[1]), cell(&row[2]), cell(&row[0])).expect("a string");
     }
-    let workers = q("SELECT w.name, t.key, w.state, {now} - w.last_seen, w.jobs_done
+    let workers = q("SELECT w.name, t.cpu || ' (threads=' || t.threads || ')', w.state, {now} - w.last_seen, w.jobs_done
          FROM workers w JOIN targets t ON w.target_id = t.id ORDER BY w.name")?;
     writeln!(out, "workers:").expect("a string");
     if workers.is_empty() {
@@ -61,10 +64,10 @@ pub fn report(db: &Database) -> Result<String, String> {
         )
         .expect("a string");
     }
-    let best = q("SELECT t.key, k.key, k.summary, count(*),
+    let best = q("SELECT t.cpu || ' (threads=' || t.threads || ')', k.key, k.summary, count(*),
              min(CASE WHEN r.status = 'ok' THEN r.latency_s END)
          FROM records r JOIN targets t ON r.target_id = t.id JOIN tasks k ON r.task_id = k.id
-         GROUP BY t.key, k.key, k.summary ORDER BY t.key, k.key")?;
+         GROUP BY t.id, t.cpu, t.threads, k.key, k.summary ORDER BY t.id, k.key")?;
     writeln!(out, "best latency per task:").expect("a string");
     if best.is_empty() {
         writeln!(out, "  no records").expect("a string");

@@ -5,12 +5,14 @@
 //! `CI=true`.
 
 mod common;
+#[path = "common/pg.rs"]
+mod pg;
 
 use std::time::Duration;
 
-use common::pg::PgCluster;
+use pg::PgCluster;
 use common::target_key;
-use tb_tune::database::sql::{Sql, Value};
+use tb_tune::database::sql::Value;
 use tb_tune::queue::{self, Completion, NewJob};
 use tb_tune::search::Measurement;
 use tb_tune::{Database, Record, Status};
