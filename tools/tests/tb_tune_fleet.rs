@@ -298,7 +298,7 @@ fn sigterm_stops_a_coordinator_and_withdraws_its_unclaimed_jobs() {
         return;
     };
     let location = pg.database("fleet").unwrap();
-    let mut c = tb_tune()
+    let c = tb_tune()
         .arg(model())
         .args(["--db", &location, "--workers", "0", "--trials", "8"])
         .stdin(Stdio::null())
@@ -348,7 +348,8 @@ fn the_password_comes_from_a_password_file_never_the_command_line() {
     assert!(String::from_utf8_lossy(&ok.stdout).contains("queue:"));
     let refused = status(&location, None);
     assert!(!refused.status.success());
-    assert!(String::from_utf8_lossy(&refused.stderr).contains("password"));
+    let why = String::from_utf8_lossy(&refused.stderr).to_string();
+    assert!(why.contains("password missing (the server asks for a password"), "{why}");
     let inline = format!("postgres://tb:s3cret-pw@127.0.0.1:{}/fleet", pg.port);
     let out = status(&inline, Some(&pgpass));
     let stderr = String::from_utf8_lossy(&out.stderr);

@@ -199,10 +199,22 @@ fn pg_refs(boxed: &[Box<dyn postgres::types::ToSql + Sync>]) -> Vec<&(dyn postgr
 
 /// PostgreSQL errors with their detail (the crate's `Display` says only "db error").
 pub fn pg_error(e: &postgres::Error) -> String {
-    match e.as_db_error() {
-        Some(db) => format!("{}: {}", db.severity(), db.message()),
-        None => e.to_string(),
+    if let Some(db) = e.as_db_error() {
+        return format!("{}: {}", db.severity(), db.message());
     }
+    // The crate's message names the kind ("invalid configuration"); the cause says what.
+    let mut message = e.to_string();
+    let mut source = std::error::Error::source(e);
+    while let Some(cause) = source {
+        message = format!("{message}: {cause}");
+        source = cause.source();
+    }
+    if message.contains("password missing") {
+        message.push_str(
+            " (the server asks for a password: set PGPASSWORD or add a line to ~/.pgpass or PGPASSFILE)",
+        );
+    }
+    message
 }
 
 macro_rules! impl_pg_sql {
