@@ -37,8 +37,23 @@ fn model() -> PathBuf {
 /// A synthetic worker (`--synthetic MS`) whose stderr goes to `log`.
 fn worker(location: &str, name: &str, work_ms: u32, lease_s: f64, log: &Path) -> Child {
     tb_tune()
-        .args(["worker", "--db", location, "--name", name, "--idle-exit", "20", "--reconnect-for", "30"])
-        .args(["--synthetic", &work_ms.to_string(), "--lease", &lease_s.to_string()])
+        .args([
+            "worker",
+            "--db",
+            location,
+            "--name",
+            name,
+            "--idle-exit",
+            "20",
+            "--reconnect-for",
+            "30",
+        ])
+        .args([
+            "--synthetic",
+            &work_ms.to_string(),
+            "--lease",
+            &lease_s.to_string(),
+        ])
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(std::fs::File::create(log).unwrap())
@@ -62,11 +77,20 @@ fn enqueue(location: &str, n: usize) -> Vec<i64> {
             search: "model".into(),
         })
         .collect();
-    queue::enqueue(&mut client, &tb_tools::tuning::host_target(1), "test", 3, &jobs).unwrap()
+    queue::enqueue(
+        &mut client,
+        &tb_tools::tuning::host_target(1),
+        "test",
+        3,
+        &jobs,
+    )
+    .unwrap()
 }
 
 fn scalar(db: &Database, sql: &str) -> i64 {
-    db.with(|s| s.query(sql, &[])).unwrap()[0][0].as_int().unwrap_or(0)
+    db.with(|s| s.query(sql, &[])).unwrap()[0][0]
+        .as_int()
+        .unwrap_or(0)
 }
 
 /// Lost: a job without its record, or a finished job's record missing. Duplicated: a
@@ -122,15 +146,31 @@ fn several_workers_share_the_queue() {
     let location = pg.database("fleet").unwrap();
     let ids = enqueue(&location, 60);
     let mut workers: Vec<Child> = (0..3)
-        .map(|i| worker(&location, &format!("w{i}"), 10, 10.0, &pg.dir().join(format!("w{i}.log"))))
+        .map(|i| {
+            worker(
+                &location,
+                &format!("w{i}"),
+                10,
+                10.0,
+                &pg.dir().join(format!("w{i}.log")),
+            )
+        })
         .collect();
-    wait_for("60 records", Duration::from_secs(60), || records(&location) == 60);
+    wait_for("60 records", Duration::from_secs(60), || {
+        records(&location) == 60
+    });
     stop(&mut workers);
     assert_eq!(audit(&location), (ids.len() as i64, 0, 0));
     let db = Database::connect(&location).unwrap();
     // Every worker took part.
-    assert_eq!(scalar(&db, "SELECT count(*) FROM workers WHERE jobs_done > 0"), 3);
-    assert_eq!(scalar(&db, "SELECT count(*) FROM workers WHERE state = 'stopped'"), 3);
+    assert_eq!(
+        scalar(&db, "SELECT count(*) FROM workers WHERE jobs_done > 0"),
+        3
+    );
+    assert_eq!(
+        scalar(&db, "SELECT count(*) FROM workers WHERE state = 'stopped'"),
+        3
+    );
 }
 
 #[test]
@@ -145,15 +185,23 @@ fn a_worker_killed_mid_job_loses_nothing() {
     let mut victim = worker(&location, "victim", 2000, 1.0, &log(0));
     let db = Database::connect(&location).unwrap();
     wait_for("the victim's first job", Duration::from_secs(20), || {
-        scalar(&db, "SELECT count(*) FROM jobs WHERE worker = 'victim' AND state = 'running'") == 1
+        scalar(
+            &db,
+            "SELECT count(*) FROM jobs WHERE worker = 'victim' AND state = 'running'",
+        ) == 1
     });
-    let held = scalar(&db, "SELECT id FROM jobs WHERE worker = 'victim' AND state = 'running'");
+    let held = scalar(
+        &db,
+        "SELECT id FROM jobs WHERE worker = 'victim' AND state = 'running'",
+    );
     victim.kill().unwrap();
     victim.wait().unwrap();
     let mut workers: Vec<Child> = (1..3)
         .map(|i| worker(&location, &format!("w{i}"), 20, 1.0, &log(i)))
         .collect();
-    wait_for("24 records", Duration::from_secs(60), || records(&location) == 24);
+    wait_for("24 records", Duration::from_secs(60), || {
+        records(&location) == 24
+    });
     stop(&mut workers);
     assert_eq!(audit(&location), (24, 0, 0));
     let db = Database::connect(&location).unwrap();
@@ -163,7 +211,10 @@ fn a_worker_killed_mid_job_loses_nothing() {
         "the killed worker's job was handed out again"
     );
     assert_eq!(
-        scalar(&db, &format!("SELECT count(*) FROM records WHERE job_id = {held} AND status = 'ok'")),
+        scalar(
+            &db,
+            &format!("SELECT count(*) FROM records WHERE job_id = {held} AND status = 'ok'")
+        ),
         1
     );
 }
@@ -184,17 +235,25 @@ fn workers_reconnect_after_the_server_restarts() {
     let mut workers: Vec<Child> = (0..3)
         .map(|i| worker(&location, &format!("w{i}"), 25, 5.0, &logs[i]))
         .collect();
-    wait_for("20 records", Duration::from_secs(60), || records(&location) >= 20);
+    wait_for("20 records", Duration::from_secs(60), || {
+        records(&location) >= 20
+    });
     pg.stop().unwrap();
     std::thread::sleep(Duration::from_millis(1500));
     pg.start_server().unwrap();
-    wait_for("80 records", Duration::from_secs(90), || records(&location) == 80);
+    wait_for("80 records", Duration::from_secs(90), || {
+        records(&location) == 80
+    });
     stop(&mut workers);
     assert_eq!(audit(&location), (80, 0, 0));
     let reconnected = logs
         .iter()
         .filter(|l| std::fs::read_to_string(l).unwrap().contains("reconnects"))
-        .filter(|l| !std::fs::read_to_string(l).unwrap().contains(" 0 reconnects"))
+        .filter(|l| {
+            !std::fs::read_to_string(l)
+                .unwrap()
+                .contains(" 0 reconnects")
+        })
         .count();
     assert!(reconnected >= 1, "no worker reports reconnecting");
 }
@@ -207,12 +266,29 @@ fn concurrent_coordinators_never_measure_a_candidate_twice() {
     let location = pg.database("fleet").unwrap();
     drop(Database::connect(&location).unwrap());
     let mut workers: Vec<Child> = (0..2)
-        .map(|i| worker(&location, &format!("w{i}"), 5, 10.0, &pg.dir().join(format!("w{i}.log"))))
+        .map(|i| {
+            worker(
+                &location,
+                &format!("w{i}"),
+                5,
+                10.0,
+                &pg.dir().join(format!("w{i}.log")),
+            )
+        })
         .collect();
     let coordinator = || {
         tb_tune()
             .arg(model())
-            .args(["--db", &location, "--workers", "0", "--trials", "14", "--seed", "3"])
+            .args([
+                "--db",
+                &location,
+                "--workers",
+                "0",
+                "--trials",
+                "14",
+                "--seed",
+                "3",
+            ])
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -222,7 +298,11 @@ fn concurrent_coordinators_never_measure_a_candidate_twice() {
     let (a, b) = (coordinator(), coordinator());
     for c in [a, b] {
         let out = c.wait_with_output().unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let table = String::from_utf8_lossy(&out.stdout).to_string();
         assert!(table.contains("matmul"), "{table}");
     }
@@ -251,23 +331,43 @@ fn a_coordinator_with_local_workers_tunes_and_applies() {
     let (jobs, lost, duplicated) = audit(&location);
     assert_eq!((jobs, lost, duplicated), (6, 0, 0));
     let db = Database::connect(&location).unwrap();
-    assert_eq!(scalar(&db, "SELECT count(*) FROM records WHERE status = 'ok'"), 6);
+    assert_eq!(
+        scalar(&db, "SELECT count(*) FROM records WHERE status = 'ok'"),
+        6
+    );
     // Both local workers were started and stopped with the coordinator.
-    assert_eq!(scalar(&db, "SELECT count(*) FROM workers WHERE state = 'stopped'"), 2);
+    assert_eq!(
+        scalar(&db, "SELECT count(*) FROM workers WHERE state = 'stopped'"),
+        2
+    );
     assert_eq!(scalar(&db, "SELECT sum(jobs_done)::bigint FROM workers"), 6);
     // tb-run applies the shared database's records.
     let run = Command::new(env!("CARGO_BIN_EXE_tb-run"))
         .arg(model())
-        .args(["--db", &location, "--explain", "--random-inputs", "1", "--check"])
+        .args([
+            "--db",
+            &location,
+            "--explain",
+            "--random-inputs",
+            "1",
+            "--check",
+        ])
         .output()
         .unwrap();
-    let text = String::from_utf8_lossy(&run.stdout).to_string() + &String::from_utf8_lossy(&run.stderr);
+    let text =
+        String::from_utf8_lossy(&run.stdout).to_string() + &String::from_utf8_lossy(&run.stderr);
     assert!(run.status.success(), "{text}");
     assert!(text.contains("record"), "{text}");
-    let status = tb_tune().args(["status", "--db", &location]).output().unwrap();
+    let status = tb_tune()
+        .args(["status", "--db", &location])
+        .output()
+        .unwrap();
     let report = String::from_utf8_lossy(&status.stdout);
     assert!(status.status.success());
-    assert!(report.contains("done") && report.contains("6 records in all"), "{report}");
+    assert!(
+        report.contains("done") && report.contains("6 records in all"),
+        "{report}"
+    );
 }
 
 #[test]
@@ -286,8 +386,15 @@ fn sigterm_stops_a_worker_after_its_job_is_recorded() {
     // SAFETY: signalling our own child.
     unsafe { libc::kill(w.id() as libc::pid_t, libc::SIGTERM) };
     assert!(w.wait().unwrap().success());
-    assert_eq!(scalar(&db, "SELECT count(*) FROM records"), 1, "the job in hand is recorded");
-    assert_eq!(scalar(&db, "SELECT count(*) FROM jobs WHERE state = 'queued'"), 4);
+    assert_eq!(
+        scalar(&db, "SELECT count(*) FROM records"),
+        1,
+        "the job in hand is recorded"
+    );
+    assert_eq!(
+        scalar(&db, "SELECT count(*) FROM jobs WHERE state = 'queued'"),
+        4
+    );
     let text = std::fs::read_to_string(&log).unwrap();
     assert!(text.contains("stopped on signal 15: 1 recorded"), "{text}");
 }
@@ -327,13 +434,20 @@ fn the_password_comes_from_a_password_file_never_the_command_line() {
     let pg = match PgCluster::start_with(Some("s3cret-pw")) {
         Ok(c) => c,
         Err(why) => {
-            tb_support::test_gate::skip("the_password_comes_from_a_password_file_never_the_command_line", why);
+            tb_support::test_gate::skip(
+                "the_password_comes_from_a_password_file_never_the_command_line",
+                why,
+            );
             return;
         }
     };
     let location = pg.database("fleet").unwrap();
     let pgpass = pg.dir().join("pgpass");
-    std::fs::write(&pgpass, format!("# test\n127.0.0.1:{}:*:tb:s3cret-pw\n", pg.port)).unwrap();
+    std::fs::write(
+        &pgpass,
+        format!("# test\n127.0.0.1:{}:*:tb:s3cret-pw\n", pg.port),
+    )
+    .unwrap();
     let status = |loc: &str, file: Option<&Path>| {
         let mut c = tb_tune();
         c.args(["status", "--db", loc]).env_remove("PGPASSWORD");
@@ -344,16 +458,26 @@ fn the_password_comes_from_a_password_file_never_the_command_line() {
         c.output().unwrap()
     };
     let ok = status(&location, Some(&pgpass));
-    assert!(ok.status.success(), "{}", String::from_utf8_lossy(&ok.stderr));
+    assert!(
+        ok.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
     assert!(String::from_utf8_lossy(&ok.stdout).contains("queue:"));
     let refused = status(&location, None);
     assert!(!refused.status.success());
     let why = String::from_utf8_lossy(&refused.stderr).to_string();
-    assert!(why.contains("password missing (the server asks for a password"), "{why}");
+    assert!(
+        why.contains("password missing (the server asks for a password"),
+        "{why}"
+    );
     let inline = format!("postgres://tb:s3cret-pw@127.0.0.1:{}/fleet", pg.port);
     let out = status(&inline, Some(&pgpass));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success());
-    assert!(stderr.contains("password in the database location is refused"), "{stderr}");
+    assert!(
+        stderr.contains("password in the database location is refused"),
+        "{stderr}"
+    );
     assert!(!stderr.contains("s3cret"), "{stderr}");
 }

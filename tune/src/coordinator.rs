@@ -69,7 +69,10 @@ impl QueueMeasurer {
     }
 
     /// Runs `op` on the client, reconnecting while the server is away.
-    fn retry<T>(&mut self, mut op: impl FnMut(&mut Client) -> Result<T, String>) -> Result<T, String> {
+    fn retry<T>(
+        &mut self,
+        mut op: impl FnMut(&mut Client) -> Result<T, String>,
+    ) -> Result<T, String> {
         let start = Instant::now();
         loop {
             match op(&mut self.client) {
@@ -114,7 +117,11 @@ impl QueueMeasurer {
                     description: decision
                         .as_ref()
                         .map_or("heuristic".to_string(), |d| task.space.describe(d)),
-                    search: if decision.is_some() { self.search.clone() } else { "default".into() },
+                    search: if decision.is_some() {
+                        self.search.clone()
+                    } else {
+                        "default".into()
+                    },
                 }
             })
             .collect();
@@ -123,7 +130,11 @@ impl QueueMeasurer {
         let mut done: HashMap<i64, Measurement> = HashMap::new();
         let mut last_worker_check = Instant::now();
         loop {
-            let pending: Vec<i64> = ids.iter().copied().filter(|id| !done.contains_key(id)).collect();
+            let pending: Vec<i64> = ids
+                .iter()
+                .copied()
+                .filter(|id| !done.contains_key(id))
+                .collect();
             if pending.is_empty() {
                 break;
             }
@@ -133,7 +144,11 @@ impl QueueMeasurer {
                 break;
             }
             if stop::requested() {
-                let pending: Vec<i64> = ids.iter().copied().filter(|id| !done.contains_key(id)).collect();
+                let pending: Vec<i64> = ids
+                    .iter()
+                    .copied()
+                    .filter(|id| !done.contains_key(id))
+                    .collect();
                 let withdrawn = self.retry(|c| queue::withdraw(c, &pending))?;
                 (self.log)(&format!(
                     "stopping: {withdrawn} unclaimed jobs withdrawn; jobs in hand finish as records"
@@ -160,7 +175,10 @@ impl QueueMeasurer {
 
 /// Measurements of the finished jobs among `ids`: their records, or an error for a job
 /// that was rejected without one.
-fn finished_or_failed(client: &mut Client, ids: &[i64]) -> Result<HashMap<i64, Measurement>, String> {
+fn finished_or_failed(
+    client: &mut Client,
+    ids: &[i64],
+) -> Result<HashMap<i64, Measurement>, String> {
     let mut out: HashMap<i64, Measurement> = queue::finished(client, ids)?
         .into_iter()
         .map(|(id, r)| {
@@ -187,7 +205,12 @@ fn finished_or_failed(client: &mut Client, ids: &[i64]) -> Result<HashMap<i64, M
                 status: Status::Error,
                 latency_s: None,
                 runs_s: vec![],
-                error: Some(row[1].as_text().unwrap_or("rejected by its worker").to_string()),
+                error: Some(
+                    row[1]
+                        .as_text()
+                        .unwrap_or("rejected by its worker")
+                        .to_string(),
+                ),
             });
         }
     }

@@ -67,7 +67,8 @@ pub fn enqueue(
             Value::text(coordinator),
             Value::Int(Some(max_attempts as i64)),
         ];
-        let inserted = Sql::query(&mut tx, 
+        let inserted = Sql::query(
+            &mut tx,
             "INSERT INTO jobs (target_id, task_id, space, decision, description, search,
                  coordinator, max_attempts, created)
              VALUES ((SELECT id FROM targets WHERE key = ?1), (SELECT id FROM tasks WHERE key = ?2),
@@ -77,18 +78,19 @@ pub fn enqueue(
         )?;
         let id = match inserted.first() {
             Some(row) => row[0].as_int(),
-            None => Sql::query(&mut tx, 
-                    "SELECT j.id FROM jobs j JOIN targets t ON j.target_id = t.id
+            None => Sql::query(
+                &mut tx,
+                "SELECT j.id FROM jobs j JOIN targets t ON j.target_id = t.id
                      JOIN tasks k ON j.task_id = k.id
                      WHERE t.key = ?1 AND k.key = ?2 AND j.decision = ?3",
-                    &[
-                        Value::text(target.id()),
-                        Value::text(&job.task_key),
-                        Value::text(&decision),
-                    ],
-                )?
-                .first()
-                .and_then(|row| row[0].as_int()),
+                &[
+                    Value::text(target.id()),
+                    Value::text(&job.task_key),
+                    Value::text(&decision),
+                ],
+            )?
+            .first()
+            .and_then(|row| row[0].as_int()),
         };
         ids.push(id.ok_or("a queued job has no id")?);
     }
@@ -100,15 +102,12 @@ pub fn enqueue(
 
 /// The records of finished jobs among `ids`, by job id.
 pub fn finished(client: &mut Client, ids: &[i64]) -> Result<HashMap<i64, Record>, String> {
-    let list = ids
-        .iter()
-        .map(i64::to_string)
-        .collect::<Vec<_>>()
-        .join(",");
+    let list = ids.iter().map(i64::to_string).collect::<Vec<_>>().join(",");
     if list.is_empty() {
         return Ok(HashMap::new());
     }
-    let rows = Sql::query(client, 
+    let rows = Sql::query(
+        client,
         &format!(
             "SELECT r.job_id, t.cpu, t.features, t.threads, k.key, r.space, r.decision,
                  r.description, r.status, r.latency_s, r.runs_s, r.error, r.search, k.summary, k.ir
@@ -149,7 +148,8 @@ pub fn finished(client: &mut Client, ids: &[i64]) -> Result<HashMap<i64, Record>
 pub fn withdraw(client: &mut Client, ids: &[i64]) -> Result<u64, String> {
     let mut n = 0;
     for id in ids {
-        n += Sql::execute(client, 
+        n += Sql::execute(
+            client,
             "DELETE FROM jobs WHERE id = ?1 AND state = 'queued'",
             &[Value::Int(Some(*id))],
         )?;
@@ -174,20 +174,31 @@ pub struct Job {
 }
 
 /// Registers (or refreshes) a worker and its target.
-pub fn register_worker(client: &mut Client, name: &str, host: &str, target: &TargetKey) -> Result<(), String> {
+pub fn register_worker(
+    client: &mut Client,
+    name: &str,
+    host: &str,
+    target: &TargetKey,
+) -> Result<(), String> {
     upsert_target(client, target)?;
-    Sql::execute(client, 
+    Sql::execute(
+        client,
         "INSERT INTO workers (name, target_id, host, state, started, last_seen)
          VALUES (?1, (SELECT id FROM targets WHERE key = ?2), ?3, 'idle', {now}, {now})
          ON CONFLICT (name) DO UPDATE SET state = 'idle', last_seen = {now}",
-        &[Value::text(name), Value::text(target.id()), Value::text(host)],
+        &[
+            Value::text(name),
+            Value::text(target.id()),
+            Value::text(host),
+        ],
     )?;
     Ok(())
 }
 
 /// Marks a worker's state (`idle`, `busy`, `stopped`) and when it was last seen.
 pub fn worker_state(client: &mut Client, name: &str, state: &str) -> Result<(), String> {
-    Sql::execute(client, 
+    Sql::execute(
+        client,
         "UPDATE workers SET state = ?2, last_seen = {now} WHERE name = ?1",
         &[Value::text(name), Value::text(state)],
     )?;
@@ -197,7 +208,8 @@ pub fn worker_state(client: &mut Client, name: &str, state: &str) -> Result<(), 
 /// Records as `crash` the jobs of `target` whose lease expired for the last allowed time.
 pub fn fail_exhausted(client: &mut Client, target: &TargetKey) -> Result<u64, String> {
     let mut tx = client.transaction().map_err(|e| pg_error(&e))?;
-    let rows = Sql::query(&mut tx, 
+    let rows = Sql::query(
+        &mut tx,
         "UPDATE jobs SET state = 'failed', finished = {now}, lease_until = NULL,
              error = 'its worker was lost ' || attempts || ' times (lease expired)'
          WHERE id IN (SELECT j.id FROM jobs j JOIN targets t ON j.target_id = t.id
@@ -208,7 +220,8 @@ pub fn fail_exhausted(client: &mut Client, target: &TargetKey) -> Result<u64, St
         &[Value::text(target.id())],
     )?;
     for row in &rows {
-        Sql::execute(&mut tx, 
+        Sql::execute(
+            &mut tx,
             "INSERT INTO records (target_id, task_id, space, decision, description, status,
                  latency_s, runs_s, error, search, created, job_id)
              SELECT target_id, task_id, space, decision, description, 'crash', NULL, '[]', ?2,
@@ -234,7 +247,8 @@ pub fn claim(
     lease: Duration,
 ) -> Result<Option<Job>, String> {
     fail_exhausted(client, target)?;
-    let rows = Sql::query(client, 
+    let rows = Sql::query(
+        client,
         "UPDATE jobs SET state = 'running', worker = ?2, attempts = attempts + 1,
              lease_until = {now} + ?3
          WHERE id = (SELECT j.id FROM jobs j JOIN targets t ON j.target_id = t.id
@@ -251,7 +265,8 @@ pub fn claim(
     let Some(row) = rows.first() else {
         return Ok(None);
     };
-    let task = Sql::query(client, 
+    let task = Sql::query(
+        client,
         "SELECT key, summary, ir FROM tasks WHERE id = ?1",
         &[row[2].clone()],
     )?;
@@ -271,8 +286,15 @@ pub fn claim(
 }
 
 /// Extends the lease of `job` held by `worker`; `false` when the worker no longer holds it.
-pub fn renew(client: &mut Client, worker: &str, job: i64, attempt: i64, lease: Duration) -> Result<bool, String> {
-    let n = Sql::execute(client, 
+pub fn renew(
+    client: &mut Client,
+    worker: &str,
+    job: i64,
+    attempt: i64,
+    lease: Duration,
+) -> Result<bool, String> {
+    let n = Sql::execute(
+        client,
         "UPDATE jobs SET lease_until = {now} + ?4
          WHERE id = ?1 AND worker = ?2 AND attempts = ?3 AND state = 'running'",
         &[
@@ -282,7 +304,8 @@ pub fn renew(client: &mut Client, worker: &str, job: i64, attempt: i64, lease: D
             Value::Real(Some(lease.as_secs_f64())),
         ],
     )?;
-    Sql::execute(client, 
+    Sql::execute(
+        client,
         "UPDATE workers SET last_seen = {now} WHERE name = ?1",
         &[Value::text(worker)],
     )?;
@@ -312,7 +335,8 @@ pub fn complete(
     m: &Measurement,
 ) -> Result<Completion, String> {
     let mut tx = client.transaction().map_err(|e| pg_error(&e))?;
-    let held = Sql::execute(&mut tx, 
+    let held = Sql::execute(
+        &mut tx,
         "UPDATE jobs SET state = 'done', finished = {now}, lease_until = NULL, error = ?4
          WHERE id = ?1 AND worker = ?2 AND attempts = ?3 AND state = 'running'",
         &[
@@ -323,7 +347,8 @@ pub fn complete(
         ],
     )?;
     if held == 0 {
-        let mine = Sql::query(&mut tx, 
+        let mine = Sql::query(
+            &mut tx,
             "SELECT count(*) FROM jobs WHERE id = ?1 AND worker = ?2 AND attempts = ?3
                  AND state = 'done'",
             &[
@@ -350,8 +375,15 @@ pub fn complete(
         error: m.error.clone(),
         search: job.search.clone(),
     };
-    insert_record(&mut tx, &record, &job.task_summary, &job.task_ir, Some(job.id))?;
-    Sql::execute(&mut tx, 
+    insert_record(
+        &mut tx,
+        &record,
+        &job.task_summary,
+        &job.task_ir,
+        Some(job.id),
+    )?;
+    Sql::execute(
+        &mut tx,
         "UPDATE workers SET jobs_done = jobs_done + 1, last_seen = {now} WHERE name = ?1",
         &[Value::text(worker)],
     )?;

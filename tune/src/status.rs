@@ -22,15 +22,24 @@ fn cell(v: &Value) -> String {
 pub fn report(db: &Database) -> Result<String, String> {
     let mut out = String::new();
     let q = |sql: &str| db.with(|s| s.query(sql, &[]));
-    let queue = q("SELECT t.cpu || ' (threads=' || t.threads || ')', j.state, count(*)
+    let queue = q(
+        "SELECT t.cpu || ' (threads=' || t.threads || ')', j.state, count(*)
          FROM jobs j JOIN targets t ON j.target_id = t.id
-         GROUP BY t.id, t.cpu, t.threads, j.state ORDER BY t.id, j.state")?;
+         GROUP BY t.id, t.cpu, t.threads, j.state ORDER BY t.id, j.state",
+    )?;
     writeln!(out, "queue:").expect("a string");
     if queue.is_empty() {
         writeln!(out, "  empty").expect("a string");
     }
     for row in &queue {
-        writeln!(out, "  {:<10} {:>8}  {}", cell(&row[1]), cell(&row[2]), cell(&row[0])).expect("a string");
+        writeln!(
+            out,
+            "  {:<10} {:>8}  {}",
+            cell(&row[1]),
+            cell(&row[2]),
+            cell(&row[0])
+        )
+        .expect("a string");
     }
     let workers = q("SELECT w.name, t.cpu || ' (threads=' || t.threads || ')', w.state, {now} - w.last_seen, w.jobs_done
          FROM workers w JOIN targets t ON w.target_id = t.id ORDER BY w.name")?;
@@ -64,10 +73,12 @@ pub fn report(db: &Database) -> Result<String, String> {
         )
         .expect("a string");
     }
-    let best = q("SELECT t.cpu || ' (threads=' || t.threads || ')', k.key, k.summary, count(*),
+    let best = q(
+        "SELECT t.cpu || ' (threads=' || t.threads || ')', k.key, k.summary, count(*),
              min(CASE WHEN r.status = 'ok' THEN r.latency_s END)
          FROM records r JOIN targets t ON r.target_id = t.id JOIN tasks k ON r.task_id = k.id
-         GROUP BY t.id, t.cpu, t.threads, k.key, k.summary ORDER BY t.id, k.key")?;
+         GROUP BY t.id, t.cpu, t.threads, k.key, k.summary ORDER BY t.id, k.key",
+    )?;
     writeln!(out, "best latency per task:").expect("a string");
     if best.is_empty() {
         writeln!(out, "  no records").expect("a string");

@@ -126,7 +126,14 @@ fn prepare(
     if synthetic {
         let space = Space::Fixed("synthetic".into());
         let summary = job.task_summary.clone();
-        return Ok((TunableTask { task, space, summary }, decision));
+        return Ok((
+            TunableTask {
+                task,
+                space,
+                summary,
+            },
+            decision,
+        ));
     }
     let (space, summary) = spaces
         .entry(job.task_key.clone())
@@ -145,7 +152,14 @@ fn prepare(
             .validate(d)
             .map_err(|e| format!("its decision {d:?} is invalid: {e}"))?;
     }
-    Ok((TunableTask { task, space, summary }, decision))
+    Ok((
+        TunableTask {
+            task,
+            space,
+            summary,
+        },
+        decision,
+    ))
 }
 
 /// Marks a job that cannot be measured as failed (no record: it has no valid decision).
@@ -261,7 +275,10 @@ fn work(
                 match recorded {
                     Completion::Recorded | Completion::AlreadyRecorded => summary.recorded += 1,
                     Completion::LeaseLost => {
-                        log(&format!("job {}: lease lost to another worker; its result is dropped", job.id));
+                        log(&format!(
+                            "job {}: lease lost to another worker; its result is dropped",
+                            job.id
+                        ));
                         summary.leases_lost += 1;
                     }
                 }

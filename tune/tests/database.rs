@@ -227,7 +227,11 @@ fn a_version_1_file_is_migrated_and_keeps_its_records() {
     drop(db);
     let conn = rusqlite::Connection::open(&path).unwrap();
     let version: String = conn
-        .query_row("SELECT value FROM meta WHERE key = 'schema_version'", [], |r| r.get(0))
+        .query_row(
+            "SELECT value FROM meta WHERE key = 'schema_version'",
+            [],
+            |r| r.get(0),
+        )
         .unwrap();
     assert_eq!(version, tb_tune::database::SCHEMA_VERSION.to_string());
     let jobs: i64 = conn
@@ -243,8 +247,11 @@ fn a_newer_schema_is_refused_and_left_alone() {
     drop(Database::open(&path).unwrap());
     {
         let conn = rusqlite::Connection::open(&path).unwrap();
-        conn.execute("UPDATE meta SET value = '99' WHERE key = 'schema_version'", [])
-            .unwrap();
+        conn.execute(
+            "UPDATE meta SET value = '99' WHERE key = 'schema_version'",
+            [],
+        )
+        .unwrap();
     }
     let before = std::fs::read(&path).unwrap();
     let err = Database::open(&path).err().unwrap();

@@ -10,8 +10,8 @@ mod pg;
 
 use std::time::Duration;
 
-use pg::PgCluster;
 use common::target_key;
+use pg::PgCluster;
 use tb_tune::database::sql::Value;
 use tb_tune::queue::{self, Completion, NewJob};
 use tb_tune::search::Measurement;
@@ -64,7 +64,9 @@ fn ok(latency: f64) -> Measurement {
 }
 
 fn count(db: &Database, sql: &str) -> i64 {
-    db.with(|s| s.query(sql, &[])).unwrap()[0][0].as_int().unwrap()
+    db.with(|s| s.query(sql, &[])).unwrap()[0][0]
+        .as_int()
+        .unwrap()
 }
 
 #[test]
@@ -75,8 +77,10 @@ fn records_round_trip_through_postgres_and_sqlite() {
     let location = pg.database("tuning").unwrap();
     let mut db = Database::connect(&location).unwrap();
     assert!(db.is_postgres());
-    db.add(&record("aa", vec![1], 2.0), "matmul", "ir a").unwrap();
-    db.add(&record("aa", vec![2], 1.0), "matmul", "ir a").unwrap();
+    db.add(&record("aa", vec![1], 2.0), "matmul", "ir a")
+        .unwrap();
+    db.add(&record("aa", vec![2], 1.0), "matmul", "ir a")
+        .unwrap();
     db.add(&record("bb", vec![], 0.5), "nest", "ir b").unwrap();
     let target = target_key("znver3", 1);
     assert_eq!(db.best(&target, "aa").unwrap().unwrap().decision, vec![2]);
@@ -93,7 +97,10 @@ fn records_round_trip_through_postgres_and_sqlite() {
     let mut lines2 = Vec::new();
     file.export(&mut lines2).unwrap();
     other.import(&mut lines2.as_slice()).unwrap();
-    assert_eq!(other.records(&target).unwrap(), db.records(&target).unwrap());
+    assert_eq!(
+        other.records(&target).unwrap(),
+        db.records(&target).unwrap()
+    );
     // Reopening finds the schema at the current version and migrates nothing.
     drop(db);
     let db = Database::connect(&location).unwrap();
@@ -108,7 +115,8 @@ fn records_round_trip_through_postgres_and_sqlite() {
 
 #[test]
 fn foreign_and_newer_postgres_databases_are_refused_and_left_alone() {
-    let Some(pg) = cluster("foreign_and_newer_postgres_databases_are_refused_and_left_alone") else {
+    let Some(pg) = cluster("foreign_and_newer_postgres_databases_are_refused_and_left_alone")
+    else {
         return;
     };
     // Tables named like ours but no meta: someone else's.
@@ -118,7 +126,10 @@ fn foreign_and_newer_postgres_databases_are_refused_and_left_alone() {
         .batch_execute("CREATE TABLE records (name TEXT); INSERT INTO records VALUES ('x');")
         .unwrap();
     let err = Database::connect(&location).err().unwrap();
-    assert!(err.contains("not a tb-tune database (it has no meta table)"), "{err}");
+    assert!(
+        err.contains("not a tb-tune database (it has no meta table)"),
+        "{err}"
+    );
     let tables: i64 = client
         .query_one(
             "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'",
@@ -149,7 +160,10 @@ fn foreign_and_newer_postgres_databases_are_refused_and_left_alone() {
     let err = Database::connect(&format!("postgres://tb:secret@127.0.0.1:{}/x", pg.port))
         .err()
         .unwrap();
-    assert!(err.contains("password in the database location is refused"), "{err}");
+    assert!(
+        err.contains("password in the database location is refused"),
+        "{err}"
+    );
     assert!(!err.contains("secret"), "{err}");
 }
 
@@ -182,8 +196,14 @@ fn malformed_rows_are_skipped_with_a_warning() {
     assert_eq!(records.len(), 1);
     let warnings = db.take_warnings();
     assert_eq!(warnings.len(), 3, "{warnings:?}");
-    assert!(warnings[0].contains("decision 'not json' is malformed"), "{warnings:?}");
-    assert!(warnings[1].contains("status 'exploded' is unknown"), "{warnings:?}");
+    assert!(
+        warnings[0].contains("decision 'not json' is malformed"),
+        "{warnings:?}"
+    );
+    assert!(
+        warnings[1].contains("status 'exploded' is unknown"),
+        "{warnings:?}"
+    );
     assert!(warnings[2].contains("no finite latency"), "{warnings:?}");
     let report = tb_tune::status::report(&db).unwrap();
     assert!(report.contains("4 trials"), "{report}");
@@ -199,15 +219,33 @@ fn coordinators_share_one_job_per_candidate() {
     let target = target_key("znver3", 1);
     let mut a = tb_tune::database::postgres::connect(&location).unwrap();
     let mut b = tb_tune::database::postgres::connect(&location).unwrap();
-    let first = queue::enqueue(&mut a, &target, "a", 3, &[job("aa", vec![1]), job("aa", vec![2])])
-        .unwrap();
-    let second = queue::enqueue(&mut b, &target, "b", 3, &[job("aa", vec![2]), job("aa", vec![3])])
-        .unwrap();
+    let first = queue::enqueue(
+        &mut a,
+        &target,
+        "a",
+        3,
+        &[job("aa", vec![1]), job("aa", vec![2])],
+    )
+    .unwrap();
+    let second = queue::enqueue(
+        &mut b,
+        &target,
+        "b",
+        3,
+        &[job("aa", vec![2]), job("aa", vec![3])],
+    )
+    .unwrap();
     assert_eq!(first[1], second[0], "one job for one candidate");
     assert_ne!(second[1], first[0]);
     // Another target's candidate is another job.
-    let other = queue::enqueue(&mut b, &target_key("skylake", 1), "b", 3, &[job("aa", vec![2])])
-        .unwrap();
+    let other = queue::enqueue(
+        &mut b,
+        &target_key("skylake", 1),
+        "b",
+        3,
+        &[job("aa", vec![2])],
+    )
+    .unwrap();
     assert!(!first.contains(&other[0]));
     let db = Database::connect(&location).unwrap();
     assert_eq!(count(&db, "SELECT count(*) FROM jobs"), 4);
@@ -226,22 +264,43 @@ fn leases_expire_retry_and_fail_after_max_attempts() {
     let mut w2 = tb_tune::database::postgres::connect(&location).unwrap();
     queue::register_worker(&mut w1, "w1", "h", &target).unwrap();
     queue::register_worker(&mut w2, "w2", "h", &target).unwrap();
-    let ids = queue::enqueue(&mut c, &target, "c", 2, &[job("aa", vec![1]), job("aa", vec![2])])
-        .unwrap();
+    let ids = queue::enqueue(
+        &mut c,
+        &target,
+        "c",
+        2,
+        &[job("aa", vec![1]), job("aa", vec![2])],
+    )
+    .unwrap();
     let lease = Duration::from_millis(300);
     // Two workers claim different jobs; a worker of another target claims none.
-    let j1 = queue::claim(&mut w1, "w1", &target, lease).unwrap().unwrap();
-    let j2 = queue::claim(&mut w2, "w2", &target, lease).unwrap().unwrap();
+    let j1 = queue::claim(&mut w1, "w1", &target, lease)
+        .unwrap()
+        .unwrap();
+    let j2 = queue::claim(&mut w2, "w2", &target, lease)
+        .unwrap()
+        .unwrap();
     assert_ne!(j1.id, j2.id);
-    assert!(queue::claim(&mut w2, "w2", &target_key("skylake", 1), lease).unwrap().is_none());
+    assert!(
+        queue::claim(&mut w2, "w2", &target_key("skylake", 1), lease)
+            .unwrap()
+            .is_none()
+    );
     // w2 completes; w1 "dies" (stops renewing), its job is claimed again after the lease.
     assert_eq!(
         queue::complete(&mut w2, "w2", &target, &j2, &[2], &ok(1.0)).unwrap(),
         Completion::Recorded
     );
-    assert!(queue::claim(&mut w2, "w2", &target, lease).unwrap().is_none(), "w1 still holds its lease");
+    assert!(
+        queue::claim(&mut w2, "w2", &target, lease)
+            .unwrap()
+            .is_none(),
+        "w1 still holds its lease"
+    );
     std::thread::sleep(Duration::from_millis(400));
-    let again = queue::claim(&mut w2, "w2", &target, lease).unwrap().unwrap();
+    let again = queue::claim(&mut w2, "w2", &target, lease)
+        .unwrap()
+        .unwrap();
     assert_eq!((again.id, again.attempt), (j1.id, 2));
     // The first holder comes back late: its completion is refused, nothing is written.
     assert_eq!(
@@ -251,16 +310,26 @@ fn leases_expire_retry_and_fail_after_max_attempts() {
     assert!(!queue::renew(&mut w1, "w1", j1.id, j1.attempt, lease).unwrap());
     // The second holder is lost too: max_attempts (2) is reached, the job is recorded failed.
     std::thread::sleep(Duration::from_millis(400));
-    assert!(queue::claim(&mut w2, "w2", &target, lease).unwrap().is_none());
+    assert!(
+        queue::claim(&mut w2, "w2", &target, lease)
+            .unwrap()
+            .is_none()
+    );
     let done = queue::finished(&mut c, &ids).unwrap();
     assert_eq!(done.len(), 2);
     let failed = &done[&j1.id];
     assert_eq!(failed.status, Status::Crash);
-    assert!(failed.error.as_deref().unwrap().contains("lost 2 times"), "{failed:?}");
+    assert!(
+        failed.error.as_deref().unwrap().contains("lost 2 times"),
+        "{failed:?}"
+    );
     assert_eq!(done[&j2.id].latency_s, Some(1.0));
     let db = Database::connect(&location).unwrap();
     assert_eq!(count(&db, "SELECT count(*) FROM records"), 2);
-    assert_eq!(count(&db, "SELECT count(*) FROM jobs WHERE state = 'failed'"), 1);
+    assert_eq!(
+        count(&db, "SELECT count(*) FROM jobs WHERE state = 'failed'"),
+        1
+    );
 }
 
 #[test]
@@ -290,11 +359,21 @@ fn a_worker_rejects_malformed_jobs_and_ignores_foreign_targets() {
     bad_ir.task_key = "broken".into();
     bad_ir.task_ir = "this is not IR".into();
     let mut c = tb_tune::database::postgres::connect(&location).unwrap();
-    let ids = queue::enqueue(&mut c, &target, "c", 3, &[good.clone(), bad_decision, bad_ir]).unwrap();
+    let ids = queue::enqueue(
+        &mut c,
+        &target,
+        "c",
+        3,
+        &[good.clone(), bad_decision, bad_ir],
+    )
+    .unwrap();
     let foreign = queue::enqueue(&mut c, &target_key("elsewhere", 1), "c", 3, &[good]).unwrap();
     // A decision that is not JSON at all, written by hand.
-    c.batch_execute(&format!("UPDATE jobs SET decision = 'garbage' WHERE id = {}", ids[1]))
-        .unwrap();
+    c.batch_execute(&format!(
+        "UPDATE jobs SET decision = 'garbage' WHERE id = {}",
+        ids[1]
+    ))
+    .unwrap();
     let options = tb_tune::worker::WorkerOptions {
         location: location.clone(),
         target: target.clone(),
@@ -306,20 +385,41 @@ fn a_worker_rejects_malformed_jobs_and_ignores_foreign_targets() {
         max_jobs: None,
         synthetic: false,
     };
-    let mut measurer = tb_tune::synthetic::SyntheticMeasurer { work: Duration::ZERO };
+    let mut measurer = tb_tune::synthetic::SyntheticMeasurer {
+        work: Duration::ZERO,
+    };
     let summary = tb_tune::worker::run_worker(&options, &mut measurer, &mut |_| {}).unwrap();
     assert_eq!((summary.recorded, summary.rejected), (1, 2));
     let db = Database::connect(&location).unwrap();
     let rows = db
         .with(|s| s.query("SELECT id, state, error FROM jobs ORDER BY id", &[]))
         .unwrap();
-    let state = |id: i64| rows.iter().find(|r| r[0] == Value::Int(Some(id))).unwrap().clone();
+    let state = |id: i64| {
+        rows.iter()
+            .find(|r| r[0] == Value::Int(Some(id)))
+            .unwrap()
+            .clone()
+    };
     assert_eq!(state(ids[0])[1].as_text(), Some("done"));
     assert_eq!(state(ids[1])[1].as_text(), Some("failed"));
-    assert!(state(ids[1])[2].as_text().unwrap().contains("decision 'garbage' is malformed"));
+    assert!(
+        state(ids[1])[2]
+            .as_text()
+            .unwrap()
+            .contains("decision 'garbage' is malformed")
+    );
     assert_eq!(state(ids[2])[1].as_text(), Some("failed"));
-    assert!(state(ids[2])[2].as_text().unwrap().contains("does not load"));
-    assert_eq!(state(foreign[0])[1].as_text(), Some("queued"), "another target's job waits");
+    assert!(
+        state(ids[2])[2]
+            .as_text()
+            .unwrap()
+            .contains("does not load")
+    );
+    assert_eq!(
+        state(foreign[0])[1].as_text(),
+        Some("queued"),
+        "another target's job waits"
+    );
     // The coordinator learns of rejected jobs as errors.
     let report = tb_tune::status::report(&db).unwrap();
     assert!(report.contains("queued"), "{report}");

@@ -24,11 +24,11 @@ use tb_tools::load::{load_mlir, load_onnx, parse_input_shapes};
 use tb_tools::tuning::{ChildMeasurer, DatabaseSink, host_target, measure_child};
 use tb_tune::Database;
 use tb_tune::coordinator::QueueMeasurer;
-use tb_tune::synthetic::SyntheticMeasurer;
-use tb_tune::worker::{WorkerOptions, run_worker};
 use tb_tune::search::{SearchOptions, SearchResult, tune};
 use tb_tune::space::{Space, TunableTask};
+use tb_tune::synthetic::SyntheticMeasurer;
 use tb_tune::task::{FRONT_PIPELINE, run_pipeline, tasks};
+use tb_tune::worker::{WorkerOptions, run_worker};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -98,7 +98,10 @@ struct Args {
 
 /// `tb-tune worker`: measures jobs of the queue for this machine's target.
 #[derive(Parser, Debug)]
-#[command(name = "tb-tune worker", about = "Measure queued tuning jobs for this machine's target")]
+#[command(
+    name = "tb-tune worker",
+    about = "Measure queued tuning jobs for this machine's target"
+)]
 struct WorkerArgs {
     /// The database: `postgres://user@host/db`.
     #[arg(long, value_name = "URL")]
@@ -135,7 +138,10 @@ struct WorkerArgs {
 
 /// `tb-tune status`: the queue, the workers and the best latencies of a database.
 #[derive(Parser, Debug)]
-#[command(name = "tb-tune status", about = "Show a tuning database's queue, workers and best latencies")]
+#[command(
+    name = "tb-tune status",
+    about = "Show a tuning database's queue, workers and best latencies"
+)]
 struct StatusArgs {
     #[arg(long, value_name = "FILE|URL")]
     db: String,
@@ -197,7 +203,10 @@ fn worker(args: &WorkerArgs) -> Result<(), String> {
         host: hostname(),
         lease: positive("lease", args.lease)?,
         reconnect_for: positive("reconnect-for", args.reconnect_for)?,
-        idle_exit: args.idle_exit.map(|s| positive("idle-exit", s)).transpose()?,
+        idle_exit: args
+            .idle_exit
+            .map(|s| positive("idle-exit", s))
+            .transpose()?,
         max_jobs: args.max_jobs,
         synthetic: args.synthetic.is_some(),
     };
@@ -247,7 +256,10 @@ fn worker(args: &WorkerArgs) -> Result<(), String> {
 
 fn status(args: &StatusArgs) -> Result<(), String> {
     let db = Database::connect(&args.db)?;
-    print!("{}", tb_tune::status::report(&db).map_err(|e| format!("{}: {e}", db.location()))?);
+    print!(
+        "{}",
+        tb_tune::status::report(&db).map_err(|e| format!("{}: {e}", db.location()))?
+    );
     for warning in db.take_warnings() {
         eprintln!("tb-tune: warning: {warning}");
     }
@@ -369,17 +381,19 @@ fn run(args: &Args) -> Result<(), String> {
                 _local.0.push(child);
             }
             let name = format!("{}:{}", hostname(), std::process::id());
-            Box::new(QueueMeasurer::new(
-                &location,
-                target.clone(),
-                name,
-                if args.random { "random" } else { "model" }.into(),
-                Box::new(|m| eprintln!("tb-tune: {m}")),
+            Box::new(
+                QueueMeasurer::new(
+                    &location,
+                    target.clone(),
+                    name,
+                    if args.random { "random" } else { "model" }.into(),
+                    Box::new(|m| eprintln!("tb-tune: {m}")),
+                )
+                .map(|mut q| {
+                    q.max_attempts = args.max_attempts.max(1);
+                    q
+                })?,
             )
-            .map(|mut q| {
-                q.max_attempts = args.max_attempts.max(1);
-                q
-            })?)
         }
     };
     let options = SearchOptions {

@@ -142,7 +142,8 @@ pub fn record_from_row(row: &[Value]) -> Result<(Record, String, String), String
         decision: serde_json::from_str(&decision)
             .map_err(|e| format!("its decision '{decision}' is malformed: {e}"))?,
         description: text(7, "description")?,
-        status: Status::parse(&status).ok_or_else(|| format!("its status '{status}' is unknown"))?,
+        status: Status::parse(&status)
+            .ok_or_else(|| format!("its status '{status}' is unknown"))?,
         latency_s: row.get(9).and_then(Value::as_real),
         runs_s: serde_json::from_str(&runs)
             .map_err(|e| format!("its run times '{runs}' are malformed: {e}"))?,
@@ -226,7 +227,9 @@ impl Database {
             return Database::connect(&location);
         }
         let located = |e: String| format!("{}: {e}", path.display());
-        let existing = std::fs::metadata(path).map(|m| m.len() > 0).unwrap_or(false);
+        let existing = std::fs::metadata(path)
+            .map(|m| m.len() > 0)
+            .unwrap_or(false);
         if existing {
             let mut header = [0u8; 16];
             let mut file = std::fs::File::open(path).map_err(|e| located(e.to_string()))?;
@@ -366,7 +369,12 @@ impl Database {
 
     /// Adds `record` about the task `task_key` (summary and IR stored the first time), in
     /// one transaction.
-    pub fn add(&mut self, record: &Record, task_summary: &str, task_ir: &str) -> Result<(), String> {
+    pub fn add(
+        &mut self,
+        record: &Record,
+        task_summary: &str,
+        task_ir: &str,
+    ) -> Result<(), String> {
         self.transaction(|sql| insert_record(sql, record, task_summary, task_ir, None))
             .map_err(|e| self.located(e))
     }

@@ -22,8 +22,8 @@ pub fn is_postgres(location: &str) -> bool {
 
 /// The connection settings of `location`, with the password looked up.
 pub fn config(location: &str) -> Result<Config, String> {
-    let mut config = Config::from_str(location)
-        .map_err(|e| format!("not a PostgreSQL location: {e}"))?;
+    let mut config =
+        Config::from_str(location).map_err(|e| format!("not a PostgreSQL location: {e}"))?;
     if config.get_password().is_some() {
         return Err(
             "a password in the database location is refused (it would show in process lists and logs): put it in PGPASSWORD or ~/.pgpass"
@@ -99,7 +99,12 @@ fn password(config: &Config) -> Option<String> {
         // libpq matches a socket directory as `localhost`.
         Some(Host::Unix(_)) | None => "localhost".into(),
     };
-    let port = config.get_ports().first().copied().unwrap_or(5432).to_string();
+    let port = config
+        .get_ports()
+        .first()
+        .copied()
+        .unwrap_or(5432)
+        .to_string();
     let wanted = [
         host.as_str(),
         port.as_str(),

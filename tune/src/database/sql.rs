@@ -193,7 +193,9 @@ fn pg_rows(rows: Vec<postgres::Row>) -> Result<Vec<Vec<Value>>, String> {
     Ok(out)
 }
 
-fn pg_refs(boxed: &[Box<dyn postgres::types::ToSql + Sync>]) -> Vec<&(dyn postgres::types::ToSql + Sync)> {
+fn pg_refs(
+    boxed: &[Box<dyn postgres::types::ToSql + Sync>],
+) -> Vec<&(dyn postgres::types::ToSql + Sync)> {
     boxed.iter().map(|b| b.as_ref()).collect()
 }
 
@@ -226,21 +228,27 @@ macro_rules! impl_pg_sql {
 
             fn execute(&mut self, sql: &str, params: &[Value]) -> Result<u64, String> {
                 let boxed = pg_params(params);
-                <$ty>::execute(self, Dialect::Postgres.render(sql).as_str(), &pg_refs(&boxed))
-                    .map_err(|e| pg_error(&e))
+                <$ty>::execute(
+                    self,
+                    Dialect::Postgres.render(sql).as_str(),
+                    &pg_refs(&boxed),
+                )
+                .map_err(|e| pg_error(&e))
             }
 
             fn query(&mut self, sql: &str, params: &[Value]) -> Result<Vec<Vec<Value>>, String> {
                 let boxed = pg_params(params);
-                let rows =
-                    <$ty>::query(self, Dialect::Postgres.render(sql).as_str(), &pg_refs(&boxed))
-                        .map_err(|e| pg_error(&e))?;
+                let rows = <$ty>::query(
+                    self,
+                    Dialect::Postgres.render(sql).as_str(),
+                    &pg_refs(&boxed),
+                )
+                .map_err(|e| pg_error(&e))?;
                 pg_rows(rows)
             }
 
             fn batch(&mut self, sql: &str) -> Result<(), String> {
-                <$ty>::batch_execute(self, &Dialect::Postgres.render(sql))
-                    .map_err(|e| pg_error(&e))
+                <$ty>::batch_execute(self, &Dialect::Postgres.render(sql)).map_err(|e| pg_error(&e))
             }
         }
     };

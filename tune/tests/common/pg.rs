@@ -106,7 +106,11 @@ impl PgCluster {
             user,
             password: password.map(str::to_owned),
         };
-        let auth = if password.is_some() { "scram-sha-256" } else { "trust" };
+        let auth = if password.is_some() {
+            "scram-sha-256"
+        } else {
+            "trust"
+        };
         cluster.run(
             "initdb",
             &[
@@ -194,7 +198,14 @@ impl PgCluster {
     pub fn stop(&self) -> Result<(), String> {
         self.run(
             "pg_ctl",
-            &["-D", self.data().to_str().expect("utf-8 path"), "-m", "immediate", "-w", "stop"],
+            &[
+                "-D",
+                self.data().to_str().expect("utf-8 path"),
+                "-m",
+                "immediate",
+                "-w",
+                "stop",
+            ],
         )
     }
 
@@ -209,7 +220,15 @@ impl PgCluster {
         let name = name.as_str();
         self.run(
             "createdb",
-            &["-h", "127.0.0.1", "-p", &self.port.to_string(), "-U", "tb", name],
+            &[
+                "-h",
+                "127.0.0.1",
+                "-p",
+                &self.port.to_string(),
+                "-U",
+                "tb",
+                name,
+            ],
         )?;
         Ok(self.location(name))
     }
