@@ -108,7 +108,7 @@ impl Sql for &rusqlite::Connection {
 
     fn execute(&mut self, sql: &str, params: &[Value]) -> Result<u64, String> {
         rusqlite::Connection::execute(
-            *self,
+            self,
             &Dialect::Sqlite.render(sql),
             rusqlite::params_from_iter(params),
         )
