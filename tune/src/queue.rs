@@ -4,8 +4,8 @@
 //! machine [`claim`] the oldest job of their own target with `SELECT ... FOR UPDATE SKIP
 //! LOCKED` (so concurrent workers never wait on, nor take, each other's job), setting a
 //! lease that a heartbeat ([`renew`]) extends while the job is measured, and [`complete`]
-//! it: the record and the job's completion commit in one transaction, and only while the
-//! worker still holds the lease. A job whose worker died is claimed again once its lease
+//! it: the record and the job's completion commit in one statement (so one transaction),
+//! and only while the worker still holds the lease. A job whose worker died is claimed again once its lease
 //! has expired; after `max_attempts` expired leases it is recorded as a `crash` with the
 //! reason and never retried. `records.job_id` is unique, so a job yields one record at
 //! most whatever the interleaving.
@@ -21,7 +21,7 @@ use postgres::Client;
 use postgres::fallible_iterator::FallibleIterator;
 
 use crate::database::sql::{Sql, Value, pg_error};
-use crate::database::{Record, Status, insert_record, upsert_target, upsert_task};
+use crate::database::{Record, Status, upsert_target, upsert_task};
 use crate::search::Measurement;
 use crate::target::TargetKey;
 
@@ -238,15 +238,19 @@ pub fn fail_exhausted(client: &mut Client, target: &TargetKey) -> Result<u64, St
     Ok(rows.len() as u64)
 }
 
+/// A task's key, summary and IR, by its row id: a worker reads each task once.
+pub type TaskCache = HashMap<i64, (String, String, String)>;
+
 /// Claims the oldest job of `target` that is queued or whose lease has expired, for
-/// `lease`; `None` when there is none.
+/// `lease`; `None` when there is none. One statement; the task is read only the first
+/// time it is seen.
 pub fn claim(
     client: &mut Client,
     worker: &str,
     target: &TargetKey,
     lease: Duration,
+    tasks: &mut TaskCache,
 ) -> Result<Option<Job>, String> {
-    fail_exhausted(client, target)?;
     let rows = Sql::query(
         client,
         "UPDATE jobs SET state = 'running', worker = ?2, attempts = attempts + 1,
@@ -265,19 +269,24 @@ pub fn claim(
     let Some(row) = rows.first() else {
         return Ok(None);
     };
-    let task = Sql::query(
-        client,
-        "SELECT key, summary, ir FROM tasks WHERE id = ?1",
-        &[row[2].clone()],
-    )?;
     let text = |v: &Value| v.as_text().unwrap_or_default().to_string();
-    let task = task.first().ok_or("a job's task is missing")?;
+    let task_id = row[2].as_int().ok_or("a job without its task")?;
+    if !tasks.contains_key(&task_id) {
+        let task = Sql::query(
+            client,
+            "SELECT key, summary, ir FROM tasks WHERE id = ?1",
+            &[Value::Int(Some(task_id))],
+        )?;
+        let task = task.first().ok_or("a job's task is missing")?;
+        tasks.insert(task_id, (text(&task[0]), text(&task[1]), text(&task[2])));
+    }
+    let (task_key, task_summary, task_ir) = tasks[&task_id].clone();
     Ok(Some(Job {
         id: row[0].as_int().ok_or("a job without an id")?,
         attempt: row[1].as_int().unwrap_or(0),
-        task_key: text(&task[0]),
-        task_summary: text(&task[1]),
-        task_ir: text(&task[2]),
+        task_key,
+        task_summary,
+        task_ir,
         space: text(&row[3]),
         decision: text(&row[4]),
         description: text(&row[5]),
@@ -324,73 +333,59 @@ pub enum Completion {
     LeaseLost,
 }
 
-/// Writes the record of `job` and marks it done, in one transaction, if `worker` still
-/// holds it.
+/// Writes the record of `job` and marks it done, if `worker` still holds it: one
+/// statement, so one transaction (the job's row gives the record its target and task).
 pub fn complete(
     client: &mut Client,
     worker: &str,
-    target: &TargetKey,
     job: &Job,
     decision: &[usize],
     m: &Measurement,
 ) -> Result<Completion, String> {
-    let mut tx = client.transaction().map_err(|e| pg_error(&e))?;
-    let held = Sql::execute(
-        &mut tx,
-        "UPDATE jobs SET state = 'done', finished = {now}, lease_until = NULL, error = ?4
-         WHERE id = ?1 AND worker = ?2 AND attempts = ?3 AND state = 'running'",
+    let inserted = Sql::execute(
+        client,
+        "WITH done AS (
+             UPDATE jobs SET state = 'done', finished = {now}, lease_until = NULL, error = ?4
+             WHERE id = ?1 AND worker = ?2 AND attempts = ?3 AND state = 'running'
+             RETURNING id, target_id, task_id, space, description, search),
+         seen AS (
+             UPDATE workers SET jobs_done = jobs_done + 1, last_seen = {now}
+             WHERE name = ?2 AND EXISTS (SELECT 1 FROM done))
+         INSERT INTO records (target_id, task_id, space, decision, description, status,
+             latency_s, runs_s, error, search, created, job_id)
+         SELECT target_id, task_id, space, ?5, description, ?6, ?7, ?8, ?4, search, {now}, id
+         FROM done",
         &[
             Value::Int(Some(job.id)),
             Value::text(worker),
             Value::Int(Some(job.attempt)),
             Value::Text(m.error.clone()),
+            Value::text(serde_json::to_string(decision).expect("indices serialize")),
+            Value::text(m.status.as_str()),
+            Value::Real(m.latency_s),
+            Value::text(serde_json::to_string(&m.runs_s).expect("numbers serialize")),
         ],
     )?;
-    if held == 0 {
-        let mine = Sql::query(
-            &mut tx,
-            "SELECT count(*) FROM jobs WHERE id = ?1 AND worker = ?2 AND attempts = ?3
-                 AND state = 'done'",
-            &[
-                Value::Int(Some(job.id)),
-                Value::text(worker),
-                Value::Int(Some(job.attempt)),
-            ],
-        )?;
-        return Ok(if mine.first().and_then(|r| r[0].as_int()) == Some(1) {
-            Completion::AlreadyRecorded
-        } else {
-            Completion::LeaseLost
-        });
+    if inserted == 1 {
+        // A wake-up only: coordinators also poll, so it need not be in the transaction.
+        let _ = client.batch_execute(&format!("NOTIFY {DONE_CHANNEL}"));
+        return Ok(Completion::Recorded);
     }
-    let record = Record {
-        target: target.clone(),
-        task_key: job.task_key.clone(),
-        space: job.space.clone(),
-        decision: decision.to_vec(),
-        description: job.description.clone(),
-        status: m.status,
-        latency_s: m.latency_s,
-        runs_s: m.runs_s.clone(),
-        error: m.error.clone(),
-        search: job.search.clone(),
-    };
-    insert_record(
-        &mut tx,
-        &record,
-        &job.task_summary,
-        &job.task_ir,
-        Some(job.id),
+    let mine = Sql::query(
+        client,
+        "SELECT count(*) FROM jobs WHERE id = ?1 AND worker = ?2 AND attempts = ?3
+             AND state = 'done'",
+        &[
+            Value::Int(Some(job.id)),
+            Value::text(worker),
+            Value::Int(Some(job.attempt)),
+        ],
     )?;
-    Sql::execute(
-        &mut tx,
-        "UPDATE workers SET jobs_done = jobs_done + 1, last_seen = {now} WHERE name = ?1",
-        &[Value::text(worker)],
-    )?;
-    tx.batch_execute(&format!("NOTIFY {DONE_CHANNEL}"))
-        .map_err(|e| pg_error(&e))?;
-    tx.commit().map_err(|e| pg_error(&e))?;
-    Ok(Completion::Recorded)
+    Ok(if mine.first().and_then(|r| r[0].as_int()) == Some(1) {
+        Completion::AlreadyRecorded
+    } else {
+        Completion::LeaseLost
+    })
 }
 
 /// Waits up to `timeout` for a notification on the channels this client listens to;

@@ -273,45 +273,47 @@ fn leases_expire_retry_and_fail_after_max_attempts() {
     )
     .unwrap();
     let lease = Duration::from_millis(300);
+    let mut tasks = queue::TaskCache::new();
     // Two workers claim different jobs; a worker of another target claims none.
-    let j1 = queue::claim(&mut w1, "w1", &target, lease)
+    let j1 = queue::claim(&mut w1, "w1", &target, lease, &mut tasks)
         .unwrap()
         .unwrap();
-    let j2 = queue::claim(&mut w2, "w2", &target, lease)
+    let j2 = queue::claim(&mut w2, "w2", &target, lease, &mut tasks)
         .unwrap()
         .unwrap();
     assert_ne!(j1.id, j2.id);
     assert!(
-        queue::claim(&mut w2, "w2", &target_key("skylake", 1), lease)
+        queue::claim(&mut w2, "w2", &target_key("skylake", 1), lease, &mut tasks)
             .unwrap()
             .is_none()
     );
     // w2 completes; w1 "dies" (stops renewing), its job is claimed again after the lease.
     assert_eq!(
-        queue::complete(&mut w2, "w2", &target, &j2, &[2], &ok(1.0)).unwrap(),
+        queue::complete(&mut w2, "w2", &j2, &[2], &ok(1.0)).unwrap(),
         Completion::Recorded
     );
     assert!(
-        queue::claim(&mut w2, "w2", &target, lease)
+        queue::claim(&mut w2, "w2", &target, lease, &mut tasks)
             .unwrap()
             .is_none(),
         "w1 still holds its lease"
     );
     std::thread::sleep(Duration::from_millis(400));
-    let again = queue::claim(&mut w2, "w2", &target, lease)
+    let again = queue::claim(&mut w2, "w2", &target, lease, &mut tasks)
         .unwrap()
         .unwrap();
     assert_eq!((again.id, again.attempt), (j1.id, 2));
     // The first holder comes back late: its completion is refused, nothing is written.
     assert_eq!(
-        queue::complete(&mut w1, "w1", &target, &j1, &[1], &ok(9.0)).unwrap(),
+        queue::complete(&mut w1, "w1", &j1, &[1], &ok(9.0)).unwrap(),
         Completion::LeaseLost
     );
     assert!(!queue::renew(&mut w1, "w1", j1.id, j1.attempt, lease).unwrap());
     // The second holder is lost too: max_attempts (2) is reached, the job is recorded failed.
     std::thread::sleep(Duration::from_millis(400));
+    assert_eq!(queue::fail_exhausted(&mut w2, &target).unwrap(), 1);
     assert!(
-        queue::claim(&mut w2, "w2", &target, lease)
+        queue::claim(&mut w2, "w2", &target, lease, &mut tasks)
             .unwrap()
             .is_none()
     );
