@@ -271,16 +271,19 @@ pub fn claim(
     };
     let text = |v: &Value| v.as_text().unwrap_or_default().to_string();
     let task_id = row[2].as_int().ok_or("a job without its task")?;
-    if !tasks.contains_key(&task_id) {
-        let task = Sql::query(
-            client,
-            "SELECT key, summary, ir FROM tasks WHERE id = ?1",
-            &[Value::Int(Some(task_id))],
-        )?;
-        let task = task.first().ok_or("a job's task is missing")?;
-        tasks.insert(task_id, (text(&task[0]), text(&task[1]), text(&task[2])));
-    }
-    let (task_key, task_summary, task_ir) = tasks[&task_id].clone();
+    let (task_key, task_summary, task_ir) = match tasks.entry(task_id) {
+        std::collections::hash_map::Entry::Occupied(e) => e.get().clone(),
+        std::collections::hash_map::Entry::Vacant(e) => {
+            let task = Sql::query(
+                client,
+                "SELECT key, summary, ir FROM tasks WHERE id = ?1",
+                &[Value::Int(Some(task_id))],
+            )?;
+            let task = task.first().ok_or("a job's task is missing")?;
+            e.insert((text(&task[0]), text(&task[1]), text(&task[2])))
+                .clone()
+        }
+    };
     Ok(Some(Job {
         id: row[0].as_int().ok_or("a job without an id")?,
         attempt: row[1].as_int().unwrap_or(0),
