@@ -20,11 +20,13 @@ die() { printf '[setup] error: %s\n' "$*" >&2; exit 1; }
 #   libzstd-dev libz3-dev libxml2-dev zlib1g-dev  system libraries llvm-config --system-libs names
 #   mlir-22-tools                  mlir-opt-22, the reference for the text format (lit feature)
 #   llvm-22-tools                  FileCheck, not, split-file for lit tests
+#   postgresql                     tb-tune's PostgreSQL tests start throwaway clusters (initdb)
 PACKAGES=(
     build-essential pkg-config ca-certificates
     python3 python3-venv
     llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools libclang-22-dev libpolly-22-dev
     libzstd-dev libz3-dev libxml2-dev zlib1g-dev
+    postgresql
 )
 
 # --- Debian packages -------------------------------------------------------------------

@@ -108,7 +108,11 @@ impl Measurer for ChildMeasurer {
             Some(d) => serde_json::to_string(d).expect("indices serialize"),
             None => "default".into(),
         };
+        use std::os::unix::process::CommandExt;
         let child = Command::new(&self.exe)
+            // Its own process group: a Ctrl-C at the terminal stops the tuner cleanly
+            // (after this measurement) instead of killing the measurement as a crash.
+            .process_group(0)
             .arg("--measure")
             .arg(&dir)
             .arg("--decision")

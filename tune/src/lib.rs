@@ -1,17 +1,25 @@
 //! TensorBind tuning: the tasks of a model ([`task`]), their knobs ([`space`]), loop
 //! features ([`features`]), a gradient-boosted-tree ranker ([`gbdt`]), model-guided search
 //! with a task scheduler ([`search`]), the tuning database ([`database`]) and applying its
-//! best records when a model is compiled ([`apply`]). Measuring (compiling and timing with
+//! best records when a model is compiled ([`apply`]); on PostgreSQL, a measurement job
+//! queue ([`queue`]) with workers ([`worker`]) and a coordinator ([`coordinator`]) so many
+//! machines measure for one search. Measuring (compiling and timing with
 //! the CPU backend) lives with the tools, which link LLVM; this crate does not.
 
 pub mod apply;
+pub mod coordinator;
 pub mod database;
 pub mod features;
 pub mod gbdt;
+pub mod queue;
 pub mod search;
 pub mod space;
+pub mod status;
+pub mod stop;
+pub mod synthetic;
 pub mod target;
 pub mod task;
+pub mod worker;
 
 pub use database::{Database, Record, Status};
 pub use features::{FEATURE_COUNT, FEATURE_SCHEMA_VERSION};

@@ -38,6 +38,25 @@ pub struct Measurement {
 /// Compiles and times one candidate (`None`: the heuristic schedule) of a task.
 pub trait Measurer {
     fn measure(&mut self, task: &TunableTask, decision: Option<&[usize]>) -> Measurement;
+
+    /// Measures a round: `(index into tasks, decision)` pairs. `None` for a candidate
+    /// left unmeasured because a stop was requested (the search then ends). A queue
+    /// measures a round in parallel; by default the candidates are measured in turn.
+    fn measure_batch(
+        &mut self,
+        tasks: &[TunableTask],
+        batch: &[(usize, Option<Vec<usize>>)],
+    ) -> Result<Vec<Option<Measurement>>, String> {
+        let mut out = Vec::with_capacity(batch.len());
+        for (i, decision) in batch {
+            if crate::stop::requested() {
+                out.push(None);
+            } else {
+                out.push(Some(self.measure(&tasks[*i], decision.as_deref())));
+            }
+        }
+        Ok(out)
+    }
 }
 
 /// Where records go as they are measured (the database, in the tool).
@@ -308,6 +327,7 @@ pub fn tune(
     let search_name = if options.random { "random" } else { "model" };
     let mut run = |i: usize,
                    decision: Option<Vec<usize>>,
+                   m: Measurement,
                    trial: &mut usize,
                    progress: &mut Vec<TaskProgress>,
                    records: &mut Vec<Record>,
@@ -315,7 +335,6 @@ pub fn tune(
                    curve: &mut Vec<f64>|
      -> Result<(), String> {
         let task = &tasks[i];
-        let m = measurer.measure(task, decision.as_deref());
         let description = match &decision {
             Some(d) => task.space.describe(d),
             None => "heuristic".to_string(),
@@ -371,13 +390,22 @@ pub fn tune(
         });
         Ok(())
     };
-    for &i in &tunable {
-        if trial >= options.trials {
-            break;
-        }
+    let heuristics: Vec<(usize, Option<Vec<usize>>)> = tunable
+        .iter()
+        .take(options.trials)
+        .map(|&i| (i, None))
+        .collect();
+    let mut stopped = false;
+    let measured_now = measurer.measure_batch(tasks, &heuristics)?;
+    for ((i, decision), m) in heuristics.into_iter().zip(measured_now) {
+        let Some(m) = m else {
+            stopped = true;
+            continue;
+        };
         run(
             i,
-            None,
+            decision,
+            m,
             &mut trial,
             &mut progress,
             &mut records,
@@ -387,7 +415,7 @@ pub fn tune(
     }
     let mut ranker: Option<Ranker> = None;
     let mut exhausted: HashSet<usize> = HashSet::new();
-    while trial < options.trials {
+    while trial < options.trials && !stopped {
         let Some(&i) = tunable
             .iter()
             .filter(|i| !exhausted.contains(i))
@@ -412,10 +440,18 @@ pub fn tune(
             exhausted.insert(i);
             continue;
         }
-        for d in proposals {
+        let batch: Vec<(usize, Option<Vec<usize>>)> =
+            proposals.into_iter().map(|d| (i, Some(d))).collect();
+        let measured_now = measurer.measure_batch(tasks, &batch)?;
+        for ((i, decision), m) in batch.into_iter().zip(measured_now) {
+            let Some(m) = m else {
+                stopped = true;
+                continue;
+            };
             run(
                 i,
-                Some(d),
+                decision,
+                m,
                 &mut trial,
                 &mut progress,
                 &mut records,

@@ -190,3 +190,71 @@ fn a_killed_writer_keeps_every_completed_trial() {
         assert_eq!(r.decision, vec![i]);
     }
 }
+
+#[test]
+fn a_version_1_file_is_migrated_and_keeps_its_records() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("v1.db");
+    {
+        // The schema tb-tune wrote before the job queue, with one record.
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        conn.execute_batch(
+            "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+             INSERT INTO meta VALUES ('format', 'tb-tune'), ('schema_version', '1');
+             CREATE TABLE targets (id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE,
+                 cpu TEXT NOT NULL, features TEXT NOT NULL, threads INTEGER NOT NULL);
+             CREATE TABLE tasks (id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE,
+                 summary TEXT NOT NULL, ir TEXT NOT NULL);
+             CREATE TABLE records (id INTEGER PRIMARY KEY,
+                 target_id INTEGER NOT NULL REFERENCES targets(id),
+                 task_id INTEGER NOT NULL REFERENCES tasks(id),
+                 space TEXT NOT NULL, decision TEXT NOT NULL, description TEXT NOT NULL,
+                 status TEXT NOT NULL, latency_s REAL, runs_s TEXT NOT NULL, error TEXT,
+                 search TEXT NOT NULL, created REAL NOT NULL);
+             INSERT INTO targets VALUES (1, 'znver3|+avx2,+fma|threads=1', 'znver3', '+avx2,+fma', 1);
+             INSERT INTO tasks VALUES (1, 'aa', 's', 'ir');
+             INSERT INTO records VALUES (1, 1, 1, 'microkernel', '[7]', '[7]', 'ok', 0.5, '[0.5]',
+                 NULL, 'model', 0);",
+        )
+        .unwrap();
+    }
+    let mut db = Database::open(&path).unwrap();
+    let records = db.records(&target_key("znver3", 1)).unwrap();
+    assert_eq!(records.len(), 1);
+    assert_eq!(records[0].decision, vec![7]);
+    db.add(&record("znver3", "aa", vec![8], Some(0.25)), "s", "ir")
+        .unwrap();
+    drop(db);
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    let version: String = conn
+        .query_row(
+            "SELECT value FROM meta WHERE key = 'schema_version'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(version, tb_tune::database::SCHEMA_VERSION.to_string());
+    let jobs: i64 = conn
+        .query_row("SELECT count(*) FROM jobs", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(jobs, 0);
+}
+
+#[test]
+fn a_newer_schema_is_refused_and_left_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.db");
+    drop(Database::open(&path).unwrap());
+    {
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        conn.execute(
+            "UPDATE meta SET value = '99' WHERE key = 'schema_version'",
+            [],
+        )
+        .unwrap();
+    }
+    let before = std::fs::read(&path).unwrap();
+    let err = Database::open(&path).err().unwrap();
+    assert!(err.contains("schema version 99 is newer"), "{err}");
+    assert_eq!(std::fs::read(&path).unwrap(), before);
+}

@@ -7,6 +7,10 @@
 //! child process, until `--trials` measurements are spent; every trial is written to the
 //! database as it completes. A per-task table ends the run; `--report` also runs a random
 //! search of the same budget and plots both.
+//!
+//! On a PostgreSQL database, `--workers` makes this process a coordinator that queues
+//! candidates for workers (`tb-tune worker`) on any machine of the same target;
+//! `tb-tune status` reports the queue, the workers and the best latencies.
 
 use std::io::{BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -19,15 +23,19 @@ use tb_passes::schedule::Target;
 use tb_tools::load::{load_mlir, load_onnx, parse_input_shapes};
 use tb_tools::tuning::{ChildMeasurer, DatabaseSink, host_target, measure_child};
 use tb_tune::Database;
+use tb_tune::coordinator::QueueMeasurer;
 use tb_tune::search::{SearchOptions, SearchResult, tune};
 use tb_tune::space::{Space, TunableTask};
+use tb_tune::synthetic::SyntheticMeasurer;
 use tb_tune::task::{FRONT_PIPELINE, run_pipeline, tasks};
+use tb_tune::worker::{WorkerOptions, run_worker};
 
 #[derive(Parser, Debug)]
 #[command(
     name = "tb-tune",
     version,
-    about = "TensorBind auto-tuner: measure schedules of a model's kernels into a tuning database"
+    about = "TensorBind auto-tuner: measure schedules of a model's kernels into a tuning database",
+    after_help = "Also: `tb-tune worker --db postgres://...` measures queued jobs for this machine; `tb-tune status --db FILE|URL` shows a database's queue, workers and best latencies."
 )]
 struct Args {
     /// The model: an ONNX file (`.onnx`) or an MLIR module at any level.
@@ -36,9 +44,22 @@ struct Args {
     /// Measurements to spend, the heuristic schedule of each task included.
     #[arg(long, default_value_t = 64)]
     trials: usize,
-    /// The tuning database (SQLite; created if missing).
-    #[arg(long, value_name = "FILE", default_value = "tuning.db")]
+    /// The tuning database: a SQLite file (created if missing) or `postgres://user@host/db`
+    /// (password from PGPASSWORD or ~/.pgpass).
+    #[arg(long, value_name = "FILE|URL", default_value = "tuning.db")]
     db: PathBuf,
+    /// Coordinate workers through the database's job queue (PostgreSQL) instead of
+    /// measuring here: `auto` starts one local worker per core, `N` starts N, `0` only
+    /// queues (for workers started elsewhere).
+    #[arg(long, value_name = "auto|N")]
+    workers: Option<String>,
+    /// Candidates queued per round when coordinating (default: 4 or the local workers).
+    #[arg(long)]
+    batch: Option<usize>,
+    /// Times a job is handed out again after its worker is lost before it is recorded as
+    /// failed.
+    #[arg(long, default_value_t = 3)]
+    max_attempts: u32,
     /// Threads the kernels run on (part of the target: records answer for this count only).
     #[arg(long, default_value_t = 1)]
     threads: usize,
@@ -75,17 +96,198 @@ struct Args {
     decision: String,
 }
 
+/// `tb-tune worker`: measures jobs of the queue for this machine's target.
+#[derive(Parser, Debug)]
+#[command(
+    name = "tb-tune worker",
+    about = "Measure queued tuning jobs for this machine's target"
+)]
+struct WorkerArgs {
+    /// The database: `postgres://user@host/db`.
+    #[arg(long, value_name = "URL")]
+    db: String,
+    /// The target whose jobs to take: `auto`, this machine's.
+    #[arg(long, default_value = "auto")]
+    target: String,
+    /// Threads the kernels run on (part of the target).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Seconds one measurement may take before it is killed.
+    #[arg(long, default_value_t = 30.0)]
+    timeout: f64,
+    /// Seconds of a job's lease (renewed every third of it while the job is measured).
+    #[arg(long, default_value_t = 30.0)]
+    lease: f64,
+    /// Exit after this many seconds without a job (default: wait until stopped).
+    #[arg(long, value_name = "SECONDS")]
+    idle_exit: Option<f64>,
+    /// Exit after this many jobs.
+    #[arg(long)]
+    max_jobs: Option<usize>,
+    /// Seconds to keep reconnecting to an unreachable server before giving up.
+    #[arg(long, default_value_t = 300.0)]
+    reconnect_for: f64,
+    /// The worker's name (default: host:pid).
+    #[arg(long)]
+    name: Option<String>,
+    /// Test and benchmark mode: no compilation; each job waits MS milliseconds and
+    /// reports a latency hashed from its decision (records say `synthetic`).
+    #[arg(long, value_name = "MS")]
+    synthetic: Option<f64>,
+}
+
+/// `tb-tune status`: the queue, the workers and the best latencies of a database.
+#[derive(Parser, Debug)]
+#[command(
+    name = "tb-tune status",
+    about = "Show a tuning database's queue, workers and best latencies"
+)]
+struct StatusArgs {
+    #[arg(long, value_name = "FILE|URL")]
+    db: String,
+}
+
 fn main() -> ExitCode {
-    let args = Args::parse();
-    if let Some(dir) = &args.measure {
-        println!("{}", measure_child(dir, &args.decision, args.threads));
-        return ExitCode::SUCCESS;
+    let first = std::env::args().nth(1);
+    if first.as_deref() != Some("--measure") {
+        tb_tune::stop::install();
     }
-    match run(&args) {
+    let result = match first.as_deref() {
+        Some("worker") => worker(&WorkerArgs::parse_from(std::env::args().skip(1))),
+        Some("status") => status(&StatusArgs::parse_from(std::env::args().skip(1))),
+        _ => {
+            let args = Args::parse();
+            if let Some(dir) = &args.measure {
+                println!("{}", measure_child(dir, &args.decision, args.threads));
+                return ExitCode::SUCCESS;
+            }
+            run(&args)
+        }
+    };
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
             eprintln!("tb-tune: {message}");
             ExitCode::FAILURE
+        }
+    }
+}
+
+fn hostname() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|h| h.trim().to_string())
+        .unwrap_or_else(|_| "localhost".into())
+}
+
+fn worker(args: &WorkerArgs) -> Result<(), String> {
+    if args.target != "auto" {
+        return Err(format!(
+            "--target {}: a worker measures for the machine it runs on; only `auto` is accepted",
+            args.target
+        ));
+    }
+    let positive = |name: &str, v: f64| {
+        if v.is_finite() && v > 0.0 {
+            Ok(Duration::from_secs_f64(v))
+        } else {
+            Err(format!("--{name} must be a positive number of seconds"))
+        }
+    };
+    let options = WorkerOptions {
+        location: args.db.clone(),
+        target: host_target(args.threads),
+        name: args
+            .name
+            .clone()
+            .unwrap_or_else(|| format!("{}:{}", hostname(), std::process::id())),
+        host: hostname(),
+        lease: positive("lease", args.lease)?,
+        reconnect_for: positive("reconnect-for", args.reconnect_for)?,
+        idle_exit: args
+            .idle_exit
+            .map(|s| positive("idle-exit", s))
+            .transpose()?,
+        max_jobs: args.max_jobs,
+        synthetic: args.synthetic.is_some(),
+    };
+    if !tb_tune::database::postgres::is_postgres(&options.location) {
+        return Err(format!(
+            "--db {}: workers take jobs from a PostgreSQL queue (--db postgres://...)",
+            options.location
+        ));
+    }
+    let mut measurer: Box<dyn tb_tune::Measurer> = match args.synthetic {
+        Some(ms) if ms.is_finite() && ms >= 0.0 => Box::new(SyntheticMeasurer {
+            work: Duration::from_secs_f64(ms / 1e3),
+        }),
+        Some(_) => return Err("--synthetic must be a non-negative number of milliseconds".into()),
+        None => {
+            let exe = std::env::current_exe()
+                .map_err(|e| format!("cannot find my own executable: {e}"))?;
+            Box::new(ChildMeasurer::new(
+                exe,
+                args.threads,
+                positive("timeout", args.timeout)?,
+            )?)
+        }
+    };
+    let name = options.name.clone();
+    eprintln!(
+        "worker {name}: measuring for {} from {}",
+        options.target.describe(),
+        tb_tune::database::postgres::display(&options.location)
+    );
+    let summary = run_worker(&options, measurer.as_mut(), &mut |m| {
+        eprintln!("worker {name}: {m}")
+    })?;
+    eprintln!(
+        "worker {name}: stopped{}: {} recorded, {} rejected, {} leases lost, {} reconnects",
+        match tb_tune::stop::signal() {
+            0 => String::new(),
+            s => format!(" on signal {s}"),
+        },
+        summary.recorded,
+        summary.rejected,
+        summary.leases_lost,
+        summary.reconnects
+    );
+    Ok(())
+}
+
+fn status(args: &StatusArgs) -> Result<(), String> {
+    let db = Database::connect(&args.db)?;
+    print!(
+        "{}",
+        tb_tune::status::report(&db).map_err(|e| format!("{}: {e}", db.location()))?
+    );
+    for warning in db.take_warnings() {
+        eprintln!("tb-tune: warning: {warning}");
+    }
+    Ok(())
+}
+
+/// Parses `--workers`: `auto` is one local worker per core.
+fn local_workers(spec: &str) -> Result<usize, String> {
+    if spec == "auto" {
+        return Ok(std::thread::available_parallelism().map_or(1, |n| n.get()));
+    }
+    spec.parse()
+        .map_err(|_| format!("--workers {spec}: expected `auto` or a number"))
+}
+
+/// Local workers started by a coordinator; stopped (SIGTERM, then waited for) on drop.
+struct LocalWorkers(Vec<std::process::Child>);
+
+impl Drop for LocalWorkers {
+    fn drop(&mut self) {
+        for child in &self.0 {
+            // SAFETY: signalling our own child by its pid.
+            unsafe {
+                libc::kill(child.id() as libc::pid_t, libc::SIGTERM);
+            }
+        }
+        for child in &mut self.0 {
+            let _ = child.wait();
         }
     }
 }
@@ -147,12 +349,58 @@ fn run(args: &Args) -> Result<(), String> {
     let mut db = Database::open(&args.db)?;
     let target = host_target(args.threads);
     let exe = std::env::current_exe().map_err(|e| format!("cannot find my own executable: {e}"))?;
-    let mut measurer =
-        ChildMeasurer::new(exe, args.threads, Duration::from_secs_f64(args.timeout))?;
+    let mut _local = LocalWorkers(Vec::new());
+    let mut batch = args.batch.unwrap_or(4).max(1);
+    let mut measurer: Box<dyn tb_tune::Measurer> = match &args.workers {
+        None => Box::new(ChildMeasurer::new(
+            exe,
+            args.threads,
+            Duration::from_secs_f64(args.timeout),
+        )?),
+        Some(spec) => {
+            if !db.is_postgres() {
+                return Err(format!(
+                    "--workers: {} is a SQLite file; the job queue needs --db postgres://...",
+                    db.location()
+                ));
+            }
+            let n = local_workers(spec)?;
+            if args.batch.is_none() {
+                batch = batch.max(n);
+            }
+            let location = args.db.to_string_lossy().to_string();
+            for _ in 0..n {
+                let child = std::process::Command::new(&exe)
+                    .args(["worker", "--db", &location, "--threads"])
+                    .arg(args.threads.to_string())
+                    .arg("--timeout")
+                    .arg(args.timeout.to_string())
+                    .stdin(std::process::Stdio::null())
+                    .spawn()
+                    .map_err(|e| format!("cannot start a local worker: {e}"))?;
+                _local.0.push(child);
+            }
+            let name = format!("{}:{}", hostname(), std::process::id());
+            Box::new(
+                QueueMeasurer::new(
+                    &location,
+                    target.clone(),
+                    name,
+                    if args.random { "random" } else { "model" }.into(),
+                    Box::new(|m| eprintln!("tb-tune: {m}")),
+                )
+                .map(|mut q| {
+                    q.max_attempts = args.max_attempts.max(1);
+                    q
+                })?,
+            )
+        }
+    };
     let options = SearchOptions {
         trials: args.trials,
         random: args.random,
         seed: args.seed,
+        batch,
         ..SearchOptions::default()
     };
     eprintln!(
@@ -161,15 +409,20 @@ fn run(args: &Args) -> Result<(), String> {
         tunable.iter().filter(|t| t.space.is_tunable()).count(),
         target.describe(),
         args.trials,
-        args.db.display()
+        db.location()
     );
     let previous = db.records(&target)?;
+    for warning in db.take_warnings() {
+        eprintln!("tb-tune: warning: {warning}");
+    }
+    let queued = args.workers.is_some();
     let result = search(
         &tunable,
         &target,
         &previous,
-        &mut measurer,
+        measurer.as_mut(),
         &mut db,
+        queued,
         &options,
         "",
     )?;
@@ -183,8 +436,9 @@ fn run(args: &Args) -> Result<(), String> {
             &tunable,
             &target,
             &[],
-            &mut measurer,
+            measurer.as_mut(),
             &mut db,
+            queued,
             &baseline,
             "baseline ",
         )?;
@@ -204,8 +458,9 @@ fn search(
     tunable: &[TunableTask],
     target: &tb_tune::TargetKey,
     previous: &[tb_tune::Record],
-    measurer: &mut ChildMeasurer,
+    measurer: &mut dyn tb_tune::Measurer,
     db: &mut Database,
+    queued: bool,
     options: &SearchOptions,
     label: &str,
 ) -> Result<SearchResult, String> {
@@ -219,13 +474,16 @@ fn search(
         "{label}{} ",
         if options.random { "random" } else { "model" }
     ));
+    // Through the queue, the workers write the records.
     let mut sink = DatabaseSink(db);
+    let mut none = NoSink;
+    let sink: &mut dyn tb_tune::search::RecordSink = if queued { &mut none } else { &mut sink };
     let result = tune(
         tunable,
         target,
         previous,
         measurer,
-        &mut sink,
+        sink,
         options,
         &mut |event| {
             bar.set_position(event.trial as u64);
@@ -251,7 +509,23 @@ fn search(
         },
     )?;
     bar.finish_and_clear();
+    if tb_tune::stop::requested() {
+        eprintln!(
+            "tb-tune: stopped on signal {} after {} trials; every finished trial is in the database",
+            tb_tune::stop::signal(),
+            result.curve.len()
+        );
+    }
     Ok(result)
+}
+
+/// A sink for records that others (the workers) write.
+struct NoSink;
+
+impl tb_tune::search::RecordSink for NoSink {
+    fn add(&mut self, _: &TunableTask, _: &tb_tune::Record) -> Result<(), String> {
+        Ok(())
+    }
 }
 
 fn ms(latency: Option<f64>) -> String {

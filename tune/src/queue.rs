@@ -1,0 +1,413 @@
+//! The measurement job queue, in the tuning database on PostgreSQL (schema version 2).
+//!
+//! A coordinator [`enqueue`]s candidates of its target as `jobs` rows. Workers on any
+//! machine [`claim`] the oldest job of their own target with `SELECT ... FOR UPDATE SKIP
+//! LOCKED` (so concurrent workers never wait on, nor take, each other's job), setting a
+//! lease that a heartbeat ([`renew`]) extends while the job is measured, and [`complete`]
+//! it: the record and the job's completion commit in one statement (so one transaction),
+//! and only while the worker still holds the lease. A job whose worker died is claimed again once its lease
+//! has expired; after `max_attempts` expired leases it is recorded as a `crash` with the
+//! reason and never retried. `records.job_id` is unique, so a job yields one record at
+//! most whatever the interleaving.
+//!
+//! Times (leases, heartbeats) come from the server's clock, so machines with skewed
+//! clocks agree. Workers and coordinators wake on `NOTIFY tb_tune_jobs` (new jobs) and
+//! `NOTIFY tb_tune_done` (records), polling as a fallback.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use postgres::Client;
+use postgres::fallible_iterator::FallibleIterator;
+
+use crate::database::sql::{Sql, Value, pg_error};
+use crate::database::{Record, Status, upsert_target, upsert_task};
+use crate::search::Measurement;
+use crate::target::TargetKey;
+
+pub const JOBS_CHANNEL: &str = "tb_tune_jobs";
+pub const DONE_CHANNEL: &str = "tb_tune_done";
+
+/// A candidate to queue.
+#[derive(Clone, Debug)]
+pub struct NewJob {
+    pub task_key: String,
+    pub task_summary: String,
+    pub task_ir: String,
+    pub space: String,
+    /// Knob indices; empty: the heuristic schedule.
+    pub decision: Vec<usize>,
+    pub description: String,
+    pub search: String,
+}
+
+/// Queues `jobs` for `target` in one transaction and returns their ids, in order. A
+/// candidate already queued (or measured through the queue) for this target keeps its
+/// job: the id returned is that job's, so two coordinators share one measurement.
+pub fn enqueue(
+    client: &mut Client,
+    target: &TargetKey,
+    coordinator: &str,
+    max_attempts: u32,
+    jobs: &[NewJob],
+) -> Result<Vec<i64>, String> {
+    let mut tx = client.transaction().map_err(|e| pg_error(&e))?;
+    upsert_target(&mut tx, target)?;
+    let mut ids = Vec::with_capacity(jobs.len());
+    for job in jobs {
+        upsert_task(&mut tx, &job.task_key, &job.task_summary, &job.task_ir)?;
+        let decision = serde_json::to_string(&job.decision).expect("indices serialize");
+        let params = [
+            Value::text(target.id()),
+            Value::text(&job.task_key),
+            Value::text(&job.space),
+            Value::text(&decision),
+            Value::text(&job.description),
+            Value::text(&job.search),
+            Value::text(coordinator),
+            Value::Int(Some(max_attempts as i64)),
+        ];
+        let inserted = Sql::query(
+            &mut tx,
+            "INSERT INTO jobs (target_id, task_id, space, decision, description, search,
+                 coordinator, max_attempts, created)
+             VALUES ((SELECT id FROM targets WHERE key = ?1), (SELECT id FROM tasks WHERE key = ?2),
+                 ?3, ?4, ?5, ?6, ?7, ?8, {now})
+             ON CONFLICT (target_id, task_id, decision) DO NOTHING RETURNING id",
+            &params,
+        )?;
+        let id = match inserted.first() {
+            Some(row) => row[0].as_int(),
+            None => Sql::query(
+                &mut tx,
+                "SELECT j.id FROM jobs j JOIN targets t ON j.target_id = t.id
+                     JOIN tasks k ON j.task_id = k.id
+                     WHERE t.key = ?1 AND k.key = ?2 AND j.decision = ?3",
+                &[
+                    Value::text(target.id()),
+                    Value::text(&job.task_key),
+                    Value::text(&decision),
+                ],
+            )?
+            .first()
+            .and_then(|row| row[0].as_int()),
+        };
+        ids.push(id.ok_or("a queued job has no id")?);
+    }
+    tx.batch_execute(&format!("NOTIFY {JOBS_CHANNEL}"))
+        .map_err(|e| pg_error(&e))?;
+    tx.commit().map_err(|e| pg_error(&e))?;
+    Ok(ids)
+}
+
+/// The records of finished jobs among `ids`, by job id.
+pub fn finished(client: &mut Client, ids: &[i64]) -> Result<HashMap<i64, Record>, String> {
+    let list = ids.iter().map(i64::to_string).collect::<Vec<_>>().join(",");
+    if list.is_empty() {
+        return Ok(HashMap::new());
+    }
+    let rows = Sql::query(
+        client,
+        &format!(
+            "SELECT r.job_id, t.cpu, t.features, t.threads, k.key, r.space, r.decision,
+                 r.description, r.status, r.latency_s, r.runs_s, r.error, r.search, k.summary, k.ir
+             FROM records r JOIN targets t ON r.target_id = t.id JOIN tasks k ON r.task_id = k.id
+             WHERE r.job_id IN ({list})"
+        ),
+        &[],
+    )?;
+    let mut out = HashMap::new();
+    for row in rows {
+        let id = row[0].as_int().ok_or("a record without its job")?;
+        let record = match crate::database::record_from_row(&row) {
+            Ok((record, _, _)) => record,
+            // A job's record that does not parse still ends the job: as an error.
+            Err(why) => Record {
+                target: TargetKey {
+                    cpu: String::new(),
+                    features: String::new(),
+                    threads: 1,
+                },
+                task_key: String::new(),
+                space: String::new(),
+                decision: vec![],
+                description: String::new(),
+                status: Status::Error,
+                latency_s: None,
+                runs_s: vec![],
+                error: Some(format!("the record of job {id} is malformed: {why}")),
+                search: String::new(),
+            },
+        };
+        out.insert(id, record);
+    }
+    Ok(out)
+}
+
+/// Removes the jobs among `ids` that no worker has claimed yet (a coordinator that stops).
+pub fn withdraw(client: &mut Client, ids: &[i64]) -> Result<u64, String> {
+    let mut n = 0;
+    for id in ids {
+        n += Sql::execute(
+            client,
+            "DELETE FROM jobs WHERE id = ?1 AND state = 'queued'",
+            &[Value::Int(Some(*id))],
+        )?;
+    }
+    Ok(n)
+}
+
+/// A claimed job.
+#[derive(Clone, Debug)]
+pub struct Job {
+    pub id: i64,
+    /// Which claim of the job this is (1 the first time); the lease belongs to it.
+    pub attempt: i64,
+    pub task_key: String,
+    pub task_summary: String,
+    pub task_ir: String,
+    pub space: String,
+    /// The stored decision text (validated by the worker: rows may come from anywhere).
+    pub decision: String,
+    pub description: String,
+    pub search: String,
+}
+
+/// Registers (or refreshes) a worker and its target.
+pub fn register_worker(
+    client: &mut Client,
+    name: &str,
+    host: &str,
+    target: &TargetKey,
+) -> Result<(), String> {
+    upsert_target(client, target)?;
+    Sql::execute(
+        client,
+        "INSERT INTO workers (name, target_id, host, state, started, last_seen)
+         VALUES (?1, (SELECT id FROM targets WHERE key = ?2), ?3, 'idle', {now}, {now})
+         ON CONFLICT (name) DO UPDATE SET state = 'idle', last_seen = {now}",
+        &[
+            Value::text(name),
+            Value::text(target.id()),
+            Value::text(host),
+        ],
+    )?;
+    Ok(())
+}
+
+/// Marks a worker's state (`idle`, `busy`, `stopped`) and when it was last seen.
+pub fn worker_state(client: &mut Client, name: &str, state: &str) -> Result<(), String> {
+    Sql::execute(
+        client,
+        "UPDATE workers SET state = ?2, last_seen = {now} WHERE name = ?1",
+        &[Value::text(name), Value::text(state)],
+    )?;
+    Ok(())
+}
+
+/// Records as `crash` the jobs of `target` whose lease expired for the last allowed time.
+pub fn fail_exhausted(client: &mut Client, target: &TargetKey) -> Result<u64, String> {
+    let mut tx = client.transaction().map_err(|e| pg_error(&e))?;
+    let rows = Sql::query(
+        &mut tx,
+        "UPDATE jobs SET state = 'failed', finished = {now}, lease_until = NULL,
+             error = 'its worker was lost ' || attempts || ' times (lease expired)'
+         WHERE id IN (SELECT j.id FROM jobs j JOIN targets t ON j.target_id = t.id
+             WHERE t.key = ?1 AND j.state = 'running' AND j.lease_until < {now}
+                 AND j.attempts >= j.max_attempts
+             FOR UPDATE SKIP LOCKED)
+         RETURNING id, error",
+        &[Value::text(target.id())],
+    )?;
+    for row in &rows {
+        Sql::execute(
+            &mut tx,
+            "INSERT INTO records (target_id, task_id, space, decision, description, status,
+                 latency_s, runs_s, error, search, created, job_id)
+             SELECT target_id, task_id, space, decision, description, 'crash', NULL, '[]', ?2,
+                 search, {now}, id
+             FROM jobs WHERE id = ?1",
+            &[row[0].clone(), row[1].clone()],
+        )?;
+    }
+    if !rows.is_empty() {
+        tx.batch_execute(&format!("NOTIFY {DONE_CHANNEL}"))
+            .map_err(|e| pg_error(&e))?;
+    }
+    tx.commit().map_err(|e| pg_error(&e))?;
+    Ok(rows.len() as u64)
+}
+
+/// A task's key, summary and IR, by its row id: a worker reads each task once.
+pub type TaskCache = HashMap<i64, (String, String, String)>;
+
+/// Claims the oldest job of `target` that is queued or whose lease has expired, for
+/// `lease`; `None` when there is none. One statement; the task is read only the first
+/// time it is seen.
+pub fn claim(
+    client: &mut Client,
+    worker: &str,
+    target: &TargetKey,
+    lease: Duration,
+    tasks: &mut TaskCache,
+) -> Result<Option<Job>, String> {
+    let rows = Sql::query(
+        client,
+        "UPDATE jobs SET state = 'running', worker = ?2, attempts = attempts + 1,
+             lease_until = {now} + ?3
+         WHERE id = (SELECT j.id FROM jobs j JOIN targets t ON j.target_id = t.id
+             WHERE t.key = ?1 AND (j.state = 'queued'
+                 OR (j.state = 'running' AND j.lease_until < {now} AND j.attempts < j.max_attempts))
+             ORDER BY j.id LIMIT 1 FOR UPDATE OF j SKIP LOCKED)
+         RETURNING id, attempts, task_id, space, decision, description, search",
+        &[
+            Value::text(target.id()),
+            Value::text(worker),
+            Value::Real(Some(lease.as_secs_f64())),
+        ],
+    )?;
+    let Some(row) = rows.first() else {
+        return Ok(None);
+    };
+    let text = |v: &Value| v.as_text().unwrap_or_default().to_string();
+    let task_id = row[2].as_int().ok_or("a job without its task")?;
+    let (task_key, task_summary, task_ir) = match tasks.entry(task_id) {
+        std::collections::hash_map::Entry::Occupied(e) => e.get().clone(),
+        std::collections::hash_map::Entry::Vacant(e) => {
+            let task = Sql::query(
+                client,
+                "SELECT key, summary, ir FROM tasks WHERE id = ?1",
+                &[Value::Int(Some(task_id))],
+            )?;
+            let task = task.first().ok_or("a job's task is missing")?;
+            e.insert((text(&task[0]), text(&task[1]), text(&task[2])))
+                .clone()
+        }
+    };
+    Ok(Some(Job {
+        id: row[0].as_int().ok_or("a job without an id")?,
+        attempt: row[1].as_int().unwrap_or(0),
+        task_key,
+        task_summary,
+        task_ir,
+        space: text(&row[3]),
+        decision: text(&row[4]),
+        description: text(&row[5]),
+        search: text(&row[6]),
+    }))
+}
+
+/// Extends the lease of `job` held by `worker`; `false` when the worker no longer holds it.
+pub fn renew(
+    client: &mut Client,
+    worker: &str,
+    job: i64,
+    attempt: i64,
+    lease: Duration,
+) -> Result<bool, String> {
+    let n = Sql::execute(
+        client,
+        "UPDATE jobs SET lease_until = {now} + ?4
+         WHERE id = ?1 AND worker = ?2 AND attempts = ?3 AND state = 'running'",
+        &[
+            Value::Int(Some(job)),
+            Value::text(worker),
+            Value::Int(Some(attempt)),
+            Value::Real(Some(lease.as_secs_f64())),
+        ],
+    )?;
+    Sql::execute(
+        client,
+        "UPDATE workers SET last_seen = {now} WHERE name = ?1",
+        &[Value::text(worker)],
+    )?;
+    Ok(n == 1)
+}
+
+/// How a completion ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Completion {
+    /// The record and the job's completion are committed.
+    Recorded,
+    /// An earlier try of this completion committed (its answer was lost with the
+    /// connection): nothing more to do.
+    AlreadyRecorded,
+    /// The lease was lost (expired and taken by another worker): nothing is written.
+    LeaseLost,
+}
+
+/// Writes the record of `job` and marks it done, if `worker` still holds it: one
+/// statement, so one transaction (the job's row gives the record its target and task).
+pub fn complete(
+    client: &mut Client,
+    worker: &str,
+    job: &Job,
+    decision: &[usize],
+    m: &Measurement,
+) -> Result<Completion, String> {
+    let inserted = Sql::execute(
+        client,
+        "WITH done AS (
+             UPDATE jobs SET state = 'done', finished = {now}, lease_until = NULL, error = ?4
+             WHERE id = ?1 AND worker = ?2 AND attempts = ?3 AND state = 'running'
+             RETURNING id, target_id, task_id, space, description, search),
+         seen AS (
+             UPDATE workers SET jobs_done = jobs_done + 1, last_seen = {now}
+             WHERE name = ?2 AND EXISTS (SELECT 1 FROM done))
+         INSERT INTO records (target_id, task_id, space, decision, description, status,
+             latency_s, runs_s, error, search, created, job_id)
+         SELECT target_id, task_id, space, ?5, description, ?6, ?7, ?8, ?4, search, {now}, id
+         FROM done",
+        &[
+            Value::Int(Some(job.id)),
+            Value::text(worker),
+            Value::Int(Some(job.attempt)),
+            Value::Text(m.error.clone()),
+            Value::text(serde_json::to_string(decision).expect("indices serialize")),
+            Value::text(m.status.as_str()),
+            Value::Real(m.latency_s),
+            Value::text(serde_json::to_string(&m.runs_s).expect("numbers serialize")),
+        ],
+    )?;
+    if inserted == 1 {
+        // A wake-up only: coordinators also poll, so it need not be in the transaction.
+        let _ = client.batch_execute(&format!("NOTIFY {DONE_CHANNEL}"));
+        return Ok(Completion::Recorded);
+    }
+    let mine = Sql::query(
+        client,
+        "SELECT count(*) FROM jobs WHERE id = ?1 AND worker = ?2 AND attempts = ?3
+             AND state = 'done'",
+        &[
+            Value::Int(Some(job.id)),
+            Value::text(worker),
+            Value::Int(Some(job.attempt)),
+        ],
+    )?;
+    Ok(if mine.first().and_then(|r| r[0].as_int()) == Some(1) {
+        Completion::AlreadyRecorded
+    } else {
+        Completion::LeaseLost
+    })
+}
+
+/// Waits up to `timeout` for a notification on the channels this client listens to;
+/// `true` when one came.
+pub fn wait_notification(client: &mut Client, timeout: Duration) -> Result<bool, String> {
+    let mut notifications = client.notifications();
+    let first = notifications
+        .timeout_iter(timeout)
+        .next()
+        .map_err(|e| pg_error(&e))?;
+    if first.is_none() {
+        return Ok(false);
+    }
+    // Drain what else arrived: one wake-up serves them all.
+    while notifications
+        .iter()
+        .next()
+        .map_err(|e| pg_error(&e))?
+        .is_some()
+    {}
+    Ok(true)
+}

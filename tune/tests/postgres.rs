@@ -1,0 +1,428 @@
+//! The tuning database and the job queue on a real PostgreSQL server (a throwaway
+//! cluster per test; see `common/pg.rs`): the shared schema and its migrations, foreign
+//! and malformed rows, de-duplication of candidates between coordinators, leases,
+//! retries and repeated failures. Without PostgreSQL these tests skip, and fail under
+//! `CI=true`.
+
+mod common;
+#[path = "common/pg.rs"]
+mod pg;
+
+use std::time::Duration;
+
+use common::target_key;
+use pg::PgCluster;
+use tb_tune::database::sql::Value;
+use tb_tune::queue::{self, Completion, NewJob};
+use tb_tune::search::Measurement;
+use tb_tune::{Database, Record, Status};
+
+fn cluster(test: &str) -> Option<std::sync::Arc<PgCluster>> {
+    match PgCluster::shared() {
+        Ok(c) => Some(c),
+        Err(why) => {
+            tb_support::test_gate::skip(test, why);
+            None
+        }
+    }
+}
+
+fn record(task: &str, decision: Vec<usize>, latency: f64) -> Record {
+    Record {
+        target: target_key("znver3", 1),
+        task_key: task.into(),
+        space: "microkernel".into(),
+        description: format!("{decision:?}"),
+        decision,
+        status: Status::Ok,
+        latency_s: Some(latency),
+        runs_s: vec![latency],
+        error: None,
+        search: "model".into(),
+    }
+}
+
+fn job(task: &str, decision: Vec<usize>) -> NewJob {
+    NewJob {
+        task_key: task.into(),
+        task_summary: "matmul".into(),
+        task_ir: "ir".into(),
+        space: "microkernel".into(),
+        description: format!("{decision:?}"),
+        decision,
+        search: "model".into(),
+    }
+}
+
+fn ok(latency: f64) -> Measurement {
+    Measurement {
+        status: Status::Ok,
+        latency_s: Some(latency),
+        runs_s: vec![latency],
+        error: None,
+    }
+}
+
+fn count(db: &Database, sql: &str) -> i64 {
+    db.with(|s| s.query(sql, &[])).unwrap()[0][0]
+        .as_int()
+        .unwrap()
+}
+
+#[test]
+fn records_round_trip_through_postgres_and_sqlite() {
+    let Some(pg) = cluster("records_round_trip_through_postgres_and_sqlite") else {
+        return;
+    };
+    let location = pg.database("tuning").unwrap();
+    let mut db = Database::connect(&location).unwrap();
+    assert!(db.is_postgres());
+    db.add(&record("aa", vec![1], 2.0), "matmul", "ir a")
+        .unwrap();
+    db.add(&record("aa", vec![2], 1.0), "matmul", "ir a")
+        .unwrap();
+    db.add(&record("bb", vec![], 0.5), "nest", "ir b").unwrap();
+    let target = target_key("znver3", 1);
+    assert_eq!(db.best(&target, "aa").unwrap().unwrap().decision, vec![2]);
+    assert_eq!(db.best(&target_key("znver3", 2), "aa").unwrap(), None);
+    // The same JSON lines move records from PostgreSQL to SQLite and back.
+    let mut lines = Vec::new();
+    assert_eq!(db.export(&mut lines).unwrap(), 3);
+    let dir = tempfile::tempdir().unwrap();
+    let mut file = Database::open(&dir.path().join("t.db")).unwrap();
+    assert_eq!(file.import(&mut lines.as_slice()).unwrap(), 3);
+    assert_eq!(file.records(&target).unwrap(), db.records(&target).unwrap());
+    let again = pg.database("again").unwrap();
+    let mut other = Database::connect(&again).unwrap();
+    let mut lines2 = Vec::new();
+    file.export(&mut lines2).unwrap();
+    other.import(&mut lines2.as_slice()).unwrap();
+    assert_eq!(
+        other.records(&target).unwrap(),
+        db.records(&target).unwrap()
+    );
+    // Reopening finds the schema at the current version and migrates nothing.
+    drop(db);
+    let db = Database::connect(&location).unwrap();
+    let version = db
+        .with(|s| s.query("SELECT value FROM meta WHERE key = 'schema_version'", &[]))
+        .unwrap();
+    assert_eq!(
+        version[0][0].as_text(),
+        Some(tb_tune::database::SCHEMA_VERSION.to_string().as_str())
+    );
+}
+
+#[test]
+fn foreign_and_newer_postgres_databases_are_refused_and_left_alone() {
+    let Some(pg) = cluster("foreign_and_newer_postgres_databases_are_refused_and_left_alone")
+    else {
+        return;
+    };
+    // Tables named like ours but no meta: someone else's.
+    let location = pg.database("foreign").unwrap();
+    let mut client = tb_tune::database::postgres::connect(&location).unwrap();
+    client
+        .batch_execute("CREATE TABLE records (name TEXT); INSERT INTO records VALUES ('x');")
+        .unwrap();
+    let err = Database::connect(&location).err().unwrap();
+    assert!(
+        err.contains("not a tb-tune database (it has no meta table)"),
+        "{err}"
+    );
+    let tables: i64 = client
+        .query_one(
+            "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    assert_eq!(tables, 1, "nothing was created");
+    // A meta table of another format.
+    let other = pg.database("other").unwrap();
+    let mut client = tb_tune::database::postgres::connect(&other).unwrap();
+    client
+        .batch_execute("CREATE TABLE meta (key TEXT, value TEXT); INSERT INTO meta VALUES ('format', 'notes');")
+        .unwrap();
+    let err = Database::connect(&other).err().unwrap();
+    assert!(err.contains("its format is Some(\"notes\")"), "{err}");
+    // A newer schema.
+    let newer = pg.database("newer").unwrap();
+    drop(Database::connect(&newer).unwrap());
+    let mut client = tb_tune::database::postgres::connect(&newer).unwrap();
+    client
+        .batch_execute("UPDATE meta SET value = '99' WHERE key = 'schema_version'")
+        .unwrap();
+    let err = Database::connect(&newer).err().unwrap();
+    assert!(err.contains("schema version 99 is newer"), "{err}");
+    assert!(err.contains("left untouched"), "{err}");
+    // A password in the location is refused before connecting.
+    let err = Database::connect(&format!("postgres://tb:secret@127.0.0.1:{}/x", pg.port))
+        .err()
+        .unwrap();
+    assert!(
+        err.contains("password in the database location is refused"),
+        "{err}"
+    );
+    assert!(!err.contains("secret"), "{err}");
+}
+
+#[test]
+fn malformed_rows_are_skipped_with_a_warning() {
+    let Some(pg) = cluster("malformed_rows_are_skipped_with_a_warning") else {
+        return;
+    };
+    let location = pg.database("tuning").unwrap();
+    let mut db = Database::connect(&location).unwrap();
+    db.add(&record("aa", vec![1], 2.0), "matmul", "ir").unwrap();
+    db.with(|s| {
+        s.batch(
+            "INSERT INTO records (target_id, task_id, space, decision, description, status,
+                 latency_s, runs_s, search, created)
+             SELECT target_id, task_id, space, 'not json', '', 'ok', 1.0, '[]', 'model', 0
+             FROM records LIMIT 1;
+             INSERT INTO records (target_id, task_id, space, decision, description, status,
+                 latency_s, runs_s, search, created)
+             SELECT target_id, task_id, space, '[3]', '', 'exploded', 1.0, '[]', 'model', 0
+             FROM records LIMIT 1;
+             INSERT INTO records (target_id, task_id, space, decision, description, status,
+                 latency_s, runs_s, search, created)
+             SELECT target_id, task_id, space, '[4]', '', 'ok', NULL, '[]', 'model', 0
+             FROM records LIMIT 1",
+        )
+    })
+    .unwrap();
+    let records = db.records(&target_key("znver3", 1)).unwrap();
+    assert_eq!(records.len(), 1);
+    let warnings = db.take_warnings();
+    assert_eq!(warnings.len(), 3, "{warnings:?}");
+    assert!(
+        warnings[0].contains("decision 'not json' is malformed"),
+        "{warnings:?}"
+    );
+    assert!(
+        warnings[1].contains("status 'exploded' is unknown"),
+        "{warnings:?}"
+    );
+    assert!(warnings[2].contains("no finite latency"), "{warnings:?}");
+    let report = tb_tune::status::report(&db).unwrap();
+    assert!(report.contains("4 trials"), "{report}");
+}
+
+#[test]
+fn coordinators_share_one_job_per_candidate() {
+    let Some(pg) = cluster("coordinators_share_one_job_per_candidate") else {
+        return;
+    };
+    let location = pg.database("tuning").unwrap();
+    drop(Database::connect(&location).unwrap());
+    let target = target_key("znver3", 1);
+    let mut a = tb_tune::database::postgres::connect(&location).unwrap();
+    let mut b = tb_tune::database::postgres::connect(&location).unwrap();
+    let first = queue::enqueue(
+        &mut a,
+        &target,
+        "a",
+        3,
+        &[job("aa", vec![1]), job("aa", vec![2])],
+    )
+    .unwrap();
+    let second = queue::enqueue(
+        &mut b,
+        &target,
+        "b",
+        3,
+        &[job("aa", vec![2]), job("aa", vec![3])],
+    )
+    .unwrap();
+    assert_eq!(first[1], second[0], "one job for one candidate");
+    assert_ne!(second[1], first[0]);
+    // Another target's candidate is another job.
+    let other = queue::enqueue(
+        &mut b,
+        &target_key("skylake", 1),
+        "b",
+        3,
+        &[job("aa", vec![2])],
+    )
+    .unwrap();
+    assert!(!first.contains(&other[0]));
+    let db = Database::connect(&location).unwrap();
+    assert_eq!(count(&db, "SELECT count(*) FROM jobs"), 4);
+}
+
+#[test]
+fn leases_expire_retry_and_fail_after_max_attempts() {
+    let Some(pg) = cluster("leases_expire_retry_and_fail_after_max_attempts") else {
+        return;
+    };
+    let location = pg.database("tuning").unwrap();
+    drop(Database::connect(&location).unwrap());
+    let target = target_key("znver3", 1);
+    let mut c = tb_tune::database::postgres::connect(&location).unwrap();
+    let mut w1 = tb_tune::database::postgres::connect(&location).unwrap();
+    let mut w2 = tb_tune::database::postgres::connect(&location).unwrap();
+    queue::register_worker(&mut w1, "w1", "h", &target).unwrap();
+    queue::register_worker(&mut w2, "w2", "h", &target).unwrap();
+    let ids = queue::enqueue(
+        &mut c,
+        &target,
+        "c",
+        2,
+        &[job("aa", vec![1]), job("aa", vec![2])],
+    )
+    .unwrap();
+    let lease = Duration::from_millis(300);
+    let mut tasks = queue::TaskCache::new();
+    // Two workers claim different jobs; a worker of another target claims none.
+    let j1 = queue::claim(&mut w1, "w1", &target, lease, &mut tasks)
+        .unwrap()
+        .unwrap();
+    let j2 = queue::claim(&mut w2, "w2", &target, lease, &mut tasks)
+        .unwrap()
+        .unwrap();
+    assert_ne!(j1.id, j2.id);
+    assert!(
+        queue::claim(&mut w2, "w2", &target_key("skylake", 1), lease, &mut tasks)
+            .unwrap()
+            .is_none()
+    );
+    // w2 completes; w1 "dies" (stops renewing), its job is claimed again after the lease.
+    assert_eq!(
+        queue::complete(&mut w2, "w2", &j2, &[2], &ok(1.0)).unwrap(),
+        Completion::Recorded
+    );
+    assert!(
+        queue::claim(&mut w2, "w2", &target, lease, &mut tasks)
+            .unwrap()
+            .is_none(),
+        "w1 still holds its lease"
+    );
+    std::thread::sleep(Duration::from_millis(400));
+    let again = queue::claim(&mut w2, "w2", &target, lease, &mut tasks)
+        .unwrap()
+        .unwrap();
+    assert_eq!((again.id, again.attempt), (j1.id, 2));
+    // The first holder comes back late: its completion is refused, nothing is written.
+    assert_eq!(
+        queue::complete(&mut w1, "w1", &j1, &[1], &ok(9.0)).unwrap(),
+        Completion::LeaseLost
+    );
+    assert!(!queue::renew(&mut w1, "w1", j1.id, j1.attempt, lease).unwrap());
+    // The second holder is lost too: max_attempts (2) is reached, the job is recorded failed.
+    std::thread::sleep(Duration::from_millis(400));
+    assert_eq!(queue::fail_exhausted(&mut w2, &target).unwrap(), 1);
+    assert!(
+        queue::claim(&mut w2, "w2", &target, lease, &mut tasks)
+            .unwrap()
+            .is_none()
+    );
+    let done = queue::finished(&mut c, &ids).unwrap();
+    assert_eq!(done.len(), 2);
+    let failed = &done[&j1.id];
+    assert_eq!(failed.status, Status::Crash);
+    assert!(
+        failed.error.as_deref().unwrap().contains("lost 2 times"),
+        "{failed:?}"
+    );
+    assert_eq!(done[&j2.id].latency_s, Some(1.0));
+    let db = Database::connect(&location).unwrap();
+    assert_eq!(count(&db, "SELECT count(*) FROM records"), 2);
+    assert_eq!(
+        count(&db, "SELECT count(*) FROM jobs WHERE state = 'failed'"),
+        1
+    );
+}
+
+#[test]
+fn a_worker_rejects_malformed_jobs_and_ignores_foreign_targets() {
+    let Some(pg) = cluster("a_worker_rejects_malformed_jobs_and_ignores_foreign_targets") else {
+        return;
+    };
+    let location = pg.database("tuning").unwrap();
+    drop(Database::connect(&location).unwrap());
+    let host = tb_passes::schedule::Target::host();
+    let tasks = common::model_tasks(common::MODEL);
+    let task = &tasks[0];
+    let (space, _) = tb_tune::Space::of(&task.task, &host).unwrap();
+    let target = target_key("synthetic-cpu", 1);
+    let good = NewJob {
+        task_key: task.task.key.clone(),
+        task_summary: task.summary.clone(),
+        task_ir: task.task.ir.clone(),
+        space: space.kind().into(),
+        decision: vec![],
+        description: "heuristic".into(),
+        search: "default".into(),
+    };
+    let mut bad_decision = good.clone();
+    bad_decision.decision = vec![999, 999, 999, 999, 999, 999, 999];
+    let mut bad_ir = good.clone();
+    bad_ir.task_key = "broken".into();
+    bad_ir.task_ir = "this is not IR".into();
+    let mut c = tb_tune::database::postgres::connect(&location).unwrap();
+    let ids = queue::enqueue(
+        &mut c,
+        &target,
+        "c",
+        3,
+        &[good.clone(), bad_decision, bad_ir],
+    )
+    .unwrap();
+    let foreign = queue::enqueue(&mut c, &target_key("elsewhere", 1), "c", 3, &[good]).unwrap();
+    // A decision that is not JSON at all, written by hand.
+    c.batch_execute(&format!(
+        "UPDATE jobs SET decision = 'garbage' WHERE id = {}",
+        ids[1]
+    ))
+    .unwrap();
+    let options = tb_tune::worker::WorkerOptions {
+        location: location.clone(),
+        target: target.clone(),
+        name: "w".into(),
+        host: "h".into(),
+        lease: Duration::from_secs(5),
+        reconnect_for: Duration::from_secs(5),
+        idle_exit: Some(Duration::from_millis(300)),
+        max_jobs: None,
+        synthetic: false,
+    };
+    let mut measurer = tb_tune::synthetic::SyntheticMeasurer {
+        work: Duration::ZERO,
+    };
+    let summary = tb_tune::worker::run_worker(&options, &mut measurer, &mut |_| {}).unwrap();
+    assert_eq!((summary.recorded, summary.rejected), (1, 2));
+    let db = Database::connect(&location).unwrap();
+    let rows = db
+        .with(|s| s.query("SELECT id, state, error FROM jobs ORDER BY id", &[]))
+        .unwrap();
+    let state = |id: i64| {
+        rows.iter()
+            .find(|r| r[0] == Value::Int(Some(id)))
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(state(ids[0])[1].as_text(), Some("done"));
+    assert_eq!(state(ids[1])[1].as_text(), Some("failed"));
+    assert!(
+        state(ids[1])[2]
+            .as_text()
+            .unwrap()
+            .contains("decision 'garbage' is malformed")
+    );
+    assert_eq!(state(ids[2])[1].as_text(), Some("failed"));
+    assert!(
+        state(ids[2])[2]
+            .as_text()
+            .unwrap()
+            .contains("does not load")
+    );
+    assert_eq!(
+        state(foreign[0])[1].as_text(),
+        Some("queued"),
+        "another target's job waits"
+    );
+    // The coordinator learns of rejected jobs as errors.
+    let report = tb_tune::status::report(&db).unwrap();
+    assert!(report.contains("queued"), "{report}");
+}
