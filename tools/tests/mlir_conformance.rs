@@ -56,12 +56,55 @@ const SCOPE: &[(&str, &str)] = &[
 /// Dialects of upstream MLIR that TensorBind does not claim: chunks using them are out of
 /// scope. (`gpu` is TensorBind's own dialect, unrelated to upstream's.)
 const UNCLAIMED_DIALECTS: &[&str] = &[
-    "test", "test2", "vector", "tensor", "linalg", "llvm", "gpu", "nvvm", "rocdl", "spirv",
-    "transform", "shape", "ub", "index", "bufferization", "complex", "async", "emitc", "omp",
-    "acc", "pdl", "pdl_interp", "quant", "sparse_tensor", "tosa", "amdgpu", "amx", "arm_neon",
-    "arm_sve", "arm_sme", "x86vector", "mesh", "shard", "mpi", "ptr", "irdl", "dlti", "nvgpu",
-    "xegpu", "smt", "polynomial", "ml_program", "vcix", "xevm", "wasmssa", "tblgen", "cir",
-    "testd", "test_irdl_to_cpp",
+    "test",
+    "test2",
+    "vector",
+    "tensor",
+    "linalg",
+    "llvm",
+    "gpu",
+    "nvvm",
+    "rocdl",
+    "spirv",
+    "transform",
+    "shape",
+    "ub",
+    "index",
+    "bufferization",
+    "complex",
+    "async",
+    "emitc",
+    "omp",
+    "acc",
+    "pdl",
+    "pdl_interp",
+    "quant",
+    "sparse_tensor",
+    "tosa",
+    "amdgpu",
+    "amx",
+    "arm_neon",
+    "arm_sve",
+    "arm_sme",
+    "x86vector",
+    "mesh",
+    "shard",
+    "mpi",
+    "ptr",
+    "irdl",
+    "dlti",
+    "nvgpu",
+    "xegpu",
+    "smt",
+    "polynomial",
+    "ml_program",
+    "vcix",
+    "xevm",
+    "wasmssa",
+    "tblgen",
+    "cir",
+    "testd",
+    "test_irdl_to_cpp",
 ];
 
 /// How a case is checked.
@@ -282,11 +325,13 @@ fn parse_run(command: &str) -> Option<RunLine> {
                 verify = true;
                 flags.push("--verify-diagnostics".into());
             }
-            "allow-unregistered-dialect" | "mlir-print-op-generic" | "mlir-print-debuginfo"
+            "allow-unregistered-dialect"
+            | "mlir-print-op-generic"
+            | "mlir-print-debuginfo"
             | "mlir-print-local-scope" => flags.push(format!("--{flag}")),
-            "canonicalize" => {
+            _ if flag == "canonicalize" || flag.starts_with("canonicalize=") => {
                 canonicalize = true;
-                flags.push("--canonicalize".into());
+                flags.push(format!("--{flag}"));
             }
             "cse" => {
                 cse = true;
@@ -317,12 +362,23 @@ fn parse_run(command: &str) -> Option<RunLine> {
     Some(RunLine { flags, split, mode })
 }
 
-/// The pass names of a textual pipeline made only of anchors and `canonicalize`/`cse`
-/// without options; `None` otherwise.
+/// The pass names of a textual pipeline made only of anchors and `canonicalize`/`cse`;
+/// `None` otherwise.
 fn pipeline_passes(pipeline: &str) -> Option<BTreeSet<String>> {
     const ANCHORS: &[&str] = &["builtin.module", "func.func", "any"];
     let mut passes = BTreeSet::new();
-    for name in pipeline.split(['(', ')', ',']).map(str::trim) {
+    // Pass options (`canonicalize{test-convergence}`) are given to both tools as they are.
+    let mut names_only = String::new();
+    let mut depth = 0usize;
+    for c in pipeline.chars() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth = depth.saturating_sub(1),
+            _ if depth == 0 => names_only.push(c),
+            _ => {}
+        }
+    }
+    for name in names_only.split(['(', ')', ',']).map(str::trim) {
         if name.is_empty() || ANCHORS.contains(&name) {
             continue;
         }
@@ -460,7 +516,8 @@ fn run_tool(program: &Path, args: &[String], dir: &Path, stdin: Option<&Path>) -
             Err(_) => break (None, false),
         }
     };
-    let read = |p: &Path| String::from_utf8_lossy(&std::fs::read(p).unwrap_or_default()).into_owned();
+    let read =
+        |p: &Path| String::from_utf8_lossy(&std::fs::read(p).unwrap_or_default()).into_owned();
     Run {
         status,
         stdout: read(&out_path),
@@ -586,7 +643,9 @@ fn clip(line: &str) -> String {
 fn run_all(tools: &Tools, cases: &[Case]) -> Vec<Outcome> {
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<Outcome>>> = Mutex::new((0..cases.len()).map(|_| None).collect());
-    let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).min(8);
+    let threads = std::thread::available_parallelism()
+        .map_or(2, |n| n.get())
+        .min(8);
     std::thread::scope(|s| {
         for _ in 0..threads {
             s.spawn(|| {
@@ -708,7 +767,11 @@ fn report(
             eprintln!("{}: {e}", expected_path.display());
             return ExitCode::FAILURE;
         }
-        println!("wrote {} differences to {}", observed.len(), expected_path.display());
+        println!(
+            "wrote {} differences to {}",
+            observed.len(),
+            expected_path.display()
+        );
         failures.retain(|f| f.starts_with("CRASH"));
     }
 
@@ -721,7 +784,12 @@ fn report(
     }
     println!("by mode:");
     for (mode, t) in &by_mode {
-        println!("  {:<22} {:>4} of {:>4}", mode.name(), t.agree, t.agree + t.differ);
+        println!(
+            "  {:<22} {:>4} of {:>4}",
+            mode.name(),
+            t.agree,
+            t.agree + t.differ
+        );
     }
     println!("out of scope:");
     for (why, n) in &out_of_scope {
@@ -732,13 +800,22 @@ fn report(
         "agreement: {} of {} in-scope chunks ({:.1}%)",
         total.agree,
         all,
-        if all == 0 { 0.0 } else { 100.0 * total.agree as f64 / all as f64 }
+        if all == 0 {
+            0.0
+        } else {
+            100.0 * total.agree as f64 / all as f64
+        }
     );
     for f in &failures {
         println!("{f}");
     }
     let skipped = observed.len();
-    println!("{} passed, {} failed, {} skipped", total.agree, failures.len(), skipped);
+    println!(
+        "{} passed, {} failed, {} skipped",
+        total.agree,
+        failures.len(),
+        skipped
+    );
     if failures.is_empty() {
         ExitCode::SUCCESS
     } else {
