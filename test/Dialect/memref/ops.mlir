@@ -159,22 +159,6 @@ func.func @generic(%m: memref<4xf32>, %i: index) -> f32 {
   return %2 : f32
 }
 
-// -----
-
-// A global's initial value may be a resource blob, as weights are stored. (Its own chunk
-// for mlir-diff: mlir-opt drops blobs under --mlir-print-local-scope.)
-// CHECK-LABEL: memref.global "private" constant @weights : memref<2xf32> = dense_resource<blob1>
-// CHECK: dialect_resources
-// CHECK: blob1: "0x040000000000803F00000040"
-memref.global "private" constant @weights : memref<2xf32> = dense_resource<blob1>
-{-#
-  dialect_resources: {
-    builtin: {
-      blob1: "0x040000000000803F00000040"
-    }
-  }
-#-}
-
 // A 1-D buffer resized; the new size is an operand when it is dynamic.
 // CHECK-LABEL: func.func @realloc_static
 // CHECK-NEXT:    %0 = memref.realloc %arg0 : memref<2xf32> to memref<4xf32>
@@ -200,3 +184,19 @@ func.func @reshape(%buf: memref<*xf32>, %shape2: memref<2xindex>, %shape_any: me
   %u = memref.reshape %m(%shape_any) : (memref<?x?xf32>, memref<?xi32>) -> memref<*xf32>
   return %u : memref<*xf32>
 }
+
+// -----
+
+// A global's initial value may be a resource blob, as weights are stored. (Its own chunk
+// for mlir-diff: mlir-opt drops blobs under --mlir-print-local-scope.)
+// CHECK-LABEL: memref.global "private" constant @weights : memref<2xf32> = dense_resource<blob1>
+// CHECK: dialect_resources
+// CHECK: blob1: "0x040000000000803F00000040"
+memref.global "private" constant @weights : memref<2xf32> = dense_resource<blob1>
+{-#
+  dialect_resources: {
+    builtin: {
+      blob1: "0x040000000000803F00000040"
+    }
+  }
+#-}
