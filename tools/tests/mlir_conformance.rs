@@ -457,10 +457,10 @@ fn unclaimed_dialect(text: &str) -> Option<&'static str> {
             // follows `!` or `#`.
             let op_position = before[..name_start].trim().is_empty()
                 || before[..name_start].trim_end().ends_with('=');
-            if matches!(lead, Some('"' | '!' | '#')) || op_position {
-                if let Some(d) = UNCLAIMED_DIALECTS.iter().find(|d| **d == name) {
-                    return Some(d);
-                }
+            if (matches!(lead, Some('"' | '!' | '#')) || op_position)
+                && let Some(d) = UNCLAIMED_DIALECTS.iter().find(|d| **d == name)
+            {
+                return Some(d);
             }
         }
     }
