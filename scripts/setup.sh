@@ -21,12 +21,13 @@ die() { printf '[setup] error: %s\n' "$*" >&2; exit 1; }
 #   mlir-22-tools                  mlir-opt-22, the reference for the text format (lit feature)
 #   llvm-22-tools                  FileCheck, not, split-file for lit tests
 #   postgresql                     tb-tune's PostgreSQL tests start throwaway clusters (initdb)
+#   curl xz-utils                  fetch and unpack MLIR's upstream tests (see below)
 PACKAGES=(
     build-essential pkg-config ca-certificates
     python3 python3-venv
     llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools libclang-22-dev libpolly-22-dev
     libzstd-dev libz3-dev libxml2-dev zlib1g-dev
-    postgresql
+    postgresql curl xz-utils
 )
 
 # --- Debian packages -------------------------------------------------------------------
@@ -126,4 +127,58 @@ site_packages="$("$VENV/bin/python" -c 'import sysconfig; print(sysconfig.get_pa
 echo "$ROOT/python" >"$site_packages/tensorbind-checkout.pth"
 "$VENV/bin/python" -c 'import tensorbind' || die "tensorbind is not importable from .venv"
 say "Python API: tensorbind from $ROOT/python (native module $(cd "$ROOT/python/tensorbind" && ls _native*.so))"
+# --- MLIR's upstream tests (tools/tests/mlir_conformance.rs) -----------------------------
+# The test files of the installed MLIR (mlir/test of Debian's llvm-toolchain-22 source
+# package) are the specification of the conformance test. They are read from a git-ignored
+# cache and never copied into the repository. The source tarball's checksum comes from the
+# signed Sources index of the archive mlir-22-tools was installed from; the tarball is fetched
+# from that archive's pool, or from the main Debian pool when the security mirror lacks it.
+# Only the directories the test reads are extracted. A failure here is a warning: the test
+# itself then fails under CI=true and skips elsewhere.
+fetch_mlir_upstream_tests() {
+    local cache="$ROOT/.cache/mlir-upstream" apt_dir="$ROOT/.cache/apt-source"
+    local src version
+    src="$(dpkg-query -W -f='${source:Package}' mlir-22-tools)"
+    version="$(dpkg-query -W -f='${source:Upstream-Version}' mlir-22-tools)"
+    local tarball="${src}_${version}.orig.tar.xz"
+    if [[ "$(cat "$cache/.source" 2>/dev/null)" == "$tarball" && -d "$cache/mlir/test/IR" ]]; then
+        say "MLIR upstream tests: $tarball already in .cache/mlir-upstream"
+        return 0
+    fi
+    mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial" "$apt_dir/sources"
+    cat >"$apt_dir/sources/src.sources" <<EOF
+Types: deb-src
+URIs: http://deb.debian.org/debian-security
+Suites: bookworm-security
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOF
+    local apt_opts=(-o "Dir::Etc::sourcelist=/dev/null" -o "Dir::Etc::sourceparts=$apt_dir/sources"
+        -o "Dir::State::Lists=$apt_dir/lists" -o "Dir::Cache=$apt_dir/cache")
+    apt-get "${apt_opts[@]}" update -qq >/dev/null 2>&1 || { say "warning: cannot read the Sources index for $src"; return 1; }
+    local line url sha
+    line="$(apt-get "${apt_opts[@]}" source --print-uris "$src=$(dpkg-query -W -f='${source:Version}' mlir-22-tools)" 2>/dev/null | grep -F "$tarball")" ||
+        { say "warning: the Sources index has no $tarball"; return 1; }
+    url="$(awk '{print $1}' <<<"$line" | tr -d "'")"
+    sha="$(grep -oE 'SHA256:[0-9a-f]{64}' <<<"$line" | cut -d: -f2)"
+    local tmp="$ROOT/.cache/$tarball.part"
+    curl -sSfL -o "$tmp" "$url" 2>/dev/null ||
+        curl -sSfL -o "$tmp" "http://deb.debian.org/debian/pool/main/${src:0:1}/$src/$tarball" ||
+        { rm -f "$tmp"; say "warning: cannot download $tarball"; return 1; }
+    if [[ "$(sha256sum "$tmp" | awk '{print $1}')" != "$sha" ]]; then
+        rm -f "$tmp"
+        say "warning: $tarball does not match the SHA256 of the signed Sources index"
+        return 1
+    fi
+    rm -rf "$cache" && mkdir -p "$cache"
+    tar -xJf "$tmp" -C "$cache" --strip-components=1 --wildcards --no-wildcards-match-slash \
+        '*/mlir/test/IR/*' '*/mlir/test/Transforms/cse*' \
+        '*/mlir/test/Dialect/Arith/*' '*/mlir/test/Dialect/Func/*' '*/mlir/test/Dialect/Math/*' \
+        '*/mlir/test/Dialect/MemRef/*' '*/mlir/test/Dialect/ControlFlow/*' \
+        '*/mlir/test/Dialect/SCF/*' '*/mlir/test/Dialect/Affine/*'
+    rm -f "$tmp"
+    echo "$tarball" >"$cache/.source"
+    say "MLIR upstream tests: extracted from $tarball (SHA256 verified) into .cache/mlir-upstream"
+}
+fetch_mlir_upstream_tests || say "warning: tools/tests/mlir_conformance.rs will skip (and fail under CI=true)"
 say "done"

@@ -557,7 +557,12 @@ impl Printer<'_> {
     fn print_module_custom(&mut self, op: OpId, indent: usize) {
         let ctx = self.ctx;
         let data = ctx.op(op);
-        self.out.push_str("module");
+        // Inside an op with a default dialect (a function body), the short name would be read
+        // as that dialect's op (`func.module`), so MLIR spells the prefix out there.
+        match self.default_dialects.last() {
+            Some(d) if !d.is_empty() && *d != "builtin" => self.out.push_str("builtin.module"),
+            _ => self.out.push_str("module"),
+        }
         let sym_name = ctx.op_inherent_or_attr(op, "sym_name");
         if let Some(name) = sym_name.and_then(|a| ctx.attr_as_str(a)) {
             self.out.push_str(" @");

@@ -40,9 +40,23 @@ impl Verifier<'_> {
     /// isolation and symbol table bottom-up, so nested ops are checked before their parents.
     fn verify_op(&mut self, root: OpId) -> Result<(), Diagnostic> {
         let ctx = self.ctx;
+        /// A step of the depth-first walk: an op to verify, or a block whose ops have all
+        /// been verified, whose terminator is checked then (MLIR's order: an invalid op in a
+        /// block is reported before the block's missing terminator).
+        enum Step {
+            Op(OpId),
+            BlockDone(OpId, BlockId),
+        }
         let mut preorder = Vec::new();
-        let mut stack = vec![root];
-        while let Some(op) = stack.pop() {
+        let mut stack = vec![Step::Op(root)];
+        while let Some(step) = stack.pop() {
+            let op = match step {
+                Step::Op(op) => op,
+                Step::BlockDone(parent, block) => {
+                    self.verify_terminator(parent, block)?;
+                    continue;
+                }
+            };
             preorder.push(op);
             self.verify_structure(op)?;
             // As in MLIR, an op's invariants and own verifier run before its nested ops.
@@ -59,8 +73,9 @@ impl Verifier<'_> {
             }
             for &region in ctx.op(op).regions.iter().rev() {
                 for &block in ctx.region(region).blocks.iter().rev() {
+                    stack.push(Step::BlockDone(op, block));
                     let ops: Vec<OpId> = ctx.block_ops(block).collect();
-                    stack.extend(ops.into_iter().rev());
+                    stack.extend(ops.into_iter().rev().map(Step::Op));
                 }
             }
         }
@@ -155,30 +170,12 @@ impl Verifier<'_> {
                 }
             }
         }
-        // Registered ops say whether their blocks need terminators; an unregistered op's
-        // lone block may be a graph region, but several blocks form a CFG.
-        let needs_terminator = match traits {
-            Some(t) => !t.no_terminator && !t.graph_regions,
-            None => blocks.len() > 1,
-        };
         for &block in blocks {
-            if needs_terminator {
-                match ctx.block(block).last {
-                    None => {
-                        return Err(Diagnostic::error(
-                            ctx.op(op).loc,
-                            "empty block: expect at least a terminator",
-                        ));
-                    }
-                    Some(last) => {
-                        if ctx.op_traits(last).is_some_and(|t| !t.terminator) {
-                            return Err(Diagnostic::error(
-                                ctx.op(last).loc,
-                                format!("block with no terminator, has '{}'", ctx.op_name(last)),
-                            ));
-                        }
-                    }
-                }
+            if needs_terminator(ctx, op, region) && ctx.block(block).last.is_none() {
+                return Err(Diagnostic::error(
+                    ctx.op(op).loc,
+                    "empty block: expect at least a terminator",
+                ));
             }
             for inner in ctx.block_ops(block) {
                 // A branch in the middle of a block is reported as MLIR reports it.
@@ -200,6 +197,22 @@ impl Verifier<'_> {
                 // use, elsewhere it must at least live in an enclosing region.
                 self.verify_dominance(inner)?;
             }
+        }
+        Ok(())
+    }
+
+    /// A non-empty block of `op` whose region needs terminators must end with one; checked
+    /// once the block's ops are verified.
+    fn verify_terminator(&self, op: OpId, block: BlockId) -> Result<(), Diagnostic> {
+        let ctx = self.ctx;
+        let (Some(region), Some(last)) = (ctx.block(block).parent, ctx.block(block).last) else {
+            return Ok(());
+        };
+        if needs_terminator(ctx, op, region) && ctx.op_traits(last).is_some_and(|t| !t.terminator) {
+            return Err(Diagnostic::error(
+                ctx.op(last).loc,
+                format!("block with no terminator, has '{}'", ctx.op_name(last)),
+            ));
         }
         Ok(())
     }
@@ -383,5 +396,14 @@ pub fn has_ssa_dominance(ctx: &Context, region: RegionId) -> bool {
     match ctx.region(region).parent.and_then(|op| ctx.op_traits(op)) {
         Some(traits) => !traits.graph_regions,
         None => ctx.region(region).parent.is_some() && ctx.region(region).blocks.len() > 1,
+    }
+}
+
+/// Registered ops say whether their blocks need terminators; an unregistered op's lone block
+/// may be a graph region, but several blocks form a CFG.
+fn needs_terminator(ctx: &Context, op: OpId, region: RegionId) -> bool {
+    match ctx.op_traits(op) {
+        Some(t) => !t.no_terminator && !t.graph_regions,
+        None => ctx.region(region).blocks.len() > 1,
     }
 }

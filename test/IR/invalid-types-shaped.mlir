@@ -95,3 +95,8 @@
 
 // A bad strided layout keyword.
 "unreg.op"() {t = memref<4xf32, strided<[1], offs: 2>>} : () -> ()
+
+// -----
+
+// A size must still be followed by `x`, blanks or not.
+"unreg.op"() {t = vector<4 i32>} : () -> ()

@@ -9,6 +9,7 @@ use tb_ir::float::{bits_from_f64, bits_to_f64};
 use tb_ir::ods::constraint::element_or_self;
 use tb_ir::printer::type_to_string;
 use tb_ir::registry::FoldResult;
+use tb_ir::types::DYNAMIC;
 use tb_ir::{Attr, Context, Diagnostic, FloatKind, OpId, Type, TypeKind, Value};
 
 /// A scalar constant, or the value of a splat: integers sign-extended (bools 0/1),
@@ -681,26 +682,56 @@ pub(crate) fn select(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<
 
 // ---- casts ----
 
+/// MLIR's checks of a cast, in MLIR's order: the tensor dimensions of input and output
+/// (an ODS predicate, verified with the operand constraints), then the shape trait (static
+/// sizes, rank and scalable dimensions), then the op's own cast compatibility (widths and
+/// encodings).
 pub(crate) fn verify_cast(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     let data = ctx.op(op);
     let (from, to) = (
         ctx.value_type(data.operands[0]),
         ctx.value_type(data.results[0]),
     );
-    let shape = |t: Type| ctx.type_kind(t).shape().map(|s| s.to_vec());
-    let err = |m: &str| {
+    let fail = |message: String| {
         Err(Diagnostic::error(
             data.loc,
-            format!(
-                "'{}' op operand type '{}' and result type '{}' {m}",
-                ctx.op_name(op),
-                type_to_string(ctx, from),
-                type_to_string(ctx, to)
-            ),
+            format!("'{}' op {message}", ctx.op_name(op)),
         ))
     };
-    if shape(from) != shape(to) {
-        return err("are cast incompatible");
+    let tensor_dims = |t: Type| match ctx.type_kind(t) {
+        TypeKind::RankedTensor { shape, .. } => shape.clone(),
+        _ => Vec::new(),
+    };
+    if tensor_dims(from) != tensor_dims(to) {
+        return fail(
+            "failed to verify that input and output have the same tensor dimensions".into(),
+        );
+    }
+    if !compatible_shapes(ctx, from, to) {
+        return fail("requires the same shape for all operands and results".into());
+    }
+    let incompatible = || {
+        fail(format!(
+            "operand type '{}' and result type '{}' are cast incompatible",
+            type_to_string(ctx, from),
+            type_to_string(ctx, to)
+        ))
+    };
+    let shape = |t: Type| ctx.type_kind(t).shape().map(|s| s.to_vec());
+    let encoding = |t: Type| match ctx.type_kind(t) {
+        TypeKind::RankedTensor { encoding, .. } => *encoding,
+        _ => None,
+    };
+    // The container (vector, tensor, memref) must stay the same; scalars carry none.
+    let container = |t: Type| {
+        let kind = ctx.type_kind(t);
+        kind.shape().map(|_| std::mem::discriminant(kind))
+    };
+    if shape(from) != shape(to)
+        || encoding(from) != encoding(to)
+        || container(from) != container(to)
+    {
+        return incompatible();
     }
     let (wf, wt) = (
         int_width(ctx, from).or_else(|| float_kind(ctx, from).map(|k| k.width())),
@@ -710,10 +741,87 @@ pub(crate) fn verify_cast(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
         "arith.extsi" | "arith.extui" | "arith.extf" => wf < wt,
         "arith.trunci" | "arith.truncf" => wf > wt,
         "arith.bitcast" => wf == wt,
+        // One side is `index`, the other a fixed-width integer.
+        "arith.index_cast" | "arith.index_castui" => {
+            let is_index =
+                |t: Type| matches!(ctx.type_kind(element_or_self(ctx, t)), TypeKind::Index);
+            is_index(from) != is_index(to)
+        }
         _ => true,
     };
     if !ok {
-        return err("are cast incompatible");
+        return incompatible();
+    }
+    Ok(())
+}
+
+/// MLIR's `verifyCompatibleShape`: both shaped or neither; an unranked side matches any
+/// shape; otherwise equal ranks, sizes equal or dynamic, and the same scalable dimensions.
+pub(crate) fn compatible_shapes(ctx: &Context, a: Type, b: Type) -> bool {
+    let (ka, kb) = (ctx.type_kind(a), ctx.type_kind(b));
+    let shaped = |k: &TypeKind| {
+        matches!(
+            k,
+            TypeKind::RankedTensor { .. }
+                | TypeKind::UnrankedTensor { .. }
+                | TypeKind::MemRef { .. }
+                | TypeKind::UnrankedMemRef { .. }
+                | TypeKind::Vector { .. }
+        )
+    };
+    if !shaped(ka) || !shaped(kb) {
+        return shaped(ka) == shaped(kb);
+    }
+    let (Some(sa), Some(sb)) = (ka.shape(), kb.shape()) else {
+        return true;
+    };
+    let scalable = |k: &TypeKind| match k {
+        TypeKind::Vector { scalable, .. } => scalable.iter().any(|&s| s).then(|| scalable.clone()),
+        _ => None,
+    };
+    sa.len() == sb.len()
+        && sa
+            .iter()
+            .zip(sb)
+            .all(|(&x, &y)| x == y || x == DYNAMIC || y == DYNAMIC)
+        && scalable(ka) == scalable(kb)
+}
+
+/// `arith.select`: a condition other than `i1` must be shaped like the result (MLIR checks
+/// the shape as an ODS predicate, then the exact shaped type without its element type).
+pub(crate) fn verify_select(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
+    let data = ctx.op(op);
+    let (condition, result) = (
+        ctx.value_type(data.operands[0]),
+        ctx.value_type(data.results[0]),
+    );
+    if matches!(ctx.type_kind(condition), TypeKind::Integer { .. }) {
+        return Ok(());
+    }
+    let shape = |t: Type| ctx.type_kind(t).shape().map(|s| s.to_vec());
+    if shape(condition) != shape(result) {
+        return Err(Diagnostic::error(
+            data.loc,
+            "'arith.select' op failed to verify that condition is signless i1 or has matching shape",
+        ));
+    }
+    let kind = |t: Type| std::mem::discriminant(ctx.type_kind(t));
+    let encoding = |t: Type| match ctx.type_kind(t) {
+        TypeKind::RankedTensor { encoding, .. } => *encoding,
+        _ => None,
+    };
+    let scalable = |t: Type| match ctx.type_kind(t) {
+        TypeKind::Vector { scalable, .. } => scalable.clone(),
+        _ => Vec::new(),
+    };
+    if kind(condition) != kind(result)
+        || encoding(condition) != encoding(result)
+        || scalable(condition) != scalable(result)
+    {
+        return Err(Diagnostic::error(
+            data.loc,
+            "'arith.select' op expected condition type to have the same shape as the result type",
+        ));
     }
     Ok(())
 }

@@ -13,9 +13,11 @@ pub mod predicate;
 
 use tb_ir::ods::constraint::{
     ANY_ATTR, BOOL_LIKE, FLOAT_LIKE, I64_ATTR, SIGNLESS_INTEGER_LIKE,
-    SIGNLESS_INTEGER_LIKE_NO_INDEX, SIGNLESS_INTEGER_OR_FLOAT_LIKE, UNIT_ATTR,
+    SIGNLESS_INTEGER_LIKE_NO_INDEX, UNIT_ATTR,
 };
-use tb_ir::ods::{AttrConstraint, AttrSyntax, OpDef, PURE, attr, operand, optional_attr};
+use tb_ir::ods::{
+    AttrConstraint, AttrSyntax, OpDef, PURE, TypeConstraint, attr, operand, optional_attr,
+};
 use tb_ir::registry::{DialectInfo, OpTraits};
 use tb_ir::{Context, Type};
 
@@ -332,6 +334,7 @@ static DEFS: &[OpDef] = &[
         traits: PURE,
         all_types_match: &[&["true_value", "false_value", "result"]],
         custom_assembly: Some((asm::parse_select, asm::print_select)),
+        verify: Some(fold::verify_select),
         fold: Some(fold::select),
         ..OpDef::EMPTY
     },
@@ -409,12 +412,25 @@ static DEFS: &[OpDef] = &[
         SIGNLESS_INTEGER_LIKE,
         SIGNLESS_INTEGER_LIKE
     ),
-    cast!(
-        "arith.bitcast",
-        SIGNLESS_INTEGER_OR_FLOAT_LIKE,
-        SIGNLESS_INTEGER_OR_FLOAT_LIKE
-    ),
+    cast!("arith.bitcast", BITCAST_TYPE, BITCAST_TYPE),
 ];
+
+/// `arith.bitcast` reinterprets bits of a fixed width, so `index` is excluded; memrefs of
+/// integers or floats are allowed, as in MLIR.
+const BITCAST_TYPE: TypeConstraint = TypeConstraint {
+    description: "signless-integer-or-float-like or memref of signless-integer or float",
+    check: |c, t| {
+        let scalar = |c: &Context, t: Type| {
+            tb_ir::ods::constraint::is_signless_integer(c, t)
+                || tb_ir::ods::constraint::is_float(c, t)
+        };
+        match c.type_kind(t) {
+            tb_ir::TypeKind::MemRef { element, .. } => scalar(c, *element),
+            _ => scalar(c, tb_ir::ods::constraint::element_or_self(c, t)),
+        }
+    },
+    buildable: None,
+};
 
 /// `i1`, or a vector/tensor of `i1` shaped like the operand.
 fn infer_i1_like(

@@ -113,14 +113,24 @@ pub(crate) fn parse_func(p: &mut OpAsmParser, state: &mut OperationParseState) -
     store_arg_dicts(p, state, "arg_attrs", arg_dicts);
     store_arg_dicts(p, state, "res_attrs", res_dicts);
 
-    for (k, v) in p.parse_optional_attr_dict_with_keyword()? {
+    let attrs_at = p.offset();
+    let attrs = p.parse_optional_attr_dict_with_keyword()?;
+    // The signature spells these; MLIR refuses them in the dictionary.
+    for inferred in ["sym_visibility", "sym_name", "function_type"] {
+        if attrs.iter().any(|(k, _)| k == inferred) {
+            return p.error_at(
+                attrs_at,
+                format!("'{inferred}' is an inferred attribute and should not be specified in the explicit attribute dictionary"),
+            );
+        }
+    }
+    for (k, v) in attrs {
         state.add_attr(&k, v);
     }
     let region = p.new_region();
     if p.peek_is(TokenKind::LBrace) {
-        if named == Some(false) {
-            return p.error("expected named arguments for a function with a body");
-        }
+        // With bare argument types the body spells its entry block (`^bb0(%a: f32):`), whose
+        // arguments the verifier checks against the signature, as MLIR accepts it.
         p.parse_region(region, arguments)?;
     }
     state.regions.push(region);

@@ -39,7 +39,7 @@ pub(crate) fn func(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     if symbol_name(ctx, op).is_none() {
         return error(ctx, op, FUNC, "requires string attribute 'sym_name'".into());
     }
-    let Some((inputs, _)) = signature(ctx, op) else {
+    let Some((inputs, results)) = signature(ctx, op) else {
         return error(
             ctx,
             op,
@@ -47,6 +47,8 @@ pub(crate) fn func(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
             "requires attribute 'function_type' holding a function type".into(),
         );
     };
+    verify_arg_attrs(ctx, op, "arg_attrs", "argument", inputs.len())?;
+    verify_arg_attrs(ctx, op, "res_attrs", "result", results.len())?;
     let Some(entry) = ctx.entry_block(data.regions[0]) else {
         return Ok(());
     }; // a declaration
@@ -74,6 +76,49 @@ pub(crate) fn func(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
                     type_to_string(ctx, got),
                     type_to_string(ctx, want)
                 ),
+            );
+        }
+    }
+    Ok(())
+}
+
+/// `arg_attrs`/`res_attrs`: one dictionary per argument (result), holding only dialect
+/// attributes (names with a dialect prefix), as MLIR's function interface requires.
+fn verify_arg_attrs(
+    ctx: &Context,
+    op: OpId,
+    name: &str,
+    what: &str,
+    expected: usize,
+) -> Result<(), Diagnostic> {
+    let Some(attr) = ctx.op_inherent_or_attr(op, name) else {
+        return Ok(());
+    };
+    let AttrKind::Array(dicts) = ctx.attr_kind(attr) else {
+        return Ok(());
+    };
+    if dicts.len() != expected {
+        return error(
+            ctx,
+            op,
+            FUNC,
+            format!(
+                "expects {what} attribute array to have the same number of elements as the number of function {what}s, got {}, but expected {expected}",
+                dicts.len()
+            ),
+        );
+    }
+    for &dict in dicts {
+        if ctx
+            .dictionary_entries(dict)
+            .iter()
+            .any(|(k, _)| !k.contains('.'))
+        {
+            return error(
+                ctx,
+                op,
+                FUNC,
+                format!("{what}s may only have dialect attributes"),
             );
         }
     }

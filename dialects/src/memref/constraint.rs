@@ -101,3 +101,21 @@ pub(crate) fn reassociation(ctx: &Context, attr: Attr) -> Option<Vec<Vec<i64>>> 
         })
         .collect()
 }
+
+pub(crate) const MEMREF_1D: TypeConstraint = TypeConstraint {
+    description: "1D memref of any type values",
+    check: |c, t| MemRef::of(c, t).is_some_and(|m| m.rank() == 1),
+    buildable: None,
+};
+
+pub(crate) const SHAPE_1D: TypeConstraint = TypeConstraint {
+    description: "1D memref of signless integer or index values",
+    check: |c, t| {
+        MemRef::of(c, t).is_some_and(|m| {
+            m.rank() == 1
+                && (is_signless_integer(c, m.element)
+                    || matches!(c.type_kind(m.element), TypeKind::Index))
+        })
+    },
+    buildable: None,
+};

@@ -4,6 +4,7 @@
 //! names, syntax, result names, verifiers, folds and canonical forms.
 
 mod asm;
+mod buffer_reshape;
 mod canonicalize;
 mod canonicalize_views;
 mod constraint;
@@ -27,8 +28,8 @@ use tb_ir::{Context, Type};
 pub use ops::MemRefOp;
 
 use constraint::{
-    ALIGNMENT, BOOL, BYTES_1D, INDEX_LIST_ARRAY, MEMREF_TYPE, NON_0_RANKED_OR_UNRANKED,
-    RANKED_OR_UNRANKED, STATIC_SHAPE, STRIDED,
+    ALIGNMENT, BOOL, BYTES_1D, INDEX_LIST_ARRAY, MEMREF_1D, MEMREF_TYPE, NON_0_RANKED_OR_UNRANKED,
+    RANKED_OR_UNRANKED, SHAPE_1D, STATIC_SHAPE, STRIDED,
 };
 
 pub const ALLOC: &str = "memref.alloc";
@@ -43,7 +44,9 @@ pub const GET_GLOBAL: &str = "memref.get_global";
 pub const GLOBAL: &str = "memref.global";
 pub const LOAD: &str = "memref.load";
 pub const RANK: &str = "memref.rank";
+pub const REALLOC: &str = "memref.realloc";
 pub const REINTERPRET_CAST: &str = "memref.reinterpret_cast";
+pub const RESHAPE: &str = "memref.reshape";
 pub const STORE: &str = "memref.store";
 pub const SUBVIEW: &str = "memref.subview";
 pub const VIEW: &str = "memref.view";
@@ -114,6 +117,35 @@ static DEFS: &[OpDef] = &[
         canonicalize::alloca,
         named!("alloca"),
     ),
+    OpDef {
+        name: REALLOC,
+        summary: "a 1-D buffer of a new size holding the old one's elements",
+        operands: &[
+            operand("source", MEMREF_1D),
+            variadic("dynamicResultSize", INDEX),
+        ],
+        results: &[operand("result", MEMREF_1D)],
+        attributes: &[OPTIONAL_ALIGNMENT],
+        format: Some(
+            "$source (`(` $dynamicResultSize^ `)`)? attr-dict `:` type($source) `to` type($result)",
+        ),
+        verify: Some(buffer_reshape::verify_realloc),
+        ..OpDef::EMPTY
+    },
+    OpDef {
+        name: RESHAPE,
+        summary: "a memref's buffer with the shape held in a 1-D memref",
+        operands: &[
+            operand("source", RANKED_OR_UNRANKED),
+            operand("shape", SHAPE_1D),
+        ],
+        results: &[operand("result", RANKED_OR_UNRANKED)],
+        traits: PURE,
+        format: Some("$source `(` $shape `)` attr-dict `:` functional-type(operands, results)"),
+        verify: Some(buffer_reshape::verify_reshape),
+        result_names: named!("reshape"),
+        ..OpDef::EMPTY
+    },
     OpDef {
         name: DEALLOC,
         summary: "frees a buffer from memref.alloc",

@@ -13,7 +13,7 @@ use tb_dialects::memref::MemRefOp;
 use tb_ir::attributes::DenseArrayData;
 use tb_ir::{AttrKind, OpId, TypeKind};
 
-use super::buffer::Buffer;
+use super::buffer::{Buffer, contiguous_strides};
 use super::loop_::new_buffer;
 use super::value::{RtValue, Scalar};
 use super::{Env, ExecResult, Handler, Interpreter};
@@ -40,6 +40,8 @@ pub(super) fn handler(kind: MemRefOp) -> Option<Handler> {
         M::Rank => rank,
         M::GetGlobal => get_global,
         M::View => view,
+        M::Realloc => realloc,
+        M::Reshape => reshape,
         M::Global => return None,
     })
 }
@@ -289,6 +291,47 @@ fn expand_shape(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult
         }
     }
     let view = source.view(output_shape, strides, source.offset);
+    interp.set_result(env, op, 0, RtValue::Buffer(view))
+}
+
+/// A new 1-D buffer holding the source's leading elements (the rest is poison); the source
+/// is freed, as MLIR's realloc may free it.
+fn realloc(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
+    let source = interp.buffer_arg(env, op, 0)?;
+    let n = interp.ctx.op(op).operands.len();
+    let sizes = operands_from(interp, env, op, 1..n)?;
+    let result = new_buffer(interp.ctx, interp.result_type(op, 0), &sizes)?;
+    let length = |b: &Buffer| b.shape.first().copied().unwrap_or(0);
+    let (old, new) = (length(&source), length(&result));
+    for i in 0..old.min(new) {
+        result.store(&[i], source.load(&[i])?)?;
+    }
+    source.free()?;
+    interp.set_result(env, op, 0, RtValue::Buffer(result))
+}
+
+/// The source's contiguous elements seen with the shape read from a 1-D memref.
+fn reshape(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
+    let source = interp.buffer_arg(env, op, 0)?;
+    let shape_buffer = interp.buffer_arg(env, op, 1)?;
+    if source.strides != contiguous_strides(&source.shape) {
+        return Err("reshape of a non-contiguous memref".into());
+    }
+    let shape = (0..shape_buffer.shape.first().copied().unwrap_or(0))
+        .map(|i| shape_buffer.load(&[i]).map(|s| s.as_int()))
+        .collect::<Result<Vec<i64>, String>>()?;
+    if let Some(&d) = shape.iter().find(|&&d| d < 0) {
+        return Err(format!("negative size {d} in the shape operand").into());
+    }
+    let (old, new) = (
+        source.shape.iter().product::<i64>(),
+        shape.iter().product::<i64>(),
+    );
+    if old != new {
+        return Err(format!("shape {shape:?} has {new} elements, the source has {old}").into());
+    }
+    let strides = contiguous_strides(&shape);
+    let view = source.view(shape, strides, source.offset);
     interp.set_result(env, op, 0, RtValue::Buffer(view))
 }
 

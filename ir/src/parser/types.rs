@@ -190,7 +190,15 @@ impl<'a> Parser<'a> {
             scalable: Vec::new(),
         };
         let mut pos = self.tok.start;
+        // MLIR lexes sizes and `x` as tokens, so blanks may separate them (`42 x i32`).
+        let skip_blanks = |mut pos: usize| {
+            while self.bytes.get(pos).is_some_and(u8::is_ascii_whitespace) {
+                pos += 1;
+            }
+            pos
+        };
         loop {
+            pos = skip_blanks(pos);
             let start = pos;
             let (size, scalable) = match self.bytes.get(pos) {
                 Some(b'?') => {
@@ -224,6 +232,7 @@ impl<'a> Parser<'a> {
                 }
                 _ => break,
             };
+            pos = skip_blanks(pos);
             if self.bytes.get(pos) != Some(&b'x') {
                 return self.error_at(pos, "expected 'x' in dimension list");
             }

@@ -254,3 +254,87 @@ func.func @scaling_extf_integer_scale(%a: f16, %s: i8) {
   %0 = "arith.scaling_extf"(%a, %s) : (f16, i8) -> f32
   return
 }
+
+// -----
+
+// Tensor dimensions are compared before the shape trait, as MLIR orders its checks.
+func.func @extsi_tensor_dims(%a : tensor<4xi32>) {
+  // expected-error @+1 {{'arith.extsi' op failed to verify that input and output have the same tensor dimensions}}
+  %0 = arith.extsi %a : tensor<4xi32> to tensor<?xi64>
+  return
+}
+
+// -----
+
+func.func @index_cast_tensor_rank(%a : tensor<index>) {
+  // expected-error @+1 {{'arith.index_cast' op failed to verify that input and output have the same tensor dimensions}}
+  %0 = arith.index_cast %a : tensor<index> to tensor<2xi64>
+  return
+}
+
+// -----
+
+func.func @index_cast_tensor_to_scalar(%a : tensor<index>) {
+  // expected-error @+1 {{'arith.index_cast' op requires the same shape for all operands and results}}
+  %0 = arith.index_cast %a : tensor<index> to i64
+  return
+}
+
+// -----
+
+// A scalable dimension does not match a fixed one.
+func.func @trunci_scalable_to_fixed(%a : vector<[4]xi32>) {
+  // expected-error @+1 {{'arith.trunci' op requires the same shape for all operands and results}}
+  %0 = arith.trunci %a : vector<[4]xi32> to vector<4xi8>
+  return
+}
+
+// -----
+
+func.func @extf_vector_sizes(%a : vector<2xf16>) {
+  // expected-error @+1 {{'arith.extf' op requires the same shape for all operands and results}}
+  %0 = arith.extf %a : vector<2xf16> to vector<3xf32>
+  return
+}
+
+// -----
+
+// Casts keep the tensor encoding.
+func.func @extf_encoding(%a : tensor<2xf32, "foo">) {
+  // expected-error @+1 {{'arith.extf' op operand type 'tensor<2xf32, "foo">' and result type 'tensor<2xf64, "bar">' are cast incompatible}}
+  %0 = arith.extf %a : tensor<2xf32, "foo"> to tensor<2xf64, "bar">
+  return
+}
+
+// -----
+
+func.func @bitcast_to_index(%a : i64) {
+  // expected-error @+1 {{'arith.bitcast' op result #0 must be signless-integer-or-float-like or memref of signless-integer or float, but got 'index'}}
+  %0 = arith.bitcast %a : i64 to index
+  return
+}
+
+// -----
+
+func.func @select_rank0_condition(%c : tensor<i1>, %a : tensor<2xi64>) {
+  // expected-error @+1 {{'arith.select' op failed to verify that condition is signless i1 or has matching shape}}
+  %0 = arith.select %c, %a, %a : tensor<i1>, tensor<2xi64>
+  return
+}
+
+// -----
+
+func.func @select_condition_encoding(%c : tensor<8xi1, "bar">, %a : tensor<8xi32, "foo">) {
+  // expected-error @+1 {{'arith.select' op expected condition type to have the same shape as the result type}}
+  %0 = arith.select %c, %a, %a : tensor<8xi1, "bar">, tensor<8xi32, "foo">
+  return
+}
+
+// -----
+
+// index_cast converts between index and a fixed-width integer, not index to index.
+func.func @index_cast_index_to_index(%a : index) {
+  // expected-error @+1 {{'arith.index_cast' op operand type 'index' and result type 'index' are cast incompatible}}
+  %0 = arith.index_cast %a : index to index
+  return
+}

@@ -282,3 +282,11 @@ func.func @scaling_casts(%a: f4E2M1FN, %s: f8E8M0FNU, %v: vector<4xf8E4M3FN>, %v
   %3 = arith.scaling_truncf %h, %vs downward fastmath<nnan> : vector<4xbf16>, vector<4xf8E8M0FNU> to vector<4xf8E4M3FN>
   return %0, %1, %2, %3 : f32, vector<4xbf16>, f4E2M1FN, vector<4xf8E4M3FN>
 }
+
+// Bitcasts of memrefs of integers or floats.
+// CHECK-LABEL: func.func @bitcast_memref
+// CHECK-NEXT:    arith.bitcast %arg0 : memref<4xf32> to memref<4xi32>
+func.func @bitcast_memref(%m: memref<4xf32>) -> memref<4xi32> {
+  %0 = arith.bitcast %m : memref<4xf32> to memref<4xi32>
+  return %0 : memref<4xi32>
+}

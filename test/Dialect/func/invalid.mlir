@@ -90,3 +90,56 @@
   "func.call"(%outside) <{callee = @isolated}> : (i32) -> ()
   "func.return"() : () -> ()
 }) : () -> ()
+
+// -----
+
+// The entry block spelled under a signature of bare types must match it.
+// expected-error@+1 {{'func.func' op type of entry block argument #0('i32') must match the type of the corresponding argument in function signature('f32')}}
+func.func @bare_types_entry_block_type(f32) {
+^bb0(%a: i32):
+  return
+}
+
+// -----
+
+// expected-error@+1 {{'func.func' op entry block must have 2 arguments to match function signature}}
+func.func @bare_types_entry_block_count(f32, f32) {
+^bb0(%a: f32):
+  return
+}
+
+// -----
+
+// The signature spells the visibility, name and type: the dictionary may not.
+// expected-error@+1 {{'sym_visibility' is an inferred attribute and should not be specified in the explicit attribute dictionary}}
+func.func @visibility_in_dictionary() attributes { sym_visibility = "private" }
+
+// -----
+
+// expected-error@+1 {{'sym_name' is an inferred attribute and should not be specified in the explicit attribute dictionary}}
+func.func private @name_in_dictionary() attributes { sym_name = "x" }
+
+// -----
+
+// expected-error@+1 {{'function_type' is an inferred attribute and should not be specified in the explicit attribute dictionary}}
+func.func private @type_in_dictionary() attributes { function_type = "x" }
+
+// -----
+
+// expected-error@+1 {{'func.func' op expects argument attribute array to have the same number of elements as the number of function arguments, got 1, but expected 0}}
+func.func private @arg_attrs_count() attributes { arg_attrs = [{}] }
+
+// -----
+
+// expected-error@+1 {{'func.func' op expects result attribute array to have the same number of elements as the number of function results, got 1, but expected 0}}
+func.func private @res_attrs_count() attributes { res_attrs = [{}] }
+
+// -----
+
+// expected-error@+1 {{'func.func' op arguments may only have dialect attributes}}
+func.func private @arg_attr_without_dialect(i1 {non_dialect_attr = 10})
+
+// -----
+
+// expected-error@+1 {{'func.func' op results may only have dialect attributes}}
+func.func private @result_attr_without_dialect() -> (i1 {non_dialect_attr = 10})

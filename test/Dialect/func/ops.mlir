@@ -67,3 +67,19 @@ func.func @empty() {
 ^bb1(%y: i32):
   "func.return"(%y) : (i32) -> ()
 }) {"unreg.tag"} : () -> ()
+
+// A signature of bare types may have a body that spells its entry block: the block's
+// arguments are the function's, and the function prints with named arguments.
+// CHECK-LABEL: func.func @bare_types_with_entry_block(%arg0: f32, %arg1: i32) -> f32 {
+// CHECK-NEXT:    return %arg0 : f32
+func.func @bare_types_with_entry_block(f32, i32) -> f32 {
+^bb0(%a: f32, %b: i32):
+  return %a : f32
+}
+
+// CHECK-LABEL: func.func @bare_types_no_arguments() {
+// CHECK-NEXT:    return
+func.func @bare_types_no_arguments() {
+^bb0:
+  return
+}

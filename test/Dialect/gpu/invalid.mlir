@@ -18,9 +18,10 @@ func.func @two_block_ids(%c1: index) {
 // -----
 
 func.func @body_without_terminator(%c1: index) {
+  // The launch verifies its body's terminator itself, before its nested ops are visited.
+  // expected-error@+1 {{'gpu.launch' op expected body to end with 'gpu.terminator'}}
   "gpu.launch"(%c1, %c1, %c1, %c1, %c1, %c1) <{operandSegmentSizes = array<i32: 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0>}> ({
   ^bb0(%a0: index, %a1: index, %a2: index, %a3: index, %a4: index, %a5: index, %a6: index, %a7: index, %a8: index, %a9: index, %a10: index, %a11: index):
-    // expected-error@+1 {{block with no terminator, has 'arith.constant'}}
     "arith.constant"() <{value = 0 : index}> : () -> index
   }) : (index, index, index, index, index, index) -> ()
   return

@@ -716,3 +716,92 @@ func.func @f(%m: memref<4xi32>, %i: index) {
   %0 = "memref.view"(%m, %i) : (memref<4xi32>, index) -> memref<4xi8>
   return
 }
+
+// -----
+
+#tiled = affine_map<(d0) -> (d0 floordiv 8, d0 mod 8)>
+func.func @realloc_layout(%src: memref<256xf32, #tiled>) -> memref<?xf32> {
+  // expected-error@+1 {{unsupported layout for source memref type 'memref<256xf32, affine_map<(d0) -> (d0 floordiv 8, d0 mod 8)>>'}}
+  %0 = memref.realloc %src : memref<256xf32, #tiled> to memref<?xf32>
+  return %0 : memref<?xf32>
+}
+
+// -----
+
+func.func @realloc_missing_size(%src: memref<2xf32>) -> memref<?xf32> {
+  // expected-error@+1 {{missing dimension operand for result type 'memref<?xf32>'}}
+  %0 = memref.realloc %src : memref<2xf32> to memref<?xf32>
+  return %0 : memref<?xf32>
+}
+
+// -----
+
+func.func @realloc_unneeded_size(%src: memref<?xf32>, %n: index) -> memref<4xf32> {
+  // expected-error@+1 {{unnecessary dimension operand for result type 'memref<4xf32>'}}
+  %0 = memref.realloc %src(%n) : memref<?xf32> to memref<4xf32>
+  return %0 : memref<4xf32>
+}
+
+// -----
+
+func.func @realloc_element_type(%src: memref<256xf32>) -> memref<?xi32> {
+  // expected-error@+1 {{different element types specified for source memref type 'memref<256xf32>' and result memref type 'memref<?xi32>'}}
+  %0 = memref.realloc %src : memref<256xf32> to memref<?xi32>
+  return %0 : memref<?xi32>
+}
+
+// -----
+
+func.func @realloc_memory_space(%src: memref<4xf32, 1>) -> memref<8xf32> {
+  // expected-error@+1 {{different memory spaces specified for source memref type 'memref<4xf32, 1>' and result memref type 'memref<8xf32>'}}
+  %0 = memref.realloc %src : memref<4xf32, 1> to memref<8xf32>
+  return %0 : memref<8xf32>
+}
+
+// -----
+
+func.func @realloc_alignment(%src: memref<4xf32>) {
+  // expected-error@+1 {{'memref.realloc' op attribute 'alignment' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive and whose value is a power of two > 0}}
+  %0 = memref.realloc %src {alignment = 7} : memref<4xf32> to memref<8xf32>
+  return
+}
+
+// -----
+
+func.func @reshape_element_type(%buf: memref<*xf32>, %shape: memref<1xi32>) {
+  // expected-error@+1 {{'memref.reshape' op element types of source and destination memref types should be the same}}
+  %0 = memref.reshape %buf(%shape) : (memref<*xf32>, memref<1xi32>) -> memref<?xi32>
+  return
+}
+
+// -----
+
+func.func @reshape_dynamic_length_to_ranked(%buf: memref<*xf32>, %shape: memref<?xi32>) {
+  // expected-error@+1 {{'memref.reshape' op cannot use shape operand with dynamic length to reshape to statically-ranked memref type}}
+  %0 = memref.reshape %buf(%shape) : (memref<*xf32>, memref<?xi32>) -> memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @reshape_rank_mismatch(%buf: memref<*xf32>, %shape: memref<1xi32>) {
+  // expected-error@+1 {{'memref.reshape' op length of shape operand differs from the result's memref rank}}
+  %0 = memref.reshape %buf(%shape) : (memref<*xf32>, memref<1xi32>) -> memref<?x?xf32>
+  return
+}
+
+// -----
+
+func.func @reshape_source_layout(%buf: memref<4x4xf32, strided<[3, 2]>>, %shape: memref<1xi32>) {
+  // expected-error@+1 {{'memref.reshape' op source memref type should have identity affine map}}
+  %0 = memref.reshape %buf(%shape) : (memref<4x4xf32, strided<[3, 2]>>, memref<1xi32>) -> memref<8xf32>
+  return
+}
+
+// -----
+
+func.func @reshape_result_layout(%buf: memref<4x4xf32>, %shape: memref<1xi32>) {
+  // expected-error@+1 {{'memref.reshape' op result memref type should have identity affine map}}
+  %0 = memref.reshape %buf(%shape) : (memref<4x4xf32>, memref<1xi32>) -> memref<8xf32, strided<[2]>>
+  return
+}

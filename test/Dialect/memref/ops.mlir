@@ -159,6 +159,32 @@ func.func @generic(%m: memref<4xf32>, %i: index) -> f32 {
   return %2 : f32
 }
 
+// A 1-D buffer resized; the new size is an operand when it is dynamic.
+// CHECK-LABEL: func.func @realloc_static
+// CHECK-NEXT:    %0 = memref.realloc %arg0 : memref<2xf32> to memref<4xf32>
+func.func @realloc_static(%src: memref<2xf32>) -> memref<4xf32> {
+  %0 = memref.realloc %src : memref<2xf32> to memref<4xf32>
+  return %0 : memref<4xf32>
+}
+
+// CHECK-LABEL: func.func @realloc_dynamic
+// CHECK-NEXT:    %0 = memref.realloc %arg0(%arg1) {alignment = 8 : i64} : memref<?xf32> to memref<?xf32>
+func.func @realloc_dynamic(%src: memref<?xf32>, %n: index) -> memref<?xf32> {
+  %0 = memref.realloc %src(%n) {alignment = 8} : memref<?xf32> to memref<?xf32>
+  return %0 : memref<?xf32>
+}
+
+// A buffer read with the shape held in a 1-D memref; an unranked result takes a shape of
+// dynamic length.
+// CHECK-LABEL: func.func @reshape
+// CHECK-NEXT:    %reshape = memref.reshape %arg0(%arg1) : (memref<*xf32>, memref<2xindex>) -> memref<?x?xf32>
+// CHECK-NEXT:    %reshape_0 = memref.reshape %reshape(%arg2) : (memref<?x?xf32>, memref<?xi32>) -> memref<*xf32>
+func.func @reshape(%buf: memref<*xf32>, %shape2: memref<2xindex>, %shape_any: memref<?xi32>) -> memref<*xf32> {
+  %m = memref.reshape %buf(%shape2) : (memref<*xf32>, memref<2xindex>) -> memref<?x?xf32>
+  %u = memref.reshape %m(%shape_any) : (memref<?x?xf32>, memref<?xi32>) -> memref<*xf32>
+  return %u : memref<*xf32>
+}
+
 // -----
 
 // A global's initial value may be a resource blob, as weights are stored. (Its own chunk
