@@ -2,9 +2,12 @@
 //! operator; `None` means the graph dialect has no op for it.
 
 mod composite;
+mod gathers;
 mod generators;
+mod loss;
 mod normalization;
 mod positional;
+mod quantize;
 mod reduce;
 mod resize;
 mod shape_inputs;
@@ -47,7 +50,23 @@ pub fn convert(cx: &mut NodeCx) -> Option<Result<Lowering, Problem>> {
         "LRN" => composite::lrn,
         "LpPool" => composite::lp_pool,
         "OneHot" => composite::one_hot,
+        "NegativeLogLikelihoodLoss" => loss::negative_log_likelihood_loss,
+        "SoftmaxCrossEntropyLoss" => loss::softmax_cross_entropy_loss,
         "CumSum" => positional::cum_sum,
+        "CumProd" => composite::cum_prod,
+        "EyeLike" => generators::eye_like,
+        "HannWindow" => generators::window,
+        "HammingWindow" => generators::window,
+        "BlackmanWindow" => generators::window,
+        "ReverseSequence" => gathers::reverse_sequence,
+        "Compress" => gathers::compress,
+        "QuantizeLinear" => quantize::quantize_linear,
+        "DequantizeLinear" => quantize::dequantize_linear,
+        "DynamicQuantizeLinear" => quantize::dynamic_quantize_linear,
+        "MatMulInteger" => quantize::matmul_integer,
+        "ConvInteger" => quantize::conv_integer,
+        "QLinearMatMul" => quantize::qlinear_matmul,
+        "QLinearConv" => quantize::qlinear_conv,
         "TopK" => positional::top_k,
         "MaxPool" => normalization::max_pool,
         "BatchNormalization" => normalization::batch_norm,
@@ -95,7 +114,23 @@ pub fn supported_operators() -> Vec<&'static str> {
         "LRN",
         "LpPool",
         "OneHot",
+        "NegativeLogLikelihoodLoss",
+        "SoftmaxCrossEntropyLoss",
         "CumSum",
+        "CumProd",
+        "EyeLike",
+        "HannWindow",
+        "HammingWindow",
+        "BlackmanWindow",
+        "ReverseSequence",
+        "Compress",
+        "QuantizeLinear",
+        "DequantizeLinear",
+        "DynamicQuantizeLinear",
+        "MatMulInteger",
+        "ConvInteger",
+        "QLinearMatMul",
+        "QLinearConv",
         "TopK",
         "MaxPool",
         "BatchNormalization",
