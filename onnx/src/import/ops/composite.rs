@@ -1,6 +1,6 @@
 //! Operators imported as their ONNX function bodies, in simpler operators the graph
 //! dialect has: RMSNormalization, MeanVarianceNormalization, LpNormalization,
-//! GroupNormalization, LRN, LpPool, OneHot and CumProd. Each is checked against ONNX's own
+//! GroupNormalization, LRN, LpPool, OneHot, CumProd and CenterCropPad. Each is checked against ONNX's own
 //! expected outputs by the conformance suite, interpreted and compiled.
 
 use tb_interpreter::DType;
@@ -403,5 +403,51 @@ pub fn cum_prod(cx: &mut NodeCx) -> Result<Lowering, Problem> {
         vec![ints_attr("axes", &[axis as i64 + 1]), int_attr("keepdims", 0)],
         &out,
     );
+    Ok(Lowering::Expand(e.finish()))
+}
+
+/// CenterCropPad: each of `axes` (all by default) cropped or zero-padded to the length
+/// `shape` gives (known at import time), centered; an odd difference leaves the extra
+/// element at the end.
+pub fn center_crop_pad(cx: &mut NodeCx) -> Result<Lowering, Problem> {
+    let out = output(cx)?;
+    let dims = cx.shape(0)?.to_vec();
+    let lengths = cx.constant_ints(1, "shape")?;
+    let n = cx.node;
+    let axes = match n.attr_ints("axes").map_err(attr_problem)? {
+        Some(axes) => axes
+            .iter()
+            .map(|&a| normalize_axis(a, dims.len()))
+            .collect::<Result<Vec<_>, _>>()?,
+        None => (0..dims.len()).collect(),
+    };
+    if axes.len() != lengths.len() || lengths.iter().any(|&l| l < 0) {
+        return Err(Problem::invalid(format!(
+            "shape {lengths:?} must give one length (≥ 0) per axis of {axes:?}"
+        )));
+    }
+    let rank = dims.len();
+    let (mut starts, mut ends, mut crop_axes) = (Vec::new(), Vec::new(), Vec::new());
+    let mut pads = vec![0; 2 * rank];
+    for (&a, &len) in axes.iter().zip(&lengths) {
+        let d = len - dims[a];
+        if d < 0 {
+            let start = -d / 2;
+            starts.push(start);
+            ends.push(start + len);
+            crop_axes.push(a as i64);
+        } else if d > 0 {
+            pads[a] = d / 2;
+            pads[rank + a] = d - d / 2;
+        }
+    }
+    let mut e = Expander::new(n);
+    let mut x = n.input[0].clone();
+    if !crop_axes.is_empty() {
+        let (s, en, ax) = (e.ints(&starts), e.ints(&ends), e.ints(&crop_axes));
+        x = e.op("Slice", &[&x, &s, &en, &ax], vec![]);
+    }
+    let pads = e.ints(&pads);
+    e.op_to("Pad", &[&x, &pads], vec![], &out);
     Ok(Lowering::Expand(e.finish()))
 }

@@ -8,6 +8,7 @@ mod loss;
 mod normalization;
 mod positional;
 mod quantize;
+mod recurrent;
 mod reduce;
 mod resize;
 mod shape_inputs;
@@ -53,6 +54,10 @@ pub fn convert(cx: &mut NodeCx) -> Option<Result<Lowering, Problem>> {
         "NegativeLogLikelihoodLoss" => loss::negative_log_likelihood_loss,
         "SoftmaxCrossEntropyLoss" => loss::softmax_cross_entropy_loss,
         "CumSum" => positional::cum_sum,
+        "RNN" => recurrent::rnn,
+        "GRU" => recurrent::gru,
+        "LSTM" => recurrent::lstm,
+        "CenterCropPad" => composite::center_crop_pad,
         "CumProd" => composite::cum_prod,
         "EyeLike" => generators::eye_like,
         "HannWindow" => generators::window,
@@ -117,6 +122,10 @@ pub fn supported_operators() -> Vec<&'static str> {
         "NegativeLogLikelihoodLoss",
         "SoftmaxCrossEntropyLoss",
         "CumSum",
+        "RNN",
+        "GRU",
+        "LSTM",
+        "CenterCropPad",
         "CumProd",
         "EyeLike",
         "HannWindow",
