@@ -1,9 +1,12 @@
 //! Per-operator converters, one file per family. [`convert`] dispatches on the ONNX
 //! operator; `None` means the graph dialect has no op for it.
 
+mod causal_conv;
 mod composite;
+mod dft;
 mod gathers;
 mod generators;
+mod linear_attention;
 mod loss;
 mod normalization;
 mod positional;
@@ -11,6 +14,7 @@ mod quantize;
 mod recurrent;
 mod reduce;
 mod resize;
+mod rotary;
 mod shape_inputs;
 mod simple;
 
@@ -54,6 +58,10 @@ pub fn convert(cx: &mut NodeCx) -> Option<Result<Lowering, Problem>> {
         "NegativeLogLikelihoodLoss" => loss::negative_log_likelihood_loss,
         "SoftmaxCrossEntropyLoss" => loss::softmax_cross_entropy_loss,
         "CumSum" => positional::cum_sum,
+        "DFT" => dft::dft,
+        "LinearAttention" => linear_attention::linear_attention,
+        "CausalConvWithState" => causal_conv::causal_conv_with_state,
+        "RotaryEmbedding" => rotary::rotary_embedding,
         "RNN" => recurrent::rnn,
         "GRU" => recurrent::gru,
         "LSTM" => recurrent::lstm,
@@ -122,6 +130,10 @@ pub fn supported_operators() -> Vec<&'static str> {
         "NegativeLogLikelihoodLoss",
         "SoftmaxCrossEntropyLoss",
         "CumSum",
+        "DFT",
+        "LinearAttention",
+        "CausalConvWithState",
+        "RotaryEmbedding",
         "RNN",
         "GRU",
         "LSTM",
