@@ -113,6 +113,7 @@ pub(super) const SCHEMAS: &[Schema] = &[
     Schema::new("Greater", 1, (2, 2), (1, 1), "SS", "S", &[AttrSpec::new("axis", A::Int, false), AttrSpec::new("broadcast", A::Int, false)]),
     Schema::new("Greater", 7, (2, 2), (1, 1), "SS", "S", &[]),
     Schema::new("GreaterOrEqual", 12, (2, 2), (1, 1), "SS", "S", &[]),
+    Schema::new("GridSample", 16, (2, 2), (1, 1), "SS", "S", &[AttrSpec::new("align_corners", A::Int, false), AttrSpec::new("mode", A::String, false), AttrSpec::new("padding_mode", A::String, false)]),
     Schema::new("GroupNormalization", 18, (3, 3), (1, 1), "SSS", "S", &[AttrSpec::new("epsilon", A::Float, false), AttrSpec::new("num_groups", A::Int, true)]),
     Schema::new("GroupNormalization", 21, (3, 3), (1, 1), "SSS", "S", &[AttrSpec::new("epsilon", A::Float, false), AttrSpec::new("num_groups", A::Int, true), AttrSpec::new("stash_type", A::Int, false)]),
     Schema::new("HammingWindow", 17, (1, 1), (1, 1), "S", "S", &[AttrSpec::new("output_datatype", A::Int, false), AttrSpec::new("periodic", A::Int, false)]),

@@ -6,6 +6,7 @@ mod composite;
 mod dft;
 mod gathers;
 mod generators;
+mod grid_sample;
 mod linear_attention;
 mod loss;
 mod normalization;
@@ -58,6 +59,7 @@ pub fn convert(cx: &mut NodeCx) -> Option<Result<Lowering, Problem>> {
         "NegativeLogLikelihoodLoss" => loss::negative_log_likelihood_loss,
         "SoftmaxCrossEntropyLoss" => loss::softmax_cross_entropy_loss,
         "CumSum" => positional::cum_sum,
+        "GridSample" => grid_sample::grid_sample,
         "DFT" => dft::dft,
         "LinearAttention" => linear_attention::linear_attention,
         "CausalConvWithState" => causal_conv::causal_conv_with_state,
@@ -130,6 +132,7 @@ pub fn supported_operators() -> Vec<&'static str> {
         "NegativeLogLikelihoodLoss",
         "SoftmaxCrossEntropyLoss",
         "CumSum",
+        "GridSample",
         "DFT",
         "LinearAttention",
         "CausalConvWithState",
