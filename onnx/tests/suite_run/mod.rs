@@ -14,7 +14,10 @@ const ATOL: f64 = 1e-7;
 /// arithmetic beyond the suite's atol, with the absolute tolerance they are checked with
 /// instead. The inverse DFT cases were computed by numpy's complex64 FFT: values that are
 /// exactly 0 come out as ±2e-7, and the transform in f64 differs from them by up to 1.5e-6.
-const LOOSER_ATOL: &[(&str, f64)] = &[("test_dft_inverse", 2e-6), ("test_dft_inverse_opset19", 2e-6)];
+const LOOSER_ATOL: &[(&str, f64)] = &[
+    ("test_dft_inverse", 2e-6),
+    ("test_dft_inverse_opset19", 2e-6),
+];
 
 /// Every result of `case` within its tolerance of the expected output.
 pub fn compare_case(results: &[Tensor], case: &ConformanceCase) -> Result<(), String> {

@@ -70,10 +70,7 @@ pub fn causal_conv_with_state(cx: &mut NodeCx) -> Result<Lowering, Problem> {
     if cx.has_input(2) {
         operands.push(n.input[2].as_str());
     }
-    let conv_attrs = vec![
-        int_attr("group", channels),
-        ints_attr("kernel_shape", &[k]),
-    ];
+    let conv_attrs = vec![int_attr("group", channels), ints_attr("kernel_shape", &[k])];
     let output = n.output[0].as_str();
     if silu {
         let conv = e.op("Conv", &operands, conv_attrs);

@@ -400,7 +400,10 @@ pub fn cum_prod(cx: &mut NodeCx) -> Result<Lowering, Problem> {
     e.op_to(
         "ReduceProd",
         &[&factors],
-        vec![ints_attr("axes", &[axis as i64 + 1]), int_attr("keepdims", 0)],
+        vec![
+            ints_attr("axes", &[axis as i64 + 1]),
+            int_attr("keepdims", 0),
+        ],
         &out,
     );
     Ok(Lowering::Expand(e.finish()))

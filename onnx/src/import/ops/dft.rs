@@ -69,7 +69,11 @@ pub fn dft(cx: &mut NodeCx) -> Result<Lowering, Problem> {
     let given = shape[axis as usize];
     let length = match scalar(cx, 1, "dft_length")? {
         Some(l) if l > 0 => l,
-        Some(l) => return Err(Problem::invalid(format!("dft_length must be positive, got {l}"))),
+        Some(l) => {
+            return Err(Problem::invalid(format!(
+                "dft_length must be positive, got {l}"
+            )));
+        }
         None if inverse && onesided => 2 * (given - 1),
         None => given,
     };
@@ -95,7 +99,8 @@ pub fn dft(cx: &mut NodeCx) -> Result<Lowering, Problem> {
     for (i, &p) in perm.iter().enumerate() {
         back[p as usize] = i as i64;
     }
-    let to_last = |e: &mut Expander, v: &str| e.op("Transpose", &[v], vec![ints_attr("perm", &perm)]);
+    let to_last =
+        |e: &mut Expander, v: &str| e.op("Transpose", &[v], vec![ints_attr("perm", &perm)]);
     let re = to_last(&mut e, &re);
     let im = im.map(|im| to_last(&mut e, &im));
     let angle = move |j: i64, k: i64| 2.0 * PI * ((j * k) % length) as f64 / length as f64;
@@ -111,15 +116,29 @@ pub fn dft(cx: &mut NodeCx) -> Result<Lowering, Problem> {
             }
         };
         let scale = 1.0 / length as f64;
-        let cos = matrix(&mut e, given, length, |k, j| weight(k) * angle(j, k).cos() * scale);
-        let sin = matrix(&mut e, given, length, |k, j| weight(k) * angle(j, k).sin() * scale);
+        let cos = matrix(&mut e, given, length, |k, j| {
+            weight(k) * angle(j, k).cos() * scale
+        });
+        let sin = matrix(&mut e, given, length, |k, j| {
+            weight(k) * angle(j, k).sin() * scale
+        });
         (cos, sin)
     } else {
-        let bins = if onesided && !inverse { length / 2 + 1 } else { length };
-        let (scale, sign) = if inverse { (1.0 / length as f64, 1.0) } else { (1.0, -1.0) };
+        let bins = if onesided && !inverse {
+            length / 2 + 1
+        } else {
+            length
+        };
+        let (scale, sign) = if inverse {
+            (1.0 / length as f64, 1.0)
+        } else {
+            (1.0, -1.0)
+        };
         let used = move |j: i64| if j < length { scale } else { 0.0 };
         let cos = matrix(&mut e, given, bins, |j, k| used(j) * angle(j, k).cos());
-        let sin = matrix(&mut e, given, bins, |j, k| sign * used(j) * angle(j, k).sin());
+        let sin = matrix(&mut e, given, bins, |j, k| {
+            sign * used(j) * angle(j, k).sin()
+        });
         (cos, sin)
     };
     // (re + i im)(cos + i sin) with the signs folded into `sin`.

@@ -207,7 +207,9 @@ pub fn grid_sample(cx: &mut NodeCx) -> Result<Lowering, Problem> {
     let n = cx.node;
     let dtype = cx.input(0)?.dtype;
     if !dtype.is_float() || !cx.input(1)?.dtype.is_float() {
-        return Err(Problem::invalid("X and grid must be floating-point tensors"));
+        return Err(Problem::invalid(
+            "X and grid must be floating-point tensors",
+        ));
     }
     let x_shape = cx.shape(0)?.to_vec();
     let grid_shape = cx.shape(1)?.to_vec();

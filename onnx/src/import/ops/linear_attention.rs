@@ -65,8 +65,12 @@ pub fn linear_attention(cx: &mut NodeCx) -> Result<Lowering, Problem> {
             if delta { "takes" } else { "takes no" }
         )));
     }
-    let q_heads = n.attr_required::<i64>("q_num_heads").map_err(attr_problem)?;
-    let kv_heads = n.attr_required::<i64>("kv_num_heads").map_err(attr_problem)?;
+    let q_heads = n
+        .attr_required::<i64>("q_num_heads")
+        .map_err(attr_problem)?;
+    let kv_heads = n
+        .attr_required::<i64>("kv_num_heads")
+        .map_err(attr_problem)?;
     if q_heads <= 0 || kv_heads <= 0 || q_heads % kv_heads != 0 {
         return Err(Problem::invalid(format!(
             "q_num_heads ({q_heads}) must be a positive multiple of kv_num_heads ({kv_heads})"

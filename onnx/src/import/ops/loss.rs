@@ -127,7 +127,8 @@ pub fn negative_log_likelihood_loss(cx: &mut NodeCx) -> Result<Lowering, Problem
         None => loss,
     };
     let out = n.output[0].as_str();
-    let sum_all = |e: &mut Expander, v: &str| e.op("ReduceSum", &[v], vec![int_attr("keepdims", 0)]);
+    let sum_all =
+        |e: &mut Expander, v: &str| e.op("ReduceSum", &[v], vec![int_attr("keepdims", 0)]);
     match (reduction, &weight) {
         (Reduction::None, _) => e.op_to("Identity", &[&loss], vec![], out),
         (Reduction::Sum, _) => e.op_to("ReduceSum", &[&loss], vec![int_attr("keepdims", 0)], out),
@@ -160,7 +161,11 @@ pub fn softmax_cross_entropy_loss(cx: &mut NodeCx) -> Result<Lowering, Problem> 
     let viewed = e.op("Reshape", &[&n.input[0], &view], vec![]);
     let classes_last = e.op("Transpose", &[&viewed], vec![ints_attr("perm", &[0, 2, 1])]);
     let log_prob = e.op("LogSoftmax", &[&classes_last], vec![int_attr("axis", -1)]);
-    let log_prob = e.op("Transpose", &[&log_prob], vec![ints_attr("perm", &[0, 2, 1])]);
+    let log_prob = e.op(
+        "Transpose",
+        &[&log_prob],
+        vec![ints_attr("perm", &[0, 2, 1])],
+    );
     let original = e.ints(&shape);
     let log_prob_out = match n.output.get(1).filter(|o| !o.is_empty()) {
         Some(o) => o.clone(),

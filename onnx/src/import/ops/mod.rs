@@ -18,6 +18,7 @@ mod resize;
 mod rotary;
 mod shape_inputs;
 mod simple;
+mod spatial_maps;
 
 use super::error::Problem;
 use super::node::{Lowering, NodeCx};
@@ -59,6 +60,8 @@ pub fn convert(cx: &mut NodeCx) -> Option<Result<Lowering, Problem>> {
         "NegativeLogLikelihoodLoss" => loss::negative_log_likelihood_loss,
         "SoftmaxCrossEntropyLoss" => loss::softmax_cross_entropy_loss,
         "CumSum" => positional::cum_sum,
+        "AffineGrid" => spatial_maps::affine_grid,
+        "Col2Im" => spatial_maps::col2im,
         "GridSample" => grid_sample::grid_sample,
         "DFT" => dft::dft,
         "LinearAttention" => linear_attention::linear_attention,
@@ -132,6 +135,8 @@ pub fn supported_operators() -> Vec<&'static str> {
         "NegativeLogLikelihoodLoss",
         "SoftmaxCrossEntropyLoss",
         "CumSum",
+        "AffineGrid",
+        "Col2Im",
         "GridSample",
         "DFT",
         "LinearAttention",

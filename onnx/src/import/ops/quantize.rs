@@ -72,7 +72,11 @@ fn along_axis(
         }
         let repeat: Vec<i64> = (0..shape[axis]).map(|k| k / block_size).collect();
         let repeat = e.ints(&repeat);
-        return Ok(e.op("Gather", &[name, &repeat], vec![int_attr("axis", axis as i64)]));
+        return Ok(e.op(
+            "Gather",
+            &[name, &repeat],
+            vec![int_attr("axis", axis as i64)],
+        ));
     }
     if v != [shape[axis]] {
         return Err(Problem::invalid(format!(
@@ -142,7 +146,10 @@ fn check_float(cx: &NodeCx, i: usize, what: &str) -> Result<DType, Problem> {
 pub fn quantize_linear(cx: &mut NodeCx) -> Result<Lowering, Problem> {
     cx.at_most_outputs(1)?;
     let n = cx.node;
-    if n.attr_int("precision").map_err(attr_problem)?.is_some_and(|p| p != 0) {
+    if n.attr_int("precision")
+        .map_err(attr_problem)?
+        .is_some_and(|p| p != 0)
+    {
         return Err(Problem::unsupported(
             "QuantizeLinear's 'precision' attribute is not supported",
         ));
@@ -396,7 +403,14 @@ pub fn qlinear_matmul(cx: &mut NodeCx) -> Result<Lowering, Problem> {
     let multiplier = multiplier(cx, &mut e, [1, 4, 6], None)?;
     let scaled = e.op("Mul", &[&product, &multiplier], vec![]);
     let zp = cast(&mut e, &n.input[7], DType::F64);
-    requantize(&mut e, &scaled, Some(&zp), DType::F64, out_type, &n.output[0])?;
+    requantize(
+        &mut e,
+        &scaled,
+        Some(&zp),
+        DType::F64,
+        out_type,
+        &n.output[0],
+    )?;
     Ok(Lowering::Expand(e.finish()))
 }
 
@@ -422,6 +436,13 @@ pub fn qlinear_conv(cx: &mut NodeCx) -> Result<Lowering, Problem> {
     let multiplier = multiplier(cx, &mut e, [1, 4, 6], view)?;
     let scaled = e.op("Mul", &[&y, &multiplier], vec![]);
     let zp = cast(&mut e, &n.input[7], DType::F64);
-    requantize(&mut e, &scaled, Some(&zp), DType::F64, out_type, &n.output[0])?;
+    requantize(
+        &mut e,
+        &scaled,
+        Some(&zp),
+        DType::F64,
+        out_type,
+        &n.output[0],
+    )?;
     Ok(Lowering::Expand(e.finish()))
 }

@@ -211,13 +211,16 @@ fn recurrent(cx: &mut NodeCx, cell: Cell) -> Result<Lowering, Problem> {
             .flat_map(|_| cell.default_activations().iter().map(|s| s.to_string()))
             .collect(),
     };
-    let linear_before_reset =
-        n.attr_int_or("linear_before_reset", 0).map_err(attr_problem)? != 0;
+    let linear_before_reset = n
+        .attr_int_or("linear_before_reset", 0)
+        .map_err(attr_problem)?
+        != 0;
     let clip = n.attr_float("clip").map_err(attr_problem)?;
 
     let mut e = Expander::new(n);
     let clip = clip.map(|c| e.scalar_like(f64::from(c), dtype));
-    let swap = |e: &mut Expander, v: &str| e.op("Transpose", &[v], vec![ints_attr("perm", &[1, 0, 2])]);
+    let swap =
+        |e: &mut Expander, v: &str| e.op("Transpose", &[v], vec![ints_attr("perm", &[1, 0, 2])]);
     let x = if batch_major {
         swap(&mut e, &n.input[0])
     } else {
@@ -263,7 +266,9 @@ fn recurrent(cx: &mut NodeCx, cell: Cell) -> Result<Lowering, Problem> {
             let mut rb = e.op("Slice", &[&bias, &s1, &s2, &ax], vec![]);
             if cell == Cell::Gru && linear_before_reset {
                 rbh = Some(steps_cx.gate(&mut e, &rb, 2, 0));
-                let keep: Vec<f64> = (0..gh).map(|k| if k < 2 * hidden { 1.0 } else { 0.0 }).collect();
+                let keep: Vec<f64> = (0..gh)
+                    .map(|k| if k < 2 * hidden { 1.0 } else { 0.0 })
+                    .collect();
                 let keep = Tensor::from_vec(vec![gh], keep)
                     .map_err(|m| Problem::invalid(m.0))?
                     .cast(dtype);

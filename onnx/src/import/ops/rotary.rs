@@ -23,9 +23,10 @@ pub fn rotary_embedding(cx: &mut NodeCx) -> Result<Lowering, Problem> {
     // The input as [batch, sequence, heads, head_size].
     let (heads_shape, head_size) = match shape[..] {
         [b, h, s, d] => (vec![b, s, h, d], d),
-        [b, s, hidden] if num_heads > 0 && hidden % num_heads == 0 => {
-            (vec![b, s, num_heads, hidden / num_heads], hidden / num_heads)
-        }
+        [b, s, hidden] if num_heads > 0 && hidden % num_heads == 0 => (
+            vec![b, s, num_heads, hidden / num_heads],
+            hidden / num_heads,
+        ),
         _ => {
             return Err(Problem::invalid(format!(
                 "X must be [batch, heads, sequence, head_size], or [batch, sequence, hidden] \
@@ -33,7 +34,10 @@ pub fn rotary_embedding(cx: &mut NodeCx) -> Result<Lowering, Problem> {
             )));
         }
     };
-    let rotary = match n.attr_int_or("rotary_embedding_dim", 0).map_err(attr_problem)? {
+    let rotary = match n
+        .attr_int_or("rotary_embedding_dim", 0)
+        .map_err(attr_problem)?
+    {
         0 => head_size,
         r => r,
     };
@@ -66,7 +70,11 @@ pub fn rotary_embedding(cx: &mut NodeCx) -> Result<Lowering, Problem> {
     }
     let mut e = Expander::new(n);
     let x = if shape.len() == 4 {
-        e.op("Transpose", &[&n.input[0]], vec![ints_attr("perm", &[0, 2, 1, 3])])
+        e.op(
+            "Transpose",
+            &[&n.input[0]],
+            vec![ints_attr("perm", &[0, 2, 1, 3])],
+        )
     } else {
         let view = e.ints(&heads_shape);
         e.op("Reshape", &[&n.input[0], &view], vec![])
@@ -74,7 +82,11 @@ pub fn rotary_embedding(cx: &mut NodeCx) -> Result<Lowering, Problem> {
     let heads_axis = e.ints(&[2]);
     let cache = |e: &mut Expander, i: usize| {
         let c = if cx.has_input(3) {
-            e.op("Gather", &[&n.input[i], &n.input[3]], vec![int_attr("axis", 0)])
+            e.op(
+                "Gather",
+                &[&n.input[i], &n.input[3]],
+                vec![int_attr("axis", 0)],
+            )
         } else {
             n.input[i].clone()
         };
@@ -88,9 +100,15 @@ pub fn rotary_embedding(cx: &mut NodeCx) -> Result<Lowering, Problem> {
         e.op("Slice", &[v, &s, &en, &last, &st], vec![])
     };
     let (x1, x2) = if interleaved {
-        (slice(&mut e, &x, 0, rotary, 2), slice(&mut e, &x, 1, rotary, 2))
+        (
+            slice(&mut e, &x, 0, rotary, 2),
+            slice(&mut e, &x, 1, rotary, 2),
+        )
     } else {
-        (slice(&mut e, &x, 0, half, 1), slice(&mut e, &x, half, rotary, 1))
+        (
+            slice(&mut e, &x, 0, half, 1),
+            slice(&mut e, &x, half, rotary, 1),
+        )
     };
     let cos_x1 = e.op("Mul", &[&cos, &x1], vec![]);
     let sin_x2 = e.op("Mul", &[&sin, &x2], vec![]);
@@ -118,7 +136,12 @@ pub fn rotary_embedding(cx: &mut NodeCx) -> Result<Lowering, Problem> {
     };
     let out = n.output[0].as_str();
     if shape.len() == 4 {
-        e.op_to("Transpose", &[&y], vec![ints_attr("perm", &[0, 2, 1, 3])], out);
+        e.op_to(
+            "Transpose",
+            &[&y],
+            vec![ints_attr("perm", &[0, 2, 1, 3])],
+            out,
+        );
     } else {
         let original = e.ints(&shape);
         e.op_to("Reshape", &[&y, &original], vec![], out);
