@@ -3,12 +3,14 @@
 
 mod causal_conv;
 mod composite;
+mod det;
 mod dft;
 mod gathers;
 mod generators;
 mod grid_sample;
 mod linear_attention;
 mod loss;
+mod max_unpool;
 mod normalization;
 mod positional;
 mod quantize;
@@ -60,6 +62,8 @@ pub fn convert(cx: &mut NodeCx) -> Option<Result<Lowering, Problem>> {
         "NegativeLogLikelihoodLoss" => loss::negative_log_likelihood_loss,
         "SoftmaxCrossEntropyLoss" => loss::softmax_cross_entropy_loss,
         "CumSum" => positional::cum_sum,
+        "Det" => det::det,
+        "MaxUnpool" => max_unpool::max_unpool,
         "AffineGrid" => spatial_maps::affine_grid,
         "Col2Im" => spatial_maps::col2im,
         "GridSample" => grid_sample::grid_sample,
@@ -135,6 +139,8 @@ pub fn supported_operators() -> Vec<&'static str> {
         "NegativeLogLikelihoodLoss",
         "SoftmaxCrossEntropyLoss",
         "CumSum",
+        "Det",
+        "MaxUnpool",
         "AffineGrid",
         "Col2Im",
         "GridSample",
