@@ -20,7 +20,7 @@ fn permutations(n: usize) -> Vec<(Vec<usize>, bool)> {
         for p in 0..n {
             let mut perm = rest.clone();
             perm.insert(p, n - 1);
-            out.push((perm, even == ((n - 1 - p) % 2 == 0)));
+            out.push((perm, even == (n - 1 - p).is_multiple_of(2)));
         }
     }
     out
