@@ -33,7 +33,7 @@ use tb_onnx::{ConformanceCase, NodeTestSuite};
 
 mod suite_run;
 
-use suite_run::{compare, import_options};
+use suite_run::{compare_case, import_options};
 
 enum Outcome {
     /// Passed in the interpreter, with how the te-level run went.
@@ -74,7 +74,7 @@ fn run_te(imported: &mut Imported, case: &ConformanceCase) -> TeOutcome {
     }
     let mut interp = Interpreter::new(&imported.ctx, imported.module);
     match interp.run_function(&imported.function, &case.inputs) {
-        Ok(results) => match compare(&results, &case.outputs) {
+        Ok(results) => match compare_case(&results, case) {
             Ok(()) => {
                 let compiled = catch_unwind(AssertUnwindSafe(|| run_compiled(imported, case)))
                     .unwrap_or_else(|_| Err("panicked".into()));
@@ -109,7 +109,7 @@ fn run_compiled(imported: &mut Imported, case: &ConformanceCase) -> Result<(), S
     let results = compiled
         .run(&imported.function, &case.inputs)
         .map_err(|e| format!("run: {e}"))?;
-    compare(&results, &case.outputs)
+    compare_case(&results, case)
 }
 
 fn run_case(case: &ConformanceCase) -> Outcome {
@@ -135,7 +135,7 @@ fn run_case(case: &ConformanceCase) -> Outcome {
         Ok(r) => r,
         Err(d) => return Outcome::Fail(format!("interpreter: {}", d.message)),
     };
-    if let Err(m) = compare(&results, &case.outputs) {
+    if let Err(m) = compare_case(&results, case) {
         return Outcome::Fail(m);
     }
     let te = catch_unwind(AssertUnwindSafe(|| run_te(&mut imported, case)))

@@ -23,7 +23,7 @@ use tb_onnx::{ConformanceCase, NodeTestSuite};
 
 mod suite_run;
 
-use suite_run::{compare, import_options};
+use suite_run::{compare_case, import_options};
 
 enum Outcome {
     Pass,
@@ -130,7 +130,7 @@ fn run_case(case: &ConformanceCase, ptxas: &Path, scratch: &Path) -> Outcome {
     let mut interp = Interpreter::new(&imported.ctx, imported.module);
     match interp.run_function(&imported.function, &case.inputs) {
         Ok(results) => {
-            if let Err(m) = compare(&results, &case.outputs) {
+            if let Err(m) = compare_case(&results, case) {
                 return Outcome::Fail(format!("gpu-level interpreter: {m}"));
             }
         }

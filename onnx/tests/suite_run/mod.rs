@@ -10,8 +10,26 @@ use tb_onnx::import::ImportOptions;
 const RTOL: f64 = 1e-3;
 const ATOL: f64 = 1e-7;
 
-/// Every result within the suite's tolerance of the expected output.
-pub fn compare(results: &[Tensor], expected: &[Tensor]) -> Result<(), String> {
+/// Cases whose expected outputs carry the rounding of the reference's own single-precision
+/// arithmetic beyond the suite's atol, with the absolute tolerance they are checked with
+/// instead. The inverse DFT cases were computed by numpy's complex64 FFT: values that are
+/// exactly 0 come out as ±2e-7, and the transform in f64 differs from them by up to 1.5e-6.
+const LOOSER_ATOL: &[(&str, f64)] = &[
+    ("test_dft_inverse", 2e-6),
+    ("test_dft_inverse_opset19", 2e-6),
+];
+
+/// Every result of `case` within its tolerance of the expected output.
+pub fn compare_case(results: &[Tensor], case: &ConformanceCase) -> Result<(), String> {
+    let atol = LOOSER_ATOL
+        .iter()
+        .find(|(name, _)| *name == case.name)
+        .map_or(ATOL, |(_, atol)| *atol);
+    compare_with(results, &case.outputs, atol)
+}
+
+/// Every result within the suite's rtol and `atol` of the expected output.
+fn compare_with(results: &[Tensor], expected: &[Tensor], atol: f64) -> Result<(), String> {
     if results.len() != expected.len() {
         return Err(format!(
             "{} results, {} expected",
@@ -21,7 +39,7 @@ pub fn compare(results: &[Tensor], expected: &[Tensor]) -> Result<(), String> {
     }
     for (i, (actual, expected)) in results.iter().zip(expected).enumerate() {
         actual
-            .allclose(expected, RTOL, ATOL)
+            .allclose(expected, RTOL, atol)
             .map_err(|m| format!("output #{i}: {m}"))?;
     }
     Ok(())

@@ -1,6 +1,6 @@
 //! Operators imported as their ONNX function bodies, in simpler operators the graph
 //! dialect has: RMSNormalization, MeanVarianceNormalization, LpNormalization,
-//! GroupNormalization, LRN, LpPool and OneHot. Each is checked against ONNX's own
+//! GroupNormalization, LRN, LpPool, OneHot, CumProd and CenterCropPad. Each is checked against ONNX's own
 //! expected outputs by the conformance suite, interpreted and compiled.
 
 use tb_interpreter::DType;
@@ -349,5 +349,108 @@ pub fn one_hot(cx: &mut NodeCx) -> Result<Lowering, Problem> {
     let off = e.op("Gather", &[&n.input[2], &off_at], vec![]);
     let on = e.op("Gather", &[&n.input[2], &on_at], vec![]);
     e.op_to("Where", &[&hit, &on, &off], vec![], &out);
+    Ok(Lowering::Expand(e.finish()))
+}
+
+/// CumProd: the product of the elements up to each position along `axis` (`axis` must be
+/// known at import time). Position i of a [.., L, L, ..] view holds element j where j
+/// takes part in i's product (j ≤ i, or j < i when `exclusive`, reversed with `reverse`)
+/// and 1 elsewhere; a product over j reduces it.
+pub fn cum_prod(cx: &mut NodeCx) -> Result<Lowering, Problem> {
+    let out = output(cx)?;
+    let shape = cx.shape(0)?.to_vec();
+    let dtype = cx.input(0)?.dtype;
+    let axis = match cx.constant_ints(1, "axis")?.as_slice() {
+        [a] => normalize_axis(*a, shape.len())?,
+        other => {
+            return Err(Problem::invalid(format!(
+                "input 'axis' must hold one integer, got {}",
+                other.len()
+            )));
+        }
+    };
+    let n = cx.node;
+    let exclusive = n.attr_int_or("exclusive", 0).map_err(attr_problem)? != 0;
+    let reverse = n.attr_int_or("reverse", 0).map_err(attr_problem)? != 0;
+    let len = shape[axis];
+    if len.saturating_mul(len) > super::super::sizes::FOLD_BUDGET {
+        return Err(Problem::unsupported(format!(
+            "CumProd along an axis of {len} elements is not supported (at most 1024)"
+        )));
+    }
+    let takes_part = |i: i64, j: i64| match (reverse, exclusive) {
+        (false, false) => j <= i,
+        (false, true) => j < i,
+        (true, false) => j >= i,
+        (true, true) => j > i,
+    };
+    let mut mask_shape = vec![len, len];
+    mask_shape.extend(std::iter::repeat_n(1, shape.len() - axis - 1));
+    let mask: Vec<bool> = (0..len)
+        .flat_map(|i| (0..len).map(move |j| takes_part(i, j)))
+        .collect();
+    let mask = tb_interpreter::Tensor::new(mask_shape, tb_interpreter::TensorData::Bool(mask))
+        .map_err(|m| Problem::invalid(m.0))?;
+    let mut e = Expander::new(n);
+    let mask = e.constant(mask);
+    let position_axis = e.ints(&[axis as i64]);
+    let spread = e.op("Unsqueeze", &[&n.input[0], &position_axis], vec![]);
+    let one = e.scalar_like(1.0, dtype);
+    let factors = e.op("Where", &[&mask, &spread, &one], vec![]);
+    e.op_to(
+        "ReduceProd",
+        &[&factors],
+        vec![
+            ints_attr("axes", &[axis as i64 + 1]),
+            int_attr("keepdims", 0),
+        ],
+        &out,
+    );
+    Ok(Lowering::Expand(e.finish()))
+}
+
+/// CenterCropPad: each of `axes` (all by default) cropped or zero-padded to the length
+/// `shape` gives (known at import time), centered; an odd difference leaves the extra
+/// element at the end.
+pub fn center_crop_pad(cx: &mut NodeCx) -> Result<Lowering, Problem> {
+    let out = output(cx)?;
+    let dims = cx.shape(0)?.to_vec();
+    let lengths = cx.constant_ints(1, "shape")?;
+    let n = cx.node;
+    let axes = match n.attr_ints("axes").map_err(attr_problem)? {
+        Some(axes) => axes
+            .iter()
+            .map(|&a| normalize_axis(a, dims.len()))
+            .collect::<Result<Vec<_>, _>>()?,
+        None => (0..dims.len()).collect(),
+    };
+    if axes.len() != lengths.len() || lengths.iter().any(|&l| l < 0) {
+        return Err(Problem::invalid(format!(
+            "shape {lengths:?} must give one length (≥ 0) per axis of {axes:?}"
+        )));
+    }
+    let rank = dims.len();
+    let (mut starts, mut ends, mut crop_axes) = (Vec::new(), Vec::new(), Vec::new());
+    let mut pads = vec![0; 2 * rank];
+    for (&a, &len) in axes.iter().zip(&lengths) {
+        let d = len - dims[a];
+        if d < 0 {
+            let start = -d / 2;
+            starts.push(start);
+            ends.push(start + len);
+            crop_axes.push(a as i64);
+        } else if d > 0 {
+            pads[a] = d / 2;
+            pads[rank + a] = d - d / 2;
+        }
+    }
+    let mut e = Expander::new(n);
+    let mut x = n.input[0].clone();
+    if !crop_axes.is_empty() {
+        let (s, en, ax) = (e.ints(&starts), e.ints(&ends), e.ints(&crop_axes));
+        x = e.op("Slice", &[&x, &s, &en, &ax], vec![]);
+    }
+    let pads = e.ints(&pads);
+    e.op_to("Pad", &[&x, &pads], vec![], &out);
     Ok(Lowering::Expand(e.finish()))
 }

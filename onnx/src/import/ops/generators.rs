@@ -1,8 +1,9 @@
 //! Operators whose outputs are known at import time or that forward an input: Constant,
 //! Shape, Size (every shape is static), ConstantOfShape and Range (their shape inputs
-//! become attributes), Identity and Dropout (inference: the input itself).
+//! become attributes), Identity and Dropout (inference: the input itself), and the constants
+//! a static shape fixes: EyeLike and the Hann, Hamming and Blackman windows.
 
-use tb_interpreter::{Tensor, TensorData};
+use tb_interpreter::{DType, Tensor, TensorData};
 
 use super::super::attrs::ints_attr;
 use super::super::constants::scalar_attr;
@@ -130,4 +131,85 @@ pub fn dropout(cx: &mut NodeCx) -> Result<Lowering, Problem> {
         outputs.push(Output::Constant(mask));
     }
     Ok(Lowering::Outputs(outputs))
+}
+
+/// The element type an attribute names (`dtype`, `output_datatype`), or `default`.
+fn dtype_attr(cx: &NodeCx, name: &str, default: DType) -> Result<DType, Problem> {
+    match cx.node.attr_int(name).map_err(attr_problem)? {
+        None => Ok(default),
+        Some(code) => crate::dtype_from_onnx(code as i32).ok_or_else(|| {
+            Problem::new(
+                ProblemKind::UnsupportedType,
+                format!("{name} {code} is not a supported element type"),
+            )
+        }),
+    }
+}
+
+/// A constant computed at import time, within the folding budget.
+fn generated(shape: Vec<i64>, values: Vec<f64>, dtype: DType) -> Result<Lowering, Problem> {
+    if values.len() as i64 > FOLD_BUDGET {
+        return Err(Problem::unsupported(format!(
+            "the output would be a constant of more than {FOLD_BUDGET} elements"
+        )));
+    }
+    let t = Tensor::from_vec(shape, values).map_err(|e| Problem::invalid(e.0))?;
+    Ok(Lowering::Outputs(vec![Output::Constant(t.cast(dtype))]))
+}
+
+/// EyeLike: ones on the `k`-th diagonal of a matrix shaped like the input, zeros
+/// elsewhere; only the input's (static) shape matters.
+pub fn eye_like(cx: &mut NodeCx) -> Result<Lowering, Problem> {
+    let shape = cx.shape(0)?.to_vec();
+    let [rows, cols] = shape[..] else {
+        return Err(Problem::invalid(format!(
+            "expects a 2-D input, got shape {shape:?}"
+        )));
+    };
+    let dtype = dtype_attr(cx, "dtype", cx.input(0)?.dtype)?;
+    let k = cx.node.attr_int_or("k", 0).map_err(attr_problem)?;
+    if rows.saturating_mul(cols) > FOLD_BUDGET {
+        return Err(Problem::unsupported(format!(
+            "the output would be a constant of more than {FOLD_BUDGET} elements"
+        )));
+    }
+    let values = (0..rows)
+        .flat_map(|i| (0..cols).map(move |j| if j - i == k { 1.0 } else { 0.0 }))
+        .collect();
+    generated(shape, values, dtype)
+}
+
+/// HannWindow, HammingWindow and BlackmanWindow: `a0 - a1 cos(2πn/N) + a2 cos(4πn/N)`
+/// for n in 0..size, N being `size` (periodic) or `size - 1` (symmetric).
+pub fn window(cx: &mut NodeCx) -> Result<Lowering, Problem> {
+    let size = match cx.constant_ints(0, "size")?.as_slice() {
+        [s] => *s,
+        other => {
+            return Err(Problem::invalid(format!(
+                "input 'size' must hold one integer, got {}",
+                other.len()
+            )));
+        }
+    };
+    if !(0..=FOLD_BUDGET).contains(&size) {
+        return Err(Problem::invalid(format!(
+            "size must be between 0 and {FOLD_BUDGET}, got {size}"
+        )));
+    }
+    let dtype = dtype_attr(cx, "output_datatype", DType::F32)?;
+    let periodic = cx.node.attr_int_or("periodic", 1).map_err(attr_problem)? != 0;
+    let (a0, a1, a2) = match cx.node.op_type.as_str() {
+        "HannWindow" => (0.5, 0.5, 0.0),
+        "HammingWindow" => (25.0 / 46.0, 21.0 / 46.0, 0.0),
+        _ => (0.42, 0.5, 0.08),
+    };
+    let period = if periodic { size } else { size - 1 } as f64;
+    let tau = 2.0 * std::f64::consts::PI;
+    let values = (0..size)
+        .map(|n| {
+            let phase = tau * n as f64 / period;
+            a0 - a1 * phase.cos() + a2 * (2.0 * phase).cos()
+        })
+        .collect();
+    generated(vec![size], values, dtype)
 }

@@ -1,14 +1,26 @@
 //! Per-operator converters, one file per family. [`convert`] dispatches on the ONNX
 //! operator; `None` means the graph dialect has no op for it.
 
+mod causal_conv;
 mod composite;
+mod det;
+mod dft;
+mod gathers;
 mod generators;
+mod grid_sample;
+mod linear_attention;
+mod loss;
+mod max_unpool;
 mod normalization;
 mod positional;
+mod quantize;
+mod recurrent;
 mod reduce;
 mod resize;
+mod rotary;
 mod shape_inputs;
 mod simple;
+mod spatial_maps;
 
 use super::error::Problem;
 use super::node::{Lowering, NodeCx};
@@ -47,7 +59,36 @@ pub fn convert(cx: &mut NodeCx) -> Option<Result<Lowering, Problem>> {
         "LRN" => composite::lrn,
         "LpPool" => composite::lp_pool,
         "OneHot" => composite::one_hot,
+        "NegativeLogLikelihoodLoss" => loss::negative_log_likelihood_loss,
+        "SoftmaxCrossEntropyLoss" => loss::softmax_cross_entropy_loss,
         "CumSum" => positional::cum_sum,
+        "Det" => det::det,
+        "MaxUnpool" => max_unpool::max_unpool,
+        "AffineGrid" => spatial_maps::affine_grid,
+        "Col2Im" => spatial_maps::col2im,
+        "GridSample" => grid_sample::grid_sample,
+        "DFT" => dft::dft,
+        "LinearAttention" => linear_attention::linear_attention,
+        "CausalConvWithState" => causal_conv::causal_conv_with_state,
+        "RotaryEmbedding" => rotary::rotary_embedding,
+        "RNN" => recurrent::rnn,
+        "GRU" => recurrent::gru,
+        "LSTM" => recurrent::lstm,
+        "CenterCropPad" => composite::center_crop_pad,
+        "CumProd" => composite::cum_prod,
+        "EyeLike" => generators::eye_like,
+        "HannWindow" => generators::window,
+        "HammingWindow" => generators::window,
+        "BlackmanWindow" => generators::window,
+        "ReverseSequence" => gathers::reverse_sequence,
+        "Compress" => gathers::compress,
+        "QuantizeLinear" => quantize::quantize_linear,
+        "DequantizeLinear" => quantize::dequantize_linear,
+        "DynamicQuantizeLinear" => quantize::dynamic_quantize_linear,
+        "MatMulInteger" => quantize::matmul_integer,
+        "ConvInteger" => quantize::conv_integer,
+        "QLinearMatMul" => quantize::qlinear_matmul,
+        "QLinearConv" => quantize::qlinear_conv,
         "TopK" => positional::top_k,
         "MaxPool" => normalization::max_pool,
         "BatchNormalization" => normalization::batch_norm,
@@ -95,7 +136,36 @@ pub fn supported_operators() -> Vec<&'static str> {
         "LRN",
         "LpPool",
         "OneHot",
+        "NegativeLogLikelihoodLoss",
+        "SoftmaxCrossEntropyLoss",
         "CumSum",
+        "Det",
+        "MaxUnpool",
+        "AffineGrid",
+        "Col2Im",
+        "GridSample",
+        "DFT",
+        "LinearAttention",
+        "CausalConvWithState",
+        "RotaryEmbedding",
+        "RNN",
+        "GRU",
+        "LSTM",
+        "CenterCropPad",
+        "CumProd",
+        "EyeLike",
+        "HannWindow",
+        "HammingWindow",
+        "BlackmanWindow",
+        "ReverseSequence",
+        "Compress",
+        "QuantizeLinear",
+        "DequantizeLinear",
+        "DynamicQuantizeLinear",
+        "MatMulInteger",
+        "ConvInteger",
+        "QLinearMatMul",
+        "QLinearConv",
         "TopK",
         "MaxPool",
         "BatchNormalization",

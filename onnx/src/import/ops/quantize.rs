@@ -1,0 +1,448 @@
+//! Linear quantization imported as arithmetic on the graph dialect's ops, the way ONNX's
+//! reference computes it: QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear,
+//! MatMulInteger, ConvInteger, QLinearMatMul and QLinearConv. Integer products run as
+//! `i32` matmuls; convolutions (float-only ops) run in `f64`, exact for the integer
+//! sums 8- and 16-bit operands give. Quantized results are rounded half to even,
+//! shifted by the zero point and saturated to the target type's range.
+
+use tb_interpreter::DType;
+
+use super::super::error::Problem;
+use super::super::expansion::{Expander, int_attr, to_attr};
+use super::super::node::{Lowering, NodeCx, attr_problem};
+use crate::attribute::NodeAttrs;
+
+/// The range of an integer quantized type, or an error for the others.
+fn quantized_range(dtype: DType) -> Result<(f64, f64), Problem> {
+    Ok(match dtype {
+        DType::U8 => (0.0, 255.0),
+        DType::I8 => (-128.0, 127.0),
+        DType::U16 => (0.0, 65535.0),
+        DType::I16 => (-32768.0, 32767.0),
+        other => {
+            return Err(Problem::unsupported(format!(
+                "quantization to {other} is not supported (uint8, int8, uint16 and int16 are)"
+            )));
+        }
+    })
+}
+
+fn normalize_axis(axis: i64, rank: usize) -> Result<usize, Problem> {
+    let r = rank as i64;
+    if axis < -r || axis >= r {
+        return Err(Problem::invalid(format!(
+            "axis {axis} is out of range for rank {rank}"
+        )));
+    }
+    Ok(if axis < 0 { axis + r } else { axis } as usize)
+}
+
+/// A scale or zero point (input `i`) made to broadcast against a tensor of `shape`:
+/// one element as is, a vector along `axis` (per-axis), or blocks of `block_size` along
+/// `axis` repeated to `shape` (blocked).
+fn along_axis(
+    cx: &NodeCx,
+    e: &mut Expander,
+    i: usize,
+    shape: &[i64],
+    axis: i64,
+    block_size: i64,
+) -> Result<String, Problem> {
+    let name = cx.node.input[i].as_str();
+    let v = cx.shape(i)?;
+    let count: i64 = v.iter().product();
+    if count == 1 {
+        return Ok(if v.is_empty() {
+            name.to_string()
+        } else {
+            let scalar = e.ints(&[]);
+            e.op("Reshape", &[name, &scalar], vec![])
+        });
+    }
+    let axis = normalize_axis(axis, shape.len())?;
+    if block_size > 0 {
+        let blocks = (shape[axis] + block_size - 1) / block_size;
+        let mut expected = shape.to_vec();
+        expected[axis] = blocks;
+        if v != expected.as_slice() {
+            return Err(Problem::invalid(format!(
+                "input '{name}' must have shape {expected:?} for blocks of {block_size} along \
+                 axis {axis}, got {v:?}"
+            )));
+        }
+        let repeat: Vec<i64> = (0..shape[axis]).map(|k| k / block_size).collect();
+        let repeat = e.ints(&repeat);
+        return Ok(e.op(
+            "Gather",
+            &[name, &repeat],
+            vec![int_attr("axis", axis as i64)],
+        ));
+    }
+    if v != [shape[axis]] {
+        return Err(Problem::invalid(format!(
+            "input '{name}' must hold one value or one per element of axis {axis} ({}), got \
+             shape {v:?}",
+            shape[axis]
+        )));
+    }
+    let mut view = vec![1; shape.len()];
+    view[axis] = shape[axis];
+    let view = e.ints(&view);
+    Ok(e.op("Reshape", &[name, &view], vec![]))
+}
+
+/// `round(value) + zero_point`, saturated to `dtype`'s range and cast to it; `value` and
+/// `zero_point` are of the float type `work`.
+fn requantize(
+    e: &mut Expander,
+    value: &str,
+    zero_point: Option<&str>,
+    work: DType,
+    dtype: DType,
+    out: &str,
+) -> Result<(), Problem> {
+    let (lo, hi) = quantized_range(dtype)?;
+    let rounded = e.op("Round", &[value], vec![]);
+    let shifted = match zero_point {
+        Some(zp) => e.op("Add", &[&rounded, zp], vec![]),
+        None => rounded,
+    };
+    let lo = e.scalar_like(lo, work);
+    let hi = e.scalar_like(hi, work);
+    let saturated = e.op("Clip", &[&shifted, &lo, &hi], vec![]);
+    e.op_to("Cast", &[&saturated], vec![to_attr(dtype)], out);
+    Ok(())
+}
+
+fn cast(e: &mut Expander, v: &str, dtype: DType) -> String {
+    e.op("Cast", &[v], vec![to_attr(dtype)])
+}
+
+/// The quantized type a node produces: its zero point's, else `output_dtype`, else uint8.
+fn quantized_type(cx: &NodeCx, zero_point: usize) -> Result<DType, Problem> {
+    if cx.has_input(zero_point) {
+        return Ok(cx.input(zero_point)?.dtype);
+    }
+    match cx.node.attr_int("output_dtype").map_err(attr_problem)? {
+        Some(t) if t != 0 => crate::dtype_from_onnx(t as i32).ok_or_else(|| {
+            Problem::unsupported(format!("output_dtype {t} is not a supported element type"))
+        }),
+        _ => Ok(DType::U8),
+    }
+}
+
+fn check_float(cx: &NodeCx, i: usize, what: &str) -> Result<DType, Problem> {
+    let dtype = cx.input(i)?.dtype;
+    if !dtype.is_float() {
+        return Err(Problem::invalid(format!(
+            "{what} must be a floating-point tensor, got {dtype}"
+        )));
+    }
+    Ok(dtype)
+}
+
+/// QuantizeLinear: `saturate(round(x / y_scale) + y_zero_point)`, per tensor, per axis or
+/// per block.
+pub fn quantize_linear(cx: &mut NodeCx) -> Result<Lowering, Problem> {
+    cx.at_most_outputs(1)?;
+    let n = cx.node;
+    if n.attr_int("precision")
+        .map_err(attr_problem)?
+        .is_some_and(|p| p != 0)
+    {
+        return Err(Problem::unsupported(
+            "QuantizeLinear's 'precision' attribute is not supported",
+        ));
+    }
+    let dtype = check_float(cx, 0, "x")?;
+    let out_type = quantized_type(cx, 2)?;
+    quantized_range(out_type)?;
+    let shape = cx.shape(0)?.to_vec();
+    let axis = n.attr_int_or("axis", 1).map_err(attr_problem)?;
+    let block_size = n.attr_int_or("block_size", 0).map_err(attr_problem)?;
+    let mut e = Expander::new(n);
+    let scale = along_axis(cx, &mut e, 1, &shape, axis, block_size)?;
+    let quotient = e.op("Div", &[&n.input[0], &scale], vec![]);
+    // Half-precision quotients are rounded in f32, where every quantized value is exact.
+    let work = if dtype == DType::F64 {
+        DType::F64
+    } else {
+        DType::F32
+    };
+    let quotient = if dtype == work {
+        quotient
+    } else {
+        cast(&mut e, &quotient, work)
+    };
+    let zero_point = if cx.has_input(2) {
+        let zp = along_axis(cx, &mut e, 2, &shape, axis, block_size)?;
+        Some(cast(&mut e, &zp, work))
+    } else {
+        None
+    };
+    requantize(
+        &mut e,
+        &quotient,
+        zero_point.as_deref(),
+        work,
+        out_type,
+        &n.output[0],
+    )?;
+    Ok(Lowering::Expand(e.finish()))
+}
+
+/// DequantizeLinear: `(x - x_zero_point) * x_scale`, in the scale's type (or
+/// `output_dtype`).
+pub fn dequantize_linear(cx: &mut NodeCx) -> Result<Lowering, Problem> {
+    cx.at_most_outputs(1)?;
+    let n = cx.node;
+    let x_type = cx.input(0)?.dtype;
+    if !x_type.is_int() {
+        return Err(Problem::unsupported(format!(
+            "DequantizeLinear of {x_type} tensors is not supported (integers only)"
+        )));
+    }
+    let scale_type = check_float(cx, 1, "x_scale")?;
+    let out_type = match n.attr_int("output_dtype").map_err(attr_problem)? {
+        Some(t) if t != 0 => crate::dtype_from_onnx(t as i32).ok_or_else(|| {
+            Problem::unsupported(format!("output_dtype {t} is not a supported element type"))
+        })?,
+        _ => scale_type,
+    };
+    let shape = cx.shape(0)?.to_vec();
+    let axis = n.attr_int_or("axis", 1).map_err(attr_problem)?;
+    let block_size = n.attr_int_or("block_size", 0).map_err(attr_problem)?;
+    let work = if scale_type == DType::F64 {
+        DType::F64
+    } else {
+        DType::F32
+    };
+    let mut e = Expander::new(n);
+    let x = cast(&mut e, &n.input[0], work);
+    let centered = if cx.has_input(2) {
+        let zp = along_axis(cx, &mut e, 2, &shape, axis, block_size)?;
+        let zp = cast(&mut e, &zp, work);
+        e.op("Sub", &[&x, &zp], vec![])
+    } else {
+        x
+    };
+    let scale = along_axis(cx, &mut e, 1, &shape, axis, block_size)?;
+    let scale = if scale_type == work {
+        scale
+    } else {
+        cast(&mut e, &scale, work)
+    };
+    if out_type == work {
+        e.op_to("Mul", &[&centered, &scale], vec![], &n.output[0]);
+    } else {
+        let y = e.op("Mul", &[&centered, &scale], vec![]);
+        e.op_to("Cast", &[&y], vec![to_attr(out_type)], &n.output[0]);
+    }
+    Ok(Lowering::Expand(e.finish()))
+}
+
+/// DynamicQuantizeLinear: uint8 quantization whose range covers `[min(x, 0), max(x, 0)]`;
+/// gives `y`, `y_scale` and `y_zero_point`.
+pub fn dynamic_quantize_linear(cx: &mut NodeCx) -> Result<Lowering, Problem> {
+    cx.at_most_outputs(3)?;
+    let n = cx.node;
+    let dtype = cx.input(0)?.dtype;
+    if dtype != DType::F32 {
+        return Err(Problem::invalid(format!(
+            "x must be a float32 tensor, got {dtype}"
+        )));
+    }
+    let output = |k: usize| {
+        n.output
+            .get(k)
+            .filter(|o| !o.is_empty())
+            .cloned()
+            .unwrap_or_else(|| format!("{}/tb.output{k}", n.output[0]))
+    };
+    let (y, scale_out, zp_out) = (output(0), output(1), output(2));
+    let mut e = Expander::new(n);
+    let x = n.input[0].as_str();
+    let zero = e.scalar_like(0.0, DType::F32);
+    let all = vec![int_attr("keepdims", 0)];
+    let low = e.op("ReduceMin", &[x], all.clone());
+    let low = e.op("Min", &[&low, &zero], vec![]);
+    let high = e.op("ReduceMax", &[x], all);
+    let high = e.op("Max", &[&high, &zero], vec![]);
+    let span = e.op("Sub", &[&high, &low], vec![]);
+    let levels = e.scalar_like(255.0, DType::F32);
+    e.op_to("Div", &[&span, &levels], vec![], &scale_out);
+    let low_steps = e.op("Div", &[&low, &scale_out], vec![]);
+    let zp = e.op("Sub", &[&zero, &low_steps], vec![]);
+    let top = e.scalar_like(255.0, DType::F32);
+    let zp = e.op("Clip", &[&zp, &zero, &top], vec![]);
+    let zp = e.op("Round", &[&zp], vec![]);
+    e.op_to("Cast", &[&zp], vec![to_attr(DType::U8)], &zp_out);
+    e.op_to("QuantizeLinear", &[x, &scale_out, &zp_out], vec![], &y);
+    Ok(Lowering::Expand(e.finish()))
+}
+
+/// An integer operand minus its zero point (input `zp`), in `work`; `view` reshapes a
+/// per-row or per-channel zero point so it broadcasts.
+fn centered(
+    cx: &NodeCx,
+    e: &mut Expander,
+    v: usize,
+    zp: usize,
+    work: DType,
+    view: Option<Vec<i64>>,
+) -> Result<String, Problem> {
+    let value = cast(e, &cx.node.input[v], work);
+    if !cx.has_input(zp) {
+        return Ok(value);
+    }
+    let count: i64 = cx.shape(zp)?.iter().product();
+    let zero_point = match view {
+        Some(view) if count > 1 => {
+            let view = e.ints(&view);
+            e.op("Reshape", &[&cx.node.input[zp], &view], vec![])
+        }
+        _ => cx.node.input[zp].clone(),
+    };
+    let zero_point = cast(e, &zero_point, work);
+    Ok(e.op("Sub", &[&value, &zero_point], vec![]))
+}
+
+fn check_integer(cx: &NodeCx, inputs: &[usize]) -> Result<(), Problem> {
+    for &i in inputs {
+        let dtype = cx.input(i)?.dtype;
+        if !matches!(dtype, DType::U8 | DType::I8) {
+            return Err(Problem::invalid(format!(
+                "input '{}' must be uint8 or int8, got {dtype}",
+                cx.node.input[i]
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// A per-row zero point of a matrix `[.., M, K]` as `[M, 1]`.
+fn row_view(shape: &[i64]) -> Option<Vec<i64>> {
+    (shape.len() >= 2).then(|| vec![shape[shape.len() - 2], 1])
+}
+
+/// MatMulInteger: `(A - a_zero_point) @ (B - b_zero_point)` in int32.
+pub fn matmul_integer(cx: &mut NodeCx) -> Result<Lowering, Problem> {
+    cx.at_most_outputs(1)?;
+    check_integer(cx, &[0, 1])?;
+    let n = cx.node;
+    let a_shape = cx.shape(0)?.to_vec();
+    let mut e = Expander::new(n);
+    let a = centered(cx, &mut e, 0, 2, DType::I32, row_view(&a_shape))?;
+    let b = centered(cx, &mut e, 1, 3, DType::I32, None)?;
+    e.op_to("MatMul", &[&a, &b], vec![], &n.output[0]);
+    Ok(Lowering::Expand(e.finish()))
+}
+
+/// The node's convolution attributes, for the Conv it expands to.
+fn conv_attrs(cx: &NodeCx) -> Vec<crate::proto::AttributeProto> {
+    cx.node.attribute.clone()
+}
+
+/// A per-output-channel view `[M, 1, ...]` for a weight of `shape`.
+fn channel_view(shape: &[i64]) -> Option<Vec<i64>> {
+    let mut view = vec![1; shape.len()];
+    *view.first_mut()? = shape[0];
+    Some(view)
+}
+
+/// ConvInteger: the convolution of `x - x_zero_point` and `w - w_zero_point` (per output
+/// channel), in int32.
+pub fn conv_integer(cx: &mut NodeCx) -> Result<Lowering, Problem> {
+    cx.at_most_outputs(1)?;
+    check_integer(cx, &[0, 1])?;
+    let n = cx.node;
+    let w_shape = cx.shape(1)?.to_vec();
+    let mut e = Expander::new(n);
+    let x = centered(cx, &mut e, 0, 2, DType::F64, None)?;
+    let w = centered(cx, &mut e, 1, 3, DType::F64, channel_view(&w_shape))?;
+    let y = e.op("Conv", &[&x, &w], conv_attrs(cx));
+    e.op_to("Cast", &[&y], vec![to_attr(DType::I32)], &n.output[0]);
+    Ok(Lowering::Expand(e.finish()))
+}
+
+/// `a_scale * b_scale / y_scale` in the scales' type, then in `f64`; `b_view` reshapes
+/// a per-channel `b_scale`.
+fn multiplier(
+    cx: &NodeCx,
+    e: &mut Expander,
+    scales: [usize; 3],
+    b_view: Option<Vec<i64>>,
+) -> Result<String, Problem> {
+    let [a, b, y] = scales.map(|i| cx.node.input[i].clone());
+    let b_count: i64 = cx.shape(scales[1])?.iter().product();
+    let b = match b_view {
+        Some(view) if b_count > 1 => {
+            let view = e.ints(&view);
+            e.op("Reshape", &[&b, &view], vec![])
+        }
+        _ => b,
+    };
+    let product = e.op("Mul", &[&a, &b], vec![]);
+    let ratio = e.op("Div", &[&product, &y], vec![]);
+    Ok(cast(e, &ratio, DType::F64))
+}
+
+/// QLinearMatMul: `saturate(round((a - a_zp) @ (b - b_zp) * a_scale * b_scale / y_scale)
+/// + y_zp)`.
+pub fn qlinear_matmul(cx: &mut NodeCx) -> Result<Lowering, Problem> {
+    cx.at_most_outputs(1)?;
+    check_integer(cx, &[0, 3])?;
+    let n = cx.node;
+    let a_shape = cx.shape(0)?.to_vec();
+    let out_type = cx.input(7)?.dtype;
+    let mut e = Expander::new(n);
+    let a = centered(cx, &mut e, 0, 2, DType::I32, row_view(&a_shape))?;
+    let b = centered(cx, &mut e, 3, 5, DType::I32, None)?;
+    let product = e.op("MatMul", &[&a, &b], vec![]);
+    let product = cast(&mut e, &product, DType::F64);
+    let multiplier = multiplier(cx, &mut e, [1, 4, 6], None)?;
+    let scaled = e.op("Mul", &[&product, &multiplier], vec![]);
+    let zp = cast(&mut e, &n.input[7], DType::F64);
+    requantize(
+        &mut e,
+        &scaled,
+        Some(&zp),
+        DType::F64,
+        out_type,
+        &n.output[0],
+    )?;
+    Ok(Lowering::Expand(e.finish()))
+}
+
+/// QLinearConv: the convolution of the centered operands (plus the int32 bias), scaled by
+/// `x_scale * w_scale / y_scale` (per output channel where `w_scale` is) and requantized.
+pub fn qlinear_conv(cx: &mut NodeCx) -> Result<Lowering, Problem> {
+    cx.at_most_outputs(1)?;
+    check_integer(cx, &[0, 3])?;
+    let n = cx.node;
+    let w_shape = cx.shape(3)?.to_vec();
+    let out_type = cx.input(7)?.dtype;
+    let mut e = Expander::new(n);
+    let x = centered(cx, &mut e, 0, 2, DType::F64, None)?;
+    let w = centered(cx, &mut e, 3, 5, DType::F64, channel_view(&w_shape))?;
+    let mut operands = vec![x, w];
+    if cx.has_input(8) {
+        operands.push(cast(&mut e, &n.input[8], DType::F64));
+    }
+    let refs: Vec<&str> = operands.iter().map(String::as_str).collect();
+    let y = e.op("Conv", &refs, conv_attrs(cx));
+    // A per-channel scale broadcasts over [N, M, spatial...] as [M, 1, ...].
+    let view = channel_view(&w_shape[..w_shape.len().saturating_sub(1)]);
+    let multiplier = multiplier(cx, &mut e, [1, 4, 6], view)?;
+    let scaled = e.op("Mul", &[&y, &multiplier], vec![]);
+    let zp = cast(&mut e, &n.input[7], DType::F64);
+    requantize(
+        &mut e,
+        &scaled,
+        Some(&zp),
+        DType::F64,
+        out_type,
+        &n.output[0],
+    )?;
+    Ok(Lowering::Expand(e.finish()))
+}
