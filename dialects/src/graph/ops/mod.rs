@@ -1,6 +1,7 @@
 //! The op definitions of the `graph` dialect, one file per operator family.
 
 pub(crate) mod conv;
+pub(crate) mod attention;
 mod einsum;
 mod elementwise;
 mod generators;
@@ -29,6 +30,7 @@ pub fn defs() -> impl Iterator<Item = &'static OpDef> {
         elementwise::DEFS,
         matmul::DEFS,
         einsum::DEFS,
+        attention::DEFS,
         conv::DEFS,
         pool::DEFS,
         normalization::DEFS,
