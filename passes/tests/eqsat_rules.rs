@@ -494,6 +494,31 @@ fn layernorm_moments(rng: &mut StdRng) -> String {
 }
 
 /// The verification case of every rule, by rule name.
+/// softmax(Q·Kᵀ / c [+ mask]) · V over heads, K given transposed as exporters write it,
+/// the scale as a division or a multiplication, with or without a broadcast mask.
+fn attention_softmax(rng: &mut StdRng) -> String {
+    let (b, h, sq, skv, d, dv) = (dim(rng), dim(rng), dim(rng), dim(rng), dim(rng), dim(rng));
+    let (q, kt, v) = (ty(&[b, h, sq, d]), ty(&[b, h, d, skv]), ty(&[b, h, skv, dv]));
+    let (sc, o) = (ty(&[b, h, sq, skv]), ty(&[b, h, sq, dv]));
+    let m = ty(&[b, 1, 1, skv]);
+    let mut s = format!(
+        "func.func @f(%q: {q}, %kt: {kt}, %v: {v}, %mask: {m}) -> {o} {{\n"
+    );
+    s += &format!("  %c = graph.constant dense<{:.3}> : tensor<f32>\n", rng.random_range(0.5..3.0));
+    s += &format!("  %s = graph.matmul %q, %kt : ({q}, {kt}) -> {sc}\n");
+    let op = if rng.random_bool(0.5) { "div" } else { "mul" };
+    s += &format!("  %z = graph.{op} %s, %c : ({sc}, tensor<f32>) -> {sc}\n");
+    let logits = if rng.random_bool(0.5) {
+        s += &format!("  %zm = graph.add %z, %mask : ({sc}, {m}) -> {sc}\n");
+        "%zm"
+    } else {
+        "%z"
+    };
+    s += &format!("  %p = graph.softmax {logits} {{axis = -1 : i64}} : {sc}\n");
+    s += &format!("  %y = graph.matmul %p, %v : ({sc}, {v}) -> {o}\n  return %y : {o}\n}}\n");
+    s
+}
+
 fn cases() -> Vec<(&'static str, Case)> {
     vec![
         ("add-commute", |r| commute_case(r, "add")),
@@ -516,6 +541,7 @@ fn cases() -> Vec<(&'static str, Case)> {
         ("gelu-from-erf", gelu_erf),
         ("softmax-from-exp", softmax_exp),
         ("layernorm-from-moments", layernorm_moments),
+        ("attention-from-softmax", attention_softmax),
         ("batchnorm-into-conv", bn_conv),
         ("batchnorm-into-matmul", bn_matmul),
         ("conv-absorb-bias-add", conv_add),

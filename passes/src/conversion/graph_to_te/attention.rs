@@ -143,17 +143,15 @@ fn attention(l: &mut Lowering) -> LowerResult {
         let shifted = b.sub(z, m);
         Ok(b.math("math.exp", shifted))
     })?;
-    let sum_over_keys = |extent: &[i64]| {
-        Some(Reduction {
-            extents: extent,
-            combiner: Combiner::Sum,
-        })
-    };
     let extent = [d.kv_len];
-    let sum = l.compute(&row, acc, sum_over_keys(&extent), |b| {
+    let sum_over_keys = Some(Reduction {
+        extents: &extent,
+        combiner: Combiner::Sum,
+    });
+    let sum = l.compute(&row, acc, sum_over_keys, |b| {
         Ok(b.read(p, vec![dim(0), dim(1), dim(2), dim(4)]))
     })?;
-    let weighted = l.compute(&out, acc, sum_over_keys(&extent), |b| {
+    let weighted = l.compute(&out, acc, sum_over_keys, |b| {
         let w = b.read(p, vec![dim(0), dim(1), dim(2), dim(4)]);
         let x = b.read_widened(v, vec![dim(0), kvh.clone(), dim(4), dim(3)]);
         Ok(b.mul(w, x))

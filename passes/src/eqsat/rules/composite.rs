@@ -1,5 +1,6 @@
 //! Composite-op recognition: subgraphs that exporters spell out op by op (GELU through
-//! `erf`, softmax through `exp` and a sum, layer normalization through two means) become
+//! `erf`, softmax through `exp` and a sum, layer normalization through two means,
+//! attention as matmul, scale, mask, softmax and matmul over heads) become
 //! the one graph op the lowering turns into a single fused kernel.
 
 use std::collections::HashSet;
@@ -28,6 +29,12 @@ pub(super) static RULES: &[&Rule] = &[
         family: Family::Composite,
         reason: "(x - mean(x)) / sqrt(mean((x - mean(x))^2) + eps) * g + b over trailing axes is graph.layer_normalization: one kernel instead of nine",
         search: layernorm_from_moments,
+    },
+    &Rule {
+        name: "attention-from-softmax",
+        family: Family::Composite,
+        reason: "softmax(Q·Kᵀ·scale [+ mask]) · V over heads is graph.attention: the exponential once per score, no scaled or masked score tensor, one kernel chain instead of five ops",
+        search: attention_from_softmax,
     },
 ];
 
@@ -333,6 +340,86 @@ fn layernorm_from_moments(ix: &Index) -> Vec<Rewrite> {
             for (n, g) in scaled(product) {
                 for (x, axis, eps) in normalized(ix, n) {
                     let t = (|| layer_norm(&b, x, axis, eps, b.class(g)?, Some(b.class(shift)?)))();
+                    out.extend(t.and_then(|t| b.rewrite(class, t)));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The `(scores, scale)` of `id = scores`, `scores * c`, `c * scores` or `scores / c`
+/// with a scalar constant `c`.
+fn scaled(ix: &Index, id: Id) -> Vec<(Id, f64)> {
+    let mut out = vec![(id, 1.0)];
+    for (a, b) in binary(ix, id, GraphOp::Mul) {
+        for (x, c) in [(a, b), (b, a)] {
+            if let Some(c) = ix.scalar(c) {
+                out.push((x, c));
+            }
+        }
+    }
+    for (x, c) in binary(ix, id, GraphOp::Div) {
+        if let Some(c) = ix.scalar(c).filter(|&c| c != 0.0) {
+            out.push((x, 1.0 / c));
+        }
+    }
+    out
+}
+
+/// The `(scores, scale, mask)` of a softmax input: a scaled score with an optional
+/// additive mask (either operand order).
+fn logits(ix: &Index, id: Id) -> Vec<(Id, f64, Option<Id>)> {
+    let mut out: Vec<(Id, f64, Option<Id>)> =
+        scaled(ix, id).into_iter().map(|(s, c)| (s, c, None)).collect();
+    for (a, b) in binary(ix, id, GraphOp::Add) {
+        for (x, mask) in [(a, b), (b, a)] {
+            if ix.info(x) == ix.info(id) {
+                out.extend(scaled(ix, x).into_iter().map(|(s, c)| (s, c, Some(mask))));
+            }
+        }
+    }
+    out
+}
+
+fn attention_from_softmax(ix: &Index) -> Vec<Rewrite> {
+    let b = Builder::new(ix);
+    let rank4 = |id: Id| ix.info(id).is_some_and(|i| i.rank() == 4);
+    let mut out = Vec::new();
+    for &(class, _, args) in ix.ops(GraphOp::Matmul) {
+        let [probs, v] = args else { continue };
+        if !rank4(*probs) || !rank4(*v) {
+            continue;
+        }
+        for (softmax_attrs, z) in unary(ix, *probs, GraphOp::Softmax) {
+            if !matches!(softmax_attrs.int("axis"), Some(-1 | 3)) {
+                continue;
+            }
+            for (scores, scale, mask) in logits(ix, z) {
+                for (q, kt) in binary(ix, scores, GraphOp::Matmul) {
+                    if !rank4(q) || !rank4(kt) {
+                        continue;
+                    }
+                    let t = (|| {
+                        let k = b.op(
+                            GraphOp::Transpose,
+                            super::transpose_attrs(vec![0, 1, 3, 2]),
+                            vec![b.class(kt)?],
+                        )?;
+                        let attrs = Attrs::new(vec![
+                            ("is_causal".into(), AttrValue::Bool(false)),
+                            (
+                                "scale".into(),
+                                AttrValue::Float((scale as f32 as f64).to_bits()),
+                            ),
+                            ("softcap".into(), AttrValue::Float(0f64.to_bits())),
+                        ]);
+                        let mut operands = vec![b.class(q)?, k, b.class(*v)?];
+                        if let Some(m) = mask {
+                            operands.push(b.class(m)?);
+                        }
+                        b.op(GraphOp::Attention, attrs, operands)
+                    })();
                     out.extend(t.and_then(|t| b.rewrite(class, t)));
                 }
             }
