@@ -19,6 +19,12 @@ pub(super) static RULES: &[&Rule] = &[
         search: gelu_from_erf,
     },
     &Rule {
+        name: "gelu-from-tanh",
+        family: Family::Composite,
+        reason: "0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 * x^3))) is graph.gelu with approximate = tanh: one elementwise kernel instead of nine",
+        search: gelu_from_tanh,
+    },
+    &Rule {
         name: "softmax-from-exp",
         family: Family::Composite,
         reason: "exp(x - max(x)) / sum(exp(x - max(x))) along one axis is graph.softmax: one kernel instead of five",
@@ -137,6 +143,87 @@ fn gelu_from_erf(ix: &Index) -> Vec<Rewrite> {
                     let t = b
                         .class(x)
                         .and_then(|x| b.op(GraphOp::Gelu, Attrs::default(), vec![x]));
+                    if let Some(r) = t.and_then(|t| b.rewrite(class, t)) {
+                        out.push(r);
+                        break 'factors;
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Whether `id` is `x³`: `x ^ 3`, `(x * x) * x` or `x * (x * x)`.
+fn is_cube_of(ix: &Index, id: Id, x: Id) -> bool {
+    let square = |s: Id| binary(ix, s, GraphOp::Mul).into_iter().any(|(a, b)| a == x && b == x);
+    binary(ix, id, GraphOp::Pow)
+        .into_iter()
+        .any(|(a, e)| a == x && is_scalar(ix, e, 3.0))
+        || binary(ix, id, GraphOp::Mul)
+            .into_iter()
+            .any(|(a, b)| (a == x && square(b)) || (b == x && square(a)))
+}
+
+/// The `x` of `id = x + 0.044715 * x³` (either operand order of the add and the mul).
+fn tanh_gelu_inner(ix: &Index, id: Id) -> Vec<Id> {
+    let mut out = Vec::new();
+    for (a, b) in binary(ix, id, GraphOp::Add) {
+        for (x, term) in [(a, b), (b, a)] {
+            for (c, cube) in binary(ix, term, GraphOp::Mul) {
+                for (c, cube) in [(c, cube), (cube, c)] {
+                    if is_scalar(ix, c, 0.044715) && is_cube_of(ix, cube, x) {
+                        out.push(x);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The `x` of `id = 1 + tanh(sqrt(2/pi) * (x + 0.044715 * x³))` (either operand order).
+fn one_plus_tanh(ix: &Index, id: Id) -> Vec<Id> {
+    let k = (2.0 / std::f64::consts::PI).sqrt();
+    let mut out = Vec::new();
+    for (a, b) in binary(ix, id, GraphOp::Add) {
+        for (one, t) in [(a, b), (b, a)] {
+            if !is_scalar(ix, one, 1.0) {
+                continue;
+            }
+            for (_, arg) in unary(ix, t, GraphOp::Tanh) {
+                for (c, inner) in binary(ix, arg, GraphOp::Mul) {
+                    for (c, inner) in [(c, inner), (inner, c)] {
+                        if is_scalar(ix, c, k) {
+                            out.extend(tanh_gelu_inner(ix, inner));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+fn gelu_from_tanh(ix: &Index) -> Vec<Rewrite> {
+    let b = Builder::new(ix);
+    let mut out = Vec::new();
+    let mut seen = HashSet::new();
+    for &(class, _, _) in ix.ops(GraphOp::Mul) {
+        if !seen.insert(class) {
+            continue;
+        }
+        'factors: for f in three_factors(ix, class) {
+            for (half, t, x) in [(0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)] {
+                let (half, t, x) = (f[half], f[t], f[x]);
+                if is_scalar(ix, half, 0.5) && one_plus_tanh(ix, t).contains(&x) {
+                    let attrs = Attrs::new(vec![(
+                        "approximate".into(),
+                        AttrValue::Str("tanh".into()),
+                    )]);
+                    let t = b
+                        .class(x)
+                        .and_then(|x| b.op(GraphOp::Gelu, attrs, vec![x]));
                     if let Some(r) = t.and_then(|t| b.rewrite(class, t)) {
                         out.push(r);
                         break 'factors;
