@@ -4,7 +4,7 @@
 // graph.attention over K transposed back.
 // CHECK-LABEL: func.func @attention_from_softmax
 // CHECK:         %[[K:.*]] = graph.transpose %arg1 {perm = array<i64: 0, 1, 3, 2>}
-// CHECK-NEXT:    %[[Y:.*]] = graph.attention %arg0, %[[K]], %arg2, %arg3 {is_causal = false, scale = 2.500000e-01 : f32, softcap = 0.000000e+00 : f32}
+// CHECK-NEXT:    %[[Y:.*]] = graph.attention %arg0, %[[K]], %arg2, %arg3 {scale = 2.500000e-01 : f32}
 // CHECK-NEXT:    return %[[Y]]
 func.func @attention_from_softmax(%q: tensor<1x2x8x16xf32>, %kt: tensor<1x2x16x8xf32>, %v: tensor<1x2x8x16xf32>, %mask: tensor<1x1x1x8xf32>) -> tensor<1x2x8x16xf32> {
   %c = graph.constant dense<4.0> : tensor<f32>

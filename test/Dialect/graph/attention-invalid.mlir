@@ -28,7 +28,7 @@ func.func @ungrouped_heads(%q: tensor<1x3x4x8xf32>, %k: tensor<1x2x4x8xf32>, %v:
 // -----
 
 func.func @mask_shape(%q: tensor<1x2x4x8xf32>, %k: tensor<1x2x5x8xf32>, %v: tensor<1x2x5x8xf32>, %m: tensor<4x4xf32>) {
-  // expected-error @+1 {{must broadcast to the scores' shape}}
+  // expected-error @+1 {{shapes [4, 4], [1, 2, 4, 5] are not broadcastable}}
   %y = graph.attention %q, %k, %v, %m : (tensor<1x2x4x8xf32>, tensor<1x2x5x8xf32>, tensor<1x2x5x8xf32>, tensor<4x4xf32>) -> tensor<1x2x4x8xf32>
   return
 }

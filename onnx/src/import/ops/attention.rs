@@ -4,7 +4,8 @@
 //! merged back, a boolean mask turned additive (`where(mask, 0, -inf)`), a mask shorter than
 //! the keys padded with `-inf`, the key/value cache concatenated in front of K and V
 //! (giving `present_key` / `present_value`), and the causal mask of a query block that
-//! follows `past` cached keys spelled as a constant bias.
+//! follows `past` cached keys spelled as a constant bias. The optional scores output
+//! (`qk_matmul_output`) is computed beside it from the same inputs.
 
 use tb_interpreter::{DType, Tensor};
 
@@ -35,7 +36,7 @@ fn float_attr(name: &str, v: f32) -> AttributeProto {
 
 pub fn attention(cx: &mut NodeCx) -> Result<Lowering, Problem> {
     let n = cx.node;
-    cx.at_most_outputs(3)?;
+    cx.at_most_outputs(4)?;
     if cx.has_input(NONPAD_KV_SEQLEN) {
         return Err(Problem::unsupported(
             "Attention's nonpad_kv_seqlen input is not supported",
@@ -167,8 +168,11 @@ fn expand(cx: &mut NodeCx, dtype: DType, rank: usize) -> Result<Lowering, Proble
     }
     // A causal block after `past` cached keys: key j is hidden from query i when
     // j > i + past, which the plain causal flag (j > i) cannot say.
-    let causal_flag = causal && past == 0;
-    if causal && past > 0 {
+    // The scores output needs the causal mask spelled out, as does a query block after
+    // cached keys (key j hidden from query i when j > i + past; the flag says j > i).
+    let qk_output = n.output.get(3).filter(|o| !o.is_empty()).cloned();
+    let causal_flag = causal && past == 0 && qk_output.is_none();
+    if causal && !causal_flag {
         let bias: Vec<f64> = (0..q_len)
             .flat_map(|i| {
                 (0..kv_len).map(move |j| if j > i + past { f64::NEG_INFINITY } else { 0.0 })
@@ -194,6 +198,25 @@ fn expand(cx: &mut NodeCx, dtype: DType, rank: usize) -> Result<Lowering, Proble
     if let Some(m) = &mask {
         inputs.push(m);
     }
+    if let Some(qk) = &qk_output {
+        let heads = (q_shape.len() == 4).then(|| (q_shape[1], k_shape[1]));
+        let heads = match heads {
+            Some(h) => h,
+            None => (
+                n.attr_int_or("q_num_heads", 1).map_err(attr_problem)?,
+                n.attr_int_or("kv_num_heads", 1).map_err(attr_problem)?,
+            ),
+        };
+        let scores = QkScores {
+            q: &q,
+            k: &k,
+            mask: mask.as_deref(),
+            heads,
+            kv_len,
+            head_size: cx.shape(Q)?.last().copied().unwrap_or(1) / if rank == 3 { heads.0 } else { 1 },
+        };
+        scores.emit(&mut e, n, dtype, qk)?;
+    }
     let y = &n.output[0];
     match merge {
         Some(shape) => {
@@ -205,4 +228,66 @@ fn expand(cx: &mut NodeCx, dtype: DType, rank: usize) -> Result<Lowering, Proble
         None => e.op_to("Attention", &inputs, attrs, y),
     }
     Ok(Lowering::Expand(e.finish()))
+}
+
+/// What ONNX's optional fourth output, `qk_matmul_output`, is built from.
+struct QkScores<'a> {
+    q: &'a str,
+    k: &'a str,
+    mask: Option<&'a str>,
+    /// Query and key/value heads.
+    heads: (i64, i64),
+    kv_len: i64,
+    head_size: i64,
+}
+
+impl QkScores<'_> {
+    /// `qk_matmul_output` as ONNX's reference computes it: by `qk_matmul_output_mode`, the
+    /// scaled (and soft-capped) scores `Q·Kᵀ·scale` (0, 1), with the mask added (2), or
+    /// after the softmax (3).
+    fn emit(&self, e: &mut Expander, n: &crate::proto::NodeProto, dtype: DType, out: &str) -> Result<(), Problem> {
+        let mode = n.attr_int_or("qk_matmul_output_mode", 0).map_err(attr_problem)?;
+        if !(0..=3).contains(&mode) {
+            return Err(Problem::invalid(format!("qk_matmul_output_mode {mode} is not 0 to 3")));
+        }
+        let (hq, hkv) = self.heads;
+        if hkv <= 0 || hq % hkv != 0 {
+            return Err(Problem::invalid(format!("{hq} query heads do not group over {hkv} key/value heads")));
+        }
+        // Each key/value head repeated for the query heads of its group: [h0, h0, h1, h1, ...].
+        let mut k = self.k.to_string();
+        if hq != hkv {
+            let axes = e.ints(&[2]);
+            let wide = e.op("Unsqueeze", &[&k, &axes], vec![]);
+            let group = e.ints(&[1, 1, hq / hkv, 1, 1]);
+            let tiled = e.op("Tile", &[&wide, &group], vec![]);
+            let merged = e.ints(&[0, hq, self.kv_len, self.head_size]);
+            k = e.op("Reshape", &[&tiled, &merged], vec![]);
+        }
+        let kt = e.op("Transpose", &[&k], vec![ints_attr("perm", &[0, 1, 3, 2])]);
+        let raw = e.op("MatMul", &[self.q, &kt], vec![]);
+        let scale = match n.attr_float("scale").map_err(attr_problem)? {
+            Some(s) => f64::from(s),
+            None => 1.0 / (self.head_size as f64).sqrt(),
+        };
+        let scale = e.scalar_like(scale, dtype);
+        let mut scores = e.op("Mul", &[&raw, &scale], vec![]);
+        let softcap = n.attr_float_or("softcap", 0.0).map_err(attr_problem)?;
+        if softcap > 0.0 {
+            let cap = e.scalar_like(f64::from(softcap), dtype);
+            let t = e.op("Div", &[&scores, &cap], vec![]);
+            let t = e.op("Tanh", &[&t], vec![]);
+            scores = e.op("Mul", &[&t, &cap], vec![]);
+        }
+        if mode >= 2 {
+            if let Some(m) = self.mask {
+                scores = e.op("Add", &[&scores, m], vec![]);
+            }
+        }
+        if mode == 3 {
+            scores = e.op("Softmax", &[&scores], vec![int_attr("axis", -1)]);
+        }
+        e.op_to("Identity", &[&scores], vec![], out);
+        Ok(())
+    }
 }
