@@ -498,13 +498,18 @@ fn layernorm_moments(rng: &mut StdRng) -> String {
 /// the scale as a division or a multiplication, with or without a broadcast mask.
 fn attention_softmax(rng: &mut StdRng) -> String {
     let (b, h, sq, skv, d, dv) = (dim(rng), dim(rng), dim(rng), dim(rng), dim(rng), dim(rng));
-    let (q, kt, v) = (ty(&[b, h, sq, d]), ty(&[b, h, d, skv]), ty(&[b, h, skv, dv]));
+    let (q, kt, v) = (
+        ty(&[b, h, sq, d]),
+        ty(&[b, h, d, skv]),
+        ty(&[b, h, skv, dv]),
+    );
     let (sc, o) = (ty(&[b, h, sq, skv]), ty(&[b, h, sq, dv]));
     let m = ty(&[b, 1, 1, skv]);
-    let mut s = format!(
-        "func.func @f(%q: {q}, %kt: {kt}, %v: {v}, %mask: {m}) -> {o} {{\n"
+    let mut s = format!("func.func @f(%q: {q}, %kt: {kt}, %v: {v}, %mask: {m}) -> {o} {{\n");
+    s += &format!(
+        "  %c = graph.constant dense<{:.3}> : tensor<f32>\n",
+        rng.random_range(0.5..3.0)
     );
-    s += &format!("  %c = graph.constant dense<{:.3}> : tensor<f32>\n", rng.random_range(0.5..3.0));
     s += &format!("  %s = graph.matmul %q, %kt : ({q}, {kt}) -> {sc}\n");
     let op = if rng.random_bool(0.5) { "div" } else { "mul" };
     s += &format!("  %z = graph.{op} %s, %c : ({sc}, tensor<f32>) -> {sc}\n");

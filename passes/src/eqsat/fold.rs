@@ -161,16 +161,27 @@ fn broadcast_strides(out: &[i64], input: &[i64]) -> Vec<usize> {
 fn broadcast_binary(out: &[i64], a: &Data, b: &Data, f: impl Fn(f64, f64) -> f64) -> Vec<f64> {
     let n: usize = out.iter().product::<i64>() as usize;
     if a.shape == out && b.shape == out {
-        return a.values.iter().zip(&b.values).map(|(&x, &y)| f(x, y)).collect();
+        return a
+            .values
+            .iter()
+            .zip(&b.values)
+            .map(|(&x, &y)| f(x, y))
+            .collect();
     }
     let mut values = Vec::with_capacity(n);
     if n == 0 {
         return values;
     }
-    let (sa, sb) = (broadcast_strides(out, &a.shape), broadcast_strides(out, &b.shape));
+    let (sa, sb) = (
+        broadcast_strides(out, &a.shape),
+        broadcast_strides(out, &b.shape),
+    );
     let rank = out.len();
     let inner = out.last().map_or(1, |&d| d as usize);
-    let (ia, ib) = (sa.last().copied().unwrap_or(0), sb.last().copied().unwrap_or(0));
+    let (ia, ib) = (
+        sa.last().copied().unwrap_or(0),
+        sb.last().copied().unwrap_or(0),
+    );
     // The multi-index of the outer axes and the offsets it gives into `a` and `b`.
     let mut index = vec![0usize; rank.saturating_sub(1)];
     let (mut ka, mut kb) = (0usize, 0usize);

@@ -144,7 +144,10 @@ pub fn attention(
     inputs.extend(mask);
     let dtype = same_dtype(OP, &inputs)?;
     if !dtype.is_float() {
-        return Err(KernelError::new(OP, format!("needs float tensors, got {dtype}")));
+        return Err(KernelError::new(
+            OP,
+            format!("needs float tensors, got {dtype}"),
+        ));
     }
     let d = attention_dims(q.shape(), k.shape(), v.shape(), mask.map(Tensor::shape))?;
     let out_shape = d.output_shape();
@@ -212,7 +215,11 @@ mod tests {
         let q = t(vec![1, 1, 2, 2], vec![1.0, 2.0, -3.0, 0.5]);
         let k = t(vec![1, 1, 1, 2], vec![0.3, 0.7]);
         let v = t(vec![1, 1, 1, 3], vec![4.0, 5.0, 6.0]);
-        let attrs = AttentionAttrs { scale: None, softcap: 0.0, is_causal: false };
+        let attrs = AttentionAttrs {
+            scale: None,
+            softcap: 0.0,
+            is_causal: false,
+        };
         let y = attention(&q, &k, &v, None, &attrs).unwrap();
         assert_eq!(y.shape(), &[1, 1, 2, 3]);
         assert_eq!(y.to_f64_vec(), vec![4.0, 5.0, 6.0, 4.0, 5.0, 6.0]);
@@ -223,7 +230,11 @@ mod tests {
         let q = t(vec![1, 1, 2, 1], vec![1.0, 1.0]);
         let k = t(vec![1, 1, 2, 1], vec![1.0, 2.0]);
         let v = t(vec![1, 1, 2, 1], vec![10.0, 20.0]);
-        let attrs = AttentionAttrs { scale: Some(1.0), softcap: 0.0, is_causal: true };
+        let attrs = AttentionAttrs {
+            scale: Some(1.0),
+            softcap: 0.0,
+            is_causal: true,
+        };
         let y = attention(&q, &k, &v, None, &attrs).unwrap().to_f64_vec();
         assert_eq!(y[0], 10.0);
         let p = 1.0 / (1.0 + (-1.0f64).exp());

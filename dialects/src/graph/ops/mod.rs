@@ -1,7 +1,7 @@
 //! The op definitions of the `graph` dialect, one file per operator family.
 
-pub(crate) mod conv;
 pub(crate) mod attention;
+pub(crate) mod conv;
 mod einsum;
 mod elementwise;
 mod generators;

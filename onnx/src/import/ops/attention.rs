@@ -62,7 +62,10 @@ pub fn attention(cx: &mut NodeCx) -> Result<Lowering, Problem> {
     if direct {
         let mut attrs = vec![(
             "is_causal".to_string(),
-            bool_attr(cx.ctx, n.attr_int_or("is_causal", 0).map_err(attr_problem)? != 0),
+            bool_attr(
+                cx.ctx,
+                n.attr_int_or("is_causal", 0).map_err(attr_problem)? != 0,
+            ),
         )];
         if let Some(s) = n.attr_float("scale").map_err(attr_problem)? {
             attrs.push(("scale".into(), f32_attr(cx.ctx, s)));
@@ -213,7 +216,8 @@ fn expand(cx: &mut NodeCx, dtype: DType, rank: usize) -> Result<Lowering, Proble
             mask: mask.as_deref(),
             heads,
             kv_len,
-            head_size: cx.shape(Q)?.last().copied().unwrap_or(1) / if rank == 3 { heads.0 } else { 1 },
+            head_size: cx.shape(Q)?.last().copied().unwrap_or(1)
+                / if rank == 3 { heads.0 } else { 1 },
         };
         scores.emit(&mut e, n, dtype, qk)?;
     }
@@ -245,14 +249,26 @@ impl QkScores<'_> {
     /// `qk_matmul_output` as ONNX's reference computes it: by `qk_matmul_output_mode`, the
     /// scaled (and soft-capped) scores `Q·Kᵀ·scale` (0, 1), with the mask added (2), or
     /// after the softmax (3).
-    fn emit(&self, e: &mut Expander, n: &crate::proto::NodeProto, dtype: DType, out: &str) -> Result<(), Problem> {
-        let mode = n.attr_int_or("qk_matmul_output_mode", 0).map_err(attr_problem)?;
+    fn emit(
+        &self,
+        e: &mut Expander,
+        n: &crate::proto::NodeProto,
+        dtype: DType,
+        out: &str,
+    ) -> Result<(), Problem> {
+        let mode = n
+            .attr_int_or("qk_matmul_output_mode", 0)
+            .map_err(attr_problem)?;
         if !(0..=3).contains(&mode) {
-            return Err(Problem::invalid(format!("qk_matmul_output_mode {mode} is not 0 to 3")));
+            return Err(Problem::invalid(format!(
+                "qk_matmul_output_mode {mode} is not 0 to 3"
+            )));
         }
         let (hq, hkv) = self.heads;
         if hkv <= 0 || hq % hkv != 0 {
-            return Err(Problem::invalid(format!("{hq} query heads do not group over {hkv} key/value heads")));
+            return Err(Problem::invalid(format!(
+                "{hq} query heads do not group over {hkv} key/value heads"
+            )));
         }
         // Each key/value head repeated for the query heads of its group: [h0, h0, h1, h1, ...].
         let mut k = self.k.to_string();

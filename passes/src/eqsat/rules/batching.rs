@@ -145,7 +145,8 @@ fn batch_convs(ix: &Index) -> Vec<Rewrite> {
         let (Some(attrs), Some(wi)) = (ungrouped(attrs), ix.info(w)) else {
             continue;
         };
-        if !(ix.is_literal(w) || is_padded_literal(ix, w)) || bias.is_some_and(|c| !ix.is_literal(c))
+        if !(ix.is_literal(w) || is_padded_literal(ix, w))
+            || bias.is_some_and(|c| !ix.is_literal(c))
         {
             continue;
         }
@@ -314,7 +315,9 @@ fn enlarge_pointwise_conv(ix: &Index) -> Vec<Rewrite> {
             [x, w] | [x, w, _] => (*x, *w),
             _ => continue,
         };
-        let Some(partners) = wide.get(&x) else { continue };
+        let Some(partners) = wide.get(&x) else {
+            continue;
+        };
         let Some(k) = kernel(w) else { continue };
         if k.len() != 4
             || k[2..] != [1, 1]

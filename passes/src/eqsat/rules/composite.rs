@@ -156,7 +156,11 @@ fn gelu_from_erf(ix: &Index) -> Vec<Rewrite> {
 
 /// Whether `id` is `x³`: `x ^ 3`, `(x * x) * x` or `x * (x * x)`.
 fn is_cube_of(ix: &Index, id: Id, x: Id) -> bool {
-    let square = |s: Id| binary(ix, s, GraphOp::Mul).into_iter().any(|(a, b)| a == x && b == x);
+    let square = |s: Id| {
+        binary(ix, s, GraphOp::Mul)
+            .into_iter()
+            .any(|(a, b)| a == x && b == x)
+    };
     binary(ix, id, GraphOp::Pow)
         .into_iter()
         .any(|(a, e)| a == x && is_scalar(ix, e, 3.0))
@@ -214,16 +218,19 @@ fn gelu_from_tanh(ix: &Index) -> Vec<Rewrite> {
             continue;
         }
         'factors: for f in three_factors(ix, class) {
-            for (half, t, x) in [(0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)] {
+            for (half, t, x) in [
+                (0, 1, 2),
+                (0, 2, 1),
+                (1, 0, 2),
+                (1, 2, 0),
+                (2, 0, 1),
+                (2, 1, 0),
+            ] {
                 let (half, t, x) = (f[half], f[t], f[x]);
                 if is_scalar(ix, half, 0.5) && one_plus_tanh(ix, t).contains(&x) {
-                    let attrs = Attrs::new(vec![(
-                        "approximate".into(),
-                        AttrValue::Str("tanh".into()),
-                    )]);
-                    let t = b
-                        .class(x)
-                        .and_then(|x| b.op(GraphOp::Gelu, attrs, vec![x]));
+                    let attrs =
+                        Attrs::new(vec![("approximate".into(), AttrValue::Str("tanh".into()))]);
+                    let t = b.class(x).and_then(|x| b.op(GraphOp::Gelu, attrs, vec![x]));
                     if let Some(r) = t.and_then(|t| b.rewrite(class, t)) {
                         out.push(r);
                         break 'factors;
@@ -457,8 +464,10 @@ fn scaled(ix: &Index, id: Id) -> Vec<(Id, f64)> {
 /// The `(scores, scale, mask)` of a softmax input: a scaled score with an optional
 /// additive mask (either operand order).
 fn logits(ix: &Index, id: Id) -> Vec<(Id, f64, Option<Id>)> {
-    let mut out: Vec<(Id, f64, Option<Id>)> =
-        scaled(ix, id).into_iter().map(|(s, c)| (s, c, None)).collect();
+    let mut out: Vec<(Id, f64, Option<Id>)> = scaled(ix, id)
+        .into_iter()
+        .map(|(s, c)| (s, c, None))
+        .collect();
     for (a, b) in binary(ix, id, GraphOp::Add) {
         for (x, mask) in [(a, b), (b, a)] {
             if ix.info(x) == ix.info(id) {
