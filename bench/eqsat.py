@@ -170,7 +170,7 @@ def main():
                   f"{stats.get('num-enodes', 0):>8} {stats.get('num-eclasses', 0):>9} "
                   f"{stats.get('num-iterations', 0):>4} {stop:<15} {statistics.median(sat):>8.1f} "
                   f"{statistics.median(times):>7.3f}")
-            fired = {k: v for k, v in stats.items() if v and re.match(r"^[a-z]+(-[a-z]+)+$", k)
+            fired = {k: v for k, v in stats.items() if v and re.match(r"^[a-z0-9]+(-[a-z0-9]+)+$", k)
                      and not k.startswith(("num-", "stop-", "cost-", "ops-", "saturation-", "extract-"))}
             print(f"{'':<12} rules fired: " + ", ".join(f"{k} {v}" for k, v in sorted(fired.items())))
         if args.latency:

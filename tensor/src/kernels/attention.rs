@@ -119,7 +119,8 @@ pub fn attention_dims(
     Ok(dims)
 }
 
-/// The flat offset of element `at` of a tensor of `shape` broadcast to `into` dims.
+/// The flat offset in a tensor of `shape`, broadcast to the scores' four dims, of the
+/// element at scores index `at`.
 fn broadcast_offset(shape: &[i64], at: &[i64]) -> usize {
     let skip = at.len() - shape.len();
     let mut off = 0i64;

@@ -1,16 +1,16 @@
-//! `graph.attention`: five `te.compute`s that never spell out the softmax as a chain.
+//! `graph.attention`: six `te.compute`s that never spell out the softmax as a chain.
 //!
 //! - `scores[b,h,i,j] = Σ_d Q[b,h,i,d] · K[b,h/g,j,d]` (a contraction; `g` query heads share
 //!   a key/value head, read through `h floordiv g`);
 //! - `max[b,h,i] = max_j z(b,h,i,j)` and `p[b,h,i,j] = exp(z(b,h,i,j) - max[b,h,i])`, where
 //!   `z` is the scaled, soft-capped, masked score, computed inside both bodies (te-fuse
 //!   would inline it anyway; no tensor of `z` exists);
-//! - `sum[b,h,i] = Σ_j p`, `Y[b,h,i,e] = (Σ_j p[b,h,i,j] · V[b,h/g,j,e]) / sum[b,h,i]`.
+//! - `sum[b,h,i] = Σ_j p`, `pv[b,h,i,e] = Σ_j p[b,h,i,j] · V[b,h/g,j,e]` and
+//!   `Y = pv / sum[b,h,i]`.
 //!
 //! Against the unfused chain (matmul, scale, mask add, max, exp-sum, exp-divide, matmul)
 //! the exponential is taken once per score instead of twice, the division happens once per
-//! output element instead of once per score, and the probability-weighted sum is a plain
-//! batched matmul over `p` and `V` that the matmul micro-kernel recognizes.
+//! output element instead of once per score, and K is read in place (no transposed copy).
 
 use tb_dialects::graph::{AttentionDims, GraphOp, attention_attrs, attention_dims};
 use tb_ir::Value;
