@@ -295,10 +295,8 @@ impl QkScores<'_> {
             let t = e.op("Tanh", &[&t], vec![]);
             scores = e.op("Mul", &[&t, &cap], vec![]);
         }
-        if mode >= 2 {
-            if let Some(m) = self.mask {
-                scores = e.op("Add", &[&scores, m], vec![]);
-            }
+        if let Some(m) = self.mask.filter(|_| mode >= 2) {
+            scores = e.op("Add", &[&scores, m], vec![]);
         }
         if mode == 3 {
             scores = e.op("Softmax", &[&scores], vec![int_attr("axis", -1)]);
