@@ -5,9 +5,9 @@ encoder) and, with --bert-base, a 12-layer BERT-base-sized encoder (hidden 768, 
 FFN 3072, sequence 128); imports each with tb-translate, canonicalizes it (as the default
 pipeline does first) and runs `graph-eqsat` with --mlir-pass-statistics and --mlir-timing.
 The report gives, per model: graph ops before/after, the analytical cost estimate before/
-after, batch norms and matmuls left, e-graph size, iterations, why saturation stopped, and
-the time saturation took and the pass's whole time (medians of --runs runs; the pass
-also extracts, rebuilds and folds weights).
+after, batch norms and matmuls left, attention ops recognized, e-graph size, iterations,
+why saturation stopped, and the time saturation took and the pass's whole time (medians of
+--runs runs; the pass also extracts, rebuilds and folds weights).
 
 With --latency N it also times each bundled model end to end with tb-run --bench N (one
 thread), lowered by the default CPU pipeline with and without graph-eqsat, alternating
@@ -140,7 +140,7 @@ def main():
         options = "{" + args.options + "}" if args.options else ""
         pipeline = f"builtin.module(canonicalize,graph-eqsat{options})"
         header = (f"{'model':<12} {'ops':>11} {'cost (ms, est.)':>17} {'bn':>7} {'matmul':>9} "
-                  f"{'e-nodes':>8} {'e-classes':>9} {'iter':>4} {'stop':<15} {'sat. ms':>8} {'pass s':>7}")
+                  f"{'attn':>6} {'e-nodes':>8} {'e-classes':>9} {'iter':>4} {'stop':<15} {'sat. ms':>8} {'pass s':>7}")
         print(header)
         for name in names:
             src = (work / "extra" if name == "bert-base" else models) / name / "model.onnx"
@@ -166,10 +166,11 @@ def main():
                   f"{stats.get('cost-before', 0) / 1e6:>8.2f}->{stats.get('cost-after', 0) / 1e6:<8.2f} "
                   f"{count(in_text, 'batch_normalization'):>3}->{count(out_text, 'batch_normalization'):<3} "
                   f"{count(in_text, 'matmul'):>4}->{count(out_text, 'matmul'):<4} "
+                  f"{count(out_text, 'attention'):>6} "
                   f"{stats.get('num-enodes', 0):>8} {stats.get('num-eclasses', 0):>9} "
                   f"{stats.get('num-iterations', 0):>4} {stop:<15} {statistics.median(sat):>8.1f} "
                   f"{statistics.median(times):>7.3f}")
-            fired = {k: v for k, v in stats.items() if v and re.match(r"^[a-z]+(-[a-z]+)+$", k)
+            fired = {k: v for k, v in stats.items() if v and re.match(r"^[a-z0-9]+(-[a-z0-9]+)+$", k)
                      and not k.startswith(("num-", "stop-", "cost-", "ops-", "saturation-", "extract-"))}
             print(f"{'':<12} rules fired: " + ", ".join(f"{k} {v}" for k, v in sorted(fired.items())))
         if args.latency:

@@ -494,6 +494,108 @@ fn layernorm_moments(rng: &mut StdRng) -> String {
 }
 
 /// The verification case of every rule, by rule name.
+/// softmax(Q·Kᵀ / c [+ mask]) · V over heads, K given transposed as exporters write it,
+/// the scale as a division or a multiplication, with or without a broadcast mask.
+fn attention_softmax(rng: &mut StdRng) -> String {
+    let (b, h, sq, skv, d, dv) = (dim(rng), dim(rng), dim(rng), dim(rng), dim(rng), dim(rng));
+    let (q, kt, v) = (
+        ty(&[b, h, sq, d]),
+        ty(&[b, h, d, skv]),
+        ty(&[b, h, skv, dv]),
+    );
+    let (sc, o) = (ty(&[b, h, sq, skv]), ty(&[b, h, sq, dv]));
+    let m = ty(&[b, 1, 1, skv]);
+    let mut s = format!("func.func @f(%q: {q}, %kt: {kt}, %v: {v}, %mask: {m}) -> {o} {{\n");
+    s += &format!(
+        "  %c = graph.constant dense<{:.3}> : tensor<f32>\n",
+        rng.random_range(0.5..3.0)
+    );
+    s += &format!("  %s = graph.matmul %q, %kt : ({q}, {kt}) -> {sc}\n");
+    let op = if rng.random_bool(0.5) { "div" } else { "mul" };
+    s += &format!("  %z = graph.{op} %s, %c : ({sc}, tensor<f32>) -> {sc}\n");
+    let logits = if rng.random_bool(0.5) {
+        s += &format!("  %zm = graph.add %z, %mask : ({sc}, {m}) -> {sc}\n");
+        "%zm"
+    } else {
+        "%z"
+    };
+    s += &format!("  %p = graph.softmax {logits} {{axis = -1 : i64}} : {sc}\n");
+    s += &format!("  %y = graph.matmul %p, %v : ({sc}, {v}) -> {o}\n  return %y : {o}\n}}\n");
+    s
+}
+
+/// The tanh GELU as exporters write it: the cube as a power or two products, the
+/// constants on either side.
+fn gelu_tanh(rng: &mut StdRng) -> String {
+    let shape = [dim(rng), dim(rng) + 1];
+    let t = ty(&shape);
+    let sc = ty(&[]);
+    let mut s = format!("func.func @f(%x: {t}) -> {t} {{\n");
+    s += &scalar_constant("one", 1.0);
+    s += &scalar_constant("half", 0.5);
+    s += &scalar_constant("k", (2.0 / std::f64::consts::PI).sqrt());
+    s += &scalar_constant("c", 0.044715);
+    if rng.random_bool(0.5) {
+        s += &scalar_constant("three", 3.0);
+        s += &format!("  %cube = graph.pow %x, %three : ({t}, {sc}) -> {t}\n");
+    } else {
+        s += &format!("  %sq = graph.mul %x, %x : ({t}, {t}) -> {t}\n");
+        s += &format!("  %cube = graph.mul %sq, %x : ({t}, {t}) -> {t}\n");
+    }
+    s += &format!("  %ct = graph.mul %c, %cube : ({sc}, {t}) -> {t}\n");
+    s += &format!("  %in = graph.add %x, %ct : ({t}, {t}) -> {t}\n");
+    s += &format!("  %ks = graph.mul %in, %k : ({t}, {sc}) -> {t}\n");
+    s += &format!("  %th = graph.tanh %ks : {t}\n");
+    s += &format!("  %a = graph.add %th, %one : ({t}, {sc}) -> {t}\n");
+    if rng.random_bool(0.5) {
+        s += &format!("  %h = graph.mul %x, %half : ({t}, {sc}) -> {t}\n");
+        s += &format!("  %r = graph.mul %h, %a : ({t}, {t}) -> {t}\n");
+    } else {
+        s += &format!("  %h = graph.mul %x, %a : ({t}, {t}) -> {t}\n");
+        s += &format!("  %r = graph.mul %h, %half : ({t}, {sc}) -> {t}\n");
+    }
+    s += &format!("  return %r : {t}\n}}\n");
+    s
+}
+
+/// A 1x1 conv (with or without a bias) next to a 3x3 conv with one pixel of padding on
+/// the same input, both with the same random stride.
+fn enlarge_conv(rng: &mut StdRng) -> String {
+    let (n, ci, stride) = (dim(rng), dim(rng), rng.random_range(1..3));
+    let (h, w) = (dim(rng) + 1, dim(rng) + 1);
+    let x = [n, ci, h, w];
+    let (oh, ow) = ((h - 1) / stride + 1, (w - 1) / stride + 1);
+    let (c1, c3) = (dim(rng), dim(rng));
+    let (o1, o3) = (ty(&[n, c1, oh, ow]), ty(&[n, c3, oh, ow]));
+    let (w1, w3) = ([c1, ci, 1, 1], [c3, ci, 3, 3]);
+    let mut s = format!("func.func @f(%x: {}) -> ({o1}, {o3}) {{\n", ty(&x));
+    s += &constant(rng, "w1", &w1);
+    s += &constant(rng, "w3", &w3);
+    let strides = format!("strides = array<i64: {stride}, {stride}>");
+    if rng.random_bool(0.5) {
+        s += &constant(rng, "b1", &[c1]);
+        s += &format!(
+            "  %r1 = graph.conv %x, %w1, %b1 {{{strides}}} : ({}, {}, {}) -> {o1}\n",
+            ty(&x),
+            ty(&w1),
+            ty(&[c1])
+        );
+    } else {
+        s += &format!(
+            "  %r1 = graph.conv %x, %w1 {{{strides}}} : ({}, {}) -> {o1}\n",
+            ty(&x),
+            ty(&w1)
+        );
+    }
+    s += &format!(
+        "  %r3 = graph.conv %x, %w3 {{pads = array<i64: 1, 1, 1, 1>, {strides}}} : ({}, {}) -> {o3}\n",
+        ty(&x),
+        ty(&w3)
+    );
+    s += &format!("  return %r1, %r3 : {o1}, {o3}\n}}\n");
+    s
+}
+
 fn cases() -> Vec<(&'static str, Case)> {
     vec![
         ("add-commute", |r| commute_case(r, "add")),
@@ -514,8 +616,11 @@ fn cases() -> Vec<(&'static str, Case)> {
         ("matmul-split-sliced-columns", split_matmul),
         ("conv-split-sliced-channels", split_conv),
         ("gelu-from-erf", gelu_erf),
+        ("gelu-from-tanh", gelu_tanh),
         ("softmax-from-exp", softmax_exp),
         ("layernorm-from-moments", layernorm_moments),
+        ("conv-enlarge-1x1-to-3x3", enlarge_conv),
+        ("attention-from-softmax", attention_softmax),
         ("batchnorm-into-conv", bn_conv),
         ("batchnorm-into-matmul", bn_matmul),
         ("conv-absorb-bias-add", conv_add),

@@ -88,6 +88,7 @@ tb_ir::op_kinds! {
         Matmul = "graph.matmul",
         Gemm = "graph.gemm",
         Einsum = "graph.einsum",
+        Attention = "graph.attention",
         Conv = "graph.conv",
         ConvTranspose = "graph.conv_transpose",
         MaxPool = "graph.max_pool",

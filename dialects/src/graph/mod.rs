@@ -33,11 +33,13 @@ use tb_ir::registry::DialectInfo;
 use tb_ir::{Attr, Context, Location, OpId, Type};
 
 pub use kinds::{GraphOp, MatmulOp, ReduceOp};
+pub use ops::attention::attention_attrs;
 pub use ops::conv::{conv_attrs, conv_transpose_attrs};
 pub use ops::defs;
 pub use ops::pool::pool_attrs;
 pub use ops::resize::resize_attrs;
 pub use reduction::{ReduceCombiner, ReduceKind};
+pub use tb_tensor::kernels::attention::{AttentionAttrs, AttentionDims, attention_dims};
 pub use tb_tensor::kernels::einsum::{EinsumPlan, einsum_plan};
 pub use tb_tensor::kernels::resize::{AxisTaps, ResizeAttrs, ResizeMode, resize_taps};
 /// The static ONNX shape rules, defined below the IR in `tb_tensor`.

@@ -228,6 +228,13 @@ pub(super) fn run(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResu
                 trans_b: a.bool("trans_b")?,
             },
         ))?,
+        G::Attention => one(crate::kernels::attention::attention(
+            x(0)?,
+            x(1)?,
+            x(2)?,
+            opt(3)?,
+            &tb_dialects::graph::attention_attrs(&a)?,
+        ))?,
         G::Conv => one(conv::conv(x(0)?, x(1)?, opt(2)?, &conv_attrs(&a)?))?,
         G::ConvTranspose => one(conv::conv_transpose(
             x(0)?,

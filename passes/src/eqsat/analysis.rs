@@ -158,6 +158,17 @@ pub fn infer(kind: GraphOp, attrs: &Attrs, inputs: &[&TensorInfo]) -> Option<Ten
         G::Unsqueeze if inputs.len() == 1 => {
             shape(shape::unsqueeze(&first.shape, attrs.ints("axes")?).ok()?)
         }
+        G::Attention if (3..=4).contains(&inputs.len()) => {
+            let mask = inputs.get(3).map(|m| m.shape.as_slice());
+            let d = tb_dialects::graph::attention_dims(
+                &first.shape,
+                &inputs[1].shape,
+                &inputs[2].shape,
+                mask,
+            )
+            .ok()?;
+            shape(d.output_shape())
+        }
         G::Concat => {
             let shapes: Vec<&[i64]> = inputs.iter().map(|i| i.shape.as_slice()).collect();
             shape(shape::concat(&shapes, attrs.int("axis")?).ok()?)

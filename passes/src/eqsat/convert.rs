@@ -213,6 +213,10 @@ pub fn decode(ctx: &Context, attr: Attr) -> AttrValue {
         } if is_int(ctx, *element, 64) => {
             AttrValue::Ints(values.iter().map(|&v| v as i64).collect())
         }
+        AttrKind::String { value, ty: None } => match std::str::from_utf8(value) {
+            Ok(text) => AttrValue::Str(text.to_string()),
+            Err(_) => AttrValue::Ir(attr),
+        },
         _ => AttrValue::Ir(attr),
     }
 }
@@ -239,6 +243,7 @@ pub fn encode(ctx: &mut Context, value: &AttrValue) -> Option<Attr> {
                 data: DenseArrayData::Int(v.iter().map(|&x| x as i128).collect()),
             })
         }
+        AttrValue::Str(text) => ctx.string_attr(text),
         AttrValue::Ir(a) => *a,
     })
 }

@@ -117,6 +117,21 @@ impl AnalyticalCost {
                     kernels: 1.0,
                 }
             }
+            G::Attention => {
+                // Two contractions over the scores, the softmax's few ops per score, and
+                // the probabilities written once.
+                let (q, k, v) = match query.inputs.as_slice() {
+                    [q, k, v, ..] => (q, k, v),
+                    _ => return Work::default(),
+                };
+                let dim = |t: &TensorInfo, d: usize| t.shape.get(d).copied().unwrap_or(1) as f64;
+                let scores = dim(q, 0) * dim(q, 1) * dim(q, 2) * dim(k, 2);
+                Work {
+                    flops: scores * (2.0 * (dim(q, 3) + dim(v, 3)) + 5.0),
+                    bytes: io_bytes + 4.0 * scores,
+                    kernels: 1.0,
+                }
+            }
             _ if is_unary_elementwise(kind) || is_binary_arith(kind) => Work {
                 flops: out_elems,
                 bytes: io_bytes,

@@ -144,24 +144,65 @@ fn strides(shape: &[i64]) -> Vec<usize> {
     s
 }
 
-/// For each element of `out`, the index of the element of `input` that broadcasts to it.
-fn broadcast_indices(out: &[i64], input: &[i64]) -> Vec<usize> {
-    let n: usize = out.iter().product::<i64>() as usize;
+/// `input`'s strides over the axes of `out` it broadcasts to: 0 on the axes it repeats.
+fn broadcast_strides(out: &[i64], input: &[i64]) -> Vec<usize> {
     let offset = out.len() - input.len();
-    let in_strides = strides(input);
-    let out_strides = strides(out);
-    (0..n)
-        .map(|flat| {
-            let mut k = 0;
-            for (axis, &d) in input.iter().enumerate() {
-                let i = (flat / out_strides[axis + offset]) % out[axis + offset] as usize;
-                if d != 1 {
-                    k += i * in_strides[axis];
-                }
-            }
-            k
+    let own = strides(input);
+    (0..out.len())
+        .map(|axis| match axis.checked_sub(offset) {
+            Some(a) if input[a] != 1 => own[a],
+            _ => 0,
         })
         .collect()
+}
+
+/// `f` of `a` and `b` broadcast to `out`, walking the output in order with running
+/// offsets (no division per element: the weights of a model are millions of elements).
+fn broadcast_binary(out: &[i64], a: &Data, b: &Data, f: impl Fn(f64, f64) -> f64) -> Vec<f64> {
+    let n: usize = out.iter().product::<i64>() as usize;
+    if a.shape == out && b.shape == out {
+        return a
+            .values
+            .iter()
+            .zip(&b.values)
+            .map(|(&x, &y)| f(x, y))
+            .collect();
+    }
+    let mut values = Vec::with_capacity(n);
+    if n == 0 {
+        return values;
+    }
+    let (sa, sb) = (
+        broadcast_strides(out, &a.shape),
+        broadcast_strides(out, &b.shape),
+    );
+    let rank = out.len();
+    let inner = out.last().map_or(1, |&d| d as usize);
+    let (ia, ib) = (
+        sa.last().copied().unwrap_or(0),
+        sb.last().copied().unwrap_or(0),
+    );
+    // The multi-index of the outer axes and the offsets it gives into `a` and `b`.
+    let mut index = vec![0usize; rank.saturating_sub(1)];
+    let (mut ka, mut kb) = (0usize, 0usize);
+    while values.len() < n {
+        for j in 0..inner {
+            values.push(f(a.values[ka + j * ia], b.values[kb + j * ib]));
+        }
+        // Advance the outer multi-index by one, like an odometer.
+        for axis in (0..index.len()).rev() {
+            index[axis] += 1;
+            ka += sa[axis];
+            kb += sb[axis];
+            if index[axis] < out[axis] as usize {
+                break;
+            }
+            ka -= sa[axis] * index[axis];
+            kb -= sb[axis] * index[axis];
+            index[axis] = 0;
+        }
+    }
+    values
 }
 
 /// The folded constant replacing `op`, created but not inserted.
@@ -196,22 +237,12 @@ fn fold_op(ctx: &mut Context, op: OpId, limit: usize) -> Option<OpId> {
     };
     let values: Vec<f64> = match (kind, inputs.as_slice()) {
         (G::Add | G::Sub | G::Mul | G::Div, [a, b]) => {
-            let (ia, ib) = (
-                broadcast_indices(&out_shape, &a.shape),
-                broadcast_indices(&out_shape, &b.shape),
-            );
-            ia.iter()
-                .zip(&ib)
-                .map(|(&i, &j)| {
-                    let (x, y) = (a.values[i], b.values[j]);
-                    match kind {
-                        G::Add => x + y,
-                        G::Sub => x - y,
-                        G::Mul => x * y,
-                        _ => x / y,
-                    }
-                })
-                .collect()
+            broadcast_binary(&out_shape, a, b, |x, y| match kind {
+                G::Add => x + y,
+                G::Sub => x - y,
+                G::Mul => x * y,
+                _ => x / y,
+            })
         }
         (G::Sqrt, [a]) => a.values.iter().map(|x| x.sqrt()).collect(),
         (G::Neg, [a]) => a.values.iter().map(|x| -x).collect(),
@@ -268,6 +299,35 @@ fn fold_op(ctx: &mut Context, op: OpId, limit: usize) -> Option<OpId> {
                     let chunk: usize = p.shape[axis..].iter().product::<i64>() as usize;
                     values.extend_from_slice(&p.values[o * chunk..(o + 1) * chunk]);
                 }
+            }
+            values
+        }
+        (G::Pad, [a]) => {
+            // Zero padding as rules build it (an enlarged conv kernel): every axis, no
+            // cropping, the default value.
+            let pads = ints("pads")?;
+            let rank = a.shape.len();
+            let zero_value = attr("constant_value").is_none();
+            let constant_mode = match attr("mode") {
+                None => true,
+                Some(AttrValue::Str(m)) => m == "constant",
+                Some(_) => false,
+            };
+            let cropping = pads.len() != 2 * rank || pads.iter().any(|&p| p < 0);
+            if attr("axes").is_some() || cropping || !zero_value || !constant_mode {
+                return None;
+            }
+            let out_strides = strides(&out_shape);
+            let mut values = vec![0.0; n];
+            for (flat, &v) in a.values.iter().enumerate() {
+                let mut rest = flat;
+                let mut k = 0;
+                for axis in (0..rank).rev() {
+                    let d = a.shape[axis] as usize;
+                    k += (rest % d + pads[axis] as usize) * out_strides[axis];
+                    rest /= d;
+                }
+                values[k] = v;
             }
             values
         }

@@ -38,6 +38,8 @@ pub enum AttrValue {
     Float(u64),
     /// An `i1` attribute.
     Bool(bool),
+    /// An untyped string attribute (`approximate = "tanh"`).
+    Str(String),
     /// Any other attribute (a constant's elements, strings, types).
     Ir(tb_ir::Attr),
 }

@@ -9,6 +9,7 @@ use std::fmt;
 use crate::shape::ShapeError;
 use crate::tensor::{DType, Tensor, TensorError, checked_numel};
 
+pub mod attention;
 pub mod bitwise;
 pub mod conv;
 pub mod einsum;

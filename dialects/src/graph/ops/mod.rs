@@ -1,5 +1,6 @@
 //! The op definitions of the `graph` dialect, one file per operator family.
 
+pub(crate) mod attention;
 pub(crate) mod conv;
 mod einsum;
 mod elementwise;
@@ -29,6 +30,7 @@ pub fn defs() -> impl Iterator<Item = &'static OpDef> {
         elementwise::DEFS,
         matmul::DEFS,
         einsum::DEFS,
+        attention::DEFS,
         conv::DEFS,
         pool::DEFS,
         normalization::DEFS,

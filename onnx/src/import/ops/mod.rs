@@ -1,6 +1,7 @@
 //! Per-operator converters, one file per family. [`convert`] dispatches on the ONNX
 //! operator; `None` means the graph dialect has no op for it.
 
+mod attention;
 mod causal_conv;
 mod composite;
 mod det;
@@ -93,6 +94,7 @@ pub fn convert(cx: &mut NodeCx) -> Option<Result<Lowering, Problem>> {
         "MaxPool" => normalization::max_pool,
         "BatchNormalization" => normalization::batch_norm,
         "LayerNormalization" => normalization::layer_norm,
+        "Attention" => attention::attention,
         _ => {
             let name = reduce::graph_name(op)?;
             return Some(reduce::reduce(cx, name));
@@ -170,6 +172,7 @@ pub fn supported_operators() -> Vec<&'static str> {
         "MaxPool",
         "BatchNormalization",
         "LayerNormalization",
+        "Attention",
     ]);
     ops.sort_unstable();
     ops

@@ -21,6 +21,7 @@
 //! the graph op of that kind. [`family`] assigns every [`GraphOp`] its family by an
 //! exhaustive match, so a new graph op does not compile until it has one.
 
+mod attention;
 mod builder;
 mod checks;
 mod conv;
@@ -78,10 +79,11 @@ enum Family {
     Resize,
     Indexing,
     Einsum,
+    Attention,
 }
 
 impl Family {
-    const ALL: [Family; 13] = [
+    const ALL: [Family; 14] = [
         Family::Elementwise,
         Family::Generators,
         Family::Matmul,
@@ -95,6 +97,7 @@ impl Family {
         Family::Resize,
         Family::Indexing,
         Family::Einsum,
+        Family::Attention,
     ];
 
     /// The lowering of `kind` in this family's file.
@@ -113,6 +116,7 @@ impl Family {
             Family::Resize => resize::lowering(kind),
             Family::Indexing => indexing::lowering(kind),
             Family::Einsum => einsum::lowering(kind),
+            Family::Attention => attention::lowering(kind),
         }
     }
 }
@@ -193,6 +197,7 @@ fn family(kind: GraphOp) -> Family {
         | G::Mean => Family::Elementwise,
         G::Matmul | G::Gemm => Family::Matmul,
         G::Einsum => Family::Einsum,
+        G::Attention => Family::Attention,
         G::Conv | G::ConvTranspose => Family::Conv,
         G::MaxPool | G::AveragePool | G::GlobalAveragePool | G::GlobalMaxPool => Family::Pool,
         G::BatchNormalization

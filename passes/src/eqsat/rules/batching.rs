@@ -37,6 +37,12 @@ pub(super) static RULES: &[&Rule] = &[
         reason: "channels a..b of conv(x, w, b) are conv(x, w[a..b], b[a..b]): when the other channels are not needed the batched conv splits back",
         search: split_conv,
     },
+    &Rule {
+        name: "conv-enlarge-1x1-to-3x3",
+        family: Family::Batching,
+        reason: "a 1x1 conv is the 3x3 conv of its zero-padded kernel with one pixel of padding: it can then batch with a 3x3 conv on the same input (TASO)",
+        search: enlarge_pointwise_conv,
+    },
 ];
 
 /// At most this many matmuls or convs are batched into one.
@@ -139,7 +145,9 @@ fn batch_convs(ix: &Index) -> Vec<Rewrite> {
         let (Some(attrs), Some(wi)) = (ungrouped(attrs), ix.info(w)) else {
             continue;
         };
-        if !ix.is_literal(w) || bias.is_some_and(|c| !ix.is_literal(c)) {
+        if !(ix.is_literal(w) || is_padded_literal(ix, w))
+            || bias.is_some_and(|c| !ix.is_literal(c))
+        {
             continue;
         }
         let kernel = wi.shape[1..].to_vec();
@@ -257,6 +265,104 @@ fn split_conv(ix: &Index) -> Vec<Rewrite> {
             })();
             out.extend(t.and_then(|t| b.rewrite(class, t)));
         }
+    }
+    out
+}
+
+/// Whether `id` holds a `graph.pad` of a literal constant (an enlarged kernel).
+fn is_padded_literal(ix: &Index, id: Id) -> bool {
+    ix.ops_in(id, GraphOp::Pad)
+        .any(|(_, args)| matches!(args, [w] if ix.is_literal(*w)))
+}
+
+/// Whether the conv attribute `name`, absent or all `value`, is `len` times `value`.
+fn all_equal(attrs: &Attrs, name: &str, len: usize, value: i64) -> bool {
+    attrs
+        .ints(name)
+        .is_none_or(|v| v.len() == len && v.iter().all(|&x| x == value))
+}
+
+/// Whether a conv's padding is explicit (no `auto_pad` other than NOTSET).
+fn explicit_padding(attrs: &Attrs) -> bool {
+    match attrs.get("auto_pad") {
+        None => true,
+        Some(AttrValue::Str(s)) => s == "NOTSET",
+        Some(_) => false,
+    }
+}
+
+fn enlarge_pointwise_conv(ix: &Index) -> Vec<Rewrite> {
+    let b = Builder::new(ix);
+    let kernel = |w: Id| ix.info(w).map(|i| i.shape.clone());
+    // 3x3 convs with one pixel of padding and no dilation, by input: their attributes.
+    let mut wide: BTreeMap<Id, Vec<&Attrs>> = BTreeMap::new();
+    for &(_, attrs, args) in ix.ops(GraphOp::Conv) {
+        let [x, w, ..] = args else { continue };
+        let Some(k) = kernel(*w) else { continue };
+        if k.len() == 4
+            && k[2..] == [3, 3]
+            && attrs.int("group").unwrap_or(1) == 1
+            && explicit_padding(attrs)
+            && attrs.ints("pads") == Some(&[1, 1, 1, 1])
+            && all_equal(attrs, "dilations", 2, 1)
+        {
+            wide.entry(*x).or_default().push(attrs);
+        }
+    }
+    let mut out = Vec::new();
+    for &(class, attrs, args) in ix.ops(GraphOp::Conv) {
+        let (x, w) = match args {
+            [x, w] | [x, w, _] => (*x, *w),
+            _ => continue,
+        };
+        let Some(partners) = wide.get(&x) else {
+            continue;
+        };
+        let Some(k) = kernel(w) else { continue };
+        if k.len() != 4
+            || k[2..] != [1, 1]
+            || !ix.is_literal(w)
+            || attrs.int("group").unwrap_or(1) != 1
+            || !explicit_padding(attrs)
+            || !all_equal(attrs, "pads", 4, 0)
+            || !all_equal(attrs, "dilations", 2, 1)
+        {
+            continue;
+        }
+        let strides = attrs.ints("strides").unwrap_or(&[1, 1]).to_vec();
+        // Take a partner's attributes, so the enlarged conv batches with it.
+        let Some(wide_attrs) = partners
+            .iter()
+            .find(|p| p.ints("strides").unwrap_or(&[1, 1]) == strides.as_slice())
+        else {
+            continue;
+        };
+        let t = (|| {
+            let wt = b.class(w)?;
+            let mut shape = wt.info.shape.clone();
+            shape[2] = 3;
+            shape[3] = 3;
+            let info = TensorInfo {
+                shape,
+                element: wt.info.element,
+            };
+            let pad_attrs = Attrs::new(vec![
+                ("mode".into(), AttrValue::Str("constant".into())),
+                ("pads".into(), AttrValue::Ints(vec![0, 0, 1, 1, 0, 0, 1, 1])),
+            ]);
+            let padded = b.op_typed(GraphOp::Pad, pad_attrs, vec![wt], info);
+            let mut operands = vec![b.class(x)?, padded];
+            if let [_, _, bias] = args {
+                operands.push(b.class(*bias)?);
+            }
+            Some(b.op_typed(
+                GraphOp::Conv,
+                (*wide_attrs).clone(),
+                operands,
+                ix.info(class)?.clone(),
+            ))
+        })();
+        out.extend(t.and_then(|t| b.rewrite(class, t)));
     }
     out
 }

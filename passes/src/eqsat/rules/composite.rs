@@ -1,5 +1,6 @@
 //! Composite-op recognition: subgraphs that exporters spell out op by op (GELU through
-//! `erf`, softmax through `exp` and a sum, layer normalization through two means) become
+//! `erf`, softmax through `exp` and a sum, layer normalization through two means,
+//! attention as matmul, scale, mask, softmax and matmul over heads) become
 //! the one graph op the lowering turns into a single fused kernel.
 
 use std::collections::HashSet;
@@ -18,6 +19,12 @@ pub(super) static RULES: &[&Rule] = &[
         search: gelu_from_erf,
     },
     &Rule {
+        name: "gelu-from-tanh",
+        family: Family::Composite,
+        reason: "0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 * x^3))) is graph.gelu with approximate = tanh: one elementwise kernel instead of nine",
+        search: gelu_from_tanh,
+    },
+    &Rule {
         name: "softmax-from-exp",
         family: Family::Composite,
         reason: "exp(x - max(x)) / sum(exp(x - max(x))) along one axis is graph.softmax: one kernel instead of five",
@@ -28,6 +35,12 @@ pub(super) static RULES: &[&Rule] = &[
         family: Family::Composite,
         reason: "(x - mean(x)) / sqrt(mean((x - mean(x))^2) + eps) * g + b over trailing axes is graph.layer_normalization: one kernel instead of nine",
         search: layernorm_from_moments,
+    },
+    &Rule {
+        name: "attention-from-softmax",
+        family: Family::Composite,
+        reason: "softmax(Q·Kᵀ·scale [+ mask]) · V over heads is graph.attention: the exponential once per score, no scaled or masked score tensor, one kernel chain instead of five ops",
+        search: attention_from_softmax,
     },
 ];
 
@@ -130,6 +143,94 @@ fn gelu_from_erf(ix: &Index) -> Vec<Rewrite> {
                     let t = b
                         .class(x)
                         .and_then(|x| b.op(GraphOp::Gelu, Attrs::default(), vec![x]));
+                    if let Some(r) = t.and_then(|t| b.rewrite(class, t)) {
+                        out.push(r);
+                        break 'factors;
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Whether `id` is `x³`: `x ^ 3`, `(x * x) * x` or `x * (x * x)`.
+fn is_cube_of(ix: &Index, id: Id, x: Id) -> bool {
+    let square = |s: Id| {
+        binary(ix, s, GraphOp::Mul)
+            .into_iter()
+            .any(|(a, b)| a == x && b == x)
+    };
+    binary(ix, id, GraphOp::Pow)
+        .into_iter()
+        .any(|(a, e)| a == x && is_scalar(ix, e, 3.0))
+        || binary(ix, id, GraphOp::Mul)
+            .into_iter()
+            .any(|(a, b)| (a == x && square(b)) || (b == x && square(a)))
+}
+
+/// The `x` of `id = x + 0.044715 * x³` (either operand order of the add and the mul).
+fn tanh_gelu_inner(ix: &Index, id: Id) -> Vec<Id> {
+    let mut out = Vec::new();
+    for (a, b) in binary(ix, id, GraphOp::Add) {
+        for (x, term) in [(a, b), (b, a)] {
+            for (c, cube) in binary(ix, term, GraphOp::Mul) {
+                for (c, cube) in [(c, cube), (cube, c)] {
+                    if is_scalar(ix, c, 0.044715) && is_cube_of(ix, cube, x) {
+                        out.push(x);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The `x` of `id = 1 + tanh(sqrt(2/pi) * (x + 0.044715 * x³))` (either operand order).
+fn one_plus_tanh(ix: &Index, id: Id) -> Vec<Id> {
+    let k = (2.0 / std::f64::consts::PI).sqrt();
+    let mut out = Vec::new();
+    for (a, b) in binary(ix, id, GraphOp::Add) {
+        for (one, t) in [(a, b), (b, a)] {
+            if !is_scalar(ix, one, 1.0) {
+                continue;
+            }
+            for (_, arg) in unary(ix, t, GraphOp::Tanh) {
+                for (c, inner) in binary(ix, arg, GraphOp::Mul) {
+                    for (c, inner) in [(c, inner), (inner, c)] {
+                        if is_scalar(ix, c, k) {
+                            out.extend(tanh_gelu_inner(ix, inner));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+fn gelu_from_tanh(ix: &Index) -> Vec<Rewrite> {
+    let b = Builder::new(ix);
+    let mut out = Vec::new();
+    let mut seen = HashSet::new();
+    for &(class, _, _) in ix.ops(GraphOp::Mul) {
+        if !seen.insert(class) {
+            continue;
+        }
+        'factors: for f in three_factors(ix, class) {
+            for (half, t, x) in [
+                (0, 1, 2),
+                (0, 2, 1),
+                (1, 0, 2),
+                (1, 2, 0),
+                (2, 0, 1),
+                (2, 1, 0),
+            ] {
+                let (half, t, x) = (f[half], f[t], f[x]);
+                if is_scalar(ix, half, 0.5) && one_plus_tanh(ix, t).contains(&x) {
+                    let attrs =
+                        Attrs::new(vec![("approximate".into(), AttrValue::Str("tanh".into()))]);
+                    let t = b.class(x).and_then(|x| b.op(GraphOp::Gelu, attrs, vec![x]));
                     if let Some(r) = t.and_then(|t| b.rewrite(class, t)) {
                         out.push(r);
                         break 'factors;
@@ -333,6 +434,88 @@ fn layernorm_from_moments(ix: &Index) -> Vec<Rewrite> {
             for (n, g) in scaled(product) {
                 for (x, axis, eps) in normalized(ix, n) {
                     let t = (|| layer_norm(&b, x, axis, eps, b.class(g)?, Some(b.class(shift)?)))();
+                    out.extend(t.and_then(|t| b.rewrite(class, t)));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The `(scores, scale)` of `id = scores`, `scores * c`, `c * scores` or `scores / c`
+/// with a scalar constant `c`.
+fn scaled(ix: &Index, id: Id) -> Vec<(Id, f64)> {
+    let mut out = vec![(id, 1.0)];
+    for (a, b) in binary(ix, id, GraphOp::Mul) {
+        for (x, c) in [(a, b), (b, a)] {
+            if let Some(c) = ix.scalar(c) {
+                out.push((x, c));
+            }
+        }
+    }
+    for (x, c) in binary(ix, id, GraphOp::Div) {
+        if let Some(c) = ix.scalar(c).filter(|&c| c != 0.0) {
+            out.push((x, 1.0 / c));
+        }
+    }
+    out
+}
+
+/// The `(scores, scale, mask)` of a softmax input: a scaled score with an optional
+/// additive mask (either operand order).
+fn logits(ix: &Index, id: Id) -> Vec<(Id, f64, Option<Id>)> {
+    let mut out: Vec<(Id, f64, Option<Id>)> = scaled(ix, id)
+        .into_iter()
+        .map(|(s, c)| (s, c, None))
+        .collect();
+    for (a, b) in binary(ix, id, GraphOp::Add) {
+        for (x, mask) in [(a, b), (b, a)] {
+            if ix.info(x) == ix.info(id) {
+                out.extend(scaled(ix, x).into_iter().map(|(s, c)| (s, c, Some(mask))));
+            }
+        }
+    }
+    out
+}
+
+fn attention_from_softmax(ix: &Index) -> Vec<Rewrite> {
+    let b = Builder::new(ix);
+    let rank4 = |id: Id| ix.info(id).is_some_and(|i| i.rank() == 4);
+    let mut out = Vec::new();
+    for &(class, _, args) in ix.ops(GraphOp::Matmul) {
+        let [probs, v] = args else { continue };
+        if !rank4(*probs) || !rank4(*v) {
+            continue;
+        }
+        for (softmax_attrs, z) in unary(ix, *probs, GraphOp::Softmax) {
+            if !matches!(softmax_attrs.int("axis"), Some(-1 | 3)) {
+                continue;
+            }
+            for (scores, scale, mask) in logits(ix, z) {
+                for (q, kt) in binary(ix, scores, GraphOp::Matmul) {
+                    if !rank4(q) || !rank4(kt) {
+                        continue;
+                    }
+                    let t = (|| {
+                        let k = b.op(
+                            GraphOp::Transpose,
+                            super::transpose_attrs(vec![0, 1, 3, 2]),
+                            vec![b.class(kt)?],
+                        )?;
+                        let attrs = Attrs::new(vec![
+                            ("is_causal".into(), AttrValue::Bool(false)),
+                            (
+                                "scale".into(),
+                                AttrValue::Float((scale as f32 as f64).to_bits()),
+                            ),
+                            ("softcap".into(), AttrValue::Float(0f64.to_bits())),
+                        ]);
+                        let mut operands = vec![b.class(q)?, k, b.class(*v)?];
+                        if let Some(m) = mask {
+                            operands.push(b.class(m)?);
+                        }
+                        b.op(GraphOp::Attention, attrs, operands)
+                    })();
                     out.extend(t.and_then(|t| b.rewrite(class, t)));
                 }
             }
