@@ -60,3 +60,16 @@ func.func @no_checks(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = graph.relu %x : tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// A 0-d index is checked without a reduction.
+// CHECK-LABEL: func.func @scalar_index
+// CHECK-SAME: -> (tensor<3xf32>, tensor<i32> {tb.status})
+// CHECK:      te.compute (%arg1) [] {
+// CHECK:        te.read %arg1[() -> ()] : tensor<i64>
+// CHECK:      } : (tensor<i64>) -> tensor<i32>
+func.func @scalar_index(%x: tensor<5x3xf32>, %i: tensor<i64>) -> tensor<3xf32> {
+  %0 = graph.gather %x, %i : (tensor<5x3xf32>, tensor<i64>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}

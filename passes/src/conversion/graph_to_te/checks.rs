@@ -32,11 +32,12 @@ impl Lowering<'_> {
             return Ok(());
         }
         let i32 = self.ctx.integer_type(32, Signedness::Signless);
-        let reduction = Reduction {
+        // A 0-d indices tensor is read once, without a reduction.
+        let reduction = (!shape.is_empty()).then_some(Reduction {
             extents: &shape,
             combiner: Combiner::Max,
-        };
-        let flag = self.compute(&[], i32, Some(reduction), |b| {
+        });
+        let flag = self.compute(&[], i32, reduction, |b| {
             let raw = b.read(indices, identity_exprs(shape.len()));
             let index_ty = b.ctx.index_type();
             let i = b.index_cast(raw, index_ty);

@@ -3,7 +3,7 @@
 Usage: make_model.py KIND OUT.onnx, KIND one of:
   shape   a linear layer whose output is reshaped through an exporter-style shape subgraph
           (Shape -> Gather -> Unsqueeze -> Concat -> Reshape) and a dynamic batch dimension
-  unsupported  two nodes of operators TensorBind lacks (Det, NonZero) around a Relu
+  unsupported  two nodes of operators TensorBind lacks (Unique, NonZero) around a Relu
   invalid  a node without outputs, an input read before it is defined and an attribute of
           the wrong type (what onnx.checker rejects), and an opset newer than tested
   warning  a valid Relu model of opset 22, newer than the newest tested opset
@@ -44,7 +44,7 @@ def shape_model():
 
 def unsupported_model():
     nodes = [
-        helper.make_node("Det", ["x"], ["values"], name="det"),
+        helper.make_node("Unique", ["x"], ["values"], name="uniq"),
         helper.make_node("Relu", ["values"], ["r"], name="relu"),
         helper.make_node("NonZero", ["r"], ["y"], name="nz"),
     ]
