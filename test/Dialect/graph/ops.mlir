@@ -417,6 +417,16 @@ func.func @index_tuples(%arg0: tensor<2x3xf32>, %arg1: tensor<4x2xi64>, %arg2: t
   %4 = graph.resize %arg0 {mode = "linear", scales = array<f64: 2.0, 2.0>, sizes = array<i64: 4, 6>} : (tensor<2x3xf32>) -> tensor<4x6xf32>
   return
 }
+// Attention (ONNX opset 23): query, key and value heads, an optional additive mask.
+// CHECK-LABEL: func.func @attention
+// CHECK: %0 = graph.attention %arg0, %arg1, %arg2 : (tensor<1x2x4x8xf32>, tensor<1x2x6x8xf32>, tensor<1x2x6x8xf32>) -> tensor<1x2x4x8xf32>
+// CHECK: %1 = graph.attention %arg0, %arg1, %arg2, %arg3 {is_causal = true} : (tensor<1x2x4x8xf32>, tensor<1x2x6x8xf32>, tensor<1x2x6x8xf32>, tensor<4x6xf32>) -> tensor<1x2x4x8xf32>
+func.func @attention(%q: tensor<1x2x4x8xf32>, %k: tensor<1x2x6x8xf32>, %v: tensor<1x2x6x8xf32>, %m: tensor<4x6xf32>) {
+  %0 = graph.attention %q, %k, %v : (tensor<1x2x4x8xf32>, tensor<1x2x6x8xf32>, tensor<1x2x6x8xf32>) -> tensor<1x2x4x8xf32>
+  %1 = graph.attention %q, %k, %v, %m {is_causal = true} : (tensor<1x2x4x8xf32>, tensor<1x2x6x8xf32>, tensor<1x2x6x8xf32>, tensor<4x6xf32>) -> tensor<1x2x4x8xf32>
+  return
+}
+
 {-#
   dialect_resources: {
     builtin: {
