@@ -17,6 +17,7 @@ fi
 
 bash scripts/setup.sh
 cargo build --release
+bash scripts/python_module.sh
 
 run() {
     printf '\n$ %s\n' "$*"

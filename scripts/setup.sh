@@ -114,19 +114,8 @@ if [[ "$want" != "$have" ]] || ! "$VENV/bin/python" -c 'import lit' 2>/dev/null;
 fi
 say "lit: $("$VENV/bin/lit" --version 2>&1 | head -n1)"
 
-# The Python API (python/tensorbind) and its native module tensorbind._native (the compiler
-# as a pyo3 extension, python/native): maturin builds the module into python/tensorbind,
-# sharing target/ with the workspace so that the cargo build that follows reuses what it
-# compiled, and a path file makes python/ importable from .venv (the package follows the
-# sources; no copy is installed).
-say "building the Python API's native module (maturin develop --release)"
-(cd "$ROOT/python" && VIRTUAL_ENV="$VENV" CARGO_TARGET_DIR="$ROOT/target" \
-    "$VENV/bin/maturin" develop --release --skip-install -q) ||
-    die "maturin could not build the Python API's native module (python/native)"
-site_packages="$("$VENV/bin/python" -c 'import sysconfig; print(sysconfig.get_path("purelib"))')"
-echo "$ROOT/python" >"$site_packages/tensorbind-checkout.pth"
-"$VENV/bin/python" -c 'import tensorbind' || die "tensorbind is not importable from .venv"
-say "Python API: tensorbind from $ROOT/python (native module $(cd "$ROOT/python/tensorbind" && ls _native*.so))"
+# The Python API's native module is the workspace's `tb-python` cdylib: scripts/python_module.sh
+# installs it after the cargo build of scripts/example.sh or scripts/test.sh.
 # --- MLIR's upstream tests (tools/tests/mlir_conformance.rs) -----------------------------
 # The test files of the installed MLIR (mlir/test of Debian's llvm-toolchain-22 source
 # package) are the specification of the conformance test. They are read from a git-ignored

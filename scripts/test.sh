@@ -80,7 +80,14 @@ log_dir="$(mktemp -d)"
 count_cargo_tests() {
     local rc
     # pipefail (set above) makes the pipeline's status cargo's.
-    cargo test --release --workspace --no-fail-fast 2>&1 | tee "$log_dir/cargo.log"
+    # Each test binary's start is stamped with the seconds since the step began, so a slow
+    # runner shows in the log.
+    local start=$SECONDS line
+    cargo test --release --workspace --no-fail-fast 2>&1 |
+        while IFS= read -r line; do
+            [[ "$line" == *"     Running "* ]] && printf '[%4ds] ' "$((SECONDS - start))"
+            printf '%s\n' "$line"
+        done | tee "$log_dir/cargo.log"
     rc=$?
     local p f
     p=$(grep -oE 'test result: [a-zA-Z]+\. [0-9]+ passed' "$log_dir/cargo.log" | awk '{s += $4} END {print s + 0}')
@@ -123,6 +130,7 @@ dev_null_is_intact() {
 # The Python API's tests (python/tests) against onnxruntime, with the tools just built.
 count_python_tests() {
     local rc
+    bash scripts/python_module.sh || return 1
     TB_BIN_DIR="$ROOT/target/release" .venv/bin/python -m pytest -q -rs python/tests 2>&1 | tee "$log_dir/python.log"
     rc=$?
     local p f s

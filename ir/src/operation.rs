@@ -286,4 +286,18 @@ impl Context {
         let region = self.block(block).parent?;
         self.region(region).parent
     }
+
+    /// The operation whose result `value` is; `None` for a block argument (or a forward
+    /// reference the parser has not resolved).
+    pub fn defining_op(&self, value: Value) -> Option<OpId> {
+        match self.value(value).def {
+            crate::value::ValueDef::Result { op, .. } => Some(op),
+            _ => None,
+        }
+    }
+
+    /// Whether `op` is `ancestor` itself or lies (at any depth) inside its regions.
+    pub fn is_inside(&self, ancestor: OpId, op: OpId) -> bool {
+        std::iter::successors(Some(op), |&o| self.parent_op(o)).any(|o| o == ancestor)
+    }
 }

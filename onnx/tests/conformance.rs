@@ -33,7 +33,7 @@ use tb_onnx::{ConformanceCase, NodeTestSuite};
 
 mod suite_run;
 
-use suite_run::{compare_case, import_options};
+use suite_run::{compare_case, import_options, run_in_parallel};
 
 enum Outcome {
     /// Passed in the interpreter, with how the te-level run went.
@@ -170,16 +170,17 @@ fn main() -> ExitCode {
     let (mut te_passed, mut te_failed) = (0usize, 0usize);
     let (mut compiled_passed, mut compiled_failed) = (0usize, 0usize);
     let mut not_lowered: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    for name in names {
-        if filter.as_ref().is_some_and(|f| !name.contains(f.as_str())) {
-            continue;
-        }
-        let outcome = match suite.load(&name) {
-            Ok(case) => catch_unwind(AssertUnwindSafe(|| run_case(&case)))
-                .unwrap_or_else(|_| Outcome::Fail("panicked".into())),
-            Err(e) if e.is_unsupported() => Outcome::Skip(format!("test data: {e}")),
-            Err(e) => Outcome::Fail(format!("cannot load: {e}")),
-        };
+    let names: Vec<String> = names
+        .into_iter()
+        .filter(|name| filter.as_ref().is_none_or(|f| name.contains(f.as_str())))
+        .collect();
+    let outcomes = run_in_parallel(&names, |name| match suite.load(name) {
+        Ok(case) => catch_unwind(AssertUnwindSafe(|| run_case(&case)))
+            .unwrap_or_else(|_| Outcome::Fail("panicked".into())),
+        Err(e) if e.is_unsupported() => Outcome::Skip(format!("test data: {e}")),
+        Err(e) => Outcome::Fail(format!("cannot load: {e}")),
+    });
+    for (name, outcome) in names.into_iter().zip(outcomes) {
         match outcome {
             Outcome::Pass(te) => {
                 passed += 1;

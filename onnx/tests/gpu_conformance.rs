@@ -23,7 +23,7 @@ use tb_onnx::{ConformanceCase, NodeTestSuite};
 
 mod suite_run;
 
-use suite_run::{compare_case, import_options};
+use suite_run::{compare_case, import_options, run_in_parallel};
 
 enum Outcome {
     Pass,
@@ -195,15 +195,16 @@ fn main() -> ExitCode {
         }
     };
     let (mut passed, mut failed, mut not_lowered) = (0usize, 0usize, 0usize);
-    for name in names {
-        if filter.as_ref().is_some_and(|f| !name.contains(f.as_str())) {
-            continue;
-        }
-        let outcome = match suite.load(&name) {
-            Ok(case) => catch_unwind(AssertUnwindSafe(|| run_case(&case, &ptxas, scratch.path())))
-                .unwrap_or_else(|_| Outcome::Fail("panicked".into())),
-            Err(_) => Outcome::NotLowered,
-        };
+    let names: Vec<String> = names
+        .into_iter()
+        .filter(|name| filter.as_ref().is_none_or(|f| name.contains(f.as_str())))
+        .collect();
+    let outcomes = run_in_parallel(&names, |name| match suite.load(name) {
+        Ok(case) => catch_unwind(AssertUnwindSafe(|| run_case(&case, &ptxas, scratch.path())))
+            .unwrap_or_else(|_| Outcome::Fail("panicked".into())),
+        Err(_) => Outcome::NotLowered,
+    });
+    for (name, outcome) in names.into_iter().zip(outcomes) {
         match outcome {
             Outcome::Pass => passed += 1,
             Outcome::NotLowered => not_lowered += 1,

@@ -27,34 +27,16 @@ pub struct Kernel {
     pub(crate) rematerialized: Vec<OpId>,
 }
 
-fn defining_op(ctx: &Context, value: Value) -> Option<OpId> {
-    match ctx.value(value).def {
-        ValueDef::Result { op, .. } => Some(op),
-        _ => None,
-    }
-}
-
-fn is_inside(ctx: &Context, ancestor: OpId, op: OpId) -> bool {
-    let mut at = Some(op);
-    while let Some(o) = at {
-        if o == ancestor {
-            return true;
-        }
-        at = ctx.parent_op(o);
-    }
-    false
-}
-
 /// Whether `value` is defined inside `launch` (by a nested op or as a nested block's
 /// argument).
 fn defined_inside(ctx: &Context, launch: OpId, value: Value) -> bool {
     match ctx.value(value).def {
-        ValueDef::Result { op, .. } => is_inside(ctx, launch, op),
+        ValueDef::Result { op, .. } => ctx.is_inside(launch, op),
         ValueDef::BlockArgument { block, .. } => ctx
             .block(block)
             .parent
             .and_then(|r| ctx.region(r).parent)
-            .is_some_and(|owner| is_inside(ctx, launch, owner)),
+            .is_some_and(|owner| ctx.is_inside(launch, owner)),
         ValueDef::Placeholder => false,
     }
 }
@@ -62,7 +44,7 @@ fn defined_inside(ctx: &Context, launch: OpId, value: Value) -> bool {
 /// A value the runtime provides: a buffer the function receives, allocates or takes from
 /// a global, or a scalar argument.
 pub(crate) fn is_parameter(ctx: &Context, value: Value) -> bool {
-    match defining_op(ctx, value) {
+    match ctx.defining_op(value) {
         None => true,
         Some(op) => {
             matches!(LoopOp::of(ctx, op), Some(LoopOp::Alloc))
@@ -159,7 +141,7 @@ fn kernel(ctx: &Context, launch: OpId, name: String, order: &[OpId]) -> Result<K
             params.push(v);
             continue;
         }
-        let op = defining_op(ctx, v).expect("block arguments are parameters");
+        let op = ctx.defining_op(v).expect("block arguments are parameters");
         if !is_rematerializable(ctx, op) {
             return Err(Diagnostic::error(
                 ctx.op(op).loc,

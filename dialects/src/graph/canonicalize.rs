@@ -6,7 +6,6 @@
 
 use tb_ir::attributes::{AttrKind, DenseArrayData};
 use tb_ir::rewrite::{PatternSet, RewritePattern, Rewriter};
-use tb_ir::value::ValueDef;
 use tb_ir::{Attr, Context, OpId, Value};
 
 use super::builder::op_state_with_types;
@@ -20,13 +19,6 @@ const RESHAPE_LIKE: &[&str] = &[
     "graph.squeeze",
     "graph.unsqueeze",
 ];
-
-fn producer(ctx: &Context, v: Value) -> Option<OpId> {
-    match ctx.value(v).def {
-        ValueDef::Result { op, .. } => Some(op),
-        _ => None,
-    }
-}
 
 fn i64_array(ctx: &mut Context, values: &[i64]) -> Attr {
     let element = ctx.i64();
@@ -74,7 +66,7 @@ impl RewritePattern for ReshapeOfReshape {
 
     fn match_and_rewrite(&self, op: OpId, rewriter: &mut Rewriter) -> bool {
         let ctx = rewriter.ctx();
-        let Some(inner) = producer(ctx, ctx.op(op).operands[0]) else {
+        let Some(inner) = ctx.defining_op(ctx.op(op).operands[0]) else {
             return false;
         };
         if !RESHAPE_LIKE.contains(&ctx.op_name(inner)) {
@@ -123,7 +115,7 @@ impl RewritePattern for TransposeOfTranspose {
 
     fn match_and_rewrite(&self, op: OpId, rewriter: &mut Rewriter) -> bool {
         let ctx = rewriter.ctx();
-        let Some(inner) = producer(ctx, ctx.op(op).operands[0]) else {
+        let Some(inner) = ctx.defining_op(ctx.op(op).operands[0]) else {
             return false;
         };
         if ctx.op_name(inner) != "graph.transpose" {
@@ -172,7 +164,7 @@ impl RewritePattern for UndoneSqueeze {
 
     fn match_and_rewrite(&self, op: OpId, rewriter: &mut Rewriter) -> bool {
         let ctx = rewriter.ctx();
-        let Some(inner) = producer(ctx, ctx.op(op).operands[0]) else {
+        let Some(inner) = ctx.defining_op(ctx.op(op).operands[0]) else {
             return false;
         };
         if ctx.op_name(inner) != self.inner {

@@ -8,18 +8,10 @@ use tb_ir::ods::operand_group;
 use tb_ir::operation::OperationState;
 use tb_ir::rewrite::{PatternSet, RewritePattern, Rewriter};
 use tb_ir::types::DYNAMIC;
-use tb_ir::value::ValueDef;
 use tb_ir::{Attr, Context, OpId, Type, Value};
 
 use super::index_list::{constant_index, segment_sizes};
 use super::layout::{MemRef, cast_only_erases};
-
-pub(crate) fn producer(ctx: &Context, v: Value) -> Option<OpId> {
-    match ctx.value(v).def {
-        ValueDef::Result { op, .. } => Some(op),
-        _ => None,
-    }
-}
 
 /// Creates `name` before `at`, at its location, and returns its first result (if any).
 pub(crate) fn create(
@@ -193,7 +185,9 @@ impl RewritePattern for TakeCastSource {
             if Some(i) == self.skip {
                 continue;
             }
-            let Some(cast) = producer(ctx, operand).filter(|&p| ctx.op_name(p) == super::CAST)
+            let Some(cast) = ctx
+                .defining_op(operand)
+                .filter(|&p| ctx.op_name(p) == super::CAST)
             else {
                 continue;
             };

@@ -7,7 +7,7 @@ use tb_ir::rewrite::{PatternSet, RewritePattern, Rewriter};
 use tb_ir::types::DYNAMIC;
 use tb_ir::{Attr, Context, OpId, Type, Value};
 
-use super::canonicalize::{create, fold_constant_sizes, producer, replace_with_cast};
+use super::canonicalize::{create, fold_constant_sizes, replace_with_cast};
 use super::constraint::reassociation;
 use super::index_list::{Mixed, constant_index, i64_array, segment_sizes, split, static_list};
 use super::layout::{Described, MemRef, cast_only_erases};
@@ -17,7 +17,7 @@ use super::subview::{infer, subview_dropped_dims};
 /// What a `reinterpret_cast` of another view may reinterpret directly: the source of a
 /// reinterpret_cast or cast, or of a subview at offset zero.
 pub(crate) fn reinterpret_source(ctx: &Context, op: OpId) -> Option<Value> {
-    let source = producer(ctx, ctx.op(op).operands[0])?;
+    let source = ctx.defining_op(ctx.op(op).operands[0])?;
     match ctx.op_name(source) {
         super::REINTERPRET_CAST | super::CAST => Some(ctx.op(source).operands[0]),
         super::SUBVIEW => {
@@ -231,7 +231,10 @@ impl RewritePattern for SubviewOfCast {
     fn match_and_rewrite(&self, op: OpId, rewriter: &mut Rewriter) -> bool {
         let ctx = rewriter.ctx();
         let operand = ctx.op(op).operands[0];
-        let Some(cast) = producer(ctx, operand).filter(|&p| ctx.op_name(p) == super::CAST) else {
+        let Some(cast) = ctx
+            .defining_op(operand)
+            .filter(|&p| ctx.op_name(p) == super::CAST)
+        else {
             return false;
         };
         let source = ctx.op(cast).operands[0];
@@ -439,7 +442,9 @@ impl RewritePattern for ComposeReshapes {
     fn match_and_rewrite(&self, op: OpId, rewriter: &mut Rewriter) -> bool {
         let ctx = rewriter.ctx();
         let data = ctx.op(op);
-        let Some(inner) = producer(ctx, data.operands[0]).filter(|&p| ctx.op_name(p) == self.0)
+        let Some(inner) = ctx
+            .defining_op(data.operands[0])
+            .filter(|&p| ctx.op_name(p) == self.0)
         else {
             return false;
         };

@@ -6,19 +6,11 @@ use tb_ir::attributes::AttrKind;
 use tb_ir::ods::operand_group;
 use tb_ir::registry::FoldResult;
 use tb_ir::types::DYNAMIC;
-use tb_ir::value::ValueDef;
-use tb_ir::{Attr, Context, OpId, Value};
+use tb_ir::{Attr, Context, OpId};
 
 use super::layout::MemRef;
 use super::offsets::{Slice, static_lists};
 use super::subview::dynamic_size_of_result_dim;
-
-fn producer(ctx: &Context, v: Value) -> Option<OpId> {
-    match ctx.value(v).def {
-        ValueDef::Result { op, .. } => Some(op),
-        _ => None,
-    }
-}
 
 fn index_constant(ctx: &Context, op: OpId, value: i64) -> Option<Vec<FoldResult>> {
     let ty = ctx.value_type(*ctx.op(op).results.first()?);
@@ -42,7 +34,7 @@ pub(crate) fn dim(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<Fol
     if memref.shape[index] != DYNAMIC {
         return index_constant(ctx, op, memref.shape[index]);
     }
-    let def = producer(ctx, source)?;
+    let def = ctx.defining_op(source)?;
     let size = match ctx.op_name(def) {
         super::ALLOC | super::ALLOCA => operand_group(ctx, def, 0)
             .get(memref.dynamic_index(index))
@@ -70,7 +62,9 @@ pub(crate) fn cast(ctx: &Context, op: OpId, _: &[Option<Attr>]) -> Option<Vec<Fo
     if ctx.value_type(source) == result_ty {
         return Some(vec![FoldResult::Value(source)]);
     }
-    let inner = producer(ctx, source).filter(|&p| ctx.op_name(p) == super::CAST)?;
+    let inner = ctx
+        .defining_op(source)
+        .filter(|&p| ctx.op_name(p) == super::CAST)?;
     let inner_source = ctx.op(inner).operands[0];
     let ty = ctx.value_type(inner_source);
     (MemRef::of(ctx, ty).is_some() && ty == result_ty)
@@ -96,7 +90,9 @@ pub(crate) fn subview(ctx: &Context, op: OpId, _: &[Option<Attr>]) -> Option<Vec
     if source_ty == result_ty && !result.shape.contains(&DYNAMIC) && static_layout {
         return Some(vec![FoldResult::Value(source)]);
     }
-    let inner = producer(ctx, source).filter(|&p| ctx.op_name(p) == super::SUBVIEW)?;
+    let inner = ctx
+        .defining_op(source)
+        .filter(|&p| ctx.op_name(p) == super::SUBVIEW)?;
     let (outer, inner_slice) = (Slice::of(ctx, op)?, Slice::of(ctx, inner)?);
     let trivial = outer.offsets.iter().all(|o| o.constant(ctx) == Some(0))
         && outer.strides.iter().all(|s| s.constant(ctx) == Some(1))
@@ -138,7 +134,9 @@ pub(crate) fn reshape(ctx: &Context, op: OpId, _: &[Option<Attr>]) -> Option<Vec
         super::EXPAND_SHAPE => super::COLLAPSE_SHAPE,
         _ => super::EXPAND_SHAPE,
     };
-    let inner = producer(ctx, source).filter(|&p| ctx.op_name(p) == inverse)?;
+    let inner = ctx
+        .defining_op(source)
+        .filter(|&p| ctx.op_name(p) == inverse)?;
     let inner_source = ctx.op(inner).operands[0];
     (ctx.value_type(inner_source) == result_ty).then(|| vec![FoldResult::Value(inner_source)])
 }

@@ -64,3 +64,38 @@ pub fn import_options(case: &ConformanceCase) -> ImportOptions {
         ..ImportOptions::default()
     }
 }
+
+/// Runs `run` on every name, on as many threads as the host has cores (`TB_TEST_THREADS`
+/// overrides), and returns the outcomes in the names' order, so a runner's report does not
+/// depend on scheduling. The suite's cases are independent; running them side by side is
+/// what keeps the suite's wall time proportional to the machine's cores.
+pub fn run_in_parallel<T: Send>(names: &[String], run: impl Fn(&str) -> T + Sync) -> Vec<T> {
+    use std::sync::Mutex;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let threads = std::env::var("TB_TEST_THREADS")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+        .filter(|&n| n > 0)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .min(names.len().max(1));
+    let next = AtomicUsize::new(0);
+    let outcomes: Mutex<Vec<Option<T>>> = Mutex::new((0..names.len()).map(|_| None).collect());
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(name) = names.get(i) else { break };
+                    let outcome = run(name);
+                    outcomes.lock().unwrap_or_else(|p| p.into_inner())[i] = Some(outcome);
+                }
+            });
+        }
+    });
+    outcomes
+        .into_inner()
+        .unwrap_or_else(|p| p.into_inner())
+        .into_iter()
+        .map(|o| o.expect("every case ran"))
+        .collect()
+}

@@ -33,7 +33,6 @@ use tb_dialects::memref::MemRefOp;
 use tb_ir::affine::{AffineExpr, AffineMap};
 use tb_ir::ods::OpKind;
 use tb_ir::pass::{OptionKind, Pass, PassInfo, PassOptionInfo, PassOptions};
-use tb_ir::value::ValueDef;
 use tb_ir::{AttrKind, BlockId, Context, Diagnostic, OpId, TypeKind, Value};
 
 use super::warp_reduce;
@@ -188,38 +187,19 @@ fn constant_parallel(ctx: &Context, op: OpId) -> Option<Vec<(i64, i64, i64)>> {
         .collect()
 }
 
-fn defining_op(ctx: &Context, value: Value) -> Option<OpId> {
-    match ctx.value(value).def {
-        ValueDef::Result { op, .. } => Some(op),
-        _ => None,
-    }
-}
-
 /// Whether the store `op` stores a value one of `ops` computes.
 fn stored_from(ctx: &Context, op: OpId, ops: &[OpId]) -> bool {
     ctx.op(op)
         .operands
         .first()
-        .and_then(|&v| defining_op(ctx, v))
+        .and_then(|&v| ctx.defining_op(v))
         .is_some_and(|d| ops.contains(&d))
-}
-
-/// Whether `op` is `ancestor` or nested inside it.
-fn is_inside(ctx: &Context, ancestor: OpId, op: OpId) -> bool {
-    let mut at = Some(op);
-    while let Some(o) = at {
-        if o == ancestor {
-            return true;
-        }
-        at = ctx.parent_op(o);
-    }
-    false
 }
 
 /// The buffers a function's caller can be handed whole: arguments and fresh allocations
 /// and globals.
 fn is_root_buffer(ctx: &Context, value: Value) -> bool {
-    match defining_op(ctx, value) {
+    match ctx.defining_op(value) {
         None => true,
         Some(op) => {
             matches!(LoopOp::of(ctx, op), Some(LoopOp::Alloc))
@@ -291,7 +271,7 @@ impl LoopToGpu {
                     .value(result)
                     .uses
                     .iter()
-                    .filter(|u| !ops.iter().any(|&o| is_inside(ctx, o, u.op)))
+                    .filter(|u| !ops.iter().any(|&o| ctx.is_inside(o, u.op)))
                     .map(|u| (u.op, u.index))
                     .collect();
                 if outside.is_empty() {

@@ -59,17 +59,10 @@ impl Lowering<'_> {
             extent - 1
         );
         let message = self.ctx.string_attr(&message);
-        if let Some(check) = defining_op(self.ctx, flag) {
+        if let Some(check) = self.ctx.defining_op(flag) {
             set_attr(self.ctx, check, CHECK_ATTR, Some(message));
         }
         Ok(())
-    }
-}
-
-fn defining_op(ctx: &Context, v: Value) -> Option<OpId> {
-    match ctx.value(v).def {
-        tb_ir::value::ValueDef::Result { op, .. } => Some(op),
-        _ => None,
     }
 }
 
