@@ -343,3 +343,49 @@ func.func @dynamic(%x: memref<?xf32>, %y: memref<4xf32>, %n: index) {
     assert_eq!((traffic.bytes_read, traffic.bytes_written), (0, 16));
     assert_eq!(traffic.dynamic_buffers, 1);
 }
+
+const SUM_THEN_SCALE: &str = r#"
+func.func @sum_then_scale(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>, %z: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %a = te.compute (%x, %y) [%i, %j] {
+    %u = te.read %x[(d0, d1) -> (d0, d1)] : tensor<4x8xf32>
+    %v = te.read %y[(d0, d1) -> (d0, d1)] : tensor<4x8xf32>
+    %s = arith.addf %u, %v : f32
+    te.yield %s : f32
+  } : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %c = te.compute (%a, %z) [%i, %j] {
+    %u = te.read %a[(d0, d1) -> (d0, d1)] : tensor<4x8xf32>
+    %v = te.read %z[(d0, d1) -> (d0, d1)] : tensor<4x8xf32>
+    %p = arith.mulf %u, %v : f32
+    te.yield %p : f32
+  } : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %c : tensor<4x8xf32>
+}
+"#;
+
+#[test]
+fn working_set_budget_keeps_a_producer_whose_inlining_would_exceed_it() {
+    // Fused, %c reads %x, %y and %z: 384 bytes against a budget of 256.
+    let (mut ctx, module) = parse(SUM_THEN_SCALE);
+    let func = first_function(&ctx, module);
+    let limits = FusionLimits {
+        max_working_set_bytes: 256,
+        ..FusionLimits::default()
+    };
+    let report = fuse_function(&mut ctx, func, &limits).unwrap();
+    assert_eq!(report.inlined, 0);
+    assert_eq!(report.refusals.get("working-set"), Some(&1));
+    assert_eq!(report.kernels_after, 2);
+}
+
+#[test]
+fn working_set_budget_that_fits_fuses_and_keeps_the_meaning() {
+    let fused = check_pipeline(
+        SUM_THEN_SCALE,
+        "builtin.module(te-fuse{max-working-set-bytes=384})",
+    );
+    assert_eq!(computes(&fused.text), 1);
+    check_pipeline(
+        &fused.text,
+        "builtin.module(convert-te-to-loop, canonicalize)",
+    );
+}
