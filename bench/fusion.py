@@ -4,9 +4,11 @@ Builds the models of models/make_models.py (ResNet-18, MobileNet-V2, the BERT-st
 encoder), or reuses them with --models-dir, imports each with tb-translate and lowers it to
 the te level (`canonicalize, convert-graph-to-te`), then runs `te-fuse` with
 --mlir-pass-statistics: te.compute kernels and estimated bytes moved (each kernel reading
-its inputs once and writing its result), before and after. With --runs N it also times
-`tb-run --bench N` with the CPU pipeline without and with te-fuse in the same run (same
-inputs, same threads), checking both against the model's expected output (onnxruntime's).
+its inputs once and writing its result), before and after. It then compiles and runs each
+model with `tb-run --stats` under the CPU pipeline (`tb-run --list-passes`) without and
+with te-fuse, checking both against the model's expected output (onnxruntime's): the
+kernels (loop nests) of the compiled model and their estimated traffic, after every pass.
+With --runs N it also times `tb-run --bench N` in the same runs (same inputs, same threads).
 
 Usage: .venv/bin/python bench/fusion.py [--runs 5] [--threads 1] [--models-dir DIR]
            [--models resnet18,mobilenetv2,bert] [--options 'max-recompute-flops=16']
@@ -22,7 +24,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 MODELS = ["resnet18", "mobilenetv2", "bert"]
 BENCH_LINE = re.compile(r"^bench: \d+ runs, median (?P<median>[\d.]+) ms", re.MULTILINE)
-LOWER_TAIL = "convert-te-to-loop, canonicalize, loop-matmul-microkernel, plan-buffers)"
+KERNELS_LINE = re.compile(r"^kernels: (?P<kernels>\d+)$", re.MULTILINE)
+TRAFFIC_LINE = re.compile(r"^estimated memory traffic: .* \((?P<bytes>\d+) bytes", re.MULTILINE)
 
 
 def parse_args():
@@ -54,17 +57,30 @@ def statistics_of(stderr):
     return {m.group(2): int(m.group(1)) for m in re.finditer(r"\(S\)\s+(\d+) ([\w-]+) - ", stderr)}
 
 
-def bench(args, model_dir, pipeline):
-    """Median latency (ms) of the model under `pipeline`, checked against its expected output."""
+def cpu_pipeline(args):
+    """The CPU pipeline tb-run compiles with by default, from `tb-run --list-passes`."""
+    out, _ = run([args.tb_run, "--list-passes"])
+    m = re.search(r"^\s+cpu\s.*\n\s+= (builtin\.module\(.*\))$", out, re.MULTILINE)
+    if not m:
+        sys.exit("tb-run --list-passes names no cpu pipeline")
+    return m.group(1)
+
+
+def compiled(args, model_dir, pipeline):
+    """Kernels, estimated bytes and median latency (ms, NaN without --runs) of the model
+    compiled under `pipeline`, its output checked against the expected one."""
     cmd = [args.tb_run, model_dir / "model.onnx", "--pipeline", pipeline, "--threads", str(args.threads),
-           "--bench", str(args.runs)]
+           "--stats", "--print-limit", "0"]
+    if args.runs:
+        cmd += ["--bench", str(args.runs)]
     for path in sorted(model_dir.glob("input_*.npy"), key=lambda p: int(p.stem.split("_")[1])):
         cmd += ["--input", path]
     for path in sorted(model_dir.glob("expected_*.npy"), key=lambda p: int(p.stem.split("_")[1])):
         cmd += ["--expected", path, "--rtol", "1e-3", "--atol", "1e-4"]
     out, _ = run(cmd)
     m = BENCH_LINE.search(out)
-    return float(m["median"]) if m else float("nan")
+    return (int(KERNELS_LINE.search(out)["kernels"]), int(TRAFFIC_LINE.search(out)["bytes"]),
+            float(m["median"]) if m else float("nan"))
 
 
 def main():
@@ -72,6 +88,11 @@ def main():
     names = [n for n in args.models.split(",") if n]
     options = "{" + args.options + "}" if args.options else ""
     fuse = f"te-fuse{options}"
+    cpu = cpu_pipeline(args)
+    if "te-fuse, " not in cpu:
+        sys.exit(f"the cpu pipeline has no te-fuse to compare without: {cpu}")
+    fused_pipeline = cpu.replace("te-fuse, ", f"{fuse}, ")
+    unfused_pipeline = cpu.replace("te-fuse, ", "")
     with tempfile.TemporaryDirectory(prefix="tb-fusion-bench-") as tmp:
         work = Path(tmp)
         models = args.models_dir
@@ -79,7 +100,8 @@ def main():
             models = work / "models"
             subprocess.run([sys.executable, str(ROOT / "models/make_models.py"), str(models),
                             "--models", ",".join(names)], check=True, stdout=subprocess.DEVNULL)
-        header = f"{'model':<12} {'kernels':>11} {'MB moved (est.)':>17} {'inlined':>8}"
+        header = (f"{'model':<12} {'te kernels':>11} {'te MB (est.)':>15} {'inlined':>8} "
+                  f"{'compiled kernels':>17} {'compiled MB (est.)':>19}")
         if args.runs:
             header += f" {'unfused ms':>11} {'fused ms':>9} {'speedup':>8}"
         print(header)
@@ -89,14 +111,14 @@ def main():
             _, err = run([args.tb_opt, graph, "-o", work / f"{name}-fused.mlir", "--mlir-pass-statistics",
                           f"--pass-pipeline=builtin.module(canonicalize, convert-graph-to-te, {fuse})"])
             s = statistics_of(err)
+            unfused = compiled(args, models / name, unfused_pipeline)
+            fused = compiled(args, models / name, fused_pipeline)
             line = (f"{name:<12} {s.get('kernels-before', 0):>5}->{s.get('kernels-after', 0):<5} "
-                    f"{s.get('bytes-before', 0) / 1e6:>8.1f}->{s.get('bytes-after', 0) / 1e6:<8.1f} "
-                    f"{s.get('num-inlined', 0):>8}")
+                    f"{s.get('bytes-before', 0) / 1e6:>7.1f}->{s.get('bytes-after', 0) / 1e6:<7.1f} "
+                    f"{s.get('num-inlined', 0):>8} "
+                    f"{unfused[0]:>8}->{fused[0]:<8} {unfused[1] / 1e6:>9.1f}->{fused[1] / 1e6:<9.1f}")
             if args.runs:
-                unfused = bench(args, models / name, f"builtin.module(canonicalize, convert-graph-to-te, {LOWER_TAIL}")
-                fused = bench(args, models / name,
-                              f"builtin.module(canonicalize, convert-graph-to-te, {fuse}, {LOWER_TAIL}")
-                line += f" {unfused:>11.1f} {fused:>9.1f} {unfused / fused:>7.2f}x"
+                line += f" {unfused[2]:>11.1f} {fused[2]:>9.1f} {unfused[2] / fused[2]:>7.2f}x"
             print(line, flush=True)
             kept = {k: v for k, v in s.items() if k.startswith("refused-") and v}
             print(f"{'':<12} kept: " + ", ".join(f"{k[8:]} {v}" for k, v in sorted(kept.items())))

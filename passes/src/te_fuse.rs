@@ -29,6 +29,12 @@ const OPTIONS: &[PassOptionInfo] = &[
         help: "The most ops a fused te.compute body may hold",
     },
     PassOptionInfo {
+        name: "max-working-set-bytes",
+        kind: OptionKind::Int,
+        default: "0",
+        help: "The most bytes of distinct tensors a fused kernel may read (a cache or shared-memory budget; 0: none)",
+    },
+    PassOptionInfo {
         name: "remarks",
         kind: OptionKind::Bool,
         default: "false",
@@ -47,6 +53,7 @@ pub(crate) fn info() -> PassInfo {
                     max_recompute_flops: o.int("max-recompute-flops").max(0) as u64,
                     fuse_into_contractions: o.bool("fuse-into-contractions"),
                     max_body_ops: o.int("max-body-ops").max(0) as usize,
+                    max_working_set_bytes: o.int("max-working-set-bytes").max(0) as u64,
                 },
                 remarks: o.bool("remarks"),
                 last: FusionReport::default(),
@@ -82,6 +89,10 @@ impl Pass for TeFuse {
             (
                 "max-recompute-flops".into(),
                 l.max_recompute_flops.to_string(),
+            ),
+            (
+                "max-working-set-bytes".into(),
+                l.max_working_set_bytes.to_string(),
             ),
             ("remarks".into(), self.remarks.to_string()),
         ]
@@ -147,6 +158,11 @@ impl Pass for TeFuse {
                 "refused-recompute",
                 "Producers kept: recomputation over the limit",
                 refused("recompute"),
+            ),
+            stat(
+                "refused-working-set",
+                "Producers kept: the fused kernel would exceed the working-set budget",
+                refused("working-set"),
             ),
             stat(
                 "refused-other",

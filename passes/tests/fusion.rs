@@ -7,7 +7,9 @@ use tb_interpreter::check::{CheckReport, Tolerance, check_transform};
 use tb_ir::parser::{ParseOptions, parse_source};
 use tb_ir::pass::{Instrumentation, PassManager, PassRegistry, Pipeline};
 use tb_ir::{Context, OpId};
-use tb_passes::fusion::{DependenceGraph, EdgeClass, FusionLimits, fuse_function};
+use tb_passes::fusion::{
+    DependenceGraph, EdgeClass, FusionLimits, LoopTraffic, fuse_function, loop_traffic,
+};
 
 /// Runs `pipeline` on `src` under the interpreter's before/after check.
 fn check_pipeline(src: &str, pipeline: &str) -> CheckReport {
@@ -278,4 +280,112 @@ fn report_counts_kernels_and_bytes() {
     assert_eq!(report.bytes_before, 3 * 256 + 32);
     assert_eq!(report.bytes_after, 256 + 32);
     assert_eq!(report.refusals.get("used-outside"), Some(&1));
+}
+
+/// Two kernels at the loop level: the first fills a tile buffer it allocates itself and
+/// writes %out through a view; the second reads %x twice and %out once, writes %y.
+const TWO_LOOP_KERNELS: &str = r#"
+func.func @two(%x: memref<4x8xf32>, %out: memref<4x8xf32>, %y: memref<8xf32>) {
+  loop.for %i = 0 to 4 {
+    %t = loop.alloc() : memref<8xf32>
+    %row = memref.subview %out[%i, 0] [1, 8] [1, 1] : memref<4x8xf32> to memref<8xf32, strided<[1], offset: ?>>
+    loop.for %j = 0 to 8 {
+      %v = loop.load %x[%i, %j] : memref<4x8xf32>
+      loop.store %v, %t[%j] : memref<8xf32>
+      %w = loop.load %t[%j] : memref<8xf32>
+      loop.store %w, %row[%j] : memref<8xf32, strided<[1], offset: ?>>
+    }
+    loop.dealloc %t : memref<8xf32>
+  }
+  loop.for %j = 0 to 8 {
+    %a = loop.load %x[(d0) -> (0, d0)](%j) : memref<4x8xf32>
+    %b = loop.load %x[(d0) -> (1, d0)](%j) : memref<4x8xf32>
+    %c = loop.load %out[(d0) -> (2, d0)](%j) : memref<4x8xf32>
+    %s = arith.addf %a, %b : f32
+    %r = arith.addf %s, %c : f32
+    loop.store %r, %y[%j] : memref<8xf32>
+  }
+  return
+}
+"#;
+
+#[test]
+fn loop_traffic_counts_each_buffer_once_per_kernel_through_views() {
+    let (ctx, module) = parse(TWO_LOOP_KERNELS);
+    let func = first_function(&ctx, module);
+    assert_eq!(
+        loop_traffic(&ctx, func),
+        LoopTraffic {
+            kernels: 2,
+            // %x by both kernels, %out by the second; the tile buffer not at all.
+            bytes_read: 128 + 128 + 128,
+            // %out (through its view) by the first, %y by the second.
+            bytes_written: 128 + 32,
+            dynamic_buffers: 0,
+        }
+    );
+}
+
+#[test]
+fn loop_traffic_leaves_buffers_of_dynamic_size_uncounted() {
+    let src = r#"
+func.func @dynamic(%x: memref<?xf32>, %y: memref<4xf32>, %n: index) {
+  loop.for %i = 0 to 4 {
+    %v = loop.load %x[%i] : memref<?xf32>
+    loop.store %v, %y[%i] : memref<4xf32>
+  }
+  return
+}
+"#;
+    let (ctx, module) = parse(src);
+    let traffic = loop_traffic(&ctx, first_function(&ctx, module));
+    assert_eq!(traffic.kernels, 1);
+    assert_eq!((traffic.bytes_read, traffic.bytes_written), (0, 16));
+    assert_eq!(traffic.dynamic_buffers, 1);
+}
+
+const SUM_THEN_SCALE: &str = r#"
+func.func @sum_then_scale(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>, %z: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %a = te.compute (%x, %y) [%i, %j] {
+    %u = te.read %x[(d0, d1) -> (d0, d1)] : tensor<4x8xf32>
+    %v = te.read %y[(d0, d1) -> (d0, d1)] : tensor<4x8xf32>
+    %s = arith.addf %u, %v : f32
+    te.yield %s : f32
+  } : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %c = te.compute (%a, %z) [%i, %j] {
+    %u = te.read %a[(d0, d1) -> (d0, d1)] : tensor<4x8xf32>
+    %v = te.read %z[(d0, d1) -> (d0, d1)] : tensor<4x8xf32>
+    %p = arith.mulf %u, %v : f32
+    te.yield %p : f32
+  } : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %c : tensor<4x8xf32>
+}
+"#;
+
+#[test]
+fn working_set_budget_keeps_a_producer_whose_inlining_would_exceed_it() {
+    // Fused, %c reads %x, %y and %z: 384 bytes against a budget of 256.
+    let (mut ctx, module) = parse(SUM_THEN_SCALE);
+    let func = first_function(&ctx, module);
+    let limits = FusionLimits {
+        max_working_set_bytes: 256,
+        ..FusionLimits::default()
+    };
+    let report = fuse_function(&mut ctx, func, &limits).unwrap();
+    assert_eq!(report.inlined, 0);
+    assert_eq!(report.refusals.get("working-set"), Some(&1));
+    assert_eq!(report.kernels_after, 2);
+}
+
+#[test]
+fn working_set_budget_that_fits_fuses_and_keeps_the_meaning() {
+    let fused = check_pipeline(
+        SUM_THEN_SCALE,
+        "builtin.module(te-fuse{max-working-set-bytes=384})",
+    );
+    assert_eq!(computes(&fused.text), 1);
+    check_pipeline(
+        &fused.text,
+        "builtin.module(convert-te-to-loop, canonicalize)",
+    );
 }

@@ -11,11 +11,14 @@
 //! kernels that read them.
 //!
 //! [`fuse_function`] runs it on one function; the `te-fuse` pass runs it on every function.
+//! [`loop_traffic`] counts the kernels and estimated traffic of a lowered function, after
+//! every pass (`tb-run --stats`).
 
 pub mod access;
 pub mod compose;
 pub mod cost;
 pub mod graph;
+pub mod loop_traffic;
 pub mod plan;
 pub mod report;
 pub mod vertical;
@@ -26,6 +29,7 @@ use tb_ir::{Context, OpId};
 
 pub use access::EdgeClass;
 pub use graph::DependenceGraph;
+pub use loop_traffic::{LoopTraffic, loop_traffic};
 pub use plan::{FusionLimits, Refusal};
 pub use report::FusionReport;
 

@@ -5,11 +5,12 @@
 use std::fmt;
 
 use petgraph::stable_graph::NodeIndex;
-use tb_dialects::te::TeOp;
+use tb_dialects::te::{self, TeOp};
 use tb_ir::ods::OpKind;
 use tb_ir::{Context, OpId, Value};
 
 use super::access::EdgeClass;
+use super::cost::tensor_bytes;
 use super::graph::DependenceGraph;
 
 /// The knobs of vertical fusion.
@@ -28,6 +29,11 @@ pub struct FusionLimits {
     /// The most ops a fused body may hold (a proxy for the registers a kernel's point
     /// needs).
     pub max_body_ops: usize,
+    /// The resource budget of one kernel: the most bytes of distinct tensors a fused
+    /// kernel may read (its working set, to hold against a cache or a GPU's shared
+    /// memory). Inlining a producer replaces the consumer's read of its result by the
+    /// producer's inputs, which can grow the consumer's working set; 0 sets no budget.
+    pub max_working_set_bytes: u64,
 }
 
 impl Default for FusionLimits {
@@ -36,6 +42,7 @@ impl Default for FusionLimits {
             max_recompute_flops: 16,
             fuse_into_contractions: false,
             max_body_ops: 256,
+            max_working_set_bytes: 0,
         }
     }
 }
@@ -61,6 +68,8 @@ pub enum Refusal {
     Recompute { added: u64, limit: u64 },
     /// The fused body would exceed the op limit.
     BodyTooLarge { ops: usize, limit: usize },
+    /// The fused kernel would read more bytes than the working-set budget.
+    WorkingSet { bytes: u64, limit: u64 },
 }
 
 impl Refusal {
@@ -76,6 +85,7 @@ impl Refusal {
             Refusal::IntoContraction => "into-contraction",
             Refusal::Recompute { .. } => "recompute",
             Refusal::BodyTooLarge { .. } => "body-too-large",
+            Refusal::WorkingSet { .. } => "working-set",
         }
     }
 }
@@ -109,6 +119,10 @@ impl fmt::Display for Refusal {
             Refusal::BodyTooLarge { ops, limit } => write!(
                 f,
                 "the fused body would have {ops} ops (max-body-ops={limit})"
+            ),
+            Refusal::WorkingSet { bytes, limit } => write!(
+                f,
+                "the fused kernel would read {bytes} bytes (max-working-set-bytes={limit})"
             ),
         }
     }
@@ -175,6 +189,18 @@ pub fn decide(
                 at,
             ));
         }
+        if limits.max_working_set_bytes > 0 {
+            let bytes = fused_input_bytes(ctx, node.op, consumer_node.op);
+            if bytes > limits.max_working_set_bytes {
+                return Err((
+                    Refusal::WorkingSet {
+                        bytes,
+                        limit: limits.max_working_set_bytes,
+                    },
+                    at,
+                ));
+            }
+        }
     }
     let one_to_one = consumers[0].1.first().map(|r| r.class) == Some(EdgeClass::OneToOne);
     if !(single_read && one_to_one) {
@@ -196,6 +222,24 @@ pub fn decide(
         }
     }
     Ok(())
+}
+
+/// Bytes of the distinct tensors `consumer` reads once `producer` is inlined into it: its
+/// own inputs but the producer's result, and the producer's inputs.
+fn fused_input_bytes(ctx: &Context, producer: OpId, consumer: OpId) -> u64 {
+    let produced = te::ComputeOp(producer).result(ctx);
+    let mut inputs: Vec<Value> = Vec::new();
+    let consumer_inputs = te::ComputeOp(consumer).inputs(ctx);
+    let producer_inputs = te::ComputeOp(producer).inputs(ctx);
+    for &v in consumer_inputs.iter().chain(producer_inputs.iter()) {
+        if v != produced && !inputs.contains(&v) {
+            inputs.push(v);
+        }
+    }
+    inputs
+        .iter()
+        .map(|&v| tensor_bytes(ctx, ctx.value_type(v)))
+        .fold(0u64, u64::saturating_add)
 }
 
 /// A contraction: a reducing compute whose body multiplies two values read from its

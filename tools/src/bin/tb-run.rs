@@ -134,6 +134,11 @@ struct Args {
     /// With --db: say on stderr which record or heuristic each kernel used.
     #[arg(long, requires = "db")]
     explain: bool,
+    /// Print the kernels (loop nests) of the compiled function after every lowering pass
+    /// and their estimated memory traffic (each kernel reading and writing each buffer
+    /// it touches once).
+    #[arg(long, conflicts_with = "interpret")]
+    stats: bool,
 }
 
 fn main() -> ExitCode {
@@ -414,6 +419,9 @@ fn run(args: &Args) -> Result<(), String> {
     )?;
     phases.0.push(("lower", lowered));
     memory::check_allocations(&loaded.ctx, loaded.module).map_err(|d| loaded.render(&d))?;
+    if args.stats {
+        print_stats(&loaded, &name)?;
+    }
     let kernels = instrument_for_profile(args, &mut loaded, &name)?;
     let options = CompileOptions {
         target: TargetOptions {
@@ -500,6 +508,7 @@ fn run_library(args: &Args, library: &str) -> Result<(), String> {
         ("--threads", args.threads.is_some()),
         ("--random-inputs", args.random_inputs.is_some()),
         ("--profile", profiling(args)),
+        ("--stats", args.stats),
     ];
     if let Some((flag, _)) = compile_flags.iter().find(|(_, given)| *given) {
         return Err(format!(
@@ -655,6 +664,7 @@ fn run_on_cuda(
         (args.mattr.is_some(), "--mattr"),
         (args.threads.is_some(), "--threads"),
         (profiling(args), "--profile"),
+        (args.stats, "--stats"),
     ]
     .iter()
     .find_map(|&(given, flag)| given.then_some(flag))
@@ -760,6 +770,30 @@ fn planned_buffers(ctx: &Context, module: OpId) -> String {
 }
 
 /// `bytes` in the largest binary unit that keeps a number of at least 1 (B, KiB, MiB, GiB).
+/// `--stats`: the kernels of the lowered function `name` and their estimated traffic.
+fn print_stats(loaded: &Loaded, name: &str) -> Result<(), String> {
+    let func = tb_ir::symbol_table::lookup_symbol_in(&loaded.ctx, loaded.module, name)
+        .ok_or_else(|| format!("tb-run: --stats: the lowered module has no @{name}"))?;
+    let traffic = tb_passes::fusion::loop_traffic(&loaded.ctx, func);
+    println!("kernels: {}", traffic.kernels);
+    let dynamic = if traffic.dynamic_buffers == 0 {
+        String::new()
+    } else {
+        format!(
+            "; {} buffer access(es) of dynamic size not counted",
+            traffic.dynamic_buffers
+        )
+    };
+    println!(
+        "estimated memory traffic: {} ({} bytes: read {}, written {}{dynamic})",
+        human_bytes(traffic.bytes_moved()),
+        traffic.bytes_moved(),
+        traffic.bytes_read,
+        traffic.bytes_written
+    );
+    Ok(())
+}
+
 fn human_bytes(bytes: u64) -> String {
     const UNITS: [&str; 4] = ["B", "KiB", "MiB", "GiB"];
     let mut value = bytes as f64;
