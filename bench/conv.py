@@ -6,8 +6,11 @@ f32, seeded random weights stored in the model. For each layer and thread count 
 prints the median milliseconds of `tb-run model.onnx --bench RUNS --threads T` (the
 default CPU pipeline) and of onnxruntime (CPUExecutionProvider, intra_op_num_threads=T,
 one warm-up run, then RUNS timed runs), and tb/ort (below 1: TensorBind is faster).
+`--only TEXT` keeps the layers whose name contains TEXT; `--baseline PATH` also times
+another `tb-run` binary (an older build) in the same run and prints new/base.
 
 Usage: .venv/bin/python bench/conv.py [--runs 5] [--threads 1,2] [--layers resnet,depthwise]
+       [--only TEXT] [--baseline PATH]
 """
 
 import argparse
@@ -54,6 +57,8 @@ def parse_args():
     p.add_argument("--layers", default="resnet,depthwise", help="resnet, depthwise or both")
     p.add_argument("--tb-run", type=Path, default=ROOT / "target/release/tb-run")
     p.add_argument("--timeout", type=float, default=600, help="seconds per tb-run call")
+    p.add_argument("--only", default="", help="keep the layers whose name contains this")
+    p.add_argument("--baseline", type=Path, help="another tb-run binary to time in the same run")
     args = p.parse_args()
     if not args.tb_run.is_file():
         p.error(f"{args.tb_run} does not exist (cargo build --release -p tb-tools)")
@@ -65,7 +70,9 @@ def parse_args():
         if group not in ("resnet", "depthwise"):
             p.error(f"unknown layer group {group!r} (resnet or depthwise)")
         layers.update(RESNET if group == "resnet" else DEPTHWISE)
-    args.layers = layers
+    args.layers = {name: shape for name, shape in layers.items() if args.only in name}
+    if args.baseline is not None and not args.baseline.is_file():
+        p.error(f"{args.baseline} does not exist")
     return args
 
 
@@ -91,8 +98,8 @@ def make_model(directory, cin, cout, size, kernel, stride, pad, group):
     return x
 
 
-def tb_ms(args, directory, threads):
-    cmd = [str(args.tb_run), str(directory / "model.onnx"), "--input", str(directory / "x.npy"),
+def tb_ms(args, directory, threads, binary=None):
+    cmd = [str(binary or args.tb_run), str(directory / "model.onnx"), "--input", str(directory / "x.npy"),
            "--bench", str(args.runs), "--threads", str(threads), "--print-limit", "0"]
     try:
         done = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout)
@@ -123,7 +130,8 @@ def ort_ms(args, directory, x, threads):
 def main():
     args = parse_args()
     print(f"runs: {args.runs} (medians, ms per call)")
-    print(f"{'layer':<28} {'thr':>3} {'tb ms':>10} {'ort ms':>10} {'tb/ort':>8}")
+    base = f" {'base ms':>10} {'new/base':>8}" if args.baseline else ""
+    print(f"{'layer':<28} {'thr':>3} {'tb ms':>10} {'ort ms':>10} {'tb/ort':>8}{base}")
     failed = False
     with tempfile.TemporaryDirectory() as tmp:
         for name, shape in args.layers.items():
@@ -137,8 +145,13 @@ def main():
                     failed = True
                     print(f"{name:<28} {threads:>3} {'-':>10} {ort_time:>10.3f} {'-':>8}  {error}")
                     continue
+                base = ""
+                if args.baseline:
+                    base_time, error = tb_ms(args, directory, threads, args.baseline)
+                    base = (f" {base_time:>10.3f} {tb_time / base_time:>8.2f}" if not error
+                            else f" {'-':>10} {'-':>8}  baseline: {error}")
                 print(f"{name:<28} {threads:>3} {tb_time:>10.3f} {ort_time:>10.3f} "
-                      f"{tb_time / ort_time:>8.2f}", flush=True)
+                      f"{tb_time / ort_time:>8.2f}{base}", flush=True)
     sys.exit(1 if failed else 0)
 
 

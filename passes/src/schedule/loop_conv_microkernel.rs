@@ -5,12 +5,17 @@
 //!
 //! - a padded input is copied once into a buffer that holds the padding (`Xp[C][Hp][Wp]`),
 //!   so the kernel reads no clamp and no select; an unpadded input is read where it lies;
-//! - the weights are packed into `NR`-channel panels `Wp[M/NR][C][KH][KW][NR]`;
+//! - the weights are packed into `NR`-channel panels `Wp[M/NR][C][KH][KW][NR]`: on every
+//!   call, or once at compile time into a new constant global when they are a constant
+//!   global (`pack-constants`);
 //! - per block of `NR` output channels and output row (on threads), per `MR` output
 //!   pixels of the row, `MR * NR / W` vector accumulators are carried through the `c`,
 //!   `kh`, `kw` loops in `iter_args`: each step loads `NR / W` weight vectors and, per
 //!   pixel, broadcasts one input value and does `NR / W` FMAs; the accumulators are stored
-//!   channels-last into `Ot[OH][OW][M]`, which is then transposed into the result;
+//!   channels-last into `Ot[OH][OW][M]`, which is then transposed into the result, or,
+//!   when an elementwise nest (bias, activation, residual add) is the result's only
+//!   reader, that nest is computed in the transposition instead and the result is never
+//!   written (`epilogues`, see [`super::conv_epilogue`]);
 //! - the pixels left over by `MR` are recomputed by one block overlapping the one before
 //!   (a row narrower than `MR` is one block); the channels left over by `NR` keep the
 //!   original nest, narrowed to them.
@@ -31,9 +36,11 @@ use tb_ir::pass::{OptionKind, Pass, PassInfo, PassOptionInfo, PassOptions};
 use tb_ir::{Context, Diagnostic, OpId, Type, TypeKind, Value};
 
 use super::build::{At, set_yield};
+use super::constant_pack::{ConstantBuffer, constant_f32, packed_global, release};
 use super::conv_depthwise::{
     default_depthwise_blocking, fits as depthwise_fits, rewrite_depthwise,
 };
+use super::conv_epilogue;
 use super::conv_nest::{CO, ConvNest, OH, OW, match_conv};
 use super::loop_matmul_microkernel::{drop_schedule, set_bounds};
 use super::{Target, register_block};
@@ -63,6 +70,18 @@ const OPTIONS: &[PassOptionInfo] = &[
         default: "-1",
         help: "1: run channel blocks and rows on threads, 0: on one thread, -1: threads when the nest has enough work",
     },
+    PassOptionInfo {
+        name: "pack-constants",
+        kind: OptionKind::Bool,
+        default: "true",
+        help: "When the weights are a constant global, pack their panels at compile time into a new constant global instead of on every call",
+    },
+    PassOptionInfo {
+        name: "epilogues",
+        kind: OptionKind::Bool,
+        default: "true",
+        help: "Compute the elementwise nest that reads the result (bias, activation, residual add) where the kernel writes it, instead of writing the result",
+    },
 ];
 
 pub(crate) fn info() -> PassInfo {
@@ -76,6 +95,8 @@ pub(crate) fn info() -> PassInfo {
                 nr: o.int("nr"),
                 vector: o.int("vector"),
                 threads: o.int("threads"),
+                pack_constants: o.bool("pack-constants"),
+                epilogues: o.bool("epilogues"),
             })
         },
     }
@@ -86,6 +107,8 @@ struct ConvMicrokernel {
     nr: i64,
     vector: i64,
     threads: i64,
+    pack_constants: bool,
+    epilogues: bool,
 }
 
 /// The block sizes and threading of one rewrite.
@@ -209,7 +232,7 @@ impl Pass for ConvMicrokernel {
                 continue;
             }
             drop_schedule(ctx, parallel);
-            rewrite(ctx, &conv, chosen);
+            rewrite(ctx, &conv, chosen, self.pack_constants, self.epilogues);
         }
         Ok(())
     }
@@ -382,7 +405,45 @@ fn pack_weights(ctx: &mut Context, c: &ConvNest, at: At, mf: i64, nr: i64, f32_t
     packed
 }
 
-fn rewrite(ctx: &mut Context, c: &ConvNest, b: ConvBlocking) {
+/// The panels of [`pack_weights`] made at compile time from the constant weights
+/// `source` (`W[co][c][kh][kw]`), as a new constant global.
+fn constant_weights(
+    ctx: &mut Context,
+    c: &ConvNest,
+    at: At,
+    mf: i64,
+    nr: i64,
+    source: &ConstantBuffer,
+) -> Option<Value> {
+    let [_, _, _, ch, kh, kw] = c.extents;
+    let mut values = Vec::with_capacity((mf * ch * kh * kw) as usize);
+    for block in 0..mf / nr {
+        for ci in 0..ch {
+            for y in 0..kh {
+                for x in 0..kw {
+                    for j in 0..nr {
+                        values.push(source.at(&[block * nr + j, ci, y, x])?);
+                    }
+                }
+            }
+        }
+    }
+    Some(packed_global(
+        ctx,
+        at,
+        source,
+        vec![mf / nr, ch, kh, kw, nr],
+        &values,
+    ))
+}
+
+fn rewrite(
+    ctx: &mut Context,
+    c: &ConvNest,
+    b: ConvBlocking,
+    pack_constants: bool,
+    epilogues: bool,
+) {
     let [m, oh_n, ow_n, ch_n, kh_n, kw_n] = c.extents;
     let mf = m - m % b.nr;
     let at = At {
@@ -397,7 +458,16 @@ fn rewrite(ctx: &mut Context, c: &ConvNest, b: ConvBlocking) {
     });
     let columns = b.nr / b.width;
     let source = stage_input(ctx, c, at, f32_ty);
-    let panels = pack_weights(ctx, c, at, mf, b.nr, f32_ty);
+    let constant_panels = if pack_constants {
+        constant_f32(ctx, c.weights)
+            .and_then(|source| constant_weights(ctx, c, at, mf, b.nr, &source).map(|p| (source, p)))
+    } else {
+        None
+    };
+    let panels = match &constant_panels {
+        Some((_, panels)) => *panels,
+        None => pack_weights(ctx, c, at, mf, b.nr, f32_ty),
+    };
     let staged_out = alloc(ctx, at, vec![oh_n, ow_n, mf], f32_ty);
 
     // Channel blocks and rows (on threads), then pixel blocks.
@@ -489,7 +559,20 @@ fn rewrite(ctx: &mut Context, c: &ConvNest, b: ConvBlocking) {
         }
     }
 
-    // Back to the result's layout: Y[0][co][oh][ow] = Ot[oh][ow][co].
+    // Back to the result's layout: Y[0][co][oh][ow] = Ot[oh][ow][co], or the epilogue
+    // computed from Ot where its nest was.
+    let epilogue = if epilogues {
+        conv_epilogue::find(ctx, c)
+    } else {
+        None
+    };
+    let at = match &epilogue {
+        Some(e) => At {
+            before: e.consumer,
+            loc: ctx.op(e.consumer).loc,
+        },
+        None => at,
+    };
     let (rows, outer) = outer_loops(ctx, at, &[mf, oh_n], &[1, 1], b.threads);
     let (_, body, ow, _) = rows.for_loop(ctx, constant(0), constant(ow_n), 1, &[]);
     let ivs = [outer[0], outer[1], ow];
@@ -501,17 +584,22 @@ fn rewrite(ctx: &mut Context, c: &ConvNest, b: ConvBlocking) {
         &ivs,
         f32_ty,
     );
-    body.store(
-        ctx,
-        false,
-        v,
-        c.output,
-        map(3, vec![AffineExpr::constant(0), d(0), d(1), d(2)]),
-        &ivs,
-    );
+    match &epilogue {
+        Some(e) => conv_epilogue::emit(ctx, e, body, ivs, v),
+        None => {
+            body.store(
+                ctx,
+                false,
+                v,
+                c.output,
+                map(3, vec![AffineExpr::constant(0), d(0), d(1), d(2)]),
+                &ivs,
+            );
+        }
+    }
     for buffer in [
         Some(staged_out),
-        Some(panels),
+        constant_panels.is_none().then_some(panels),
         (!source.original).then_some(source.memref),
     ]
     .into_iter()
@@ -527,4 +615,10 @@ fn rewrite(ctx: &mut Context, c: &ConvNest, b: ConvBlocking) {
         set_bounds(ctx, copy, &[mf, 0, 0], &[m, oh_n, ow_n]);
     }
     ctx.erase_op(c.parallel);
+    if let Some(e) = epilogue {
+        conv_epilogue::finish(ctx, e, c, mf);
+    }
+    if let Some((source, _)) = constant_panels {
+        release(ctx, &source);
+    }
 }

@@ -12,7 +12,9 @@
 //!   narrowed to them (peeled remainders), so every shape is computed.
 //!
 //! Unbatched matmuls pack B (`pack-rhs`): each `KC` slice of B is copied once into
-//! contiguous `NR`-column panels, which row blocks sweep `NC` columns at a time.
+//! contiguous `NR`-column panels, which row blocks sweep `NC` columns at a time. When B is
+//! a constant global (`pack-constants`), its panels are made at compile time, a new
+//! constant global the kernel reads directly, and nothing is copied at run time.
 //!
 //! A nest that carries a `#loop.schedule` (from the tuner, or written by hand) takes its
 //! blocking from it (see [`blocking_of`]: tiles of `i`, `j`, `k` give `MR`, `NR`/`NC`,
@@ -31,6 +33,7 @@ use tb_ir::pass::{OptionKind, Pass, PassInfo, PassOptionInfo, PassOptions};
 use tb_ir::{Attr, AttrKind, Context, Diagnostic, FloatKind, OpId, TypeKind, Value};
 
 use super::build::{At, set_yield};
+use super::constant_pack::{ConstantBuffer, constant_f32, packed_global, release};
 use super::{Target, register_block};
 
 const OPTIONS: &[PassOptionInfo] = &[
@@ -65,6 +68,12 @@ const OPTIONS: &[PassOptionInfo] = &[
         help: "Copy each KC slice of B into contiguous NR-column panels shared by all row blocks (unbatched matmuls)",
     },
     PassOptionInfo {
+        name: "pack-constants",
+        kind: OptionKind::Bool,
+        default: "true",
+        help: "When B is a constant global, pack its panels at compile time into a new constant global instead of on every call",
+    },
+    PassOptionInfo {
         name: "vector",
         kind: OptionKind::Int,
         default: "0",
@@ -85,6 +94,7 @@ pub(crate) fn info() -> PassInfo {
                 vector: o.int("vector"),
                 pack_rhs: o.bool("pack-rhs"),
                 nc: o.int("nc"),
+                pack_constants: o.bool("pack-constants"),
             })
         },
     }
@@ -97,6 +107,7 @@ struct MatmulMicrokernel {
     vector: i64,
     pack_rhs: bool,
     nc: i64,
+    pack_constants: bool,
 }
 
 /// One access `memref[map(operands)]`.
@@ -129,6 +140,7 @@ struct Blocking {
     width: i64,
     pack_rhs: bool,
     nc: i64,
+    pack_constants: bool,
 }
 
 impl Pass for MatmulMicrokernel {
@@ -159,6 +171,7 @@ impl Pass for MatmulMicrokernel {
             width,
             pack_rhs: self.pack_rhs,
             nc: self.nc,
+            pack_constants: self.pack_constants,
         };
         if blocking.nr > 0 {
             blocking.nc = (blocking.nc - blocking.nc % blocking.nr).max(blocking.nr);
@@ -241,6 +254,7 @@ fn blocking_of(
         width,
         pack_rhs: schedule.pack.packs_rhs(),
         nc: (nc - nc % nr).max(nr),
+        pack_constants: fallback.pack_constants,
     })
 }
 
@@ -467,8 +481,11 @@ fn rewrite(ctx: &mut Context, c: &Contraction, b: Blocking) {
     });
     if packed {
         // The leftover rows get a smaller register block; only columns are peeled.
-        packed_kernel(ctx, c, b, at, (mf, nf), vec_ty);
+        let packed_source = packed_kernel(ctx, c, b, at, (mf, nf), vec_ty);
         peel(ctx, c, (m, n), (m, nf));
+        if let Some(source) = packed_source {
+            release(ctx, &source);
+        }
     } else {
         kernel(ctx, c, b, at, (mf, nf), vec_ty);
         peel(ctx, c, (m, n), (mf, nf));
@@ -634,7 +651,9 @@ fn peel(ctx: &mut Context, c: &Contraction, (m, n): (i64, i64), (mf, nf): (i64, 
 /// full tiles are filled with the initial value;
 /// then for each KC slice of the reduction, the slice of `B`'s first `Nf` columns is copied
 /// into `NR`-column panels (`panel[j / NR][k - kb][0..NR]`, contiguous along `k`), and row
-/// blocks on threads run the register-blocked `k` loop over the panels.
+/// blocks on threads run the register-blocked `k` loop over the panels. A constant `B` is
+/// packed at compile time instead (see [`constant_panels`]); its source is returned, for
+/// [`release`] once the original nest is gone.
 fn packed_kernel(
     ctx: &mut Context,
     c: &Contraction,
@@ -642,7 +661,7 @@ fn packed_kernel(
     at: At,
     (mf, nf): (i64, i64),
     vec_ty: tb_ir::Type,
-) {
+) -> Option<ConstantBuffer> {
     let f32_ty = ctx.value_type(c.init);
     let (i_old, j_old) = (c.ivs[0], c.ivs[1]);
     let columns = b.nr / b.width;
@@ -653,15 +672,25 @@ fn packed_kernel(
         .into_iter()
         .filter(|&(lo, hi, _)| lo < hi)
         .collect();
-    let panel_ty = ctx.intern_type(TypeKind::MemRef {
-        shape: vec![nf / b.nr, kc, b.nr],
-        element: f32_ty,
-        layout: None,
-        memory_space: None,
-    });
-    let panels = {
-        let op = at.create(ctx, loop_::ALLOC, vec![], vec![panel_ty], vec![], 0);
-        ctx.op(op).results[0]
+    // A constant B is packed now, whole: `panel[j / NR][k][0..NR]`.
+    let constant = if b.pack_constants {
+        constant_f32(ctx, c.rhs.memref)
+            .and_then(|source| constant_panels(ctx, c, b, at, nf, &source).map(|p| (source, p)))
+    } else {
+        None
+    };
+    let panels = match &constant {
+        Some((_, panels)) => *panels,
+        None => {
+            let panel_ty = ctx.intern_type(TypeKind::MemRef {
+                shape: vec![nf / b.nr, kc, b.nr],
+                element: f32_ty,
+                layout: None,
+                memory_space: None,
+            });
+            let op = at.create(ctx, loop_::ALLOC, vec![], vec![panel_ty], vec![], 0);
+            ctx.op(op).results[0]
+        }
     };
 
     // Fill C's full tiles with the initial value.
@@ -703,45 +732,55 @@ fn packed_kernel(
             vec![AffineExpr::constant(c.k_extent), AffineExpr::dim(0) + kc],
         )
     };
-    // panel[j floordiv NR][k - kb][offset]
+    // panel[j floordiv NR][k - kb][offset], or panel[j floordiv NR][k][offset] for the
+    // constant panels of the whole reduction; operands (j, k, kb).
+    let whole = constant.is_some();
     let panel_map = |offset: i64| {
+        let row = if whole {
+            AffineExpr::dim(1)
+        } else {
+            AffineExpr::dim(1) + AffineExpr::dim(2) * -1
+        };
         AffineMap::new(
             3,
             0,
             vec![
                 AffineExpr::dim(0).floor_div(b.nr),
-                AffineExpr::dim(1) + AffineExpr::dim(2) * -1,
+                row,
                 AffineExpr::constant(offset),
             ],
         )
+        .simplify()
     };
 
     // Pack the slice: column panels on threads.
-    let (_, pack_panels, pack_ivs) = slice.parallel(ctx, &[0], &[nf], &[b.nr]);
-    let jp = pack_ivs[0];
-    let (_, pack, kp, _) = pack_panels.for_loop(
-        ctx,
-        (AffineMap::identity(1), vec![kb]),
-        (k_upper.clone(), vec![kb]),
-        1,
-        &[],
-    );
-    for col in 0..columns {
-        // B's row is k, so the row block's value is irrelevant: replace i by the column too.
-        let (map, operands) = shifted(
-            &c.rhs,
-            &[(j_old, jp), (c.k_iv, kp), (i_old, jp)],
-            &[(j_old, col * b.width)],
-        );
-        let v = pack.load(ctx, true, c.rhs.memref, map, &operands, vec_ty);
-        pack.store(
+    if !whole {
+        let (_, pack_panels, pack_ivs) = slice.parallel(ctx, &[0], &[nf], &[b.nr]);
+        let jp = pack_ivs[0];
+        let (_, pack, kp, _) = pack_panels.for_loop(
             ctx,
-            true,
-            v,
-            panels,
-            panel_map(col * b.width),
-            &[jp, kp, kb],
+            (AffineMap::identity(1), vec![kb]),
+            (k_upper.clone(), vec![kb]),
+            1,
+            &[],
         );
+        for col in 0..columns {
+            // B's row is k, so the row block's value is irrelevant: replace i by the column too.
+            let (map, operands) = shifted(
+                &c.rhs,
+                &[(j_old, jp), (c.k_iv, kp), (i_old, jp)],
+                &[(j_old, col * b.width)],
+            );
+            let v = pack.load(ctx, true, c.rhs.memref, map, &operands, vec_ty);
+            pack.store(
+                ctx,
+                true,
+                v,
+                panels,
+                panel_map(col * b.width),
+                &[jp, kp, kb],
+            );
+        }
     }
 
     // NC columns of panels at a time (kept in cache), row blocks on threads, column
@@ -831,7 +870,57 @@ fn packed_kernel(
             block.store(ctx, true, value, c.out.memref, map, &operands);
         }
     }
-    at.create(ctx, loop_::DEALLOC, vec![panels], vec![], vec![], 0);
+    match constant {
+        // Released by the caller once the original nest is gone.
+        Some((source, _)) => Some(source),
+        None => {
+            at.create(ctx, loop_::DEALLOC, vec![panels], vec![], vec![], 0);
+            None
+        }
+    }
+}
+
+/// `B`'s first `nf` columns as constant panels `panel[j / NR][k][0..NR]` (the whole
+/// reduction), when `B` is the constant `source` and every element it reads lies in it.
+fn constant_panels(
+    ctx: &mut Context,
+    c: &Contraction,
+    b: Blocking,
+    at: At,
+    nf: i64,
+    source: &ConstantBuffer,
+) -> Option<Value> {
+    let (i_old, j_old) = (c.ivs[0], c.ivs[1]);
+    let k_extent = c.k_extent;
+    let mut values = Vec::with_capacity((nf * k_extent) as usize);
+    let mut dims = vec![0i64; c.rhs.operands.len()];
+    for panel in 0..nf / b.nr {
+        for k in 0..k_extent {
+            for offset in 0..b.nr {
+                for (p, &operand) in c.rhs.operands.iter().enumerate() {
+                    dims[p] = if operand == c.k_iv {
+                        k
+                    } else if operand == j_old {
+                        panel * b.nr + offset
+                    } else if operand == i_old {
+                        // B does not depend on the row.
+                        0
+                    } else {
+                        return None;
+                    };
+                }
+                let index = c.rhs.map.evaluate(&dims, &[])?;
+                values.push(source.at(&index)?);
+            }
+        }
+    }
+    Some(packed_global(
+        ctx,
+        at,
+        source,
+        vec![nf / b.nr, k_extent, b.nr],
+        &values,
+    ))
 }
 
 /// Gives the `loop.parallel` `op` the constant bounds `[lower, upper)`.

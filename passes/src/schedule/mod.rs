@@ -6,7 +6,9 @@
 mod apply;
 mod band;
 mod build;
+mod constant_pack;
 mod conv_depthwise;
+mod conv_epilogue;
 mod conv_nest;
 pub mod heuristic;
 pub(crate) mod loop_apply_schedule;

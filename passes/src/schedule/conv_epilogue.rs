@@ -1,0 +1,207 @@
+//! Elementwise epilogues of a convolution computed where its kernel writes the result.
+//!
+//! `convert-te-to-loop` writes a convolution's bias, activation and residual add as a nest
+//! after the convolution's own (te-fuse does not fuse into contractions):
+//!
+//! ```text
+//! loop.parallel (co, oh, ow) = (0, 0, 0) to (M, OH, OW) { r = conv ...; Y[0, co, oh, ow] = r }
+//! loop.parallel (co, oh, ow) = (0, 0, 0) to (M, OH, OW) {
+//!   y = Y[0, co, oh, ow]; b = B[co]; ... D[...] = f(y, b, ...)
+//! }
+//! ```
+//!
+//! The convolution kernel writes its sums channels-last and then copies them into `Y`;
+//! with an epilogue it computes the consumer's body in that copy instead, so `Y` is never
+//! written or read again and the consumer's pass over memory is gone. Legal when `Y` is a
+//! buffer of the function (`loop.alloc`) that nothing else reads (its uses are the
+//! convolution's store, the consumer's one load and a `loop.dealloc`), the consumer reads
+//! `Y` only at its own index, and its body is `arith` ops, loads and one store. Every point
+//! of the consumer is still computed exactly once (a `loop.parallel`'s points have no
+//! order); channels the kernel leaves to the original nest keep the consumer, narrowed.
+
+use std::collections::HashMap;
+
+use tb_dialects::arith::ArithOp;
+use tb_dialects::loop_::{self, LoopOp};
+use tb_ir::affine::AffineExpr;
+use tb_ir::ods::OpKind;
+use tb_ir::rewrite::folder::constant_value;
+use tb_ir::value::ValueDef;
+use tb_ir::{AttrKind, Context, OpId, Value};
+
+use super::build::At;
+use super::conv_nest::{CO, ConvNest, OH, OW};
+use super::loop_matmul_microkernel::set_bounds;
+
+/// The elementwise nest that consumes a convolution's result.
+pub(super) struct Epilogue {
+    pub consumer: OpId,
+    /// The consumer's `(co, oh, ow)`.
+    ivs: [Value; 3],
+    /// The consumer's load of the convolution's result.
+    load: OpId,
+    /// The result buffer's `loop.alloc` and `loop.dealloc`s.
+    alloc: OpId,
+    deallocs: Vec<OpId>,
+}
+
+fn defining_op(ctx: &Context, v: Value) -> Option<OpId> {
+    match ctx.value(v).def {
+        ValueDef::Result { op, .. } => Some(op),
+        _ => None,
+    }
+}
+
+/// The epilogue of `c`, when there is one it may compute (see the module doc).
+pub(super) fn find(ctx: &Context, c: &ConvNest) -> Option<Epilogue> {
+    let alloc = defining_op(ctx, c.output)?;
+    if LoopOp::of(ctx, alloc) != Some(LoopOp::Alloc) {
+        return None;
+    }
+    let mut load = None;
+    let mut deallocs = Vec::new();
+    for user in ctx.value(c.output).uses.iter().map(|u| u.op) {
+        match LoopOp::of(ctx, user) {
+            Some(LoopOp::Dealloc) => deallocs.push(user),
+            Some(LoopOp::Store) if ctx.parent_op(user) == Some(c.parallel) => {}
+            Some(LoopOp::Load) if load.is_none() => load = Some(user),
+            _ => return None,
+        }
+    }
+    let load = load?;
+    let consumer = ctx.parent_op(load)?;
+    if LoopOp::of(ctx, consumer) != Some(LoopOp::Parallel)
+        || !comes_after(ctx, consumer, c.parallel)
+    {
+        return None;
+    }
+    let dims = loop_::loop_dims(ctx, consumer)?;
+    let extents = [c.extents[CO], c.extents[OH], c.extents[OW]];
+    if dims.len() != 3
+        || dims.iter().zip(extents).any(|(d, e)| {
+            d.lower.constant() != Some(0) || d.upper.constant() != Some(e) || d.step != 1
+        })
+    {
+        return None;
+    }
+    let ivs = [
+        dims[0].induction_var,
+        dims[1].induction_var,
+        dims[2].induction_var,
+    ];
+    if !reads_at_own_index(ctx, load, &ivs) || !elementwise_body(ctx, consumer, c.output) {
+        return None;
+    }
+    Some(Epilogue {
+        consumer,
+        ivs,
+        load,
+        alloc,
+        deallocs,
+    })
+}
+
+/// Whether `op` follows `first` in `first`'s block.
+fn comes_after(ctx: &Context, op: OpId, first: OpId) -> bool {
+    let mut next = ctx.op(first).next;
+    while let Some(n) = next {
+        if n == op {
+            return true;
+        }
+        next = ctx.op(n).next;
+    }
+    false
+}
+
+/// Whether `load` reads `Y[0, co, oh, ow]` at the consumer's `ivs`.
+fn reads_at_own_index(ctx: &Context, load: OpId, ivs: &[Value; 3]) -> bool {
+    let Some(map) = loop_::access_map(ctx, load) else {
+        return false;
+    };
+    let operands = &ctx.op(load).operands[1..];
+    let mut exprs = Vec::new();
+    for &v in operands {
+        if let Some(p) = ivs.iter().position(|&iv| iv == v) {
+            exprs.push(AffineExpr::dim(p as u32));
+            continue;
+        }
+        let constant = defining_op(ctx, v)
+            .and_then(|op| constant_value(ctx, op))
+            .and_then(|a| match ctx.attr_kind(a) {
+                AttrKind::Integer { value, .. } => i64::try_from(*value).ok(),
+                _ => None,
+            });
+        match constant {
+            Some(k) => exprs.push(AffineExpr::constant(k)),
+            None => return false,
+        }
+    }
+    if map.num_symbols != 0 || exprs.len() != map.num_dims as usize {
+        return false;
+    }
+    let results: Vec<AffineExpr> = map
+        .results
+        .iter()
+        .map(|r| r.replace_dims_and_symbols(&exprs, &[]).simplify())
+        .collect();
+    results
+        == [
+            AffineExpr::constant(0),
+            AffineExpr::dim(0),
+            AffineExpr::dim(1),
+            AffineExpr::dim(2),
+        ]
+}
+
+/// Whether the consumer's body is `arith` ops and loads, then one store, none of them
+/// writing `result`.
+fn elementwise_body(ctx: &Context, consumer: OpId, result: Value) -> bool {
+    let Some(body) = loop_::body(ctx, consumer) else {
+        return false;
+    };
+    let ops: Vec<OpId> = ctx.block_ops(body).collect();
+    let ops = match ops.split_last() {
+        Some((&last, rest)) if LoopOp::of(ctx, last) == Some(LoopOp::Yield) => rest.to_vec(),
+        _ => ops,
+    };
+    let Some((&store, rest)) = ops.split_last() else {
+        return false;
+    };
+    LoopOp::of(ctx, store) == Some(LoopOp::Store)
+        && ctx.op(store).operands[1] != result
+        && rest.iter().all(|&op| {
+            ctx.op(op).regions.is_empty()
+                && (ArithOp::of(ctx, op).is_some() || LoopOp::of(ctx, op) == Some(LoopOp::Load))
+        })
+}
+
+/// Computes the consumer's body at `body` for the point `ivs`, where the convolution's
+/// result there is `value`.
+pub(super) fn emit(ctx: &mut Context, e: &Epilogue, body: At, ivs: [Value; 3], value: Value) {
+    let mut mapping: HashMap<Value, Value> = e.ivs.iter().copied().zip(ivs).collect();
+    mapping.insert(ctx.op(e.load).results[0], value);
+    let block = loop_::body(ctx, e.consumer).expect("a loop.parallel has a body");
+    let ops: Vec<OpId> = ctx.block_ops(block).collect();
+    for op in ops {
+        if op == e.load || LoopOp::of(ctx, op) == Some(LoopOp::Yield) {
+            continue;
+        }
+        let copy = ctx.clone_op(op, &mut mapping);
+        ctx.insert_op_before(body.before, copy);
+    }
+}
+
+/// After the kernel: the consumer keeps the channels `[mf, M)` the original nest still
+/// computes, or goes with the result buffer when there are none.
+pub(super) fn finish(ctx: &mut Context, e: Epilogue, c: &ConvNest, mf: i64) {
+    let [m, oh, ow, ..] = c.extents;
+    if mf < m {
+        set_bounds(ctx, e.consumer, &[mf, 0, 0], &[m, oh, ow]);
+        return;
+    }
+    ctx.erase_op(e.consumer);
+    for dealloc in e.deallocs {
+        ctx.erase_op(dealloc);
+    }
+    ctx.erase_op(e.alloc);
+}
