@@ -5,8 +5,10 @@ Three measurements, each on a fresh database:
 
 * queue overhead: N synthetic jobs (`tb-tune worker --synthetic 0`: no compilation, the
   worker only claims, "measures" a hashed latency and commits) drained by 1, 2 and 4
-  workers; the wall time per job of one worker is the per-job cost of the queue (claim,
-  lease, record and completion in one transaction, notification);
+  workers; the time per job of one worker is the per-job cost of the queue (the record,
+  the completion, its notification and the next claim in one statement), reported in
+  wall time (with the load average, which inflates it) and in CPU time; `--baseline`
+  measures another build in turn with this one;
 * trials per minute: a coordinator (`tb-tune MODEL --workers K`) tuning a model with K
   local workers that compile and time every candidate;
 * soak: 10,000 queued synthetic jobs drained by 4 workers while a random worker is
@@ -14,7 +16,7 @@ Three measurements, each on a fresh database:
   many jobs have no record (lost) and how many candidates have two records (duplicated).
 
     python3 bench/fleet.py [--jobs 2000] [--trials 16] [--soak 10000] [--skip-trials]
-                           [--tb-tune target/release/tb-tune]
+                           [--tb-tune target/release/tb-tune] [--baseline OTHER_TB_TUNE]
 
 PostgreSQL comes from Debian's `postgresql` package (/usr/lib/postgresql/*/bin); under
 root the server runs as the `postgres` user, which owns the cluster's directory.
@@ -156,27 +158,40 @@ AUDIT = """SELECT
   (SELECT count(*) FROM jobs WHERE state = 'failed')"""
 
 
-def overhead(cluster, tb_tune, jobs):
-    print(f"queue overhead: {jobs} synthetic jobs (no compilation), loopback")
-    print("  wall ms per job per worker: what a worker waits for the queue per job on this"
-          " machine, as loaded as it is;")
-    print("  CPU ms per job: the workers' and the server's CPU time per job, which"
-          " does not depend on the load")
-    print(f"{'workers':>8} {'wall s':>8} {'jobs/s':>8} {'wall ms/job/worker':>19} "
-          f"{'CPU ms/job':>11}")
+def load():
+    return "/".join(f"{x:.1f}" for x in os.getloadavg())
+
+
+def overhead(cluster, binaries, jobs):
+    print(f"queue overhead: {jobs} synthetic jobs (no compilation), loopback; "
+          f"{os.cpu_count()} cores, load average {load()} (1/5/15 min) at the start")
+    print("  wall ms/job/worker: the run's wall time per job and worker, worker start-up"
+          " included;")
+    print("  steady ms/job/worker: between the first and the last record (start-up"
+          " excluded): what a worker waits for the queue per job on this machine, as"
+          " loaded as it is;")
+    print("  CPU ms/job: the workers' and the server's CPU time per job, which depends"
+          " little on the load")
+    print(f"{'binary':>8} {'workers':>8} {'wall s':>8} {'jobs/s':>8} {'wall ms/job/worker':>19} "
+          f"{'steady ms/job/worker':>21} {'CPU ms/job':>11}")
     for k in (1, 2, 4):
-        name = f"overhead{k}"
-        location = prepare_synthetic(cluster, tb_tune, name, jobs)
-        server_before = {p: cpu_seconds(p) for p in backends(cluster)}
-        start = time.monotonic()
-        procs = [worker(tb_tune, location, f"w{i}") for i in range(k)]
-        drain(cluster, name, jobs)
-        wall = time.monotonic() - start
-        cpu = sum(cpu_seconds(p.pid) for p in procs)
-        cpu += sum(cpu_seconds(p) - server_before.get(p, 0.0) for p in backends(cluster))
-        stop(procs)
-        print(f"{k:>8} {wall:>8.2f} {jobs / wall:>8.0f} {wall * k / jobs * 1e3:>19.2f} "
-              f"{cpu / jobs * 1e3:>11.2f}")
+        # The binaries take turns, so they see the same load.
+        for label, tb_tune in binaries:
+            name = f"overhead{k}_{label}"
+            location = prepare_synthetic(cluster, tb_tune, name, jobs)
+            server_before = {p: cpu_seconds(p) for p in backends(cluster)}
+            start = time.monotonic()
+            procs = [worker(tb_tune, location, f"w{i}") for i in range(k)]
+            drain(cluster, name, jobs)
+            wall = time.monotonic() - start
+            cpu = sum(cpu_seconds(p.pid) for p in procs)
+            cpu += sum(cpu_seconds(p) - server_before.get(p, 0.0) for p in backends(cluster))
+            stop(procs)
+            span = float(cluster.sql(name, "SELECT max(created) - min(created) FROM records"))
+            print(f"{label:>8} {k:>8} {wall:>8.2f} {jobs / wall:>8.0f} "
+                  f"{wall * k / jobs * 1e3:>19.2f} {span * k / (jobs - 1) * 1e3:>21.2f} "
+                  f"{cpu / jobs * 1e3:>11.2f}")
+    print(f"load average {load()} at the end")
 
 
 def trials_per_minute(cluster, tb_tune, trials):
@@ -230,10 +245,16 @@ def main():
     ap.add_argument("--soak", type=int, default=10000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--skip-trials", action="store_true")
+    ap.add_argument("--baseline", metavar="TB_TUNE",
+                    help="another tb-tune build whose queue overhead is measured in turn with"
+                         " this one's (for example the build before a change)")
     args = ap.parse_args()
     cluster = Cluster()
     try:
-        overhead(cluster, args.tb_tune, args.jobs)
+        binaries = [("this", args.tb_tune)]
+        if args.baseline:
+            binaries.insert(0, ("baseline", args.baseline))
+        overhead(cluster, binaries, args.jobs)
         if not args.skip_trials:
             trials_per_minute(cluster, args.tb_tune, args.trials)
         ok = soak(cluster, args.tb_tune, args.soak, args.seed) if args.soak else True

@@ -21,13 +21,14 @@ die() { printf '[setup] error: %s\n' "$*" >&2; exit 1; }
 #   mlir-22-tools                  mlir-opt-22, the reference for the text format (lit feature)
 #   llvm-22-tools                  FileCheck, not, split-file for lit tests
 #   postgresql                     tb-tune's PostgreSQL tests start throwaway clusters (initdb)
+#   libssl-dev openssl             tb-tune's TLS to PostgreSQL (native-tls); test certificates
 #   curl xz-utils                  fetch and unpack MLIR's upstream tests (see below)
 PACKAGES=(
     build-essential pkg-config ca-certificates
     python3 python3-venv
     llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools libclang-22-dev libpolly-22-dev
     libzstd-dev libz3-dev libxml2-dev zlib1g-dev
-    postgresql curl xz-utils
+    postgresql libssl-dev openssl curl xz-utils
 )
 
 # --- Debian packages -------------------------------------------------------------------

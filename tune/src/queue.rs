@@ -20,7 +20,7 @@ use std::time::Duration;
 use postgres::Client;
 use postgres::fallible_iterator::FallibleIterator;
 
-use crate::database::sql::{Sql, Value, pg_error};
+use crate::database::sql::{Prepared, Sql, Value, pg_error};
 use crate::database::{Record, Status, upsert_target, upsert_task};
 use crate::search::Measurement;
 use crate::target::TargetKey;
@@ -241,40 +241,64 @@ pub fn fail_exhausted(client: &mut Client, target: &TargetKey) -> Result<u64, St
 /// A task's key, summary and IR, by its row id: a worker reads each task once.
 pub type TaskCache = HashMap<i64, (String, String, String)>;
 
+/// The claim of the oldest job of target `?1` that is queued or whose lease expired, by
+/// worker `?2` for `?3` seconds, other than job `?4` (the one a worker is completing in
+/// the same statement).
+const CLAIM: &str = "claim AS (
+         UPDATE jobs SET state = 'running', worker = ?2, attempts = attempts + 1,
+             lease_until = {now} + ?3
+         WHERE id = (SELECT j.id FROM jobs j JOIN targets t ON j.target_id = t.id
+             WHERE t.key = ?1 AND j.id <> ?4 AND (j.state = 'queued'
+                 OR (j.state = 'running' AND j.lease_until < {now} AND j.attempts < j.max_attempts))
+             ORDER BY j.id LIMIT 1 FOR UPDATE OF j SKIP LOCKED)
+         RETURNING id, attempts, task_id, space, decision, description, search)";
+
 /// Claims the oldest job of `target` that is queued or whose lease has expired, for
-/// `lease`; `None` when there is none. One statement; the task is read only the first
-/// time it is seen.
+/// `lease`; `None` when there is none. One prepared statement; the task is read only the
+/// first time it is seen.
 pub fn claim(
     client: &mut Client,
+    prepared: &mut Prepared,
     worker: &str,
     target: &TargetKey,
     lease: Duration,
     tasks: &mut TaskCache,
 ) -> Result<Option<Job>, String> {
-    let rows = Sql::query(
+    static SQL: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+        format!(
+            "WITH {CLAIM} SELECT id, attempts, task_id, space, decision, description, search FROM claim"
+        )
+    });
+    let rows = prepared.query(
         client,
-        "UPDATE jobs SET state = 'running', worker = ?2, attempts = attempts + 1,
-             lease_until = {now} + ?3
-         WHERE id = (SELECT j.id FROM jobs j JOIN targets t ON j.target_id = t.id
-             WHERE t.key = ?1 AND (j.state = 'queued'
-                 OR (j.state = 'running' AND j.lease_until < {now} AND j.attempts < j.max_attempts))
-             ORDER BY j.id LIMIT 1 FOR UPDATE OF j SKIP LOCKED)
-         RETURNING id, attempts, task_id, space, decision, description, search",
+        SQL.as_str(),
         &[
             Value::text(target.id()),
             Value::text(worker),
             Value::Real(Some(lease.as_secs_f64())),
+            Value::Int(Some(0)),
         ],
     )?;
-    let Some(row) = rows.first() else {
-        return Ok(None);
-    };
+    match rows.first() {
+        Some(row) => claimed_job(client, prepared, row, tasks).map(Some),
+        None => Ok(None),
+    }
+}
+
+/// The job of a claim's row (`id, attempts, task_id, space, decision, description,
+/// search`).
+fn claimed_job(
+    client: &mut Client,
+    prepared: &mut Prepared,
+    row: &[Value],
+    tasks: &mut TaskCache,
+) -> Result<Job, String> {
     let text = |v: &Value| v.as_text().unwrap_or_default().to_string();
     let task_id = row[2].as_int().ok_or("a job without its task")?;
     let (task_key, task_summary, task_ir) = match tasks.entry(task_id) {
         std::collections::hash_map::Entry::Occupied(e) => e.get().clone(),
         std::collections::hash_map::Entry::Vacant(e) => {
-            let task = Sql::query(
+            let task = prepared.query(
                 client,
                 "SELECT key, summary, ir FROM tasks WHERE id = ?1",
                 &[Value::Int(Some(task_id))],
@@ -284,7 +308,7 @@ pub fn claim(
                 .clone()
         }
     };
-    Ok(Some(Job {
+    Ok(Job {
         id: row[0].as_int().ok_or("a job without an id")?,
         attempt: row[1].as_int().unwrap_or(0),
         task_key,
@@ -294,7 +318,7 @@ pub fn claim(
         decision: text(&row[4]),
         description: text(&row[5]),
         search: text(&row[6]),
-    }))
+    })
 }
 
 /// Extends the lease of `job` held by `worker`; `false` when the worker no longer holds it.
@@ -336,45 +360,110 @@ pub enum Completion {
     LeaseLost,
 }
 
+/// The completion of job `?5` (claim `?7`) by worker `?2`: its record (decision `?8`,
+/// status `?9`, latency `?10`, run times `?11`, error `?6`) and its state, in data-modifying
+/// parts of one statement, so one transaction. The record's insertion notifies the
+/// coordinators, at commit.
+const COMPLETE: &str = "done AS (
+         UPDATE jobs SET state = 'done', finished = {now}, lease_until = NULL, error = ?6
+         WHERE id = ?5 AND worker = ?2 AND attempts = ?7 AND state = 'running'
+         RETURNING id, target_id, task_id, space, description, search),
+     seen AS (
+         UPDATE workers SET jobs_done = jobs_done + 1, last_seen = {now}
+         WHERE name = ?2 AND EXISTS (SELECT 1 FROM done)),
+     recorded AS (
+         INSERT INTO records (target_id, task_id, space, decision, description, status,
+             latency_s, runs_s, error, search, created, job_id)
+         SELECT target_id, task_id, space, ?8, description, ?9, ?10, ?11, ?6, search, {now}, id
+         FROM done
+         RETURNING pg_notify('tb_tune_done', ''))";
+
+/// The parameters `?5` to `?11` of `COMPLETE`.
+fn completion_params(job: &Job, decision: &[usize], m: &Measurement) -> [Value; 7] {
+    [
+        Value::Int(Some(job.id)),
+        Value::Text(m.error.clone()),
+        Value::Int(Some(job.attempt)),
+        Value::text(serde_json::to_string(decision).expect("indices serialize")),
+        Value::text(m.status.as_str()),
+        Value::Real(m.latency_s),
+        Value::text(serde_json::to_string(&m.runs_s).expect("numbers serialize")),
+    ]
+}
+
 /// Writes the record of `job` and marks it done, if `worker` still holds it: one
 /// statement, so one transaction (the job's row gives the record its target and task).
 pub fn complete(
     client: &mut Client,
+    prepared: &mut Prepared,
     worker: &str,
     job: &Job,
     decision: &[usize],
     m: &Measurement,
 ) -> Result<Completion, String> {
-    let inserted = Sql::execute(
+    let mut no_tasks = TaskCache::new();
+    complete_and_claim(
         client,
-        "WITH done AS (
-             UPDATE jobs SET state = 'done', finished = {now}, lease_until = NULL, error = ?4
-             WHERE id = ?1 AND worker = ?2 AND attempts = ?3 AND state = 'running'
-             RETURNING id, target_id, task_id, space, description, search),
-         seen AS (
-             UPDATE workers SET jobs_done = jobs_done + 1, last_seen = {now}
-             WHERE name = ?2 AND EXISTS (SELECT 1 FROM done))
-         INSERT INTO records (target_id, task_id, space, decision, description, status,
-             latency_s, runs_s, error, search, created, job_id)
-         SELECT target_id, task_id, space, ?5, description, ?6, ?7, ?8, ?4, search, {now}, id
-         FROM done",
-        &[
-            Value::Int(Some(job.id)),
-            Value::text(worker),
-            Value::Int(Some(job.attempt)),
-            Value::Text(m.error.clone()),
-            Value::text(serde_json::to_string(decision).expect("indices serialize")),
-            Value::text(m.status.as_str()),
-            Value::Real(m.latency_s),
-            Value::text(serde_json::to_string(&m.runs_s).expect("numbers serialize")),
-        ],
-    )?;
-    if inserted == 1 {
-        // A wake-up only: coordinators also poll, so it need not be in the transaction.
-        let _ = client.batch_execute(&format!("NOTIFY {DONE_CHANNEL}"));
-        return Ok(Completion::Recorded);
+        prepared,
+        worker,
+        job,
+        decision,
+        m,
+        None,
+        &mut no_tasks,
+    )
+    .map(|(completion, _)| completion)
+}
+
+/// What to claim next with a completion: the worker's target and the lease.
+pub struct NextClaim<'a> {
+    pub target: &'a TargetKey,
+    pub lease: Duration,
+}
+
+/// Completes `job` as [`complete`] does and, in the same statement (one round trip),
+/// claims the next job as [`claim`] does when `next` is given.
+#[allow(clippy::too_many_arguments)]
+pub fn complete_and_claim(
+    client: &mut Client,
+    prepared: &mut Prepared,
+    worker: &str,
+    job: &Job,
+    decision: &[usize],
+    m: &Measurement,
+    next: Option<NextClaim<'_>>,
+    tasks: &mut TaskCache,
+) -> Result<(Completion, Option<Job>), String> {
+    static SQL: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+        format!(
+            "WITH {COMPLETE}, {CLAIM}
+             SELECT (SELECT count(*) FROM recorded), c.id, c.attempts, c.task_id, c.space,
+                 c.decision, c.description, c.search
+             FROM (SELECT 1) one LEFT JOIN claim c ON true"
+        )
+    });
+    // Without a next claim, the claim's target matches nothing.
+    let (target, lease) = match &next {
+        Some(n) => (n.target.id(), n.lease.as_secs_f64()),
+        None => (String::new(), 0.0),
+    };
+    let mut params = vec![
+        Value::text(target),
+        Value::text(worker),
+        Value::Real(Some(lease)),
+        Value::Int(Some(job.id)),
+    ];
+    params.extend(completion_params(job, decision, m));
+    let rows = prepared.query(client, SQL.as_str(), &params)?;
+    let row = rows.first().ok_or("a completion returned no row")?;
+    let claimed = match row[1].as_int() {
+        Some(_) => Some(claimed_job(client, prepared, &row[1..], tasks)?),
+        None => None,
+    };
+    if row[0].as_int() == Some(1) {
+        return Ok((Completion::Recorded, claimed));
     }
-    let mine = Sql::query(
+    let mine = prepared.query(
         client,
         "SELECT count(*) FROM jobs WHERE id = ?1 AND worker = ?2 AND attempts = ?3
              AND state = 'done'",
@@ -384,11 +473,12 @@ pub fn complete(
             Value::Int(Some(job.attempt)),
         ],
     )?;
-    Ok(if mine.first().and_then(|r| r[0].as_int()) == Some(1) {
+    let completion = if mine.first().and_then(|r| r[0].as_int()) == Some(1) {
         Completion::AlreadyRecorded
     } else {
         Completion::LeaseLost
-    })
+    };
+    Ok((completion, claimed))
 }
 
 /// Waits up to `timeout` for a notification on the channels this client listens to;

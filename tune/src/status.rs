@@ -1,13 +1,17 @@
 //! `tb-tune status`: the queue per target and state, the workers seen with their targets,
 //! throughput, and the best latency per task and target. The queries are the schema's
-//! shared SQL, so a SQLite file answers too (with an empty queue). Targets show as their
-//! CPU and thread count (two targets of one CPU with other feature strings look alike
-//! here; the database keeps them apart).
+//! shared SQL, so a SQLite file answers too (with an empty queue). The report starts with
+//! the targets in full (CPU model, thread count, ISA feature string), each numbered; the
+//! other sections name a target by its number and CPU, so two targets of one CPU with
+//! other features or thread counts stay apart.
 
 use std::fmt::Write;
 
 use crate::Database;
 use crate::database::sql::Value;
+
+/// A target's name in the report's sections: its number in `targets:`, CPU and threads.
+const TARGET: &str = "('#' || t.id || ' ' || t.cpu || ' (threads=' || t.threads || ')')";
 
 fn cell(v: &Value) -> String {
     match v {
@@ -21,12 +25,30 @@ fn cell(v: &Value) -> String {
 /// The report, as text.
 pub fn report(db: &Database) -> Result<String, String> {
     let mut out = String::new();
-    let q = |sql: &str| db.with(|s| s.query(sql, &[]));
-    let queue = q(
-        "SELECT t.cpu || ' (threads=' || t.threads || ')', j.state, count(*)
+    let q = |sql: &str| db.with(|s| s.query(&sql.replace("{target}", TARGET), &[]));
+    let targets =
+        q("SELECT '#' || t.id, t.cpu, t.threads, t.features FROM targets t ORDER BY t.id")?;
+    writeln!(out, "targets:").expect("a string");
+    if targets.is_empty() {
+        writeln!(out, "  none").expect("a string");
+    }
+    for row in &targets {
+        let features = match row[3].as_text() {
+            Some("") | None => "(none)".to_string(),
+            Some(f) => f.to_string(),
+        };
+        writeln!(
+            out,
+            "  {} {} threads={} features={features}",
+            cell(&row[0]),
+            cell(&row[1]),
+            cell(&row[2]),
+        )
+        .expect("a string");
+    }
+    let queue = q("SELECT {target}, j.state, count(*)
          FROM jobs j JOIN targets t ON j.target_id = t.id
-         GROUP BY t.id, t.cpu, t.threads, j.state ORDER BY t.id, j.state",
-    )?;
+         GROUP BY t.id, t.cpu, t.threads, j.state ORDER BY t.id, j.state")?;
     writeln!(out, "queue:").expect("a string");
     if queue.is_empty() {
         writeln!(out, "  empty").expect("a string");
@@ -41,8 +63,10 @@ pub fn report(db: &Database) -> Result<String, String> {
         )
         .expect("a string");
     }
-    let workers = q("SELECT w.name, t.cpu || ' (threads=' || t.threads || ')', w.state, {now} - w.last_seen, w.jobs_done
-         FROM workers w JOIN targets t ON w.target_id = t.id ORDER BY w.name")?;
+    let workers = q(
+        "SELECT w.name, {target}, w.state, {now} - w.last_seen, w.jobs_done
+         FROM workers w JOIN targets t ON w.target_id = t.id ORDER BY w.name",
+    )?;
     writeln!(out, "workers:").expect("a string");
     if workers.is_empty() {
         writeln!(out, "  none seen").expect("a string");
@@ -73,12 +97,10 @@ pub fn report(db: &Database) -> Result<String, String> {
         )
         .expect("a string");
     }
-    let best = q(
-        "SELECT t.cpu || ' (threads=' || t.threads || ')', k.key, k.summary, count(*),
+    let best = q("SELECT {target}, k.key, k.summary, count(*),
              min(CASE WHEN r.status = 'ok' THEN r.latency_s END)
          FROM records r JOIN targets t ON r.target_id = t.id JOIN tasks k ON r.task_id = k.id
-         GROUP BY t.id, t.cpu, t.threads, k.key, k.summary ORDER BY t.id, k.key",
-    )?;
+         GROUP BY t.id, t.cpu, t.threads, k.key, k.summary ORDER BY t.id, k.key")?;
     writeln!(out, "best latency per task:").expect("a string");
     if best.is_empty() {
         writeln!(out, "  no records").expect("a string");

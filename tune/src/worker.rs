@@ -17,8 +17,9 @@ use postgres::Client;
 use tb_passes::schedule::Target;
 
 use crate::database::postgres::connect;
+use crate::database::sql::Prepared;
 use crate::database::sql::pg_error;
-use crate::queue::{self, Completion, Job};
+use crate::queue::{self, Completion, Job, NextClaim};
 use crate::search::{Measurement, Measurer};
 use crate::space::{Space, TunableTask};
 use crate::target::TargetKey;
@@ -229,6 +230,7 @@ fn work(
     summary: &mut WorkerSummary,
 ) -> Result<(), String> {
     let mut client = session(options, log)?;
+    let mut prepared = Prepared::default();
     let mut idle_since = Instant::now();
     let mut jobs = 0;
     let mut last_error = Instant::now();
@@ -236,8 +238,11 @@ fn work(
     let mut tasks = queue::TaskCache::new();
     let mut last_expiry_check: Option<Instant> = None;
     let mut idle = false;
+    // A job claimed together with the last completion: it is in hand, so it is measured
+    // even when a stop was asked for meanwhile.
+    let mut next: Option<Job> = None;
     loop {
-        if stop::requested() || options.max_jobs.is_some_and(|m| jobs >= m) {
+        if next.is_none() && (stop::requested() || options.max_jobs.is_some_and(|m| jobs >= m)) {
             break;
         }
         // Jobs whose lease expired for the last time are failed by whichever worker of
@@ -246,17 +251,21 @@ fn work(
             last_expiry_check = Some(Instant::now());
             if let Err(e) = queue::fail_exhausted(&mut client, &options.target) {
                 log(&format!("cannot check expired leases: {e}"));
-                client = reconnect(options, log, summary, &mut last_error)?;
+                client = reconnect(options, log, summary, &mut last_error, &mut prepared)?;
                 continue;
             }
         }
-        let claimed = queue::claim(
-            &mut client,
-            &options.name,
-            &options.target,
-            options.lease,
-            &mut tasks,
-        );
+        let claimed = match next.take() {
+            Some(job) => Ok(Some(job)),
+            None => queue::claim(
+                &mut client,
+                &mut prepared,
+                &options.name,
+                &options.target,
+                options.lease,
+                &mut tasks,
+            ),
+        };
         let job = match claimed {
             Ok(Some(job)) => job,
             Ok(None) => {
@@ -269,13 +278,13 @@ fn work(
                 }
                 if let Err(e) = queue::wait_notification(&mut client, Duration::from_millis(200)) {
                     log(&format!("lost the database: {e}"));
-                    client = reconnect(options, log, summary, &mut last_error)?;
+                    client = reconnect(options, log, summary, &mut last_error, &mut prepared)?;
                 }
                 continue;
             }
             Err(e) => {
                 log(&format!("cannot claim a job: {e}"));
-                client = reconnect(options, log, summary, &mut last_error)?;
+                client = reconnect(options, log, summary, &mut last_error, &mut prepared)?;
                 continue;
             }
         };
@@ -287,22 +296,52 @@ fn work(
         match prepare(&job, host, options.synthetic, &mut spaces) {
             Err(why) => {
                 log(&format!("job {} rejected: {why}", job.id));
-                retry(options, log, summary, &mut client, &mut last_error, |c| {
-                    reject(c, &options.name, &job, &why)
-                })?;
+                retry(
+                    options,
+                    log,
+                    summary,
+                    &mut client,
+                    &mut prepared,
+                    &mut last_error,
+                    |c, _| reject(c, &options.name, &job, &why),
+                )?;
                 summary.rejected += 1;
             }
             Ok((task, decision)) => {
                 let m: Measurement = measurer.measure(&task, decision.as_deref());
-                let recorded = retry(options, log, summary, &mut client, &mut last_error, |c| {
-                    queue::complete(
-                        c,
-                        &options.name,
-                        &job,
-                        decision.as_deref().unwrap_or(&[]),
-                        &m,
-                    )
-                })?;
+                // The next job is claimed in the completion's round trip, unless this
+                // worker is about to stop. A retried completion (its answer lost with the
+                // connection) claims nothing: a job claimed by a lost answer comes back
+                // when its lease expires.
+                let mut first_try = true;
+                let (recorded, claimed) = retry(
+                    options,
+                    log,
+                    summary,
+                    &mut client,
+                    &mut prepared,
+                    &mut last_error,
+                    |c, p| {
+                        let more = first_try
+                            && !stop::requested()
+                            && options.max_jobs.is_none_or(|m| jobs + 1 < m);
+                        first_try = false;
+                        queue::complete_and_claim(
+                            c,
+                            p,
+                            &options.name,
+                            &job,
+                            decision.as_deref().unwrap_or(&[]),
+                            &m,
+                            more.then_some(NextClaim {
+                                target: &options.target,
+                                lease: options.lease,
+                            }),
+                            &mut tasks,
+                        )
+                    },
+                )?;
+                next = claimed;
                 match recorded {
                     Completion::Recorded | Completion::AlreadyRecorded => summary.recorded += 1,
                     Completion::LeaseLost => {
@@ -337,6 +376,7 @@ fn reconnect(
     log: &mut dyn FnMut(&str),
     summary: &mut WorkerSummary,
     last_error: &mut Instant,
+    prepared: &mut Prepared,
 ) -> Result<Client, String> {
     // An error that is not a lost connection would repeat at once: pace them.
     if last_error.elapsed() < Duration::from_millis(100) {
@@ -344,6 +384,7 @@ fn reconnect(
     }
     *last_error = Instant::now();
     summary.reconnects += 1;
+    prepared.clear();
     session(options, log)
 }
 
@@ -353,16 +394,17 @@ fn retry<T>(
     log: &mut dyn FnMut(&str),
     summary: &mut WorkerSummary,
     client: &mut Client,
+    prepared: &mut Prepared,
     last_error: &mut Instant,
-    mut op: impl FnMut(&mut Client) -> Result<T, String>,
+    mut op: impl FnMut(&mut Client, &mut Prepared) -> Result<T, String>,
 ) -> Result<T, String> {
     let start = Instant::now();
     loop {
-        match op(client) {
+        match op(client, prepared) {
             Ok(v) => return Ok(v),
             Err(e) if start.elapsed() < options.reconnect_for => {
                 log(&format!("cannot commit: {e}; reconnecting"));
-                *client = reconnect(options, log, summary, last_error)?;
+                *client = reconnect(options, log, summary, last_error, prepared)?;
             }
             Err(e) => return Err(e),
         }

@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use common::target_key;
 use pg::PgCluster;
-use tb_tune::database::sql::Value;
+use tb_tune::database::sql::{Prepared, Value};
 use tb_tune::queue::{self, Completion, NewJob};
 use tb_tune::search::Measurement;
 use tb_tune::{Database, Record, Status};
@@ -274,38 +274,46 @@ fn leases_expire_retry_and_fail_after_max_attempts() {
     .unwrap();
     let lease = Duration::from_millis(300);
     let mut tasks = queue::TaskCache::new();
+    let (mut p1, mut p2) = (Prepared::default(), Prepared::default());
     // Two workers claim different jobs; a worker of another target claims none.
-    let j1 = queue::claim(&mut w1, "w1", &target, lease, &mut tasks)
+    let j1 = queue::claim(&mut w1, &mut p1, "w1", &target, lease, &mut tasks)
         .unwrap()
         .unwrap();
-    let j2 = queue::claim(&mut w2, "w2", &target, lease, &mut tasks)
+    let j2 = queue::claim(&mut w2, &mut p2, "w2", &target, lease, &mut tasks)
         .unwrap()
         .unwrap();
     assert_ne!(j1.id, j2.id);
     assert!(
-        queue::claim(&mut w2, "w2", &target_key("skylake", 1), lease, &mut tasks)
-            .unwrap()
-            .is_none()
+        queue::claim(
+            &mut w2,
+            &mut p2,
+            "w2",
+            &target_key("skylake", 1),
+            lease,
+            &mut tasks
+        )
+        .unwrap()
+        .is_none()
     );
     // w2 completes; w1 "dies" (stops renewing), its job is claimed again after the lease.
     assert_eq!(
-        queue::complete(&mut w2, "w2", &j2, &[2], &ok(1.0)).unwrap(),
+        queue::complete(&mut w2, &mut p2, "w2", &j2, &[2], &ok(1.0)).unwrap(),
         Completion::Recorded
     );
     assert!(
-        queue::claim(&mut w2, "w2", &target, lease, &mut tasks)
+        queue::claim(&mut w2, &mut p2, "w2", &target, lease, &mut tasks)
             .unwrap()
             .is_none(),
         "w1 still holds its lease"
     );
     std::thread::sleep(Duration::from_millis(400));
-    let again = queue::claim(&mut w2, "w2", &target, lease, &mut tasks)
+    let again = queue::claim(&mut w2, &mut p2, "w2", &target, lease, &mut tasks)
         .unwrap()
         .unwrap();
     assert_eq!((again.id, again.attempt), (j1.id, 2));
     // The first holder comes back late: its completion is refused, nothing is written.
     assert_eq!(
-        queue::complete(&mut w1, "w1", &j1, &[1], &ok(9.0)).unwrap(),
+        queue::complete(&mut w1, &mut p1, "w1", &j1, &[1], &ok(9.0)).unwrap(),
         Completion::LeaseLost
     );
     assert!(!queue::renew(&mut w1, "w1", j1.id, j1.attempt, lease).unwrap());
@@ -313,7 +321,7 @@ fn leases_expire_retry_and_fail_after_max_attempts() {
     std::thread::sleep(Duration::from_millis(400));
     assert_eq!(queue::fail_exhausted(&mut w2, &target).unwrap(), 1);
     assert!(
-        queue::claim(&mut w2, "w2", &target, lease, &mut tasks)
+        queue::claim(&mut w2, &mut p2, "w2", &target, lease, &mut tasks)
             .unwrap()
             .is_none()
     );
@@ -331,6 +339,80 @@ fn leases_expire_retry_and_fail_after_max_attempts() {
     assert_eq!(
         count(&db, "SELECT count(*) FROM jobs WHERE state = 'failed'"),
         1
+    );
+}
+
+#[test]
+fn a_completion_claims_the_next_job_in_the_same_statement() {
+    let Some(pg) = cluster("a_completion_claims_the_next_job_in_the_same_statement") else {
+        return;
+    };
+    let location = pg.database("tuning").unwrap();
+    drop(Database::connect(&location).unwrap());
+    let target = target_key("znver3", 1);
+    let mut c = tb_tune::database::postgres::connect(&location).unwrap();
+    c.batch_execute(&format!("LISTEN {}", queue::DONE_CHANNEL))
+        .unwrap();
+    let mut w = tb_tune::database::postgres::connect(&location).unwrap();
+    queue::register_worker(&mut w, "w", "h", &target).unwrap();
+    let jobs = [job("aa", vec![1]), job("aa", vec![2]), job("aa", vec![3])];
+    let ids = queue::enqueue(&mut c, &target, "c", 3, &jobs).unwrap();
+    let mut p = Prepared::default();
+    let mut tasks = queue::TaskCache::new();
+    let lease = Duration::from_millis(200);
+    let next = || queue::NextClaim {
+        target: &target,
+        lease,
+    };
+    let j1 = queue::claim(&mut w, &mut p, "w", &target, lease, &mut tasks)
+        .unwrap()
+        .unwrap();
+    let (done, j2) = queue::complete_and_claim(
+        &mut w,
+        &mut p,
+        "w",
+        &j1,
+        &[1],
+        &ok(1.0),
+        Some(next()),
+        &mut tasks,
+    )
+    .unwrap();
+    assert_eq!(done, Completion::Recorded);
+    let j2 = j2.expect("the next job comes with the completion");
+    assert_eq!((j2.id, j2.attempt, j2.task_key.as_str()), (ids[1], 1, "aa"));
+    // The record's insertion notified the coordinators.
+    assert!(queue::wait_notification(&mut c, Duration::from_secs(5)).unwrap());
+    let (done, none) =
+        queue::complete_and_claim(&mut w, &mut p, "w", &j2, &[2], &ok(2.0), None, &mut tasks)
+            .unwrap();
+    assert_eq!((done, none.is_none()), (Completion::Recorded, true));
+    // A job whose lease expired while still held is completed, never claimed again by
+    // its own completion.
+    let j3 = queue::claim(&mut w, &mut p, "w", &target, lease, &mut tasks)
+        .unwrap()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    let (done, again) = queue::complete_and_claim(
+        &mut w,
+        &mut p,
+        "w",
+        &j3,
+        &[3],
+        &ok(3.0),
+        Some(next()),
+        &mut tasks,
+    )
+    .unwrap();
+    assert_eq!((done, again.is_none()), (Completion::Recorded, true));
+    let db = Database::connect(&location).unwrap();
+    assert_eq!(count(&db, "SELECT count(*) FROM records"), 3);
+    assert_eq!(
+        count(
+            &db,
+            "SELECT count(*) FROM jobs WHERE state = 'done' AND attempts = 1"
+        ),
+        3
     );
 }
 
@@ -425,4 +507,164 @@ fn a_worker_rejects_malformed_jobs_and_ignores_foreign_targets() {
     // The coordinator learns of rejected jobs as errors.
     let report = tb_tune::status::report(&db).unwrap();
     assert!(report.contains("queued"), "{report}");
+}
+
+fn tls_cluster(test: &str) -> Option<std::sync::Arc<(PgCluster, pg::TlsFiles)>> {
+    match PgCluster::shared_tls() {
+        Ok(c) => Some(c),
+        Err(why) => {
+            tb_support::test_gate::skip(test, why);
+            None
+        }
+    }
+}
+
+/// Whether the connection's session is encrypted, as the server sees it.
+fn encrypted(client: &mut postgres::Client) -> bool {
+    client
+        .query_one(
+            "SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()",
+            &[],
+        )
+        .unwrap()
+        .get(0)
+}
+
+#[test]
+fn sslmode_require_encrypts_without_checking_the_certificate() {
+    let Some(both) = tls_cluster("sslmode_require_encrypts_without_checking_the_certificate")
+    else {
+        return;
+    };
+    let location = both.0.database("tls_require").unwrap();
+    let mut client =
+        tb_tune::database::postgres::connect(&format!("{location}?sslmode=require")).unwrap();
+    assert!(encrypted(&mut client));
+    // The schema and the records work the same over TLS.
+    let mut db = Database::connect(&format!("{location}?sslmode=require")).unwrap();
+    db.add(&record("aa", vec![1], 2.0), "matmul", "ir a")
+        .unwrap();
+    assert_eq!(db.records(&target_key("znver3", 1)).unwrap().len(), 1);
+}
+
+#[test]
+fn sslmode_disable_stays_in_the_clear_on_a_tls_server() {
+    let Some(both) = tls_cluster("sslmode_disable_stays_in_the_clear_on_a_tls_server") else {
+        return;
+    };
+    let location = both.0.database("tls_disable").unwrap();
+    let mut client =
+        tb_tune::database::postgres::connect(&format!("{location}?sslmode=disable")).unwrap();
+    assert!(!encrypted(&mut client));
+}
+
+#[test]
+fn verify_full_with_the_servers_ca_connects() {
+    let Some(both) = tls_cluster("verify_full_with_the_servers_ca_connects") else {
+        return;
+    };
+    let (cluster, files) = (&both.0, &both.1);
+    let location = cluster.database("tls_full").unwrap();
+    let mut client = tb_tune::database::postgres::connect(&format!(
+        "{location}?sslmode=verify-full&sslrootcert={}",
+        files.ca.display()
+    ))
+    .unwrap();
+    assert!(encrypted(&mut client));
+}
+
+#[test]
+fn verify_full_with_another_ca_is_refused_with_the_reason() {
+    let Some(both) = tls_cluster("verify_full_with_another_ca_is_refused_with_the_reason") else {
+        return;
+    };
+    let (cluster, files) = (&both.0, &both.1);
+    let location = cluster.database("tls_wrong_ca").unwrap();
+    let e = tb_tune::database::postgres::connect(&format!(
+        "{location}?sslmode=verify-full&sslrootcert={}",
+        files.other_ca.display()
+    ))
+    .err()
+    .expect("an unrelated CA is refused");
+    assert!(e.contains("certificate verify failed"), "{e}");
+    assert!(e.contains("sslmode=verify-full"), "{e}");
+    assert!(e.contains(&files.other_ca.display().to_string()), "{e}");
+    // require with that CA named checks the chain too (libpq's rule).
+    let e = tb_tune::database::postgres::connect(&format!(
+        "{location}?sslmode=require&sslrootcert={}",
+        files.other_ca.display()
+    ))
+    .err()
+    .expect("require with a root certificate checks the chain");
+    assert!(e.contains("certificate verify failed"), "{e}");
+}
+
+#[test]
+fn verify_ca_accepts_a_name_that_verify_full_refuses() {
+    let Some(both) = tls_cluster("verify_ca_accepts_a_name_that_verify_full_refuses") else {
+        return;
+    };
+    let (cluster, files) = (&both.0, &both.1);
+    let location = cluster.database("tls_names").unwrap();
+    // The certificate names 127.0.0.1 only; `localhost` reaches the same server.
+    let by_name = location.replace("127.0.0.1", "localhost");
+    let ca = files.ca.display();
+    let e = tb_tune::database::postgres::connect(&format!(
+        "{by_name}?sslmode=verify-full&sslrootcert={ca}&hostaddr=127.0.0.1"
+    ))
+    .err()
+    .expect("the name does not match");
+    assert!(e.contains("certificate"), "{e}");
+    let mut client = tb_tune::database::postgres::connect(&format!(
+        "{by_name}?sslmode=verify-ca&sslrootcert={ca}&hostaddr=127.0.0.1"
+    ))
+    .unwrap();
+    assert!(encrypted(&mut client));
+}
+
+#[test]
+fn a_socket_connection_ignores_sslmode_as_libpq_does() {
+    let Some(both) = tls_cluster("a_socket_connection_ignores_sslmode_as_libpq_does") else {
+        return;
+    };
+    let cluster = &both.0;
+    let location = cluster.database("tls_socket").unwrap();
+    let dbname = location.rsplit('/').next().unwrap();
+    let mut client = tb_tune::database::postgres::connect(&format!(
+        "host='{}' port={} user=tb dbname={dbname} sslmode=verify-full",
+        cluster.dir().display(),
+        cluster.port
+    ))
+    .unwrap();
+    assert!(!encrypted(&mut client));
+}
+
+#[test]
+fn status_names_targets_in_full_and_keeps_alike_ones_apart() {
+    let Some(pg) = cluster("status_names_targets_in_full_and_keeps_alike_ones_apart") else {
+        return;
+    };
+    let location = pg.database("status").unwrap();
+    let mut db = Database::connect(&location).unwrap();
+    let mut avx512 = record("aa", vec![1], 2.0);
+    avx512.target.features = "+avx2,+avx512f,+fma".into();
+    db.add(&record("aa", vec![1], 1.0), "matmul", "ir a")
+        .unwrap();
+    db.add(&avx512, "matmul", "ir a").unwrap();
+    db.add(&record("aa", vec![2], 3.0), "matmul", "ir a")
+        .unwrap();
+    let report = tb_tune::status::report(&db).unwrap();
+    assert!(
+        report.contains("targets:\n  #1 znver3 threads=1 features=+avx2,+fma\n  #2 znver3 threads=1 features=+avx2,+avx512f,+fma\n"),
+        "{report}"
+    );
+    // One CPU, two feature sets: two lines of best latency, each naming its target.
+    assert!(
+        report.contains("2 trials  1000.0000 ms  #1 znver3 (threads=1)"),
+        "{report}"
+    );
+    assert!(
+        report.contains("1 trials  2000.0000 ms  #2 znver3 (threads=1)"),
+        "{report}"
+    );
 }

@@ -20,6 +20,7 @@
 pub mod postgres;
 pub mod schema;
 pub mod sql;
+pub mod tls;
 
 use std::cell::RefCell;
 use std::io::{BufRead, Write};

@@ -5,8 +5,8 @@
 //! refused, and the password comes from `PGPASSWORD` or from the password file
 //! (`PGPASSFILE`, else `~/.pgpass`; lines `host:port:database:user:password`, `*`
 //! matching anything, `\:` and `\\` escaped), as with libpq. The user defaults to
-//! `PGUSER`, then the login name. This build speaks PostgreSQL without TLS: a location
-//! that requires TLS (`sslmode=require`) is refused rather than silently sent in clear.
+//! `PGUSER`, then the login name. TLS follows libpq's `sslmode` and `sslrootcert` (see
+//! `tls.rs`).
 
 use std::path::PathBuf;
 use std::str::FromStr;
@@ -15,24 +15,26 @@ use std::time::Duration;
 use postgres::config::{Host, SslMode};
 use postgres::{Client, Config, NoTls};
 
+use super::tls::{self, TlsSettings};
+
 /// Whether `location` names a PostgreSQL database rather than a SQLite file.
 pub fn is_postgres(location: &str) -> bool {
     location.starts_with("postgres://") || location.starts_with("postgresql://")
 }
 
-/// The connection settings of `location`, with the password looked up.
-pub fn config(location: &str) -> Result<Config, String> {
+/// The connection settings of `location`, with the password looked up, and its TLS
+/// settings.
+pub fn config(location: &str) -> Result<(Config, TlsSettings), String> {
+    let split = tls::split_location(location)?;
     let mut config =
-        Config::from_str(location).map_err(|e| format!("not a PostgreSQL location: {e}"))?;
+        Config::from_str(&split.rest).map_err(|e| format!("not a PostgreSQL location: {e}"))?;
     if config.get_password().is_some() {
         return Err(
             "a password in the database location is refused (it would show in process lists and logs): put it in PGPASSWORD or ~/.pgpass"
                 .into(),
         );
     }
-    if config.get_ssl_mode() == SslMode::Require {
-        return Err("sslmode=require: this tb-tune connects without TLS; use a local socket, loopback or an SSH tunnel".into());
-    }
+    let tls = tls::settings(split.sslmode.as_deref(), split.sslrootcert.as_deref())?;
     if config.get_user().is_none() {
         let user = std::env::var("PGUSER")
             .ok()
@@ -60,14 +62,32 @@ pub fn config(location: &str) -> Result<Config, String> {
     }
     config.connect_timeout(Duration::from_secs(10));
     config.application_name("tb-tune");
-    Ok(config)
+    // The server offers no TLS on a socket; libpq then connects in the clear whatever the
+    // mode, and so do we.
+    let sockets_only = config
+        .get_hosts()
+        .iter()
+        .all(|h| matches!(h, Host::Unix(_)));
+    config.ssl_mode(if sockets_only {
+        SslMode::Disable
+    } else {
+        tls.client_mode()
+    });
+    Ok((config, tls))
 }
 
 /// Connects to `location`.
 pub fn connect(location: &str) -> Result<Client, String> {
-    config(location)?
-        .connect(NoTls)
-        .map_err(|e| super::sql::pg_error(&e))
+    let (config, tls) = config(location)?;
+    let connector = match config.get_ssl_mode() {
+        SslMode::Disable => None,
+        _ => tls.connector()?,
+    };
+    let connected = match connector {
+        Some(connector) => config.connect(connector),
+        None => config.connect(NoTls),
+    };
+    connected.map_err(|e| tls.explain(super::sql::pg_error(&e)))
 }
 
 fn login_name() -> Option<String> {

@@ -256,3 +256,42 @@ macro_rules! impl_pg_sql {
 
 impl_pg_sql!(postgres::Client);
 impl_pg_sql!(postgres::Transaction<'_>);
+
+/// Statements prepared once on one connection and run by name afterwards: a statement
+/// given as text costs the client crate a round trip to prepare it each time. Belongs to
+/// one connection: clear it when reconnecting.
+#[derive(Default)]
+pub struct Prepared {
+    statements: std::collections::HashMap<&'static str, postgres::Statement>,
+}
+
+impl Prepared {
+    /// Forgets the statements (they died with their connection).
+    pub fn clear(&mut self) {
+        self.statements.clear();
+    }
+
+    /// Runs `sql` (in the shared dialect) on `client`, preparing it the first time.
+    pub fn query(
+        &mut self,
+        client: &mut postgres::Client,
+        sql: &'static str,
+        params: &[Value],
+    ) -> Result<Vec<Vec<Value>>, String> {
+        let statement = match self.statements.get(sql) {
+            Some(s) => s.clone(),
+            None => {
+                let s = client
+                    .prepare(&Dialect::Postgres.render(sql))
+                    .map_err(|e| pg_error(&e))?;
+                self.statements.insert(sql, s.clone());
+                s
+            }
+        };
+        let boxed = pg_params(params);
+        let rows = client
+            .query(&statement, &pg_refs(&boxed))
+            .map_err(|e| pg_error(&e))?;
+        pg_rows(rows)
+    }
+}

@@ -56,6 +56,96 @@ fn account(name: &str) -> Option<(u32, u32)> {
 static SHARED: std::sync::Mutex<std::sync::Weak<PgCluster>> =
     std::sync::Mutex::new(std::sync::Weak::new());
 
+/// The TLS cluster of the tests of one binary, with its certificates.
+static SHARED_TLS: std::sync::Mutex<std::sync::Weak<(PgCluster, TlsFiles)>> =
+    std::sync::Mutex::new(std::sync::Weak::new());
+
+/// Certificates made by the `openssl` tool: a CA, the server's certificate (for
+/// 127.0.0.1 only) signed by it, and an unrelated CA.
+pub struct TlsFiles {
+    pub ca: PathBuf,
+    pub server_cert: PathBuf,
+    pub server_key: PathBuf,
+    pub other_ca: PathBuf,
+}
+
+fn openssl(dir: &Path, args: &[&str]) -> Result<(), String> {
+    let out = Command::new("openssl")
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| format!("cannot run openssl (Debian package openssl): {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "openssl {args:?} failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    Ok(())
+}
+
+impl TlsFiles {
+    pub fn generate(dir: &Path) -> Result<TlsFiles, String> {
+        let key = [
+            "-newkey",
+            "ec",
+            "-pkeyopt",
+            "ec_paramgen_curve:prime256v1",
+            "-nodes",
+        ];
+        for (name, subject) in [
+            ("ca", "/CN=tb-tune test CA"),
+            ("other_ca", "/CN=unrelated CA"),
+        ] {
+            let (k, c) = (format!("{name}.key"), format!("{name}.pem"));
+            let mut args = vec!["req", "-x509"];
+            args.extend(key);
+            args.extend(["-keyout", &k, "-out", &c, "-days", "2", "-subj", subject]);
+            openssl(dir, &args)?;
+        }
+        let mut args = vec!["req"];
+        args.extend(key);
+        args.extend([
+            "-keyout",
+            "server.key",
+            "-out",
+            "server.csr",
+            "-subj",
+            "/CN=tb-tune test server",
+        ]);
+        openssl(dir, &args)?;
+        std::fs::write(dir.join("san.cnf"), "subjectAltName = IP:127.0.0.1\n")
+            .map_err(|e| e.to_string())?;
+        openssl(
+            dir,
+            &[
+                "x509",
+                "-req",
+                "-in",
+                "server.csr",
+                "-CA",
+                "ca.pem",
+                "-CAkey",
+                "ca.key",
+                "-CAcreateserial",
+                "-out",
+                "server.pem",
+                "-days",
+                "2",
+                "-extfile",
+                "san.cnf",
+            ],
+        )?;
+        Ok(TlsFiles {
+            ca: dir.join("ca.pem"),
+            server_cert: dir.join("server.pem"),
+            server_key: dir.join("server.key"),
+            other_ca: dir.join("other_ca.pem"),
+        })
+    }
+}
+
 impl PgCluster {
     /// A cluster shared by the tests that run at the same time (each creates its own
     /// database in it): started by the first, stopped when the last one drops it.
@@ -67,6 +157,77 @@ impl PgCluster {
         let cluster = std::sync::Arc::new(PgCluster::start()?);
         *shared = std::sync::Arc::downgrade(&cluster);
         Ok(cluster)
+    }
+
+    /// A cluster with TLS on (see `enable_tls`), shared like `shared`.
+    pub fn shared_tls() -> Result<std::sync::Arc<(PgCluster, TlsFiles)>, String> {
+        let mut shared = SHARED_TLS.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(cluster) = shared.upgrade() {
+            return Ok(cluster);
+        }
+        let cluster = PgCluster::start()?;
+        let files = TlsFiles::generate(cluster.dir())?;
+        cluster.enable_tls(&files)?;
+        let both = std::sync::Arc::new((cluster, files));
+        *shared = std::sync::Arc::downgrade(&both);
+        Ok(both)
+    }
+
+    /// Turns TLS on with the server certificate of `files` (a reload, no restart).
+    pub fn enable_tls(&self, files: &TlsFiles) -> Result<(), String> {
+        if let Some(name) = &self.user {
+            // The server reads its key as its own user, and only from a private file.
+            let (uid, gid) = account(name).expect("found at start");
+            for path in [&files.server_cert, &files.server_key] {
+                std::os::unix::fs::chown(path, Some(uid), Some(gid)).map_err(|e| e.to_string())?;
+            }
+        }
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&files.server_key, std::fs::Permissions::from_mode(0o600))
+            .map_err(|e| e.to_string())?;
+        let port = self.port.to_string();
+        let cert = format!(
+            "ALTER SYSTEM SET ssl_cert_file = '{}'",
+            files.server_cert.display()
+        );
+        let key = format!(
+            "ALTER SYSTEM SET ssl_key_file = '{}'",
+            files.server_key.display()
+        );
+        self.run(
+            "psql",
+            &[
+                "-h",
+                "127.0.0.1",
+                "-p",
+                &port,
+                "-U",
+                "tb",
+                "-d",
+                "postgres",
+                "-v",
+                "ON_ERROR_STOP=1",
+                "-c",
+                &cert,
+                "-c",
+                &key,
+                "-c",
+                "ALTER SYSTEM SET ssl = on",
+                "-c",
+                "SELECT pg_reload_conf()",
+            ],
+        )?;
+        // The server rereads its configuration soon after, not at once.
+        let require = format!("host=127.0.0.1 port={port} user=tb dbname=postgres sslmode=require");
+        let mut last = String::new();
+        for _ in 0..100 {
+            match self.run("psql", &[&require, "-c", "SELECT 1"]) {
+                Ok(()) => return Ok(()),
+                Err(e) => last = e,
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        Err(format!("the server did not turn TLS on: {last}"))
     }
 
     /// Starts a cluster whose `tb` role logs in without a password over loopback.
