@@ -83,6 +83,29 @@ def warning_model():
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 22)])
 
 
+def narrow_model():
+    """A FLOAT8E4M3FN weight (decoded into f32), a Cast to FLOAT8E5M2 and a Cast to INT4."""
+    weight = helper.make_tensor("w", TensorProto.FLOAT8E4M3FN, [3], [1.0, -2.0, 448.0])
+    nodes = [
+        helper.make_node("Mul", ["x", "w_f32"], ["p"], name="scale"),
+        helper.make_node("Cast", ["w"], ["w_f32"], name="widen", to=TensorProto.FLOAT),
+        helper.make_node("Cast", ["p"], ["y"], name="to_f8", to=TensorProto.FLOAT8E5M2),
+        helper.make_node("Cast", ["p"], ["z"], name="to_i4", to=TensorProto.INT4),
+    ]
+    nodes = [nodes[1], nodes[0], nodes[2], nodes[3]]
+    graph = helper.make_graph(
+        nodes,
+        "narrow",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [3])],
+        [
+            helper.make_tensor_value_info("y", TensorProto.FLOAT8E5M2, [3]),
+            helper.make_tensor_value_info("z", TensorProto.INT4, [3]),
+        ],
+        [weight],
+    )
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 21)])
+
+
 if __name__ == "__main__":
     kind, out = sys.argv[1], sys.argv[2]
     model = {
@@ -90,5 +113,6 @@ if __name__ == "__main__":
         "unsupported": unsupported_model,
         "invalid": invalid_model,
         "warning": warning_model,
+        "narrow": narrow_model,
     }[kind]()
     onnx.save(model, out)
