@@ -213,7 +213,10 @@ fn narrow_from_int32_data(
             u8::try_from(v).map_err(|_| {
                 OnnxError::invalid(
                     label,
-                    format!("int32_data[{i}] = {v} is not a byte of {} elements", narrow.name()),
+                    format!(
+                        "int32_data[{i}] = {v} is not a byte of {} elements",
+                        narrow.name()
+                    ),
                 )
             })
         })

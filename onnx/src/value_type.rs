@@ -46,11 +46,11 @@ impl TensorType {
         dtype_from_onnx(self.elem_type)
             .or_else(|| crate::NarrowType::from_onnx(self.elem_type).map(|n| n.carrier()))
             .ok_or_else(|| {
-            OnnxError::unsupported(
-                "",
-                format!("element type {}", data_type_name(self.elem_type)),
-            )
-        })
+                OnnxError::unsupported(
+                    "",
+                    format!("element type {}", data_type_name(self.elem_type)),
+                )
+            })
     }
 
     /// The shape if every dimension is known.

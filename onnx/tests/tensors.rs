@@ -110,11 +110,17 @@ fn narrow_floats_decode_into_f32_carriers() {
     // The same codes one per int32_data entry.
     let mut t = tensor(DataType::Float8e4m3fn, &[4]);
     t.int32_data = vec![0x38, 0xB8, 0x7E, 0x7F];
-    assert_eq!(decode_tensor(&t).unwrap().as_slice::<f32>().unwrap()[..3], [1.0, -1.0, 448.0]);
+    assert_eq!(
+        decode_tensor(&t).unwrap().as_slice::<f32>().unwrap()[..3],
+        [1.0, -1.0, 448.0]
+    );
     // FLOAT4E2M1, two to a byte, first element in the low nibble: 0x7 = 6, 0x1 = 0.5.
     let mut t = tensor(DataType::Float4e2m1, &[3]);
     t.raw_data = vec![0x17, 0x0A];
-    assert_eq!(decode_tensor(&t).unwrap().as_slice::<f32>().unwrap(), [6.0, 0.5, -1.0]);
+    assert_eq!(
+        decode_tensor(&t).unwrap().as_slice::<f32>().unwrap(),
+        [6.0, 0.5, -1.0]
+    );
 }
 
 #[test]
@@ -135,13 +141,26 @@ fn sub_byte_integers_decode_into_8_bit_carriers() {
 fn malformed_narrow_tensors_are_errors_that_name_the_problem() {
     let mut short = tensor(DataType::Int4, &[3]);
     short.raw_data = vec![0x12];
-    assert_message(&error(&short), &["tensor 't'", "1 bytes hold 3 INT4 elements", "take 2"]);
+    assert_message(
+        &error(&short),
+        &[
+            "tensor 't'",
+            "raw_data has 1 bytes",
+            "3 INT4 elements take 2",
+        ],
+    );
+    let mut packed = tensor(DataType::Int4, &[3]);
+    packed.int32_data = vec![0x12];
+    assert_message(&error(&packed), &["1 bytes hold 3 INT4 elements", "take 2"]);
     let mut wide = tensor(DataType::Uint4, &[2]);
     wide.int32_data = vec![300];
     assert_message(&error(&wide), &["int32_data[0] = 300", "UINT4"]);
     let mut field = tensor(DataType::Float8e5m2, &[1]);
     field.float_data = vec![1.0];
-    assert_message(&error(&field), &["FLOAT8E5M2", "int32_data or raw_data", "float_data"]);
+    assert_message(
+        &error(&field),
+        &["FLOAT8E5M2", "int32_data or raw_data", "float_data"],
+    );
 }
 
 #[test]

@@ -24,8 +24,8 @@ use crate::attribute::NodeAttrs;
 use crate::model::Model;
 use crate::narrow::NarrowType;
 use crate::proto::{NodeProto, TensorProto, ValueInfoProto};
-use crate::value_type::{ValueType, value_type};
 use crate::validate::{node_at, value_info};
+use crate::value_type::{ValueType, value_type};
 
 /// What is known about one ONNX value.
 #[derive(Clone)]

@@ -21,7 +21,10 @@ use crate::narrow::{FloatFormat, NarrowType};
 /// Cast: to a narrow type by rounding; anything else as the graph dialect's cast.
 pub fn cast(cx: &mut NodeCx) -> Result<Lowering, Problem> {
     let to = cx.node.attr_int("to").map_err(attr_problem)?;
-    match to.and_then(|t| i32::try_from(t).ok()).and_then(NarrowType::from_onnx) {
+    match to
+        .and_then(|t| i32::try_from(t).ok())
+        .and_then(NarrowType::from_onnx)
+    {
         Some(narrow) => cast_to_narrow(cx, narrow),
         None => simple::convert(cx, "graph.cast"),
     }
@@ -77,13 +80,7 @@ fn carried(e: &mut Expander, x: &str, dtype: DType, work: DType) -> String {
 }
 
 /// Writes to `out` the f32 `x` rounded to `format`.
-pub fn round_to_float(
-    e: &mut Expander,
-    x: &str,
-    format: FloatFormat,
-    saturate: bool,
-    out: &str,
-) {
+pub fn round_to_float(e: &mut Expander, x: &str, format: FloatFormat, saturate: bool, out: &str) {
     let FloatFormat {
         mantissa_bits: m,
         min_exponent,
@@ -112,7 +109,10 @@ pub fn round_to_float(
     let (high, low) = if saturate || !has_nan {
         (f32_scalar(e, max), f32_scalar(e, -max))
     } else if has_inf {
-        (f32_scalar(e, f64::INFINITY), f32_scalar(e, f64::NEG_INFINITY))
+        (
+            f32_scalar(e, f64::INFINITY),
+            f32_scalar(e, f64::NEG_INFINITY),
+        )
     } else {
         let nan = f32_scalar(e, f64::NAN);
         (nan.clone(), nan)

@@ -154,7 +154,10 @@ impl Quantized {
             return Ok(Quantized::NarrowInt(narrow.carrier(), range));
         }
         let format = narrow.float_format().ok_or_else(|| {
-            Problem::unsupported(format!("quantization to {} is not supported", narrow.name()))
+            Problem::unsupported(format!(
+                "quantization to {} is not supported",
+                narrow.name()
+            ))
         })?;
         let saturate = cx.node.attr_int_or("saturate", 1).map_err(attr_problem)? != 0;
         Ok(Quantized::Float(format, saturate))
