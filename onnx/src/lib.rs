@@ -4,7 +4,8 @@
 //! - [`Model`]: a decoded `.onnx` file with its opset versions, its directory for external
 //!   tensor data, and checks that tell a model from arbitrary bytes;
 //! - [`decode_tensor`] / [`Model::tensor`]: `TensorProto` → interpreter [`Tensor`] for every
-//!   element type the interpreter has, from any storage ONNX allows, external files included;
+//!   element type the interpreter has, from any storage ONNX allows, external files included,
+//!   and for ONNX's narrow types ([`NarrowType`]) in the carrier types that emulate them;
 //! - [`NodeAttrs`]: typed node-attribute accessors (`attr_int`, `attr_ints`, `attr_or` ...);
 //! - [`value_type`] / [`tensor_type`]: value types with known, symbolic and unknown dims;
 //! - [`NodeTestSuite`] / [`ConformanceCase`]: ONNX's backend node test suite;
