@@ -4,7 +4,8 @@
 //! - [`Model`]: a decoded `.onnx` file with its opset versions, its directory for external
 //!   tensor data, and checks that tell a model from arbitrary bytes;
 //! - [`decode_tensor`] / [`Model::tensor`]: `TensorProto` → interpreter [`Tensor`] for every
-//!   element type the interpreter has, from any storage ONNX allows, external files included;
+//!   element type the interpreter has, from any storage ONNX allows, external files included,
+//!   and for ONNX's narrow types ([`NarrowType`]) in the carrier types that emulate them;
 //! - [`NodeAttrs`]: typed node-attribute accessors (`attr_int`, `attr_ints`, `attr_or` ...);
 //! - [`value_type`] / [`tensor_type`]: value types with known, symbolic and unknown dims;
 //! - [`NodeTestSuite`] / [`ConformanceCase`]: ONNX's backend node test suite;
@@ -21,6 +22,7 @@ pub mod error;
 pub mod external;
 pub mod import;
 pub mod model;
+pub mod narrow;
 pub mod opset;
 pub mod proto;
 pub mod tensor;
@@ -34,6 +36,7 @@ pub use dtype::{data_type_name, dtype_from_onnx, onnx_from_dtype};
 pub use error::{OnnxError, Result};
 pub use external::ExternalData;
 pub use model::Model;
+pub use narrow::NarrowType;
 pub use opset::{DEFAULT_DOMAIN, Opsets};
 pub use tensor::{decode_tensor, decode_tensor_at, tensor_dims, tensor_dtype, tensor_label};
 pub use tensor_file::{read_tensor_file, read_tensor_proto};

@@ -9,6 +9,10 @@
 //!   per entry; float16 and bfloat16 as their 16-bit patterns, one per entry;
 //! - an external file (see [`crate::external`]).
 //!
+//! The narrow types ([`crate::narrow`]: 8-bit floats, FLOAT4E2M1, 2- and 4-bit integers)
+//! decode into their carrier type: from `raw_data` or `int32_data`, one byte per 8-bit
+//! element, and the 4- and 2-bit ones packed two or four to a byte, first element lowest.
+//!
 //! Anything else (data in the wrong field, a count that does not match the shape, a value out
 //! of its type's range) is an error naming the tensor, never a panic or a silent truncation.
 
@@ -20,6 +24,7 @@ use tb_interpreter::{DType, Tensor, TensorData};
 use crate::dtype::{data_type_name, dtype_from_onnx};
 use crate::error::{OnnxError, Result};
 use crate::external::{ExternalData, is_external};
+use crate::narrow::{NarrowType, unpack};
 use crate::proto::TensorProto;
 use crate::proto::tensor_proto::{DataLocation, DataType};
 
@@ -43,11 +48,15 @@ pub fn tensor_dims(proto: &TensorProto) -> Result<Vec<i64>> {
     Ok(proto.dims.clone())
 }
 
-/// The tensor's element type, if the interpreter has it.
+/// The tensor's element type as the interpreter holds it: its own, or the carrier of a
+/// narrow type.
 pub fn tensor_dtype(proto: &TensorProto) -> Result<DType> {
     let code = proto.data_type;
     if let Some(dtype) = dtype_from_onnx(code) {
         return Ok(dtype);
+    }
+    if let Some(narrow) = NarrowType::from_onnx(code) {
+        return Ok(narrow.carrier());
     }
     let label = tensor_label(proto);
     Err(match DataType::try_from(code) {
@@ -85,9 +94,12 @@ fn decode(proto: &TensorProto, base_dir: Option<&Path>) -> Result<Tensor> {
         .iter()
         .try_fold(1usize, |n, &d| n.checked_mul(d as usize))
         .ok_or_else(|| OnnxError::invalid(&label, format!("dims {shape:?} overflow")))?;
-    let nbytes = numel
-        .checked_mul(dtype.size_in_bytes())
-        .ok_or_else(|| OnnxError::invalid(&label, format!("dims {shape:?} overflow")))?;
+    let narrow = NarrowType::from_onnx(proto.data_type);
+    let nbytes = match narrow {
+        Some(n) => Some(numel.div_ceil(8 / n.bits())),
+        None => numel.checked_mul(dtype.size_in_bytes()),
+    }
+    .ok_or_else(|| OnnxError::invalid(&label, format!("dims {shape:?} overflow")))?;
 
     let fields = present_fields(proto);
     if fields.len() > 1 {
@@ -112,7 +124,10 @@ fn decode(proto: &TensorProto, base_dir: Option<&Path>) -> Result<Tensor> {
         };
         let external = ExternalData::parse(proto, &label)?;
         let bytes = external.read(base_dir, nbytes as u64, &label)?;
-        from_le_bytes(dtype, &bytes)
+        match narrow {
+            Some(n) => narrow_data(n, &bytes, numel, &label)?,
+            None => from_le_bytes(dtype, &bytes),
+        }
     } else if proto.data_location != DataLocation::Default as i32 {
         return Err(OnnxError::invalid(
             label,
@@ -138,12 +153,75 @@ fn decode(proto: &TensorProto, base_dir: Option<&Path>) -> Result<Tensor> {
                         ),
                     ));
                 }
-                from_le_bytes(dtype, &proto.raw_data)
+                match narrow {
+                    Some(n) => narrow_data(n, &proto.raw_data, numel, &label)?,
+                    None => from_le_bytes(dtype, &proto.raw_data),
+                }
             }
-            Some(field) => from_typed_field(proto, dtype, field, numel, &label)?,
+            Some(field) => match narrow {
+                Some(n) => narrow_from_int32_data(proto, n, field, numel, &label)?,
+                None => from_typed_field(proto, dtype, field, numel, &label)?,
+            },
         }
     };
     Tensor::new(shape, data).map_err(|e| OnnxError::invalid(label, e.0))
+}
+
+/// A narrow type's elements, stored packed in `bytes`, in their carrier type.
+fn narrow_data(narrow: NarrowType, bytes: &[u8], numel: usize, label: &str) -> Result<TensorData> {
+    let codes = unpack(narrow, bytes, numel).ok_or_else(|| {
+        OnnxError::invalid(
+            label,
+            format!(
+                "{} bytes hold {numel} {} elements, which take {}",
+                bytes.len(),
+                narrow.name(),
+                numel.div_ceil(8 / narrow.bits())
+            ),
+        )
+    })?;
+    let values = codes.into_iter().map(|c| narrow.value_of(c));
+    Ok(match narrow.carrier() {
+        DType::I8 => TensorData::I8(values.map(|v| v as i8).collect()),
+        DType::U8 => TensorData::U8(values.map(|v| v as u8).collect()),
+        _ => TensorData::F32(values.map(|v| v as f32).collect()),
+    })
+}
+
+/// A narrow type's elements from `int32_data`: one byte of packed elements per entry.
+fn narrow_from_int32_data(
+    proto: &TensorProto,
+    narrow: NarrowType,
+    field: &str,
+    numel: usize,
+    label: &str,
+) -> Result<TensorData> {
+    if field != "int32_data" {
+        return Err(OnnxError::invalid(
+            label,
+            format!(
+                "{} elements must be in int32_data or raw_data, not {field}",
+                narrow.name()
+            ),
+        ));
+    }
+    let bytes = proto
+        .int32_data
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| {
+            u8::try_from(v).map_err(|_| {
+                OnnxError::invalid(
+                    label,
+                    format!(
+                        "int32_data[{i}] = {v} is not a byte of {} elements",
+                        narrow.name()
+                    ),
+                )
+            })
+        })
+        .collect::<Result<Vec<u8>>>()?;
+    narrow_data(narrow, &bytes, numel, label)
 }
 
 /// The names of the data fields that hold elements.

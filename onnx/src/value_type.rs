@@ -40,14 +40,17 @@ pub struct TensorType {
 }
 
 impl TensorType {
-    /// The interpreter's element type, or an "unsupported" error for ONNX types it lacks.
+    /// The interpreter's element type (the carrier of a narrow type, see [`crate::narrow`]),
+    /// or an "unsupported" error for ONNX types it lacks.
     pub fn dtype(&self) -> Result<DType> {
-        dtype_from_onnx(self.elem_type).ok_or_else(|| {
-            OnnxError::unsupported(
-                "",
-                format!("element type {}", data_type_name(self.elem_type)),
-            )
-        })
+        dtype_from_onnx(self.elem_type)
+            .or_else(|| crate::NarrowType::from_onnx(self.elem_type).map(|n| n.carrier()))
+            .ok_or_else(|| {
+                OnnxError::unsupported(
+                    "",
+                    format!("element type {}", data_type_name(self.elem_type)),
+                )
+            })
     }
 
     /// The shape if every dimension is known.

@@ -215,7 +215,7 @@ fn main() -> ExitCode {
                         if c == "unsupported operator" {
                             reason.clone()
                         } else if c == "test data" {
-                            "unsupported test data (strings, sub-byte types, sequences)".into()
+                            "unsupported test data (strings, sequences, optionals)".into()
                         } else {
                             let _ = rest;
                             c.to_string()

@@ -1,6 +1,6 @@
 //! Robustness: every case of ONNX's backend node suite loads — model, every attribute of
 //! every node (subgraphs included), every declared value type, and the test data — or is
-//! rejected as "unsupported" (string and sub-byte element types, sequences, optionals).
+//! rejected as "unsupported" (string and complex element types, sequences, optionals).
 //! Anything else is a reader bug. Prints the counts.
 
 mod common;

@@ -79,9 +79,8 @@ fn assert_message(e: &OnnxError, parts: &[&str]) {
 fn element_types_the_interpreter_lacks_are_unsupported() {
     for (ty, name) in [
         (DataType::String, "STRING"),
-        (DataType::Float8e4m3fn, "FLOAT8E4M3FN"),
-        (DataType::Int4, "INT4"),
         (DataType::Complex64, "COMPLEX64"),
+        (DataType::Complex128, "COMPLEX128"),
     ] {
         let mut t = tensor(ty, &[1]);
         t.string_data = vec![b"x".to_vec()];
@@ -96,6 +95,72 @@ fn element_types_the_interpreter_lacks_are_unsupported() {
     let e = error(&t);
     assert!(e.is_unsupported());
     assert_message(&e, &["segmented"]);
+}
+
+#[test]
+fn narrow_floats_decode_into_f32_carriers() {
+    // FLOAT8E4M3FN: 0x38 = 1.0, 0xB8 = -1.0, 0x7E = 448 (the largest), 0x7F = NaN.
+    let mut t = tensor(DataType::Float8e4m3fn, &[4]);
+    t.raw_data = vec![0x38, 0xB8, 0x7E, 0x7F];
+    let v = decode_tensor(&t).unwrap();
+    assert_eq!(v.dtype(), DType::F32);
+    let v = v.as_slice::<f32>().unwrap();
+    assert_eq!(&v[..3], &[1.0, -1.0, 448.0]);
+    assert!(v[3].is_nan());
+    // The same codes one per int32_data entry.
+    let mut t = tensor(DataType::Float8e4m3fn, &[4]);
+    t.int32_data = vec![0x38, 0xB8, 0x7E, 0x7F];
+    assert_eq!(
+        decode_tensor(&t).unwrap().as_slice::<f32>().unwrap()[..3],
+        [1.0, -1.0, 448.0]
+    );
+    // FLOAT4E2M1, two to a byte, first element in the low nibble: 0x7 = 6, 0x1 = 0.5.
+    let mut t = tensor(DataType::Float4e2m1, &[3]);
+    t.raw_data = vec![0x17, 0x0A];
+    assert_eq!(
+        decode_tensor(&t).unwrap().as_slice::<f32>().unwrap(),
+        [6.0, 0.5, -1.0]
+    );
+}
+
+#[test]
+fn sub_byte_integers_decode_into_8_bit_carriers() {
+    let mut t = tensor(DataType::Int4, &[3]);
+    t.raw_data = vec![0x8F, 0x07];
+    let v = decode_tensor(&t).unwrap();
+    assert_eq!(v.dtype(), DType::I8);
+    assert_eq!(v.as_slice::<i8>().unwrap(), [-1, -8, 7]);
+    let mut t = tensor(DataType::Uint2, &[5]);
+    t.int32_data = vec![0b1110_0100, 0b11];
+    let v = decode_tensor(&t).unwrap();
+    assert_eq!(v.dtype(), DType::U8);
+    assert_eq!(v.as_slice::<u8>().unwrap(), [0, 1, 2, 3, 3]);
+}
+
+#[test]
+fn malformed_narrow_tensors_are_errors_that_name_the_problem() {
+    let mut short = tensor(DataType::Int4, &[3]);
+    short.raw_data = vec![0x12];
+    assert_message(
+        &error(&short),
+        &[
+            "tensor 't'",
+            "raw_data has 1 bytes",
+            "3 INT4 elements take 2",
+        ],
+    );
+    let mut packed = tensor(DataType::Int4, &[3]);
+    packed.int32_data = vec![0x12];
+    assert_message(&error(&packed), &["1 bytes hold 3 INT4 elements", "take 2"]);
+    let mut wide = tensor(DataType::Uint4, &[2]);
+    wide.int32_data = vec![300];
+    assert_message(&error(&wide), &["int32_data[0] = 300", "UINT4"]);
+    let mut field = tensor(DataType::Float8e5m2, &[1]);
+    field.float_data = vec![1.0];
+    assert_message(
+        &error(&field),
+        &["FLOAT8E5M2", "int32_data or raw_data", "float_data"],
+    );
 }
 
 #[test]

@@ -20,9 +20,12 @@ use super::node::{Input, Lowering, NodeCx, OpPlan, Output};
 use super::sizes::check_shape;
 use super::types::{tensor_parts, tensor_type};
 use super::{ImportOptions, cleanup, ops, signature};
+use crate::attribute::NodeAttrs;
 use crate::model::Model;
-use crate::proto::{NodeProto, ValueInfoProto};
+use crate::narrow::NarrowType;
+use crate::proto::{NodeProto, TensorProto, ValueInfoProto};
 use crate::validate::{node_at, value_info};
+use crate::value_type::{ValueType, value_type};
 
 /// What is known about one ONNX value.
 #[derive(Clone)]
@@ -51,6 +54,52 @@ struct Importer<'m> {
     /// Declared types that disagree with the inferred ones: the inferred type is used.
     warnings: Vec<String>,
     resources: ResourceNames,
+    /// Values of narrow ONNX types, which the IR holds in carrier tensors.
+    narrow: HashMap<String, NarrowType>,
+}
+
+/// The values the model declares (graph inputs, outputs, `value_info`, initializers,
+/// `Constant` values) or computes (Cast, QuantizeLinear) as a narrow type.
+fn narrow_values(model: &Model) -> HashMap<String, NarrowType> {
+    let graph = model.graph();
+    let declared = graph
+        .input
+        .iter()
+        .chain(&graph.output)
+        .chain(&graph.value_info)
+        .filter_map(|info| {
+            let ValueType::Tensor(t) = value_type(info).ok()? else {
+                return None;
+            };
+            Some((info.name.clone(), NarrowType::from_onnx(t.elem_type)?))
+        });
+    let initializers = graph
+        .initializer
+        .iter()
+        .filter_map(|t| Some((t.name.clone(), NarrowType::from_onnx(t.data_type)?)));
+    let computed = graph.node.iter().filter_map(|node| {
+        let code = match node.op_type.as_str() {
+            "Cast" => node.attr_int("to").ok()??,
+            "QuantizeLinear" => node.attr_int("output_dtype").ok()??,
+            "Constant" => i64::from(node.attr::<&TensorProto>("value").ok()??.data_type),
+            _ => return None,
+        };
+        let narrow = NarrowType::from_onnx(i32::try_from(code).ok()?)?;
+        Some((node.output.first()?.clone(), narrow))
+    });
+    let mut narrow: HashMap<String, NarrowType> =
+        declared.chain(initializers).chain(computed).collect();
+    // A QuantizeLinear's output has its zero point's type.
+    for node in &graph.node {
+        if node.op_type == "QuantizeLinear"
+            && let Some(zp) = node.input.get(2)
+            && let Some(&t) = narrow.get(zp)
+            && let Some(out) = node.output.first()
+        {
+            narrow.insert(out.clone(), t);
+        }
+    }
+    narrow
 }
 
 pub(super) fn import(
@@ -83,6 +132,7 @@ pub(super) fn import(
         problems: Vec::new(),
         warnings: Vec::new(),
         resources: ResourceNames::default(),
+        narrow: narrow_values(model),
     };
     let args = signature::arguments(model, &options.input_shapes).map_err(fail)?;
     let mut arg_names = Vec::new();
@@ -306,6 +356,7 @@ impl Importer<'_> {
                 shape,
                 dtype,
                 constant: known.constant.as_ref(),
+                narrow: self.narrow.get(name).copied(),
             }));
         }
         let mut cx = NodeCx {
@@ -539,12 +590,20 @@ impl Importer<'_> {
             ("sym_name".to_string(), ctx.string_attr(name)),
             ("function_type".to_string(), ctx.type_attr(fty)),
         ];
+        // A value of a narrow type says which: the IR type is only its carrier.
+        let narrow = &self.narrow;
         let name_dicts = |ctx: &mut Context, names: &[String]| {
             let dicts = names
                 .iter()
                 .map(|n| {
+                    let mut entries = Vec::new();
+                    if let Some(t) = narrow.get(n) {
+                        let t = ctx.string_attr(t.name());
+                        entries.push(("onnx.element_type".to_string(), t));
+                    }
                     let s = ctx.string_attr(n);
-                    ctx.dictionary_attr(vec![("onnx.name".to_string(), s)])
+                    entries.push(("onnx.name".to_string(), s));
+                    ctx.dictionary_attr(entries)
                 })
                 .collect();
             ctx.intern_attr(AttrKind::Array(dicts))

@@ -15,6 +15,8 @@ pub struct Input<'a> {
     pub dtype: DType,
     /// Its value, when known at import time.
     pub constant: Option<&'a Tensor>,
+    /// The narrow ONNX type whose values the tensor carries (see [`crate::narrow`]).
+    pub narrow: Option<crate::NarrowType>,
 }
 
 /// A node being converted.

@@ -12,6 +12,7 @@ mod grid_sample;
 mod linear_attention;
 mod loss;
 mod max_unpool;
+mod narrow_cast;
 mod normalization;
 mod positional;
 mod quantize;
@@ -29,6 +30,9 @@ use super::node::{Lowering, NodeCx};
 /// Converts the node, or `None` for an unsupported operator.
 pub fn convert(cx: &mut NodeCx) -> Option<Result<Lowering, Problem>> {
     let op = cx.node.op_type.as_str();
+    if op == "Cast" {
+        return Some(narrow_cast::cast(cx));
+    }
     if let Some(name) = simple::graph_name(op) {
         return Some(simple::convert(cx, name));
     }
@@ -49,7 +53,7 @@ pub fn convert(cx: &mut NodeCx) -> Option<Result<Lowering, Problem>> {
         "Split" => shape_inputs::split,
         "Tile" => shape_inputs::tile,
         "Clip" => simple::clip,
-        "CastLike" => simple::cast_like,
+        "CastLike" => narrow_cast::cast_like,
         "Softmax" | "LogSoftmax" | "Hardmax" => simple::softmax,
         "Trilu" => positional::trilu,
         "Resize" | "Upsample" => resize::resize,

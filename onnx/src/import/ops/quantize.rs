@@ -10,7 +10,9 @@ use tb_interpreter::DType;
 use super::super::error::Problem;
 use super::super::expansion::{Expander, int_attr, to_attr};
 use super::super::node::{Lowering, NodeCx, attr_problem};
+use super::narrow_cast::round_to_float;
 use crate::attribute::NodeAttrs;
+use crate::narrow::{FloatFormat, NarrowType};
 
 /// The range of an integer quantized type, or an error for the others.
 fn quantized_range(dtype: DType) -> Result<(f64, f64), Problem> {
@@ -91,17 +93,34 @@ fn along_axis(
     Ok(e.op("Reshape", &[name, &view], vec![]))
 }
 
-/// `round(value) + zero_point`, saturated to `dtype`'s range and cast to it; `value` and
+/// `round(value) + zero_point`, saturated to `target`'s range and cast to it; `value` and
 /// `zero_point` are of the float type `work`.
 fn requantize(
     e: &mut Expander,
     value: &str,
     zero_point: Option<&str>,
     work: DType,
-    dtype: DType,
+    target: Quantized,
     out: &str,
 ) -> Result<(), Problem> {
-    let (lo, hi) = quantized_range(dtype)?;
+    let (dtype, (lo, hi)) = match target {
+        Quantized::Int(dtype) => (dtype, quantized_range(dtype)?),
+        Quantized::NarrowInt(carrier, (lo, hi)) => (carrier, (lo as f64, hi as f64)),
+        Quantized::Float(format, saturate) => {
+            // To a narrow float: rounded by the cast itself, with no integer rounding first.
+            let value = match zero_point {
+                Some(zp) => e.op("Add", &[value, zp], vec![]),
+                None => value.to_string(),
+            };
+            let value = if work == DType::F32 {
+                value
+            } else {
+                cast(e, &value, DType::F32)
+            };
+            round_to_float(e, &value, format, saturate, out);
+            return Ok(());
+        }
+    };
     let rounded = e.op("Round", &[value], vec![]);
     let shifted = match zero_point {
         Some(zp) => e.op("Add", &[&rounded, zp], vec![]),
@@ -114,20 +133,59 @@ fn requantize(
     Ok(())
 }
 
+/// The type a quantization produces.
+#[derive(Clone, Copy)]
+enum Quantized {
+    /// uint8, int8, uint16 or int16.
+    Int(DType),
+    /// A 4- or 2-bit integer: its carrier and range.
+    NarrowInt(DType, (i64, i64)),
+    /// An 8- or 4-bit float, in f32, and whether it saturates.
+    Float(FloatFormat, bool),
+}
+
+impl Quantized {
+    fn of(cx: &NodeCx, dtype: DType, narrow: Option<NarrowType>) -> Result<Quantized, Problem> {
+        let Some(narrow) = narrow else {
+            quantized_range(dtype)?;
+            return Ok(Quantized::Int(dtype));
+        };
+        if let Some(range) = narrow.int_range() {
+            return Ok(Quantized::NarrowInt(narrow.carrier(), range));
+        }
+        let format = narrow.float_format().ok_or_else(|| {
+            Problem::unsupported(format!(
+                "quantization to {} is not supported",
+                narrow.name()
+            ))
+        })?;
+        let saturate = cx.node.attr_int_or("saturate", 1).map_err(attr_problem)? != 0;
+        Ok(Quantized::Float(format, saturate))
+    }
+}
+
 fn cast(e: &mut Expander, v: &str, dtype: DType) -> String {
     e.op("Cast", &[v], vec![to_attr(dtype)])
 }
 
 /// The quantized type a node produces: its zero point's, else `output_dtype`, else uint8.
-fn quantized_type(cx: &NodeCx, zero_point: usize) -> Result<DType, Problem> {
+fn quantized_type(cx: &NodeCx, zero_point: usize) -> Result<Quantized, Problem> {
     if cx.has_input(zero_point) {
-        return Ok(cx.input(zero_point)?.dtype);
+        let input = cx.input(zero_point)?;
+        return Quantized::of(cx, input.dtype, input.narrow);
     }
     match cx.node.attr_int("output_dtype").map_err(attr_problem)? {
-        Some(t) if t != 0 => crate::dtype_from_onnx(t as i32).ok_or_else(|| {
-            Problem::unsupported(format!("output_dtype {t} is not a supported element type"))
-        }),
-        _ => Ok(DType::U8),
+        Some(t) if t != 0 => {
+            let code = i32::try_from(t).unwrap_or(0);
+            if let Some(narrow) = NarrowType::from_onnx(code) {
+                return Quantized::of(cx, narrow.carrier(), Some(narrow));
+            }
+            let dtype = crate::dtype_from_onnx(code).ok_or_else(|| {
+                Problem::unsupported(format!("output_dtype {t} is not a supported element type"))
+            })?;
+            Quantized::of(cx, dtype, None)
+        }
+        _ => Ok(Quantized::Int(DType::U8)),
     }
 }
 
@@ -156,7 +214,6 @@ pub fn quantize_linear(cx: &mut NodeCx) -> Result<Lowering, Problem> {
     }
     let dtype = check_float(cx, 0, "x")?;
     let out_type = quantized_type(cx, 2)?;
-    quantized_range(out_type)?;
     let shape = cx.shape(0)?.to_vec();
     let axis = n.attr_int_or("axis", 1).map_err(attr_problem)?;
     let block_size = n.attr_int_or("block_size", 0).map_err(attr_problem)?;
@@ -197,9 +254,10 @@ pub fn dequantize_linear(cx: &mut NodeCx) -> Result<Lowering, Problem> {
     cx.at_most_outputs(1)?;
     let n = cx.node;
     let x_type = cx.input(0)?.dtype;
-    if !x_type.is_int() {
+    if !x_type.is_int() && cx.input(0)?.narrow.is_none() {
         return Err(Problem::unsupported(format!(
-            "DequantizeLinear of {x_type} tensors is not supported (integers only)"
+            "DequantizeLinear of {x_type} tensors is not supported (integers and the narrow \
+             types only)"
         )));
     }
     let scale_type = check_float(cx, 1, "x_scale")?;
@@ -394,7 +452,7 @@ pub fn qlinear_matmul(cx: &mut NodeCx) -> Result<Lowering, Problem> {
     check_integer(cx, &[0, 3])?;
     let n = cx.node;
     let a_shape = cx.shape(0)?.to_vec();
-    let out_type = cx.input(7)?.dtype;
+    let out_type = Quantized::of(cx, cx.input(7)?.dtype, None)?;
     let mut e = Expander::new(n);
     let a = centered(cx, &mut e, 0, 2, DType::I32, row_view(&a_shape))?;
     let b = centered(cx, &mut e, 3, 5, DType::I32, None)?;
@@ -421,7 +479,7 @@ pub fn qlinear_conv(cx: &mut NodeCx) -> Result<Lowering, Problem> {
     check_integer(cx, &[0, 3])?;
     let n = cx.node;
     let w_shape = cx.shape(3)?.to_vec();
-    let out_type = cx.input(7)?.dtype;
+    let out_type = Quantized::of(cx, cx.input(7)?.dtype, None)?;
     let mut e = Expander::new(n);
     let x = centered(cx, &mut e, 0, 2, DType::F64, None)?;
     let w = centered(cx, &mut e, 3, 5, DType::F64, channel_view(&w_shape))?;

@@ -9,6 +9,7 @@ Usage: make_model.py KIND OUT.onnx, KIND one of:
   warning  a valid Relu model of opset 22, newer than the newest tested opset
 """
 
+import os
 import sys
 
 import numpy as np
@@ -83,6 +84,40 @@ def warning_model():
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 22)])
 
 
+def narrow_model():
+    """A FLOAT8E4M3FN weight (decoded into f32), a Cast to FLOAT8E5M2 and a Cast to INT4."""
+    weight = helper.make_tensor("w", TensorProto.FLOAT8E4M3FN, [3], [1.0, -2.0, 448.0])
+    nodes = [
+        helper.make_node("Mul", ["x", "w_f32"], ["p"], name="scale"),
+        helper.make_node("Cast", ["w"], ["w_f32"], name="widen", to=TensorProto.FLOAT),
+        helper.make_node("Cast", ["p"], ["y"], name="to_f8", to=TensorProto.FLOAT8E5M2),
+        helper.make_node("Cast", ["p"], ["z"], name="to_i4", to=TensorProto.INT4),
+    ]
+    nodes = [nodes[1], nodes[0], nodes[2], nodes[3]]
+    graph = helper.make_graph(
+        nodes,
+        "narrow",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])],
+        [
+            helper.make_tensor_value_info("y", TensorProto.FLOAT8E5M2, [2, 3]),
+            helper.make_tensor_value_info("z", TensorProto.INT4, [2, 3]),
+        ],
+        [weight],
+    )
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 21)])
+
+
+def write_narrow_data(model, out_dir):
+    """x.npy, and onnx's reference outputs in their carriers: y.npy (f32), z.npy (int8)."""
+    from onnx.reference import ReferenceEvaluator
+
+    x = np.array([0.3, 1.7, -100.0, 7.9, -0.01, 1e-3], dtype=np.float32).reshape(2, 3)
+    y, z = ReferenceEvaluator(model).run(None, {"x": x})
+    np.save(os.path.join(out_dir, "x.npy"), x)
+    np.save(os.path.join(out_dir, "y.npy"), y.astype(np.float32))
+    np.save(os.path.join(out_dir, "z.npy"), z.astype(np.int8))
+
+
 if __name__ == "__main__":
     kind, out = sys.argv[1], sys.argv[2]
     model = {
@@ -90,5 +125,8 @@ if __name__ == "__main__":
         "unsupported": unsupported_model,
         "invalid": invalid_model,
         "warning": warning_model,
+        "narrow": narrow_model,
     }[kind]()
     onnx.save(model, out)
+    if kind == "narrow" and len(sys.argv) > 3:
+        write_narrow_data(model, sys.argv[3])
