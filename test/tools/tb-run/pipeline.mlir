@@ -21,7 +21,7 @@
 // OBSERVE: timing (wall clock):
 // OBSERVE-NEXT: load
 // OBSERVE-NEXT: lower
-// OBSERVE-NEXT: compile {{ +[0-9.]+}} ms  cpu {{ +[0-9.]+}} ms
+// OBSERVE-NEXT: compile {{[0-9.]+}} ms cpu {{[0-9.]+}} ms
 // OBSERVE-NEXT: first run
 // OBSERVE-NEXT: total
 func.func @relu(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
