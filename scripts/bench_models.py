@@ -41,6 +41,8 @@ MEMORY_LINE = re.compile(
     r"^peak memory: (?P<peak>[\d.]+) MiB \(weights (?P<weights>[\d.]+) MiB, .*\)$",
     re.MULTILINE,
 )
+# The compile line of `tb-run --timing` (on stderr): wall clock and the process's CPU time.
+COMPILE_LINE = re.compile(r"^  compile +(?P<wall>[\d.]+) ms(?:  cpu +(?P<cpu>[\d.]+) ms)?$", re.MULTILINE)
 CHECK_TOLERANCE = 1e-4  # max |tb - ort| / max |ort|, as onnx/tests/large_models.rs uses
 
 
@@ -56,6 +58,7 @@ class Result:
     model: str
     tb: Optional[Timing] = None
     tb_peak_mib: Optional[float] = None
+    tb_compile: Optional[tuple] = None  # (wall s, CPU s) of LLVM compilation in tb-run
     tb_error: Optional[str] = None
     ort: Optional[Timing] = None
     ort_error: Optional[str] = None
@@ -97,7 +100,7 @@ def input_files(model_dir):
 
 
 def call_tb_run(args, model_dir, extra):
-    """Runs tb-run on the model with its inputs; returns (stdout, None) or (None, error)."""
+    """Runs tb-run on the model with its inputs; returns (stdout and stderr, None) or (None, error)."""
     if not args.tb_run.exists():
         return None, f"{args.tb_run} not found; build it with `cargo build --release`"
     command = [str(args.tb_run), str(model_dir / "model.onnx")]
@@ -110,11 +113,11 @@ def call_tb_run(args, model_dir, extra):
         return None, f"tb-run took longer than {args.timeout:g} s"
     if done.returncode != 0:
         return None, f"tb-run exit {done.returncode}: {error_line(done.stderr, done.stdout)}"
-    return done.stdout, None
+    return done.stdout + done.stderr, None
 
 
 def bench_tb(args, model_dir, result):
-    stdout, error = call_tb_run(args, model_dir, ["--bench", str(args.runs)])
+    stdout, error = call_tb_run(args, model_dir, ["--bench", str(args.runs), "--timing"])
     if error:
         result.tb_error = error
         return
@@ -125,6 +128,10 @@ def bench_tb(args, model_dir, result):
         return
     result.tb = Timing(float(bench["median"]), float(bench["min"]), float(bench["max"]))
     result.tb_peak_mib = float(memory["peak"])
+    compile_line = COMPILE_LINE.search(stdout)
+    if compile_line:
+        cpu = compile_line["cpu"]  # an older tb-run reports the wall clock only
+        result.tb_compile = (float(compile_line["wall"]) / 1e3, float(cpu) / 1e3 if cpu else None)
 
 
 def bench_ort(args, model_dir, inputs, result):
@@ -174,14 +181,15 @@ def fmt_ms(t):
 
 
 def print_table(args, results):
-    header = ["model", "tb median", "tb min", "tb max", "ort median", "ort min", "ort max", "tb/ort", "tb peak MiB"]
+    header = ["model", "tb median", "tb min", "tb max", "ort median", "ort min", "ort max", "tb/ort", "tb peak MiB", "tb compile s", "compile cpu s"]
     if args.check:
         header.append("max rel err")
     rows = []
     for r in results:
         ratio = f"{r.tb.median / r.ort.median:.2f}" if r.tb and r.ort else "-"
         peak = f"{r.tb_peak_mib:.1f}" if r.tb_peak_mib is not None else "-"
-        row = [r.model, *fmt_ms(r.tb), *fmt_ms(r.ort), ratio, peak]
+        compile_times = [f"{t:.2f}" if t is not None else "-" for t in r.tb_compile or (None, None)]
+        row = [r.model, *fmt_ms(r.tb), *fmt_ms(r.ort), ratio, peak, *compile_times]
         if args.check:
             row.append(f"{r.check_error:.2e}" if r.check_error is not None else "-")
         rows.append(row)

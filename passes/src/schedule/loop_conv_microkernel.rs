@@ -33,7 +33,7 @@ use tb_dialects::loop_::{self, LoopOp, Schedule};
 use tb_ir::affine::{AffineExpr, AffineMap};
 use tb_ir::ods::OpKind;
 use tb_ir::pass::{OptionKind, Pass, PassInfo, PassOptionInfo, PassOptions};
-use tb_ir::{Context, Diagnostic, OpId, Type, TypeKind, Value};
+use tb_ir::{AttrKind, Context, Diagnostic, OpId, Type, TypeKind, Value};
 
 use super::build::{At, set_yield};
 use super::constant_pack::{ConstantBuffer, constant_f32, packed_global, release};
@@ -43,6 +43,7 @@ use super::conv_depthwise::{
 use super::conv_epilogue;
 use super::conv_nest::{CO, ConvNest, OH, OW, match_conv};
 use super::loop_matmul_microkernel::{drop_schedule, set_bounds};
+use super::strip_mine::set_mark;
 use super::{Target, register_block};
 
 const OPTIONS: &[PassOptionInfo] = &[
@@ -307,6 +308,23 @@ pub(super) fn for_nest(ctx: &mut Context, mut at: At, extents: &[(i64, i64)]) ->
     (at, ivs)
 }
 
+/// [`for_nest`] with every loop marked `unroll = 1`, for copies LLVM should keep rolled.
+fn rolled_for_nest(ctx: &mut Context, mut at: At, extents: &[(i64, i64)]) -> (At, Vec<Value>) {
+    let i64_ty = ctx.i64();
+    let no_unroll = ctx.intern_attr(AttrKind::Integer {
+        ty: i64_ty,
+        value: 1,
+    });
+    let mut ivs = Vec::new();
+    for &(lo, hi) in extents {
+        let (op, inside, iv, _) = at.for_loop(ctx, constant(lo), constant(hi), 1, &[]);
+        set_mark(ctx, op, "unroll", no_unroll);
+        ivs.push(iv);
+        at = inside;
+    }
+    (at, ivs)
+}
+
 /// A `loop.parallel` (threads) or nested `loop.for`s over `[0, upper)` by `steps`.
 pub(super) fn outer_loops(
     ctx: &mut Context,
@@ -382,10 +400,15 @@ fn stage_input(ctx: &mut Context, c: &ConvNest, at: At, f32_ty: Type) -> Source 
 }
 
 /// Packs the weights of the first `mf` output channels into `NR`-channel panels.
+///
+/// The copy's loops are marked `unroll = 1`: LLVM's O3 pipeline would otherwise unroll the
+/// channel loop of a 1x1 convolution completely (NR x channels loads and stores in one
+/// block), and its loop-access analysis of such a block is quadratic in its size, which
+/// cost seconds of compile time per model for a copy that is not on the hot path.
 fn pack_weights(ctx: &mut Context, c: &ConvNest, at: At, mf: i64, nr: i64, f32_ty: Type) -> Value {
     let [_, _, _, ch, kh, kw] = c.extents;
     let packed = alloc(ctx, at, vec![mf / nr, ch, kh, kw, nr], f32_ty);
-    let (body, ivs) = for_nest(ctx, at, &[(0, mf / nr), (0, nr), (0, ch), (0, kh), (0, kw)]);
+    let (body, ivs) = rolled_for_nest(ctx, at, &[(0, mf / nr), (0, nr), (0, ch), (0, kh), (0, kw)]);
     let w = body.load(
         ctx,
         false,

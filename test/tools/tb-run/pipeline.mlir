@@ -13,14 +13,15 @@
 // RUN: tb-run %s --random-inputs 1 --pipeline=cpu --print-limit 0 | FileCheck %s --check-prefix=NAMED
 // NAMED: result #0: tensor<2x3xf32> = <6 elements>
 
-// The lowering is observable: IR after each pass, per-pass time, time per phase.
+// The lowering is observable: IR after each pass, per-pass time, time per phase (wall
+// clock and the process's CPU time).
 // RUN: tb-run %s --random-inputs 1 --print-limit 0 --mlir-print-ir-after-all --mlir-timing --timing 2>&1 | FileCheck %s --check-prefix=OBSERVE
 // OBSERVE: IR Dump After {{.*}}convert-graph-to-te
 // OBSERVE: Execution time report
 // OBSERVE: timing (wall clock):
 // OBSERVE-NEXT: load
 // OBSERVE-NEXT: lower
-// OBSERVE-NEXT: compile
+// OBSERVE-NEXT: compile {{[0-9.]+}} ms cpu {{[0-9.]+}} ms
 // OBSERVE-NEXT: first run
 // OBSERVE-NEXT: total
 func.func @relu(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {

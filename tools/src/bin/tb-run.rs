@@ -178,25 +178,40 @@ fn parse_named(specs: &[String]) -> Vec<Named> {
         .collect()
 }
 
-/// The time each phase took, in order, for --timing.
+/// The time each phase took, in order, for --timing: wall clock and the CPU time of the
+/// process (all its threads), which on a busy machine says what the work itself costs.
 #[derive(Default)]
-struct Phases(Vec<(&'static str, Duration)>);
+struct Phases(Vec<(&'static str, Duration, Duration)>);
+
+/// The CPU time this process has used so far, user and system, over all its threads.
+fn process_cpu_time() -> Duration {
+    // SAFETY: getrusage only writes the struct it is given.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } != 0 {
+        return Duration::ZERO;
+    }
+    let micros = |t: libc::timeval| t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64;
+    Duration::from_micros(micros(usage.ru_utime) + micros(usage.ru_stime))
+}
 
 impl Phases {
     fn time<T>(&mut self, name: &'static str, f: impl FnOnce() -> T) -> T {
-        let start = Instant::now();
+        let (start, cpu_start) = (Instant::now(), process_cpu_time());
         let value = f();
-        self.0.push((name, start.elapsed()));
+        let cpu = process_cpu_time().saturating_sub(cpu_start);
+        self.0.push((name, start.elapsed(), cpu));
         value
     }
 
     fn report(&self) -> String {
-        let total: Duration = self.0.iter().map(|(_, d)| *d).sum();
+        let total: Duration = self.0.iter().map(|(_, d, _)| *d).sum();
+        let total_cpu: Duration = self.0.iter().map(|(_, _, c)| *c).sum();
         let mut out = String::from("timing (wall clock):\n");
-        for (name, time) in self.0.iter().chain([&("total", total)]) {
+        for (name, time, cpu) in self.0.iter().chain([&("total", total, total_cpu)]) {
             out.push_str(&format!(
-                "  {name:<12} {:>10.3} ms\n",
-                time.as_secs_f64() * 1e3
+                "  {name:<12} {:>10.3} ms  cpu {:>10.3} ms\n",
+                time.as_secs_f64() * 1e3,
+                cpu.as_secs_f64() * 1e3
             ));
         }
         out
@@ -410,6 +425,7 @@ fn run(args: &Args) -> Result<(), String> {
             }
         }
     }
+    let cpu_before_lowering = process_cpu_time();
     let lowered = lower(
         &mut loaded,
         args.pipeline.as_deref().unwrap_or("cpu"),
@@ -417,7 +433,8 @@ fn run(args: &Args) -> Result<(), String> {
         "tb-run",
         "tb-run --list-passes",
     )?;
-    phases.0.push(("lower", lowered));
+    let lowering_cpu = process_cpu_time().saturating_sub(cpu_before_lowering);
+    phases.0.push(("lower", lowered, lowering_cpu));
     memory::check_allocations(&loaded.ctx, loaded.module).map_err(|d| loaded.render(&d))?;
     if args.stats {
         print_stats(&loaded, &name)?;
