@@ -6,17 +6,18 @@
 //!   the reduction slice `kc`, the packed panel width `nc` and whether B is packed; a
 //!   decision is valid when the `mr * mult` accumulators, the `mult` B vectors and the
 //!   broadcast register fit the target's vector registers;
+//! - a one-group **convolution** nest (one `loop-conv-microkernel` rewrites) is tuned
+//!   through its register blocking ([`ConvSpace`]);
 //! - any other nest whose schedule `loop-apply-schedule` can apply is tuned through its
 //!   [`KnobSpace`] (tiles, order, parallel dimensions, vector, unroll), attached to the nest
-//!   as `#loop.schedule`;
+//!   as `#loop.schedule` (packing is left to the micro-kernels);
 //! - a nest of neither kind keeps the heuristic schedule (it has no knobs).
 //!
 //! The thread count is part of the target ([`crate::TargetKey`]), not a knob: a record
 //! measured on T threads answers only for runs on T threads.
 
 use serde::{Deserialize, Serialize};
-use tb_dialects::loop_::Packing;
-use tb_dialects::loop_::{self, Schedule};
+use tb_dialects::loop_::{self, Packing, Schedule};
 use tb_ir::dialect_attr::TypedAttr;
 use tb_ir::{Context, OpId};
 use tb_passes::schedule::{KnobSpace, Nest, Rng, Target, loop_nest_schedule};
