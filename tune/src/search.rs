@@ -479,3 +479,68 @@ fn expected_gain(p: &TaskProgress, weight: usize) -> f64 {
     };
     weight as f64 * best * improvement.max(0.05)
 }
+
+/// A ranker's TenSet-style scores on one held-out task.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HeldOutScore {
+    pub task_key: String,
+    /// Distinct successfully measured candidates of the task the ranker chose among.
+    pub candidates: usize,
+    /// `best / fastest of the ranker's first k`: 1 when its first choice (top-1) or one of
+    /// its first five (top-5) is the fastest measured candidate.
+    pub top1: f64,
+    pub top5: f64,
+}
+
+/// Trains a ranker on `train` (tasks and their records) and scores it on the tasks of
+/// `test`, which it has never seen: for each test task, the measured candidates are ranked
+/// by the ranker's prediction and the fastest latency among its first k is compared with
+/// the fastest of all (TenSet's top-k). Heuristic records (no decision) and failed trials
+/// are not candidates; a decision measured twice keeps its faster latency. Tasks with fewer
+/// than two candidates are skipped. `None` when the training records are too few to train.
+pub fn held_out_scores(
+    train_tasks: &[TunableTask],
+    train_records: &[Record],
+    test_tasks: &[TunableTask],
+    test_records: &[Record],
+) -> Option<Vec<HeldOutScore>> {
+    let mut cache = HashMap::new();
+    let ranker = train_ranker(train_tasks, train_records, &mut cache)?;
+    let mut out = Vec::new();
+    for task in test_tasks {
+        let mut fastest: HashMap<&Vec<usize>, f64> = HashMap::new();
+        for r in test_records.iter().filter(|r| {
+            r.task_key == task.task.key && !r.decision.is_empty() && r.status == Status::Ok
+        }) {
+            if let Some(l) = r.latency_s {
+                let entry = fastest.entry(&r.decision).or_insert(l);
+                *entry = entry.min(l);
+            }
+        }
+        let mut scored: Vec<(f64, f64)> = fastest
+            .into_iter()
+            .filter_map(|(d, l)| candidate_features(task, d).map(|f| (ranker.predict(&f), l)))
+            .collect();
+        if scored.len() < 2 {
+            continue;
+        }
+        let best = scored.iter().map(|s| s.1).fold(f64::INFINITY, f64::min);
+        // Highest prediction first; ties broken towards the slower candidate, so a ranker
+        // that cannot tell candidates apart earns no credit from the order they came in.
+        scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(b.1.total_cmp(&a.1)));
+        let top = |k: usize| {
+            best / scored
+                .iter()
+                .take(k)
+                .map(|s| s.1)
+                .fold(f64::INFINITY, f64::min)
+        };
+        out.push(HeldOutScore {
+            task_key: task.task.key.clone(),
+            candidates: scored.len(),
+            top1: top(1),
+            top5: top(5),
+        });
+    }
+    Some(out)
+}

@@ -6,24 +6,31 @@
 //!   the reduction slice `kc`, the packed panel width `nc` and whether B is packed; a
 //!   decision is valid when the `mr * mult` accumulators, the `mult` B vectors and the
 //!   broadcast register fit the target's vector registers;
+//! - a one-group **convolution** nest (one `loop-conv-microkernel` rewrites) is tuned
+//!   through its register blocking ([`ConvSpace`]);
 //! - any other nest whose schedule `loop-apply-schedule` can apply is tuned through its
 //!   [`KnobSpace`] (tiles, order, parallel dimensions, vector, unroll), attached to the nest
-//!   as `#loop.schedule`;
+//!   as `#loop.schedule` (packing is left to the micro-kernels);
 //! - a nest of neither kind keeps the heuristic schedule (it has no knobs).
 //!
 //! The thread count is part of the target ([`crate::TargetKey`]), not a knob: a record
 //! measured on T threads answers only for runs on T threads.
 
 use serde::{Deserialize, Serialize};
-use tb_dialects::loop_::{self, Schedule};
+use tb_dialects::loop_::{self, Packing, Schedule};
 use tb_ir::dialect_attr::TypedAttr;
 use tb_ir::{Context, OpId};
-use tb_passes::schedule::{KnobSpace, Nest, Rng, Target, default_schedule};
+use tb_passes::schedule::{KnobSpace, Nest, Rng, Target, loop_nest_schedule};
 
 use crate::task::{Task, parse_module, run_pipeline, task_nest};
 
 /// What follows the knobs of every candidate: the rest of the CPU pipeline.
 const BACK_PIPELINE: &str = "plan-buffers";
+
+/// The heuristic candidate: what the CPU pipeline does to a nest after the front half
+/// (`tb_passes::pipelines::CPU` between `convert-te-to-loop` and `plan-buffers`).
+const HEURISTIC_PIPELINE: &str =
+    "loop-matmul-microkernel, loop-conv-microkernel, loop-default-schedule, loop-apply-schedule";
 
 /// The micro-kernel parameters of a matmul task.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -130,10 +137,118 @@ impl MicroKernelSpace {
     }
 }
 
+/// The register blocking of a convolution task (one group, batch 1) that
+/// `loop-conv-microkernel` rewrites: output pixels `mr` per block, output channels
+/// `nr = mult * vector`, the vector width, and whether channel blocks and rows run on
+/// threads. A decision is valid when `nr` fits the channels and the `mr * mult`
+/// accumulators, the `mult` weight vectors and the broadcast fit the vector registers.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ConvSpace {
+    /// Output channels, rows and columns, input channels, kernel rows and columns.
+    pub extents: Vec<i64>,
+    pub vector_registers: i64,
+    pub mr: Vec<i64>,
+    pub mult: Vec<i64>,
+    pub vector: Vec<i64>,
+    pub threads: Vec<bool>,
+}
+
+/// The convolution blocking one decision spells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ConvKernel {
+    pub mr: i64,
+    pub nr: i64,
+    pub vector: i64,
+    pub threads: bool,
+}
+
+impl ConvKernel {
+    /// The pass that applies this blocking.
+    pub fn pass(&self) -> String {
+        format!(
+            "loop-conv-microkernel{{mr={} nr={} vector={} threads={}}}",
+            self.mr,
+            self.nr,
+            self.vector,
+            i64::from(self.threads)
+        )
+    }
+}
+
+impl ConvSpace {
+    fn new(extents: Vec<i64>, target: &Target) -> ConvSpace {
+        let lanes = target.lanes(4);
+        let mut vector = vec![];
+        let mut w = 4.min(lanes);
+        while w <= lanes {
+            vector.push(w);
+            w *= 2;
+        }
+        ConvSpace {
+            extents,
+            vector_registers: target.vector_registers,
+            mr: vec![1, 2, 3, 4, 5, 6, 7, 8, 10, 12],
+            mult: vec![1, 2, 3, 4],
+            vector,
+            // Threads only matter on a target with more than one core.
+            threads: if target.cores > 1 {
+                vec![true, false]
+            } else {
+                vec![false]
+            },
+        }
+    }
+
+    fn sizes(&self) -> [usize; 4] {
+        [
+            self.mr.len(),
+            self.mult.len(),
+            self.vector.len(),
+            self.threads.len(),
+        ]
+    }
+
+    /// The blocking of `decision`, or why it is not a valid one.
+    pub fn params(&self, decision: &[usize]) -> Result<ConvKernel, String> {
+        let sizes = self.sizes();
+        if decision.len() != sizes.len() || decision.iter().zip(sizes).any(|(&d, s)| d >= s) {
+            return Err(format!(
+                "decision {decision:?} is not one of the convolution space's (sizes {sizes:?})"
+            ));
+        }
+        let (mr, mult, vector) = (
+            self.mr[decision[0]],
+            self.mult[decision[1]],
+            self.vector[decision[2]],
+        );
+        let registers = mr * mult + mult + 1;
+        if registers > self.vector_registers {
+            return Err(format!(
+                "{mr} x {mult} accumulators, {mult} weight vectors and a broadcast need {registers} vector registers, over {}",
+                self.vector_registers
+            ));
+        }
+        let nr = mult * vector;
+        if nr > self.extents[0] {
+            return Err(format!(
+                "nr={nr} is more than the {} output channels",
+                self.extents[0]
+            ));
+        }
+        Ok(ConvKernel {
+            mr,
+            nr,
+            vector,
+            threads: self.threads[decision[3]],
+        })
+    }
+}
+
 /// The knobs of one task.
 #[derive(Clone, Debug)]
 pub enum Space {
     MicroKernel(MicroKernelSpace),
+    Conv(ConvSpace),
     Schedule(KnobSpace),
     /// No knobs: the heuristic schedule is all there is.
     Fixed(String),
@@ -170,16 +285,33 @@ impl Space {
             }
         }
         let shape = nest_of(&ctx, nest);
-        let summary = format!(
-            "nest {}",
-            shape
-                .extents
-                .iter()
-                .map(i64::to_string)
+        if shape.extents.len() == 6
+            && shape.reduction == [false, false, false, true, true, true]
+            && is_conv(&task.ir, target)?
+        {
+            let e = &shape.extents;
+            return Ok((
+                Space::Conv(ConvSpace::new(shape.extents.clone(), target)),
+                format!(
+                    "conv {}x{}x{} c{} k{}x{}",
+                    e[0], e[1], e[2], e[3], e[4], e[5]
+                ),
+            ));
+        }
+        // `nest 64x256 r512`: the spatial extents, then the reductions'.
+        let extents = |reduction: bool| {
+            (0..shape.extents.len())
+                .filter(|&d| shape.reduction[d] == reduction)
+                .map(|d| shape.extents[d].to_string())
                 .collect::<Vec<_>>()
                 .join("x")
-        );
-        let schedule = default_schedule(&shape, target);
+        };
+        let summary = match extents(true) {
+            r if r.is_empty() => format!("nest {}", extents(false)),
+            r => format!("nest {} r{r}", extents(false)),
+        };
+        // What `loop-default-schedule` attaches to the nest in the CPU pipeline.
+        let schedule = loop_nest_schedule(&shape, target);
         set_schedule(&mut ctx, nest, &schedule);
         match run_pipeline(&mut ctx, module, "builtin.module(loop-apply-schedule)") {
             Ok(()) => Ok((
@@ -201,6 +333,7 @@ impl Space {
     pub fn knob_sizes(&self) -> Vec<usize> {
         match self {
             Space::MicroKernel(s) => s.sizes().to_vec(),
+            Space::Conv(s) => s.sizes().to_vec(),
             Space::Schedule(s) => s.knobs().iter().map(|k| k.len()).collect(),
             Space::Fixed(_) => vec![],
         }
@@ -210,6 +343,7 @@ impl Space {
     pub fn kind(&self) -> &'static str {
         match self {
             Space::MicroKernel(_) => "microkernel",
+            Space::Conv(_) => "conv",
             Space::Schedule(_) => "schedule",
             Space::Fixed(_) => "fixed",
         }
@@ -219,10 +353,21 @@ impl Space {
     pub fn validate(&self, decision: &[usize]) -> Result<(), String> {
         match self {
             Space::MicroKernel(s) => s.params(decision).map(|_| ()),
-            Space::Schedule(s) => s
-                .validate(decision)
-                .map(|_| ())
-                .map_err(|v| v.iter().map(|v| v.0.clone()).collect::<Vec<_>>().join("; ")),
+            Space::Conv(s) => s.params(decision).map(|_| ()),
+            Space::Schedule(s) => {
+                let schedule = s
+                    .validate(decision)
+                    .map_err(|v| v.iter().map(|v| v.0.clone()).collect::<Vec<_>>().join("; "))?;
+                // Packing is the micro-kernel's, which did not take this nest:
+                // `loop-apply-schedule` refuses it.
+                if schedule.pack != Packing::None {
+                    return Err(format!(
+                        "packing ({}) needs the matmul micro-kernel, which does not rewrite this nest",
+                        schedule.pack.keyword()
+                    ));
+                }
+                Ok(())
+            }
             Space::Fixed(why) => Err(why.clone()),
         }
     }
@@ -234,7 +379,13 @@ impl Space {
                 let d: Vec<usize> = s.sizes().iter().map(|&n| rng.below(n)).collect();
                 s.params(&d).is_ok().then_some(d)
             }),
-            Space::Schedule(s) => s.sample(rng, 200),
+            Space::Conv(s) => (0..200).find_map(|_| {
+                let d: Vec<usize> = s.sizes().iter().map(|&n| rng.below(n)).collect();
+                s.params(&d).is_ok().then_some(d)
+            }),
+            Space::Schedule(s) => {
+                (0..50).find_map(|_| s.sample(rng, 200).filter(|d| self.validate(d).is_ok()))
+            }
             Space::Fixed(_) => None,
         }
     }
@@ -242,8 +393,11 @@ impl Space {
     /// A valid decision that differs from `decision` in one knob.
     pub fn mutate(&self, decision: &[usize], rng: &mut Rng) -> Option<Vec<usize>> {
         match self {
-            Space::Schedule(s) => s.mutate(decision, rng, 50),
-            Space::MicroKernel(_) => {
+            Space::Schedule(s) => (0..20).find_map(|_| {
+                s.mutate(decision, rng, 50)
+                    .filter(|d| self.validate(d).is_ok())
+            }),
+            Space::MicroKernel(_) | Space::Conv(_) => {
                 let sizes = self.knob_sizes();
                 (0..50).find_map(|_| {
                     let knob = rng.below(sizes.len());
@@ -284,6 +438,13 @@ impl Space {
                 ),
                 Err(why) => format!("invalid: {why}"),
             },
+            Space::Conv(s) => match s.params(decision) {
+                Ok(p) => format!(
+                    "conv mr={} nr={} vector={} threads={}",
+                    p.mr, p.nr, p.vector, p.threads
+                ),
+                Err(why) => format!("invalid: {why}"),
+            },
             Space::Schedule(s) => match s.schedule(decision) {
                 Ok(schedule) => {
                     let mut body = String::new();
@@ -313,6 +474,16 @@ impl Space {
                     ]);
                 }
             }
+            Space::Conv(s) => {
+                if let Ok(p) = s.params(decision) {
+                    out.extend([
+                        format!("mr={}", p.mr),
+                        format!("nr={}", p.nr),
+                        format!("vector={}", p.vector),
+                        format!("threads={}", p.threads),
+                    ]);
+                }
+            }
             Space::Schedule(s) => {
                 for (knob, &choice) in s.knobs().iter().zip(decision) {
                     out.push(format!("{}={}", knob.name(), knob_value(knob, choice)));
@@ -336,6 +507,21 @@ impl Space {
                     out.push(if p.pack_rhs { 1.0 } else { 0.0 });
                     out.push(((s.m as f64) / p.mr as f64).log2());
                     out.push(((s.n as f64) / p.nr as f64).log2());
+                }
+            }
+            Space::Conv(s) => {
+                if let Ok(p) = s.params(decision) {
+                    for v in [p.mr, p.nr, p.vector] {
+                        out.push((v as f64).log2());
+                    }
+                    out.push(if p.threads { 1.0 } else { 0.0 });
+                    // Blocks per row and per channel count, and the pixels and channels
+                    // the last block recomputes or leaves to the plain nest.
+                    let (channels, width) = (s.extents[0], s.extents[2]);
+                    out.push(((width as f64) / p.mr as f64).log2());
+                    out.push(((channels as f64) / p.nr as f64).log2());
+                    out.push((width % p.mr) as f64 / p.mr as f64);
+                    out.push((channels % p.nr) as f64 / p.nr as f64);
                 }
             }
             Space::Schedule(s) => {
@@ -362,7 +548,7 @@ impl Space {
         match self {
             Space::Schedule(s) => {
                 let target = Target::host();
-                s.decision_of(&default_schedule(s.nest(), &target))
+                s.decision_of(&loop_nest_schedule(s.nest(), &target))
             }
             _ => None,
         }
@@ -389,13 +575,30 @@ impl Space {
         decision: Option<&[usize]>,
     ) -> Result<(), String> {
         let Some(decision) = decision else {
-            return run_pipeline(ctx, module, "builtin.module(loop-matmul-microkernel)");
+            return run_pipeline(
+                ctx,
+                module,
+                &format!("builtin.module({HEURISTIC_PIPELINE})"),
+            );
         };
         self.validate(decision)?;
         match self {
             Space::MicroKernel(s) => {
                 let params = s.params(decision)?;
                 run_pipeline(ctx, module, &format!("builtin.module({})", params.pass()))
+            }
+            Space::Conv(s) => {
+                let params = s.params(decision)?;
+                // The channels left over by `nr` keep a plain nest, which the pipeline's
+                // default schedule then schedules, as it does when a model is compiled.
+                run_pipeline(
+                    ctx,
+                    module,
+                    &format!(
+                        "builtin.module({}, loop-default-schedule, loop-apply-schedule)",
+                        params.pass()
+                    ),
+                )
             }
             Space::Schedule(s) => {
                 let schedule = s.schedule(decision).map_err(|v| v.0)?;
@@ -423,6 +626,7 @@ impl Space {
         self.validate(decision)?;
         let pipeline = match self {
             Space::MicroKernel(s) => format!("builtin.module({})", s.params(decision)?.pass()),
+            Space::Conv(s) => format!("builtin.module({})", s.params(decision)?.pass()),
             Space::Schedule(s) => {
                 let schedule = s.schedule(decision).map_err(|v| v.0)?;
                 set_schedule(ctx, nest, &schedule);
@@ -519,9 +723,22 @@ fn matmul_shape(ctx: &Context, nest: OpId) -> Option<(i64, i64, i64, i64)> {
     ))
 }
 
+/// Whether `loop-conv-microkernel` rewrites the task's nest (a one-group convolution).
+fn is_conv(ir: &str, target: &Target) -> Result<bool, String> {
+    let (mut probe, module) = parse_module(ir)?;
+    let lanes = target.lanes(4);
+    let pass = format!(
+        "builtin.module(loop-conv-microkernel{{mr=1 nr={lanes} vector={lanes} threads=0}})"
+    );
+    Ok(
+        run_pipeline(&mut probe, module, &pass).is_ok()
+            && count_ops(&probe, module, loop_::FMA) > 0,
+    )
+}
+
 /// The [`Nest`] of a top-level loop: its perfectly nested loop headers, outermost first
-/// (a `loop.parallel` contributes each of its dimensions), reductions where a loop carries
-/// values.
+/// (a `loop.parallel` contributes each of its dimensions, then those of the reduction
+/// chain in its body), reductions where a loop carries values.
 fn nest_of(ctx: &Context, nest: OpId) -> Nest {
     let mut extents = Vec::new();
     let mut reduction = Vec::new();
@@ -539,6 +756,19 @@ fn nest_of(ctx: &Context, nest: OpId) -> Nest {
             let ops: Vec<OpId> = ctx.block_ops(b).collect();
             match ops.as_slice() {
                 [inner, _yield] if loop_::is_loop(ctx, *inner) => Some(*inner),
+                // A loop.parallel whose body computes with one chain of reduction loops
+                // (a contraction, a convolution) and stores its result: the reductions are
+                // dimensions of the nest too, as `loop-apply-schedule` sees it.
+                _ if ctx.op_name(op) == loop_::PARALLEL => {
+                    let mut carrying = ops
+                        .iter()
+                        .copied()
+                        .filter(|&o| loop_::is_loop(ctx, o) && !loop_::inits(ctx, o).is_empty());
+                    match (carrying.next(), carrying.next()) {
+                        (Some(inner), None) => Some(inner),
+                        _ => None,
+                    }
+                }
                 _ => None,
             }
         });

@@ -91,3 +91,74 @@ fn features_tell_decisions_apart() {
         b[..tb_tune::features::PROGRAM_FEATURES]
     );
 }
+
+/// A 3x3 convolution of 4 input channels into 16 output channels.
+const CONV: &str = r#"
+"func.func"() <{function_type = (tensor<1x4x10x10xf32>, tensor<16x4x3x3xf32>, tensor<16xf32>) -> tensor<1x16x8x8xf32>, sym_name = "conv"}> ({
+^bb0(%x: tensor<1x4x10x10xf32>, %w: tensor<16x4x3x3xf32>, %b: tensor<16xf32>):
+  %0 = "graph.conv"(%x, %w, %b) <{auto_pad = "NOTSET", group = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>}> : (tensor<1x4x10x10xf32>, tensor<16x4x3x3xf32>, tensor<16xf32>) -> tensor<1x16x8x8xf32>
+  "func.return"(%0) : (tensor<1x16x8x8xf32>) -> ()
+}) : () -> ()
+"#;
+
+fn conv() -> tb_tune::TunableTask {
+    let tasks = model_tasks(CONV);
+    let summaries: Vec<&str> = tasks.iter().map(|t| t.summary.as_str()).collect();
+    tasks
+        .iter()
+        .find(|t| matches!(t.space, Space::Conv(_)))
+        .unwrap_or_else(|| panic!("no convolution task among {summaries:?}"))
+        .clone()
+}
+
+#[test]
+fn a_convolution_is_tuned_through_its_register_blocking() {
+    let t = conv();
+    assert_eq!(t.summary, "conv 16x8x8 c4 k3x3");
+    assert_eq!(t.space.kind(), "conv");
+    let mut rng = Rng::seeded(7);
+    for _ in 0..100 {
+        let d = t.space.sample(&mut rng).expect("a sample");
+        assert_eq!(t.space.validate(&d), Ok(()));
+        let m = t.space.mutate(&d, &mut rng).expect("a mutation");
+        assert_ne!(m, d);
+        assert_eq!(t.space.validate(&m), Ok(()));
+    }
+}
+
+#[test]
+fn a_convolution_block_wider_than_its_channels_or_the_registers_is_invalid() {
+    let t = conv();
+    let Space::Conv(s) = &t.space else {
+        unreachable!()
+    };
+    let at = |list: &[i64], v: i64| list.iter().position(|&x| x == v).unwrap();
+    // 4 vectors of 8 lanes: 32 channels, over the 16 the convolution has.
+    let wide = [0, at(&s.mult, 4), at(&s.vector, 8), 0];
+    let err = t.space.validate(&wide).unwrap_err();
+    assert!(err.contains("output channels"), "{err}");
+    // 12 x 2 accumulators + 2 weight vectors + 1 broadcast: 27 of 16 registers.
+    let big = [at(&s.mr, 12), at(&s.mult, 2), at(&s.vector, 4), 0];
+    let err = t.space.validate(&big).unwrap_err();
+    assert!(err.contains("vector registers"), "{err}");
+    assert_eq!(
+        t.space
+            .validate(&[at(&s.mr, 4), at(&s.mult, 2), at(&s.vector, 4), 0]),
+        Ok(())
+    );
+}
+
+#[test]
+fn a_convolution_decision_lowers_to_its_micro_kernel() {
+    let t = conv();
+    let mut rng = Rng::seeded(11);
+    for _ in 0..5 {
+        let d = t.space.sample(&mut rng).unwrap();
+        let (mut ctx, module) = parse_module(&t.task.ir).unwrap();
+        t.space.lower(&mut ctx, module, Some(&d)).unwrap();
+        tb_ir::verifier::verify(&ctx, module).unwrap();
+        let text = tb_ir::printer::print_operation(&ctx, module, Default::default());
+        assert!(text.contains("loop.fma"), "{}", t.space.describe(&d));
+        assert_eq!(t.space.tokens(&d).len(), 5);
+    }
+}

@@ -66,6 +66,7 @@ fn elementwise_nests_get_a_space_or_say_why_not() {
                 Space::Fixed(why) => assert!(why.contains("does not apply"), "{why}"),
                 Space::Schedule(s) => assert!(s.size() > 1),
                 Space::MicroKernel(_) => panic!("an elementwise nest is no matmul"),
+                Space::Conv(_) => panic!("an elementwise nest is no convolution"),
             }
         }
     }

@@ -106,6 +106,16 @@ struct Cli {
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
 
+    /// A tuning database (`tb-tune --db`): each kernel whose task has a successful record
+    /// for this CPU and thread count gets the fastest record's schedule; the others keep the
+    /// heuristic one. Applies when the CPU pipeline runs (ONNX input, or --lower)
+    #[arg(long, value_name = "FILE|URL")]
+    db: Option<PathBuf>,
+
+    /// With --db: say on standard error which record or heuristic each kernel used
+    #[arg(long, requires = "db")]
+    explain: bool,
+
     /// Accept ops of unregistered dialects (as mlir-translate does)
     #[arg(long = "allow-unregistered-dialect")]
     allow_unregistered_dialect: bool,
@@ -290,6 +300,9 @@ fn check_flags(cli: &Cli) -> Result<(), Failure> {
                 unused.push("--lower");
             }
             unused.extend(cli.lowering_flags());
+            if cli.db.is_some() {
+                unused.push("--db");
+            }
             if let Some(flag) = unused.first() {
                 return usage(format!(
                     "{flag} applies only with --emit: --import-onnx alone prints the imported \
@@ -310,6 +323,9 @@ fn check_flags(cli: &Cli) -> Result<(), Failure> {
                 unused.push("--lower");
             }
             unused.extend(cli.lowering_flags());
+            if cli.db.is_some() {
+                unused.push("--db");
+            }
             if let Some(flag) = unused.first() {
                 return usage(format!(
                     "{flag} does not apply to --emit=c-runtime, which writes the runtime \
@@ -317,13 +333,23 @@ fn check_flags(cli: &Cli) -> Result<(), Failure> {
                 ));
             }
         }
-        Some(_) => {
-            let lowering = cli.lowering_flags();
+        Some(emit) => {
+            let mut lowering = cli.lowering_flags();
+            if cli.db.is_some() {
+                lowering.push("--db");
+            }
             if let (false, Some(flag)) = (onnx || cli.lower, lowering.first()) {
                 return usage(format!(
                     "{flag} applies to the lowering pipeline, which runs on ONNX models \
                      and with --lower"
                 ));
+            }
+            if emit == "ptx" && cli.db.is_some() {
+                return usage(
+                    "--db applies to CPU code: the tuning database holds CPU schedules, and \
+                     --emit=ptx lowers with the GPU pipeline"
+                        .to_owned(),
+                );
             }
         }
     }
@@ -478,6 +504,24 @@ fn emit_ptx(cli: &Cli, loaded: &mut tb_tools::load::Loaded) -> Result<(), Failur
     tb_support::write_output(&cli.output, ptx.ptx.as_bytes()).map_err(Failure::Write)
 }
 
+/// `--db`: lowers the module's front half and gives each kernel the best record of its task
+/// for this machine and `--threads` (as `tb-run --db` does); `--explain` prints the choices.
+fn apply_database(cli: &Cli, loaded: &mut Loaded, db: &Path) -> Result<(), Failure> {
+    let threads = match cli.threads {
+        None => 1,
+        Some(0) => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        Some(n) => n,
+    };
+    let explained = tb_tools::tuning::apply_database(&mut loaded.ctx, loaded.module, db, threads)
+        .map_err(|m| Failure::Translate(format!("tb-translate: --db: {m}")))?;
+    if cli.explain {
+        for line in explained {
+            eprintln!("explain: {line}");
+        }
+    }
+    Ok(())
+}
+
 /// Loads the input, lowers it when asked (always for ONNX), compiles it and writes what
 /// `--emit` asks for.
 fn emit_output(cli: &Cli, input: &Path, bytes: &[u8], output: Output) -> Result<(), Failure> {
@@ -501,6 +545,9 @@ fn emit_output(cli: &Cli, input: &Path, bytes: &[u8], output: Output) -> Result<
             print_ir_after_all: cli.print_ir_after_all,
             timing: cli.timing,
         };
+        if let Some(db) = &cli.db {
+            apply_database(cli, &mut loaded, db)?;
+        }
         // PTX gets the GPU lowering: the CPU's vector micro-kernels have no GPU form.
         let pipeline = if matches!(output, Output::Ptx) {
             "gpu"

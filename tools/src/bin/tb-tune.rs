@@ -11,6 +11,9 @@
 //! On a PostgreSQL database, `--workers` makes this process a coordinator that queues
 //! candidates for workers (`tb-tune worker`) on any machine of the same target;
 //! `tb-tune status` reports the queue, the workers and the best latencies.
+//!
+//! `tb-tune score` trains the ranker on the records of some databases and reports its
+//! TenSet-style top-1 and top-5 scores on the tasks of others.
 
 use std::io::{BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -35,7 +38,7 @@ use tb_tune::worker::{WorkerOptions, run_worker};
     name = "tb-tune",
     version,
     about = "TensorBind auto-tuner: measure schedules of a model's kernels into a tuning database",
-    after_help = "Also: `tb-tune worker --db postgres://...` measures queued jobs for this machine; `tb-tune status --db FILE|URL` shows a database's queue, workers and best latencies."
+    after_help = "Also: `tb-tune worker --db postgres://...` measures queued jobs for this machine; `tb-tune status --db FILE|URL` shows a database's queue, workers and best latencies; `tb-tune score --train A.db --test B.db` scores the ranker on held-out tasks."
 )]
 struct Args {
     /// The model: an ONNX file (`.onnx`) or an MLIR module at any level.
@@ -82,6 +85,10 @@ struct Args {
     /// List the model's tasks and their knobs, and exit.
     #[arg(long = "list-tasks")]
     list_tasks: bool,
+    /// With --list-tasks: also write each task's module to DIR/<task>.mlir (a task module
+    /// is a model `tb-tune` tunes on its own).
+    #[arg(long = "dump-tasks", value_name = "DIR", requires = "list_tasks")]
+    dump_tasks: Option<PathBuf>,
     /// Write every record of the database as JSON lines to FILE, and exit.
     #[arg(long, value_name = "FILE.jsonl")]
     export: Option<PathBuf>,
@@ -147,6 +154,25 @@ struct StatusArgs {
     db: String,
 }
 
+/// `tb-tune score`: the ranker's TenSet-style top-k scores on held-out tasks.
+#[derive(Parser, Debug)]
+#[command(
+    name = "tb-tune score",
+    about = "Train the ranker on the records of some databases and score it on the tasks of others"
+)]
+struct ScoreArgs {
+    /// Databases whose records train the ranker (repeatable).
+    #[arg(long, value_name = "FILE|URL", required = true)]
+    train: Vec<String>,
+    /// Databases whose tasks are scored (repeatable); a task also in a training database
+    /// is left out, so every scored task is unseen.
+    #[arg(long, value_name = "FILE|URL", required = true)]
+    test: Vec<String>,
+    /// The thread count of the records to use (part of the target).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+}
+
 fn main() -> ExitCode {
     let first = std::env::args().nth(1);
     if first.as_deref() != Some("--measure") {
@@ -155,6 +181,7 @@ fn main() -> ExitCode {
     let result = match first.as_deref() {
         Some("worker") => worker(&WorkerArgs::parse_from(std::env::args().skip(1))),
         Some("status") => status(&StatusArgs::parse_from(std::env::args().skip(1))),
+        Some("score") => score(&ScoreArgs::parse_from(std::env::args().skip(1))),
         _ => {
             let args = Args::parse();
             if let Some(dir) = &args.measure {
@@ -266,6 +293,97 @@ fn status(args: &StatusArgs) -> Result<(), String> {
     Ok(())
 }
 
+/// The tasks and records of the databases at `locations` measured on `target`; each task
+/// (by key) once, with the space it has on this machine.
+fn tasks_and_records(
+    locations: &[String],
+    target: &tb_tune::TargetKey,
+) -> Result<(Vec<TunableTask>, Vec<tb_tune::Record>), String> {
+    let host = Target::host();
+    let (mut tasks, mut records) = (Vec::<TunableTask>::new(), Vec::new());
+    for location in locations {
+        if !tb_tune::database::postgres::is_postgres(location) && !Path::new(location).exists() {
+            return Err(format!("{location}: no such database"));
+        }
+        let db = Database::connect(location)?;
+        let rows = db.select(
+            "WHERE t.key = ?1",
+            &[tb_tune::database::sql::Value::text(target.id())],
+        )?;
+        for warning in db.take_warnings() {
+            eprintln!("tb-tune: warning: {warning}");
+        }
+        for (record, summary, ir) in rows {
+            if !tasks.iter().any(|t| t.task.key == record.task_key) {
+                let task = tb_tune::Task {
+                    key: record.task_key.clone(),
+                    ir,
+                    weight: 1,
+                    origin: location.clone(),
+                };
+                let (space, _) = Space::of(&task, &host)
+                    .map_err(|e| format!("{location}: task {}: {e}", task.key))?;
+                tasks.push(TunableTask {
+                    task,
+                    space,
+                    summary,
+                });
+            }
+            records.push(record);
+        }
+    }
+    Ok((tasks, records))
+}
+
+fn score(args: &ScoreArgs) -> Result<(), String> {
+    let target = host_target(args.threads);
+    let (train_tasks, train_records) = tasks_and_records(&args.train, &target)?;
+    let (test_tasks, test_records) = tasks_and_records(&args.test, &target)?;
+    let unseen: Vec<TunableTask> = test_tasks
+        .into_iter()
+        .filter(|t| !train_tasks.iter().any(|s| s.task.key == t.task.key))
+        .collect();
+    let scores =
+        tb_tune::search::held_out_scores(&train_tasks, &train_records, &unseen, &test_records)
+            .ok_or_else(|| {
+                format!(
+                    "too few successful records of {} to train the ranker on",
+                    target.describe()
+                )
+            })?;
+    println!(
+        "{:<16}  {:<24}  {:>10}  {:>6}  {:>6}",
+        "task", "kernel", "candidates", "top-1", "top-5"
+    );
+    for s in &scores {
+        let summary = unseen
+            .iter()
+            .find(|t| t.task.key == s.task_key)
+            .map_or("", |t| t.summary.as_str());
+        println!(
+            "{:<16}  {:<24}  {:>10}  {:>6.3}  {:>6.3}",
+            s.task_key, summary, s.candidates, s.top1, s.top5
+        );
+    }
+    let median = |mut v: Vec<f64>| -> f64 {
+        v.sort_by(f64::total_cmp);
+        match v.len() {
+            0 => f64::NAN,
+            n if n % 2 == 1 => v[n / 2],
+            n => (v[n / 2 - 1] + v[n / 2]) / 2.0,
+        }
+    };
+    println!(
+        "median over {} held-out tasks (trained on {} records of {} tasks): top-1 {:.3}, top-5 {:.3}",
+        scores.len(),
+        train_records.len(),
+        train_tasks.len(),
+        median(scores.iter().map(|s| s.top1).collect()),
+        median(scores.iter().map(|s| s.top5).collect())
+    );
+    Ok(())
+}
+
 /// Parses `--workers`: `auto` is one local worker per core.
 fn local_workers(spec: &str) -> Result<usize, String> {
     if spec == "auto" {
@@ -343,6 +461,15 @@ fn run(args: &Args) -> Result<(), String> {
                 "{:<16}  {:<24}  {:>6}  {knobs}",
                 t.task.key, t.summary, t.task.weight
             );
+        }
+        if let Some(dir) = &args.dump_tasks {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| format!("cannot create '{}': {e}", dir.display()))?;
+            for t in &tunable {
+                let path = dir.join(format!("{}.mlir", t.task.key));
+                std::fs::write(&path, &t.task.ir)
+                    .map_err(|e| format!("cannot write '{}': {e}", path.display()))?;
+            }
         }
         return Ok(());
     }
