@@ -468,7 +468,8 @@ pub fn tune(
         let best = progress[i].best_latency.unwrap_or(f64::INFINITY);
         progress[i].history.push(best);
         if !options.random {
-            ranker = train_model(options.model, tasks, &records, &mut cache, options.seed).or(ranker);
+            ranker =
+                train_model(options.model, tasks, &records, &mut cache, options.seed).or(ranker);
         }
     }
     Ok(SearchResult {

@@ -167,7 +167,9 @@ pub fn decode(space: &Space, words: &[String]) -> Result<Vec<usize>, String> {
         .ok_or("the sentence has no decision words")?;
     let expected = format!("space={}", space.kind());
     if *kind != expected {
-        return Err(format!("the decision starts with '{kind}', not '{expected}'"));
+        return Err(format!(
+            "the decision starts with '{kind}', not '{expected}'"
+        ));
     }
     let pairs: Vec<(&str, &str)> = knobs
         .iter()
@@ -197,7 +199,9 @@ pub fn decode(space: &Space, words: &[String]) -> Result<Vec<usize>, String> {
             let vector = index("vector", &s.vector, vector_value)?;
             let nr = number(1)?;
             if nr % vector_value != 0 {
-                return Err(format!("nr={nr} is not a multiple of vector={vector_value}"));
+                return Err(format!(
+                    "nr={nr} is not a multiple of vector={vector_value}"
+                ));
             }
             let mult = index("nr / vector", &s.mult, nr / vector_value)?;
             let kc = index("kc", &s.kc, number(3)?)?;
@@ -245,7 +249,9 @@ fn check_names(pairs: &[(&str, &str)], names: &[&str]) -> Result<(), String> {
     }
     for ((name, _), expected) in pairs.iter().zip(names) {
         if name != expected {
-            return Err(format!("knob word '{name}' where '{expected}' was expected"));
+            return Err(format!(
+                "knob word '{name}' where '{expected}' was expected"
+            ));
         }
     }
     Ok(())

@@ -64,7 +64,10 @@ fn a_schedule_sentence_names_its_loops_and_knob_values() {
     let d = t.space.sample(&mut Rng::seeded(2)).unwrap();
     let s = sentence(&t.space, &hardware(), &d);
     let text = s.join(" ");
-    assert!(text.starts_with("<task> op=elementwise rank=2 elem=4 loop=s:2^5 loop=s:2^5 <hw>"), "{text}");
+    assert!(
+        text.starts_with("<task> op=elementwise rank=2 elem=4 loop=s:2^5 loop=s:2^5 <hw>"),
+        "{text}"
+    );
     let decision = &s[s.iter().position(|w| w == DECISION_MARK).unwrap() + 1..];
     assert_eq!(decision[0], "space=schedule");
     assert_eq!(decision.len(), 1 + t.space.knob_sizes().len());
@@ -147,11 +150,7 @@ fn missing_misplaced_or_foreign_words_are_rejected() {
         (&sched.space, "space=schedule vector=3", "knob words"),
     ];
     for (space, text, expected) in cases {
-        let w: Vec<String> = if text.is_empty() {
-            vec![]
-        } else {
-            words(text)
-        };
+        let w: Vec<String> = if text.is_empty() { vec![] } else { words(text) };
         let err = decode(space, &w).unwrap_err();
         assert!(err.contains(expected), "{text}: {err}");
     }
@@ -169,7 +168,10 @@ fn a_schedule_value_off_the_knob_is_rejected() {
     let name = s[last].split_once('=').unwrap().0.to_string();
     s[last] = format!("{name}=999");
     let err = decode(&t.space, &s).unwrap_err();
-    assert!(err.contains("=999 is not one of the knob's values"), "{err}");
+    assert!(
+        err.contains("=999 is not one of the knob's values"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -179,7 +181,9 @@ fn token_ids_are_stable_and_in_range() {
     assert_eq!(token_id("isa=avx2"), 414);
     assert_eq!(token_id("isa=avx512"), 3012);
     assert_eq!(token_id("<task>"), 3224);
-    let ids = token_ids(&words("<task> op=matmul <hw> isa=sse <decision> space=fixed"));
+    let ids = token_ids(&words(
+        "<task> op=matmul <hw> isa=sse <decision> space=fixed",
+    ));
     assert!(
         ids.iter()
             .all(|&i| (RESERVED..VOCABULARY).contains(&(i as usize)))

@@ -57,7 +57,11 @@ fn decisions(tasks: &[TunableTask], count: usize, seed: u64) -> Vec<Vec<(Vec<usi
         .collect()
 }
 
-fn to_samples(tasks: &[TunableTask], target: &TargetKey, sets: &[&[(Vec<usize>, f64)]]) -> Vec<Sample> {
+fn to_samples(
+    tasks: &[TunableTask],
+    target: &TargetKey,
+    sets: &[&[(Vec<usize>, f64)]],
+) -> Vec<Sample> {
     let mut out = Vec::new();
     for (g, (task, set)) in tasks.iter().zip(sets).enumerate() {
         let best = set.iter().map(|(_, c)| *c).fold(f64::INFINITY, f64::min);
@@ -101,7 +105,12 @@ fn ranks_decisions_it_never_saw() {
     let target = target_key("test", 1);
     let sets = decisions(&tasks, 100, 7);
     let train_sets: Vec<&[(Vec<usize>, f64)]> = sets.iter().map(|s| &s[..70]).collect();
-    let (encoder, log) = train(&to_samples(&tasks, &target, &train_sets), Config::default(), &quick()).unwrap();
+    let (encoder, log) = train(
+        &to_samples(&tasks, &target, &train_sets),
+        Config::default(),
+        &quick(),
+    )
+    .unwrap();
     assert!(
         log.epoch_loss.last().unwrap() < &log.epoch_loss[0],
         "the loss falls: {:?}",
@@ -114,7 +123,11 @@ fn ranks_decisions_it_never_saw() {
             .map(|(d, _)| sentence_ids(task, &target, d))
             .collect();
         let accuracy = pairwise_accuracy(held_out, &encoder.scores(&ids).unwrap());
-        assert!(accuracy > 0.75, "{}: held-out pairwise accuracy {accuracy}", task.summary);
+        assert!(
+            accuracy > 0.75,
+            "{}: held-out pairwise accuracy {accuracy}",
+            task.summary
+        );
     }
 }
 
@@ -131,7 +144,15 @@ fn training_is_reproducible_from_its_seed() {
     };
     let ids: Vec<Vec<u32>> = data.iter().map(|s| s.ids.clone()).collect();
     let score = |seed| {
-        let (e, _) = train(&data, Config::default(), &TrainOptions { seed, ..options.clone() }).unwrap();
+        let (e, _) = train(
+            &data,
+            Config::default(),
+            &TrainOptions {
+                seed,
+                ..options.clone()
+            },
+        )
+        .unwrap();
         e.scores(&ids).unwrap()
     };
     assert_eq!(score(5), score(5));
@@ -156,10 +177,16 @@ fn a_saved_model_scores_the_same_after_loading() {
 
 #[test]
 fn a_model_of_another_tokenizer_or_layout_is_refused() {
-    let text = Encoder::new(Config { layers: 1, ..Config::default() }, 1)
-        .unwrap()
-        .to_json()
-        .unwrap();
+    let text = Encoder::new(
+        Config {
+            layers: 1,
+            ..Config::default()
+        },
+        1,
+    )
+    .unwrap()
+    .to_json()
+    .unwrap();
     let cases = [
         (
             text.replace("\"tokenizer_version\":1", "\"tokenizer_version\":99"),
@@ -177,7 +204,10 @@ fn a_model_of_another_tokenizer_or_layout_is_refused() {
             text.replace("tb-tune transformer ranker", "something else"),
             "format 'something else'",
         ),
-        ("{\"trees\": []}".to_string(), "not a saved transformer ranker"),
+        (
+            "{\"trees\": []}".to_string(),
+            "not a saved transformer ranker",
+        ),
     ];
     for (bad, expected) in cases {
         let err = Encoder::from_json(&bad).err().expect("refused");
@@ -187,9 +217,16 @@ fn a_model_of_another_tokenizer_or_layout_is_refused() {
 
 #[test]
 fn an_encoder_whose_width_does_not_split_into_heads_is_refused() {
-    let err = Encoder::new(Config { dim: 30, heads: 4, ..Config::default() }, 1)
-        .err()
-        .unwrap();
+    let err = Encoder::new(
+        Config {
+            dim: 30,
+            heads: 4,
+            ..Config::default()
+        },
+        1,
+    )
+    .err()
+    .unwrap();
     assert!(err.contains("dim 30"), "{err}");
 }
 
@@ -200,7 +237,11 @@ fn record(task: &TunableTask, target: &TargetKey, d: &[usize], latency: Option<f
         space: task.space.kind().into(),
         decision: d.to_vec(),
         description: task.space.describe(d),
-        status: if latency.is_some() { Status::Ok } else { Status::Crash },
+        status: if latency.is_some() {
+            Status::Ok
+        } else {
+            Status::Crash
+        },
         latency_s: latency,
         runs_s: latency.into_iter().collect(),
         error: None,
@@ -278,5 +319,9 @@ fn the_search_ranks_with_the_transformer() {
     let ranker = TransformerRanker::train_on(&tasks, &sink.0, &quick()).expect("enough records");
     assert_eq!(ranker.name(), "transformer");
     assert_eq!(ModelKind::parse("transformer"), Ok(ModelKind::Transformer));
-    assert!(ModelKind::parse("forest").unwrap_err().contains("unknown cost model"));
+    assert!(
+        ModelKind::parse("forest")
+            .unwrap_err()
+            .contains("unknown cost model")
+    );
 }

@@ -74,7 +74,7 @@ fn uniform(rng: &mut Rng, n: usize, bound: f64) -> Vec<f32> {
 impl Encoder {
     /// A fresh encoder with parameters drawn from `seed`.
     pub fn new(config: Config, seed: u64) -> Result<Encoder, String> {
-        if config.dim == 0 || config.heads == 0 || config.dim % config.heads != 0 {
+        if config.dim == 0 || config.heads == 0 || !config.dim.is_multiple_of(config.heads) {
             return Err(format!(
                 "transformer: dim {} is not a positive multiple of heads {}",
                 config.dim, config.heads
@@ -84,7 +84,11 @@ impl Encoder {
         let (d, h) = (config.dim, config.hidden);
         let mut shapes: Vec<(String, Vec<usize>, Init)> = vec![
             ("embed".into(), vec![VOCABULARY, d], Init::Uniform(0.1)),
-            ("position".into(), vec![config.max_len, d], Init::Uniform(0.1)),
+            (
+                "position".into(),
+                vec![config.max_len, d],
+                Init::Uniform(0.1),
+            ),
         ];
         for l in 0..config.layers {
             let p = |n: &str| format!("layer{l}.{n}");
@@ -297,8 +301,7 @@ impl Encoder {
                 encoder.params.len()
             ));
         }
-        for ((name, shape, values), (expected, var)) in saved.params.iter().zip(&encoder.params)
-        {
+        for ((name, shape, values), (expected, var)) in saved.params.iter().zip(&encoder.params) {
             if name != expected || shape.as_slice() != var.as_tensor().dims() {
                 return Err(format!(
                     "saved parameter '{name}' {shape:?} where '{expected}' {:?} was expected",
@@ -306,7 +309,9 @@ impl Encoder {
                 ));
             }
             if values.len() != shape.iter().product::<usize>() {
-                return Err(format!("saved parameter '{name}' has the wrong number of values"));
+                return Err(format!(
+                    "saved parameter '{name}' has the wrong number of values"
+                ));
             }
             let t = Tensor::from_vec(values.clone(), shape.as_slice(), &Device::Cpu)
                 .map_err(located("load"))?;

@@ -65,7 +65,11 @@ pub fn train(
 }
 
 /// Trains `encoder` further on `samples` (pretraining, then fine-tuning on a new device).
-pub fn fit(encoder: &Encoder, samples: &[Sample], options: &TrainOptions) -> Result<TrainLog, String> {
+pub fn fit(
+    encoder: &Encoder,
+    samples: &[Sample],
+    options: &TrainOptions,
+) -> Result<TrainLog, String> {
     let err = |e: candle_core::Error| format!("transformer training: {e}");
     let mut groups: std::collections::BTreeMap<usize, Vec<usize>> = Default::default();
     for (i, s) in samples.iter().enumerate() {
@@ -137,7 +141,8 @@ pub fn fit(encoder: &Encoder, samples: &[Sample], options: &TrainOptions) -> Res
                 let margin = (lo - hi)?;
                 // softplus(x) = max(x, 0) + log(1 + exp(-|x|)), stable for large |x|.
                 let softplus = (margin.relu()? + (margin.abs()?.neg()?.exp()? + 1.0)?.log()?)?;
-                (softplus * gap)?.sum_all()? / gap_sum(&gap)?
+                let total = gap_sum(&gap)?;
+                (softplus * gap)?.sum_all()? / total
             })()
             .map_err(err)?;
             total += f64::from(loss.to_scalar::<f32>().map_err(err)?);
