@@ -8,17 +8,20 @@
 
 pub mod apply;
 pub mod coordinator;
+pub mod cost_model;
 pub mod database;
 pub mod features;
 pub mod gbdt;
 pub mod queue;
 pub mod search;
+pub mod sentence;
 pub mod space;
 pub mod status;
 pub mod stop;
 pub mod synthetic;
 pub mod target;
 pub mod task;
+pub mod transformer;
 pub mod worker;
 
 pub use database::{Database, Record, Status};

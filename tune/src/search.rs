@@ -19,6 +19,7 @@ use std::collections::{HashMap, HashSet};
 
 use tb_passes::schedule::Rng;
 
+use crate::cost_model::{CostModel, FeatureCache, ModelKind, train_model};
 use crate::database::{Record, Status};
 use crate::features::{FEATURE_COUNT, FEATURE_SCHEMA_VERSION, features};
 use crate::gbdt::{Dataset, Ranker, TrainOptions};
@@ -73,6 +74,8 @@ pub struct SearchOptions {
     pub generations: usize,
     pub random: bool,
     pub seed: u64,
+    /// The cost model the search trains and ranks with.
+    pub model: ModelKind,
 }
 
 impl Default for SearchOptions {
@@ -85,6 +88,7 @@ impl Default for SearchOptions {
             generations: 3,
             random: false,
             seed: 1,
+            model: ModelKind::Tree,
         }
     }
 }
@@ -134,7 +138,7 @@ pub fn candidate_features(task: &TunableTask, decision: &[usize]) -> Option<Vec<
 pub fn train_ranker(
     tasks: &[TunableTask],
     records: &[Record],
-    cache: &mut HashMap<(String, Vec<usize>), Option<Vec<f64>>>,
+    cache: &mut FeatureCache,
 ) -> Option<Ranker> {
     let mut rows = Vec::new();
     let mut labels = Vec::new();
@@ -191,12 +195,13 @@ fn random_f64(rng: &mut Rng) -> f64 {
 #[allow(clippy::too_many_arguments)]
 fn propose(
     task: &TunableTask,
+    target: &TargetKey,
     measured: &[(Vec<usize>, Option<f64>)],
-    ranker: Option<&Ranker>,
+    ranker: Option<&dyn CostModel>,
     options: &SearchOptions,
     rng: &mut Rng,
     count: usize,
-    cache: &mut HashMap<(String, Vec<usize>), Option<Vec<f64>>>,
+    cache: &mut FeatureCache,
 ) -> Vec<Vec<usize>> {
     let space = &task.space;
     let seen: HashSet<&Vec<usize>> = measured.iter().map(|(d, _)| d).collect();
@@ -218,11 +223,9 @@ fn propose(
         }
         return out;
     };
-    let score = |d: &Vec<usize>, cache: &mut HashMap<(String, Vec<usize>), Option<Vec<f64>>>| {
-        let f = cache
-            .entry((task.task.key.clone(), d.clone()))
-            .or_insert_with(|| candidate_features(task, d));
-        f.as_ref().map_or(f64::NEG_INFINITY, |f| ranker.predict(f))
+    let mut score = |ds: Vec<Vec<usize>>, pool: &mut HashMap<Vec<usize>, f64>| {
+        let scores = ranker.scores(task, target, &ds, cache);
+        pool.extend(ds.into_iter().zip(scores));
     };
     let mut best_measured: Vec<&(Vec<usize>, Option<f64>)> =
         measured.iter().filter(|(_, l)| l.is_some()).collect();
@@ -239,10 +242,9 @@ fn propose(
         }
     }
     let mut pool: HashMap<Vec<usize>, f64> = HashMap::new();
-    for d in &population {
-        let s = score(d, cache);
-        pool.insert(d.clone(), s);
-    }
+    population.sort();
+    population.dedup();
+    score(population, &mut pool);
     for _ in 0..options.generations {
         let mut ranked: Vec<(Vec<usize>, f64)> =
             pool.iter().map(|(d, s)| (d.clone(), *s)).collect();
@@ -255,6 +257,7 @@ fn propose(
         if parents.is_empty() {
             break;
         }
+        let mut children: Vec<Vec<usize>> = Vec::new();
         for i in 0..options.population {
             let a = &parents[i % parents.len()];
             let child = if rng.below(2) == 0 {
@@ -265,11 +268,13 @@ fn propose(
             };
             if let Some(c) = child
                 && !pool.contains_key(&c)
+                && !children.contains(&c)
             {
-                let s = score(&c, cache);
-                pool.insert(c, s);
+                children.push(c);
             }
         }
+        // Scored together: one batch for the transformer.
+        score(children, &mut pool);
     }
     let mut ranked: Vec<(Vec<usize>, f64)> = pool.into_iter().collect();
     ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
@@ -413,7 +418,7 @@ pub fn tune(
             &mut curve,
         )?;
     }
-    let mut ranker: Option<Ranker> = None;
+    let mut ranker: Option<Box<dyn CostModel>> = None;
     let mut exhausted: HashSet<usize> = HashSet::new();
     while trial < options.trials && !stopped {
         let Some(&i) = tunable
@@ -429,8 +434,9 @@ pub fn tune(
         let count = options.batch.min(options.trials - trial);
         let proposals = propose(
             &tasks[i],
+            target,
             &measured[i],
-            ranker.as_ref(),
+            ranker.as_deref(),
             options,
             &mut rng,
             count,
@@ -462,7 +468,8 @@ pub fn tune(
         let best = progress[i].best_latency.unwrap_or(f64::INFINITY);
         progress[i].history.push(best);
         if !options.random {
-            ranker = train_ranker(tasks, &records, &mut cache).or(ranker);
+            ranker =
+                train_model(options.model, tasks, &records, &mut cache, options.seed).or(ranker);
         }
     }
     Ok(SearchResult {

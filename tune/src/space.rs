@@ -665,7 +665,7 @@ impl Space {
 /// Features of a decision: this many numbers.
 pub const DECISION_FEATURES: usize = 24;
 
-fn knob_value(knob: &tb_passes::schedule::Knob, choice: usize) -> String {
+pub(crate) fn knob_value(knob: &tb_passes::schedule::Knob, choice: usize) -> String {
     use tb_passes::schedule::Knob;
     match knob {
         Knob::Tile { choices, .. } => choices[choice].to_string(),

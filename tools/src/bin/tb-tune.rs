@@ -69,6 +69,10 @@ struct Args {
     /// Random search instead of the model-guided one.
     #[arg(long)]
     random: bool,
+    /// The cost model of the model-guided search: `tree` (gradient-boosted trees over
+    /// loop features) or `transformer` (attention over tensor sentences).
+    #[arg(long = "model", value_name = "tree|transformer", default_value = "tree", value_parser = ["tree", "transformer"])]
+    cost_model: String,
     /// Also run a random search of the same budget and plot best-so-far latency against
     /// trials for both (SVG).
     #[arg(long, value_name = "FILE.svg")]
@@ -528,6 +532,7 @@ fn run(args: &Args) -> Result<(), String> {
         random: args.random,
         seed: args.seed,
         batch,
+        model: tb_tune::cost_model::ModelKind::parse(&args.cost_model)?,
         ..SearchOptions::default()
     };
     eprintln!(
