@@ -113,6 +113,14 @@ fn power_word(n: i64) -> String {
 pub fn task_tokens(space: &Space) -> Vec<String> {
     let loops: Vec<(bool, i64)> = match space {
         Space::MicroKernel(s) => vec![(false, s.batch), (false, s.m), (false, s.n), (true, s.k)],
+        // Output channels, rows, columns; then input channels and the window's rows and
+        // columns, which the convolution reduces over.
+        Space::Conv(s) => s
+            .extents
+            .iter()
+            .enumerate()
+            .map(|(i, &e)| (i >= 3, e))
+            .collect(),
         Space::Schedule(s) => {
             let nest = s.nest();
             nest.reduction
@@ -126,6 +134,7 @@ pub fn task_tokens(space: &Space) -> Vec<String> {
     let reductions = loops.iter().filter(|(r, _)| *r).count();
     let op = match space {
         Space::MicroKernel(_) => "matmul",
+        Space::Conv(_) => "conv",
         Space::Fixed(_) => "fixed",
         Space::Schedule(_) if reductions > 0 && loops.len() - reductions >= 2 => "contraction",
         Space::Schedule(_) if reductions > 0 => "reduction",
@@ -217,6 +226,42 @@ pub fn decode(space: &Space, words: &[String]) -> Result<Vec<usize>, String> {
                 .position(|&p| p == pack)
                 .ok_or_else(|| format!("pack-rhs={pack} is not offered"))?;
             vec![mr, mult, vector, kc, nc, pack]
+        }
+        Space::Conv(s) => {
+            check_names(&pairs, &["mr", "nr", "vector", "threads"])?;
+            let number = |i: usize| -> Result<i64, String> {
+                pairs[i]
+                    .1
+                    .parse::<i64>()
+                    .map_err(|_| format!("{}={} is not a number", pairs[i].0, pairs[i].1))
+            };
+            let index = |name: &str, choices: &[i64], v: i64| -> Result<usize, String> {
+                choices
+                    .iter()
+                    .position(|&c| c == v)
+                    .ok_or_else(|| format!("{name}={v} is not one of {choices:?}"))
+            };
+            let mr = index("mr", &s.mr, number(0)?)?;
+            let vector_value = number(2)?;
+            let vector = index("vector", &s.vector, vector_value)?;
+            let nr = number(1)?;
+            if vector_value == 0 || nr % vector_value != 0 {
+                return Err(format!(
+                    "nr={nr} is not a multiple of vector={vector_value}"
+                ));
+            }
+            let mult = index("nr / vector", &s.mult, nr / vector_value)?;
+            let threads = match pairs[3].1 {
+                "true" => true,
+                "false" => false,
+                other => return Err(format!("threads={other} is not true or false")),
+            };
+            let threads = s
+                .threads
+                .iter()
+                .position(|&t| t == threads)
+                .ok_or_else(|| format!("threads={threads} is not offered"))?;
+            vec![mr, mult, vector, threads]
         }
         Space::Schedule(s) => {
             let knobs = s.knobs();
