@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{MODEL, avx2, model_tasks, target_key};
+use common::{CONV, MODEL, avx2, model_tasks, target_key};
 use tb_passes::schedule::Rng;
 use tb_tune::TargetKey;
 use tb_tune::sentence::{
@@ -188,4 +188,39 @@ fn token_ids_are_stable_and_in_range() {
         ids.iter()
             .all(|&i| (RESERVED..VOCABULARY).contains(&(i as usize)))
     );
+}
+
+#[test]
+fn a_convolution_sentence_names_its_loops_and_round_trips() {
+    let t = model_tasks(CONV)
+        .into_iter()
+        .find(|t| matches!(t.space, Space::Conv(_)))
+        .expect("a convolution task");
+    let mut rng = Rng::seeded(5);
+    for _ in 0..50 {
+        let d = t.space.sample(&mut rng).expect("a sample");
+        let s = sentence(&t.space, &hardware(), &d);
+        assert_eq!(decode(&t.space, &s), Ok(d.clone()), "{}", s.join(" "));
+    }
+    let d = t.space.sample(&mut Rng::seeded(1)).unwrap();
+    let text = sentence(&t.space, &hardware(), &d).join(" ");
+    // 16 output channels, 8x8 pixels; 4 input channels and a 3x3 window reduced over.
+    assert!(
+        text.starts_with("<task> op=conv rank=6 loop=s:2^4 loop=s:2^3 loop=s:2^3 loop=r:2^2 loop=r:2^2 loop=r:2^2 <hw> ")
+            && text.contains("<decision> space=conv mr="),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_convolution_block_wider_than_its_channels_is_rejected() {
+    let t = model_tasks(CONV)
+        .into_iter()
+        .find(|t| matches!(t.space, Space::Conv(_)))
+        .expect("a convolution task");
+    let d = t.space.sample(&mut Rng::seeded(1)).unwrap();
+    let mut s = sentence(&t.space, &hardware(), &d);
+    let at = s.iter().position(|w| w.starts_with("nr=")).unwrap();
+    s[at] = "nr=4096".into();
+    assert!(decode(&t.space, &s).is_err(), "{}", s.join(" "));
 }

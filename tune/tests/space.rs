@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{MODEL, model_tasks};
+use common::{CONV, MODEL, model_tasks};
 use tb_passes::schedule::Rng;
 use tb_tune::space::Space;
 use tb_tune::task::parse_module;
@@ -91,15 +91,6 @@ fn features_tell_decisions_apart() {
         b[..tb_tune::features::PROGRAM_FEATURES]
     );
 }
-
-/// A 3x3 convolution of 4 input channels into 16 output channels.
-const CONV: &str = r#"
-"func.func"() <{function_type = (tensor<1x4x10x10xf32>, tensor<16x4x3x3xf32>, tensor<16xf32>) -> tensor<1x16x8x8xf32>, sym_name = "conv"}> ({
-^bb0(%x: tensor<1x4x10x10xf32>, %w: tensor<16x4x3x3xf32>, %b: tensor<16xf32>):
-  %0 = "graph.conv"(%x, %w, %b) <{auto_pad = "NOTSET", group = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>}> : (tensor<1x4x10x10xf32>, tensor<16x4x3x3xf32>, tensor<16xf32>) -> tensor<1x16x8x8xf32>
-  "func.return"(%0) : (tensor<1x16x8x8xf32>) -> ()
-}) : () -> ()
-"#;
 
 fn conv() -> tb_tune::TunableTask {
     let tasks = model_tasks(CONV);

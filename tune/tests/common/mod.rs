@@ -30,6 +30,15 @@ pub fn avx2() -> Target {
     }
 }
 
+/// A 3x3 convolution of 4 input channels into 16 output channels.
+pub const CONV: &str = r#"
+"func.func"() <{function_type = (tensor<1x4x10x10xf32>, tensor<16x4x3x3xf32>, tensor<16xf32>) -> tensor<1x16x8x8xf32>, sym_name = "conv"}> ({
+^bb0(%x: tensor<1x4x10x10xf32>, %w: tensor<16x4x3x3xf32>, %b: tensor<16xf32>):
+  %0 = "graph.conv"(%x, %w, %b) <{auto_pad = "NOTSET", group = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>}> : (tensor<1x4x10x10xf32>, tensor<16x4x3x3xf32>, tensor<16xf32>) -> tensor<1x16x8x8xf32>
+  "func.return"(%0) : (tensor<1x16x8x8xf32>) -> ()
+}) : () -> ()
+"#;
+
 pub fn model_tasks(text: &str) -> Vec<TunableTask> {
     let (mut ctx, module) = parse_module(text).expect("the model parses");
     run_pipeline(&mut ctx, module, FRONT_PIPELINE).expect("the model lowers");
