@@ -59,7 +59,21 @@ fn tensor_text(proto: &TensorProto, decoded: tb_onnx::Result<Tensor>) -> String 
     let dims: Vec<String> = proto.dims.iter().map(|d| d.to_string()).collect();
     let head = format!("{}[{}]", data_type_name(proto.data_type), dims.join(","));
     match decoded {
-        Ok(t) => format!("{head} {:08x}", crc32(&common::le_bytes(&t))),
+        Ok(t) => {
+            let mut bytes = common::le_bytes(&t);
+            // A narrow float (FLOAT8*, FLOAT4*) is held as f32; its NaNs are compared as one
+            // canonical NaN, since their sign and payload are not the narrow code's.
+            let name = data_type_name(proto.data_type);
+            if name.starts_with("FLOAT8") || name.starts_with("FLOAT4") {
+                for chunk in bytes.chunks_exact_mut(4) {
+                    let v = f32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
+                    if v.is_nan() {
+                        chunk.copy_from_slice(&f32::NAN.to_le_bytes());
+                    }
+                }
+            }
+            format!("{head} {:08x}", crc32(&bytes))
+        }
         Err(e) if e.is_unsupported() => format!("{head} -"),
         Err(e) => panic!("{e}"),
     }

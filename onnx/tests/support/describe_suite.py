@@ -13,6 +13,7 @@ import struct
 import sys
 import zlib
 
+import numpy
 import onnx
 from onnx import AttributeProto, TensorProto, numpy_helper
 
@@ -72,8 +73,28 @@ def type_text(tp):
     return "?"
 
 
+# ONNX's narrow types, which tb-onnx holds in a wider type that represents each of their
+# values exactly (onnx/src/narrow.rs): the contents are described in that wider type.
+NARROW = {
+    TensorProto.FLOAT8E4M3FN: "float32", TensorProto.FLOAT8E4M3FNUZ: "float32",
+    TensorProto.FLOAT8E5M2: "float32", TensorProto.FLOAT8E5M2FNUZ: "float32",
+    TensorProto.INT4: "int8", TensorProto.UINT4: "uint8",
+}
+for _name, _wide in [("FLOAT8E8M0", "float32"), ("FLOAT4E2M1", "float32"),
+                     ("INT2", "int8"), ("UINT2", "uint8")]:
+    if hasattr(TensorProto, _name):
+        NARROW[getattr(TensorProto, _name)] = _wide
+
+
 def tensor_text(t):
     head = f"{type_name(t.data_type)}[{','.join(str(d) for d in t.dims)}]"
+    if t.data_type in NARROW:
+        array = numpy_helper.to_array(t).astype(NARROW[t.data_type])
+        if array.dtype == "float32":
+            # NaNs are compared as one canonical NaN (their sign and payload are not the
+            # narrow code's), as tests/suite_describe.rs does.
+            array = numpy.where(numpy.isnan(array), numpy.float32("nan"), array)
+        return f"{head} {zlib.crc32(array.tobytes()):08x}"
     if t.data_type not in SUPPORTED:
         return head + " -"
     array = numpy_helper.to_array(t)
