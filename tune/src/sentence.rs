@@ -187,22 +187,24 @@ pub fn decode(space: &Space, words: &[String]) -> Result<Vec<usize>, String> {
                 .ok_or_else(|| format!("'{w}' is not a knob=value word"))
         })
         .collect::<Result<_, _>>()?;
+    // The value of the `i`th knob word as a number, and the index of a value among a
+    // knob's choices.
+    let number = |i: usize| -> Result<i64, String> {
+        pairs[i]
+            .1
+            .parse::<i64>()
+            .map_err(|_| format!("{}={} is not a number", pairs[i].0, pairs[i].1))
+    };
+    let index = |name: &str, choices: &[i64], v: i64| -> Result<usize, String> {
+        choices
+            .iter()
+            .position(|&c| c == v)
+            .ok_or_else(|| format!("{name}={v} is not one of {choices:?}"))
+    };
     let out = match space {
         Space::MicroKernel(s) => {
             let names = ["mr", "nr", "vector", "kc", "nc", "pack-rhs"];
             check_names(&pairs, &names)?;
-            let number = |i: usize| -> Result<i64, String> {
-                pairs[i]
-                    .1
-                    .parse::<i64>()
-                    .map_err(|_| format!("{}={} is not a number", pairs[i].0, pairs[i].1))
-            };
-            let index = |name: &str, choices: &[i64], v: i64| -> Result<usize, String> {
-                choices
-                    .iter()
-                    .position(|&c| c == v)
-                    .ok_or_else(|| format!("{name}={v} is not one of {choices:?}"))
-            };
             let mr = index("mr", &s.mr, number(0)?)?;
             let vector_value = number(2)?;
             let vector = index("vector", &s.vector, vector_value)?;
@@ -229,18 +231,6 @@ pub fn decode(space: &Space, words: &[String]) -> Result<Vec<usize>, String> {
         }
         Space::Conv(s) => {
             check_names(&pairs, &["mr", "nr", "vector", "threads"])?;
-            let number = |i: usize| -> Result<i64, String> {
-                pairs[i]
-                    .1
-                    .parse::<i64>()
-                    .map_err(|_| format!("{}={} is not a number", pairs[i].0, pairs[i].1))
-            };
-            let index = |name: &str, choices: &[i64], v: i64| -> Result<usize, String> {
-                choices
-                    .iter()
-                    .position(|&c| c == v)
-                    .ok_or_else(|| format!("{name}={v} is not one of {choices:?}"))
-            };
             let mr = index("mr", &s.mr, number(0)?)?;
             let vector_value = number(2)?;
             let vector = index("vector", &s.vector, vector_value)?;
