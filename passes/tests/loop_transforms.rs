@@ -243,6 +243,31 @@ fn the_microkernel_keeps_batched_matmuls() {
 }
 
 #[test]
+fn the_microkernel_keeps_matmuls_indexing_unit_dimensions_with_constants() {
+    // A unit batch dimension is indexed by a constant `%c0` after lowering (a transformer's
+    // `1x128x256 x 256x1024` projection); the nest is still blocked, packed or not.
+    for (lhs, rhs, out) in [
+        ("1x6x5", "5x8", "1x6x8"),
+        ("1x1x6x5", "1x5x8", "1x1x6x8"),
+        ("1x7x3", "1x3x9", "1x7x9"),
+    ] {
+        for pack in [true, false] {
+            let report = microkernel(
+                lhs,
+                rhs,
+                out,
+                &format!("mr=2 nr=4 kc=2 vector=4 pack-rhs={pack}"),
+            );
+            assert!(
+                report.text.contains("loop.fma"),
+                "{lhs} x {rhs}:\n{}",
+                report.text
+            );
+        }
+    }
+}
+
+#[test]
 fn the_microkernel_takes_its_blocking_from_the_nests_schedule() {
     // Attached to the loop.parallel of the lowered matmul: MR = 3, NR = 8 in 4-wide
     // vectors, NC = 16, KC = 5, B packed; the options (mr=2 nr=4) are not used.

@@ -80,3 +80,32 @@ func.func @strided_rhs(%arg0: memref<8x6xf32>, %arg1: memref<16x6xf32>) -> memre
   }
   return %0 : memref<8x16xf32>
 }
+
+// -----
+
+// A unit batch dimension indexed by a constant (as convert-te-to-loop writes a
+// 1x4x6 times 6x8 matmul): the constant is folded into the access maps and the nest is
+// blocked like a 2-D matmul.
+// CHECK-LABEL: func.func @unit_batch
+// CHECK:         loop.parallel (%{{.*}}) = (0) to (4) step (2) {
+// CHECK:           loop.vector_store %{{.*}}, %{{.*}}[(d0, d1) -> (0, d0, d1)]
+// CHECK:               loop.broadcast
+// CHECK:               loop.fma
+// PACKED-LABEL: func.func @unit_batch
+// PACKED:         loop.fma
+func.func @unit_batch(%arg0: memref<1x4x6xf32>, %arg1: memref<6x8xf32>) -> memref<1x4x8xf32> {
+  %c0 = arith.constant 0 : index
+  %cst = arith.constant 0.000000e+00 : f32
+  %0 = loop.alloc() : memref<1x4x8xf32>
+  loop.parallel (%i, %j) = (0, 0) to (4, 8) {
+    %1 = loop.for %k = 0 to 6 iter_args(%acc = %cst) -> (f32) {
+      %2 = loop.load %arg0[(d0, d1, d2, d3) -> (d0, d1, d3)](%c0, %i, %j, %k) : memref<1x4x6xf32>
+      %3 = loop.load %arg1[(d0, d1, d2, d3) -> (d3, d2)](%c0, %i, %j, %k) : memref<6x8xf32>
+      %4 = arith.mulf %2, %3 : f32
+      %5 = arith.addf %acc, %4 : f32
+      loop.yield %5 : f32
+    }
+    loop.store %1, %0[%c0, %i, %j] : memref<1x4x8xf32>
+  }
+  return %0 : memref<1x4x8xf32>
+}

@@ -278,13 +278,45 @@ fn contiguous(ctx: &Context, memref: Value) -> bool {
     matches!(ctx.type_kind(ty), TypeKind::MemRef { layout: None, .. })
 }
 
+/// The access of load/store `op`, with constant index operands folded into its map:
+/// `convert-te-to-loop` indexes unit dimensions with `%c0`, and the matcher only sees
+/// induction variables.
 fn access(ctx: &Context, op: OpId, memref_index: usize) -> Option<Access> {
     let operands = &ctx.op(op).operands;
+    let map = loop_::access_map(ctx, op)?;
+    let indices = &operands[memref_index + 1..];
+    let mut kept = Vec::with_capacity(indices.len());
+    let dims: Vec<AffineExpr> = indices
+        .iter()
+        .map(|&v| match constant_index(ctx, v) {
+            Some(c) => AffineExpr::constant(c),
+            None => {
+                kept.push(v);
+                AffineExpr::dim(kept.len() as u32 - 1)
+            }
+        })
+        .collect();
+    let results = map
+        .results
+        .iter()
+        .map(|r| r.replace_dims_and_symbols(&dims, &[]).simplify())
+        .collect();
     Some(Access {
         memref: operands[memref_index],
-        map: loop_::access_map(ctx, op)?,
-        operands: operands[memref_index + 1..].to_vec(),
+        map: AffineMap::new(kept.len() as u32, map.num_symbols, results),
+        operands: kept,
     })
+}
+
+/// The value of `v` when an `arith.constant` of integer type defines it.
+fn constant_index(ctx: &Context, v: Value) -> Option<i64> {
+    let tb_ir::value::ValueDef::Result { op, .. } = ctx.value(v).def else {
+        return None;
+    };
+    match ctx.attr_kind(tb_ir::rewrite::folder::constant_value(ctx, op)?) {
+        AttrKind::Integer { value, .. } => i64::try_from(*value).ok(),
+        _ => None,
+    }
 }
 
 /// Whether any result of `a` depends on the value `v`.
