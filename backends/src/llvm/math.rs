@@ -134,7 +134,6 @@ intrinsic_ops! {
     round => "llvm.round",
     roundeven => "llvm.roundeven",
     sqrt => "llvm.sqrt",
-    exp => "llvm.exp",
     exp2 => "llvm.exp2",
     log => "llvm.log",
     log2 => "llvm.log2",
@@ -222,7 +221,6 @@ macro_rules! libm_ops {
 }
 
 libm_ops! {
-    erf => "erf",
     erfc => "erfc",
     cbrt => "cbrt",
     expm1 => "expm1",
@@ -230,6 +228,39 @@ libm_ops! {
     asinh => "asinh",
     acosh => "acosh",
     atanh => "atanh",
+}
+
+/// `f32` scalars and vectors use the inline approximation of [`super::math_approx`], which
+/// vectorizes; other widths call `fallback`.
+fn approximated_f32(
+    tr: &mut Translator,
+    op: OpId,
+    approximation: for<'a, 'ctx> fn(
+        &Translator<'a, 'ctx>,
+        BasicValueEnum<'ctx>,
+    ) -> TResult<BasicValueEnum<'ctx>>,
+    fallback: fn(&mut Translator, OpId) -> TResult,
+) -> TResult {
+    expect_kind(tr, op, 0, true)?;
+    let element = element_type(tr.ir, tr.operand_type(op, 0)?);
+    if !matches!(tr.ir.type_kind(element), TypeKind::Float(FloatKind::F32)) {
+        return fallback(tr, op);
+    }
+    let x = tr.operand(op, 0)?;
+    let value = approximation(tr, x)?;
+    tr.set_result(op, 0, value)
+}
+
+fn exp(tr: &mut Translator, op: OpId) -> TResult {
+    approximated_f32(tr, op, super::math_approx::exp_f32, |tr, op| {
+        intrinsic(tr, op, "llvm.exp")
+    })
+}
+
+fn erf(tr: &mut Translator, op: OpId) -> TResult {
+    approximated_f32(tr, op, super::math_approx::erf_f32, |tr, op| {
+        libm(tr, op, "erf")
+    })
 }
 
 /// A float constant (or a splat of it) of the type of `like`.

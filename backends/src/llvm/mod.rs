@@ -13,6 +13,7 @@ pub(crate) mod affine;
 pub(crate) mod arith;
 pub(crate) mod cf;
 pub(crate) mod math;
+pub(crate) mod math_approx;
 pub mod memref;
 pub(crate) mod translator;
 pub mod types;

@@ -7,6 +7,7 @@ mod errors;
 mod harness;
 mod iter_args;
 mod jit;
+mod math_approx;
 mod ops;
 mod soft_bf16;
 mod te_to_loop;
