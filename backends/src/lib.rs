@@ -18,5 +18,6 @@
 pub mod cpu;
 pub mod llvm;
 pub mod llvm_info;
+pub mod mlir_execution;
 pub mod mlir_interop;
 pub mod nvptx;

@@ -14,3 +14,4 @@ pub mod memory;
 pub mod print_flags;
 pub mod profile;
 pub mod tuning;
+pub mod upstream;

@@ -29,7 +29,7 @@ fn inputs(limit: f32, count: usize) -> Vec<f32> {
         -104.5,
     ]);
     // Whole vectors of 8.
-    while values.len() % 8 != 0 {
+    while !values.len().is_multiple_of(8) {
         values.push(0.5);
     }
     values

@@ -286,6 +286,13 @@ fn check_flags(cli: &Cli) -> Result<(), Failure> {
             "{flag} applies to CPU code: --emit=ptx generates code for --gpu-arch"
         ));
     }
+    if cli.emit.as_deref() == Some("mlir-upstream")
+        && let Some(flag) = cli.codegen_flags().first()
+    {
+        return usage(format!(
+            "{flag} applies to generated code: --emit=mlir-upstream writes MLIR text"
+        ));
+    }
     match cli.emit.as_deref() {
         None => {
             if !onnx {
@@ -476,6 +483,9 @@ enum Output {
     Header,
     Runtime,
     Ptx,
+    /// `mlir-upstream`: the loop level in upstream MLIR's dialects (scf, affine, memref,
+    /// vector, arith, math, func), verified by MLIR in process.
+    Upstream,
 }
 
 fn parse_emit(kind: &str) -> Result<Output, Failure> {
@@ -483,12 +493,13 @@ fn parse_emit(kind: &str) -> Result<Output, Failure> {
         "c-header" => return Ok(Output::Header),
         "c-runtime" => return Ok(Output::Runtime),
         "ptx" => return Ok(Output::Ptx),
+        "mlir-upstream" => return Ok(Output::Upstream),
         _ => {}
     }
     EmitKind::from_name(kind).map(Output::Llvm).ok_or_else(|| {
         let known: Vec<&str> = EmitKind::ALL.iter().map(|k| k.name()).collect();
         Failure::Usage(format!(
-            "unknown --emit kind '{kind}' (expected {}, c-header, c-runtime or ptx)",
+            "unknown --emit kind '{kind}' (expected {}, c-header, c-runtime, ptx or mlir-upstream)",
             known.join(", ")
         ))
     })
@@ -502,6 +513,16 @@ fn emit_ptx(cli: &Cli, loaded: &mut tb_tools::load::Loaded) -> Result<(), Failur
     let ptx = tb_tools::gpu::compile_ptx(&mut loaded.ctx, loaded.module, arch)
         .map_err(|d| Failure::Input(loaded.render(&d)))?;
     tb_support::write_output(&cli.output, ptx.ptx.as_bytes()).map_err(Failure::Write)
+}
+
+/// `--emit=mlir-upstream`: `convert-loop-to-upstream`, then the module printed and handed
+/// to an in-process MLIR 22, which must parse and verify it with only its own dialects.
+fn emit_upstream(cli: &Cli, loaded: &mut Loaded) -> Result<(), Failure> {
+    let text = tb_tools::upstream::export(&mut loaded.ctx, loaded.module).map_err(|e| match e {
+        tb_tools::upstream::ExportError::Input(d) => Failure::Input(loaded.render(&d)),
+        tb_tools::upstream::ExportError::Rejected(m) => Failure::Translate(m),
+    })?;
+    tb_support::write_output(&cli.output, text.as_bytes()).map_err(Failure::Write)
 }
 
 /// `--db`: lowers the module's front half and gives each kernel the best record of its task
@@ -577,6 +598,9 @@ fn emit_output(cli: &Cli, input: &Path, bytes: &[u8], output: Output) -> Result<
     if let Output::Ptx = output {
         return emit_ptx(cli, &mut loaded);
     }
+    if let Output::Upstream = output {
+        return emit_upstream(cli, &mut loaded);
+    }
 
     let options = CompileOptions {
         target: TargetOptions {
@@ -589,7 +613,7 @@ fn emit_output(cli: &Cli, input: &Path, bytes: &[u8], output: Output) -> Result<
     };
     let llvm_kind = match output {
         Output::Llvm(kind) => kind,
-        Output::Header | Output::Runtime | Output::Ptx => EmitKind::LlvmIr,
+        Output::Header | Output::Runtime | Output::Ptx | Output::Upstream => EmitKind::LlvmIr,
     };
     let emitted = emit(&loaded.ctx, loaded.module, &options, llvm_kind)
         .map_err(|d| Failure::Input(loaded.render(&d)))?;
@@ -602,7 +626,7 @@ fn emit_output(cli: &Cli, input: &Path, bytes: &[u8], output: Output) -> Result<
     // The object (or library), its header and its manifest are one output: all or none.
     let mut outputs = OutputSet::new();
     match output {
-        Output::Header | Output::Runtime | Output::Ptx => {
+        Output::Header | Output::Runtime | Output::Ptx | Output::Upstream => {
             // On standard output the header is named after the input.
             let name = if to_stdout {
                 file_name(input, "h")
