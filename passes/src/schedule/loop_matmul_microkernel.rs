@@ -548,7 +548,16 @@ fn rewrite(ctx: &mut Context, c: &Contraction, b: Blocking) {
         }
     } else if batched_panels {
         let panels = batched_panels_of(ctx, c, b, at, nf, vec_ty);
-        kernel(ctx, c, b, at, &row_groups(m, mf, b.mr), nf, vec_ty, Some(&panels));
+        kernel(
+            ctx,
+            c,
+            b,
+            at,
+            &row_groups(m, mf, b.mr),
+            nf,
+            vec_ty,
+            Some(&panels),
+        );
         at.create(ctx, loop_::DEALLOC, vec![panels.memref], vec![], vec![], 0);
         peel(ctx, c, (m, n), (m, nf));
     } else {
@@ -695,7 +704,16 @@ fn kernel(
     panels: Option<&BatchedPanels>,
 ) {
     for &(lo, hi, mr) in groups {
-        kernel_rows(ctx, c, Blocking { mr, ..b }, at, (lo, hi), nf, vec_ty, panels);
+        kernel_rows(
+            ctx,
+            c,
+            Blocking { mr, ..b },
+            at,
+            (lo, hi),
+            nf,
+            vec_ty,
+            panels,
+        );
     }
 }
 
