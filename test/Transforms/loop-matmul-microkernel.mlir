@@ -2,7 +2,8 @@
 // RUN: tb-opt %s --split-input-file --pass-pipeline='builtin.module(loop-matmul-microkernel{mr=2 nr=8 kc=4 vector=4})' | FileCheck %s --check-prefix=PACKED
 
 // A 5x6 times 6x10 matmul as convert-te-to-loop writes it: rows 0..4 and columns 0..8
-// form whole 2x8 tiles; the last row and the last two columns keep the scalar nest.
+// form whole 2x8 tiles; the last row gets a 1x8 register block and the last two columns
+// keep the scalar nest.
 // CHECK-LABEL: func.func @matmul
 // CHECK:         loop.parallel (%[[IB:.*]]) = (0) to (4) step (2) {
 // CHECK-NEXT:      %[[INIT:.*]] = loop.broadcast %{{.*}} : f32 to vector<4xf32>
@@ -17,9 +18,11 @@
 // CHECK-COUNT-4:         loop.fma
 // CHECK:                 loop.yield
 // CHECK-COUNT-4:       loop.vector_store
-// CHECK:         loop.parallel (%{{.*}}, %{{.*}}) = (4, 0) to (5, 10) {
-// CHECK:           arith.mulf
-// CHECK:         loop.parallel (%{{.*}}, %{{.*}}) = (0, 8) to (4, 10) {
+// CHECK:         loop.parallel (%{{.*}}) = (4) to (5) {
+// CHECK:               loop.for %{{.*}} iter_args({{.*}}) -> (vector<4xf32>, vector<4xf32>) {
+// CHECK-COUNT-2:         loop.fma
+// CHECK-NOT:     arith.mulf
+// CHECK:         loop.parallel (%{{.*}}, %{{.*}}) = (0, 8) to (5, 10) {
 // CHECK:           arith.mulf
 // With B packed: C's full tiles are filled, then each 4-row slice of B's first 8 columns
 // is copied into 8-column panels, and the slice of A's full row blocks into 2-row panels,

@@ -8,8 +8,9 @@
 //!   and each block of `NR` columns, `MR * NR / W` vector accumulators are loaded from `C`,
 //!   carried through the `k` loop in `iter_args` (each step broadcasts `MR` values of `A`,
 //!   loads `NR / W` vectors of `B` and does `MR * NR / W` FMAs) and stored back;
-//! - the rows and columns left over (`M mod MR`, `N mod NR`) keep the original loop nest,
-//!   narrowed to them (peeled remainders), so every shape is computed.
+//! - the rows left over (`M mod MR`) get one smaller register block; the columns left over
+//!   (`N mod NR`) keep the original loop nest, narrowed to them (a peeled remainder), so
+//!   every shape is computed.
 //!
 //! Unbatched matmuls pack B (`pack-rhs`): each `KC` slice of B is copied once into
 //! contiguous `NR`-column panels, which row blocks sweep `NC` columns at a time, and the
@@ -561,8 +562,8 @@ fn rewrite(ctx: &mut Context, c: &Contraction, b: Blocking) {
         at.create(ctx, loop_::DEALLOC, vec![panels.memref], vec![], vec![], 0);
         peel(ctx, c, (m, n), (m, nf));
     } else {
-        kernel(ctx, c, b, at, &[(0, mf, b.mr)], nf, vec_ty, None);
-        peel(ctx, c, (m, n), (mf, nf));
+        kernel(ctx, c, b, at, &row_groups(m, mf, b.mr), nf, vec_ty, None);
+        peel(ctx, c, (m, n), (m, nf));
     }
 }
 
