@@ -243,6 +243,20 @@ fn the_microkernel_keeps_batched_matmuls() {
 }
 
 #[test]
+fn the_microkernel_gives_the_rows_left_over_a_smaller_block_in_batched_matmuls() {
+    // 7 rows in blocks of 3: rows 6..7 of every batch get a 1x4 register block; only the
+    // leftover column 8 keeps the scalar nest.
+    let out = microkernel("2x7x5", "2x5x9", "2x7x9", "mr=3 nr=4 kc=2 vector=4");
+    assert!(out.text.contains("= (0, 6) to (2, 7) {"), "{}", out.text);
+    assert!(
+        out.text.contains("= (0, 0, 8) to (2, 7, 9) {"),
+        "{}",
+        out.text
+    );
+    assert_eq!(out.text.matches("arith.mulf").count(), 1, "{}", out.text);
+}
+
+#[test]
 fn the_microkernel_keeps_matmuls_indexing_unit_dimensions_with_constants() {
     // A unit batch dimension is indexed by a constant `%c0` after lowering (a transformer's
     // `1x128x256 x 256x1024` projection); the nest is still blocked, packed or not.

@@ -2,7 +2,8 @@
 
 // The nest's schedule overrides the options: MR = 3 (tile of i), NR = 4 (tile of j),
 // KC = 2 (tile of k), 2-wide vectors, B not packed: six accumulators of vector<2xf32>.
-// The schedule is consumed, and the peeled remainders carry none.
+// The schedule is consumed; the two rows left over get a 2x4 block, and the peeled
+// columns carry no schedule.
 // CHECK-LABEL: func.func @scheduled
 // CHECK-NOT:     loop.schedule
 // CHECK:         loop.parallel (%{{.*}}) = (0) to (3) step (3) {
@@ -10,8 +11,10 @@
 // CHECK-NEXT:        loop.for %{{.*}} = 0 to 8 step 4 {
 // CHECK:               loop.for %{{.*}} iter_args({{.*}}) -> (vector<2xf32>, vector<2xf32>, vector<2xf32>, vector<2xf32>, vector<2xf32>, vector<2xf32>) {
 // CHECK-COUNT-6:         loop.fma
-// CHECK:         loop.parallel (%{{.*}}, %{{.*}}) = (3, 0) to (5, 10) {
-// CHECK:         loop.parallel (%{{.*}}, %{{.*}}) = (0, 8) to (3, 10) {
+// CHECK:         loop.parallel (%{{.*}}) = (3) to (5) step (2) {
+// CHECK:               loop.for %{{.*}} iter_args({{.*}}) -> (vector<2xf32>, vector<2xf32>, vector<2xf32>, vector<2xf32>) {
+// CHECK-COUNT-4:         loop.fma
+// CHECK:         loop.parallel (%{{.*}}, %{{.*}}) = (0, 8) to (5, 10) {
 func.func @scheduled(%arg0: memref<5x6xf32>, %arg1: memref<6x10xf32>) -> memref<5x10xf32> {
   %cst = arith.constant 0.000000e+00 : f32
   %0 = loop.alloc() : memref<5x10xf32>

@@ -8,13 +8,21 @@
 //!   and each block of `NR` columns, `MR * NR / W` vector accumulators are loaded from `C`,
 //!   carried through the `k` loop in `iter_args` (each step broadcasts `MR` values of `A`,
 //!   loads `NR / W` vectors of `B` and does `MR * NR / W` FMAs) and stored back;
-//! - the rows and columns left over (`M mod MR`, `N mod NR`) keep the original loop nest,
-//!   narrowed to them (peeled remainders), so every shape is computed.
+//! - the rows left over (`M mod MR`) get one smaller register block; the columns left over
+//!   (`N mod NR`) keep the original loop nest, narrowed to them (a peeled remainder), so
+//!   every shape is computed.
 //!
 //! Unbatched matmuls pack B (`pack-rhs`): each `KC` slice of B is copied once into
-//! contiguous `NR`-column panels, which row blocks sweep `NC` columns at a time. When B is
-//! a constant global (`pack-constants`), its panels are made at compile time, a new
-//! constant global the kernel reads directly, and nothing is copied at run time.
+//! contiguous `NR`-column panels, which row blocks sweep `NC` columns at a time, and the
+//! slice of A's full row blocks into `MR`-row panels (`pack-lhs`), so the broadcasts read
+//! consecutive addresses. When B is a constant global (`pack-constants`), its panels are
+//! made at compile time, a new constant global the kernel reads directly, and nothing is
+//! copied at run time.
+//!
+//! A `B` not read consecutively along `j` (a transposed `B`: `B[.., j, k]`, as attention's
+//! `Q K^T` reads its keys) is gathered element by element into the same panels; batched,
+//! it is packed whole (one set of panels per batch index it depends on) before the row
+//! blocks run. Without packing such a nest is left unchanged.
 //!
 //! A nest that carries a `#loop.schedule` (from the tuner, or written by hand) takes its
 //! blocking from it (see [`blocking_of`]: tiles of `i`, `j`, `k` give `MR`, `NR`/`NC`,
@@ -68,6 +76,12 @@ const OPTIONS: &[PassOptionInfo] = &[
         help: "Copy each KC slice of B into contiguous NR-column panels shared by all row blocks (unbatched matmuls)",
     },
     PassOptionInfo {
+        name: "pack-lhs",
+        kind: OptionKind::Bool,
+        default: "true",
+        help: "With B packed, also copy each KC slice of A's full row blocks into contiguous MR-row panels",
+    },
+    PassOptionInfo {
         name: "pack-constants",
         kind: OptionKind::Bool,
         default: "true",
@@ -93,6 +107,7 @@ pub(crate) fn info() -> PassInfo {
                 kc: o.int("kc"),
                 vector: o.int("vector"),
                 pack_rhs: o.bool("pack-rhs"),
+                pack_lhs: o.bool("pack-lhs"),
                 nc: o.int("nc"),
                 pack_constants: o.bool("pack-constants"),
             })
@@ -106,6 +121,7 @@ struct MatmulMicrokernel {
     kc: i64,
     vector: i64,
     pack_rhs: bool,
+    pack_lhs: bool,
     nc: i64,
     pack_constants: bool,
 }
@@ -129,6 +145,10 @@ struct Contraction {
     lhs: Access,
     rhs: Access,
     out: Access,
+    /// `B` is not read consecutively along `j` (a transposed `B`, as attention's `Q K^T`
+    /// reads it): it can only be blocked packed, the copy into panels reading it element
+    /// by element.
+    rhs_gathered: bool,
 }
 
 /// The block sizes a rewrite uses.
@@ -139,6 +159,7 @@ struct Blocking {
     kc: i64,
     width: i64,
     pack_rhs: bool,
+    pack_lhs: bool,
     nc: i64,
     pack_constants: bool,
 }
@@ -170,6 +191,7 @@ impl Pass for MatmulMicrokernel {
             kc: self.kc,
             width,
             pack_rhs: self.pack_rhs,
+            pack_lhs: self.pack_lhs,
             nc: self.nc,
             pack_constants: self.pack_constants,
         };
@@ -208,6 +230,10 @@ impl Pass for MatmulMicrokernel {
                     })?,
                     None => blocking,
                 };
+                if found.rhs_gathered && !chosen.pack_rhs {
+                    // A gathered B is only read through panels.
+                    continue;
+                }
                 // The peeled remainders are copies of the nest: they get a schedule of
                 // their own later, not this one.
                 drop_schedule(ctx, parallel);
@@ -253,6 +279,7 @@ fn blocking_of(
             .unwrap_or(c.k_extent.max(1)),
         width,
         pack_rhs: schedule.pack.packs_rhs(),
+        pack_lhs: schedule.pack.packs_lhs(),
         nc: (nc - nc % nr).max(nr),
         pack_constants: fallback.pack_constants,
     })
@@ -443,12 +470,11 @@ fn match_contraction(ctx: &Context, parallel: OpId) -> Option<Contraction> {
         && !depends_on(&lhs, j)
         && !depends_on(&rhs, i)
         && !depends_on(&out, k)
-        && unit_stride_in(&rhs, j)
         && unit_stride_in(&out, j)
-        && contiguous(ctx, rhs.memref)
         && contiguous(ctx, out.memref)
         && out.memref != lhs.memref
         && out.memref != rhs.memref;
+    let rhs_gathered = !(unit_stride_in(&rhs, j) && contiguous(ctx, rhs.memref));
     fits.then_some(Contraction {
         parallel,
         extents,
@@ -459,6 +485,7 @@ fn match_contraction(ctx: &Context, parallel: OpId) -> Option<Contraction> {
         lhs,
         rhs,
         out,
+        rhs_gathered,
     })
 }
 
@@ -498,7 +525,9 @@ fn rewrite(ctx: &mut Context, c: &Contraction, b: Blocking) {
     let (m, n) = (c.extents[rank - 2], c.extents[rank - 1]);
     let (mf, nf) = (m - m % b.mr, n - n % b.nr);
     let packed = b.pack_rhs && rank == 2;
-    if nf == 0 || (mf == 0 && !packed) {
+    // Batched matmuls read B where it lies, unless it must be gathered into panels.
+    let batched_panels = b.pack_rhs && rank > 2 && c.rhs_gathered;
+    if nf == 0 || (mf == 0 && !packed && !batched_panels) {
         return;
     }
     let at = At {
@@ -518,21 +547,188 @@ fn rewrite(ctx: &mut Context, c: &Contraction, b: Blocking) {
         if let Some(source) = packed_source {
             release(ctx, &source);
         }
+    } else if batched_panels {
+        let panels = batched_panels_of(ctx, c, b, at, nf, vec_ty);
+        kernel(
+            ctx,
+            c,
+            b,
+            at,
+            &row_groups(m, mf, b.mr),
+            nf,
+            vec_ty,
+            Some(&panels),
+        );
+        at.create(ctx, loop_::DEALLOC, vec![panels.memref], vec![], vec![], 0);
+        peel(ctx, c, (m, n), (m, nf));
     } else {
-        kernel(ctx, c, b, at, (mf, nf), vec_ty);
-        peel(ctx, c, (m, n), (mf, nf));
+        kernel(ctx, c, b, at, &row_groups(m, mf, b.mr), nf, vec_ty, None);
+        peel(ctx, c, (m, n), (m, nf));
     }
 }
 
-/// The micro-kernel reading `B` where it lies: per row block, fill, then KC slices and
-/// column blocks.
+/// Row blocks `(first, end, rows)`: full blocks of `mr` rows up to `mf`, then one block of
+/// the `m - mf` rows left over.
+fn row_groups(m: i64, mf: i64, mr: i64) -> Vec<(i64, i64, i64)> {
+    [(0, mf, mr), (mf, m, m - mf)]
+        .into_iter()
+        .filter(|&(lo, hi, _)| lo < hi)
+        .collect()
+}
+
+/// `B` of a batched matmul packed whole into panels `panel[b..][j / NR][k][0..NR]`: one
+/// set per index of the batch dimensions `B` depends on.
+struct BatchedPanels {
+    memref: Value,
+    /// Positions (in the nest's dimensions) of the batch dimensions `B` depends on.
+    batch: Vec<usize>,
+}
+
+impl BatchedPanels {
+    /// `panel[d0..][d(nb) floordiv NR][d(nb+1)][offset]` over operands
+    /// `(batch ivs.., j, k)`.
+    fn map(&self, nr: i64, offset: i64) -> AffineMap {
+        let nb = self.batch.len() as u32;
+        let mut results: Vec<AffineExpr> = (0..nb).map(AffineExpr::dim).collect();
+        results.push(AffineExpr::dim(nb).floor_div(nr));
+        results.push(AffineExpr::dim(nb + 1));
+        results.push(AffineExpr::constant(offset));
+        AffineMap::new(nb + 2, 0, results)
+    }
+}
+
+/// Copies the first `nf` columns of a batched `B` into [`BatchedPanels`]: the panels of
+/// every batch on threads, `B` read as [`copy_panel_row`] does.
+fn batched_panels_of(
+    ctx: &mut Context,
+    c: &Contraction,
+    b: Blocking,
+    at: At,
+    nf: i64,
+    vec_ty: tb_ir::Type,
+) -> BatchedPanels {
+    let rank = c.extents.len();
+    let f32_ty = ctx.value_type(c.init);
+    let batch: Vec<usize> = (0..rank - 2)
+        .filter(|&d| depends_on(&c.rhs, c.ivs[d]))
+        .collect();
+    let mut shape: Vec<i64> = batch.iter().map(|&d| c.extents[d]).collect();
+    shape.extend([nf / b.nr, c.k_extent, b.nr]);
+    let panel_ty = ctx.intern_type(TypeKind::MemRef {
+        shape,
+        element: f32_ty,
+        layout: None,
+        memory_space: None,
+    });
+    let alloc = at.create(ctx, loop_::ALLOC, vec![], vec![panel_ty], vec![], 0);
+    let panels = BatchedPanels {
+        memref: ctx.op(alloc).results[0],
+        batch,
+    };
+    let mut upper: Vec<i64> = panels.batch.iter().map(|&d| c.extents[d]).collect();
+    upper.push(nf);
+    let mut steps = vec![1; panels.batch.len()];
+    steps.push(b.nr);
+    let (_, pack_panels, pack_ivs) = at.parallel(ctx, &vec![0; upper.len()], &upper, &steps);
+    let jp = *pack_ivs.last().expect("the column dimension");
+    let (_, pack, kp, _) = pack_panels.for_loop(
+        ctx,
+        (AffineMap::constant(0), vec![]),
+        (AffineMap::constant(c.k_extent), vec![]),
+        1,
+        &[],
+    );
+    // B does not depend on the row or the other batch dimensions: they read as `jp`.
+    let mut replace: Vec<(Value, Value)> = c.ivs.iter().map(|&iv| (iv, jp)).collect();
+    for (slot, &d) in panels.batch.iter().enumerate() {
+        replace[d].1 = pack_ivs[slot];
+    }
+    replace.push((c.k_iv, kp));
+    let mut operands: Vec<Value> = pack_ivs[..panels.batch.len()].to_vec();
+    operands.extend([jp, kp]);
+    copy_panel_row(
+        ctx,
+        pack,
+        c,
+        b,
+        &replace,
+        (panels.memref, &|offset| panels.map(b.nr, offset), &operands),
+        (f32_ty, vec_ty),
+    );
+    panels
+}
+
+/// Copies one `k` row of an `NR`-column panel: `B` at `replace` (with `j` shifted by each
+/// column) into `panels` at `map(column)(operands)`; vector loads where `B` is read
+/// consecutively along `j`, element by element where it is gathered.
+fn copy_panel_row(
+    ctx: &mut Context,
+    at: At,
+    c: &Contraction,
+    b: Blocking,
+    replace: &[(Value, Value)],
+    (panels, map, operands): (Value, &dyn Fn(i64) -> AffineMap, &[Value]),
+    (f32_ty, vec_ty): (tb_ir::Type, tb_ir::Type),
+) {
+    let j_old = c.ivs[c.ivs.len() - 1];
+    let (step, ty) = if c.rhs_gathered {
+        (1, f32_ty)
+    } else {
+        (b.width, vec_ty)
+    };
+    for offset in (0..b.nr).step_by(step as usize) {
+        let (source, source_operands) = shifted(&c.rhs, replace, &[(j_old, offset)]);
+        let v = at.load(
+            ctx,
+            !c.rhs_gathered,
+            c.rhs.memref,
+            source,
+            &source_operands,
+            ty,
+        );
+        at.store(ctx, !c.rhs_gathered, v, panels, map(offset), operands);
+    }
+}
+
+/// The micro-kernel for row blocks `groups` (`(first, end, rows)`, see [`row_groups`])
+/// and the first `nf` columns: per row block (and batch index), fill, then KC slices
+/// and column blocks. `B` is read where it lies, or from `panels`.
+#[allow(clippy::too_many_arguments)]
 fn kernel(
     ctx: &mut Context,
     c: &Contraction,
     b: Blocking,
     at: At,
-    (mf, nf): (i64, i64),
+    groups: &[(i64, i64, i64)],
+    nf: i64,
     vec_ty: tb_ir::Type,
+    panels: Option<&BatchedPanels>,
+) {
+    for &(lo, hi, mr) in groups {
+        kernel_rows(
+            ctx,
+            c,
+            Blocking { mr, ..b },
+            at,
+            (lo, hi),
+            nf,
+            vec_ty,
+            panels,
+        );
+    }
+}
+
+/// [`kernel`] for the rows `lo..hi` in blocks of `b.mr`.
+#[allow(clippy::too_many_arguments)]
+fn kernel_rows(
+    ctx: &mut Context,
+    c: &Contraction,
+    b: Blocking,
+    at: At,
+    (lo, hi): (i64, i64),
+    nf: i64,
+    vec_ty: tb_ir::Type,
+    panels: Option<&BatchedPanels>,
 ) {
     let rank = c.extents.len();
     let f32_ty = ctx.value_type(c.init);
@@ -542,10 +738,12 @@ fn kernel(
     // Row blocks (and batch dimensions) on threads.
     let mut upper = c.extents.clone();
     upper.pop();
-    upper[rank - 2] = mf;
+    upper[rank - 2] = hi;
+    let mut lower = vec![0; rank - 1];
+    lower[rank - 2] = lo;
     let mut steps = vec![1; rank - 1];
     steps[rank - 2] = b.mr;
-    let (_, rows, outer_ivs) = at.parallel(ctx, &vec![0; rank - 1], &upper, &steps);
+    let (_, rows, outer_ivs) = at.parallel(ctx, &lower, &upper, &steps);
     let ib = outer_ivs[rank - 2];
     let mut replace: Vec<(Value, Value)> = c.ivs[..rank - 2]
         .iter()
@@ -640,9 +838,23 @@ fn kernel(
         })
         .collect();
     let rhs: Vec<Value> = (0..columns)
-        .map(|col| {
-            let (map, operands) = shifted(&c.rhs, &replace_k, &[(j_old, col * b.width)]);
-            body.load(ctx, true, c.rhs.memref, map, &operands, vec_ty)
+        .map(|col| match panels {
+            Some(p) => {
+                let mut operands: Vec<Value> = p.batch.iter().map(|&d| outer_ivs[d]).collect();
+                operands.extend([jb, k]);
+                body.load(
+                    ctx,
+                    true,
+                    p.memref,
+                    p.map(b.nr, col * b.width),
+                    &operands,
+                    vec_ty,
+                )
+            }
+            None => {
+                let (map, operands) = shifted(&c.rhs, &replace_k, &[(j_old, col * b.width)]);
+                body.load(ctx, true, c.rhs.memref, map, &operands, vec_ty)
+            }
         })
         .collect();
     let next: Vec<Value> = (0..b.mr as usize)
@@ -700,10 +912,7 @@ fn packed_kernel(
     let kc = b.kc.min(c.k_extent);
     // Full blocks of MR rows, then one block of the rows left over.
     let m = c.extents[0];
-    let groups: Vec<(i64, i64, i64)> = [(0, mf, b.mr), (mf, m, m - mf)]
-        .into_iter()
-        .filter(|&(lo, hi, _)| lo < hi)
-        .collect();
+    let groups = row_groups(m, mf, b.mr);
     // A constant B is packed now, whole: `panel[j / NR][k][0..NR]`.
     let constant = if b.pack_constants {
         constant_f32(ctx, c.rhs.memref)
@@ -723,6 +932,30 @@ fn packed_kernel(
             let op = at.create(ctx, loop_::ALLOC, vec![], vec![panel_ty], vec![], 0);
             ctx.op(op).results[0]
         }
+    };
+
+    // A's full row blocks, packed per KC slice: `a_panel[i / MR][k - kb][0..MR]`.
+    let lhs_panels = (b.pack_lhs && mf > 0).then(|| {
+        let ty = ctx.intern_type(TypeKind::MemRef {
+            shape: vec![mf / b.mr, kc, b.mr],
+            element: f32_ty,
+            layout: None,
+            memory_space: None,
+        });
+        let op = at.create(ctx, loop_::ALLOC, vec![], vec![ty], vec![], 0);
+        ctx.op(op).results[0]
+    });
+    // Operands (i, k, kb).
+    let lhs_panel_map = |row: i64| {
+        AffineMap::new(
+            3,
+            0,
+            vec![
+                AffineExpr::dim(0).floor_div(b.mr),
+                AffineExpr::dim(1) + AffineExpr::dim(2) * -1,
+                AffineExpr::constant(row),
+            ],
+        )
     };
 
     // Fill C's full tiles with the initial value.
@@ -796,22 +1029,38 @@ fn packed_kernel(
             1,
             &[],
         );
-        for col in 0..columns {
-            // B's row is k, so the row block's value is irrelevant: replace i by the column too.
+        // B's row is k, so the row block's value is irrelevant: replace i by the column too.
+        copy_panel_row(
+            ctx,
+            pack,
+            c,
+            b,
+            &[(j_old, jp), (c.k_iv, kp), (i_old, jp)],
+            (panels, &panel_map, &[jp, kp, kb]),
+            (f32_ty, vec_ty),
+        );
+    }
+
+    // Pack the slice of A's full row blocks: row blocks on threads.
+    if let Some(lhs_panels) = lhs_panels {
+        let (_, pack_rows, pack_ivs) = slice.parallel(ctx, &[0], &[mf], &[b.mr]);
+        let ip = pack_ivs[0];
+        let (_, pack, kp, _) = pack_rows.for_loop(
+            ctx,
+            (AffineMap::identity(1), vec![kb]),
+            (k_upper.clone(), vec![kb]),
+            1,
+            &[],
+        );
+        for r in 0..b.mr {
+            // A does not depend on the column: replace j by the row.
             let (map, operands) = shifted(
-                &c.rhs,
-                &[(j_old, jp), (c.k_iv, kp), (i_old, jp)],
-                &[(j_old, col * b.width)],
+                &c.lhs,
+                &[(i_old, ip), (c.k_iv, kp), (j_old, ip)],
+                &[(i_old, r)],
             );
-            let v = pack.load(ctx, true, c.rhs.memref, map, &operands, vec_ty);
-            pack.store(
-                ctx,
-                true,
-                v,
-                panels,
-                panel_map(col * b.width),
-                &[jp, kp, kb],
-            );
+            let v = pack.load(ctx, false, c.lhs.memref, map, &operands, f32_ty);
+            pack.store(ctx, false, v, lhs_panels, lhs_panel_map(r), &[ip, kp, kb]);
         }
     }
 
@@ -869,14 +1118,28 @@ fn packed_kernel(
             1,
             &accumulators,
         );
+        // The full row blocks read A's panels; the leftover rows read A where it lies.
+        let from_panels = lhs_panels.filter(|_| lo == 0 && mr == b.mr);
         let lhs: Vec<Value> = (0..mr)
             .map(|r| {
-                let (map, operands) = shifted(
-                    &c.lhs,
-                    &[(i_old, ib), (j_old, jb), (c.k_iv, k)],
-                    &[(i_old, r)],
-                );
-                let scalar = body.load(ctx, false, c.lhs.memref, map, &operands, f32_ty);
+                let scalar = match from_panels {
+                    Some(lhs_panels) => body.load(
+                        ctx,
+                        false,
+                        lhs_panels,
+                        lhs_panel_map(r),
+                        &[ib, k, kb],
+                        f32_ty,
+                    ),
+                    None => {
+                        let (map, operands) = shifted(
+                            &c.lhs,
+                            &[(i_old, ib), (j_old, jb), (c.k_iv, k)],
+                            &[(i_old, r)],
+                        );
+                        body.load(ctx, false, c.lhs.memref, map, &operands, f32_ty)
+                    }
+                };
                 body.broadcast(ctx, scalar, vec_ty)
             })
             .collect();
@@ -901,6 +1164,9 @@ fn packed_kernel(
         for (value, (map, operands)) in results.into_iter().zip(c_maps) {
             block.store(ctx, true, value, c.out.memref, map, &operands);
         }
+    }
+    if let Some(lhs_panels) = lhs_panels {
+        at.create(ctx, loop_::DEALLOC, vec![lhs_panels], vec![], vec![], 0);
     }
     match constant {
         // Released by the caller once the original nest is gone.
