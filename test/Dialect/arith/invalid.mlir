@@ -25,7 +25,7 @@ func.func @operand_count(%a: i32) {
 // -----
 
 func.func @constant_type() {
-  // expected-error @+1 {{'arith.constant' op value type 'i64' must match result type 'i32'}}
+  // expected-error @+1 {{'arith.constant' op failed to verify that all of {value, result} have same type}}
   %0 = "arith.constant"() <{value = 1 : i64}> : () -> i32
   return
 }
@@ -41,7 +41,7 @@ func.func @constant_missing_value() {
 // -----
 
 func.func @cmpi_result(%a: vector<4xi32>) {
-  // expected-error @+1 {{'arith.cmpi' op result type 'i1' must be shaped like the operands 'vector<4xi32>'}}
+  // expected-error @+1 {{'arith.cmpi' op failed to verify that result type has i1 element type and same shape as operands}}
   %0 = "arith.cmpi"(%a, %a) <{predicate = 0 : i64}> : (vector<4xi32>, vector<4xi32>) -> i1
   return
 }
@@ -336,5 +336,29 @@ func.func @select_condition_encoding(%c : tensor<8xi1, "bar">, %a : tensor<8xi32
 func.func @index_cast_index_to_index(%a : index) {
   // expected-error @+1 {{'arith.index_cast' op operand type 'index' and result type 'index' are cast incompatible}}
   %0 = arith.index_cast %a : index to index
+  return
+}
+
+// -----
+
+func.func @constant_scalable_not_splat() {
+  // expected-error @+1 {{'arith.constant' op intializing scalable vectors with elements attribute is not supported unless it's a vector splat}}
+  %0 = arith.constant dense<[1, 2]> : vector<[2]xi32>
+  return
+}
+
+// -----
+
+func.func @constant_string_value() {
+  // expected-error @+1 {{'arith.constant' op value must be an integer, float, or elements attribute}}
+  %0 = "arith.constant"() <{value = "text" : i32}> : () -> i32
+  return
+}
+
+// -----
+
+func.func @constant_untyped_value() {
+  // expected-error @+1 {{'arith.constant' op failed to verify that all of {value, result} have same type}}
+  %0 = "arith.constant"() <{value = "text"}> : () -> i32
   return
 }
