@@ -49,7 +49,7 @@ func.func @cmpi_result(%a: vector<4xi32>) {
 // -----
 
 func.func @cmpi_predicate(%a: i32, %b: i32) {
-  // expected-error @+1 {{expected one of [eq, ne, slt, sle, sgt, sge, ult, ule, ugt, uge], found 'lt'}}
+  // expected-error @+1 {{expected string or keyword containing one of the following enum values for attribute 'predicate' [eq, ne, slt, sle, sgt, sge, ult, ule, ugt, uge]}}
   %0 = arith.cmpi lt, %a, %b : i32
   return
 }
