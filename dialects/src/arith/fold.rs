@@ -1024,8 +1024,13 @@ pub(crate) fn verify_cast(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
         "arith.bitcast" => wf == wt,
         // One side is `index`, the other a fixed-width integer.
         "arith.index_cast" | "arith.index_castui" => {
-            let is_index =
-                |t: Type| matches!(ctx.type_kind(element_or_self(ctx, t)), TypeKind::Index);
+            let is_index = |t: Type| {
+                let element = match ctx.type_kind(t) {
+                    TypeKind::MemRef { element, .. } => *element,
+                    _ => element_or_self(ctx, t),
+                };
+                matches!(ctx.type_kind(element), TypeKind::Index)
+            };
             is_index(from) != is_index(to)
         }
         _ => true,

@@ -357,7 +357,7 @@ static DEFS: &[OpDef] = &[
         verify: Some(fold::verify_cmp),
         fold: Some(fold::cmpi),
         canonicalize: Some(canonicalize_int::cmpi),
-        infer_types: Some(infer_i1_like),
+        infer_types: Some(infer_cmpi),
         ..OpDef::EMPTY
     },
     OpDef {
@@ -376,7 +376,7 @@ static DEFS: &[OpDef] = &[
         verify: Some(fold::verify_cmp),
         fold: Some(fold::cmpf),
         canonicalize: Some(canonicalize_float::cmpf),
-        infer_types: Some(infer_i1_like),
+        infer_types: Some(infer_cmpf),
         ..OpDef::EMPTY
     },
     OpDef {
@@ -471,25 +471,30 @@ static DEFS: &[OpDef] = &[
     cast!("arith.fptoui", FLOAT_LIKE, SIGNLESS_INTEGER_LIKE_NO_INDEX),
     OpDef {
         canonicalize: Some(canonicalize_cast::index_cast),
-        ..cast!(
-            "arith.index_cast",
-            SIGNLESS_INTEGER_LIKE,
-            SIGNLESS_INTEGER_LIKE
-        )
+        ..cast!("arith.index_cast", INDEX_CAST_TYPE, INDEX_CAST_TYPE)
     },
     OpDef {
         canonicalize: Some(canonicalize_cast::index_castui),
-        ..cast!(
-            "arith.index_castui",
-            SIGNLESS_INTEGER_LIKE,
-            SIGNLESS_INTEGER_LIKE
-        )
+        ..cast!("arith.index_castui", INDEX_CAST_TYPE, INDEX_CAST_TYPE)
     },
     OpDef {
         canonicalize: Some(canonicalize_cast::bitcast),
         ..cast!("arith.bitcast", BITCAST_TYPE, BITCAST_TYPE)
     },
 ];
+
+/// `index_cast` converts integer-like values and memrefs of integers, as in MLIR.
+const INDEX_CAST_TYPE: TypeConstraint = TypeConstraint {
+    description: "signless-integer-like or memref of signless-integer",
+    check: |c, t| match c.type_kind(t) {
+        tb_ir::TypeKind::MemRef { element, .. } => {
+            tb_ir::ods::constraint::is_signless_integer(c, *element)
+                || matches!(c.type_kind(*element), tb_ir::TypeKind::Index)
+        }
+        _ => (SIGNLESS_INTEGER_LIKE.check)(c, t),
+    },
+    buildable: None,
+};
 
 /// `arith.bitcast` reinterprets bits of a fixed width, so `index` is excluded; memrefs of
 /// integers or floats are allowed, as in MLIR.
@@ -508,15 +513,33 @@ const BITCAST_TYPE: TypeConstraint = TypeConstraint {
     buildable: None,
 };
 
-/// `i1`, or a vector/tensor of `i1` shaped like the operand.
+/// `cmpi`'s result type, once its operand type is checked (MLIR's parser checks it
+/// before deriving the result type from it).
+fn infer_cmpi(ctx: &mut Context, input: &tb_ir::registry::InferInput) -> Result<Vec<Type>, String> {
+    infer_i1_like(ctx, input, SIGNLESS_INTEGER_LIKE)
+}
+
+fn infer_cmpf(ctx: &mut Context, input: &tb_ir::registry::InferInput) -> Result<Vec<Type>, String> {
+    infer_i1_like(ctx, input, FLOAT_LIKE)
+}
+
+/// `i1`, or a vector/tensor of `i1` shaped like the operand, which `operand` admits.
 fn infer_i1_like(
     ctx: &mut Context,
     input: &tb_ir::registry::InferInput,
+    operand_constraint: TypeConstraint,
 ) -> Result<Vec<Type>, String> {
     let operand = *input
         .operand_types
         .first()
         .ok_or("comparison needs operands")?;
+    if !(operand_constraint.check)(ctx, operand) {
+        return Err(format!(
+            "'lhs' must be {}, but got '{}'",
+            operand_constraint.description,
+            tb_ir::printer::type_to_string(ctx, operand)
+        ));
+    }
     let i1 = ctx.i1();
     Ok(vec![fold::with_element(ctx, operand, i1)])
 }

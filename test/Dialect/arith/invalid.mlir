@@ -362,3 +362,43 @@ func.func @constant_untyped_value() {
   %0 = "arith.constant"() <{value = "text"}> : () -> i32
   return
 }
+
+// -----
+
+func.func @cmpf_of_integers(%a: i32) -> i1 {
+  // expected-error @+1 {{'lhs' must be floating-point-like, but got 'i32'}}
+  %0 = arith.cmpf oeq, %a, %a : i32
+  return %0 : i1
+}
+
+// -----
+
+func.func @cmpi_result_encoding(%a: tensor<4xi32, "foo">) {
+  // expected-error @+1 {{'arith.cmpi' op failed to verify that result type has i1 element type and same shape as operands}}
+  %0 = "arith.cmpi"(%a, %a) <{predicate = 0 : i64}> : (tensor<4xi32, "foo">, tensor<4xi32, "foo">) -> tensor<4xi1, "bar">
+  return
+}
+
+// -----
+
+func.func @cmpi_predicate_out_of_range(%a: i32) {
+  // expected-error @+1 {{'arith.cmpi' op attribute 'predicate' failed to satisfy constraint: allowed 64-bit signless integer cases: 0, 1, 2, 3, 4, 5, 6, 7, 8, 9}}
+  %0 = "arith.cmpi"(%a, %a) {predicate = 10} : (i32, i32) -> i1
+  return
+}
+
+// -----
+
+func.func @index_cast_to_float(%a: index) {
+  // expected-error @+1 {{'arith.index_cast' op result #0 must be signless-integer-like or memref of signless-integer, but got 'f32'}}
+  %0 = arith.index_cast %a : index to f32
+  return
+}
+
+// -----
+
+func.func @store_named(%m: memref<i32>, %v: i32) {
+  // expected-error @+1 {{cannot name an operation with no results}}
+  %0 = memref.store %v, %m[] : memref<i32>
+  return
+}
