@@ -813,9 +813,13 @@ pub(crate) fn verify_cmp(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
         TypeKind::RankedTensor { encoding, .. } => *encoding,
         _ => None,
     };
-    let kind = |t: Type| std::mem::discriminant(ctx.type_kind(t));
+    // Vectors compare with vectors, tensors with tensors; scalars carry no container.
+    let container = |t: Type| {
+        let kind = ctx.type_kind(t);
+        kind.shape().map(|_| std::mem::discriminant(kind))
+    };
     if shape(operand) != shape(result)
-        || kind(operand) != kind(result)
+        || container(operand) != container(result)
         || encoding(operand) != encoding(result)
     {
         return Err(Diagnostic::error(
