@@ -9,11 +9,14 @@ use tb_ir::operation::OperationState;
 use tb_ir::rewrite::{PatternSet, RewritePattern, Rewriter};
 use tb_ir::{Attr, Context, OpId, Type, Value};
 
-/// A pattern rooted at ops named `root` that `apply` rewrites (returning whether it did).
+/// Rewrites an op if it matches; returns whether it did.
+pub(super) type RewriteFn = fn(OpId, &mut Rewriter) -> bool;
+
+/// A pattern rooted at ops named `root` that `apply` rewrites.
 pub(super) struct Rule {
     pub name: &'static str,
     pub root: &'static str,
-    pub apply: fn(OpId, &mut Rewriter) -> bool,
+    pub apply: RewriteFn,
 }
 
 impl RewritePattern for Rule {
@@ -33,7 +36,7 @@ impl RewritePattern for Rule {
 /// Adds every rule of `rules` to `patterns`.
 pub(super) fn add_rules(
     patterns: &mut PatternSet,
-    rules: &[(&'static str, &'static str, fn(OpId, &mut Rewriter) -> bool)],
+    rules: &[(&'static str, &'static str, RewriteFn)],
 ) {
     for &(root, name, apply) in rules {
         patterns.add(Box::new(Rule { name, root, apply }));
