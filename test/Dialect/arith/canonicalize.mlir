@@ -1084,15 +1084,15 @@ func.func @negations(%a: f32, %b: f32) -> (f32, f32, f32) {
 }
 
 // truncf of an exact extension returns to the source format.
-// CHECK-LABEL: func.func @truncf_of_extf(%arg0: f16, %arg1: f64) -> (f16, f16) {
-// CHECK-NEXT:    %0 = arith.truncf %arg1 : f64 to f16
+// CHECK-LABEL: func.func @truncf_of_extf(%arg0: f16, %arg1: f32) -> (f16, f16) {
+// CHECK-NEXT:    %0 = arith.truncf %arg1 : f32 to f16
 // CHECK-NEXT:    return %arg0, %0 : f16, f16
 // CHECK-NEXT:  }
-func.func @truncf_of_extf(%a: f16, %b: f64) -> (f16, f16) {
+func.func @truncf_of_extf(%a: f16, %b: f32) -> (f16, f16) {
   %0 = arith.extf %a : f16 to f32
   %1 = arith.truncf %0 : f32 to f16
-  %2 = arith.extf %b : f64 to f128
-  %3 = arith.truncf %2 : f128 to f16
+  %2 = arith.extf %b : f32 to f64
+  %3 = arith.truncf %2 : f64 to f16
   return %1, %3 : f16, f16
 }
 

@@ -422,12 +422,12 @@ func.func @dim_of_reshape_late_index(%m: memref<*xf32>, %shape: memref<?xindex>,
 }
 
 // A realloc only stored to is erased with its stores.
-// CHECK-LABEL: func.func @dead_realloc(%arg0: memref<2xf32>, %arg1: f32) -> memref<2xf32> {
-// CHECK-NEXT:    return %arg0 : memref<2xf32>
+// CHECK-LABEL: func.func @dead_realloc(%arg0: memref<2xf32>, %arg1: f32) -> f32 {
+// CHECK-NEXT:    return %arg1 : f32
 // CHECK-NEXT:  }
-func.func @dead_realloc(%m: memref<2xf32>, %v: f32) -> memref<2xf32> {
+func.func @dead_realloc(%m: memref<2xf32>, %v: f32) -> f32 {
   %c3 = arith.constant 3 : index
   %r = memref.realloc %m : memref<2xf32> to memref<4xf32>
   memref.store %v, %r[%c3] : memref<4xf32>
-  return %m : memref<2xf32>
+  return %v : f32
 }
