@@ -1,6 +1,7 @@
 //! `cse`: eliminates common subexpressions. A pure op identical to one that dominates it
 //! (same name, operands, properties, attributes and result types) is replaced by it.
-//! Nested regions see the ops of enclosing regions, except under isolated-from-above ops.
+//! Nested regions see the ops of enclosing regions, except under isolated-from-above ops
+//! (and unregistered ops, which might be).
 
 use std::collections::HashMap;
 
@@ -172,7 +173,9 @@ fn simplify_block(ctx: &mut Context, block: BlockId, scopes: &mut Scopes) {
             }
             continue;
         }
-        let isolated = ctx.op_traits(op).is_some_and(|t| t.isolated_from_above);
+        // An unregistered op might be isolated from above: as MLIR does, its regions start
+        // with no known values rather than capture outer ones.
+        let isolated = ctx.op_traits(op).is_none_or(|t| t.isolated_from_above);
         let regions = ctx.op(op).regions.to_vec();
         for region in regions {
             if isolated {

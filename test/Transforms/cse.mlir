@@ -42,9 +42,28 @@
 // An op in a nested region reuses an equal op of the enclosing region.
 // CHECK-LABEL: sym_name = "nested"
 // CHECK:         %[[A:.*]] = "builtin.unrealized_conversion_cast"(%arg0) : (i32) -> f32
-// CHECK:         "unreg.region"() ({
+// CHECK:         "loop.for"()
+// CHECK-NEXT:    ^bb0(%{{.*}}: index):
 // CHECK-NEXT:      "unreg.use"(%[[A]]) : (f32) -> ()
 "func.func"() <{function_type = (i32) -> f32, sym_name = "nested"}> ({
+^bb0(%a: i32):
+  %0 = "builtin.unrealized_conversion_cast"(%a) : (i32) -> f32
+  loop.for %i = 0 to 4 {
+    %1 = "builtin.unrealized_conversion_cast"(%a) : (i32) -> f32
+    "unreg.use"(%1) : (f32) -> ()
+  }
+  "func.return"(%0) : (f32) -> ()
+}) : () -> ()
+
+// -----
+
+// An unregistered op might be isolated from above: its regions keep their own copies
+// rather than capture the enclosing op's result (as in MLIR).
+// CHECK-LABEL: sym_name = "nested_unregistered"
+// CHECK:         "unreg.region"() ({
+// CHECK-NEXT:      %[[B:.*]] = "builtin.unrealized_conversion_cast"(%arg0) : (i32) -> f32
+// CHECK-NEXT:      "unreg.use"(%[[B]]) : (f32) -> ()
+"func.func"() <{function_type = (i32) -> f32, sym_name = "nested_unregistered"}> ({
 ^bb0(%a: i32):
   %0 = "builtin.unrealized_conversion_cast"(%a) : (i32) -> f32
   "unreg.region"() ({

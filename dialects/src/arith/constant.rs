@@ -21,9 +21,12 @@ pub(crate) fn attr_type(ctx: &Context, attr: Attr) -> Option<Type> {
     }
 }
 
+/// MLIR's checks in MLIR's order: the value's type is the result's (the `AllTypesMatch`
+/// trait), an integer result is signless, the value is an integer, float or elements
+/// attribute, and a scalable vector is initialized by a splat.
 pub(crate) fn verify(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     let data = ctx.op(op);
-    let err = |m: String| {
+    let err = |m: &str| {
         Err(Diagnostic::error(
             data.loc,
             format!("'arith.constant' op {m}"),
@@ -33,16 +36,21 @@ pub(crate) fn verify(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
         return Ok(());
     };
     let result_ty = ctx.value_type(data.results[0]);
-    let Some(value_ty) = attr_type(ctx, value) else {
-        return err("value must be an integer, float or elements attribute".into());
+    let value_ty = match ctx.attr_kind(value) {
+        AttrKind::String { ty, .. } => *ty,
+        _ => attr_type(ctx, value),
     };
-    if value_ty != result_ty {
-        return err(format!(
-            "value type '{}' must match result type '{}'",
-            type_to_string(ctx, value_ty),
-            type_to_string(ctx, result_ty)
-        ));
+    if value_ty != Some(result_ty) {
+        return err("failed to verify that all of {value, result} have same type");
     }
+    if let TypeKind::Integer { signedness, .. } = ctx.type_kind(result_ty)
+        && *signedness != tb_ir::Signedness::Signless
+    {
+        return err("integer return type must be signless");
+    }
+    let Some(_) = attr_type(ctx, value) else {
+        return err("value must be an integer, float, or elements attribute");
+    };
     let scalar = matches!(
         ctx.type_kind(result_ty),
         TypeKind::Integer { .. } | TypeKind::Index | TypeKind::Float(_)
@@ -52,15 +60,18 @@ pub(crate) fn verify(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
         TypeKind::Vector { .. } | TypeKind::RankedTensor { .. }
     );
     if !scalar && !shaped {
-        return err(format!(
+        return err(&format!(
             "result type '{}' must be an integer, index, float, vector or tensor type",
             type_to_string(ctx, result_ty)
         ));
     }
-    if let TypeKind::Integer { signedness, .. } = ctx.type_kind(result_ty)
-        && *signedness != tb_ir::Signedness::Signless
-    {
-        return err("integer return type must be signless".into());
+    let scalable = matches!(ctx.type_kind(result_ty), TypeKind::Vector { scalable, .. } if scalable.iter().any(|&s| s));
+    let splat = matches!(ctx.attr_kind(value), AttrKind::DenseElements { data, .. } if data.splat || data.elements.len() == 1);
+    if scalable && !splat {
+        // MLIR 22 spells "intializing" so.
+        return err(
+            "intializing scalable vectors with elements attribute is not supported unless it's a vector splat",
+        );
     }
     Ok(())
 }

@@ -185,6 +185,31 @@ pub fn convert_exact(from: FloatKind, bits: u128, to: FloatKind) -> Option<u128>
     (back.to_bits() == value.to_bits()).then_some(converted)
 }
 
+/// Precision and exponent range (`APFloat`'s semantics) of the wider IEEE-like formats.
+fn semantics(kind: FloatKind) -> Option<(u32, i32, i32)> {
+    Some(match kind {
+        FloatKind::F16 => (11, 15, -14),
+        FloatKind::BF16 => (8, 127, -126),
+        FloatKind::TF32 => (11, 127, -126),
+        FloatKind::F32 => (24, 127, -126),
+        FloatKind::F64 => (53, 1023, -1022),
+        FloatKind::F80 => (64, 16383, -16382),
+        FloatKind::F128 => (113, 16383, -16382),
+        _ => return None,
+    })
+}
+
+/// Whether format `wide` holds every value of format `narrow` exactly (`APFloat`'s
+/// `isRepresentableBy`); false for the small formats, which this does not model.
+pub fn represents(wide: FloatKind, narrow: FloatKind) -> bool {
+    match (semantics(wide), semantics(narrow)) {
+        (Some((wp, wmax, wmin)), Some((np, nmax, nmin))) => {
+            np <= wp && nmax <= wmax && nmin >= wmin
+        }
+        _ => false,
+    }
+}
+
 /// The larger (or smaller) of two ordered values, +0 above -0; the left one on ties.
 fn pick_ordered(max: bool, a: u128, x: f64, b: u128, y: f64) -> u128 {
     if x == 0.0 && y == 0.0 && x.is_sign_negative() != y.is_sign_negative() {

@@ -3,6 +3,7 @@
 //! Splat vector and tensor constants fold like scalars.
 
 use super::attrs::{CmpFPredicate, CmpIPredicate, FastMathFlags};
+use super::elements::{self, Elements};
 use super::float_eval::{self, FloatBinary, eval_binary};
 use tb_ir::attributes::{AttrKind, DenseData, DenseElement};
 use tb_ir::float::{bits_from_f64, bits_to_f64};
@@ -39,13 +40,6 @@ pub(super) fn int_of(ctx: &Context, attr: Option<Attr>) -> Option<i128> {
     match scalar(ctx, attr?)? {
         Scalar::Int(v) => Some(v),
         Scalar::Float(_) => None,
-    }
-}
-
-fn float_of(ctx: &Context, attr: Option<Attr>, kind: FloatKind) -> Option<f64> {
-    match scalar(ctx, attr?)? {
-        Scalar::Float(bits) => bits_to_f64(kind, bits),
-        Scalar::Int(_) => None,
     }
 }
 
@@ -103,22 +97,18 @@ pub(crate) fn with_element(ctx: &mut Context, ty: Type, element: Type) -> Type {
 
 /// A constant of `ty` (scalar, or a splat of a shaped type) holding `value`.
 pub(super) fn constant(ctx: &Context, ty: Type, value: Scalar) -> FoldResult {
-    let shaped = matches!(
-        ctx.type_kind(ty),
-        TypeKind::Vector { .. } | TypeKind::RankedTensor { .. }
-    );
-    FoldResult::NewAttr(match (shaped, value) {
-        (false, Scalar::Int(value)) => AttrKind::Integer { value, ty },
-        (false, Scalar::Float(bits)) => AttrKind::Float { bits, ty },
-        (true, v) => AttrKind::DenseElements {
-            ty,
-            data: DenseData {
-                splat: true,
-                elements: vec![match v {
-                    Scalar::Int(i) => DenseElement::Int(i),
-                    Scalar::Float(b) => DenseElement::Float(b),
-                }],
-            },
+    if let Some(kind) = elements::attr_kind(ctx, ty, Elements::One(value)) {
+        return FoldResult::NewAttr(kind);
+    }
+    // A dynamically shaped type: the splat names every element.
+    FoldResult::NewAttr(AttrKind::DenseElements {
+        ty,
+        data: DenseData {
+            splat: true,
+            elements: vec![match value {
+                Scalar::Int(i) => DenseElement::Int(i),
+                Scalar::Float(b) => DenseElement::Float(b),
+            }],
         },
     })
 }
@@ -150,11 +140,57 @@ fn int_binary(
     if let Some(r) = identity(lhs, rhs, a, b, width) {
         return Some(vec![r]);
     }
-    let r = eval(a?, b?, width)?;
-    Some(vec![constant(ctx, ty, Scalar::Int(wrap(r, width)))])
+    let (a, b) = (
+        elements::elements(ctx, c[0])?,
+        elements::elements(ctx, c[1])?,
+    );
+    let r = elements::zip(&a, &b, |a, b| match (a, b) {
+        (Scalar::Int(a), Scalar::Int(b)) => eval(a, b, width).map(|r| Scalar::Int(wrap(r, width))),
+        _ => None,
+    })?;
+    Some(vec![elements::fold_result(ctx, ty, r)?])
+}
+
+/// The op named `name` that defines `v`, if any.
+pub(super) fn producer(ctx: &Context, v: Value, name: &str) -> Option<OpId> {
+    match ctx.value(v).def {
+        tb_ir::value::ValueDef::Result { op, .. } if ctx.op_name(op) == name => Some(op),
+        _ => None,
+    }
+}
+
+/// The constant `v` is, when a constant-like op defines it.
+pub(super) fn value_constant(ctx: &Context, v: Value) -> Option<Attr> {
+    match ctx.value(v).def {
+        tb_ir::value::ValueDef::Result { op, .. } => {
+            tb_ir::rewrite::folder::constant_value(ctx, op)
+        }
+        _ => None,
+    }
+}
+
+/// The two operands of the op named `name` that defines `v`.
+fn producer_operands(ctx: &Context, v: Value, name: &str) -> Option<(Value, Value)> {
+    let op = producer(ctx, v, name)?;
+    let operands = &ctx.op(op).operands;
+    Some((operands[0], operands[1]))
 }
 
 pub(crate) fn addi(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
+    let (lhs, rhs, _) = operands(ctx, op);
+    // (a - b) + b and b + (a - b) are a.
+    if let Some((a, b)) = producer_operands(ctx, lhs, "arith.subi")
+        && b == rhs
+        && int_of(ctx, c[1]) != Some(0)
+    {
+        return value(a);
+    }
+    if let Some((a, b)) = producer_operands(ctx, rhs, "arith.subi")
+        && b == lhs
+        && int_of(ctx, c[1]) != Some(0)
+    {
+        return value(a);
+    }
     int_binary(
         ctx,
         op,
@@ -166,16 +202,36 @@ pub(crate) fn addi(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<Fo
 
 pub(crate) fn subi(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
     let (lhs, rhs, ty) = operands(ctx, op);
-    if lhs == rhs {
+    // A zero of a dynamically shaped type has no constant to spell it.
+    if lhs == rhs && !has_dynamic_shape(ctx, ty) {
         return Some(vec![constant(ctx, ty, Scalar::Int(0))]);
+    }
+    if int_of(ctx, c[1]) == Some(0) {
+        return value(lhs);
+    }
+    // (a + b) - b is a, (a + b) - a is b.
+    if let Some((a, b)) = producer_operands(ctx, lhs, "arith.addi") {
+        if rhs == b {
+            return value(a);
+        }
+        if rhs == a {
+            return value(b);
+        }
     }
     int_binary(
         ctx,
         op,
         c,
-        |l, _, _, b, _| (b == Some(0)).then_some(FoldResult::Value(l)),
+        |_, _, _, _, _| None,
         |a, b, _| Some(a.wrapping_sub(b)),
     )
+}
+
+fn has_dynamic_shape(ctx: &Context, ty: Type) -> bool {
+    match ctx.type_kind(ty) {
+        TypeKind::UnrankedTensor { .. } => true,
+        kind => kind.shape().is_some_and(|s| s.contains(&DYNAMIC)),
+    }
 }
 
 pub(crate) fn muli(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
@@ -192,7 +248,31 @@ pub(crate) fn muli(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<Fo
     )
 }
 
+/// `(a * b) / b` is `a` when the multiplication cannot wrap (`nuw` for an unsigned
+/// division, `nsw` for a signed one).
+fn div_of_mul(ctx: &Context, op: OpId, signed: bool) -> Option<Value> {
+    let (lhs, rhs, _) = operands(ctx, op);
+    let mul = producer(ctx, lhs, "arith.muli")?;
+    let flags = super::attrs::OverflowFlags::of(ctx, mul);
+    if !(if signed { flags.nsw } else { flags.nuw }) {
+        return None;
+    }
+    let (a, b) = (ctx.op(mul).operands[0], ctx.op(mul).operands[1]);
+    if a == rhs {
+        Some(b)
+    } else if b == rhs {
+        Some(a)
+    } else {
+        None
+    }
+}
+
 pub(crate) fn divsi(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
+    if int_of(ctx, c[1]) != Some(1)
+        && let Some(v) = div_of_mul(ctx, op, true)
+    {
+        return value(v);
+    }
     int_binary(
         ctx,
         op,
@@ -210,6 +290,11 @@ pub(crate) fn divsi(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<F
 }
 
 pub(crate) fn divui(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
+    if int_of(ctx, c[1]) != Some(1)
+        && let Some(v) = div_of_mul(ctx, op, false)
+    {
+        return value(v);
+    }
     int_binary(
         ctx,
         op,
@@ -332,20 +417,38 @@ pub(crate) fn remui(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<F
     })
 }
 
+/// Whether constant `attr` has every bit set in `width` bits (scalar or splat).
+fn all_ones(ctx: &Context, attr: Option<Attr>, width: u32) -> bool {
+    int_of(ctx, attr).is_some_and(|v| wrap(v, width) == wrap(-1, width))
+}
+
+/// Whether `v` is `xori(x, all ones)`, the complement of `x`.
+fn is_not_of(ctx: &Context, v: Value, x: Value, width: u32) -> bool {
+    producer_operands(ctx, v, "arith.xori")
+        .is_some_and(|(a, ones)| a == x && all_ones(ctx, value_constant(ctx, ones), width))
+}
+
 pub(crate) fn andi(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
-    let (lhs, rhs, _) = operands(ctx, op);
+    let (lhs, rhs, ty) = operands(ctx, op);
+    let width = int_width(ctx, ty)?;
     if lhs == rhs {
         return value(lhs);
     }
     if int_of(ctx, c[1]) == Some(0) {
         return value(rhs);
     }
+    if all_ones(ctx, c[1], width) {
+        return value(lhs);
+    }
+    // x & ~x is zero.
+    if (is_not_of(ctx, rhs, lhs, width) || is_not_of(ctx, lhs, rhs, width))
+        && !has_dynamic_shape(ctx, ty)
+    {
+        return Some(vec![constant(ctx, ty, Scalar::Int(0))]);
+    }
     // and(and(x, y), y) and and(y, and(x, y)) are the inner `and`.
-    let inner_has = |v: Value, other: Value| match ctx.value(v).def {
-        tb_ir::value::ValueDef::Result { op: inner, .. } => {
-            ctx.op_name(inner) == "arith.andi" && ctx.op(inner).operands.contains(&other)
-        }
-        _ => false,
+    let inner_has = |v: Value, other: Value| {
+        producer_operands(ctx, v, "arith.andi").is_some_and(|(a, b)| a == other || b == other)
     };
     if inner_has(lhs, rhs) {
         return value(lhs);
@@ -353,15 +456,7 @@ pub(crate) fn andi(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<Fo
     if inner_has(rhs, lhs) {
         return value(rhs);
     }
-    int_binary(
-        ctx,
-        op,
-        c,
-        |l, _, _, b, w| {
-            (b.map(|b| wrap(b, w)) == Some(wrap(-1, w))).then_some(FoldResult::Value(l))
-        },
-        |a, b, _| Some(a & b),
-    )
+    int_binary(ctx, op, c, |_, _, _, _, _| None, |a, b, _| Some(a & b))
 }
 
 pub(crate) fn ori(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
@@ -370,8 +465,14 @@ pub(crate) fn ori(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<Fol
         return value(lhs);
     }
     let width = int_width(ctx, ty)?;
-    if int_of(ctx, c[1]).map(|b| wrap(b, width)) == Some(wrap(-1, width)) {
+    if all_ones(ctx, c[1], width) {
         return value(rhs);
+    }
+    // x | ~x is all ones: the complement's constant.
+    for (x, not) in [(lhs, rhs), (rhs, lhs)] {
+        if is_not_of(ctx, not, x, width) {
+            return value(ctx.op(producer(ctx, not, "arith.xori")?).operands[1]);
+        }
     }
     int_binary(
         ctx,
@@ -384,27 +485,55 @@ pub(crate) fn ori(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<Fol
 
 pub(crate) fn xori(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
     let (lhs, rhs, ty) = operands(ctx, op);
+    if int_of(ctx, c[1]) == Some(0) {
+        return value(lhs);
+    }
     if lhs == rhs {
         return Some(vec![constant(ctx, ty, Scalar::Int(0))]);
     }
-    int_binary(
-        ctx,
-        op,
-        c,
-        |l, _, _, b, _| (b == Some(0)).then_some(FoldResult::Value(l)),
-        |a, b, _| Some(a ^ b),
-    )
+    // x ^ a ^ a is x, whichever side each `a` is on.
+    if let Some((x, a)) = producer_operands(ctx, lhs, "arith.xori") {
+        if a == rhs {
+            return value(x);
+        }
+        if x == rhs {
+            return value(a);
+        }
+    }
+    if let Some((x, a)) = producer_operands(ctx, rhs, "arith.xori") {
+        if a == lhs {
+            return value(x);
+        }
+        if x == lhs {
+            return value(a);
+        }
+    }
+    int_binary(ctx, op, c, |_, _, _, _, _| None, |a, b, _| Some(a ^ b))
 }
 
+/// Folds a min/max op: `op(x, x)` is `x`; a constant operand at the end of the range the
+/// op moves toward (`absorbing`) is the result, one at the other end (`neutral`) leaves
+/// `x`.
 fn min_max(
     ctx: &Context,
     op: OpId,
     c: &[Option<Attr>],
+    extremes: fn(u32) -> (i128, i128),
     pick: fn(i128, i128, u32) -> i128,
 ) -> Option<Vec<FoldResult>> {
-    let (lhs, rhs, _) = operands(ctx, op);
+    let (lhs, rhs, ty) = operands(ctx, op);
     if lhs == rhs {
-        return value(lhs);
+        return value(rhs);
+    }
+    let width = int_width(ctx, ty)?;
+    if let Some(b) = int_of(ctx, c[1]) {
+        let (absorbing, neutral) = extremes(width);
+        if wrap(b, width) == wrap(absorbing, width) {
+            return value(rhs);
+        }
+        if wrap(b, width) == wrap(neutral, width) {
+            return value(lhs);
+        }
     }
     int_binary(
         ctx,
@@ -415,32 +544,77 @@ fn min_max(
     )
 }
 
+/// The largest signed `width`-bit value.
+fn signed_max(width: u32) -> i128 {
+    if width == 1 {
+        0
+    } else {
+        i128::MAX >> (128 - width)
+    }
+}
+
 pub(crate) fn maxsi(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
-    min_max(ctx, op, c, |a, b, _| a.max(b))
+    min_max(
+        ctx,
+        op,
+        c,
+        |w| (signed_max(w), signed_min(w)),
+        |a, b, w| {
+            if signed_operand(a, w) >= signed_operand(b, w) {
+                a
+            } else {
+                b
+            }
+        },
+    )
 }
 
 pub(crate) fn minsi(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
-    min_max(ctx, op, c, |a, b, _| a.min(b))
+    min_max(
+        ctx,
+        op,
+        c,
+        |w| (signed_min(w), signed_max(w)),
+        |a, b, w| {
+            if signed_operand(a, w) <= signed_operand(b, w) {
+                a
+            } else {
+                b
+            }
+        },
+    )
 }
 
 pub(crate) fn maxui(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
-    min_max(ctx, op, c, |a, b, w| {
-        if unsigned(a, w) >= unsigned(b, w) {
-            a
-        } else {
-            b
-        }
-    })
+    min_max(
+        ctx,
+        op,
+        c,
+        |_| (-1, 0),
+        |a, b, w| {
+            if unsigned(a, w) >= unsigned(b, w) {
+                a
+            } else {
+                b
+            }
+        },
+    )
 }
 
 pub(crate) fn minui(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
-    min_max(ctx, op, c, |a, b, w| {
-        if unsigned(a, w) <= unsigned(b, w) {
-            a
-        } else {
-            b
-        }
-    })
+    min_max(
+        ctx,
+        op,
+        c,
+        |_| (0, -1),
+        |a, b, w| {
+            if unsigned(a, w) <= unsigned(b, w) {
+                a
+            } else {
+                b
+            }
+        },
+    )
 }
 
 /// Shifts by the width or more are poison: they do not fold.
@@ -486,9 +660,17 @@ fn float_binary(
 ) -> Option<Vec<FoldResult>> {
     let (_, _, ty) = operands(ctx, op);
     let kind = float_kind(ctx, ty)?;
-    let (a, b) = (float_bits(ctx, c[0])?, float_bits(ctx, c[1])?);
-    let bits = eval_binary(kind, kind_of_op, a, b)?;
-    Some(vec![constant(ctx, ty, Scalar::Float(bits))])
+    let (a, b) = (
+        elements::elements(ctx, c[0])?,
+        elements::elements(ctx, c[1])?,
+    );
+    let r = elements::zip(&a, &b, |a, b| match (a, b) {
+        (Scalar::Float(a), Scalar::Float(b)) => {
+            eval_binary(kind, kind_of_op, a, b).map(Scalar::Float)
+        }
+        _ => None,
+    })?;
+    Some(vec![elements::fold_result(ctx, ty, r)?])
 }
 
 fn float_bits(ctx: &Context, attr: Option<Attr>) -> Option<u128> {
@@ -602,82 +784,185 @@ pub(crate) fn minnumf(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec
 }
 
 pub(crate) fn negf(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
-    let ty = ctx.value_type(ctx.op(op).results[0]);
+    let data = ctx.op(op);
+    // -(-x) is x.
+    if let Some(inner) = producer(ctx, data.operands[0], "arith.negf") {
+        return value(ctx.op(inner).operands[0]);
+    }
+    let ty = ctx.value_type(data.results[0]);
     let kind = float_kind(ctx, ty)?;
-    let Scalar::Float(bits) = scalar(ctx, c[0]?)? else {
-        return None;
-    };
     // Negation flips the sign bit, whatever the format.
     let sign = 1u128 << (kind.width() - 1);
-    Some(vec![constant(ctx, ty, Scalar::Float(bits ^ sign))])
+    let r = elements::map(&elements::elements(ctx, c[0])?, |x| match x {
+        Scalar::Float(bits) => Some(Scalar::Float(bits ^ sign)),
+        Scalar::Int(_) => None,
+    })?;
+    Some(vec![elements::fold_result(ctx, ty, r)?])
 }
 
 // ---- comparisons and selection ----
 
+/// The result of a comparison is `i1`-typed and shaped like the operands (MLIR's
+/// `TypesMatchWith` predicate, with its message).
 pub(crate) fn verify_cmp(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     let data = ctx.op(op);
     let operand = ctx.value_type(data.operands[0]);
     let result = ctx.value_type(data.results[0]);
     let shape = |t: Type| ctx.type_kind(t).shape().map(|s| s.to_vec());
-    if shape(operand) != shape(result) {
+    let encoding = |t: Type| match ctx.type_kind(t) {
+        TypeKind::RankedTensor { encoding, .. } => *encoding,
+        _ => None,
+    };
+    // Vectors compare with vectors, tensors with tensors; scalars carry no container.
+    let container = |t: Type| {
+        let kind = ctx.type_kind(t);
+        kind.shape().map(|_| std::mem::discriminant(kind))
+    };
+    if shape(operand) != shape(result)
+        || container(operand) != container(result)
+        || encoding(operand) != encoding(result)
+    {
         return Err(Diagnostic::error(
             data.loc,
             format!(
-                "'{}' op result type '{}' must be shaped like the operands '{}'",
-                ctx.op_name(op),
-                type_to_string(ctx, result),
-                type_to_string(ctx, operand)
+                "'{}' op failed to verify that result type has i1 element type and same shape as operands",
+                ctx.op_name(op)
             ),
         ));
     }
     Ok(())
 }
 
+/// The element type of `v`'s type is `i1`.
+fn is_bool_like(ctx: &Context, v: Value) -> bool {
+    let ty = element_or_self(ctx, ctx.value_type(v));
+    matches!(ctx.type_kind(ty), TypeKind::Integer { width: 1, .. })
+}
+
 pub(crate) fn cmpi(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
+    use CmpIPredicate as P;
     let data = ctx.op(op);
+    let (lhs, rhs) = (data.operands[0], data.operands[1]);
     let ty = ctx.value_type(data.results[0]);
     let pred = CmpIPredicate::of(ctx, op)?;
-    let width = int_width(ctx, ctx.value_type(data.operands[0]))?;
+    let width = int_width(ctx, ctx.value_type(lhs))?;
     let bool_const = |b: bool| vec![constant(ctx, ty, Scalar::Int(b as i128))];
-    if data.operands[0] == data.operands[1] {
+    if lhs == rhs {
         // eq, sle, sge, ule, uge hold for equal operands; the others do not.
-        use CmpIPredicate as P;
         return Some(bool_const(matches!(
             pred,
             P::Eq | P::Sle | P::Sge | P::Ule | P::Uge
         )));
     }
-    let (a, b) = (int_of(ctx, c[0])?, int_of(ctx, c[1])?);
-    let result = super::predicate::compare_ints(pred, a, b, width);
-    Some(bool_const(result))
+    if int_of(ctx, c[1]) == Some(0) && pred == P::Ne {
+        // An extended `i1` differs from zero exactly when it is true.
+        for ext in ["arith.extsi", "arith.extui"] {
+            if let Some(ext) = producer(ctx, lhs, ext) {
+                let x = ctx.op(ext).operands[0];
+                if is_bool_like(ctx, x) {
+                    return value(x);
+                }
+            }
+        }
+        if is_bool_like(ctx, lhs) {
+            return value(lhs);
+        }
+    }
+    if int_of(ctx, c[1]) == Some(1) && pred == P::Eq && is_bool_like(ctx, lhs) {
+        return value(lhs);
+    }
+    let (a, b) = (
+        elements::elements(ctx, c[0])?,
+        elements::elements(ctx, c[1])?,
+    );
+    let r = elements::zip(&a, &b, |a, b| match (a, b) {
+        (Scalar::Int(a), Scalar::Int(b)) => Some(Scalar::Int(super::predicate::compare_ints(
+            pred, a, b, width,
+        ) as i128)),
+        _ => None,
+    })?;
+    Some(vec![elements::fold_result(ctx, ty, r)?])
 }
 
+/// Folds `cmpf` on scalar constants; a NaN on one side decides the comparison alone.
 pub(crate) fn cmpf(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
     let data = ctx.op(op);
     let ty = ctx.value_type(data.results[0]);
     let pred = CmpFPredicate::of(ctx, op)?;
-    let bool_const = |b: bool| vec![constant(ctx, ty, Scalar::Int(b as i128))];
-    match pred {
-        CmpFPredicate::False => return Some(bool_const(false)),
-        CmpFPredicate::True => return Some(bool_const(true)),
-        _ => {}
-    }
     let kind = float_kind(ctx, ctx.value_type(data.operands[0]))?;
-    let (a, b) = (float_of(ctx, c[0], kind)?, float_of(ctx, c[1], kind)?);
-    let result = super::predicate::compare_floats(pred, a, b);
-    Some(bool_const(result))
+    let scalar_float = |attr: Option<Attr>| match ctx.attr_kind(attr?) {
+        AttrKind::Float { bits, .. } => bits_to_f64(kind, *bits),
+        _ => None,
+    };
+    let (mut a, mut b) = (scalar_float(c[0]), scalar_float(c[1]));
+    if a.is_some_and(f64::is_nan) {
+        b = a;
+    }
+    if b.is_some_and(f64::is_nan) {
+        a = b;
+    }
+    let result = super::predicate::compare_floats(pred, a?, b?);
+    Some(vec![constant(ctx, ty, Scalar::Int(result as i128))])
 }
 
 pub(crate) fn select(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
     let data = ctx.op(op);
-    let (t, f) = (data.operands[1], data.operands[2]);
+    let (condition, t, f) = (data.operands[0], data.operands[1], data.operands[2]);
+    let ty = ctx.value_type(data.results[0]);
     if t == f {
         return value(t);
     }
-    match int_of(ctx, c[0])? {
-        0 => value(f),
-        _ => value(t),
+    match int_of(ctx, c[0]) {
+        Some(0) => return value(f),
+        Some(_) => return value(t),
+        None => {}
     }
+    // select(%c, true, false) on i1 is %c.
+    if matches!(ctx.type_kind(ty), TypeKind::Integer { width: 1, .. })
+        && int_of(ctx, c[1]) == Some(1)
+        && int_of(ctx, c[2]) == Some(0)
+    {
+        return value(condition);
+    }
+    // select(a == b, a, b) is b; select(a != b, a, b) is a.
+    if let Some(cmp) = producer(ctx, condition, "arith.cmpi") {
+        let pred = CmpIPredicate::of(ctx, cmp);
+        let (a, b) = (ctx.op(cmp).operands[0], ctx.op(cmp).operands[1]);
+        if matches!(pred, Some(CmpIPredicate::Eq | CmpIPredicate::Ne))
+            && ((a == t && b == f) || (b == t && a == f))
+        {
+            return value(if pred == Some(CmpIPredicate::Ne) {
+                t
+            } else {
+                f
+            });
+        }
+    }
+    // A constant mask over constant vectors picks element by element.
+    let Elements::Each(mask) = elements::elements(ctx, c[0])? else {
+        return None;
+    };
+    let (on_true, on_false) = (
+        elements::elements(ctx, c[1])?,
+        elements::elements(ctx, c[2])?,
+    );
+    let nth = |e: &Elements, i: usize| match e {
+        Elements::One(x) => Some(*x),
+        Elements::Each(xs) => xs.get(i).copied(),
+    };
+    let picked = mask
+        .iter()
+        .enumerate()
+        .map(|(i, m)| match m {
+            Scalar::Int(0) => nth(&on_false, i),
+            _ => nth(&on_true, i),
+        })
+        .collect::<Option<Vec<_>>>()?;
+    Some(vec![elements::fold_result(
+        ctx,
+        ty,
+        Elements::Each(picked),
+    )?])
 }
 
 // ---- casts ----
@@ -743,8 +1028,13 @@ pub(crate) fn verify_cast(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
         "arith.bitcast" => wf == wt,
         // One side is `index`, the other a fixed-width integer.
         "arith.index_cast" | "arith.index_castui" => {
-            let is_index =
-                |t: Type| matches!(ctx.type_kind(element_or_self(ctx, t)), TypeKind::Index);
+            let is_index = |t: Type| {
+                let element = match ctx.type_kind(t) {
+                    TypeKind::MemRef { element, .. } => *element,
+                    _ => element_or_self(ctx, t),
+                };
+                matches!(ctx.type_kind(element), TypeKind::Index)
+            };
             is_index(from) != is_index(to)
         }
         _ => true,
@@ -861,15 +1151,78 @@ pub(crate) fn verify_scaling_cast(ctx: &Context, op: OpId) -> Result<(), Diagnos
 
 pub(crate) fn fold_cast(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<Vec<FoldResult>> {
     let data = ctx.op(op);
-    let (from, to) = (
+    let (input, from, to) = (
+        data.operands[0],
         ctx.value_type(data.operands[0]),
         ctx.value_type(data.results[0]),
     );
     if from == to {
-        return value(data.operands[0]);
+        return value(input);
     }
-    let input = scalar(ctx, c[0]?)?;
-    let result = match (ctx.op_name(op), input) {
+    if let Some(v) = cast_of_cast(ctx, op, input, to) {
+        return value(v);
+    }
+    let name = ctx.op_name(op);
+    let elements = elements::elements(ctx, c[0])?;
+    // A bitcast of a non-shaped constant keeps its bits; other casts convert the value.
+    let result = elements::map(&elements, |x| cast_scalar(ctx, name, x, from, to))?;
+    Some(vec![elements::fold_result(ctx, to, result)?])
+}
+
+/// Casts that undo the cast producing their input, as MLIR folds them:
+/// `index_cast(index_cast(x))` (and `index_castui`) back to `x`'s type through a type at
+/// least as wide, `trunci(ext(x))` back to `x`'s type, `truncf(extf(x))` back to `x`'s
+/// type through a format that holds every `x`, and `extf(truncf(x))` when both allow
+/// contraction.
+fn cast_of_cast(ctx: &Context, op: OpId, input: Value, to: Type) -> Option<Value> {
+    let name = ctx.op_name(op);
+    let inner_of = |names: &[&str]| {
+        names
+            .iter()
+            .find_map(|n| producer(ctx, input, n))
+            .map(|inner| ctx.op(inner).operands[0])
+    };
+    let width = |t: Type| int_width(ctx, t).or_else(|| float_kind(ctx, t).map(|k| k.width()));
+    match name {
+        "arith.index_cast" | "arith.index_castui" => {
+            let x = inner_of(&[name])?;
+            let x_ty = ctx.value_type(x);
+            (x_ty == to && width(ctx.value_type(input))? >= width(x_ty)?).then_some(x)
+        }
+        "arith.trunci" => {
+            let x = inner_of(&["arith.extui", "arith.extsi"])?;
+            (ctx.value_type(x) == to).then_some(x)
+        }
+        "arith.truncf" => {
+            let ext = producer(ctx, input, "arith.extf")?;
+            let x = ctx.op(ext).operands[0];
+            let (src, mid) = (
+                float_kind(ctx, ctx.value_type(x))?,
+                float_kind(ctx, ctx.value_type(input))?,
+            );
+            (ctx.value_type(x) == to && float_eval::represents(mid, src)).then_some(x)
+        }
+        "arith.extf" => {
+            let trunc = producer(ctx, input, "arith.truncf")?;
+            let x = ctx.op(trunc).operands[0];
+            let contract = |o: OpId| FastMathFlags::of(ctx, o).contains(FastMathFlags::CONTRACT);
+            (ctx.value_type(x) == to && contract(trunc) && contract(op)).then_some(x)
+        }
+        _ => None,
+    }
+}
+
+/// One element of a cast's constant operand, converted as cast `name` converts it.
+fn cast_scalar(ctx: &Context, name: &str, x: Scalar, from: Type, to: Type) -> Option<Scalar> {
+    Some(match (name, x) {
+        ("arith.bitcast", Scalar::Int(v)) => match float_kind(ctx, to) {
+            Some(_) => Scalar::Float(unsigned(v, int_width(ctx, from)?)),
+            None => Scalar::Int(v),
+        },
+        ("arith.bitcast", Scalar::Float(bits)) => match int_width(ctx, to) {
+            Some(w) => Scalar::Int(wrap(bits as i128, w)),
+            None => Scalar::Float(bits),
+        },
         ("arith.extsi" | "arith.index_cast" | "arith.trunci", Scalar::Int(v)) => {
             let from_w = int_width(ctx, from)?;
             // Read signed first: i1 `true` sign-extends to -1.
@@ -896,7 +1249,7 @@ pub(crate) fn fold_cast(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<V
         ("arith.fptosi" | "arith.fptoui", Scalar::Float(bits)) => {
             let v = bits_to_f64(float_kind(ctx, from)?, bits)?.trunc();
             let w = int_width(ctx, to)?;
-            let signed = ctx.op_name(op) == "arith.fptosi";
+            let signed = name == "arith.fptosi";
             let (lo, hi) = if signed {
                 (-(2f64.powi(w as i32 - 1)), 2f64.powi(w as i32 - 1) - 1.0)
             } else {
@@ -909,8 +1262,7 @@ pub(crate) fn fold_cast(ctx: &Context, op: OpId, c: &[Option<Attr>]) -> Option<V
             Scalar::Int(wrap(v as i128, w))
         }
         _ => return None,
-    };
-    Some(vec![constant(ctx, to, result)])
+    })
 }
 
 fn float_scalar(kind: FloatKind, v: f64) -> Option<Scalar> {

@@ -4,12 +4,18 @@
 mod asm;
 pub mod attrs;
 mod canonicalize;
+mod canonicalize_cast;
+mod canonicalize_float;
+mod canonicalize_int;
+mod canonicalize_select;
 mod constant;
+mod elements;
 mod extended;
 pub mod float_eval;
 mod fold;
 mod ops;
 pub mod predicate;
+mod rules;
 
 use tb_ir::ods::constraint::{
     ANY_ATTR, BOOL_LIKE, FLOAT_LIKE, I64_ATTR, SIGNLESS_INTEGER_LIKE,
@@ -36,6 +42,22 @@ pub use ops::{ArithOp, BinaryOp, CmpFOp, CmpIOp};
 const FASTMATH_ATTR: AttrConstraint = AttrConstraint {
     description: "Floating point fast math flags",
     check: attrs::is_fastmath,
+};
+
+/// Whether `attr` is an `i64` attribute in `0..count`: one of the predicate values.
+fn in_range(ctx: &Context, attr: tb_ir::Attr, count: i128) -> bool {
+    (I64_ATTR.check)(ctx, attr)
+        && matches!(ctx.attr_kind(attr), tb_ir::AttrKind::Integer { value, .. } if (0..count).contains(value))
+}
+
+const CMPI_PREDICATE_ATTR: AttrConstraint = AttrConstraint {
+    description: "allowed 64-bit signless integer cases: 0, 1, 2, 3, 4, 5, 6, 7, 8, 9",
+    check: |c, a| in_range(c, a, 10),
+};
+
+const CMPF_PREDICATE_ATTR: AttrConstraint = AttrConstraint {
+    description: "allowed 64-bit signless integer cases: 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15",
+    check: |c, a| in_range(c, a, 16),
 };
 
 const OVERFLOW_ATTR: AttrConstraint = AttrConstraint {
@@ -215,7 +237,7 @@ static DEFS: &[OpDef] = &[
         COMMUTATIVE,
         true,
         fold::addi,
-        Some(canonicalize::addi),
+        Some(canonicalize_int::addi),
     ),
     OpDef {
         name: "arith.addui_extended",
@@ -234,13 +256,19 @@ static DEFS: &[OpDef] = &[
         result_names: Some(extended::sum_overflow_names),
         ..OpDef::EMPTY
     },
-    int_binary("arith.subi", PURE, true, fold::subi),
+    int_binary_with(
+        "arith.subi",
+        PURE,
+        true,
+        fold::subi,
+        Some(canonicalize_int::subi),
+    ),
     int_binary_with(
         "arith.muli",
         COMMUTATIVE,
         true,
         fold::muli,
-        Some(canonicalize::muli),
+        Some(canonicalize_int::muli),
     ),
     mul_extended(
         "arith.mulsi_extended",
@@ -259,9 +287,27 @@ static DEFS: &[OpDef] = &[
     int_binary("arith.floordivsi", PURE, false, fold::floordivsi),
     int_binary("arith.remsi", PURE, false, fold::remsi),
     int_binary("arith.remui", PURE, false, fold::remui),
-    int_binary("arith.andi", COMMUTATIVE, false, fold::andi),
-    int_binary("arith.ori", COMMUTATIVE, false, fold::ori),
-    int_binary("arith.xori", COMMUTATIVE, false, fold::xori),
+    int_binary_with(
+        "arith.andi",
+        COMMUTATIVE,
+        false,
+        fold::andi,
+        Some(canonicalize_int::andi),
+    ),
+    int_binary_with(
+        "arith.ori",
+        COMMUTATIVE,
+        false,
+        fold::ori,
+        Some(canonicalize_int::ori),
+    ),
+    int_binary_with(
+        "arith.xori",
+        COMMUTATIVE,
+        false,
+        fold::xori,
+        Some(canonicalize_int::xori),
+    ),
     int_binary("arith.maxsi", COMMUTATIVE, false, fold::maxsi),
     int_binary("arith.maxui", COMMUTATIVE, false, fold::maxui),
     int_binary("arith.minsi", COMMUTATIVE, false, fold::minsi),
@@ -271,8 +317,14 @@ static DEFS: &[OpDef] = &[
     exact_binary("arith.shrui", fold::shrui),
     float_binary("arith.addf", COMMUTATIVE, fold::addf),
     float_binary("arith.subf", PURE, fold::subf),
-    float_binary("arith.mulf", COMMUTATIVE, fold::mulf),
-    float_binary("arith.divf", PURE, fold::divf),
+    OpDef {
+        canonicalize: Some(canonicalize_float::mulf),
+        ..float_binary("arith.mulf", COMMUTATIVE, fold::mulf)
+    },
+    OpDef {
+        canonicalize: Some(canonicalize_float::divf),
+        ..float_binary("arith.divf", PURE, fold::divf)
+    },
     float_binary("arith.remf", PURE, fold::remf),
     float_binary("arith.maximumf", COMMUTATIVE, fold::maximumf),
     float_binary("arith.minimumf", COMMUTATIVE, fold::minimumf),
@@ -296,13 +348,16 @@ static DEFS: &[OpDef] = &[
             operand("rhs", SIGNLESS_INTEGER_LIKE),
         ],
         results: &[operand("result", BOOL_LIKE)],
-        attributes: &[attr("predicate", I64_ATTR).with_syntax(AttrSyntax::Enum(CMPI_PREDICATES))],
+        attributes: &[
+            attr("predicate", CMPI_PREDICATE_ATTR).with_syntax(AttrSyntax::Enum(CMPI_PREDICATES))
+        ],
         traits: PURE,
         all_types_match: &[&["lhs", "rhs"]],
         format: Some("$predicate `,` $lhs `,` $rhs attr-dict `:` type($lhs)"),
         verify: Some(fold::verify_cmp),
         fold: Some(fold::cmpi),
-        infer_types: Some(infer_i1_like),
+        canonicalize: Some(canonicalize_int::cmpi),
+        infer_types: Some(infer_cmpi),
         ..OpDef::EMPTY
     },
     OpDef {
@@ -310,7 +365,7 @@ static DEFS: &[OpDef] = &[
         operands: &[operand("lhs", FLOAT_LIKE), operand("rhs", FLOAT_LIKE)],
         results: &[operand("result", BOOL_LIKE)],
         attributes: &[
-            attr("predicate", I64_ATTR).with_syntax(AttrSyntax::Enum(CMPF_PREDICATES)),
+            attr("predicate", CMPF_PREDICATE_ATTR).with_syntax(AttrSyntax::Enum(CMPF_PREDICATES)),
             FASTMATH[0],
         ],
         traits: PURE,
@@ -320,7 +375,8 @@ static DEFS: &[OpDef] = &[
         ),
         verify: Some(fold::verify_cmp),
         fold: Some(fold::cmpf),
-        infer_types: Some(infer_i1_like),
+        canonicalize: Some(canonicalize_float::cmpf),
+        infer_types: Some(infer_cmpf),
         ..OpDef::EMPTY
     },
     OpDef {
@@ -336,25 +392,35 @@ static DEFS: &[OpDef] = &[
         custom_assembly: Some((asm::parse_select, asm::print_select)),
         verify: Some(fold::verify_select),
         fold: Some(fold::select),
+        canonicalize: Some(canonicalize_select::select),
         ..OpDef::EMPTY
     },
-    cast!(
-        "arith.extsi",
-        SIGNLESS_INTEGER_LIKE_NO_INDEX,
-        SIGNLESS_INTEGER_LIKE_NO_INDEX
-    ),
-    cast!(
-        "arith.extui",
-        SIGNLESS_INTEGER_LIKE_NO_INDEX,
-        SIGNLESS_INTEGER_LIKE_NO_INDEX
-    ),
-    cast!(
-        "arith.trunci",
-        SIGNLESS_INTEGER_LIKE_NO_INDEX,
-        SIGNLESS_INTEGER_LIKE_NO_INDEX,
-        OVERFLOW,
-        "$in (`overflow` `` $overflowFlags^)? attr-dict `:` type($in) `to` type($out)"
-    ),
+    OpDef {
+        canonicalize: Some(canonicalize_cast::extsi),
+        ..cast!(
+            "arith.extsi",
+            SIGNLESS_INTEGER_LIKE_NO_INDEX,
+            SIGNLESS_INTEGER_LIKE_NO_INDEX
+        )
+    },
+    OpDef {
+        canonicalize: Some(canonicalize_cast::extui),
+        ..cast!(
+            "arith.extui",
+            SIGNLESS_INTEGER_LIKE_NO_INDEX,
+            SIGNLESS_INTEGER_LIKE_NO_INDEX
+        )
+    },
+    OpDef {
+        canonicalize: Some(canonicalize_cast::trunci),
+        ..cast!(
+            "arith.trunci",
+            SIGNLESS_INTEGER_LIKE_NO_INDEX,
+            SIGNLESS_INTEGER_LIKE_NO_INDEX,
+            OVERFLOW,
+            "$in (`overflow` `` $overflowFlags^)? attr-dict `:` type($in) `to` type($out)"
+        )
+    },
     cast!(
         "arith.extf",
         FLOAT_LIKE,
@@ -369,6 +435,7 @@ static DEFS: &[OpDef] = &[
         ],
         format: None,
         custom_assembly: Some((asm::parse_truncf, asm::print_truncf)),
+        canonicalize: Some(canonicalize_cast::truncf),
         ..cast!("arith.truncf", FLOAT_LIKE, FLOAT_LIKE)
     },
     OpDef {
@@ -402,18 +469,32 @@ static DEFS: &[OpDef] = &[
     cast!("arith.uitofp", SIGNLESS_INTEGER_LIKE_NO_INDEX, FLOAT_LIKE),
     cast!("arith.fptosi", FLOAT_LIKE, SIGNLESS_INTEGER_LIKE_NO_INDEX),
     cast!("arith.fptoui", FLOAT_LIKE, SIGNLESS_INTEGER_LIKE_NO_INDEX),
-    cast!(
-        "arith.index_cast",
-        SIGNLESS_INTEGER_LIKE,
-        SIGNLESS_INTEGER_LIKE
-    ),
-    cast!(
-        "arith.index_castui",
-        SIGNLESS_INTEGER_LIKE,
-        SIGNLESS_INTEGER_LIKE
-    ),
-    cast!("arith.bitcast", BITCAST_TYPE, BITCAST_TYPE),
+    OpDef {
+        canonicalize: Some(canonicalize_cast::index_cast),
+        ..cast!("arith.index_cast", INDEX_CAST_TYPE, INDEX_CAST_TYPE)
+    },
+    OpDef {
+        canonicalize: Some(canonicalize_cast::index_castui),
+        ..cast!("arith.index_castui", INDEX_CAST_TYPE, INDEX_CAST_TYPE)
+    },
+    OpDef {
+        canonicalize: Some(canonicalize_cast::bitcast),
+        ..cast!("arith.bitcast", BITCAST_TYPE, BITCAST_TYPE)
+    },
 ];
+
+/// `index_cast` converts integer-like values and memrefs of integers, as in MLIR.
+const INDEX_CAST_TYPE: TypeConstraint = TypeConstraint {
+    description: "signless-integer-like or memref of signless-integer",
+    check: |c, t| match c.type_kind(t) {
+        tb_ir::TypeKind::MemRef { element, .. } => {
+            tb_ir::ods::constraint::is_signless_integer(c, *element)
+                || matches!(c.type_kind(*element), tb_ir::TypeKind::Index)
+        }
+        _ => (SIGNLESS_INTEGER_LIKE.check)(c, t),
+    },
+    buildable: None,
+};
 
 /// `arith.bitcast` reinterprets bits of a fixed width, so `index` is excluded; memrefs of
 /// integers or floats are allowed, as in MLIR.
@@ -432,15 +513,33 @@ const BITCAST_TYPE: TypeConstraint = TypeConstraint {
     buildable: None,
 };
 
-/// `i1`, or a vector/tensor of `i1` shaped like the operand.
+/// `cmpi`'s result type, once its operand type is checked (MLIR's parser checks it
+/// before deriving the result type from it).
+fn infer_cmpi(ctx: &mut Context, input: &tb_ir::registry::InferInput) -> Result<Vec<Type>, String> {
+    infer_i1_like(ctx, input, SIGNLESS_INTEGER_LIKE)
+}
+
+fn infer_cmpf(ctx: &mut Context, input: &tb_ir::registry::InferInput) -> Result<Vec<Type>, String> {
+    infer_i1_like(ctx, input, FLOAT_LIKE)
+}
+
+/// `i1`, or a vector/tensor of `i1` shaped like the operand, which `operand` admits.
 fn infer_i1_like(
     ctx: &mut Context,
     input: &tb_ir::registry::InferInput,
+    operand_constraint: TypeConstraint,
 ) -> Result<Vec<Type>, String> {
     let operand = *input
         .operand_types
         .first()
         .ok_or("comparison needs operands")?;
+    if !(operand_constraint.check)(ctx, operand) {
+        return Err(format!(
+            "'lhs' must be {}, but got '{}'",
+            operand_constraint.description,
+            tb_ir::printer::type_to_string(ctx, operand)
+        ));
+    }
     let i1 = ctx.i1();
     Ok(vec![fold::with_element(ctx, operand, i1)])
 }

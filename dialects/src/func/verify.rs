@@ -47,6 +47,18 @@ pub(crate) fn func(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
             "requires attribute 'function_type' holding a function type".into(),
         );
     };
+    // A symbol lives in a symbol table (an unregistered parent might be one).
+    if ctx
+        .parent_op(op)
+        .is_some_and(|p| ctx.op_traits(p).is_some_and(|t| !t.symbol_table))
+    {
+        return error(
+            ctx,
+            op,
+            FUNC,
+            "symbol's parent must have the SymbolTable trait".into(),
+        );
+    }
     verify_arg_attrs(ctx, op, "arg_attrs", "argument", inputs.len())?;
     verify_arg_attrs(ctx, op, "res_attrs", "result", results.len())?;
     let Some(entry) = ctx.entry_block(data.regions[0]) else {

@@ -266,6 +266,98 @@ pub(crate) fn dealloc(patterns: &mut PatternSet) {
 
 pub(crate) fn dim(patterns: &mut PatternSet) {
     take_cast_source(patterns, super::DIM, None);
+    patterns.add(Box::new(DimOfReshape));
+}
+
+pub(crate) fn realloc(patterns: &mut PatternSet) {
+    patterns.add(Box::new(DeadAlloc(super::REALLOC)));
+}
+
+/// `dim(reshape(%src, %shape), %i)` → `load %shape[%i]` (cast to `index` when the shape
+/// holds integers), loaded right after the reshape so a later store to `%shape` does not
+/// change it; only when `%i` is available there.
+struct DimOfReshape;
+
+impl RewritePattern for DimOfReshape {
+    fn debug_name(&self) -> &'static str {
+        "DimOfMemRefReshape"
+    }
+
+    fn root(&self) -> Option<&'static str> {
+        Some(super::DIM)
+    }
+
+    fn match_and_rewrite(&self, op: OpId, rewriter: &mut Rewriter) -> bool {
+        let ctx = rewriter.ctx();
+        let (source, index) = (ctx.op(op).operands[0], ctx.op(op).operands[1]);
+        let tb_ir::value::ValueDef::Result { op: reshape, .. } = ctx.value(source).def else {
+            return false;
+        };
+        if ctx.op_name(reshape) != super::RESHAPE || !available_at(ctx, index, reshape) {
+            return false;
+        }
+        let Some(after) = ctx.op(reshape).next else {
+            return false;
+        };
+        let shape = ctx.op(reshape).operands[1];
+        let tb_ir::TypeKind::MemRef { element, .. } = *ctx.type_kind(ctx.value_type(shape)) else {
+            return false;
+        };
+        let index_ty = ctx.value_type(ctx.op(op).results[0]);
+        let load = create(
+            rewriter,
+            after,
+            super::LOAD,
+            vec![shape, index],
+            vec![element],
+            vec![],
+        );
+        let mut value = rewriter.ctx().op(load).results[0];
+        if element != index_ty {
+            let cast = create(
+                rewriter,
+                after,
+                "arith.index_cast",
+                vec![value],
+                vec![index_ty],
+                vec![],
+            );
+            value = rewriter.ctx().op(cast).results[0];
+        }
+        rewriter.replace_op(op, &[value]);
+        true
+    }
+}
+
+/// Whether `v` is defined before `at`: an argument of `at`'s block or of a block around
+/// it, or the result of an op before `at` in its block or in a block around it.
+fn available_at(ctx: &Context, v: Value, at: OpId) -> bool {
+    let defining_block = match ctx.value(v).def {
+        tb_ir::value::ValueDef::BlockArgument { block, .. } => block,
+        tb_ir::value::ValueDef::Result { op, .. } => {
+            let Some(block) = ctx.op(op).parent else {
+                return false;
+            };
+            if ctx.op(at).parent == Some(block) {
+                return ctx.block_ops(block).position(|o| o == op)
+                    < ctx.block_ops(block).position(|o| o == at);
+            }
+            block
+        }
+        _ => return false,
+    };
+    // Walk out from `at` to see whether its blocks include the defining block.
+    let mut current = Some(at);
+    while let Some(op) = current {
+        let Some(block) = ctx.op(op).parent else {
+            return false;
+        };
+        if block == defining_block {
+            return true;
+        }
+        current = ctx.block(block).parent.and_then(|r| ctx.region(r).parent);
+    }
+    false
 }
 
 pub(crate) fn cast(patterns: &mut PatternSet) {

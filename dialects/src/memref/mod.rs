@@ -130,6 +130,7 @@ static DEFS: &[OpDef] = &[
             "$source (`(` $dynamicResultSize^ `)`)? attr-dict `:` type($source) `to` type($result)",
         ),
         verify: Some(buffer_reshape::verify_realloc),
+        canonicalize: Some(canonicalize::realloc),
         ..OpDef::EMPTY
     },
     OpDef {

@@ -225,6 +225,19 @@ pub(crate) fn get_global(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
 }
 
 pub(crate) fn global(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
+    if let Some(visibility) = ctx.op_inherent_or_attr(op, "sym_visibility")
+        && let AttrKind::String { value, .. } = ctx.attr_kind(visibility)
+        && !matches!(value.as_slice(), b"public" | b"private" | b"nested")
+    {
+        return op_error(
+            ctx,
+            op,
+            format!(
+                "visibility expected to be one of [\"public\", \"private\", \"nested\"], but got \"{}\"",
+                String::from_utf8_lossy(value)
+            ),
+        );
+    }
     let in_symbol_table = ctx
         .parent_op(op)
         .and_then(|p| ctx.op_traits(p))

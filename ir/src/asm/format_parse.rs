@@ -69,7 +69,7 @@ fn parse_elements(
             Element::Operands => parsed.flat_operands = Some(p.parse_operand_list()?),
             Element::Attr(i) => {
                 let attr_def = &def.attributes[*i];
-                let value = parse_attr(p, attr_def.syntax)?;
+                let value = parse_attr(p, attr_def.name, attr_def.syntax)?;
                 state.add_attr(attr_def.name, value);
             }
             Element::Region(i) => {
@@ -152,7 +152,7 @@ fn group_present(p: &OpAsmParser, def: &OpDef, elements: &[Element]) -> bool {
     }
 }
 
-fn parse_attr(p: &mut OpAsmParser, syntax: AttrSyntax) -> PResult<crate::Attr> {
+fn parse_attr(p: &mut OpAsmParser, name: &str, syntax: AttrSyntax) -> PResult<crate::Attr> {
     match syntax {
         AttrSyntax::Plain => p.parse_attribute(),
         AttrSyntax::SymbolName => {
@@ -160,12 +160,21 @@ fn parse_attr(p: &mut OpAsmParser, syntax: AttrSyntax) -> PResult<crate::Attr> {
             Ok(p.ctx().string_attr(&name))
         }
         AttrSyntax::Enum(words) => {
+            // A keyword or a string naming one of the cases; MLIR reports anything else,
+            // an unknown case included, with one message.
             let at = p.offset();
-            let word = p.parse_keyword_ident("a keyword")?;
-            let Some(index) = words.iter().position(|w| *w == word) else {
+            let word = match p.parse_optional_keyword_ident() {
+                Some(word) => Some(word),
+                None if p.peek_is(TokenKind::String) => Some(p.parse_string("a string")?),
+                None => None,
+            };
+            let Some(index) = word.and_then(|word| words.iter().position(|w| *w == word)) else {
                 return p.error_at(
                     at,
-                    format!("expected one of [{}], found '{word}'", words.join(", ")),
+                    format!(
+                        "expected string or keyword containing one of the following enum values for attribute '{name}' [{}]",
+                        words.join(", ")
+                    ),
                 );
             };
             let i64_ty = p.ctx().i64();

@@ -145,10 +145,16 @@ fn check_group_counts(groups: &[super::ArgDef], count: usize, kind: &str) -> Res
             ));
         }
     } else if count != fixed {
-        return Err(format!(
-            "expected {fixed} {kind}{}, but found {count}",
-            plural(fixed)
-        ));
+        // MLIR's `ZeroOperands`/`OneResult`/`NOperands<N>`... traits, with their texts.
+        return Err(match (fixed, kind) {
+            (0, _) => format!("requires zero {kind}s"),
+            (1, "operand") => "requires a single operand".to_string(),
+            (1, _) => format!("requires one {kind}"),
+            _ => format!(
+                "expected {fixed} {kind}{}, but found {count}",
+                plural(fixed)
+            ),
+        });
     }
     Ok(())
 }

@@ -1188,7 +1188,7 @@ impl<'a> Parser<'a> {
             return Ok(DYNAMIC);
         }
         let at = self.tok.start;
-        let v = self.parse_i128("integer or '?'")?;
+        let v = self.parse_i128("a 64-bit signed integer or '?'")?;
         match i64::try_from(v) {
             Ok(v) if v != DYNAMIC => Ok(v),
             _ => self.error_at(at, "integer value out of range"),

@@ -133,6 +133,9 @@ impl<'a> Parser<'a> {
         let results = self.ctx.op(op).results.clone();
         if !groups.is_empty() {
             let wanted: u32 = groups.iter().map(|g| g.count).sum();
+            if results.is_empty() {
+                return self.error_at(op_start, "cannot name an operation with no results");
+            }
             if wanted as usize != results.len() {
                 return self.error_at(
                     op_start,

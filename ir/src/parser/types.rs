@@ -125,7 +125,12 @@ impl<'a> Parser<'a> {
         if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
             return Ok(None);
         }
-        let width: u64 = digits.parse().unwrap_or(u64::MAX);
+        // Like MLIR, a width that does not fit 32 bits is invalid, a representable one
+        // beyond the limit too large.
+        let Ok(width) = digits.parse::<u32>() else {
+            return self.error("invalid integer width");
+        };
+        let width = u64::from(width);
         if width > MAX_INT_WIDTH {
             return self.error(format!(
                 "integer bitwidth is limited to {MAX_INT_WIDTH} bits"
@@ -377,7 +382,10 @@ impl<'a> Parser<'a> {
                     && let AttrKind::AffineMap(map) = self.ctx.attr_kind(layout)
                     && map.num_dims as usize != dims.shape.len()
                 {
-                    return self.error("memref layout mismatch between rank and affine map");
+                    let (rank, map_dims) = (dims.shape.len(), map.num_dims);
+                    return self.error(format!(
+                        "memref layout mismatch between rank and affine map: {rank} != {map_dims}"
+                    ));
                 }
                 if let Some(layout) = layout
                     && let AttrKind::Strided { strides, .. } = self.ctx.attr_kind(layout)
@@ -413,9 +421,13 @@ impl<'a> Parser<'a> {
             );
         }
         if dims.shape.contains(&0) {
+            let sizes: Vec<String> = dims.shape.iter().map(|d| d.to_string()).collect();
             return self.error_at(
                 keyword_at,
-                "vector types must have positive constant sizes but got 0",
+                format!(
+                    "vector types must have positive constant sizes but got {}",
+                    sizes.join(", ")
+                ),
             );
         }
         self.expect(TokenKind::Greater, "'>' in vector type")?;

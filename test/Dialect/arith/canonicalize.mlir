@@ -693,3 +693,494 @@ func.func @i1_division() -> (i1, i1) {
   %1 = arith.floordivsi %t, %t : i1
   return %0, %1 : i1, i1
 }
+
+// An `xori` applied twice with the same operand cancels.
+// CHECK-LABEL: func.func @xori_twice(%arg0: i32, %arg1: i32) -> i32 {
+// CHECK-NEXT:    return %arg0 : i32
+// CHECK-NEXT:  }
+func.func @xori_twice(%a: i32, %b: i32) -> i32 {
+  %0 = arith.xori %b, %a : i32
+  %1 = arith.xori %0, %b : i32
+  return %1 : i32
+}
+
+// Negating a comparison with `xori true` inverts its predicate.
+// CHECK-LABEL: func.func @xori_not_cmpi(%arg0: i32, %arg1: i32) -> i1 {
+// CHECK-NEXT:    %0 = arith.cmpi sge, %arg0, %arg1 : i32
+// CHECK-NEXT:    return %0 : i1
+// CHECK-NEXT:  }
+func.func @xori_not_cmpi(%a: i32, %b: i32) -> i1 {
+  %true = arith.constant true
+  %0 = arith.cmpi slt, %a, %b : i32
+  %1 = arith.xori %0, %true : i1
+  return %1 : i1
+}
+
+// A bitwise op of two equal extensions works on the narrow values.
+// CHECK-LABEL: func.func @ori_of_extui(%arg0: i8, %arg1: i8) -> i32 {
+// CHECK-NEXT:    %0 = arith.ori %arg0, %arg1 : i8
+// CHECK-NEXT:    %1 = arith.extui %0 : i8 to i32
+// CHECK-NEXT:    return %1 : i32
+// CHECK-NEXT:  }
+func.func @ori_of_extui(%a: i8, %b: i8) -> i32 {
+  %0 = arith.extui %a : i8 to i32
+  %1 = arith.extui %b : i8 to i32
+  %2 = arith.ori %0, %1 : i32
+  return %2 : i32
+}
+
+// A value and its complement share no bit, and together set every bit.
+// CHECK-LABEL: func.func @complement(%arg0: i16) -> (i16, i16) {
+// CHECK-NEXT:    %c-1_i16 = arith.constant -1 : i16
+// CHECK-NEXT:    %c0_i16 = arith.constant 0 : i16
+// CHECK-NEXT:    return %c0_i16, %c-1_i16 : i16, i16
+// CHECK-NEXT:  }
+func.func @complement(%a: i16) -> (i16, i16) {
+  %ones = arith.constant -1 : i16
+  %not = arith.xori %a, %ones : i16
+  %0 = arith.andi %not, %a : i16
+  %1 = arith.ori %a, %not : i16
+  return %0, %1 : i16, i16
+}
+
+// The largest value absorbs a signed maximum; the smallest leaves the other operand.
+// CHECK-LABEL: func.func @maxsi_extremes(%arg0: i8) -> (i8, i8) {
+// CHECK-NEXT:    %c127_i8 = arith.constant 127 : i8
+// CHECK-NEXT:    return %c127_i8, %arg0 : i8, i8
+// CHECK-NEXT:  }
+func.func @maxsi_extremes(%a: i8) -> (i8, i8) {
+  %max = arith.constant 127 : i8
+  %min = arith.constant -128 : i8
+  %0 = arith.maxsi %max, %a : i8
+  %1 = arith.maxsi %a, %min : i8
+  return %0, %1 : i8, i8
+}
+
+// Zero absorbs an unsigned minimum; all ones leave the other operand.
+// CHECK-LABEL: func.func @minui_extremes(%arg0: i8) -> (i8, i8) {
+// CHECK-NEXT:    %c0_i8 = arith.constant 0 : i8
+// CHECK-NEXT:    return %c0_i8, %arg0 : i8, i8
+// CHECK-NEXT:  }
+func.func @minui_extremes(%a: i8) -> (i8, i8) {
+  %zero = arith.constant 0 : i8
+  %ones = arith.constant -1 : i8
+  %0 = arith.minui %a, %zero : i8
+  %1 = arith.minui %ones, %a : i8
+  return %0, %1 : i8, i8
+}
+
+// Adding back what was subtracted, and subtracting an addend, cancel.
+// CHECK-LABEL: func.func @add_sub_cancel(%arg0: index, %arg1: index) -> (index, index) {
+// CHECK-NEXT:    return %arg0, %arg1 : index, index
+// CHECK-NEXT:  }
+func.func @add_sub_cancel(%a: index, %b: index) -> (index, index) {
+  %0 = arith.subi %a, %b : index
+  %1 = arith.addi %b, %0 : index
+  %2 = arith.addi %a, %b : index
+  %3 = arith.subi %2, %a : index
+  return %1, %3 : index, index
+}
+
+// Constants of a chain of additions and subtractions combine into one.
+// CHECK-LABEL: func.func @constant_chains(%arg0: i32) -> (i32, i32, i32) {
+// CHECK-NEXT:    %c-7_i32 = arith.constant -7 : i32
+// CHECK-NEXT:    %c14_i32 = arith.constant 14 : i32
+// CHECK-NEXT:    %c7_i32 = arith.constant 7 : i32
+// CHECK-NEXT:    %0 = arith.addi %arg0, %c7_i32 : i32
+// CHECK-NEXT:    %1 = arith.subi %c14_i32, %arg0 : i32
+// CHECK-NEXT:    %2 = arith.addi %arg0, %c-7_i32 : i32
+// CHECK-NEXT:    return %0, %1, %2 : i32, i32, i32
+// CHECK-NEXT:  }
+func.func @constant_chains(%x: i32) -> (i32, i32, i32) {
+  %c3 = arith.constant 3 : i32
+  %c4 = arith.constant 4 : i32
+  %c10 = arith.constant 10 : i32
+  %0 = arith.subi %x, %c3 : i32
+  %1 = arith.addi %0, %c10 : i32
+  %2 = arith.subi %x, %c4 : i32
+  %3 = arith.subi %c10, %2 : i32
+  %4 = arith.addi %x, %c3 overflow<nsw> : i32
+  %5 = arith.subi %4, %c10 overflow<nsw> : i32
+  return %1, %3, %5 : i32, i32, i32
+}
+
+// Adding a product by -1 is a subtraction.
+// CHECK-LABEL: func.func @add_negated(%arg0: i64, %arg1: i64) -> i64 {
+// CHECK-NEXT:    %0 = arith.subi %arg0, %arg1 : i64
+// CHECK-NEXT:    return %0 : i64
+// CHECK-NEXT:  }
+func.func @add_negated(%a: i64, %b: i64) -> i64 {
+  %m1 = arith.constant -1 : i64
+  %0 = arith.muli %b, %m1 : i64
+  %1 = arith.addi %a, %0 : i64
+  return %1 : i64
+}
+
+// (a - b) - a is 0 - b.
+// CHECK-LABEL: func.func @sub_sub_lhs(%arg0: i32, %arg1: i32) -> i32 {
+// CHECK-NEXT:    %c0_i32 = arith.constant 0 : i32
+// CHECK-NEXT:    %0 = arith.subi %c0_i32, %arg1 : i32
+// CHECK-NEXT:    return %0 : i32
+// CHECK-NEXT:  }
+func.func @sub_sub_lhs(%a: i32, %b: i32) -> i32 {
+  %0 = arith.subi %a, %b : i32
+  %1 = arith.subi %0, %a : i32
+  return %1 : i32
+}
+
+// A product that cannot wrap, divided by one factor, is the other factor.
+// CHECK-LABEL: func.func @div_of_mul(%arg0: index, %arg1: index) -> (index, index, index) {
+// CHECK-NEXT:    %0 = arith.muli %arg0, %arg1 : index
+// CHECK-NEXT:    %1 = arith.divui %0, %arg0 : index
+// CHECK-NEXT:    return %arg1, %arg0, %1 : index, index, index
+// CHECK-NEXT:  }
+func.func @div_of_mul(%a: index, %b: index) -> (index, index, index) {
+  %0 = arith.muli %a, %b overflow<nuw> : index
+  %1 = arith.divui %0, %a : index
+  %2 = arith.muli %a, %b overflow<nsw> : index
+  %3 = arith.divsi %2, %b : index
+  %4 = arith.muli %a, %b : index
+  %5 = arith.divui %4, %a : index
+  return %1, %3, %5 : index, index, index
+}
+
+// A constant on the left of `cmpi` moves right, mirroring the predicate.
+// CHECK-LABEL: func.func @cmpi_constant_right(%arg0: i32) -> (i1, i1) {
+// CHECK-NEXT:    %c5_i32 = arith.constant 5 : i32
+// CHECK-NEXT:    %0 = arith.cmpi sgt, %arg0, %c5_i32 : i32
+// CHECK-NEXT:    %1 = arith.cmpi ule, %arg0, %c5_i32 : i32
+// CHECK-NEXT:    return %0, %1 : i1, i1
+// CHECK-NEXT:  }
+func.func @cmpi_constant_right(%a: i32) -> (i1, i1) {
+  %c5 = arith.constant 5 : i32
+  %0 = arith.cmpi slt, %c5, %a : i32
+  %1 = arith.cmpi uge, %c5, %a : i32
+  return %0, %1 : i1, i1
+}
+
+// An extended i1 differs from zero exactly when it is true.
+// CHECK-LABEL: func.func @cmpi_extended_bool(%arg0: i1) -> i1 {
+// CHECK-NEXT:    return %arg0 : i1
+// CHECK-NEXT:  }
+func.func @cmpi_extended_bool(%b: i1) -> i1 {
+  %c0 = arith.constant 0 : i32
+  %0 = arith.extsi %b : i1 to i32
+  %1 = arith.cmpi ne, %0, %c0 : i32
+  return %1 : i1
+}
+
+// Equality of two equal extensions compares the narrow values.
+// CHECK-LABEL: func.func @cmpi_of_extensions(%arg0: i8, %arg1: i8) -> i1 {
+// CHECK-NEXT:    %0 = arith.cmpi eq, %arg0, %arg1 : i8
+// CHECK-NEXT:    return %0 : i1
+// CHECK-NEXT:  }
+func.func @cmpi_of_extensions(%a: i8, %b: i8) -> i1 {
+  %0 = arith.extsi %a : i8 to i32
+  %1 = arith.extsi %b : i8 to i32
+  %2 = arith.cmpi eq, %0, %1 : i32
+  return %2 : i1
+}
+
+// Non-splat constants fold element by element.
+// CHECK-LABEL: func.func @elementwise() -> (vector<3xi32>, vector<3xi1>, vector<3xf32>, vector<3xi32>) {
+// CHECK-NEXT:    %cst = arith.constant dense<[5, 10, 0]> : vector<3xi32>
+// CHECK-NEXT:    %cst_0 = arith.constant dense<[false, true, false]> : vector<3xi1>
+// CHECK-NEXT:    %cst_1 = arith.constant dense<[-1.500000e+00, 2.000000e+00, -2.500000e-01]> : vector<3xf32>
+// CHECK-NEXT:    %cst_2 = arith.constant dense<[0, 3, 2]> : vector<3xi32>
+// CHECK-NEXT:    return %cst, %cst_0, %cst_1, %cst_2 : vector<3xi32>, vector<3xi1>, vector<3xf32>, vector<3xi32>
+// CHECK-NEXT:  }
+func.func @elementwise() -> (vector<3xi32>, vector<3xi1>, vector<3xf32>, vector<3xi32>) {
+  %a = arith.constant dense<[1, 7, -2]> : vector<3xi32>
+  %b = arith.constant dense<[4, 3, 2]> : vector<3xi32>
+  %f = arith.constant dense<[1.5, -2.0, 0.25]> : vector<3xf32>
+  %0 = arith.addi %a, %b : vector<3xi32>
+  %1 = arith.cmpi sgt, %a, %b : vector<3xi32>
+  %2 = arith.negf %f : vector<3xf32>
+  %3 = arith.remui %b, %a : vector<3xi32>
+  return %0, %1, %2, %3 : vector<3xi32>, vector<3xi1>, vector<3xf32>, vector<3xi32>
+}
+
+// One element that does not fold (a division by zero) leaves the whole op.
+// CHECK-LABEL: func.func @elementwise_division_by_zero() -> vector<2xi32> {
+// CHECK-NEXT:    %cst = arith.constant dense<[6, 8]> : vector<2xi32>
+// CHECK-NEXT:    %cst_0 = arith.constant dense<[3, 0]> : vector<2xi32>
+// CHECK-NEXT:    %0 = arith.divsi %cst, %cst_0 : vector<2xi32>
+// CHECK-NEXT:    return %0 : vector<2xi32>
+// CHECK-NEXT:  }
+func.func @elementwise_division_by_zero() -> vector<2xi32> {
+  %a = arith.constant dense<[6, 8]> : vector<2xi32>
+  %b = arith.constant dense<[3, 0]> : vector<2xi32>
+  %0 = arith.divsi %a, %b : vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// A constant mask selects element by element.
+// CHECK-LABEL: func.func @select_mask() -> vector<3xi32> {
+// CHECK-NEXT:    %cst = arith.constant dense<[1, 8, 3]> : vector<3xi32>
+// CHECK-NEXT:    return %cst : vector<3xi32>
+// CHECK-NEXT:  }
+func.func @select_mask() -> vector<3xi32> {
+  %m = arith.constant dense<[true, false, true]> : vector<3xi1>
+  %a = arith.constant dense<[1, 2, 3]> : vector<3xi32>
+  %b = arith.constant dense<[7, 8, 9]> : vector<3xi32>
+  %0 = arith.select %m, %a, %b : vector<3xi1>, vector<3xi32>
+  return %0 : vector<3xi32>
+}
+
+// A negated condition swaps the arms.
+// CHECK-LABEL: func.func @select_not_condition(%arg0: i1, %arg1: f32, %arg2: f32) -> f32 {
+// CHECK-NEXT:    %0 = arith.select %arg0, %arg2, %arg1 : f32
+// CHECK-NEXT:    return %0 : f32
+// CHECK-NEXT:  }
+func.func @select_not_condition(%c: i1, %a: f32, %b: f32) -> f32 {
+  %true = arith.constant true
+  %n = arith.xori %c, %true : i1
+  %0 = arith.select %n, %a, %b : f32
+  return %0 : f32
+}
+
+// A select nested in an arm of a select on the same condition is skipped.
+// CHECK-LABEL: func.func @select_nested(%arg0: i1, %arg1: i32, %arg2: i32, %arg3: i32) -> i32 {
+// CHECK-NEXT:    %0 = arith.select %arg0, %arg1, %arg3 : i32
+// CHECK-NEXT:    return %0 : i32
+// CHECK-NEXT:  }
+func.func @select_nested(%c: i1, %a: i32, %b: i32, %d: i32) -> i32 {
+  %0 = arith.select %c, %a, %b : i32
+  %1 = arith.select %c, %0, %d : i32
+  return %1 : i32
+}
+
+// Selects between 0 and 1 are the condition, negated or extended.
+// CHECK-LABEL: func.func @select_bools(%arg0: i1) -> (i1, i1, i32, i32) {
+// CHECK-NEXT:    %true = arith.constant true
+// CHECK-NEXT:    %0 = arith.xori %arg0, %true : i1
+// CHECK-NEXT:    %1 = arith.extui %arg0 : i1 to i32
+// CHECK-NEXT:    %2 = arith.xori %arg0, %true : i1
+// CHECK-NEXT:    %3 = arith.extui %2 : i1 to i32
+// CHECK-NEXT:    return %arg0, %0, %1, %3 : i1, i1, i32, i32
+// CHECK-NEXT:  }
+func.func @select_bools(%c: i1) -> (i1, i1, i32, i32) {
+  %true = arith.constant true
+  %false = arith.constant false
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %0 = arith.select %c, %true, %false : i1
+  %1 = arith.select %c, %false, %true : i1
+  %2 = arith.select %c, %c1, %c0 : i32
+  %3 = arith.select %c, %c0, %c1 : i32
+  return %0, %1, %2, %3 : i1, i1, i32, i32
+}
+
+// select(a == b, a, b) is b.
+// CHECK-LABEL: func.func @select_of_equality(%arg0: i32, %arg1: i32) -> i32 {
+// CHECK-NEXT:    return %arg1 : i32
+// CHECK-NEXT:  }
+func.func @select_of_equality(%a: i32, %b: i32) -> i32 {
+  %0 = arith.cmpi eq, %a, %b : i32
+  %1 = arith.select %0, %a, %b : i32
+  return %1 : i32
+}
+
+// Extensions of extensions extend once.
+// CHECK-LABEL: func.func @extension_chains(%arg0: i1) -> (i64, i64, i64) {
+// CHECK-NEXT:    %0 = arith.extsi %arg0 : i1 to i64
+// CHECK-NEXT:    %1 = arith.extui %arg0 : i1 to i64
+// CHECK-NEXT:    %2 = arith.extui %arg0 : i1 to i64
+// CHECK-NEXT:    return %0, %1, %2 : i64, i64, i64
+// CHECK-NEXT:  }
+func.func @extension_chains(%a: i1) -> (i64, i64, i64) {
+  %0 = arith.extsi %a : i1 to i8
+  %1 = arith.extsi %0 : i8 to i64
+  %2 = arith.extui %a : i1 to i8
+  %3 = arith.extui %2 : i8 to i64
+  %4 = arith.extsi %2 : i8 to i64
+  return %1, %3, %4 : i64, i64, i64
+}
+
+// Truncating an extension: back to the source, to a narrower type, or between.
+// CHECK-LABEL: func.func @truncation_of_extension(%arg0: i16) -> (i16, i8, i32) {
+// CHECK-NEXT:    %0 = arith.trunci %arg0 : i16 to i8
+// CHECK-NEXT:    %1 = arith.extsi %arg0 : i16 to i32
+// CHECK-NEXT:    return %arg0, %0, %1 : i16, i8, i32
+// CHECK-NEXT:  }
+func.func @truncation_of_extension(%a: i16) -> (i16, i8, i32) {
+  %0 = arith.extsi %a : i16 to i64
+  %1 = arith.trunci %0 : i64 to i16
+  %2 = arith.trunci %0 : i64 to i8
+  %3 = arith.trunci %0 : i64 to i32
+  return %1, %2, %3 : i16, i8, i32
+}
+
+// Truncations of truncations truncate once.
+// CHECK-LABEL: func.func @truncation_chain(%arg0: i64) -> i8 {
+// CHECK-NEXT:    %0 = arith.trunci %arg0 : i64 to i8
+// CHECK-NEXT:    return %0 : i8
+// CHECK-NEXT:  }
+func.func @truncation_chain(%a: i64) -> i8 {
+  %0 = arith.trunci %a : i64 to i32
+  %1 = arith.trunci %0 : i32 to i8
+  return %1 : i8
+}
+
+// The sign bits a shift brings in are truncated away: the shift can be unsigned.
+// CHECK-LABEL: func.func @truncation_of_signed_shift(%arg0: i32) -> i16 {
+// CHECK-NEXT:    %c16_i32 = arith.constant 16 : i32
+// CHECK-NEXT:    %0 = arith.shrui %arg0, %c16_i32 : i32
+// CHECK-NEXT:    %1 = arith.trunci %0 : i32 to i16
+// CHECK-NEXT:    return %1 : i16
+// CHECK-NEXT:  }
+func.func @truncation_of_signed_shift(%a: i32) -> i16 {
+  %c16 = arith.constant 16 : i32
+  %0 = arith.shrsi %a, %c16 : i32
+  %1 = arith.trunci %0 : i32 to i16
+  return %1 : i16
+}
+
+// Index casts there and back (through a type at least as wide) cancel.
+// CHECK-LABEL: func.func @index_cast_round_trip(%arg0: i32, %arg1: i8) -> (i32, index) {
+// CHECK-NEXT:    %0 = arith.index_cast %arg1 : i8 to index
+// CHECK-NEXT:    return %arg0, %0 : i32, index
+// CHECK-NEXT:  }
+func.func @index_cast_round_trip(%a: i32, %b: i8) -> (i32, index) {
+  %0 = arith.index_cast %a : i32 to index
+  %1 = arith.index_cast %0 : index to i32
+  %2 = arith.extsi %b : i8 to i32
+  %3 = arith.index_cast %2 : i32 to index
+  return %1, %3 : i32, index
+}
+
+// Bitcasts compose, and bitcasts of constants keep the bits.
+// CHECK-LABEL: func.func @bitcasts(%arg0: i16) -> (i16, f16, i32, vector<2xf32>) {
+// CHECK-NEXT:    %cst = arith.constant dense<[0.000000e+00, 1.000000e+00]> : vector<2xf32>
+// CHECK-NEXT:    %c1065353216_i32 = arith.constant 1065353216 : i32
+// CHECK-NEXT:    %0 = arith.bitcast %arg0 : i16 to f16
+// CHECK-NEXT:    return %arg0, %0, %c1065353216_i32, %cst : i16, f16, i32, vector<2xf32>
+// CHECK-NEXT:  }
+func.func @bitcasts(%a: i16) -> (i16, f16, i32, vector<2xf32>) {
+  %0 = arith.bitcast %a : i16 to f16
+  %1 = arith.bitcast %0 : f16 to bf16
+  %2 = arith.bitcast %1 : bf16 to i16
+  %3 = arith.bitcast %1 : bf16 to f16
+  %one = arith.constant 1.0 : f32
+  %4 = arith.bitcast %one : f32 to i32
+  %v = arith.constant dense<[0, 1065353216]> : vector<2xi32>
+  %5 = arith.bitcast %v : vector<2xi32> to vector<2xf32>
+  return %2, %3, %4, %5 : i16, f16, i32, vector<2xf32>
+}
+
+// Negations cancel, also inside products and quotients.
+// CHECK-LABEL: func.func @negations(%arg0: f32, %arg1: f32) -> (f32, f32, f32) {
+// CHECK-NEXT:    %0 = arith.mulf %arg0, %arg1 fastmath<nnan> : f32
+// CHECK-NEXT:    %1 = arith.divf %arg0, %arg1 : f32
+// CHECK-NEXT:    return %arg0, %0, %1 : f32, f32, f32
+// CHECK-NEXT:  }
+func.func @negations(%a: f32, %b: f32) -> (f32, f32, f32) {
+  %0 = arith.negf %a : f32
+  %1 = arith.negf %0 : f32
+  %2 = arith.negf %b : f32
+  %3 = arith.mulf %0, %2 fastmath<nnan> : f32
+  %4 = arith.divf %0, %2 : f32
+  return %1, %3, %4 : f32, f32, f32
+}
+
+// truncf of an exact extension returns to the source format.
+// CHECK-LABEL: func.func @truncf_of_extf(%arg0: f16, %arg1: f32) -> (f16, f16) {
+// CHECK-NEXT:    %0 = arith.truncf %arg1 : f32 to f16
+// CHECK-NEXT:    return %arg0, %0 : f16, f16
+// CHECK-NEXT:  }
+func.func @truncf_of_extf(%a: f16, %b: f32) -> (f16, f16) {
+  %0 = arith.extf %a : f16 to f32
+  %1 = arith.truncf %0 : f32 to f16
+  %2 = arith.extf %b : f32 to f64
+  %3 = arith.truncf %2 : f64 to f16
+  return %1, %3 : f16, f16
+}
+
+// truncf of a conversion from an integer converts directly.
+// CHECK-LABEL: func.func @truncf_of_sitofp(%arg0: i32) -> f16 {
+// CHECK-NEXT:    %0 = arith.sitofp %arg0 : i32 to f16
+// CHECK-NEXT:    return %0 : f16
+// CHECK-NEXT:  }
+func.func @truncf_of_sitofp(%a: i32) -> f16 {
+  %0 = arith.sitofp %a : i32 to f32
+  %1 = arith.truncf %0 : f32 to f16
+  return %1 : f16
+}
+
+// A NaN operand decides a comparison without the other operand.
+// CHECK-LABEL: func.func @cmpf_nan_operand(%arg0: f32) -> (i1, i1) {
+// CHECK-NEXT:    %false = arith.constant false
+// CHECK-NEXT:    %true = arith.constant true
+// CHECK-NEXT:    return %false, %true : i1, i1
+// CHECK-NEXT:  }
+func.func @cmpf_nan_operand(%a: f32) -> (i1, i1) {
+  %nan = arith.constant 0x7FC00000 : f32
+  %0 = arith.cmpf olt, %nan, %a : f32
+  %1 = arith.cmpf uge, %a, %nan : f32
+  return %0, %1 : i1, i1
+}
+
+// Only scalar operands fold `cmpf`, and the constant predicates need them too.
+// CHECK-LABEL: func.func @cmpf_no_fold(%arg0: f32, %arg1: f32) -> (i1, vector<2xi1>) {
+// CHECK-NEXT:    %cst = arith.constant dense<2.000000e+00> : vector<2xf32>
+// CHECK-NEXT:    %cst_0 = arith.constant dense<1.000000e+00> : vector<2xf32>
+// CHECK-NEXT:    %0 = arith.cmpf true, %arg0, %arg1 : f32
+// CHECK-NEXT:    %1 = arith.cmpf olt, %cst_0, %cst : vector<2xf32>
+// CHECK-NEXT:    return %0, %1 : i1, vector<2xi1>
+// CHECK-NEXT:  }
+func.func @cmpf_no_fold(%a: f32, %b: f32) -> (i1, vector<2xi1>) {
+  %0 = arith.cmpf true, %a, %b : f32
+  %c = arith.constant dense<1.0> : vector<2xf32>
+  %d = arith.constant dense<2.0> : vector<2xf32>
+  %1 = arith.cmpf olt, %c, %d : vector<2xf32>
+  return %0, %1 : i1, vector<2xi1>
+}
+
+// A converted integer compared with a constant is an integer comparison (or a constant).
+// CHECK-LABEL: func.func @cmpf_of_uitofp(%arg0: i32) -> (i1, i1, i1, i1) {
+// CHECK-NEXT:    %true = arith.constant true
+// CHECK-NEXT:    %false = arith.constant false
+// CHECK-NEXT:    %c3_i32 = arith.constant 3 : i32
+// CHECK-NEXT:    %0 = arith.cmpi ugt, %arg0, %c3_i32 : i32
+// CHECK-NEXT:    return %0, %false, %false, %true : i1, i1, i1, i1
+// CHECK-NEXT:  }
+func.func @cmpf_of_uitofp(%a: i32) -> (i1, i1, i1, i1) {
+  %c = arith.constant 3.5 : f64
+  %neg = arith.constant -2.0 : f64
+  %big = arith.constant 1.0e12 : f64
+  %0 = arith.uitofp %a : i32 to f64
+  %1 = arith.cmpf oge, %0, %c : f64
+  %2 = arith.cmpf olt, %0, %neg : f64
+  %3 = arith.cmpf oeq, %0, %c : f64
+  %4 = arith.cmpf ule, %0, %big : f64
+  return %1, %2, %3, %4 : i1, i1, i1, i1
+}
+
+// A signed conversion keeps signed predicates.
+// CHECK-LABEL: func.func @cmpf_of_sitofp(%arg0: i16) -> (i1, i1) {
+// CHECK-NEXT:    %true = arith.constant true
+// CHECK-NEXT:    %c-7_i16 = arith.constant -7 : i16
+// CHECK-NEXT:    %0 = arith.cmpi sge, %arg0, %c-7_i16 : i16
+// CHECK-NEXT:    return %0, %true : i1, i1
+// CHECK-NEXT:  }
+func.func @cmpf_of_sitofp(%a: i16) -> (i1, i1) {
+  %c = arith.constant -7.25 : f32
+  %0 = arith.sitofp %a : i16 to f32
+  %1 = arith.cmpf ogt, %0, %c : f32
+  %2 = arith.cmpf ord, %0, %c : f32
+  return %1, %2 : i1, i1
+}
+
+// When the format cannot hold every integer, constants in the rounded range stay.
+// CHECK-LABEL: func.func @cmpf_of_sitofp_inexact(%arg0: i64) -> i1 {
+// CHECK-NEXT:    %cst = arith.constant 1.000000e+10 : f32
+// CHECK-NEXT:    %0 = arith.sitofp %arg0 : i64 to f32
+// CHECK-NEXT:    %1 = arith.cmpf olt, %0, %cst : f32
+// CHECK-NEXT:    return %1 : i1
+// CHECK-NEXT:  }
+func.func @cmpf_of_sitofp_inexact(%a: i64) -> i1 {
+  %c = arith.constant 1.0e10 : f32
+  %0 = arith.sitofp %a : i64 to f32
+  %1 = arith.cmpf olt, %0, %c : f32
+  return %1 : i1
+}

@@ -25,7 +25,7 @@ func.func @operand_count(%a: i32) {
 // -----
 
 func.func @constant_type() {
-  // expected-error @+1 {{'arith.constant' op value type 'i64' must match result type 'i32'}}
+  // expected-error @+1 {{'arith.constant' op failed to verify that all of {value, result} have same type}}
   %0 = "arith.constant"() <{value = 1 : i64}> : () -> i32
   return
 }
@@ -41,7 +41,7 @@ func.func @constant_missing_value() {
 // -----
 
 func.func @cmpi_result(%a: vector<4xi32>) {
-  // expected-error @+1 {{'arith.cmpi' op result type 'i1' must be shaped like the operands 'vector<4xi32>'}}
+  // expected-error @+1 {{'arith.cmpi' op failed to verify that result type has i1 element type and same shape as operands}}
   %0 = "arith.cmpi"(%a, %a) <{predicate = 0 : i64}> : (vector<4xi32>, vector<4xi32>) -> i1
   return
 }
@@ -49,7 +49,7 @@ func.func @cmpi_result(%a: vector<4xi32>) {
 // -----
 
 func.func @cmpi_predicate(%a: i32, %b: i32) {
-  // expected-error @+1 {{expected one of [eq, ne, slt, sle, sgt, sge, ult, ule, ugt, uge], found 'lt'}}
+  // expected-error @+1 {{expected string or keyword containing one of the following enum values for attribute 'predicate' [eq, ne, slt, sle, sgt, sge, ult, ule, ugt, uge]}}
   %0 = arith.cmpi lt, %a, %b : i32
   return
 }
@@ -336,5 +336,69 @@ func.func @select_condition_encoding(%c : tensor<8xi1, "bar">, %a : tensor<8xi32
 func.func @index_cast_index_to_index(%a : index) {
   // expected-error @+1 {{'arith.index_cast' op operand type 'index' and result type 'index' are cast incompatible}}
   %0 = arith.index_cast %a : index to index
+  return
+}
+
+// -----
+
+func.func @constant_scalable_not_splat() {
+  // expected-error @+1 {{'arith.constant' op intializing scalable vectors with elements attribute is not supported unless it's a vector splat}}
+  %0 = arith.constant dense<[1, 2]> : vector<[2]xi32>
+  return
+}
+
+// -----
+
+func.func @constant_string_value() {
+  // expected-error @+1 {{'arith.constant' op value must be an integer, float, or elements attribute}}
+  %0 = "arith.constant"() <{value = "text" : i32}> : () -> i32
+  return
+}
+
+// -----
+
+func.func @constant_untyped_value() {
+  // expected-error @+1 {{'arith.constant' op failed to verify that all of {value, result} have same type}}
+  %0 = "arith.constant"() <{value = "text"}> : () -> i32
+  return
+}
+
+// -----
+
+func.func @cmpf_of_integers(%a: i32) -> i1 {
+  // expected-error @+1 {{'lhs' must be floating-point-like, but got 'i32'}}
+  %0 = arith.cmpf oeq, %a, %a : i32
+  return %0 : i1
+}
+
+// -----
+
+func.func @cmpi_result_encoding(%a: tensor<4xi32, "foo">) {
+  // expected-error @+1 {{'arith.cmpi' op failed to verify that result type has i1 element type and same shape as operands}}
+  %0 = "arith.cmpi"(%a, %a) <{predicate = 0 : i64}> : (tensor<4xi32, "foo">, tensor<4xi32, "foo">) -> tensor<4xi1, "bar">
+  return
+}
+
+// -----
+
+func.func @cmpi_predicate_out_of_range(%a: i32) {
+  // expected-error @+1 {{'arith.cmpi' op attribute 'predicate' failed to satisfy constraint: allowed 64-bit signless integer cases: 0, 1, 2, 3, 4, 5, 6, 7, 8, 9}}
+  %0 = "arith.cmpi"(%a, %a) {predicate = 10} : (i32, i32) -> i1
+  return
+}
+
+// -----
+
+func.func @index_cast_to_float(%a: index) {
+  // expected-error @+1 {{'arith.index_cast' op result #0 must be signless-integer-like or memref of signless-integer, but got 'f32'}}
+  %0 = arith.index_cast %a : index to f32
+  return
+}
+
+// -----
+
+func.func @store_named(%m: memref<i32>, %v: i32) {
+  // expected-error @+1 {{cannot name an operation with no results}}
+  %0 = memref.store %v, %m[] : memref<i32>
   return
 }

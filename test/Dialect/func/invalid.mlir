@@ -143,3 +143,14 @@ func.func private @arg_attr_without_dialect(i1 {non_dialect_attr = 10})
 
 // expected-error@+1 {{'func.func' op results may only have dialect attributes}}
 func.func private @result_attr_without_dialect() -> (i1 {non_dialect_attr = 10})
+
+// -----
+
+func.func @outer() {
+  // expected-error @+1 {{'func.func' op symbol's parent must have the SymbolTable trait}}
+  func.func @inner(f32) {
+  ^entry:
+    return
+  }
+  return
+}

@@ -612,7 +612,7 @@ func.func @shape_result(%x: tensor<2x3xf32>) {
 // -----
 
 func.func @size() {
-  // expected-error @+1 {{'graph.size' op expected 1 operand, but found 0}}
+  // expected-error @+1 {{'graph.size' op requires a single operand}}
   %0 = "graph.size"() : () -> tensor<i64>
   return
 }

@@ -377,3 +377,57 @@ func.func @dead_views(%m: memref<8xf32>, %i: index) {
   %3 = memref.expand_shape %m [[0, 1]] output_shape [2, 4] : memref<8xf32> into memref<2x4xf32>
   return
 }
+
+// The size of a reshaped dimension is read from the shape, right after the reshape.
+// CHECK-LABEL: func.func @dim_of_reshape(%arg0: memref<*xf32>, %arg1: memref<?xindex>, %arg2: index) -> index {
+// CHECK-NEXT:    %c0 = arith.constant 0 : index
+// CHECK-NEXT:    %0 = memref.load %arg1[%arg2] : memref<?xindex>
+// CHECK-NEXT:    memref.store %c0, %arg1[%c0] : memref<?xindex>
+// CHECK-NEXT:    return %0 : index
+// CHECK-NEXT:  }
+func.func @dim_of_reshape(%m: memref<*xf32>, %shape: memref<?xindex>, %i: index) -> index {
+  %c0 = arith.constant 0 : index
+  %r = memref.reshape %m(%shape) : (memref<*xf32>, memref<?xindex>) -> memref<*xf32>
+  memref.store %c0, %shape[%c0] : memref<?xindex>
+  %d = memref.dim %r, %i : memref<*xf32>
+  return %d : index
+}
+
+// A shape of integers is cast to index.
+// CHECK-LABEL: func.func @dim_of_reshape_i32(%arg0: memref<*xf32>, %arg1: memref<?xi32>) -> index {
+// CHECK-NEXT:    %c1 = arith.constant 1 : index
+// CHECK-NEXT:    %0 = memref.load %arg1[%c1] : memref<?xi32>
+// CHECK-NEXT:    %1 = arith.index_cast %0 : i32 to index
+// CHECK-NEXT:    return %1 : index
+// CHECK-NEXT:  }
+func.func @dim_of_reshape_i32(%m: memref<*xf32>, %shape: memref<?xi32>) -> index {
+  %c1 = arith.constant 1 : index
+  %r = memref.reshape %m(%shape) : (memref<*xf32>, memref<?xi32>) -> memref<*xf32>
+  %d = memref.dim %r, %c1 : memref<*xf32>
+  return %d : index
+}
+
+// An index defined after the reshape leaves the dim alone.
+// CHECK-LABEL: func.func @dim_of_reshape_late_index(%arg0: memref<*xf32>, %arg1: memref<?xindex>, %arg2: index) -> index {
+// CHECK-NEXT:    %reshape = memref.reshape %arg0(%arg1) : (memref<*xf32>, memref<?xindex>) -> memref<*xf32>
+// CHECK-NEXT:    %0 = arith.addi %arg2, %arg2 : index
+// CHECK-NEXT:    %dim = memref.dim %reshape, %0 : memref<*xf32>
+// CHECK-NEXT:    return %dim : index
+// CHECK-NEXT:  }
+func.func @dim_of_reshape_late_index(%m: memref<*xf32>, %shape: memref<?xindex>, %j: index) -> index {
+  %r = memref.reshape %m(%shape) : (memref<*xf32>, memref<?xindex>) -> memref<*xf32>
+  %i = arith.addi %j, %j : index
+  %d = memref.dim %r, %i : memref<*xf32>
+  return %d : index
+}
+
+// A realloc only stored to is erased with its stores.
+// CHECK-LABEL: func.func @dead_realloc(%arg0: memref<2xf32>, %arg1: f32) -> f32 {
+// CHECK-NEXT:    return %arg1 : f32
+// CHECK-NEXT:  }
+func.func @dead_realloc(%m: memref<2xf32>, %v: f32) -> f32 {
+  %c3 = arith.constant 3 : index
+  %r = memref.realloc %m : memref<2xf32> to memref<4xf32>
+  memref.store %v, %r[%c3] : memref<4xf32>
+  return %v : f32
+}
