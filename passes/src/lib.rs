@@ -29,6 +29,7 @@ use tb_ir::pass::PassRegistry;
 pub fn register_all(registry: &mut PassRegistry) {
     registry.register(canonicalize::info());
     registry.register(conversion::graph_to_te::info());
+    registry.register(conversion::scf_to_cf::info());
     registry.register(conversion::te_to_loop::info());
     registry.register(cse::info());
     registry.register(dce::info());
