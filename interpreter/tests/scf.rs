@@ -54,7 +54,12 @@ fn for_carries_values_over_a_strided_range() {
         let ub = rng.random_range(0..len as i64 + 1);
         let step = rng.random_range(1..5i64);
         let m = Tensor::from_vec(vec![len as i64], data.clone()).unwrap();
-        let args = [m, Tensor::scalar(lb), Tensor::scalar(ub), Tensor::scalar(step)];
+        let args = [
+            m,
+            Tensor::scalar(lb),
+            Tensor::scalar(ub),
+            Tensor::scalar(step),
+        ];
         let out = run(FOR_SUM, &args).unwrap();
         let (mut sum, mut count) = (0.0f32, 0i64);
         let mut i = lb;
@@ -63,14 +68,19 @@ fn for_carries_values_over_a_strided_range() {
             count += 1;
             i += step;
         }
-        assert_eq!(out[0].as_slice::<f32>().unwrap(), &[sum], "lb {lb} ub {ub} step {step}");
+        assert_eq!(
+            out[0].as_slice::<f32>().unwrap(),
+            &[sum],
+            "lb {lb} ub {ub} step {step}"
+        );
         assert_eq!(scalar_i64(&out[1]), count);
     }
 }
 
 #[test]
 fn for_over_i8_compares_signed_or_unsigned() {
-    // From -2 to 3 by 1: signed, five iterations; unsigned, 254 > 3 runs none.
+    // From -2 to 3 by 1, summing i + 100: signed, five iterations (-2..=2); unsigned, the
+    // lower bound is 254 > 3 and the loop runs none.
     let src = |unsigned: &str| {
         format!(
             r#"
@@ -81,7 +91,9 @@ func.func @f() -> i32 {{
   %z = arith.constant 0 : i32
   %r = scf.for {unsigned} %i = %lb to %ub step %s iter_args(%n = %z) -> (i32) : i8 {{
     %w = arith.extsi %i : i8 to i32
-    %m = arith.addi %n, %w : i32
+    %c100 = arith.constant 100 : i32
+    %v = arith.addi %w, %c100 : i32
+    %m = arith.addi %n, %v : i32
     scf.yield %m : i32
   }}
   return %r : i32
@@ -90,7 +102,7 @@ func.func @f() -> i32 {{
         )
     };
     let signed = run(&src(""), &[]).unwrap();
-    assert_eq!(signed[0].as_slice::<i32>().unwrap(), &[-2 - 1 + 1 + 2]);
+    assert_eq!(signed[0].as_slice::<i32>().unwrap(), &[500]);
     let unsigned = run(&src("unsigned"), &[]).unwrap();
     assert_eq!(unsigned[0].as_slice::<i32>().unwrap(), &[0]);
 }
@@ -222,7 +234,11 @@ fn parallel_reductions_combine_every_iteration() {
             .map(|_| rng.random_range(-8.0f32..8.0))
             .collect();
         let m = Tensor::from_vec(vec![rows, cols], data.clone()).unwrap();
-        let out = run(PARALLEL_SUM, &[m, Tensor::scalar(rows), Tensor::scalar(cols)]).unwrap();
+        let out = run(
+            PARALLEL_SUM,
+            &[m, Tensor::scalar(rows), Tensor::scalar(cols)],
+        )
+        .unwrap();
         // The iterations run in order, row-major: the same order of additions.
         let sum = data.iter().fold(0.0f32, |a, &x| a + x);
         let min = data.iter().fold(1.0e9f32, |a, &x| a.min(x));

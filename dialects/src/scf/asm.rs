@@ -457,7 +457,10 @@ fn parse_paren_operands(
     if let Some(count) = count
         && list.len() != count
     {
-        return p.error_at(at, format!("expected {count} operands"));
+        return p.error_at(
+            at,
+            format!("custom op '{}' expected {count} operands", super::PARALLEL),
+        );
     }
     Ok(list)
 }
@@ -491,7 +494,8 @@ pub(crate) fn parse_parallel(p: &mut OpAsmParser, state: &mut OperationParseStat
         return p.error_at(
             at,
             format!(
-                "number of operands and types do not match: got {} operands and {} types",
+                "'{}' number of operands and types do not match: got {} operands and {} types",
+                super::PARALLEL,
                 inits.len(),
                 types.len()
             ),

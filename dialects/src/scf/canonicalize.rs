@@ -10,8 +10,8 @@ use tb_ir::{Context, OpId, RegionId, TypeKind, Value};
 
 use super::verify::constant_int;
 use super::{
-    EXECUTE_REGION, FOR, IF, INDEX_SWITCH, PARALLEL, REDUCE, WHILE, YIELD, for_bounds,
-    for_inits, for_is_unsigned, parallel_operands, switch_cases,
+    EXECUTE_REGION, FOR, IF, INDEX_SWITCH, PARALLEL, REDUCE, WHILE, YIELD, for_bounds, for_inits,
+    for_is_unsigned, parallel_operands, switch_cases,
 };
 
 pub(crate) fn for_patterns(patterns: &mut PatternSet) {
@@ -228,7 +228,10 @@ fn narrow_yield(rewriter: &mut Rewriter, region: RegionId, keep: &[usize]) {
         return;
     }
     let operands = ctx.op(terminator).operands.to_vec();
-    let kept = keep.iter().filter_map(|&i| operands.get(i).copied()).collect();
+    let kept = keep
+        .iter()
+        .filter_map(|&i| operands.get(i).copied())
+        .collect();
     let name = rewriter.ctx_mut().intern_op_name(YIELD);
     let loc = rewriter.ctx().op(terminator).loc;
     rewriter.create_op_before(

@@ -250,9 +250,7 @@ pub fn entry(ctx: &Context, region: RegionId) -> Option<BlockId> {
 /// The terminator of the single block of `region` when it is an `scf.yield`.
 pub fn yield_of(ctx: &Context, region: RegionId) -> Option<OpId> {
     let block = entry(ctx, region)?;
-    ctx.block(block)
-        .last
-        .filter(|&t| ctx.op_name(t) == YIELD)
+    ctx.block(block).last.filter(|&t| ctx.op_name(t) == YIELD)
 }
 
 /// The values the `scf.yield` ending `region` gives (empty without one).

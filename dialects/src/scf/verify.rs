@@ -196,7 +196,11 @@ fn check_loop_carried(
             ),
         ));
     }
-    for (what, values) in [("init", inits), ("yielded value", yielded), ("loop result", results)] {
+    for (what, values) in [
+        ("init", inits),
+        ("yielded value", yielded),
+        ("loop result", results),
+    ] {
         for (i, (&arg, &value)) in iter_args.iter().zip(values).enumerate() {
             let (arg_ty, value_ty) = (ctx.value_type(arg), ctx.value_type(value));
             if arg_ty == value_ty {
@@ -292,7 +296,10 @@ pub(crate) fn while_op(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     let [before, after] = data.regions[..] else {
         return Ok(());
     };
-    for (i, (region, name)) in [(before, "before"), (after, "after")].into_iter().enumerate() {
+    for (i, (region, name)) in [(before, "before"), (after, "after")]
+        .into_iter()
+        .enumerate()
+    {
         if ctx.region(region).blocks.len() != 1 {
             return Err(op_error(
                 ctx,
@@ -336,10 +343,31 @@ pub(crate) fn while_op(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     }
     let condition = terminators[0];
     let forwarded = ctx.op(condition).operands[1..].to_vec();
-    check_edge(ctx, op, condition, &forwarded, "Region #1", &block_types(after))?;
-    check_edge(ctx, op, condition, &forwarded, "parent", &result_types(ctx, op))?;
+    check_edge(
+        ctx,
+        op,
+        condition,
+        &forwarded,
+        "Region #1",
+        &block_types(after),
+    )?;
+    check_edge(
+        ctx,
+        op,
+        condition,
+        &forwarded,
+        "parent",
+        &result_types(ctx, op),
+    )?;
     let yielded = ctx.op(terminators[1]).operands.to_vec();
-    check_edge(ctx, op, terminators[1], &yielded, "Region #0", &block_types(before))
+    check_edge(
+        ctx,
+        op,
+        terminators[1],
+        &yielded,
+        "Region #0",
+        &block_types(before),
+    )
 }
 
 pub(crate) fn execute_region(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
@@ -380,7 +408,11 @@ pub(crate) fn index_switch(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     let mut seen = std::collections::BTreeSet::new();
     for &value in &cases {
         if !seen.insert(value) {
-            return Err(op_error(ctx, op, format!("has duplicate case value: {value}")));
+            return Err(op_error(
+                ctx,
+                op,
+                format!("has duplicate case value: {value}"),
+            ));
         }
     }
     let results = result_types(ctx, op);
@@ -494,6 +526,8 @@ pub(crate) fn parallel(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
                 .with_note(ctx.op(last).loc, "terminator here"),
         );
     }
+    // The terminator's own count check comes first, as MLIR verifies it before the loop.
+    reduce_regions_match_operands(ctx, last)?;
     let reductions = ctx.op(last).operands.len();
     let results = result_types(ctx, op);
     if results.len() != reductions {
@@ -543,8 +577,7 @@ pub(crate) fn parallel(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     Ok(())
 }
 
-pub(crate) fn reduce(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
-    require_parent(ctx, op, PARALLEL)?;
+fn reduce_regions_match_operands(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     let data = ctx.op(op);
     if data.regions.len() != data.operands.len() {
         return Err(op_error(
@@ -557,6 +590,13 @@ pub(crate) fn reduce(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
             ),
         ));
     }
+    Ok(())
+}
+
+pub(crate) fn reduce(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
+    require_parent(ctx, op, PARALLEL)?;
+    reduce_regions_match_operands(ctx, op)?;
+    let data = ctx.op(op);
     for (i, (&region, &operand)) in data.regions.iter().zip(&data.operands).enumerate() {
         let ty = ctx.value_type(operand);
         let Some(block) = ctx.entry_block(region) else {

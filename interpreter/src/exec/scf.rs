@@ -120,7 +120,9 @@ fn if_op(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
     let condition = interp.scalar_arg(env, op, 0)?.as_int() != 0;
     let regions = interp.ctx.op(op).regions.to_vec();
     let chosen = if condition { 0 } else { 1 };
-    let region = *regions.get(chosen).ok_or("has no region for its condition")?;
+    let region = *regions
+        .get(chosen)
+        .ok_or("has no region for its condition")?;
     if interp.ctx.region(region).blocks.is_empty() {
         return set_results(interp, env, op, Vec::new());
     }
@@ -191,7 +193,11 @@ fn parallel(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
             })
             .collect()
     };
-    let (lower, upper, step) = (index_values(lower)?, index_values(upper)?, index_values(step)?);
+    let (lower, upper, step) = (
+        index_values(lower)?,
+        index_values(upper)?,
+        index_values(step)?,
+    );
     let mut accumulators = values(env, inits)?;
     let region = *ctx.op(op).regions.first().ok_or("has no body")?;
     let reduce = ctx
@@ -215,10 +221,14 @@ fn parallel(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
     let mut ivs = lower.clone();
     let mut running = running && !ivs.is_empty();
     while running {
-        let args = ivs.iter().map(|&i| RtValue::Scalar(Scalar::Int(i))).collect();
+        let args = ivs
+            .iter()
+            .map(|&i| RtValue::Scalar(Scalar::Int(i)))
+            .collect();
         let produced = run_region(interp, env, region, args)?;
         for (k, value) in produced.into_iter().enumerate() {
-            let accumulated = std::mem::replace(&mut accumulators[k], RtValue::Scalar(Scalar::Int(0)));
+            let accumulated =
+                std::mem::replace(&mut accumulators[k], RtValue::Scalar(Scalar::Int(0)));
             let mut combined = run_region(interp, env, reductions[k], vec![accumulated, value])?;
             accumulators[k] = combined.pop().ok_or("a reduction region gives no value")?;
         }

@@ -120,17 +120,19 @@ pub fn verify_op(ctx: &Context, op: OpId, def: &OpDef) -> Result<(), Diagnostic>
             ));
         }
     } else if data.regions.len() != def.regions.len() {
-        return err(format!(
-            "requires {} region{}",
-            def.regions.len(),
-            if def.regions.len() == 1 { "" } else { "s" }
-        ));
+        // MLIR's wording for its ZeroRegions, OneRegion and NRegions<N> traits.
+        return err(match def.regions.len() {
+            0 => "requires zero regions".to_string(),
+            1 => "requires one region".to_string(),
+            n => format!("expected {n} regions"),
+        });
     }
     // The trailing regions beyond the fixed ones are all of the variadic kind.
-    let region_defs = def
-        .regions
-        .iter()
-        .chain(std::iter::repeat(def.regions.last()).flatten().filter(|r| r.variadic));
+    let region_defs = def.regions.iter().chain(
+        std::iter::repeat(def.regions.last())
+            .flatten()
+            .filter(|r| r.variadic),
+    );
     for (i, (r, region_def)) in data.regions.iter().zip(region_defs).enumerate() {
         if region_def.single_block && ctx.region(*r).blocks.len() > 1 {
             return err(format!("expects region #{i} to have 0 or 1 blocks"));

@@ -227,11 +227,18 @@ fn lower_for(ctx: &mut Context, op: OpId) -> Result<(), Diagnostic> {
     let (lb, ub, step) = scf::for_bounds(ctx, op).ok_or_else(|| error(ctx, op, "has no bounds"))?;
     let inits = scf::for_inits(ctx, op).to_vec();
     let unsigned = scf::for_is_unsigned(ctx, op);
-    let body = *ctx.op(op).regions.first().ok_or_else(|| error(ctx, op, "has no body"))?;
+    let body = *ctx
+        .op(op)
+        .regions
+        .first()
+        .ok_or_else(|| error(ctx, op, "has no body"))?;
     let Some(entry) = ctx.entry_block(body) else {
         return Err(error(ctx, op, "has an empty body"));
     };
-    let from = ctx.op(op).parent.ok_or_else(|| error(ctx, op, "is not in a block"))?;
+    let from = ctx
+        .op(op)
+        .parent
+        .ok_or_else(|| error(ctx, op, "is not in a block"))?;
     let (rest, region) = split_after(ctx, op)?;
     // ^cond(%iv, %carried...): enter the body or leave.
     let cond = ctx.create_block();
@@ -278,7 +285,10 @@ fn lower_if(ctx: &mut Context, op: OpId) -> Result<(), Diagnostic> {
     let [then_region, else_region] = ctx.op(op).regions[..] else {
         return Err(error(ctx, op, "needs two regions"));
     };
-    let from = ctx.op(op).parent.ok_or_else(|| error(ctx, op, "is not in a block"))?;
+    let from = ctx
+        .op(op)
+        .parent
+        .ok_or_else(|| error(ctx, op, "is not in a block"))?;
     let (rest, region) = split_after(ctx, op)?;
     let then_entry = ctx.entry_block(then_region).unwrap_or(rest);
     let else_entry = ctx.entry_block(else_region).unwrap_or(rest);
@@ -309,21 +319,29 @@ fn lower_while(ctx: &mut Context, op: OpId) -> Result<(), Diagnostic> {
     else {
         return Err(error(ctx, op, "has an empty region"));
     };
-    let from = ctx.op(op).parent.ok_or_else(|| error(ctx, op, "is not in a block"))?;
+    let from = ctx
+        .op(op)
+        .parent
+        .ok_or_else(|| error(ctx, op, "is not in a block"))?;
     let (rest, region) = split_after(ctx, op)?;
     let before_blocks = splice(ctx, before, region, rest);
     let after_blocks = splice(ctx, after, region, rest);
-    rewrite_terminators(ctx, &before_blocks, scf::CONDITION, |ctx, condition, operands| {
-        let forwarded = operands[1..].to_vec();
-        cond_br(
-            ctx,
-            BranchAt::Before(condition),
-            operands[0],
-            (after_entry, forwarded.clone()),
-            (rest, forwarded),
-            loc,
-        );
-    });
+    rewrite_terminators(
+        ctx,
+        &before_blocks,
+        scf::CONDITION,
+        |ctx, condition, operands| {
+            let forwarded = operands[1..].to_vec();
+            cond_br(
+                ctx,
+                BranchAt::Before(condition),
+                operands[0],
+                (after_entry, forwarded.clone()),
+                (rest, forwarded),
+                loc,
+            );
+        },
+    );
     rewrite_terminators(ctx, &after_blocks, scf::YIELD, |ctx, yield_op, yielded| {
         br(ctx, BranchAt::Before(yield_op), before_entry, yielded, loc);
     });
@@ -334,11 +352,18 @@ fn lower_while(ctx: &mut Context, op: OpId) -> Result<(), Diagnostic> {
 
 fn lower_execute_region(ctx: &mut Context, op: OpId) -> Result<(), Diagnostic> {
     let loc = ctx.op(op).loc;
-    let body = *ctx.op(op).regions.first().ok_or_else(|| error(ctx, op, "has no region"))?;
+    let body = *ctx
+        .op(op)
+        .regions
+        .first()
+        .ok_or_else(|| error(ctx, op, "has no region"))?;
     let Some(entry) = ctx.entry_block(body) else {
         return Err(error(ctx, op, "has an empty region"));
     };
-    let from = ctx.op(op).parent.ok_or_else(|| error(ctx, op, "is not in a block"))?;
+    let from = ctx
+        .op(op)
+        .parent
+        .ok_or_else(|| error(ctx, op, "is not in a block"))?;
     let (rest, region) = split_after(ctx, op)?;
     let blocks = splice(ctx, body, region, rest);
     rewrite_terminators(ctx, &blocks, scf::YIELD, |ctx, yield_op, yielded| {
@@ -361,7 +386,10 @@ fn lower_index_switch(ctx: &mut Context, op: OpId) -> Result<(), Diagnostic> {
                 .ok_or_else(|| error(ctx, op, "has an empty region"))?,
         );
     }
-    let from = ctx.op(op).parent.ok_or_else(|| error(ctx, op, "is not in a block"))?;
+    let from = ctx
+        .op(op)
+        .parent
+        .ok_or_else(|| error(ctx, op, "is not in a block"))?;
     let (rest, parent_region) = split_after(ctx, op)?;
     let mut blocks = Vec::new();
     for &region in &regions {
@@ -373,13 +401,8 @@ fn lower_index_switch(ctx: &mut Context, op: OpId) -> Result<(), Diagnostic> {
     ctx.erase_op(op);
     // `cf.switch` takes an integer flag: the index as i64, which holds every index.
     let i64_ty = ctx.i64();
-    let flag = Builder::at_end(from, loc).value(
-        ctx,
-        "arith.index_cast",
-        vec![selector],
-        i64_ty,
-        vec![],
-    );
+    let flag =
+        Builder::at_end(from, loc).value(ctx, "arith.index_cast", vec![selector], i64_ty, vec![]);
     let mut properties = vec![
         (
             "operandSegmentSizes".to_string(),
@@ -402,7 +425,10 @@ fn lower_index_switch(ctx: &mut Context, op: OpId) -> Result<(), Diagnostic> {
             ty: vector,
             data: DenseData {
                 splat,
-                elements: elements.iter().map(|&v| DenseElement::Int(v.into())).collect(),
+                elements: elements
+                    .iter()
+                    .map(|&v| DenseElement::Int(v.into()))
+                    .collect(),
             },
         });
         properties.push(("case_values".to_string(), values));

@@ -238,7 +238,7 @@ func.func @switch_result_type(%i: index, %x: i32) {
 // -----
 
 func.func @parallel_operand_counts(%a: index, %b: index) {
-  // expected-error@+1 {{expected 1 operands}}
+  // expected-error@+1 {{custom op 'scf.parallel' expected 1 operands}}
   scf.parallel (%i) = (%a) to (%a, %b) step (%b) {
   }
   return
