@@ -1,4 +1,4 @@
-//! TensorBind dialects (func, arith, math, buffers, graph, te, loop, gpu).
+//! TensorBind dialects (func, arith, math, buffers, cf, scf, graph, te, loop, gpu).
 //!
 //! The IR core in `tb-ir` knows only `builtin`; every other dialect registers its
 //! operations, traits and verifiers here, through [`tb_ir::Context::register_op`].
@@ -17,6 +17,7 @@ pub mod graph;
 pub mod loop_;
 pub mod math;
 pub mod memref;
+pub mod scf;
 pub mod te;
 
 use tb_ir::Context;
@@ -29,6 +30,7 @@ pub fn register_all(ctx: &mut Context) -> Result<(), String> {
     memref::register(ctx)?;
     func::register(ctx)?;
     cf::register(ctx)?;
+    scf::register(ctx)?;
     graph::register(ctx)?;
     te::register(ctx)?;
     gpu::register(ctx)?;

@@ -149,11 +149,13 @@ impl Verifier<'_> {
             && traits.single_block
             && blocks.len() > 1
         {
+            let index = ctx.op(op).regions.iter().position(|&r| r == region);
             return Err(Diagnostic::error(
                 ctx.op(op).loc,
                 format!(
-                    "'{}' op expects region to have 0 or 1 blocks",
-                    ctx.op_name(op)
+                    "'{}' op expects region #{} to have 0 or 1 blocks",
+                    ctx.op_name(op),
+                    index.unwrap_or_default()
                 ),
             ));
         }

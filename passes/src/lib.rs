@@ -30,6 +30,7 @@ pub fn register_all(registry: &mut PassRegistry) {
     registry.register(canonicalize::info());
     registry.register(conversion::graph_to_te::info());
     registry.register(conversion::loop_to_upstream::info());
+    registry.register(conversion::scf_to_cf::info());
     registry.register(conversion::te_to_loop::info());
     registry.register(cse::info());
     registry.register(dce::info());

@@ -19,6 +19,7 @@ mod graph;
 mod loop_;
 mod math;
 mod memref;
+mod scf;
 mod te;
 pub mod value;
 
@@ -33,6 +34,7 @@ use tb_dialects::graph::GraphOp;
 use tb_dialects::loop_::LoopOp;
 use tb_dialects::math::MathOp;
 use tb_dialects::memref::MemRefOp;
+use tb_dialects::scf::ScfOp;
 use tb_dialects::te::TeOp;
 use tb_ir::ods::OpKind;
 use tb_ir::operation::OpName;
@@ -485,6 +487,9 @@ fn handler_for(ctx: &Context, op: OpId) -> Option<Handler> {
     }
     if let Some(kind) = LoopOp::of(ctx, op) {
         return loop_::handler(kind);
+    }
+    if let Some(kind) = ScfOp::of(ctx, op) {
+        return scf::handler(kind);
     }
     if let Some(kind) = GpuOp::of(ctx, op) {
         return gpu::handler(kind);

@@ -134,6 +134,8 @@ pub struct AttrDef {
 pub struct RegionDef {
     pub name: &'static str,
     pub single_block: bool,
+    /// Any number of regions (zero included) of this kind; only the last region may be.
+    pub variadic: bool,
 }
 
 pub const fn operand(name: &'static str, constraint: TypeConstraint) -> ArgDef {
@@ -208,6 +210,7 @@ pub const fn region(name: &'static str) -> RegionDef {
     RegionDef {
         name,
         single_block: false,
+        variadic: false,
     }
 }
 
@@ -215,6 +218,16 @@ pub const fn single_block_region(name: &'static str) -> RegionDef {
     RegionDef {
         name,
         single_block: true,
+        variadic: false,
+    }
+}
+
+/// Any number of single-block regions, last in the op's region list (`VariadicRegion<SizedRegion<1>>`).
+pub const fn variadic_single_block_regions(name: &'static str) -> RegionDef {
+    RegionDef {
+        name,
+        single_block: true,
+        variadic: true,
     }
 }
 

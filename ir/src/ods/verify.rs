@@ -110,14 +110,30 @@ pub fn verify_op(ctx: &Context, op: OpId, def: &OpDef) -> Result<(), Diagnostic>
         }
     }
 
-    if data.regions.len() != def.regions.len() {
-        return err(format!(
-            "requires {} region{}",
-            def.regions.len(),
-            if def.regions.len() == 1 { "" } else { "s" }
-        ));
+    let variadic_regions = def.regions.last().is_some_and(|r| r.variadic);
+    if variadic_regions {
+        let fixed = def.regions.len() - 1;
+        if data.regions.len() < fixed {
+            return err(format!(
+                "expected at least {fixed} region{}",
+                if fixed == 1 { "" } else { "s" }
+            ));
+        }
+    } else if data.regions.len() != def.regions.len() {
+        // MLIR's wording for its ZeroRegions, OneRegion and NRegions<N> traits.
+        return err(match def.regions.len() {
+            0 => "requires zero regions".to_string(),
+            1 => "requires one region".to_string(),
+            n => format!("expected {n} regions"),
+        });
     }
-    for (i, (r, region_def)) in data.regions.iter().zip(def.regions).enumerate() {
+    // The trailing regions beyond the fixed ones are all of the variadic kind.
+    let region_defs = def.regions.iter().chain(
+        std::iter::repeat(def.regions.last())
+            .flatten()
+            .filter(|r| r.variadic),
+    );
+    for (i, (r, region_def)) in data.regions.iter().zip(region_defs).enumerate() {
         if region_def.single_block && ctx.region(*r).blocks.len() > 1 {
             return err(format!("expects region #{i} to have 0 or 1 blocks"));
         }
