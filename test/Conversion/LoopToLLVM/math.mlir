@@ -2,7 +2,7 @@
 
 // math ops map to LLVM intrinsics where LLVM has one.
 // CHECK-LABEL: define i32 @tb_intrinsics(float %0, float %1, ptr noalias %2)
-// CHECK:         %[[E:.*]] = call float @llvm.exp.f32(float %0)
+// CHECK:         %[[E:.*]] = call float @llvm.exp2.f32(float %0)
 // CHECK-NEXT:    %[[T:.*]] = call float @llvm.tanh.f32(float %[[E]])
 // CHECK-NEXT:    %[[S:.*]] = call float @llvm.sqrt.f32(float %[[T]])
 // CHECK-NEXT:    %[[P:.*]] = call float @llvm.pow.f32(float %[[S]], float %1)
@@ -12,7 +12,7 @@
 // CHECK-NEXT:    %[[Q:.*]] = fdiv float 1.000000e+00, %[[R]]
 // CHECK-NEXT:    store float %[[Q]], ptr %2, align 4
 func.func @intrinsics(%x: f32, %y: f32) -> f32 {
-  %0 = "math.exp"(%x) : (f32) -> f32
+  %0 = "math.exp2"(%x) : (f32) -> f32
   %1 = "math.tanh"(%0) : (f32) -> f32
   %2 = "math.sqrt"(%1) : (f32) -> f32
   %3 = "math.powf"(%2, %y) : (f32, f32) -> f32
@@ -37,12 +37,30 @@ func.func @library(%x: f64, %h: f16) -> (f64, f16) {
 // On vectors, intrinsics take the whole vector and library calls go lane by lane.
 // CHECK-LABEL: define i32 @tb_vectors(ptr noalias %0)
 // CHECK:         %[[V:.*]] = load <4 x float>, ptr %0, align 4
-// CHECK-NEXT:    %[[X:.*]] = call <4 x float> @llvm.exp.v4f32(<4 x float> %[[V]])
+// CHECK-NEXT:    %[[X:.*]] = call <4 x float> @llvm.exp2.v4f32(<4 x float> %[[V]])
 // CHECK-NEXT:    %[[L0:.*]] = extractelement <4 x float> %[[X]], i32 0
-// CHECK-NEXT:    %[[E0:.*]] = call float @erff(float %[[L0]])
-// CHECK-COUNT-3: call float @erff(float
+// CHECK-NEXT:    %[[E0:.*]] = call float @cbrtf(float %[[L0]])
+// CHECK-COUNT-3: call float @cbrtf(float
 // CHECK-COUNT-4: insertelement <4 x float>
 func.func @vectors(%a: memref<4xf32>) {
+  %v = loop.vector_load %a[() -> (0)]() : memref<4xf32>, vector<4xf32>
+  %e = "math.exp2"(%v) : (vector<4xf32>) -> vector<4xf32>
+  %f = "math.cbrt"(%e) : (vector<4xf32>) -> vector<4xf32>
+  loop.vector_store %f, %a[() -> (0)]() : memref<4xf32>, vector<4xf32>
+  return
+}
+
+// exp and erf on f32 expand inline into polynomials (no call), on scalars and vectors alike,
+// so loops computing them vectorize.
+// CHECK-LABEL: define i32 @tb_approximations(ptr noalias %0)
+// CHECK-NOT:     call {{.*}}@expf
+// CHECK-NOT:     call {{.*}}@erff
+// CHECK-NOT:     call {{.*}}@llvm.exp.
+// CHECK:         call <4 x float> @llvm.roundeven.v4f32
+// CHECK:         call <4 x float> @llvm.fmuladd.v4f32
+// CHECK:         fdiv <4 x float>
+// CHECK:         ret i32 0
+func.func @approximations(%a: memref<4xf32>) {
   %v = loop.vector_load %a[() -> (0)]() : memref<4xf32>, vector<4xf32>
   %e = "math.exp"(%v) : (vector<4xf32>) -> vector<4xf32>
   %f = "math.erf"(%e) : (vector<4xf32>) -> vector<4xf32>
