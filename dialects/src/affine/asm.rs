@@ -92,8 +92,8 @@ fn print_optional_arrow_types(p: &mut OpAsmPrinter, types: &[Type]) {
         return;
     }
     p.print_str(" -> ");
-    let single = types.len() == 1
-        && !matches!(p.ctx().type_kind(types[0]), TypeKind::Function { .. });
+    let single =
+        types.len() == 1 && !matches!(p.ctx().type_kind(types[0]), TypeKind::Function { .. });
     if single {
         p.print_type(types[0]);
     } else {
@@ -119,13 +119,14 @@ fn parse_body(
     arguments: Vec<tb_ir::asm::RegionArgument>,
 ) -> PResult<RegionId> {
     let region = p.new_region();
-    let at = p.offset();
     p.parse_region(region, arguments)?;
-    ensure_terminator(p, region, at);
+    ensure_terminator(p, region);
     Ok(region)
 }
 
-fn ensure_terminator(p: &mut OpAsmParser, region: RegionId, at: usize) {
+/// Appends the implicit `affine.yield`, located at the op as MLIR locates it.
+fn ensure_terminator(p: &mut OpAsmParser, region: RegionId) {
+    let at = p.op_offset();
     let loc = p.location_at(at);
     let ctx = p.ctx();
     let block = match ctx.entry_block(region) {
@@ -171,13 +172,12 @@ fn print_body(p: &mut OpAsmPrinter, op: OpId, index: usize, print_terminators: b
 
 pub(crate) fn parse_map_op(p: &mut OpAsmParser, state: &mut OperationParseState) -> PResult<()> {
     let map = p.parse_affine_map()?;
-    let at = p.offset();
     let (operands, num_dims) = parse_dim_and_symbol_list(p)?;
-    if num_dims != map.num_dims as usize {
-        return p.error_at(at, "dimension operand count must equal affine map dimension count");
-    }
-    if operands.len() != map.num_inputs() as usize {
-        return p.error_at(at, "symbol operand count must equal affine map symbol count");
+    // `affine.min`/`max` leave the operand count to the verifier, as MLIR does.
+    let mismatch = num_dims != map.num_dims as usize || operands.len() != map.num_inputs() as usize;
+    if p.op_name() == super::APPLY && mismatch {
+        let at = p.op_offset();
+        return p.error_at(at, "dimension or symbol index mismatch");
     }
     parse_attr_dict(p, state)?;
     let attr = map_attr(p, map);
@@ -239,7 +239,10 @@ fn parse_bound(p: &mut OpAsmParser, lower: bool) -> PResult<(AffineMap, Vec<Valu
     let (operands, num_dims) = parse_dim_and_symbol_list(p)?;
     let op_at = p.op_offset();
     if map.num_dims as usize != num_dims {
-        return p.error_at(op_at, "dim operand count and affine map dim count must match");
+        return p.error_at(
+            op_at,
+            "dim operand count and affine map dim count must match",
+        );
     }
     if map.num_inputs() as usize != operands.len() {
         return p.error_at(
@@ -263,7 +266,13 @@ fn parse_bound(p: &mut OpAsmParser, lower: bool) -> PResult<(AffineMap, Vec<Valu
     Ok((map, operands))
 }
 
-fn print_bound(p: &mut OpAsmPrinter, attr: Attr, map: &AffineMap, operands: &[Value], prefix: &str) {
+fn print_bound(
+    p: &mut OpAsmPrinter,
+    attr: Attr,
+    map: &AffineMap,
+    operands: &[Value],
+    prefix: &str,
+) {
     if map.num_dims == 0
         && let [only] = map.results.as_slice()
     {
@@ -405,7 +414,12 @@ pub(crate) fn print_for(p: &mut OpAsmPrinter, op: OpId) {
     print_body(p, op, 0, !inits.is_empty());
     p.print_optional_attr_dict(
         op,
-        &["lowerBoundMap", "upperBoundMap", "step", "operandSegmentSizes"],
+        &[
+            "lowerBoundMap",
+            "upperBoundMap",
+            "step",
+            "operandSegmentSizes",
+        ],
         false,
     );
 }
@@ -421,7 +435,10 @@ pub(crate) fn parse_if(p: &mut OpAsmParser, state: &mut OperationParseState) -> 
     let (operands, num_dims) = parse_dim_and_symbol_list(p)?;
     let op_at = p.op_offset();
     if set.num_dims as usize != num_dims {
-        return p.error_at(op_at, "dim operand count and integer set dim count must match");
+        return p.error_at(
+            op_at,
+            "dim operand count and integer set dim count must match",
+        );
     }
     if set.num_inputs() as usize != operands.len() {
         return p.error_at(
@@ -438,9 +455,8 @@ pub(crate) fn parse_if(p: &mut OpAsmParser, state: &mut OperationParseState) -> 
     state.regions.push(then_region);
     let else_region = p.new_region();
     if p.parse_optional_literal("else") {
-        let at = p.offset();
         p.parse_region(else_region, Vec::new())?;
-        ensure_terminator(p, else_region, at);
+        ensure_terminator(p, else_region);
     }
     state.regions.push(else_region);
     parse_attr_dict(p, state)
@@ -606,7 +622,11 @@ pub(crate) fn print_prefetch(p: &mut OpAsmPrinter, op: OpId) {
         if write { "write" } else { "read" },
         if data { "data" } else { "instr" }
     ));
-    p.print_optional_attr_dict(op, &["map", "localityHint", "isDataCache", "isWrite"], false);
+    p.print_optional_attr_dict(
+        op,
+        &["map", "localityHint", "isDataCache", "isWrite"],
+        false,
+    );
     p.print_str(" : ");
     p.print_type(p.ctx().value_type(operands[0]));
 }

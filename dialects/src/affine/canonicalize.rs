@@ -14,7 +14,9 @@ use tb_ir::operation::OperationState;
 use tb_ir::registry::FoldResult;
 use tb_ir::rewrite::folder::constant_value;
 use tb_ir::rewrite::{PatternSet, RewritePattern, Rewriter};
-use tb_ir::{Attr, Context, OpId, Value};
+use tb_ir::{Attr, Context, OpId, RegionId, Value};
+
+use super::scope::{affine_scope, is_valid_symbol};
 
 use super::{APPLY, MAX, MIN};
 
@@ -65,7 +67,11 @@ pub(crate) fn fold_map_op(
     let values = map
         .results
         .iter()
-        .map(|e| e.replace_dims_and_symbols(&dims, &symbols).simplify().as_constant())
+        .map(|e| {
+            e.replace_dims_and_symbols(&dims, &symbols)
+                .simplify()
+                .as_constant()
+        })
         .collect::<Option<Vec<i64>>>()?;
     let value = match name {
         MIN => *values.iter().min()?,
@@ -104,8 +110,9 @@ fn constant_of(ctx: &Context, value: Value) -> Option<i64> {
 
 /// MLIR's `composeAffineMapAndOperands` for dims produced by single-result
 /// `affine.apply`s, then `canonicalizeMapAndOperands`: constant inputs folded into the
-/// map, repeated inputs merged, unused inputs dropped, results simplified.
-fn canonicalize_map(ctx: &Context, bound: &BoundMap) -> BoundMap {
+/// map, dims that are valid symbols (in `scope`) turned into symbols, repeated inputs
+/// merged, unused inputs dropped, results simplified.
+fn canonicalize_map(ctx: &Context, bound: &BoundMap, scope: Option<RegionId>) -> BoundMap {
     let map = &bound.map;
     let num_dims = map.num_dims as usize;
     let mut dims: Vec<Value> = Vec::new();
@@ -167,6 +174,25 @@ fn canonicalize_map(ctx: &Context, bound: &BoundMap) -> BoundMap {
         .iter()
         .map(|e| e.replace_dims_and_symbols(&dim_exprs, &symbol_exprs))
         .collect();
+    // Dims that are valid symbols become symbols, after the existing ones (MLIR's
+    // `legalizeDemotedDims`).
+    let mut kept_dims = Vec::new();
+    let mut promote = Vec::with_capacity(dims.len());
+    for &v in &dims {
+        if is_valid_symbol(ctx, v, scope) {
+            promote.push(AffineExpr::symbol(input(&mut symbols, v)));
+        } else {
+            promote.push(AffineExpr::dim(kept_dims.len() as u32));
+            kept_dims.push(v);
+        }
+    }
+    let dims = kept_dims;
+    let symbol_identity: Vec<AffineExpr> =
+        (0..symbols.len() as u32).map(AffineExpr::symbol).collect();
+    let results: Vec<AffineExpr> = results
+        .iter()
+        .map(|e| e.replace_dims_and_symbols(&promote, &symbol_identity))
+        .collect();
     // Drop the inputs no result uses, renumbering the rest.
     let used_dim = |i: usize| results.iter().any(|e| e.is_function_of_dim(i as u32));
     let used_symbol = |i: usize| results.iter().any(|e| e.is_function_of_symbol(i as u32));
@@ -224,7 +250,7 @@ impl RewritePattern for SimplifyMapOperands {
             return false;
         }
         let bound = BoundMap { map, operands };
-        let simplified = canonicalize_map(ctx, &bound);
+        let simplified = canonicalize_map(ctx, &bound, affine_scope(ctx, op));
         if simplified.map == bound.map && simplified.operands == bound.operands {
             return false;
         }

@@ -30,8 +30,8 @@ pub use scope::{is_valid_dim, is_valid_symbol};
 use tb_ir::affine::{AffineMap, IntegerSet};
 use tb_ir::attributes::{AttrKind, DenseArrayData, DenseElement};
 use tb_ir::ods::constraint::{
-    AFFINE_MAP_ATTR, ANY_MEMREF, ANY_TYPE, ARRAY_ATTR, AttrConstraint, DENSE_I64_ARRAY_ATTR,
-    INDEX, INDEX_ATTR, UNIT_ATTR,
+    AFFINE_MAP_ATTR, ANY_MEMREF, ANY_TYPE, ARRAY_ATTR, AttrConstraint, DENSE_I64_ARRAY_ATTR, INDEX,
+    INDEX_ATTR, UNIT_ATTR,
 };
 use tb_ir::ods::{
     OpDef, PURE, attr, operand, operand_group, optional_attr, single_block_region, variadic,
@@ -426,6 +426,6 @@ pub fn parallel_bounds(ctx: &Context, op: OpId) -> Option<(ParallelBounds, Paral
 
 /// The reduction kinds MLIR's `arith::AtomicRMWKind` names, by their enum value.
 pub const REDUCTION_KINDS: &[&str] = &[
-    "addf", "addi", "andi", "assign", "maximumf", "maxnumf", "maxs", "maxu", "minimumf",
-    "minnumf", "mins", "minu", "mulf", "muli", "ori", "xori",
+    "addf", "addi", "andi", "assign", "maximumf", "maxnumf", "maxs", "maxu", "minimumf", "minnumf",
+    "mins", "minu", "mulf", "muli", "ori", "xori",
 ];

@@ -4,11 +4,15 @@
 //! An affine scope is the region of the closest enclosing op that opens one (functions,
 //! modules and other symbol tables). A value is a valid symbol in it when it is defined at
 //! its top level (an argument of the region or the result of an op directly in it), when
-//! it is a constant, an `affine.apply`/`min`/`max` of valid symbols, a `memref.dim` of a
-//! top-level memref, or a pure op of valid symbols; or when it is defined above the scope.
+//! it is a constant, an `affine.apply`/`min`/`max` or pure op of valid symbols, or a
+//! `memref.dim` of a top-level memref (or of a size given to its allocation as a valid
+//! symbol); or when it is defined above the scope.
 //! A valid dim is a valid symbol, an induction variable of `affine.for`/`affine.parallel`,
-//! or an `affine.apply` or pure op of valid dims.
+//! or an `affine.apply` of valid dims.
 
+use tb_ir::attributes::AttrKind;
+use tb_ir::rewrite::folder::constant_value;
+use tb_ir::types::DYNAMIC;
 use tb_ir::value::ValueDef;
 use tb_ir::{Context, OpId, RegionId, TypeKind, Value};
 
@@ -70,8 +74,7 @@ fn region_within(ctx: &Context, region: RegionId, ancestor: RegionId) -> bool {
 }
 
 fn is_pure(ctx: &Context, op: OpId) -> bool {
-    ctx.op_info_of(op).is_some_and(|info| info.traits.pure)
-        && ctx.op(op).regions.is_empty()
+    ctx.op_info_of(op).is_some_and(|info| info.traits.pure) && ctx.op(op).regions.is_empty()
 }
 
 fn is_constant(ctx: &Context, op: OpId) -> bool {
@@ -101,16 +104,15 @@ pub fn is_valid_symbol(ctx: &Context, value: Value, scope: Option<RegionId>) -> 
         return true;
     }
     let name = ctx.op_name(op);
+    if name == "memref.dim" {
+        return is_valid_dim_op_symbol(ctx, op, scope);
+    }
     if matches!(name, APPLY | MIN | MAX) || is_pure(ctx, op) {
         return ctx
             .op(op)
             .operands
             .iter()
             .all(|&v| is_valid_symbol(ctx, v, scope));
-    }
-    if name == "memref.dim" {
-        let memref = ctx.op(op).operands[0];
-        return defining_region(ctx, memref).is_some_and(|r| Some(r) == scope || scope.is_some_and(|s| !region_within(ctx, r, s)));
     }
     false
 }
@@ -130,7 +132,7 @@ pub fn is_valid_dim(ctx: &Context, value: Value, scope: Option<RegionId>) -> boo
             .and_then(|r| ctx.region(r).parent)
             .is_some_and(|owner| matches!(ctx.op_name(owner), FOR | PARALLEL)),
         ValueDef::Result { op, .. } => {
-            (ctx.op_name(op) == APPLY || is_pure(ctx, op))
+            ctx.op_name(op) == APPLY
                 && ctx
                     .op(op)
                     .operands
@@ -138,5 +140,50 @@ pub fn is_valid_dim(ctx: &Context, value: Value, scope: Option<RegionId>) -> boo
                     .all(|&v| is_valid_dim(ctx, v, scope))
         }
         ValueDef::Placeholder => false,
+    }
+}
+
+/// A `memref.dim` is a valid symbol when its memref is defined at the top level of the
+/// scope (or above it), or when the size it reads is static or a valid symbol given to the
+/// `memref.alloc`/`memref.alloca` that made the memref.
+fn is_valid_dim_op_symbol(ctx: &Context, op: OpId, scope: Option<RegionId>) -> bool {
+    let operands = &ctx.op(op).operands;
+    let (Some(&memref), Some(&index)) = (operands.first(), operands.get(1)) else {
+        return false;
+    };
+    if let (Some(home), Some(scope)) = (defining_region(ctx, memref), scope)
+        && (home == scope || !region_within(ctx, home, scope))
+    {
+        return true;
+    }
+    let Some(alloc) = ctx
+        .defining_op(memref)
+        .filter(|&a| matches!(ctx.op_name(a), "memref.alloc" | "memref.alloca"))
+    else {
+        return false;
+    };
+    let Some(position) = ctx
+        .defining_op(index)
+        .and_then(|c| constant_value(ctx, c))
+        .and_then(|a| match ctx.attr_kind(a) {
+            AttrKind::Integer { value, .. } => usize::try_from(*value).ok(),
+            _ => None,
+        })
+    else {
+        return false;
+    };
+    let TypeKind::MemRef { shape, .. } = ctx.type_kind(ctx.value_type(memref)) else {
+        return false;
+    };
+    match shape.get(position) {
+        Some(&size) if size != DYNAMIC => true,
+        Some(_) => {
+            let dynamic_index = shape[..position].iter().filter(|&&d| d == DYNAMIC).count();
+            ctx.op(alloc)
+                .operands
+                .get(dynamic_index)
+                .is_some_and(|&size| is_valid_symbol(ctx, size, scope))
+        }
+        None => false,
     }
 }

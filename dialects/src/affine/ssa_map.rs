@@ -21,11 +21,7 @@ pub(crate) struct SsaMapBuilder {
 impl SsaMapBuilder {
     /// The map of `results` over the inputs met, and those inputs (dims, then symbols).
     pub(crate) fn finish(self, results: Vec<AffineExpr>) -> (AffineMap, Vec<Value>) {
-        let map = AffineMap::new(
-            self.dims.len() as u32,
-            self.symbols.len() as u32,
-            results,
-        );
+        let map = AffineMap::new(self.dims.len() as u32, self.symbols.len() as u32, results);
         let mut operands = self.dims;
         operands.extend(self.symbols);
         (map, operands)
@@ -63,7 +59,8 @@ impl SsaMapBuilder {
                 lhs = AffineExpr::binary(AffineBinaryKind::Add, lhs, rhs);
             } else if p.parse_optional_literal("-") {
                 let rhs = self.parse_term(p)?;
-                let negated = AffineExpr::binary(AffineBinaryKind::Mul, rhs, AffineExpr::constant(-1));
+                let negated =
+                    AffineExpr::binary(AffineBinaryKind::Mul, rhs, AffineExpr::constant(-1));
                 lhs = AffineExpr::binary(AffineBinaryKind::Add, lhs, negated);
             } else {
                 return Ok(lhs);
@@ -189,7 +186,11 @@ pub(crate) fn expr_text(
             let ends = !text[start + 1 + digits.len()..].starts_with(|b: char| b.is_alphanumeric());
             if !digits.is_empty() && ends {
                 let position: usize = digits.parse().unwrap_or(usize::MAX);
-                let index = if c == 'd' { position } else { num_dims + position };
+                let index = if c == 'd' {
+                    position
+                } else {
+                    num_dims + position
+                };
                 if let Some(&v) = operands.get(index) {
                     let name = value_name(p, v);
                     if c == 'd' {

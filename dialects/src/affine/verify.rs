@@ -34,7 +34,11 @@ fn check_dims_and_symbols(
     for (i, &operand) in operands.iter().enumerate() {
         if i < num_dims {
             if !is_valid_dim(ctx, operand, scope) {
-                return Err(op_error(ctx, op, "operand cannot be used as a dimension id"));
+                return Err(op_error(
+                    ctx,
+                    op,
+                    "operand cannot be used as a dimension id",
+                ));
             }
         } else if !is_valid_symbol(ctx, operand, scope) {
             return Err(op_error(ctx, op, "operand cannot be used as a symbol"));
@@ -67,7 +71,11 @@ pub(crate) fn map_op(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     let scope = affine_scope(ctx, op);
     for &operand in &operands[map.num_dims as usize..] {
         if is_valid_dim(ctx, operand, scope) && !is_valid_symbol(ctx, operand, scope) {
-            return Err(error(ctx, op, "dimensional operand cannot be used as a symbol"));
+            return Err(error(
+                ctx,
+                op,
+                "dimensional operand cannot be used as a symbol",
+            ));
         }
     }
     Ok(())
@@ -186,10 +194,18 @@ pub(crate) fn if_op(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
 
 pub(crate) fn yield_op(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     let Some(parent) = ctx.parent_op(op) else {
-        return Err(op_error(ctx, op, "only terminates affine.if/for/parallel regions"));
+        return Err(op_error(
+            ctx,
+            op,
+            "only terminates affine.if/for/parallel regions",
+        ));
     };
     if !matches!(ctx.op_name(parent), FOR | IF | PARALLEL) {
-        return Err(op_error(ctx, op, "only terminates affine.if/for/parallel regions"));
+        return Err(op_error(
+            ctx,
+            op,
+            "only terminates affine.if/for/parallel regions",
+        ));
     }
     let results = &ctx.op(parent).results;
     let operands = &ctx.op(op).operands;
@@ -202,7 +218,11 @@ pub(crate) fn yield_op(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     }
     for (&r, &v) in results.iter().zip(operands.iter()) {
         if ctx.value_type(r) != ctx.value_type(v) {
-            return Err(op_error(ctx, op, "types mismatch between yield op and its parent"));
+            return Err(op_error(
+                ctx,
+                op,
+                "types mismatch between yield op and its parent",
+            ));
         }
     }
     Ok(())
@@ -216,14 +236,27 @@ fn memref_rank_and_element(ctx: &Context, memref: Value) -> Option<(usize, Type)
 }
 
 /// The map of a load/store/prefetch against the memref's rank and its subscripts.
-fn check_access(ctx: &Context, op: OpId, memref: Value, indices: &[Value]) -> Result<(), Diagnostic> {
+fn check_access(
+    ctx: &Context,
+    op: OpId,
+    memref: Value,
+    indices: &[Value],
+) -> Result<(), Diagnostic> {
     let map = required_map(ctx, op, "map")?;
     let rank = memref_rank_and_element(ctx, memref).map_or(0, |(r, _)| r);
     if map.num_results() != rank {
-        return Err(op_error(ctx, op, "affine map num results must equal memref rank"));
+        return Err(op_error(
+            ctx,
+            op,
+            "affine map num results must equal memref rank",
+        ));
     }
     if map.num_inputs() as usize != indices.len() {
-        return Err(op_error(ctx, op, "expects as many subscripts as affine map inputs"));
+        return Err(op_error(
+            ctx,
+            op,
+            "expects as many subscripts as affine map inputs",
+        ));
     }
     check_dims_and_symbols(ctx, op, indices, map.num_dims as usize)
 }
@@ -234,7 +267,11 @@ pub(crate) fn load(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     if let Some((_, element)) = memref_rank_and_element(ctx, memref)
         && ctx.value_type(data.results[0]) != element
     {
-        return Err(op_error(ctx, op, "result type must match element type of memref"));
+        return Err(op_error(
+            ctx,
+            op,
+            "result type must match element type of memref",
+        ));
     }
     check_access(ctx, op, memref, &data.operands[1..])
 }
@@ -305,9 +342,7 @@ pub(crate) fn parallel(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
         .and_then(|a| super::int_array(ctx, a))
         .unwrap_or_default();
     let args = super::region_block(ctx, op, 0).map_or(0, |b| ctx.block(b).args.len());
-    if lower.groups.len() != steps.len()
-        || upper.groups.len() != steps.len()
-        || args != steps.len()
+    if lower.groups.len() != steps.len() || upper.groups.len() != steps.len() || args != steps.len()
     {
         return Err(op_error(
             ctx,
@@ -351,11 +386,18 @@ pub(crate) fn parallel(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
         ));
     }
     for (&kind, &result) in reductions.iter().zip(results.iter()) {
-        let Some(name) = usize::try_from(kind).ok().and_then(|k| REDUCTION_KINDS.get(k)) else {
+        let Some(name) = usize::try_from(kind)
+            .ok()
+            .and_then(|k| REDUCTION_KINDS.get(k))
+        else {
             return Err(op_error(ctx, op, "invalid reduction attribute"));
         };
         if !reduction_fits(ctx, name, ctx.value_type(result)) {
-            return Err(op_error(ctx, op, "result type cannot match reduction attribute"));
+            return Err(op_error(
+                ctx,
+                op,
+                "result type cannot match reduction attribute",
+            ));
         }
     }
     let operands = &ctx.op(op).operands;
