@@ -296,14 +296,14 @@ fn print_bound(
 }
 
 pub(crate) fn parse_for(p: &mut OpAsmParser, state: &mut OperationParseState) -> PResult<()> {
-    let iv = p.parse_operand()?;
+    let index = p.ctx().index_type();
+    let iv = p.parse_untyped_region_argument(index)?;
     p.parse_literal("=")?;
     let (lower, lower_operands) = parse_bound(p, true)?;
     if !p.parse_optional_literal("to") {
         return p.error("expected 'to' between bounds");
     }
     let (upper, upper_operands) = parse_bound(p, false)?;
-    let index = p.ctx().index_type();
     if p.parse_optional_literal("step") {
         let at = p.offset();
         let negative = p.parse_optional_literal("-");
@@ -365,7 +365,7 @@ pub(crate) fn parse_for(p: &mut OpAsmParser, state: &mut OperationParseState) ->
     state.operands = lower_operands;
     state.operands.extend(upper_operands);
     state.operands.extend(inits);
-    let mut arguments = vec![p.region_argument(iv, index)];
+    let mut arguments = vec![iv];
     arguments.extend(carried);
     let region = parse_body(p, arguments)?;
     state.regions.push(region);
@@ -378,7 +378,7 @@ pub(crate) fn print_for(p: &mut OpAsmPrinter, op: OpId) {
     let args = body.map(|b| ctx.block(b).args.to_vec()).unwrap_or_default();
     p.print_str(" ");
     if let Some(&iv) = args.first() {
-        p.print_value(iv);
+        p.print_untyped_region_argument(iv);
     }
     p.print_str(" = ");
     let lower_operands = super::lower_operands(ctx, op).to_vec();

@@ -8,7 +8,7 @@
 //! - an `affine.for` that runs no iteration, or whose body does nothing, is replaced by its
 //!   initial values.
 
-use tb_ir::affine::{AffineExpr, AffineMap};
+use tb_ir::affine::{AffineBinaryKind, AffineExpr, AffineMap};
 use tb_ir::attributes::AttrKind;
 use tb_ir::operation::OperationState;
 use tb_ir::registry::FoldResult;
@@ -218,12 +218,42 @@ fn canonicalize_map(ctx: &Context, bound: &BoundMap, scope: Option<RegionId>) ->
     }
     let results = results
         .iter()
-        .map(|e| e.replace_dims_and_symbols(&dim_map, &symbol_map).simplify())
+        .map(|e| mlir_form(&e.replace_dims_and_symbols(&dim_map, &symbol_map).simplify()))
         .collect();
     let map = AffineMap::new(new_dims.len() as u32, new_symbols.len() as u32, results);
     let mut operands = new_dims;
     operands.extend(new_symbols);
     BoundMap { map, operands }
+}
+
+/// `e` with each sum whose right operand is a negative constant or a product by one
+/// written as a subtraction, the tree MLIR's printer gives (`x - 4` rather than `x + -4`,
+/// `x - y * 3` rather than `x + y * -3`).
+fn mlir_form(e: &AffineExpr) -> AffineExpr {
+    let Some((kind, lhs, rhs)) = e.as_binary() else {
+        return e.clone();
+    };
+    let (lhs, rhs) = (mlir_form(lhs), mlir_form(rhs));
+    let negate =
+        |x: AffineExpr| AffineExpr::binary(AffineBinaryKind::Mul, x, AffineExpr::constant(-1));
+    if kind == AffineBinaryKind::Add {
+        if let Some(c) = rhs.as_constant()
+            && c < 0
+            && c != i64::MIN
+        {
+            return AffineExpr::binary(kind, lhs, negate(AffineExpr::constant(-c)));
+        }
+        if let Some((AffineBinaryKind::Mul, y, factor)) = rhs.as_binary()
+            && let Some(c) = factor.as_constant()
+            && c < -1
+            && c != i64::MIN
+        {
+            let scaled =
+                AffineExpr::binary(AffineBinaryKind::Mul, y.clone(), AffineExpr::constant(-c));
+            return AffineExpr::binary(kind, lhs, negate(scaled));
+        }
+    }
+    AffineExpr::binary(kind, lhs, rhs)
 }
 
 /// `affine.apply`/`min`/`max` with their map and operands canonicalized.

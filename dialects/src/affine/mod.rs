@@ -36,7 +36,7 @@ use tb_ir::ods::constraint::{
 use tb_ir::ods::{
     OpDef, PURE, attr, operand, operand_group, optional_attr, single_block_region, variadic,
 };
-use tb_ir::registry::OpTraits;
+use tb_ir::registry::{DialectInfo, OpTraits};
 use tb_ir::{Attr, BlockId, Context, OpId, TypeKind, Value};
 
 pub const APPLY: &str = "affine.apply";
@@ -272,6 +272,12 @@ static LINEARIZE_INDEX_DEF: OpDef = OpDef {
 };
 
 pub fn register(ctx: &mut Context) -> Result<(), String> {
+    // Folded indices are `arith.constant`s, as MLIR's affine dialect builds them.
+    ctx.register_dialect_info(DialectInfo {
+        namespace: "affine",
+        materialize_constant: Some(crate::arith::materialize_constant),
+        print_attr: None,
+    });
     for def in [
         &APPLY_DEF,
         &MIN_DEF,

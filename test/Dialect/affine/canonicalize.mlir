@@ -2,10 +2,10 @@
 
 // A chain of affine.apply composes into one map; a function argument is a valid symbol,
 // so it becomes one.
-// CHECK-DAG: #[[COMPOSED:.*]] = affine_map<()[s0] -> (s0 * 2 + 2)>
+// CHECK-DAG: #[[$COMPOSED:.*]] = affine_map<()[s0] -> (s0 * 2 + 2)>
 // CHECK-LABEL: func.func @compose_apply_chain(
 // CHECK-SAME:    %[[I:.*]]: index) -> index {
-// CHECK-NEXT:    %[[R:.*]] = affine.apply #[[COMPOSED]]()[%[[I]]]
+// CHECK-NEXT:    %[[R:.*]] = affine.apply #[[$COMPOSED]]()[%[[I]]]
 // CHECK-NEXT:    return %[[R]] : index
 func.func @compose_apply_chain(%i: index) -> index {
   %0 = affine.apply affine_map<(d0) -> (d0 + 1)>(%i)
@@ -16,10 +16,10 @@ func.func @compose_apply_chain(%i: index) -> index {
 // -----
 
 // Constant operands become part of the map.
-// CHECK-DAG: #[[SHIFT:.*]] = affine_map<()[s0] -> (s0 - 4)>
+// CHECK-DAG: #[[$SHIFT:.*]] = affine_map<()[s0] -> (s0 - 4)>
 // CHECK-LABEL: func.func @constant_symbol(
 // CHECK-SAME:    %[[I:.*]]: index) -> index {
-// CHECK-NEXT:    %[[R:.*]] = affine.apply #[[SHIFT]]()[%[[I]]]
+// CHECK-NEXT:    %[[R:.*]] = affine.apply #[[$SHIFT]]()[%[[I]]]
 // CHECK-NEXT:    return %[[R]] : index
 func.func @constant_symbol(%i: index) -> index {
   %c4 = arith.constant 4 : index
@@ -74,10 +74,10 @@ func.func @trivial_loops(%x: f32) -> f32 {
 // -----
 
 // An induction variable stays a dim.
-// CHECK-DAG: #[[SCALED:.*]] = affine_map<(d0) -> (d0 * 4 - 4)>
+// CHECK-DAG: #[[$SCALED:.*]] = affine_map<(d0) -> (d0 * 4 - 4)>
 // CHECK-LABEL: func.func @compose_in_loop() {
 // CHECK-NEXT:    affine.for %[[I:.*]] = 0 to 15 {
-// CHECK-NEXT:      %[[Y:.*]] = affine.apply #[[SCALED]](%[[I]])
+// CHECK-NEXT:      %[[Y:.*]] = affine.apply #[[$SCALED]](%[[I]])
 // CHECK-NEXT:      "use"(%[[Y]]) : (index) -> ()
 func.func @compose_in_loop() {
   affine.for %i = 0 to 15 {
