@@ -132,7 +132,7 @@ func.func @f(%A: memref<6x4xf32>) -> (memref<6x4xf32>, f32, f32) {
 "#;
     for seed in 0..4 {
         let a = random(&[6, 4], 10 + seed);
-        let out = run(src, "f", &[a.clone()]);
+        let out = run(src, "f", std::slice::from_ref(&a));
         let x = a.as_slice::<f32>().unwrap();
         let kept = out[0].as_slice::<f32>().unwrap();
         for i in 0..6 {

@@ -354,8 +354,8 @@ impl RewritePattern for EraseTrivialLoop {
         );
         let iter_args: Vec<Value> = ctx.block(body).args.iter().skip(1).copied().collect();
         let only_yield = ctx.block(body).first == ctx.block(body).last;
-        let forwards_iter_args = super::yielded(ctx, body) == iter_args;
-        if !zero_trip && !(only_yield && forwards_iter_args) {
+        let does_nothing = only_yield && super::yielded(ctx, body) == iter_args;
+        if !zero_trip && !does_nothing {
             return false;
         }
         rewriter.replace_op(op, &inits);
