@@ -250,11 +250,15 @@ class Checker:
             cache[vname] = own
         if own.rc != 0 or own.crash_reason():
             return None
-        own_name = "mlir-opt.%s.mlir" % vname
-        with open(os.path.join(workdir, own_name), "w",
+        # Under tb-opt's output file name (in a directory of its own), so that the
+        # locations a lossy custom form leaves to the re-parse name the same file.
+        own_dir = os.path.join(workdir, "mlir-opt-own")
+        os.makedirs(own_dir, exist_ok=True)
+        own_name = "tb-opt.%s.mlir" % vname
+        with open(os.path.join(own_dir, own_name), "w",
                   encoding="utf-8", errors="surrogateescape") as f:
             f.write(own.out)
-        rt = self.tool("mlir-opt", check_flags, own_name, workdir)
+        rt = self.tool("mlir-opt", check_flags, own_name, own_dir)
         if rt.rc != 0 or rt.crash_reason():
             return None
         cache[key] = rt.out

@@ -1,4 +1,4 @@
-//! TensorBind dialects (func, arith, math, buffers, cf, scf, graph, te, loop, gpu).
+//! TensorBind dialects (func, arith, math, buffers, cf, scf, affine, graph, te, loop, gpu).
 //!
 //! The IR core in `tb-ir` knows only `builtin`; every other dialect registers its
 //! operations, traits and verifiers here, through [`tb_ir::Context::register_op`].
@@ -8,6 +8,7 @@
 //! take apart ([`te::ComputeOp`], [`graph::MatmulOp`], ...), and its typed attributes
 //! ([`arith::FastMathFlags`], [`te::Combiner`]).
 
+pub mod affine;
 pub mod arith;
 pub mod cf;
 pub mod entry_status;
@@ -31,6 +32,7 @@ pub fn register_all(ctx: &mut Context) -> Result<(), String> {
     func::register(ctx)?;
     cf::register(ctx)?;
     scf::register(ctx)?;
+    affine::register(ctx)?;
     graph::register(ctx)?;
     te::register(ctx)?;
     gpu::register(ctx)?;

@@ -28,6 +28,7 @@ use tb_ir::pass::PassRegistry;
 /// Registers every pass of this crate.
 pub fn register_all(registry: &mut PassRegistry) {
     registry.register(canonicalize::info());
+    registry.register(conversion::affine_to_loop::info());
     registry.register(conversion::graph_to_te::info());
     registry.register(conversion::loop_to_upstream::info());
     registry.register(conversion::scf_to_cf::info());

@@ -9,6 +9,7 @@
 //! Errors carry the location of the op that failed: out-of-bounds accesses, reads of freed
 //! buffers, division by zero and unsupported ops are reported, never executed silently.
 
+mod affine;
 mod arith;
 mod attr;
 pub mod buffer;
@@ -26,6 +27,7 @@ pub mod value;
 use std::collections::HashMap;
 
 use rustc_hash::FxHashMap;
+use tb_dialects::affine::AffineOp;
 use tb_dialects::arith::ArithOp;
 use tb_dialects::cf::CfOp;
 use tb_dialects::func::FuncOp;
@@ -478,6 +480,9 @@ fn handler_for(ctx: &Context, op: OpId) -> Option<Handler> {
     }
     if let Some(kind) = CfOp::of(ctx, op) {
         return cf::handler(kind);
+    }
+    if let Some(kind) = AffineOp::of(ctx, op) {
+        return affine::handler(kind);
     }
     if let Some(kind) = MemRefOp::of(ctx, op) {
         return memref::handler(kind);

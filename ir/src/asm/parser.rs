@@ -376,6 +376,23 @@ impl<'p, 'a> OpAsmParser<'p, 'a> {
         ))
     }
 
+    /// `%i loc(...)?`: a region argument whose type `ty` is given elsewhere, with its
+    /// optional location (an induction variable, as MLIR's loops declare it).
+    pub fn parse_untyped_region_argument(&mut self, ty: Type) -> PResult<RegionArgument> {
+        let tok = self.p.expect(TokenKind::PercentIdent, "SSA operand")?;
+        let name = self.p.text(tok)[1..].to_string();
+        if self.p.is(TokenKind::HashIdent) && self.p.tok.start == tok.end {
+            return self.p.error_at(tok.start, "result number not allowed");
+        }
+        let loc = self.p.parse_optional_trailing_loc()?;
+        Ok(RegionArgument {
+            name,
+            ty,
+            offset: tok.start,
+            loc,
+        })
+    }
+
     /// A region argument whose type is given elsewhere (`%i` of a loop).
     pub fn region_argument(&self, operand: UnresolvedOperand, ty: Type) -> RegionArgument {
         RegionArgument {

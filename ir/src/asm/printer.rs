@@ -208,6 +208,21 @@ impl<'a> OpAsmPrinter<'_, 'a> {
         }
     }
 
+    /// `%i`, with ` loc(...)` in debug-info mode: a region argument declared without its
+    /// type (an induction variable), as [`OpAsmParser::parse_untyped_region_argument`]
+    /// reads it.
+    ///
+    /// [`OpAsmParser::parse_untyped_region_argument`]: crate::asm::OpAsmParser::parse_untyped_region_argument
+    pub fn print_untyped_region_argument(&mut self, v: Value) {
+        self.p.write_value(v);
+        if self.p.options.debug_info
+            && let Some(loc) = self.p.ctx.value(v).loc
+        {
+            self.p.out.push(' ');
+            print_location_inline(self.p.ctx, loc, &mut self.p.out);
+        }
+    }
+
     /// Whether `--mlir-print-debuginfo` is on.
     pub fn debug_info(&self) -> bool {
         self.p.options.debug_info

@@ -426,6 +426,16 @@ fn run(args: &Args) -> Result<(), String> {
         }
     }
     let cpu_before_lowering = process_cpu_time();
+    // Upstream loop-level MLIR (`affine`) enters at the loop level.
+    if has_affine_ops(&loaded) {
+        lower(
+            &mut loaded,
+            "builtin.module(convert-affine-to-loop)",
+            lower_options,
+            "tb-run",
+            "tb-run --list-passes",
+        )?;
+    }
     let lowered = lower(
         &mut loaded,
         args.pipeline.as_deref().unwrap_or("cpu"),
@@ -1026,4 +1036,13 @@ fn report_profile(args: &Args, kernels: &[profile::Kernel], runs: u32) -> Result
             .map_err(|e| format!("tb-run: --profile-trace: {e}"))?;
     }
     Ok(())
+}
+
+/// Whether the module holds ops of the `affine` dialect.
+fn has_affine_ops(loaded: &Loaded) -> bool {
+    let mut found = false;
+    loaded.ctx.walk_nested(loaded.module, &mut |op| {
+        found |= loaded.ctx.op_name(op).starts_with("affine.");
+    });
+    found
 }

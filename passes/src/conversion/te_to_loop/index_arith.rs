@@ -12,7 +12,7 @@ use super::builder::Builder;
 
 /// Why `expr` cannot be evaluated by [`emit`], if it cannot: symbols, and divisions or
 /// modulos by anything but a positive constant.
-pub(super) fn unsupported(expr: &AffineExpr) -> Option<&'static str> {
+pub(crate) fn unsupported(expr: &AffineExpr) -> Option<&'static str> {
     match expr {
         AffineExpr::Dim(_) | AffineExpr::Constant(_) => None,
         AffineExpr::Symbol(_) => Some("uses a symbol"),
@@ -28,7 +28,7 @@ pub(super) fn unsupported(expr: &AffineExpr) -> Option<&'static str> {
 
 /// Emits the value of `expr` with `dims[i]` for `d<i>`; `expr` must be supported (see
 /// [`unsupported`]).
-pub(super) fn emit(ctx: &mut Context, at: &Builder, expr: &AffineExpr, dims: &[Value]) -> Value {
+pub(crate) fn emit(ctx: &mut Context, at: &Builder, expr: &AffineExpr, dims: &[Value]) -> Value {
     match expr {
         AffineExpr::Dim(d) => dims[*d as usize],
         AffineExpr::Constant(c) => at.index_constant(ctx, *c),

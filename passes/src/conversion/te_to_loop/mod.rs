@@ -27,7 +27,7 @@ pub(crate) mod builder;
 mod combiner;
 mod compute;
 mod constants;
-mod index_arith;
+pub(crate) mod index_arith;
 mod legality;
 mod patterns;
 mod reads;
