@@ -2,20 +2,21 @@
 // RUN: tb-translate --emit=mlir-upstream %s | mlir-opt --verify-each | FileCheck %s --check-prefix=MLIR
 // REQUIRES: mlir-opt
 
+// CHECK-DAG: #[[$SHIFT:.*]] = affine_map<(d0, d1) -> (d1 + 1)>
+// CHECK-DAG: #[[$TILE:.*]] = affine_map<(d0) -> (d0 + 16, 40)>
+
 // A reduction loop carrying its accumulator becomes scf.for with iter_args; loads and
 // stores become memref ops, a shifted index one affine.apply.
 // CHECK-LABEL: func.func @row_sums
 // CHECK:         %[[BUF:.*]] = memref.alloc() {alignment = 64 : i64} : memref<4xf32>
-// CHECK:         "scf.parallel"(%{{.*}}, %{{.*}}, %{{.*}}) <{operandSegmentSizes = array<i32: 1, 1, 1, 0>}> ({
-// CHECK-NEXT:    ^bb0(%[[I:.*]]: index):
-// CHECK:           %[[SUM:.*]] = "scf.for"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) ({
-// CHECK-NEXT:      ^bb0(%[[K:.*]]: index, %[[ACC:.*]]: f32):
-// CHECK-NEXT:        %[[J:.*]] = "affine.apply"(%[[I]], %[[K]]) <{map = affine_map<(d0, d1) -> (d1 + 1)>}> : (index, index) -> index
+// CHECK:         scf.parallel (%[[I:.*]]) = (%{{.*}}) to (%{{.*}}) step (%{{.*}}) {
+// CHECK:           %[[SUM:.*]] = scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (f32) {
+// CHECK-NEXT:        %[[J:.*]] = affine.apply #[[$SHIFT]](%[[I]], %[[K]])
 // CHECK-NEXT:        %[[X:.*]] = memref.load %arg0[%[[I]], %[[J]]] : memref<4x9xf32>
 // CHECK-NEXT:        %[[NEXT:.*]] = arith.addf %[[ACC]], %[[X]] : f32
-// CHECK-NEXT:        "scf.yield"(%[[NEXT]]) : (f32) -> ()
+// CHECK-NEXT:        scf.yield %[[NEXT]] : f32
 // CHECK:           memref.store %[[SUM]], %[[BUF]][%[[I]]] : memref<4xf32>
-// CHECK:           "scf.reduce"() : () -> ()
+// CHECK-NEXT:      scf.reduce
 // MLIR-LABEL: func.func @row_sums
 // MLIR:         scf.parallel
 // MLIR:           scf.for {{.*}} iter_args
@@ -36,12 +37,14 @@ func.func @row_sums(%a: memref<4x9xf32>) -> memref<4xf32> {
 // Vector ops become vector.load/store/broadcast/fma; a bound with several results becomes
 // affine.min of them; schedule annotations are dropped.
 // CHECK-LABEL: func.func @axpy
-// CHECK:         %[[UB:.*]] = "affine.min"(%{{.*}}) <{map = affine_map<(d0) -> (d0 + 16, 40)>}> : (index) -> index
-// CHECK:         "scf.for"(%{{.*}}, %[[UB]], %{{.*}}) ({
-// CHECK:           "vector.broadcast"(%{{.*}}) : (f32) -> vector<8xf32>
-// CHECK:           "vector.load"(%{{.*}}) : (memref<40xf32>, index) -> vector<8xf32>
-// CHECK:           "vector.fma"(%{{.*}}, %{{.*}}, %{{.*}}) : (vector<8xf32>, vector<8xf32>, vector<8xf32>) -> vector<8xf32>
-// CHECK:           "vector.store"(%{{.*}}, %{{.*}}, %{{.*}}) : (vector<8xf32>, memref<40xf32>, index) -> ()
+// CHECK:         scf.for %[[B:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK-NEXT:      %[[UB:.*]] = affine.min #[[$TILE]](%[[B]])
+// CHECK:           scf.for %[[I:.*]] = %[[B]] to %[[UB]] step %{{.*}} {
+// CHECK-NEXT:        %[[S:.*]] = "vector.broadcast"(%{{.*}}) : (f32) -> vector<8xf32>
+// CHECK-NEXT:        %[[V:.*]] = "vector.load"(%arg0, %[[I]]) : (memref<40xf32>, index) -> vector<8xf32>
+// CHECK-NEXT:        %[[W:.*]] = "vector.load"(%arg1, %[[I]]) : (memref<40xf32>, index) -> vector<8xf32>
+// CHECK-NEXT:        %[[R:.*]] = "vector.fma"(%[[S]], %[[V]], %[[W]]) : (vector<8xf32>, vector<8xf32>, vector<8xf32>) -> vector<8xf32>
+// CHECK-NEXT:        "vector.store"(%[[R]], %arg1, %[[I]]) : (vector<8xf32>, memref<40xf32>, index) -> ()
 // CHECK-NOT:     vectorize
 // MLIR-LABEL: func.func @axpy
 // MLIR:         affine.min
