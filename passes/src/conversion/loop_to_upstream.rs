@@ -20,12 +20,12 @@
 use tb_dialects::loop_::{self, Bound, LoopOp};
 use tb_ir::affine::{AffineExpr, AffineMap};
 use tb_ir::attributes::DenseArrayData;
-use tb_ir::ods::{OpKind, fill_defaults};
+use tb_ir::ods::OpKind;
 use tb_ir::operation::OperationState;
 use tb_ir::pass::{Pass, PassInfo, PassOptions};
-use tb_ir::{
-    Attr, AttrKind, Context, Diagnostic, Location, OpId, Signedness, Type, TypeKind, Value,
-};
+use tb_ir::{Attr, AttrKind, Context, Diagnostic, OpId, Signedness, Type, TypeKind, Value};
+
+use crate::schedule::build::At as Builder;
 
 pub(crate) fn info() -> PassInfo {
     PassInfo {
@@ -203,7 +203,7 @@ fn convert_for(ctx: &mut Context, b: Builder, op: OpId) -> Result<(), Diagnostic
     };
     let lower = bound(ctx, b, &dim.lower, "affine.max");
     let upper = bound(ctx, b, &dim.upper, "affine.min");
-    let step = b.index_constant(ctx, dim.step);
+    let step = index_constant(ctx, b, dim.step);
     let mut operands = vec![lower, upper, step];
     operands.extend_from_slice(loop_::inits(ctx, op));
     let results: Vec<Type> = ctx
@@ -230,7 +230,10 @@ fn convert_parallel(ctx: &mut Context, b: Builder, op: OpId) -> Result<(), Diagn
         .iter()
         .map(|d| bound(ctx, b, &d.upper, "affine.min"))
         .collect();
-    let steps: Vec<Value> = dims.iter().map(|d| b.index_constant(ctx, d.step)).collect();
+    let steps: Vec<Value> = dims
+        .iter()
+        .map(|d| index_constant(ctx, b, d.step))
+        .collect();
     let n = dims.len();
     let segments = segment_sizes(ctx, &[n, n, n, 0]);
     let operands = [lowers, uppers, steps].concat();
@@ -286,7 +289,7 @@ fn move_body(ctx: &mut Context, from: OpId, to: OpId, terminator: &str) {
 /// `combine` (`affine.max`/`affine.min`) of several results.
 fn bound(ctx: &mut Context, b: Builder, bound: &Bound, combine: &str) -> Value {
     if let Some(c) = bound.constant() {
-        return b.index_constant(ctx, c);
+        return index_constant(ctx, b, c);
     }
     if let [only] = bound.map.results.as_slice() {
         return index_of(ctx, b, &bound.map, only, &bound.operands);
@@ -323,7 +326,7 @@ fn index_of(
 ) -> Value {
     let simplified = result.simplify();
     if let Some(c) = simplified.constant_value() {
-        return b.index_constant(ctx, c);
+        return index_constant(ctx, b, c);
     }
     if let Some(d) = simplified.as_dim() {
         return operands[d as usize];
@@ -358,57 +361,17 @@ fn segment_sizes(ctx: &mut Context, sizes: &[usize]) -> Attr {
     })
 }
 
-/// Creates ops before `before`.
-#[derive(Clone, Copy)]
-struct Builder {
-    before: OpId,
-    loc: Location,
-}
-
-impl Builder {
-    fn create(
-        self,
-        ctx: &mut Context,
-        name: &str,
-        operands: Vec<Value>,
-        result_types: Vec<Type>,
-        properties: Vec<(&str, Attr)>,
-        num_regions: usize,
-    ) -> OpId {
-        let properties = (!properties.is_empty()).then(|| {
-            let entries = properties
-                .into_iter()
-                .map(|(k, v)| (k.to_owned(), v))
-                .collect();
-            ctx.dictionary_attr(entries)
-        });
-        let name = ctx.intern_op_name(name);
-        let op = ctx.create_op(OperationState {
-            name,
-            operands,
-            result_types,
-            successors: vec![],
-            num_regions,
-            properties,
-            attributes: vec![],
-            loc: self.loc,
-        });
-        fill_defaults(ctx, op);
-        ctx.insert_op_before(self.before, op);
-        op
-    }
-
-    fn index_constant(self, ctx: &mut Context, value: i64) -> Value {
-        let index = ctx.index_type();
-        let value = ctx.integer_attr(value.into(), index);
-        let op = self.create(
-            ctx,
-            "arith.constant",
-            vec![],
-            vec![index],
-            vec![("value", value)],
-            0,
-        );
-        ctx.op(op).results[0]
-    }
+/// An `index` constant created before `at`.
+fn index_constant(ctx: &mut Context, at: Builder, value: i64) -> Value {
+    let index = ctx.index_type();
+    let value = ctx.integer_attr(value.into(), index);
+    let op = at.create(
+        ctx,
+        "arith.constant",
+        vec![],
+        vec![index],
+        vec![("value", value)],
+        0,
+    );
+    ctx.op(op).results[0]
 }

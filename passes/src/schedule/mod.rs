@@ -5,7 +5,7 @@
 
 mod apply;
 mod band;
-mod build;
+pub(crate) mod build;
 mod constant_pack;
 mod conv_depthwise;
 mod conv_epilogue;
