@@ -2,40 +2,12 @@
 //! `mul*_extended`): an unused carry or high half leaves the plain op.
 
 use tb_ir::attributes::AttrKind;
-use tb_ir::operation::OperationState;
 use tb_ir::rewrite::folder::constant_value;
 use tb_ir::rewrite::{PatternSet, RewritePattern, Rewriter};
 use tb_ir::value::ValueDef;
-use tb_ir::{Attr, Context, OpId, TypeKind, Value};
+use tb_ir::{Context, OpId, TypeKind, Value};
 
-/// An op named `name` on `operands`, built right before `before`.
-fn create_before(
-    rewriter: &mut Rewriter,
-    before: OpId,
-    name: &str,
-    operands: Vec<Value>,
-    result: tb_ir::Type,
-    properties: Vec<(String, Attr)>,
-) -> Value {
-    let ctx = rewriter.ctx_mut();
-    let loc = ctx.op(before).loc;
-    let name = ctx.intern_op_name(name);
-    let properties = (!properties.is_empty()).then(|| ctx.dictionary_attr(properties));
-    let op = rewriter.create_op_before(
-        before,
-        OperationState {
-            name,
-            operands,
-            result_types: vec![result],
-            successors: vec![],
-            num_regions: 0,
-            properties,
-            attributes: vec![],
-            loc,
-        },
-    );
-    rewriter.ctx().op(op).results[0]
-}
+use super::rules::emit;
 
 /// An extended op whose second result (carry or high half) is unused is the plain op:
 /// `addui_extended` → `addi`, `mul*_extended` → `muli`.
@@ -65,7 +37,7 @@ impl RewritePattern for ExtendedToPlain {
         let ty = ctx.value_type(first);
         let none = tb_ir::ods::default_value(rewriter.ctx_mut(), "#arith.overflow<none>");
         let properties = vec![("overflowFlags".to_string(), none)];
-        let plain = create_before(rewriter, op, self.plain, operands, ty, properties);
+        let plain = emit(rewriter, op, self.plain, operands, ty, properties);
         rewriter.replace_all_uses(first, plain);
         rewriter.erase_op(op);
         true
@@ -110,7 +82,7 @@ impl RewritePattern for MulSIExtendedByOne {
         let bool_ty = super::fold::with_element(ctx, ty, i1);
         let i64_ty = ctx.integer_type(64, tb_ir::Signedness::Signless);
         let predicate = ctx.integer_attr(super::attrs::CmpIPredicate::Slt as i128, i64_ty);
-        let zero = create_before(
+        let zero = emit(
             rewriter,
             op,
             "arith.constant",
@@ -118,7 +90,7 @@ impl RewritePattern for MulSIExtendedByOne {
             ty,
             vec![("value".to_string(), zero_attr)],
         );
-        let negative = create_before(
+        let negative = emit(
             rewriter,
             op,
             "arith.cmpi",
@@ -126,7 +98,7 @@ impl RewritePattern for MulSIExtendedByOne {
             bool_ty,
             vec![("predicate".to_string(), predicate)],
         );
-        let high = create_before(rewriter, op, "arith.extsi", vec![negative], ty, vec![]);
+        let high = emit(rewriter, op, "arith.extsi", vec![negative], ty, vec![]);
         rewriter.replace_op(op, &[x, high]);
         true
     }
