@@ -4,32 +4,13 @@
 //! inputs against the graph-level program, for `dense` and `dense_resource` weights, shapes
 //! the register block does not divide, and with `pack-constants=false`.
 
-use tb_interpreter::check::{CheckReport, Tolerance, check_transform};
-use tb_ir::pass::{Instrumentation, PassManager, PassRegistry, Pipeline};
+mod common;
 
+use tb_interpreter::check::CheckReport;
+
+/// `common::check_pipeline_with_seeds` on 3 seeds.
 fn check(src: &str, pipeline: &str) -> CheckReport {
-    let report = check_transform(
-        src,
-        |ctx, module| {
-            let mut registry = PassRegistry::new();
-            tb_passes::register_all(&mut registry);
-            let mut pm = PassManager::new(&Pipeline::parse(pipeline).unwrap(), &registry).unwrap();
-            let instr = Instrumentation {
-                verify_each: true,
-                ..Instrumentation::default()
-            };
-            pm.run(ctx, module, &instr)
-        },
-        Tolerance::default(),
-        3,
-    )
-    .unwrap_or_else(|e| panic!("{pipeline} changed the program's meaning:\n{e}"));
-    assert!(
-        report.skipped.is_empty(),
-        "every function runs: {:?}",
-        report.skipped
-    );
-    report
+    common::check_pipeline_with_seeds(src, pipeline, 3)
 }
 
 fn lowered_then(kernel: &str) -> String {

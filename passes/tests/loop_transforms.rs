@@ -2,33 +2,10 @@
 //! and `loop-apply-schedule` run under the interpreter's before/after check on random
 //! inputs, on bands with partial tiles, non-zero lower bounds and steps.
 
-use tb_interpreter::check::{CheckReport, Tolerance, check_transform};
-use tb_ir::pass::{Instrumentation, PassManager, PassRegistry, Pipeline};
+mod common;
 
-fn check_pipeline(src: &str, pipeline: &str) -> CheckReport {
-    let report = check_transform(
-        src,
-        |ctx, module| {
-            let mut registry = PassRegistry::new();
-            tb_passes::register_all(&mut registry);
-            let mut pm = PassManager::new(&Pipeline::parse(pipeline).unwrap(), &registry).unwrap();
-            let instr = Instrumentation {
-                verify_each: true,
-                ..Instrumentation::default()
-            };
-            pm.run(ctx, module, &instr)
-        },
-        Tolerance::default(),
-        4,
-    )
-    .unwrap_or_else(|e| panic!("{pipeline} changed the program's meaning:\n{e}"));
-    assert!(
-        report.skipped.is_empty(),
-        "every function runs: {:?}",
-        report.skipped
-    );
-    report
-}
+use common::check_pipeline;
+use tb_interpreter::check::CheckReport;
 
 /// A 13x10x7 matmul accumulating in its output, with `ATTRS` on the outermost loop.
 fn matmul(attrs: &str) -> String {

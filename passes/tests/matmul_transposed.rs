@@ -4,33 +4,9 @@
 //! batched or not: `B` is gathered into `NR`-column panels and the nest register-blocked;
 //! every result is checked against the interpreter on random inputs.
 
-use tb_interpreter::check::{CheckReport, Tolerance, check_transform};
-use tb_ir::pass::{Instrumentation, PassManager, PassRegistry, Pipeline};
+mod common;
 
-fn check_pipeline(src: &str, pipeline: &str) -> CheckReport {
-    let report = check_transform(
-        src,
-        |ctx, module| {
-            let mut registry = PassRegistry::new();
-            tb_passes::register_all(&mut registry);
-            let mut pm = PassManager::new(&Pipeline::parse(pipeline).unwrap(), &registry).unwrap();
-            let instr = Instrumentation {
-                verify_each: true,
-                ..Instrumentation::default()
-            };
-            pm.run(ctx, module, &instr)
-        },
-        Tolerance::default(),
-        4,
-    )
-    .unwrap_or_else(|e| panic!("{pipeline} changed the program's meaning:\n{e}"));
-    assert!(
-        report.skipped.is_empty(),
-        "every function runs: {:?}",
-        report.skipped
-    );
-    report
-}
+use common::check_pipeline;
 
 /// `a x transpose(b)` over the last two dimensions (`batch` leading dimensions on both) as
 /// `convert-te-to-loop` writes it after `te-fuse` folds the transpose into the matmul
