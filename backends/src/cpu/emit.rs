@@ -94,6 +94,7 @@ pub fn emit(
                 .to_vec()
         }
     };
+    super::llvm_diagnostics::take_errors().map_err(|m| Diagnostic::error(ctx.op(module).loc, m))?;
     Ok(Emitted {
         bytes,
         entry_points: built.entry_points,

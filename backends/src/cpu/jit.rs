@@ -228,6 +228,7 @@ impl CompiledModule {
             .machine
             .write_to_memory_buffer(&built.module, FileType::Object)
             .map_err(|m| at_module(format!("LLVM cannot generate code: {m}")))?;
+        super::llvm_diagnostics::take_errors().map_err(at_module)?;
         let jit = Jit::new().map_err(at_module)?;
         jit.add_object(object.as_slice()).map_err(at_module)?;
         let mut entries = Vec::with_capacity(built.entry_points.len());

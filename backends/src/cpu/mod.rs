@@ -14,6 +14,7 @@ pub(crate) mod function;
 pub mod header;
 pub mod heap_stats;
 pub mod jit;
+pub(crate) mod llvm_diagnostics;
 pub(crate) mod loops;
 pub mod manifest;
 pub(crate) mod module;
@@ -71,6 +72,7 @@ pub(crate) fn build<'ctx>(
     jit: bool,
 ) -> Result<Built<'ctx>, Diagnostic> {
     let at_module = |m: String| Diagnostic::error(ir.op(module).loc, m);
+    llvm_diagnostics::install(llvm);
     let machine =
         target::target_machine(&options.target, options.opt_level).map_err(|e| at_module(e.0))?;
     let llvm_module =
@@ -95,6 +97,7 @@ pub(crate) fn build<'ctx>(
         soft_bf16::define_truncations(llvm, &llvm_module).map_err(at_module)?;
     }
     target::optimize(&llvm_module, &machine, options.opt_level).map_err(|e| at_module(e.0))?;
+    llvm_diagnostics::take_errors().map_err(at_module)?;
     Ok(Built {
         module: llvm_module,
         machine,
