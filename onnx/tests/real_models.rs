@@ -1,0 +1,189 @@
+//! Trained models other tools exported, as public packages ship them: PaddleOCR's text
+//! detector, recognizer and orientation classifier (paddle2onnx, opsets 11-12), a YOLOv8n
+//! detector (Ultralytics' exporter), and a voice-activity detector (PyTorch and spox
+//! exports). `models/real_models.py` links each model file from its package (installed by
+//! scripts/setup.sh from requirements-models.txt), draws seeded inputs and records
+//! onnxruntime's outputs. Each model is imported with its inputs' shapes fixed (the
+//! exporters leave dimensions open), lowered by the CPU pipeline, compiled for the host and
+//! run on all cores; every output must match onnxruntime's element by element within
+//! `|ours - theirs| <= RTOL * |theirs| + ATOL * max|theirs|`.
+//!
+//! Without `.venv` or the model packages the tests say why and pass (and fail under
+//! `CI=true`).
+
+mod common;
+
+use std::io::Write;
+use std::path::Path;
+use std::process::Command;
+use std::time::Instant;
+
+use tb_backends::cpu::{CompileOptions, CompiledModule};
+use tb_interpreter::{Tensor, read_npy};
+use tb_ir::pass::{Instrumentation, PassManager, PassRegistry, Pipeline};
+use tb_onnx::Model;
+use tb_onnx::import::{ImportOptions, import_model};
+
+/// onnxruntime's and our kernels sum in different orders (and onnxruntime fuses Conv and
+/// BatchNormalization), so results differ in the last bits; a wrong kernel is off by O(1).
+const RTOL: f64 = 1e-3;
+/// The absolute part, on the scale of the output: outputs near zero (probabilities of
+/// 1e-13, box offsets) have no meaningful relative error.
+const ATOL: f64 = 1e-5;
+
+/// Writes model `name` with its inputs and onnxruntime's outputs into a fresh temporary
+/// directory; `Err` says why it cannot be made here.
+fn generate(name: &str) -> Result<tempfile::TempDir, String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let python = root.join(".venv/bin/python");
+    let probe = Command::new(&python)
+        .args([
+            "-c",
+            "import onnx, onnxruntime, numpy, importlib.util as u; \
+             assert all(u.find_spec(p) for p in ('rapidocr_onnxruntime', 'silero_vad', 'nudenet'))",
+        ])
+        .output();
+    if !probe.is_ok_and(|o| o.status.success()) {
+        return Err(format!(
+            "{} lacks onnx, onnxruntime or the model packages of requirements-models.txt; \
+             run scripts/setup.sh",
+            python.display()
+        ));
+    }
+    let out = tempfile::tempdir().map_err(|e| format!("no temporary directory: {e}"))?;
+    let output = Command::new(&python)
+        .arg(root.join("models/real_models.py"))
+        .arg(out.path())
+        .args(["--models", name])
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", python.display()))?;
+    assert!(
+        output.status.success(),
+        "models/real_models.py failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    Ok(out)
+}
+
+fn read_numbered(dir: &Path, prefix: &str) -> Vec<Tensor> {
+    (0..)
+        .map(|i| dir.join(format!("{prefix}_{i}.npy")))
+        .take_while(|p| p.exists())
+        .map(|p| read_npy(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display())))
+        .collect()
+}
+
+/// The largest `|a - e| / (RTOL * |e| + ATOL * max|e|)`: at most 1 when every element is
+/// within tolerance.
+fn worst_ratio(actual: &Tensor, expected: &Tensor) -> f64 {
+    assert_eq!(actual.shape(), expected.shape(), "output shapes differ");
+    let (a, e) = (actual.to_f64_vec(), expected.to_f64_vec());
+    let scale = e.iter().fold(0f64, |m, x| m.max(x.abs())).max(f64::MIN_POSITIVE);
+    a.iter().zip(&e).fold(0f64, |worst, (x, y)| {
+        let ratio = if x.is_finite() {
+            (x - y).abs() / (RTOL * y.abs() + ATOL * scale)
+        } else {
+            f64::INFINITY
+        };
+        worst.max(ratio)
+    })
+}
+
+fn report(test: &str, line: std::fmt::Arguments) {
+    let _ = std::io::stderr().write_all(format!("{test}: {line}\n").as_bytes());
+}
+
+/// Imports, compiles and runs model `name`; compares with onnxruntime.
+fn check(name: &str) {
+    let test = format!("real_models::{name}");
+    let out = match generate(name) {
+        Ok(out) => out,
+        Err(why) => return common::skip(&test, why),
+    };
+    let dir = out.path().join(name);
+    let inputs = read_numbered(&dir, "input");
+    let expected = read_numbered(&dir, "expected");
+    let names = std::fs::read_to_string(dir.join("input_names.txt")).unwrap();
+
+    let start = Instant::now();
+    let model = Model::load(dir.join("model.onnx")).unwrap();
+    let mut options = ImportOptions {
+        cleanup: Some(tb_passes::register_all),
+        ..ImportOptions::default()
+    };
+    for (input, value) in names.lines().zip(&inputs) {
+        let shape = value.shape().iter().map(|&d| d as i64).collect();
+        options.input_shapes.insert(input.to_string(), shape);
+    }
+    let mut imported =
+        import_model(&model, &options).unwrap_or_else(|e| panic!("{name} does not import:\n{e}"));
+    let mut registry = PassRegistry::new();
+    tb_passes::register_all(&mut registry);
+    let pipeline = Pipeline::parse(tb_passes::pipelines::CPU).expect("valid pipeline");
+    PassManager::new(&pipeline, &registry)
+        .expect("registered passes")
+        .run(
+            &mut imported.ctx,
+            imported.module,
+            &Instrumentation::default(),
+        )
+        .unwrap_or_else(|d| panic!("{name} does not lower: {}", d.message));
+    let compile_options = CompileOptions {
+        threads: Some(0),
+        functions: Some(vec![imported.function.clone()]),
+        ..CompileOptions::default()
+    };
+    let compiled = CompiledModule::compile(&imported.ctx, imported.module, &compile_options)
+        .unwrap_or_else(|d| panic!("{name} does not compile: {}", d.message));
+    let compile_time = start.elapsed();
+    let start = Instant::now();
+    let results = compiled
+        .run(&imported.function, &inputs)
+        .unwrap_or_else(|e| panic!("{name} does not run compiled: {e}"));
+    let run_time = start.elapsed();
+
+    assert_eq!(results.len(), expected.len(), "{test}: number of outputs");
+    for (i, (r, e)) in results.iter().zip(&expected).enumerate() {
+        let worst = worst_ratio(r, e);
+        report(
+            &test,
+            format_args!(
+                "output #{i} {:?}: worst error {worst:.3} of the tolerance; import, lower and \
+                 compile {:.1} s, run {:.3} s",
+                e.shape(),
+                compile_time.as_secs_f64(),
+                run_time.as_secs_f64()
+            ),
+        );
+        assert!(
+            worst <= 1.0,
+            "{test}: output #{i} differs from onnxruntime: {worst:.3} times the tolerance \
+             (rtol {RTOL:e}, atol {ATOL:e} of the largest magnitude)"
+        );
+    }
+}
+
+#[test]
+fn ppocr_text_detector_matches_onnxruntime() {
+    check("ppocr_det");
+}
+
+#[test]
+fn ppocr_text_recognizer_matches_onnxruntime() {
+    check("ppocr_rec");
+}
+
+#[test]
+fn ppocr_orientation_classifier_matches_onnxruntime() {
+    check("ppocr_cls");
+}
+
+#[test]
+fn yolov8n_detector_matches_onnxruntime() {
+    check("yolov8n");
+}
+
+#[test]
+fn silero_vad_lstm_export_matches_onnxruntime() {
+    check("silero_vad_openvino");
+}
