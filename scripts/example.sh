@@ -4,8 +4,9 @@
 # lowers it graph -> te -> loop, compiles it for this CPU, runs it on examples/cnn-input.npy,
 # checks the result against the reference interpreter and times 100 runs. Then it deploys the
 # same model: one tb-translate command makes a shared library (with its header, manifest and
-# thread pool), a C program calls it, and tb-run checks the program's result; last, the
-# Python API compiles and runs the model from Python.
+# thread pool), a C program calls it, and tb-run checks the program's result; then the
+# Python API compiles and runs the model from Python; last, an OCR pipeline of three trained
+# PaddleOCR models reads the text of a rendered image.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -36,3 +37,7 @@ run .venv/bin/python -c 'import numpy, tensorbind
 module = tensorbind.compile("examples/cnn.onnx", threads=2)
 print(module)
 print(module.run(numpy.load("examples/cnn-input.npy"))[0])'
+
+# A real pipeline: PaddleOCR's detector, orientation classifier and recognizer, compiled by
+# TensorBind, read back the text they are shown (examples/ocr/ocr.py).
+run .venv/bin/python examples/ocr/ocr.py
