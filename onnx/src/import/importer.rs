@@ -313,7 +313,11 @@ impl Importer<'_> {
         let known_op = supported_op && ops::supported_operators().contains(&node.op_type.as_str());
         if !known_op {
             let what = if supported_op {
-                format!("operator '{}' is not supported", node.op_type)
+                format!(
+                    "operator '{}' is not supported{}",
+                    node.op_type,
+                    super::unsupported::reason(&node.op_type)
+                )
             } else {
                 format!("operator domain '{}' is not supported", node.domain)
             };

@@ -27,6 +27,7 @@ pub mod ops;
 pub mod signature;
 pub mod sizes;
 pub mod types;
+mod unsupported;
 
 use std::collections::HashMap;
 
