@@ -255,6 +255,18 @@ func.func @conv_transpose_groups(%x: tensor<1x4x3xf32>, %w: tensor<4x1x2xf32>) -
   %0 = graph.conv_transpose %x, %w {dilations = array<i64: 2>, group = 2 : i64, strides = array<i64: 2>} : (tensor<1x4x3xf32>, tensor<4x1x2xf32>) -> tensor<1x2x7xf32>
   return %0 : tensor<1x2x7xf32>
 }
+func.func @conv_transpose_phases_groups_uneven(%x: tensor<1x4x3x3xf32>, %w: tensor<4x3x4x4xf32>, %b: tensor<6xf32>) -> tensor<1x6x7x7xf32> {
+  %0 = graph.conv_transpose %x, %w, %b {group = 2 : i64, pads = array<i64: 1, 0, 2, 1>, strides = array<i64: 3, 2>} : (tensor<1x4x3x3xf32>, tensor<4x3x4x4xf32>, tensor<6xf32>) -> tensor<1x6x7x7xf32>
+  return %0 : tensor<1x6x7x7xf32>
+}
+func.func @conv_transpose_phases_output_padding(%x: tensor<2x8x5x5xf32>, %w: tensor<8x2x3x3xf32>) -> tensor<2x2x10x10xf32> {
+  %0 = graph.conv_transpose %x, %w {output_padding = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<2x8x5x5xf32>, tensor<8x2x3x3xf32>) -> tensor<2x2x10x10xf32>
+  return %0 : tensor<2x2x10x10xf32>
+}
+func.func @conv_transpose_phases_kernel_below_stride(%x: tensor<1x2x4xf32>, %w: tensor<2x3x2xf32>) -> tensor<1x3x11xf32> {
+  %0 = graph.conv_transpose %x, %w {strides = array<i64: 3>} : (tensor<1x2x4xf32>, tensor<2x3x2xf32>) -> tensor<1x3x11xf32>
+  return %0 : tensor<1x3x11xf32>
+}
 "#,
     );
 }

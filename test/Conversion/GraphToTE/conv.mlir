@@ -42,10 +42,29 @@ func.func @grouped(%x: tensor<1x4x6x6xf32>, %w: tensor<6x2x2x2xf32>) -> tensor<1
   return %0 : tensor<1x6x2x2xf32>
 }
 
-// ConvTranspose reads input position (o + pad - k) / stride where the stride divides it.
-// CHECK-LABEL: func.func @conv_transpose
+// A strided ConvTranspose is computed per output phase: with o + pad = q * stride + r,
+// only taps k = r + j * stride reach o, from input q - j. The phases are computed into
+// [n, r0, r1, m, q0, q1] (a 3x3 kernel at stride 2: two taps per phase, the last one read
+// as zero past the kernel's end) and interleaved into the output.
+// CHECK-LABEL: func.func @conv_transpose(
+// CHECK: %[[PH:.*]] = te.compute (%{{.*}}, %{{.*}}) [%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] reduce [%{{.*}}, %{{.*}}, %{{.*}}] in [2, 2, 2] combiner = sum
+// CHECK-NEXT: %[[X:.*]] = te.read %{{.*}}[(d0, d1, d2, d3, d4, d5, d6, d7, d8) -> (d0, d6, d4 - d7, d5 - d8)] {padding = 0.000000e+00 : f32}
+// CHECK-NEXT: %[[W:.*]] = te.read %{{.*}}[(d0, d1, d2, d3, d4, d5, d6, d7, d8) -> (d6, d3, d1 + d7 * 2, d2 + d8 * 2)] {padding = 0.000000e+00 : f32}
+// CHECK-NEXT: %[[P:.*]] = arith.mulf %[[X]], %[[W]] : f32
+// CHECK-NEXT: te.yield %[[P]] : f32
+// CHECK-NEXT: } : (tensor<1x2x3x3xf32>, tensor<2x3x3x3xf32>) -> tensor<1x2x2x3x3x3xf32>
+// CHECK: te.read %[[PH]][(d0, d1, d2, d3) -> (d0, (d2 + 1) mod 2, (d3 + 1) mod 2, d1, (d2 + 1) floordiv 2, (d3 + 1) floordiv 2)]
+// CHECK-NOT: arith.remsi
+func.func @conv_transpose(%x: tensor<1x2x3x3xf32>, %w: tensor<2x3x3x3xf32>) -> tensor<1x3x5x5xf32> {
+  %0 = graph.conv_transpose %x, %w {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x2x3x3xf32>, tensor<2x3x3x3xf32>) -> tensor<1x3x5x5xf32>
+  return %0 : tensor<1x3x5x5xf32>
+}
+
+// With a dilation, ConvTranspose reads input position (o + pad - k * dilation) / stride
+// and keeps only the taps the stride divides exactly.
+// CHECK-LABEL: func.func @conv_transpose_dilated
 // CHECK: reduce [%{{.*}}, %{{.*}}, %{{.*}}] in [2, 3, 3] combiner = sum
-// CHECK-NEXT: %[[X:.*]] = te.read %{{.*}}[(d0, d1, d2, d3, d4, d5, d6) -> (d0, d4, (d2 - d5 + 1) floordiv 2, (d3 - d6 + 1) floordiv 2)] {padding = 0.000000e+00 : f32}
+// CHECK-NEXT: %[[X:.*]] = te.read %{{.*}}[(d0, d1, d2, d3, d4, d5, d6) -> (d0, d4, -d5 + (d2 + 1) floordiv 2, -d6 + (d3 + 1) floordiv 2)] {padding = 0.000000e+00 : f32}
 // CHECK-NEXT: %[[W:.*]] = te.read %{{.*}}[(d0, d1, d2, d3, d4, d5, d6) -> (d4, d1, d5, d6)] : tensor<2x3x3x3xf32>
 // CHECK-NEXT: %[[P:.*]] = arith.mulf %[[X]], %[[W]] : f32
 // CHECK: %[[R0:.*]] = arith.remsi %{{.*}}, %{{.*}} : index
@@ -56,7 +75,7 @@ func.func @grouped(%x: tensor<1x4x6x6xf32>, %w: tensor<6x2x2x2xf32>) -> tensor<1
 // CHECK-NEXT: %[[Z:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT: %[[V:.*]] = arith.select %[[E]], %[[P]], %[[Z]] : f32
 // CHECK-NEXT: te.yield %[[V]] : f32
-func.func @conv_transpose(%x: tensor<1x2x3x3xf32>, %w: tensor<2x3x3x3xf32>) -> tensor<1x3x5x5xf32> {
-  %0 = graph.conv_transpose %x, %w {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x2x3x3xf32>, tensor<2x3x3x3xf32>) -> tensor<1x3x5x5xf32>
-  return %0 : tensor<1x3x5x5xf32>
+func.func @conv_transpose_dilated(%x: tensor<1x2x3x3xf32>, %w: tensor<2x3x3x3xf32>) -> tensor<1x3x7x7xf32> {
+  %0 = graph.conv_transpose %x, %w {dilations = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x2x3x3xf32>, tensor<2x3x3x3xf32>) -> tensor<1x3x7x7xf32>
+  return %0 : tensor<1x3x7x7xf32>
 }

@@ -1,7 +1,8 @@
 //! Convolutions. `graph.conv` is a sum over input channels of the group and kernel
 //! positions, reading the input through `o * stride + k * dilation - pad` with zero
 //! padding outside; `graph.conv_transpose` reads input position
-//! `(o + pad - k * dilation) / stride` where that division is exact. A bias is an
+//! `(o + pad - k * dilation) / stride` where that division is exact (with a stride, unit
+//! dilations and no negative pad: per output phase, only the taps that divide). A bias is an
 //! elementwise epilogue. Grouped (and depthwise) convolutions pick the input channel
 //! `group(m) * C/group + c`.
 
@@ -115,9 +116,110 @@ fn conv_transpose(l: &mut Lowering) -> LowerResult {
     let (xs, ws) = (l.shape(x), l.shape(w));
     let g = shape::conv_transpose_geometry(&xs, &ws, None, &attrs).map_err(|e| e.message)?;
     let element = l.result_element(0);
-    let ns = g.kernel.len();
     let group = attrs.conv.group.max(1);
     let (channels_per_group, out_per_group) = (xs[1] / group, ws[1]);
+    let strided = g.strides.iter().any(|&s| s > 1);
+    // The phase form needs unit dilations (taps of one phase are then a stride apart) and
+    // no negative begin pad (which would put outputs before phase 0).
+    let phased = strided
+        && g.dilations.iter().all(|&d| d == 1)
+        && g.pads_begin.iter().all(|&p| p >= 0)
+        && !g.kernel.contains(&0);
+    let sum = if phased {
+        conv_transpose_by_phase(l, x, w, &g, channels_per_group, out_per_group, group)?
+    } else {
+        conv_transpose_direct(l, x, w, &g, channels_per_group, out_per_group, group)?
+    };
+    Ok(vec![add_bias(l, sum, bias, &g.output, element)?])
+}
+
+/// A strided transposed convolution split by output phase (sub-pixel form): writing
+/// `o + pad = q * stride + r`, only the taps `k = r + j * stride` reach output `o`, each
+/// from input `q - j`. So every phase `r` is a dense convolution over `j` (kernel extent
+/// `ceil(K / stride)`) with no remainder test, instead of testing all `K` taps per output
+/// and discarding `1 - 1/stride` of them. Phases are computed into `[n, r.., m, q..]`
+/// (the input's spatial positions innermost, so reads are contiguous) and interleaved
+/// into the output by a second, elementwise compute.
+fn conv_transpose_by_phase(
+    l: &mut Lowering,
+    x: Value,
+    w: Value,
+    g: &WindowGeometry,
+    channels_per_group: i64,
+    out_per_group: i64,
+    group: i64,
+) -> LowerResult<Value> {
+    let ns = g.kernel.len();
+    let acc = l.compute_type(l.result_element(0));
+    // Domain: n, r_0.., m, q_0.. | c, j_0..
+    let (r, m, q) = (
+        |i: usize| dim(1 + i),
+        dim(1 + ns),
+        |i: usize| dim(2 + ns + i),
+    );
+    let (c, j) = (dim(2 + 2 * ns), |i: usize| dim(3 + 2 * ns + i));
+    let channel = if group == 1 {
+        c
+    } else {
+        m.clone().floor_div(out_per_group) * channels_per_group + c
+    };
+    let out_in_group = if group == 1 {
+        m
+    } else {
+        m.modulo(out_per_group)
+    };
+    let mut x_exprs = vec![dim(0), channel.clone()];
+    let mut w_exprs = vec![channel, out_in_group];
+    let mut phases = vec![g.output[0]];
+    phases.extend(&g.strides);
+    phases.push(g.output[1]);
+    let mut extents = vec![channels_per_group];
+    for i in 0..ns {
+        x_exprs.push(q(i) - j(i));
+        w_exprs.push(r(i) + j(i) * g.strides[i]);
+        let reach = g.output_spatial[i] + g.pads_begin[i];
+        phases.push((reach + g.strides[i] - 1) / g.strides[i]);
+        extents.push((g.kernel[i] + g.strides[i] - 1) / g.strides[i]);
+    }
+    let by_phase = l.compute(
+        &phases,
+        acc,
+        Some(Reduction {
+            extents: &extents,
+            combiner: Combiner::Sum,
+        }),
+        |b| {
+            // Inputs before the first or past the last position, and taps past the
+            // kernel's end (when the stride does not divide it), contribute zero.
+            let xv = b.read_padded(x, x_exprs, 0.0);
+            let xv = b.widen(xv);
+            let wv = b.read_padded(w, w_exprs, 0.0);
+            let wv = b.widen(wv);
+            Ok(b.mul(xv, wv))
+        },
+    )?;
+    // out[n, m, o..] = by_phase[n, (o + pad) mod s.., m, (o + pad) floordiv s..]
+    let mut exprs = vec![dim(0)];
+    let shifted = |i: usize| dim(2 + i) + g.pads_begin[i];
+    exprs.extend((0..ns).map(|i| shifted(i).modulo(g.strides[i])));
+    exprs.push(dim(1));
+    exprs.extend((0..ns).map(|i| shifted(i).floor_div(g.strides[i])));
+    l.compute(&g.output, acc, None, |b| Ok(b.read(by_phase, exprs)))
+}
+
+/// A transposed convolution read through `(o + pad - k * dilation) / stride`, every tap
+/// tested for an exact division: the form for unit strides and for dilated kernels.
+fn conv_transpose_direct(
+    l: &mut Lowering,
+    x: Value,
+    w: Value,
+    g: &WindowGeometry,
+    channels_per_group: i64,
+    out_per_group: i64,
+    group: i64,
+) -> LowerResult<Value> {
+    let ns = g.kernel.len();
+    let element = l.result_element(0);
     // Domain: n, m, o_0.. | c, k_0..
     let c = dim(2 + ns);
     let channel = if group == 1 {
@@ -182,5 +284,5 @@ fn conv_transpose(l: &mut Lowering) -> LowerResult {
             },
         )?
     };
-    Ok(vec![add_bias(l, sum, bias, &g.output, element)?])
+    Ok(sum)
 }
