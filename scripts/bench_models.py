@@ -1,13 +1,15 @@
 """Times TensorBind's native path against onnxruntime on real-architecture models.
 
-Builds ResNet-18, MobileNet-V2 and a BERT-style encoder (models/make_models.py), runs each
+Builds ResNet-18, MobileNet-V2 and a BERT-style encoder (models/make_models.py), or takes the
+trained models of models/real_models.py (PP-OCR, YOLOv8n, Silero VAD: `--models ppocr_det,...`
+or `--models real`), runs each
 through `tb-run MODEL.onnx --input ... --bench N --threads T` and through onnxruntime in the
 same process run (one warm-up, then N timed runs, intra_op_num_threads=T), and prints one
 table. A model tb-run cannot run gets its error line and the others go on; the exit status
 is non-zero only when onnxruntime itself fails (or a --check comparison fails).
 
     .venv/bin/python scripts/bench_models.py [--runs N] [--threads T]
-        [--models resnet18,mobilenetv2,bert] [--out-dir DIR] [--check]
+        [--models resnet18,mobilenetv2,bert|real|ppocr_det,...] [--out-dir DIR] [--check]
 """
 
 import argparse
@@ -28,6 +30,7 @@ sys.path.insert(0, str(ROOT / "models"))
 # Found through the path set just above; make_models exits with a clear message when
 # numpy, onnx or onnxruntime is missing.
 import make_models  # noqa: E402
+import real_models  # noqa: E402
 import numpy as np  # noqa: E402
 import onnx  # noqa: E402
 import ort_runner  # noqa: E402
@@ -66,12 +69,26 @@ class Result:
     check_problem: Optional[str] = None
 
 
+def model_names(text):
+    """The synthetic models of make_models.py and the trained ones of real_models.py."""
+    names = []
+    for name in (n.strip() for n in text.split(",") if n.strip()):
+        names += list(real_models.MODELS) if name == "real" else [name]
+    unknown = [n for n in names if n not in make_models.MODELS and n not in real_models.MODELS]
+    if unknown or not names:
+        raise argparse.ArgumentTypeError(
+            f"unknown model(s) {', '.join(unknown) or '(none given)'}; choose from "
+            f"{', '.join(make_models.MODELS)}, {', '.join(real_models.MODELS)} or real")
+    return names
+
+
 def parse_args():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--runs", type=int, default=10, help="timed runs per model and engine (default 10)")
     p.add_argument("--threads", type=int, default=1, help="threads for both engines; 0: all cores (default 1)")
-    p.add_argument("--models", type=make_models.model_names, default=list(make_models.MODELS),
-                   help="comma-separated subset of " + ",".join(make_models.MODELS))
+    p.add_argument("--models", type=model_names, default=list(make_models.MODELS),
+                   help="comma-separated subset of " + ",".join(make_models.MODELS) + ", or of "
+                   + ",".join(real_models.MODELS) + " ('real': all of the latter)")
     p.add_argument("--out-dir", type=Path, help="where to build the models (default: a temporary directory)")
     p.add_argument("--check", action="store_true",
                    help="also run tb-run with --output-dir and compare its outputs with onnxruntime's")
@@ -212,7 +229,12 @@ def main():
     args = parse_args()
     with tempfile.TemporaryDirectory(prefix="tb-bench-models-") as scratch:
         out_dir = args.out_dir or Path(scratch)
-        make_models.main([str(out_dir), "--models", ",".join(args.models)])
+        synthetic = [n for n in args.models if n in make_models.MODELS]
+        trained = [n for n in args.models if n in real_models.MODELS]
+        if synthetic:
+            make_models.main([str(out_dir), "--models", ",".join(synthetic)])
+        if trained:
+            real_models.main([str(out_dir), "--models", ",".join(trained)])
         results = []
         for name in args.models:
             model_dir = out_dir / name

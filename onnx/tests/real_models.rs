@@ -78,7 +78,10 @@ fn read_numbered(dir: &Path, prefix: &str) -> Vec<Tensor> {
 fn worst_ratio(actual: &Tensor, expected: &Tensor) -> f64 {
     assert_eq!(actual.shape(), expected.shape(), "output shapes differ");
     let (a, e) = (actual.to_f64_vec(), expected.to_f64_vec());
-    let scale = e.iter().fold(0f64, |m, x| m.max(x.abs())).max(f64::MIN_POSITIVE);
+    let scale = e
+        .iter()
+        .fold(0f64, |m, x| m.max(x.abs()))
+        .max(f64::MIN_POSITIVE);
     a.iter().zip(&e).fold(0f64, |worst, (x, y)| {
         let ratio = if x.is_finite() {
             (x - y).abs() / (RTOL * y.abs() + ATOL * scale)
@@ -112,7 +115,7 @@ fn check(name: &str) {
         ..ImportOptions::default()
     };
     for (input, value) in names.lines().zip(&inputs) {
-        let shape = value.shape().iter().map(|&d| d as i64).collect();
+        let shape = value.shape().to_vec();
         options.input_shapes.insert(input.to_string(), shape);
     }
     let mut imported =
