@@ -224,6 +224,14 @@ fn hints_of(tr: &Translator, op: OpId, body: BlockId) -> TResult<LoopHints> {
 }
 
 fn translate_loop(tr: &mut Translator, op: OpId) -> TResult {
+    if super::kernel_outline::should_outline(tr, op) {
+        return super::kernel_outline::emit(tr, op, translate_loop_here);
+    }
+    translate_loop_here(tr, op)
+}
+
+/// Emits loop `op` in the function being defined.
+fn translate_loop_here(tr: &mut Translator, op: OpId) -> TResult {
     let ir = tr.ir;
     let dims = loop_::loop_dims(ir, op).ok_or("has malformed bounds")?;
     let body = loop_::body(ir, op).ok_or("has no body")?;

@@ -14,6 +14,7 @@ pub(crate) mod function;
 pub mod header;
 pub mod heap_stats;
 pub mod jit;
+mod kernel_outline;
 pub(crate) mod llvm_diagnostics;
 pub(crate) mod loops;
 pub mod manifest;

@@ -30,7 +30,7 @@ use super::translate::{TResult, Translator};
 pub const PARALLEL_FOR: &str = "tb_rt_parallel_for";
 
 /// Values used inside `op`'s regions but defined outside `op`, in first-use order.
-fn captured_values(tr: &Translator, op: OpId) -> Vec<Value> {
+pub(crate) fn captured_values(tr: &Translator, op: OpId) -> Vec<Value> {
     let ir = tr.ir;
     let mut inside: FxHashSet<Value> = FxHashSet::default();
     let mut order = Vec::new();
