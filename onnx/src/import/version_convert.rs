@@ -111,6 +111,11 @@ const RULES: &[Rule] = &[
     Rule {
         op: "Dropout",
         changed_in: 12,
+        apply: dropout_mask_zeros,
+    },
+    Rule {
+        op: "Dropout",
+        changed_in: 12,
         apply: dropout_ratio_attribute,
     },
     Rule {
@@ -166,7 +171,11 @@ pub fn upgrade(
         fresh: 0,
     };
     for rule in rules {
+        // A rule's nodes after the node read its outputs as every earlier rule left them,
+        // so they come before the earlier rules' nodes.
+        let earlier = std::mem::take(&mut rewrite.after);
         (rule.apply)(&mut rewrite)?;
+        rewrite.after.extend(earlier);
     }
     let Rewrite {
         node,
@@ -290,6 +299,7 @@ impl Rewrite<'_, '_> {
         (fresh, old)
     }
 
+    /// A node after the converted one.
     fn push_after(
         &mut self,
         op_type: &str,
@@ -395,7 +405,7 @@ fn slice_attributes(r: &mut Rewrite) -> Result<(), Problem> {
 }
 
 /// Pad before 11: `pads` and the constant `value` (default 0) are attributes; since,
-/// input 1 and a scalar input 2 of the data's element type.
+/// input 1 and, for the constant mode, a scalar input 2 of the data's element type.
 fn pad_attributes(r: &mut Rewrite) -> Result<(), Problem> {
     let pads = r
         .take_ints("pads")?
@@ -404,8 +414,15 @@ fn pad_attributes(r: &mut Rewrite) -> Result<(), Problem> {
     let dtype = r.facts(0)?.dtype;
     let pads = r.ints("pads", &pads);
     r.set_input(1, pads);
-    let value = r.constant("value", Tensor::scalar(value).cast(dtype));
-    r.set_input(2, value);
+    // The value only means something to (and is only accepted by) the constant mode.
+    let mode = r
+        .node
+        .attr_string_or("mode", "constant")
+        .map_err(attr_problem)?;
+    if mode == "constant" {
+        let value = r.constant("value", Tensor::scalar(value).cast(dtype));
+        r.set_input(2, value);
+    }
     Ok(())
 }
 
@@ -446,6 +463,16 @@ fn dropout_mask_type(r: &mut Rewrite) -> Result<(), Problem> {
         let dtype = r.facts(0)?.dtype;
         let (mask, old) = r.redirect_output(1, "mask");
         r.push_after("Cast", &[&mask], &old, vec![to_attr(dtype)]);
+    }
+    Ok(())
+}
+
+/// Dropout before 12 leaves the mask of an inference run unspecified; onnxruntime writes
+/// zeros (false), where 12 on specifies ones (true): the mask is negated.
+fn dropout_mask_zeros(r: &mut Rewrite) -> Result<(), Problem> {
+    if r.node.output.get(1).is_some_and(|m| !m.is_empty()) {
+        let (mask, old) = r.redirect_output(1, "mask");
+        r.push_after("Not", &[&mask], &old, vec![]);
     }
     Ok(())
 }
