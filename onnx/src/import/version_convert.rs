@@ -293,10 +293,15 @@ impl Rewrite<'_, '_> {
 
     /// The node's output `k` becomes a fresh value, which the caller turns into the old
     /// output with nodes after it; gives (fresh, old).
-    fn redirect_output(&mut self, k: usize, what: &str) -> (String, String) {
+    fn redirect_output(&mut self, k: usize, what: &str) -> Result<(String, String), Problem> {
+        if self.node.output.get(k).is_none_or(String::is_empty) {
+            return Err(Problem::invalid(format!(
+                "output #{k} is required but missing"
+            )));
+        }
         let fresh = self.fresh_name(what);
         let old = std::mem::replace(&mut self.node.output[k], fresh.clone());
-        (fresh, old)
+        Ok((fresh, old))
     }
 
     /// A node after the converted one.
@@ -351,10 +356,11 @@ fn normalize_axis(axis: i64, rank: i64) -> Result<i64, Problem> {
     Ok(if axis < 0 { axis + rank } else { axis })
 }
 
-/// Softmax, LogSoftmax and Hardmax before 13 coerce the input to 2-D at `axis` (default
-/// 1) and normalize over the second dimension, i.e. over every axis from `axis` on; since
-/// 13 they normalize along `axis` alone. The same when `axis` is the last axis; otherwise
-/// Flatten at `axis`, the op along axis 1, and a Reshape back to the input's shape.
+/// Softmax, LogSoftmax and Hardmax before 13 coerce the input to 2-D at `axis` (default:
+/// axis 1) and normalize over the second dimension, i.e. over every axis from `axis` on;
+/// since 13 they normalize along `axis` alone. The same when `axis` is the last axis;
+/// otherwise Flatten at `axis`, the op along axis 1, and a Reshape back to the input's
+/// shape.
 fn softmax_2d_coercion(r: &mut Rewrite) -> Result<(), Problem> {
     let axis = r.take_int("axis")?.unwrap_or(1);
     let shape = r.facts(0)?.shape.clone();
@@ -369,7 +375,7 @@ fn softmax_2d_coercion(r: &mut Rewrite) -> Result<(), Problem> {
     r.push_before("Flatten", &[&x], &flat, vec![int_attr("axis", axis)]);
     r.node.input[0] = flat;
     r.node.attribute.push(int_attr("axis", 1));
-    let (y2d, y) = r.redirect_output(0, "rows");
+    let (y2d, y) = r.redirect_output(0, "rows")?;
     let to = r.ints("shape", &shape);
     r.push_after("Reshape", &[&y2d, &to], &y, vec![]);
     Ok(())
@@ -461,7 +467,7 @@ fn axes_attribute(r: &mut Rewrite) -> Result<(), Problem> {
 fn dropout_mask_type(r: &mut Rewrite) -> Result<(), Problem> {
     if r.node.output.get(1).is_some_and(|m| !m.is_empty()) {
         let dtype = r.facts(0)?.dtype;
-        let (mask, old) = r.redirect_output(1, "mask");
+        let (mask, old) = r.redirect_output(1, "mask")?;
         r.push_after("Cast", &[&mask], &old, vec![to_attr(dtype)]);
     }
     Ok(())
@@ -471,7 +477,7 @@ fn dropout_mask_type(r: &mut Rewrite) -> Result<(), Problem> {
 /// zeros (false), where 12 on specifies ones (true): the mask is negated.
 fn dropout_mask_zeros(r: &mut Rewrite) -> Result<(), Problem> {
     if r.node.output.get(1).is_some_and(|m| !m.is_empty()) {
-        let (mask, old) = r.redirect_output(1, "mask");
+        let (mask, old) = r.redirect_output(1, "mask")?;
         r.push_after("Not", &[&mask], &old, vec![]);
     }
     Ok(())
