@@ -5,11 +5,11 @@
 //!
 //! One [`Rule`] per operator-version change, applied in [`RULES`]' order; a rule changes the
 //! node in place and may add nodes before it (to feed it) or after it (to turn its outputs
-//! into the old ones). Operators whose older versions only accept fewer types, fewer
-//! attributes or negative axes not allowed before (ArgMax/ArgMin without
+//! into the old ones). Operators whose older versions accept a subset of what version 13
+//! accepts (fewer element types or attributes, no negative axes: ArgMax/ArgMin without
 //! `select_last_index`, Gemm with a required `C`, Cast, MaxPool/AveragePool without
 //! `ceil_mode` or `dilations`, Max/Min/Sum/Mean without broadcasting, Concat, Flatten,
-//! Gather, the elementwise ops) read the same at opset 13 and have no rule. Operators that
+//! Gather, the elementwise ops) mean the same at opset 13 and have no rule. Operators that
 //! did not exist yet (Mod before 10, BitShift before 11) are refused by validation, naming
 //! the opset that introduced them.
 
