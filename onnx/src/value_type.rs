@@ -151,8 +151,9 @@ fn decode_shape(shape: &TensorShapeProto) -> Result<Vec<Dim>> {
                 Err(OnnxError::invalid("", format!("dimension {n} is negative")))
             }
             Some(dimension::Value::DimValue(n)) => Ok(Dim::Known(*n)),
-            // An empty name carries no information, like an unset dimension.
-            Some(dimension::Value::DimParam(s)) if s.is_empty() => Ok(Dim::Unknown),
+            // An empty name carries no information, like an unset dimension; PaddlePaddle
+            // writes `?` for every unknown dimension, so `?` names no shared size either.
+            Some(dimension::Value::DimParam(s)) if s.is_empty() || s == "?" => Ok(Dim::Unknown),
             Some(dimension::Value::DimParam(s)) => Ok(Dim::Symbolic(s.clone())),
             None => Ok(Dim::Unknown),
         })

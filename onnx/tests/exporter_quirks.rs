@@ -156,6 +156,50 @@ fn a_symbolic_dimension_fixed_by_one_input_fixes_the_others() {
 }
 
 #[test]
+fn a_question_mark_dimension_is_anonymous_not_a_shared_symbol() {
+    // PaddlePaddle writes `?` for every unknown dimension: `[-1, 3, ?, ?]` is not a square.
+    let m = relu(
+        declared("x", &["-1", "3", "?", "?"]),
+        declared("y", &["-1", "3", "?", "?"]),
+    );
+    let imported = import_with(m, &[("x", &[1, 3, 48, 192])]).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(argument_types(&imported), ["tensor<1x3x48x192xf32>"]);
+}
+
+#[test]
+fn a_question_mark_dimension_fixes_nothing_in_other_inputs() {
+    let m = add(
+        declared("x", &["?", "3"]),
+        declared("y", &["?", "3"]),
+        declared("z", &["?", "3"]),
+    );
+    let e = import_with(m, &[("x", &[2, 3])])
+        .err()
+        .expect("y stays open")
+        .to_string();
+    assert!(
+        e.contains("graph input 'y'") && e.contains("--input-shape y="),
+        "{e}"
+    );
+}
+
+#[test]
+fn an_empty_dimension_name_is_anonymous() {
+    let m = add(
+        declared("x", &["", "3"]),
+        declared("y", &["", "3"]),
+        declared("z", &["", "3"]),
+    );
+    // Two sizes for the anonymous dimensions are no conflict (Add broadcasts 1 to 2).
+    let imported =
+        import_with(m, &[("x", &[2, 3]), ("y", &[1, 3])]).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        argument_types(&imported),
+        ["tensor<2x3xf32>", "tensor<1x3xf32>"]
+    );
+}
+
+#[test]
 fn an_unused_initializer_is_a_warning() {
     let m = model(
         17,

@@ -19,7 +19,7 @@ use super::location::{named, node_loc};
 use super::node::{Input, Lowering, NodeCx, OpPlan, Output};
 use super::sizes::check_shape;
 use super::types::{tensor_parts, tensor_type};
-use super::{ImportOptions, cleanup, ops, signature};
+use super::{ImportOptions, cleanup, ops, signature, version_convert};
 use crate::attribute::NodeAttrs;
 use crate::model::Model;
 use crate::narrow::NarrowType;
@@ -331,6 +331,22 @@ impl Importer<'_> {
             self.fail_outputs(node);
             return;
         }
+        // A node of an older model is imported in its opset-13 form.
+        let opset = if opset < version_convert::CONVERTED_OPSET {
+            match self.upgrade(ctx, opset, node) {
+                Ok(None) => version_convert::CONVERTED_OPSET,
+                Ok(Some(expansion)) => {
+                    self.import_expansion(ctx, version_convert::CONVERTED_OPSET, index, expansion);
+                    return;
+                }
+                Err(p) => {
+                    self.report(&label, &mut vec![p], node);
+                    return;
+                }
+            }
+        } else {
+            opset
+        };
         let mut inputs = Vec::new();
         for name in &node.input {
             if name.is_empty() {
@@ -396,19 +412,7 @@ impl Importer<'_> {
             Lowering::Outputs(outputs) => self.define_outputs(ctx, node, outputs),
             Lowering::Op(plan) => self.build(ctx, node, &plan, loc),
             Lowering::Expand(expansion) => {
-                for (name, t) in expansion.constants {
-                    let known = Known {
-                        ty: tensor_type(ctx, t.shape(), t.dtype()),
-                        value: None,
-                        constant: Some(t),
-                        foldable: true,
-                    };
-                    self.values.insert(name, known);
-                }
-                // Each expanded node reports its own problems, at the original's index.
-                for expanded in &expansion.nodes {
-                    self.node(ctx, opset, index, expanded);
-                }
+                self.import_expansion(ctx, opset, index, expansion);
                 Ok(())
             }
         };
@@ -418,6 +422,52 @@ impl Importer<'_> {
         if !problems.is_empty() {
             self.report(&label, &mut problems, node);
         }
+    }
+
+    /// Imports the nodes that stand for node `index`, after defining their constants.
+    fn import_expansion(
+        &mut self,
+        ctx: &mut Context,
+        opset: i64,
+        index: usize,
+        expansion: super::expansion::Expansion,
+    ) {
+        for (name, t) in expansion.constants {
+            let known = Known {
+                ty: tensor_type(ctx, t.shape(), t.dtype()),
+                value: None,
+                constant: Some(t),
+                foldable: true,
+            };
+            self.values.insert(name, known);
+        }
+        // Each expanded node reports its own problems, at the original's index.
+        for expanded in &expansion.nodes {
+            self.node(ctx, opset, index, expanded);
+        }
+    }
+
+    /// The opset-13 form of a node of an opset-`opset` model ([`version_convert`]).
+    fn upgrade(
+        &self,
+        ctx: &Context,
+        opset: i64,
+        node: &NodeProto,
+    ) -> Result<Option<super::expansion::Expansion>, Problem> {
+        let facts: Vec<Option<version_convert::InputFacts>> = node
+            .input
+            .iter()
+            .map(|name| {
+                let known = self.values.get(name)?;
+                let (shape, dtype) = tensor_parts(ctx, known.ty)?;
+                Some(version_convert::InputFacts {
+                    shape,
+                    dtype,
+                    value: known.constant.as_ref(),
+                })
+            })
+            .collect();
+        version_convert::upgrade(node, opset, &facts)
     }
 
     fn report(&mut self, label: &str, problems: &mut Vec<Problem>, node: &NodeProto) {

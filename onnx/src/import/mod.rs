@@ -9,6 +9,7 @@
 //! - [`expansion`]: operators imported as a few simpler nodes (their ONNX function bodies);
 //! - [`signature`]: function arguments from graph inputs, with `--input-shape` overrides;
 //! - [`sizes`]: element counts that fit in 64 bits, and the import-time evaluation budget;
+//! - [`version_convert`]: nodes of opsets 7–12 rewritten into their opset-13 form;
 //! - [`importer`]: the walk over the graph that ties them together;
 //! - [`cleanup`]: canonicalize and CSE after import (with passes the caller supplies), so
 //!   only real tensor work remains;
@@ -28,6 +29,7 @@ pub mod signature;
 pub mod sizes;
 pub mod types;
 mod unsupported;
+pub mod version_convert;
 
 use std::collections::HashMap;
 

@@ -1,12 +1,10 @@
 //! Trilu, CumSum and TopK, whose scalar inputs (Trilu's `k`, CumSum's `axis`, TopK's `K`)
 //! must be known at import time and become attributes: TopK's `K` fixes its result's
-//! shape, so a `K` computed at run time is reported as such, naming the node. Hardmax
-//! shares Softmax's opset rule (`simple`).
+//! shape, so a `K` computed at run time is reported as such, naming the node.
 
 use super::super::attrs::i64_attr;
 use super::super::error::Problem;
-use super::super::node::{Lowering, NodeCx, OpPlan, attr_problem};
-use crate::attribute::NodeAttrs;
+use super::super::node::{Lowering, NodeCx, OpPlan};
 
 /// The one integer held by constant input `i`.
 fn scalar_int(cx: &NodeCx, i: usize, what: &str) -> Result<i64, Problem> {
@@ -38,14 +36,12 @@ pub fn cum_sum(cx: &mut NodeCx) -> Result<Lowering, Problem> {
     Ok(cx.plan("graph.cum_sum", vec![0], attrs))
 }
 
-/// TopK: `k` is an attribute before opset 10 and an input since.
+/// TopK: `k` is an input (an attribute before opset 10, which
+/// [`version_convert`](super::super::version_convert) turns into the input).
 pub fn top_k(cx: &mut NodeCx) -> Result<Lowering, Problem> {
     cx.at_most_outputs(2)?;
-    let mut attrs = cx.attrs("graph.top_k", &["k"]);
-    let k = match cx.node.attr_int("k").map_err(attr_problem)? {
-        Some(k) => k,
-        None => scalar_int(cx, 1, "K")?,
-    };
+    let mut attrs = cx.attrs("graph.top_k", &[]);
+    let k = scalar_int(cx, 1, "K")?;
     attrs.push(("k".into(), i64_attr(cx.ctx, k)));
     Ok(Lowering::Op(OpPlan {
         name: "graph.top_k",

@@ -1,11 +1,9 @@
 //! Operators that map one-to-one onto a graph op: every input an operand, every attribute
-//! converted by name. Also Clip (bounds from inputs), CastLike and Softmax (opset rules).
+//! converted by name. Also Clip (bounds from inputs), CastLike and Softmax.
 
-use super::super::attrs::i64_attr;
 use super::super::constants::scalar_attr;
 use super::super::error::Problem;
-use super::super::node::{Lowering, NodeCx, attr_problem};
-use crate::attribute::NodeAttrs;
+use super::super::node::{Lowering, NodeCx};
 
 /// ONNX operator → graph op.
 pub const OPS: &[(&str, &str)] = &[
@@ -113,29 +111,20 @@ pub fn convert(cx: &mut NodeCx, name: &'static str) -> Result<Lowering, Problem>
     Ok(cx.plan(name, operands, attrs))
 }
 
-/// Clip: `min`/`max` are attributes before opset 11 and optional inputs since.
+/// Clip: `min`/`max` are optional scalar inputs (attributes before opset 11, which
+/// [`version_convert`](super::super::version_convert) turns into inputs).
 pub fn clip(cx: &mut NodeCx) -> Result<Lowering, Problem> {
     cx.at_most_outputs(1)?;
     let mut attrs = Vec::new();
     for (k, key) in [(1usize, "min"), (2, "max")] {
-        let bound =
-            if let Some(v) = cx.node.attr_float(key).map_err(attr_problem)? {
-                let t = tb_interpreter::Tensor::scalar(v);
-                let t = t.cast(cx.input(0)?.dtype);
-                scalar_attr(cx.ctx, &t)
-            } else if cx.has_input(k) {
-                let t = cx.constant(k, key)?;
-                Some(scalar_attr(cx.ctx, t).ok_or_else(|| {
-                    Problem::invalid(format!("input '{key}' must hold one element"))
-                })?)
-            } else {
-                None
-            };
-        if let Some(b) = bound {
-            attrs.push((key.to_string(), b));
+        if cx.has_input(k) {
+            let t = cx.constant(k, key)?;
+            let bound = scalar_attr(cx.ctx, t)
+                .ok_or_else(|| Problem::invalid(format!("input '{key}' must hold one element")))?;
+            attrs.push((key.to_string(), bound));
         }
     }
-    let _ = cx.attrs("graph.clip", &["min", "max"]);
+    let _ = cx.attrs("graph.clip", &[]);
     Ok(cx.plan("graph.clip", vec![0], attrs))
 }
 
@@ -152,8 +141,8 @@ pub fn cast_like(cx: &mut NodeCx) -> Result<Lowering, Problem> {
     Ok(cx.plan("graph.cast", vec![0], vec![("to".into(), to)]))
 }
 
-/// Softmax, LogSoftmax and Hardmax. Before opset 13 they flatten the input to 2-D at `axis`
-/// (default 1); that agrees with today's rule only when `axis` is the last axis.
+/// Softmax, LogSoftmax and Hardmax along `axis` (their opset-13 rule; older models'
+/// 2-D coercion is rewritten by [`version_convert`](super::super::version_convert)).
 pub fn softmax(cx: &mut NodeCx) -> Result<Lowering, Problem> {
     cx.at_most_outputs(1)?;
     let name = match cx.node.op_type.as_str() {
@@ -161,20 +150,6 @@ pub fn softmax(cx: &mut NodeCx) -> Result<Lowering, Problem> {
         "Hardmax" => "graph.hardmax",
         _ => "graph.log_softmax",
     };
-    let mut attrs = cx.attrs(name, &[]);
-    if cx.opset < 13 {
-        let rank = cx.shape(0)?.len() as i64;
-        let axis = cx.node.attr_int_or("axis", 1).map_err(attr_problem)?;
-        let axis = if axis < 0 { axis + rank } else { axis };
-        if axis != rank - 1 {
-            return Err(Problem::unsupported(format!(
-                "{} before opset 13 with axis {axis} of a rank-{rank} input (2-D coercion) \
-                 is not supported",
-                cx.node.op_type
-            )));
-        }
-        attrs.retain(|(k, _)| k != "axis");
-        attrs.push(("axis".into(), i64_attr(cx.ctx, -1)));
-    }
+    let attrs = cx.attrs(name, &[]);
     Ok(cx.plan(name, vec![0], attrs))
 }
