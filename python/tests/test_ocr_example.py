@@ -1,5 +1,6 @@
 """The OCR example (examples/ocr/ocr.py) end to end: PaddleOCR's detector, orientation
-classifier and recognizer, compiled by TensorBind, read back the lines it renders."""
+classifier and recognizer, compiled by TensorBind, read back the lines it renders, as
+onnxruntime does."""
 
 import importlib.util
 import os
@@ -25,7 +26,11 @@ def test_ocr_pipeline_reads_rendered_lines(capsys):
             pytest.fail("rapidocr-onnxruntime or pillow is missing: scripts/setup.sh installs them")
         pytest.skip("rapidocr-onnxruntime or pillow is missing; run scripts/setup.sh")
     ocr = _load_example()
-    status = ocr.main(["--text", "Hello World 42", "--text", "tensor compiler", "--threads", "2"])
+    # The default lines; --compare also runs onnxruntime, and the example fails unless both
+    # engines read the same text and it is exactly the rendered text.
+    status = ocr.main(["--threads", "2", "--compare"])
     printed = capsys.readouterr().out
     assert status == 0, printed
-    assert "'Hello World 42'" in printed and "'tensor compiler'" in printed
+    for line in ocr.DEFAULT_TEXT:
+        assert f"'{line}'" in printed, printed
+    assert f"read back all {len(ocr.DEFAULT_TEXT)} rendered lines exactly" in printed
