@@ -65,7 +65,10 @@ fn relu_or_neg(cond: &str, extra: Vec<NodeProto>) -> Vec<NodeProto> {
 
 #[test]
 fn if_on_a_constant_imports_only_the_taken_branch() {
-    for (value, kept, dropped) in [(true, "graph.relu", "graph.neg"), (false, "graph.neg", "graph.relu")] {
+    for (value, kept, dropped) in [
+        (true, "graph.relu", "graph.neg"),
+        (false, "graph.neg", "graph.relu"),
+    ] {
         let m = model(
             16,
             relu_or_neg("c", vec![]),
@@ -214,7 +217,10 @@ fn branches_of_different_shapes_are_refused_at_the_node() {
     let then = branch("then", vec![], vec![float("x", &[2, 3])]);
     let els = branch(
         "else",
-        vec![with_attr(node("Flatten", "f", &["x"], &["e"]), attr_int("axis", 0))],
+        vec![with_attr(
+            node("Flatten", "f", &["x"], &["e"]),
+            attr_int("axis", 0),
+        )],
         vec![float("e", &[1, 6])],
     );
     let m = model(

@@ -390,7 +390,9 @@ fn run_if(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
         .into_iter()
         .map(|v| match v {
             RtValue::Tensor(t) => Ok(t),
-            _ => Err(ExecError::from("its region yields a value that is not a tensor")),
+            _ => Err(ExecError::from(
+                "its region yields a value that is not a tensor",
+            )),
         })
         .collect::<ExecResult<Vec<Tensor>>>()?;
     store_results(interp, env, op, tensors)

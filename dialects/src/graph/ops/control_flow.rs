@@ -79,7 +79,11 @@ fn verify_if(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     }
     for (&region, which) in [then_region, else_region].into_iter().zip(["then", "else"]) {
         let Some(block) = ctx.region(region).blocks.first() else {
-            return Err(op_error(ctx, op, format!("{which} region must have a block")));
+            return Err(op_error(
+                ctx,
+                op,
+                format!("{which} region must have a block"),
+            ));
         };
         if !ctx.block(*block).args.is_empty() {
             return Err(op_error(
@@ -150,10 +154,9 @@ impl RewritePattern for IfConstantCondition {
             return false;
         };
         let region = ctx.op(op).regions[if taken { 0 } else { 1 }];
-        let (Some(&block), Some(terminator)) = (
-            ctx.region(region).blocks.first(),
-            yield_of(ctx, region),
-        ) else {
+        let (Some(&block), Some(terminator)) =
+            (ctx.region(region).blocks.first(), yield_of(ctx, region))
+        else {
             return false;
         };
         if !ctx.block(block).args.is_empty()

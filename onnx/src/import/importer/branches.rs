@@ -44,7 +44,8 @@ impl Importer<'_> {
             self.fail_outputs(node);
             return Ok(());
         }
-        let types = |vals: &[Value]| -> Vec<Type> { vals.iter().map(|&v| ctx.value_type(v)).collect() };
+        let types =
+            |vals: &[Value]| -> Vec<Type> { vals.iter().map(|&v| ctx.value_type(v)).collect() };
         let (then_types, else_types) = (types(&yielded[0]), types(&yielded[1]));
         if let Some(k) = (0..then_types.len()).find(|&k| then_types[k] != else_types[k]) {
             let name = |t: Type| tb_ir::printer::type_to_string(ctx, t);

@@ -51,7 +51,11 @@ pub fn if_(cx: &mut NodeCx) -> Result<Lowering, Problem> {
     };
     match input.constant {
         Some(condition) if input.foldable => {
-            let taken = if condition.to_f64_vec()[0] != 0.0 { 0 } else { 1 };
+            let taken = if condition.to_f64_vec()[0] != 0.0 {
+                0
+            } else {
+                1
+            };
             let Branch {
                 mut expansion,
                 results,
