@@ -65,8 +65,11 @@ fn run_te(imported: &mut Imported, case: &ConformanceCase) -> TeOutcome {
     };
     if let Err(d) = pm.run(&mut imported.ctx, imported.module, &instrumentation) {
         let message = d.message.clone();
+        // `'graph.xxx' op has no lowering to te: why`, with `(node "name") ` after `op`
+        // when the op has an ONNX node name.
         if let Some(rest) = message.strip_prefix("'")
-            && let Some((op, why)) = rest.split_once("' op has no lowering to te")
+            && let Some((op, tail)) = rest.split_once("' op ")
+            && let Some((_, why)) = tail.split_once("has no lowering to te")
         {
             return TeOutcome::NotLowered(op.to_string(), why.trim_start_matches(": ").into());
         }

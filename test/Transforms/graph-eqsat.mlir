@@ -138,3 +138,31 @@ func.func @matmul_split_by_slice(%x: tensor<3x2xf32>) -> tensor<3x1xf32> {
   %s = graph.slice %p {axes = array<i64: 1>, ends = array<i64: 2>, starts = array<i64: 1>} : (tensor<3x3xf32>) -> tensor<3x1xf32>
   return %s : tensor<3x1xf32>
 }
+
+// -----
+
+// A function holding a graph.if is left as it is: the regions use the function's values
+// directly, which rebuilding the e-graph's choice would not rewire (the transposes that
+// cancel in @transposes_cancel stay).
+// CHECK-LABEL: func.func @if_left_alone
+// CHECK-NEXT:    %[[T:.*]] = graph.transpose %arg0
+// CHECK-NEXT:    %[[R:.*]] = graph.relu %[[T]]
+// CHECK-NEXT:    %[[U:.*]] = graph.transpose %[[R]]
+// CHECK-NEXT:    %[[Y:.*]] = graph.if %arg1
+// CHECK-NEXT:      %[[N:.*]] = graph.neg %[[U]]
+// CHECK-NEXT:      graph.yield %[[N]]
+// CHECK-NEXT:    } else {
+// CHECK-NEXT:      graph.yield %[[U]]
+// CHECK:         return %[[Y]]
+func.func @if_left_alone(%x: tensor<2x3x4xf32>, %c: tensor<i1>) -> tensor<2x3x4xf32> {
+  %t = graph.transpose %x {perm = array<i64: 2, 0, 1>} : (tensor<2x3x4xf32>) -> tensor<4x2x3xf32>
+  %r = graph.relu %t : tensor<4x2x3xf32>
+  %u = graph.transpose %r {perm = array<i64: 1, 2, 0>} : (tensor<4x2x3xf32>) -> tensor<2x3x4xf32>
+  %0 = graph.if %c : (tensor<i1>) -> tensor<2x3x4xf32> {
+    %n = graph.neg %u : tensor<2x3x4xf32>
+    graph.yield %n : tensor<2x3x4xf32>
+  } else {
+    graph.yield %u : tensor<2x3x4xf32>
+  }
+  return %0 : tensor<2x3x4xf32>
+}

@@ -135,6 +135,8 @@ tb_ir::op_kinds! {
         ArgMax = "graph.arg_max",
         ArgMin = "graph.arg_min",
         Resize = "graph.resize",
+        If = "graph.if",
+        Yield = "graph.yield",
     }
 }
 

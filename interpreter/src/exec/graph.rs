@@ -10,7 +10,7 @@ use tb_ir::ods::OpKind;
 use tb_ir::{AttrKind, OpId};
 
 use super::value::{ElemType, RtValue, Scalar, static_shape, write_element};
-use super::{Env, ExecResult, Interpreter, attr};
+use super::{Env, ExecError, ExecResult, Interpreter, attr};
 use crate::kernels::bitwise::{self as bw, Bitwise};
 use crate::kernels::elementwise::{self as ew, Binary, Compare, Logic};
 use crate::kernels::matmul::{self, GemmAttrs};
@@ -37,6 +37,9 @@ pub(super) fn run(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResu
     use GraphOp as G;
     let ctx = interp.ctx;
     let kind = GraphOp::of(ctx, op).ok_or("is not a registered graph op")?;
+    if kind == G::If {
+        return run_if(interp, env, op);
+    }
     let a = Attrs::of_op(ctx, op);
     let count = ctx.op(op).operands.len();
     let x = |i: usize| interp.tensor_arg(env, op, i);
@@ -360,8 +363,39 @@ pub(super) fn run(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResu
                 a.bool("noop_with_empty_axes")?,
             ))?
         }
+        // `graph.if` ran above; `graph.yield` ends its region, whose runner reads it.
+        G::If | G::Yield => return Err("runs only as part of its region's parent".into()),
     };
     store_results(interp, env, op, results)
+}
+
+/// `graph.if`: runs the region the condition selects in the current environment (it uses
+/// values defined above it) and takes what its `graph.yield` gives as the results.
+fn run_if(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
+    let ctx = interp.ctx;
+    let condition = interp.tensor_arg(env, op, 0)?;
+    let taken = *condition
+        .to_f64_vec()
+        .first()
+        .ok_or("condition has no element")?
+        != 0.0;
+    let region = ctx.op(op).regions[if taken { 0 } else { 1 }];
+    let block = ctx
+        .entry_block(region)
+        .ok_or("runs a region without blocks")?;
+    let values = interp
+        .run_nested_block(env, block, Vec::new())
+        .map_err(|d| ExecError::Located(Box::new(d)))?;
+    let tensors = values
+        .into_iter()
+        .map(|v| match v {
+            RtValue::Tensor(t) => Ok(t),
+            _ => Err(ExecError::from(
+                "its region yields a value that is not a tensor",
+            )),
+        })
+        .collect::<ExecResult<Vec<Tensor>>>()?;
+    store_results(interp, env, op, tensors)
 }
 
 /// Stores the kernel's outputs as the op's results, checking each against its declared type:

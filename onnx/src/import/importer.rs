@@ -5,6 +5,8 @@
 //! [`crate::validate`] (SSA, arity and attributes per schema), so a node's required inputs
 //! and outputs exist; lookups still fail with a problem, never a panic.
 
+mod branches;
+
 use std::collections::{HashMap, HashSet};
 
 use tb_dialects::graph::builder::{op_state, op_state_with_types};
@@ -47,7 +49,11 @@ struct Importer<'m> {
     declared: HashMap<&'m str, &'m ValueInfoProto>,
     file: String,
     module: OpId,
+    /// Where ops go: the function's block, or the region of a `graph.if` being built.
     body: BlockId,
+    /// The function's block, where constants are materialized so that they dominate every
+    /// use, inside regions or after them.
+    entry: BlockId,
     values: HashMap<String, Known>,
     failed: HashSet<String>,
     problems: Vec<Problem>,
@@ -127,6 +133,7 @@ pub(super) fn import(
         file: options.file_name.clone(),
         module,
         body,
+        entry: body,
         values: HashMap::new(),
         failed: HashSet::new(),
         problems: Vec::new(),
@@ -283,7 +290,7 @@ impl Importer<'_> {
         let loc = named(ctx, name, file_loc);
         let props = ctx.dictionary_attr(vec![("value".into(), attr)]);
         let op = create(ctx, "graph.constant", vec![], vec![ty], 0, Some(props), loc);
-        ctx.append_op(self.body, op);
+        ctx.append_op(self.entry, op);
         let v = ctx.op(op).results[0];
         known.value = Some(v);
         Ok(v)
@@ -376,6 +383,7 @@ impl Importer<'_> {
                 shape,
                 dtype,
                 constant: known.constant.as_ref(),
+                foldable: known.foldable,
                 narrow: self.narrow.get(name).copied(),
             }));
         }
@@ -411,6 +419,7 @@ impl Importer<'_> {
         let outcome = match lowering {
             Lowering::Outputs(outputs) => self.define_outputs(ctx, node, outputs),
             Lowering::Op(plan) => self.build(ctx, node, &plan, loc),
+            Lowering::If(branches) => self.build_if(ctx, opset, index, node, *branches, loc),
             Lowering::Expand(expansion) => {
                 self.import_expansion(ctx, opset, index, expansion);
                 Ok(())

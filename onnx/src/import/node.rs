@@ -15,6 +15,9 @@ pub struct Input<'a> {
     pub dtype: DType,
     /// Its value, when known at import time.
     pub constant: Option<&'a Tensor>,
+    /// Whether `constant` may select what is computed (an `If` branch): false for a value
+    /// supplied only for shape-determining uses of a graph input.
+    pub foldable: bool,
     /// The narrow ONNX type whose values the tensor carries (see [`crate::narrow`]).
     pub narrow: Option<crate::NarrowType>,
 }
@@ -54,6 +57,15 @@ pub enum Lowering {
     Outputs(Vec<Output>),
     /// Simpler nodes that compute the outputs (see [`super::expansion`]).
     Expand(super::expansion::Expansion),
+    /// A `graph.if` on input 0, whose regions compute the then and else branches.
+    If(Box<[Branch; 2]>),
+}
+
+/// One branch of an `If` decided at run time: the nodes that compute it, and the names of
+/// its results (one per node output).
+pub struct Branch {
+    pub expansion: super::expansion::Expansion,
+    pub results: Vec<String>,
 }
 
 impl<'a> NodeCx<'a> {

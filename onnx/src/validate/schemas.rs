@@ -128,6 +128,7 @@ pub(super) const SCHEMAS: &[Schema] = &[
     Schema::new("HardSwish", 14, (1, 1), (1, 1), "S", "S", &[]),
     Schema::new("Hardmax", 1, (1, 1), (1, 1), "S", "S", &[AttrSpec::new("axis", A::Int, false)]),
     Schema::new("Identity", 1, (1, 1), (1, 1), "S", "S", &[]),
+    Schema::new("If", 1, (1, 1), (1, 2147483647), "S", "V", &[AttrSpec::new("else_branch", A::Graph, true), AttrSpec::new("then_branch", A::Graph, true)]),
     Schema::new("InstanceNormalization", 1, (3, 3), (1, 1), "SSS", "S", &[AttrSpec::new("consumed_inputs", A::Ints, false), AttrSpec::new("epsilon", A::Float, false)]),
     Schema::new("InstanceNormalization", 6, (3, 3), (1, 1), "SSS", "S", &[AttrSpec::new("epsilon", A::Float, false)]),
     Schema::new("IsInf", 10, (1, 1), (1, 1), "S", "S", &[AttrSpec::new("detect_negative", A::Int, false), AttrSpec::new("detect_positive", A::Int, false)]),

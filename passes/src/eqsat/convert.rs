@@ -75,8 +75,16 @@ fn tensor_info(ctx: &Context, v: Value) -> Option<TensorInfo> {
     })
 }
 
-/// Builds the e-graph of `block`'s graph ops; `None` if it has none.
+/// Builds the e-graph of `block`'s graph ops; `None` if it has none, or if an op of the
+/// block has regions (`graph.if`): their ops use the block's values directly, which
+/// rebuilding (it rewires only the operands of the ops it keeps) would leave dangling.
 pub fn to_egraph(ctx: &Context, block: BlockId) -> Option<Converted> {
+    if ctx
+        .block_ops(block)
+        .any(|op| !ctx.op(op).regions.is_empty())
+    {
+        return None;
+    }
     let mut egraph = GraphEGraph::default();
     let mut classes: HashMap<Value, Id> = HashMap::new();
     let mut leaves = Vec::new();

@@ -438,3 +438,32 @@ func.func @concat_splats() -> (tensor<2199023255552xi64>, tensor<1099511627779xi
     }
   }
 #-}
+
+// A graph.if on a constant condition is the region it selects.
+// CHECK-LABEL: func.func @if_constant_condition
+// CHECK-NEXT:    %[[E:.*]] = graph.neg %arg0
+// CHECK-NEXT:    return %[[E]]
+func.func @if_constant_condition(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %c = graph.constant dense<false> : tensor<i1>
+  %0 = graph.if %c : (tensor<i1>) -> tensor<2x3xf32> {
+    %t = graph.relu %x : tensor<2x3xf32>
+    graph.yield %t : tensor<2x3xf32>
+  } else {
+    %e = graph.neg %x : tensor<2x3xf32>
+    graph.yield %e : tensor<2x3xf32>
+  }
+  return %0 : tensor<2x3xf32>
+}
+
+// A graph.if on a run-time condition stays.
+// CHECK-LABEL: func.func @if_run_time_condition
+// CHECK-NEXT:    graph.if %arg1
+func.func @if_run_time_condition(%x: tensor<2x3xf32>, %c: tensor<i1>) -> tensor<2x3xf32> {
+  %0 = graph.if %c : (tensor<i1>) -> tensor<2x3xf32> {
+    %t = graph.relu %x : tensor<2x3xf32>
+    graph.yield %t : tensor<2x3xf32>
+  } else {
+    graph.yield %x : tensor<2x3xf32>
+  }
+  return %0 : tensor<2x3xf32>
+}

@@ -697,3 +697,38 @@ func.func @reshape_overflow(%x: tensor<4611686018427387904x4xf32>) {
   %0 = graph.reshape %x {shape = array<i64: -1>} : (tensor<4611686018427387904x4xf32>) -> tensor<1xf32>
   return
 }
+
+// -----
+
+func.func @if_branch_types(%x: tensor<2x3xf32>, %c: tensor<i1>) {
+  // expected-error @+1 {{'graph.if' op else region yields (tensor<6xf32>) but the op's results are (tensor<2x3xf32>)}}
+  %0 = graph.if %c : (tensor<i1>) -> tensor<2x3xf32> {
+    graph.yield %x : tensor<2x3xf32>
+  } else {
+    %f = graph.reshape %x {shape = array<i64: 6>} : (tensor<2x3xf32>) -> tensor<6xf32>
+    graph.yield %f : tensor<6xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @if_condition_elements(%x: tensor<2x3xf32>, %c: tensor<2xi1>) {
+  // expected-error @+1 {{'graph.if' op condition must be a statically shaped tensor of one element, not tensor<2xi1>}}
+  %0 = graph.if %c : (tensor<2xi1>) -> tensor<2x3xf32> {
+    graph.yield %x : tensor<2x3xf32>
+  } else {
+    graph.yield %x : tensor<2x3xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @yield_outside_if(%x: tensor<2x3xf32>) {
+  %0 = scf.execute_region -> tensor<2x3xf32> {
+    // expected-error @+1 {{'graph.yield' op expects parent op 'graph.if'}}
+    graph.yield %x : tensor<2x3xf32>
+  }
+  return
+}

@@ -427,6 +427,36 @@ func.func @attention(%q: tensor<1x2x4x8xf32>, %k: tensor<1x2x6x8xf32>, %v: tenso
   return
 }
 
+// Control flow: graph.if computes its results by the region a run-time condition selects;
+// the regions use values defined above them and end in graph.yield.
+// CHECK-LABEL: func.func @control_flow
+// CHECK:      %[[R:.*]]:2 = graph.if %arg1 : (tensor<i1>) -> (tensor<2x3xf32>, tensor<3xi64>) {
+// CHECK-NEXT:   %[[T:.*]] = graph.relu %arg0 : tensor<2x3xf32>
+// CHECK-NEXT:   graph.yield %[[T]], %arg2 : tensor<2x3xf32>, tensor<3xi64>
+// CHECK-NEXT: } else {
+// CHECK-NEXT:   %[[E:.*]] = graph.neg %arg0 : tensor<2x3xf32>
+// CHECK-NEXT:   %[[S:.*]] = graph.shape %arg0 : (tensor<2x3xf32>) -> tensor<2xi64>
+// CHECK-NEXT:   %[[C:.*]] = graph.concat %[[S]], %{{.*}} {axis = 0 : i64} : (tensor<2xi64>, tensor<1xi64>) -> tensor<3xi64>
+// CHECK-NEXT:   graph.yield %[[E]], %[[C]] : tensor<2x3xf32>, tensor<3xi64>
+// CHECK-NEXT: }
+// CHECK-NEXT: return %[[R]]#0, %[[R]]#1
+// GENERIC-LABEL: sym_name = "control_flow"
+// GENERIC: "graph.if"(%arg1) ({
+// GENERIC: "graph.yield"(%{{.*}}, %arg2) : (tensor<2x3xf32>, tensor<3xi64>) -> ()
+// GENERIC-NEXT: }, {
+func.func @control_flow(%x: tensor<2x3xf32>, %c: tensor<i1>, %k: tensor<3xi64>, %one: tensor<1xi64>) -> (tensor<2x3xf32>, tensor<3xi64>) {
+  %0:2 = graph.if %c : (tensor<i1>) -> (tensor<2x3xf32>, tensor<3xi64>) {
+    %t = graph.relu %x : tensor<2x3xf32>
+    graph.yield %t, %k : tensor<2x3xf32>, tensor<3xi64>
+  } else {
+    %e = graph.neg %x : tensor<2x3xf32>
+    %s = graph.shape %x : (tensor<2x3xf32>) -> tensor<2xi64>
+    %n = graph.concat %s, %one {axis = 0 : i64} : (tensor<2xi64>, tensor<1xi64>) -> tensor<3xi64>
+    graph.yield %e, %n : tensor<2x3xf32>, tensor<3xi64>
+  }
+  return %0#0, %0#1 : tensor<2x3xf32>, tensor<3xi64>
+}
+
 {-#
   dialect_resources: {
     builtin: {

@@ -1,6 +1,7 @@
 //! The op definitions of the `graph` dialect, one file per operator family.
 
 pub(crate) mod attention;
+pub(crate) mod control_flow;
 pub(crate) mod conv;
 mod einsum;
 mod elementwise;
@@ -39,6 +40,7 @@ pub fn defs() -> impl Iterator<Item = &'static OpDef> {
         indexing::DEFS,
         reduce::DEFS,
         resize::DEFS,
+        control_flow::DEFS,
     ]
     .into_iter()
     .flatten()

@@ -4,6 +4,7 @@
 mod attention;
 mod causal_conv;
 mod composite;
+mod control_flow;
 mod det;
 mod dft;
 mod gathers;
@@ -99,6 +100,7 @@ pub fn convert(cx: &mut NodeCx) -> Option<Result<Lowering, Problem>> {
         "BatchNormalization" => normalization::batch_norm,
         "LayerNormalization" => normalization::layer_norm,
         "Attention" => attention::attention,
+        "If" => control_flow::if_,
         _ => {
             let name = reduce::graph_name(op)?;
             return Some(reduce::reduce(cx, name));
@@ -177,6 +179,7 @@ pub fn supported_operators() -> Vec<&'static str> {
         "BatchNormalization",
         "LayerNormalization",
         "Attention",
+        "If",
     ]);
     ops.sort_unstable();
     ops
