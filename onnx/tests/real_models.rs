@@ -6,7 +6,9 @@
 //! onnxruntime's outputs. Each model is imported with its inputs' shapes fixed (the
 //! exporters leave dimensions open), lowered by the CPU pipeline, compiled for the host and
 //! run on all cores; every output must match onnxruntime's element by element within
-//! `|ours - theirs| <= RTOL * |theirs| + ATOL * max|theirs|`.
+//! `|ours - theirs| <= RTOL * |theirs| + ATOL * max|theirs|`. The voice-activity detector
+//! whose `If` branches on an input at run time runs in the interpreter only: compiling a
+//! run-time If is refused at the op, which the test checks too.
 //!
 //! Without `.venv` or the model packages the tests say why and pass (and fail under
 //! `CI=true`).
@@ -19,6 +21,7 @@ use std::process::Command;
 use std::time::Instant;
 
 use tb_backends::cpu::{CompileOptions, CompiledModule};
+use tb_interpreter::exec::Interpreter;
 use tb_interpreter::{Tensor, read_npy};
 use tb_ir::pass::{Instrumentation, PassManager, PassRegistry, Pipeline};
 use tb_onnx::Model;
@@ -96,19 +99,27 @@ fn report(test: &str, line: std::fmt::Arguments) {
     let _ = std::io::stderr().write_all(format!("{test}: {line}\n").as_bytes());
 }
 
-/// Imports, compiles and runs model `name`; compares with onnxruntime.
-fn check(name: &str) {
-    let test = format!("real_models::{name}");
+/// A generated model, imported with its inputs' shapes fixed.
+struct Prepared {
+    _dir: tempfile::TempDir,
+    imported: tb_onnx::import::Imported,
+    inputs: Vec<Tensor>,
+    expected: Vec<Tensor>,
+}
+
+/// Generates and imports model `name`; `None` (after saying why) where it cannot be made.
+fn prepare(test: &str, name: &str) -> Option<Prepared> {
     let out = match generate(name) {
         Ok(out) => out,
-        Err(why) => return common::skip(&test, why),
+        Err(why) => {
+            common::skip(test, why);
+            return None;
+        }
     };
     let dir = out.path().join(name);
     let inputs = read_numbered(&dir, "input");
     let expected = read_numbered(&dir, "expected");
     let names = std::fs::read_to_string(dir.join("input_names.txt")).unwrap();
-
-    let start = Instant::now();
     let model = Model::load(dir.join("model.onnx")).unwrap();
     let mut options = ImportOptions {
         cleanup: Some(tb_passes::register_all),
@@ -118,8 +129,49 @@ fn check(name: &str) {
         let shape = value.shape().to_vec();
         options.input_shapes.insert(input.to_string(), shape);
     }
-    let mut imported =
+    let imported =
         import_model(&model, &options).unwrap_or_else(|e| panic!("{name} does not import:\n{e}"));
+    Some(Prepared {
+        _dir: out,
+        imported,
+        inputs,
+        expected,
+    })
+}
+
+/// Requires every result within tolerance of onnxruntime's.
+fn compare(test: &str, what: &str, results: &[Tensor], expected: &[Tensor]) {
+    assert_eq!(results.len(), expected.len(), "{test}: number of outputs");
+    for (i, (r, e)) in results.iter().zip(expected).enumerate() {
+        let worst = worst_ratio(r, e);
+        report(
+            test,
+            format_args!(
+                "{what}: output #{i} {:?}: worst error {worst:.3} of the tolerance",
+                e.shape()
+            ),
+        );
+        assert!(
+            worst <= 1.0,
+            "{test} ({what}): output #{i} differs from onnxruntime: {worst:.3} times the \
+             tolerance (rtol {RTOL:e}, atol {ATOL:e} of the largest magnitude)"
+        );
+    }
+}
+
+/// Imports, compiles and runs model `name`; compares with onnxruntime.
+fn check(name: &str) {
+    let test = format!("real_models::{name}");
+    let start = Instant::now();
+    let Some(Prepared {
+        _dir,
+        mut imported,
+        inputs,
+        expected,
+    }) = prepare(&test, name)
+    else {
+        return;
+    };
     let mut registry = PassRegistry::new();
     tb_passes::register_all(&mut registry);
     let pipeline = Pipeline::parse(tb_passes::pipelines::CPU).expect("valid pipeline");
@@ -145,25 +197,28 @@ fn check(name: &str) {
         .unwrap_or_else(|e| panic!("{name} does not run compiled: {e}"));
     let run_time = start.elapsed();
 
-    assert_eq!(results.len(), expected.len(), "{test}: number of outputs");
-    for (i, (r, e)) in results.iter().zip(&expected).enumerate() {
-        let worst = worst_ratio(r, e);
-        report(
-            &test,
-            format_args!(
-                "output #{i} {:?}: worst error {worst:.3} of the tolerance; import, lower and \
-                 compile {:.1} s, run {:.3} s",
-                e.shape(),
-                compile_time.as_secs_f64(),
-                run_time.as_secs_f64()
-            ),
-        );
-        assert!(
-            worst <= 1.0,
-            "{test}: output #{i} differs from onnxruntime: {worst:.3} times the tolerance \
-             (rtol {RTOL:e}, atol {ATOL:e} of the largest magnitude)"
-        );
-    }
+    report(
+        &test,
+        format_args!(
+            "import, lower and compile {:.1} s, run {:.3} s",
+            compile_time.as_secs_f64(),
+            run_time.as_secs_f64()
+        ),
+    );
+    compare(&test, "compiled", &results, &expected);
+}
+
+/// Imports model `name` and runs it in the reference interpreter; compares with
+/// onnxruntime. Returns the import, for checks of what the compiler does with it.
+fn check_interpreted(name: &str) -> Option<tb_onnx::import::Imported> {
+    let test = format!("real_models::{name}");
+    let prepared = prepare(&test, name)?;
+    let mut interp = Interpreter::new(&prepared.imported.ctx, prepared.imported.module);
+    let results = interp
+        .run_function(&prepared.imported.function, &prepared.inputs)
+        .unwrap_or_else(|d| panic!("{name} does not run in the interpreter: {}", d.message));
+    compare(&test, "interpreter", &results, &prepared.expected);
+    Some(prepared.imported)
 }
 
 #[test]
@@ -189,4 +244,35 @@ fn yolov8n_detector_matches_onnxruntime() {
 #[test]
 fn silero_vad_lstm_export_matches_onnxruntime() {
     check("silero_vad_openvino");
+}
+
+#[test]
+fn silero_vad_with_ifs_on_shapes_matches_onnxruntime() {
+    // Its three Ifs branch on values computed from shapes: they fold at import.
+    check("silero_vad_op15");
+}
+
+#[test]
+fn silero_vad_with_a_run_time_if_matches_onnxruntime_in_the_interpreter() {
+    // `If` on the sample-rate input: a `graph.if` the interpreter runs (here the 8 kHz
+    // branch). Compiling a run-time If is not supported yet: lowering it says so at the op.
+    let Some(mut imported) = check_interpreted("silero_vad_8k") else {
+        return;
+    };
+    let mut registry = PassRegistry::new();
+    tb_passes::register_all(&mut registry);
+    let pipeline = Pipeline::parse(tb_passes::pipelines::CPU).expect("valid pipeline");
+    let refused = PassManager::new(&pipeline, &registry)
+        .expect("registered passes")
+        .run(
+            &mut imported.ctx,
+            imported.module,
+            &Instrumentation::default(),
+        )
+        .expect_err("a run-time If has no compiled lowering yet");
+    assert!(
+        refused.message.contains("'graph.if'") && refused.message.contains("no lowering"),
+        "{}",
+        refused.message
+    );
 }
