@@ -28,7 +28,11 @@ pub(crate) fn dot(tr: &mut Translator, op: OpId) -> TResult {
     let unsigned_lhs = loop_::dot_unsigned_lhs(tr.ir, op);
     let lanes = acc.get_type().get_size();
     let group = a.get_type().get_size();
-    let element_bits = a.get_type().get_element_type().into_int_type().get_bit_width();
+    let element_bits = a
+        .get_type()
+        .get_element_type()
+        .into_int_type()
+        .get_bit_width();
     let builder = &tr.builder;
     let i32_type = tr.llvm.i32_type();
     // The group in every lane's slots: LLVM makes this one 32-bit broadcast.

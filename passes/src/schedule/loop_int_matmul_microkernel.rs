@@ -32,8 +32,7 @@ use tb_ir::{Context, Diagnostic, OpId, Signedness, Type, TypeKind, Value};
 use super::build::{At, set_yield};
 use super::constant_pack::{ConstantBuffer, constant_i32, packed_bytes, release};
 use super::loop_matmul_microkernel::{
-    Access, access, contiguous, defined_outside, depends_on, set_bounds, shifted,
-    unit_stride_in,
+    Access, access, contiguous, defined_outside, depends_on, set_bounds, shifted, unit_stride_in,
 };
 use super::{Target, register_block};
 
@@ -212,7 +211,12 @@ impl Pass for IntMatmulMicrokernel {
                 }
                 g => g,
             };
-            rewrite(ctx, &found, Blocking { group, ..blocking }, constant.as_ref());
+            rewrite(
+                ctx,
+                &found,
+                Blocking { group, ..blocking },
+                constant.as_ref(),
+            );
         }
         Ok(())
     }
@@ -301,8 +305,7 @@ fn match_int_contraction(ctx: &Context, parallel: OpId) -> Option<IntContraction
     let [.., add, yield_op] = inner.as_slice() else {
         return None;
     };
-    if inner.len() != 7
-        || ArithOp::of(ctx, *add) != Some(ArithOp::AddI)
+    if ArithOp::of(ctx, *add) != Some(ArithOp::AddI)
         || ctx.op(*yield_op).operands.as_slice() != [ctx.op(*add).results[0]]
     {
         return None;
@@ -323,6 +326,11 @@ fn match_int_contraction(ctx: &Context, parallel: OpId) -> Option<IntContraction
     };
     let (load_p, unsigned_p, constant_p) = operand_load(ctx, *p, &inner)?;
     let (load_q, unsigned_q, constant_q) = operand_load(ctx, *q, &inner)?;
+    // The product, the sum, the yield, and a load (and its widening) per operand.
+    let widenings = usize::from(!constant_p) + usize::from(!constant_q);
+    if inner.len() != 5 + widenings {
+        return None;
+    }
     let ops = [
         (access(ctx, load_p, 0)?, unsigned_p, constant_p),
         (access(ctx, load_q, 0)?, unsigned_q, constant_q),
@@ -345,9 +353,11 @@ fn match_int_contraction(ctx: &Context, parallel: OpId) -> Option<IntContraction
     let only = |a: &Access, allowed: &[Value]| {
         a.map.num_symbols == 0 && a.operands.iter().all(|o| allowed.contains(o))
     };
-    let fits = only(&lhs.access, &[i, k_iv])
-        && only(&rhs.access, &[j, k_iv])
+    let fits = only(&lhs.access, &[i, j, k_iv])
+        && only(&rhs.access, &[i, j, k_iv])
         && only(&out, &[i, j])
+        && !depends_on(&lhs.access, j)
+        && !depends_on(&rhs.access, i)
         && unit_stride_in(&out, j)
         && contiguous(ctx, out.memref)
         && out.memref != lhs.access.memref
@@ -439,7 +449,7 @@ fn rewrite(
             let b_ty = memref_type(ctx, b_shape, element);
             let op = at.create(ctx, loop_::ALLOC, vec![], vec![b_ty], vec![], 0);
             let panel = ctx.op(op).results[0];
-            pack(ctx, at, c, &c.rhs, (nf, c.j), (panel, b_map), element);
+            pack(ctx, at, c, &c.rhs, nf, (panel, b_map), element);
             pad_last_group(ctx, at, c, b, (panel, nf), true, element);
             (panel, true)
         }
@@ -455,7 +465,7 @@ fn rewrite(
             AffineExpr::dim(1).modulo(g),
         ],
     );
-    pack(ctx, at, c, &c.lhs, (c.m, c.i), (a_panel, a_map), element);
+    pack(ctx, at, c, &c.lhs, c.m, (a_panel, a_map), element);
     kernel(ctx, at, c, b, (a_panel, b_panel, nf, groups), element);
     at.create(ctx, loop_::DEALLOC, vec![a_panel], vec![], vec![], 0);
     if b_allocated {
@@ -543,7 +553,14 @@ fn pad_last_group(
     }
     let last = c.k / g;
     let zero = ctx.integer_attr(0, element);
-    let zero = at.create(ctx, "arith.constant", vec![], vec![element], vec![("value", zero)], 0);
+    let zero = at.create(
+        ctx,
+        "arith.constant",
+        vec![],
+        vec![element],
+        vec![("value", zero)],
+        0,
+    );
     let zero = ctx.op(zero).results[0];
     let (_, inside, ivs) = at.parallel(ctx, &[0, filled], &[extent, g], &[1, 1]);
     let slot = if rhs {
@@ -561,21 +578,22 @@ fn pad_last_group(
 }
 
 /// Copies the operand read by `from` into `panel` at `map(outer, k)`, for `outer` in
-/// `[0, extent)` (the row `i` of `A` or the column `j` of `B`, the value `outer_iv` stands
-/// for in the original nest) and every `k`: widened to i16, or as is for 8-bit panels.
+/// `[0, extent)` (the row `i` of `A` or the column `j` of `B`) and every `k`: widened to
+/// i16, or as is for 8-bit panels.
 fn pack(
     ctx: &mut Context,
     at: At,
     c: &IntContraction,
     from: &Operand,
-    (extent, outer_iv): (i64, Value),
+    extent: i64,
     (panel, map): (Value, AffineMap),
     element: Type,
 ) {
     let (_, inside, ivs) = at.parallel(ctx, &[0, 0], &[extent, c.k], &[1, 1]);
+    // The operand does not depend on the other one of `i` and `j`: it reads as `outer`.
     let (source, operands) = shifted(
         &from.access,
-        &[(outer_iv, ivs[0]), (c.k_iv, ivs[1])],
+        &[(c.i, ivs[0]), (c.j, ivs[0]), (c.k_iv, ivs[1])],
         &[],
     );
     let i8_ty = ctx.integer_type(8, Signedness::Signless);
@@ -613,9 +631,16 @@ fn kernel(
         blocks.push((mf, c.m, c.m - mf));
     }
     for (first, end, rows) in blocks {
-        let (_, row_block, i0, _) =
-            column_block.for_loop(ctx, bound(first), bound(end), rows, &[]);
-        accumulate_block(ctx, row_block, c, b, (a_panel, b_panel, groups), (i0, j0, rows), element);
+        let (_, row_block, i0, _) = column_block.for_loop(ctx, bound(first), bound(end), rows, &[]);
+        accumulate_block(
+            ctx,
+            row_block,
+            c,
+            b,
+            (a_panel, b_panel, groups),
+            (i0, j0, rows),
+            element,
+        );
     }
 }
 
@@ -646,7 +671,11 @@ fn accumulate_block(
             let map = AffineMap::new(
                 2,
                 0,
-                vec![(AffineExpr::dim(0) + r).simplify(), AffineExpr::dim(1), AffineExpr::constant(0)],
+                vec![
+                    (AffineExpr::dim(0) + r).simplify(),
+                    AffineExpr::dim(1),
+                    AffineExpr::constant(0),
+                ],
             );
             inside.load(ctx, true, a_panel, map, &[i0, kg], a_ty)
         })
@@ -683,8 +712,11 @@ fn accumulate_block(
     let sums = ctx.op(step).results.to_vec();
     for r in 0..rows {
         for q in 0..columns {
-            let (map, operands) =
-                shifted(&c.out, &[(c.i, i0), (c.j, j0)], &[(c.i, r), (c.j, q * b.width)]);
+            let (map, operands) = shifted(
+                &c.out,
+                &[(c.i, i0), (c.j, j0)],
+                &[(c.i, r), (c.j, q * b.width)],
+            );
             at.store(
                 ctx,
                 true,

@@ -429,8 +429,7 @@ fn integer_product(
         };
         cast(e, &point, DType::I32)
     });
-    let b_point =
-        (!zero_point_is_zero(cx, b_zp)).then(|| cast(e, &n.input[b_zp], DType::I32));
+    let b_point = (!zero_point_is_zero(cx, b_zp)).then(|| cast(e, &n.input[b_zp], DType::I32));
     if let Some(b_point) = &b_point {
         let last = e.ints(&[-1]);
         let row_sums = e.op("ReduceSum", &[&a32, &last], keep.clone());
