@@ -111,10 +111,9 @@ fn dense_ints((k, n): (i64, i64), (lo, hi): (i64, i64)) -> String {
     format!("dense<[{}]>", rows.join(", "))
 }
 
-/// MatMulInteger as the importer writes it (`uint8` activations widened to i32; the
-/// weights `b_ty` widened too, or an i32 constant when the import folded their widening),
-/// lowered through `te-fuse` (which inlines the widening into the matmul) to the kernel.
-fn graph_matmul(b: Option<(i64, i64)>, (m, k, n): (i64, i64, i64), options: &str) -> String {
+/// The graph-level MatMulInteger source: `uint8` activations widened to i32 times the
+/// weights (`int8` widened, or an i32 constant of values in `range`).
+fn graph_source(b: Option<(i64, i64)>, (m, k, n): (i64, i64, i64)) -> String {
     let (args, weights) = match b {
         Some(range) => (
             format!("%a: tensor<{m}x{k}xui8>"),
@@ -130,13 +129,31 @@ fn graph_matmul(b: Option<(i64, i64)>, (m, k, n): (i64, i64, i64), options: &str
             ),
         ),
     };
-    let src = format!(
+    format!(
         "func.func @mm({args}) -> tensor<{m}x{n}xi32> {{\n\
          {weights}\
          %x = graph.cast %a {{to = i32}} : (tensor<{m}x{k}xui8>) -> tensor<{m}x{k}xi32>\n\
          %y = graph.matmul %x, %w : (tensor<{m}x{k}xi32>, tensor<{k}x{n}xi32>) -> tensor<{m}x{n}xi32>\n\
          return %y : tensor<{m}x{n}xi32>\n}}\n"
-    );
+    )
+}
+
+#[test]
+fn the_cpu_pipeline_schedules_the_kernel_exactly() {
+    // The whole CPU pipeline: the packing nests then get their default schedules too.
+    for b in [None, Some((-128, 127))] {
+        for (m, k, n) in [(13, 7, 19), (32, 40, 48)] {
+            let text = check_pipeline(&graph_source(b, (m, k, n)), tb_passes::pipelines::CPU).text;
+            assert!(text.contains("loop.dot"), "{b:?} {m}x{k}x{n}:\n{text}");
+        }
+    }
+}
+
+/// MatMulInteger as the importer writes it (`uint8` activations widened to i32; the
+/// weights `b_ty` widened too, or an i32 constant when the import folded their widening),
+/// lowered through `te-fuse` (which inlines the widening into the matmul) to the kernel.
+fn graph_matmul(b: Option<(i64, i64)>, (m, k, n): (i64, i64, i64), options: &str) -> String {
+    let src = graph_source(b, (m, k, n));
     check_pipeline(
         &src,
         &format!(
@@ -175,10 +192,7 @@ fn constant_weights_are_packed_at_compile_time() {
                 (k + group - 1) / group,
                 8 * group
             );
-            assert!(
-                text.contains(&format!("memref.get_global")),
-                "{shape}:\n{text}"
-            );
+            assert!(text.contains("memref.get_global"), "{shape}:\n{text}");
             assert!(text.contains(&panels), "{shape}: {panels}:\n{text}");
             assert!(
                 !text.contains(&format!("loop.alloc() : {panels}")),
@@ -193,4 +207,41 @@ fn constant_weights_outside_bytes_keep_i16_pairs() {
     // uint8-valued weights cannot be vpdpbusd's signed bytes: the host choice pairs them.
     let text = graph_matmul(Some((0, 255)), (8, 9, 16), "mr=4 nr=8 vector=4");
     assert!(text.contains("vector<2xi16>"), "{text}");
+}
+
+#[test]
+fn constant_byte_weights_are_packed_at_compile_time() {
+    // Weights kept as int8 (or uint8) constants and widened where the matmul reads them.
+    for (b_ty, widen, range) in [
+        ("i8", "arith.extsi", (-128, 127)),
+        ("ui8", "arith.extui", (0, 255)),
+    ] {
+        let (m, k, n) = (13, 7, 19);
+        let src = format!(
+            "func.func @mm(%a: tensor<{m}x{k}xui8>) -> tensor<{m}x{n}xi32> {{\n\
+             %b = graph.constant {dense} : tensor<{k}x{n}x{b_ty}>\n\
+             %w = graph.cast %b {{to = i32}} : (tensor<{k}x{n}x{b_ty}>) -> tensor<{k}x{n}xi32>\n\
+             %x = graph.cast %a {{to = i32}} : (tensor<{m}x{k}xui8>) -> tensor<{m}x{k}xi32>\n\
+             %y = graph.matmul %x, %w : (tensor<{m}x{k}xi32>, tensor<{k}x{n}xi32>) -> tensor<{m}x{n}xi32>\n\
+             return %y : tensor<{m}x{n}xi32>\n}}\n",
+            dense = dense_ints((k, n), range),
+        );
+        // No canonicalize: the widening of the constant stays a widening.
+        let text = check_pipeline(
+            &src,
+            "builtin.module(convert-graph-to-te, te-fuse, convert-te-to-loop, \
+             loop-int-matmul-microkernel{mr=4 nr=8 vector=4 group=2})",
+        )
+        .text;
+        assert!(text.contains("loop.dot"), "{b_ty}:\n{text}");
+        assert!(
+            text.contains(widen),
+            "{b_ty} (the leftover columns):\n{text}"
+        );
+        assert!(text.contains("memref<2x4x16xi16>"), "{b_ty}:\n{text}");
+        assert!(
+            !text.contains("loop.alloc() : memref<2x4x16xi16>"),
+            "{b_ty}:\n{text}"
+        );
+    }
 }

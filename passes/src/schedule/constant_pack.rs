@@ -88,6 +88,40 @@ pub(super) fn constant_i32(ctx: &Context, memref: Value) -> Option<ConstantBuffe
     )
 }
 
+/// [`constant_i32`] for a constant buffer of 8-bit integers (weights an integer matmul
+/// widens where it reads them), as the widening gives them: zero-extended when
+/// `unsigned`, sign-extended otherwise.
+pub(super) fn constant_bytes(
+    ctx: &Context,
+    memref: Value,
+    unsigned: bool,
+) -> Option<ConstantBuffer<i32>> {
+    let bytes = |kind: &TypeKind| matches!(kind, TypeKind::Integer { width: 8, .. });
+    if unsigned {
+        constant_buffer(
+            ctx,
+            memref,
+            bytes,
+            |e| match e {
+                DenseElement::Int(v) => Some(i32::from(*v as u8)),
+                _ => None,
+            },
+            |data| data.iter().map(|&b| i32::from(b)).collect(),
+        )
+    } else {
+        constant_buffer(
+            ctx,
+            memref,
+            bytes,
+            |e| match e {
+                DenseElement::Int(v) => Some(i32::from(*v as i8)),
+                _ => None,
+            },
+            |data| data.iter().map(|&b| i32::from(b as i8)).collect(),
+        )
+    }
+}
+
 /// The elements of a constant `memref` whose element type `element` accepts, decoded from
 /// `dense` elements or from `dense_resource` bytes.
 fn constant_buffer<T: Copy>(

@@ -7,7 +7,10 @@
 //! - `A` and the first `Nf` columns of `B` (full blocks of `NR`) are packed once per call
 //!   into groups of `G` consecutive `k`: `A` as `a[i][k / G][k mod G]`, `B` as `NR`-column
 //!   panels `b[j / NR][k / G][(j mod NR) * G + k mod G]`, the last group padded with
-//!   zeros; so one vector load of `B` gives each of `NR / W` i32 lanes its `G` elements;
+//!   zeros; so one vector load of `B` gives each of `NR / W` i32 lanes its `G` elements.
+//!   A constant `B` (a constant global of 8-bit weights, or of i32 holding 8- or 16-bit
+//!   values, where the import folded their widening) is packed at compile time into a new
+//!   constant global instead;
 //! - with `G = 2` the packed elements are the operands widened to i16 (exact for any mix
 //!   of `uint8` and `int8`), and each `loop.dot` is `vpmaddwd` + add on x86 (`vpdpwssd`
 //!   with VNNI); with `G = 4` (`A` `uint8`, `B` `int8` only) they stay 8-bit and each
@@ -30,7 +33,7 @@ use tb_ir::pass::{OptionKind, Pass, PassInfo, PassOptionInfo, PassOptions};
 use tb_ir::{Context, Diagnostic, OpId, Signedness, Type, TypeKind, Value};
 
 use super::build::{At, set_yield};
-use super::constant_pack::{ConstantBuffer, constant_i32, packed_bytes, release};
+use super::constant_pack::{ConstantBuffer, constant_bytes, constant_i32, packed_bytes, release};
 use super::loop_matmul_microkernel::{
     Access, access, contiguous, defined_outside, depends_on, set_bounds, shifted, unit_stride_in,
 };
@@ -87,7 +90,7 @@ struct IntMatmulMicrokernel {
 }
 
 /// One operand: where it is read and how it is widened; or, for `B`, an i32 constant
-/// read as is (weights whose widening was folded at import), packed at compile time.
+/// read as is (weights whose widening was folded at import; `constant`).
 struct Operand {
     access: Access,
     unsigned: bool,
@@ -177,13 +180,15 @@ impl Pass for IntMatmulMicrokernel {
             let Some(found) = match_int_contraction(ctx, parallel) else {
                 continue;
             };
+            // A constant B (8-bit weights, or their widening folded to i32) is packed at
+            // compile time.
             let constant = if found.rhs.constant {
                 match constant_i32(ctx, found.rhs.access.memref) {
                     Some(values) => Some(values),
                     None => continue,
                 }
             } else {
-                None
+                constant_bytes(ctx, found.rhs.access.memref, found.rhs.unsigned)
             };
             let within = |lo: i32, hi: i32| {
                 constant
