@@ -118,14 +118,10 @@ const AVX_VNNI_CPUS: &[&str] = &[
 /// where that names the features (the last `+f`/`-f` wins), else from its CPU name.
 pub(crate) fn has_vnni(target: &FunctionTarget, bits: u32) -> bool {
     let feature = |name: &str| -> Option<bool> {
-        target
-            .features
-            .split(',')
-            .filter_map(|f| {
-                let f = f.trim();
-                (f.len() > 1 && &f[1..] == name).then(|| f.starts_with('+'))
-            })
-            .last()
+        target.features.split(',').rev().find_map(|f| {
+            let f = f.trim();
+            (f.len() > 1 && &f[1..] == name).then(|| f.starts_with('+'))
+        })
     };
     let cpu = target.cpu.as_str();
     let avx512 = feature("avx512vnni").unwrap_or(AVX512_VNNI_CPUS.contains(&cpu));
