@@ -206,7 +206,7 @@ pub fn decide(
         }
     }
     let one_to_one = consumers[0].1.first().map(|r| r.class) == Some(EdgeClass::OneToOne);
-    if !(single_read && one_to_one) && !widening {
+    if !(widening || single_read && one_to_one) {
         let elements = node.cost.elements.max(1);
         let added = node
             .cost
