@@ -45,6 +45,7 @@ pub fn register_all(registry: &mut PassRegistry) {
     registry.register(schedule::loop_default_schedule::info());
     registry.register(schedule::loop_interchange::info());
     registry.register(schedule::loop_matmul_microkernel::info());
+    registry.register(schedule::loop_int_matmul_microkernel::info());
     registry.register(schedule::loop_tile::info());
     registry.register(symbol_dce::info());
     registry.register(te_fuse::info());

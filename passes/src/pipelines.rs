@@ -11,7 +11,7 @@
 /// (`loop-apply-schedule`). Each pass leaves IR that is already at a lower level untouched,
 /// so loop-level input only gets its nests scheduled and its buffers planned; `scf`
 /// control flow first becomes `cf` branches (`convert-scf-to-cf`).
-pub const CPU: &str = "builtin.module(convert-scf-to-cf, graph-eqsat, canonicalize, convert-graph-to-te, te-fuse, convert-te-to-loop, canonicalize, loop-matmul-microkernel, loop-conv-microkernel, loop-default-schedule, loop-apply-schedule, plan-buffers)";
+pub const CPU: &str = "builtin.module(convert-scf-to-cf, graph-eqsat, canonicalize, convert-graph-to-te, te-fuse, convert-te-to-loop, canonicalize, loop-matmul-microkernel, loop-int-matmul-microkernel, loop-conv-microkernel, loop-default-schedule, loop-apply-schedule, plan-buffers)";
 
 /// The same lowering without the CPU's micro-kernels and schedules, then every loop nest
 /// mapped onto `gpu.launch` kernels: what `tb-run --device cuda` and `tb-translate

@@ -29,8 +29,7 @@ const BACK_PIPELINE: &str = "plan-buffers";
 
 /// The heuristic candidate: what the CPU pipeline does to a nest after the front half
 /// (`tb_passes::pipelines::CPU` between `convert-te-to-loop` and `plan-buffers`).
-const HEURISTIC_PIPELINE: &str =
-    "loop-matmul-microkernel, loop-conv-microkernel, loop-default-schedule, loop-apply-schedule";
+const HEURISTIC_PIPELINE: &str = "loop-matmul-microkernel, loop-int-matmul-microkernel, loop-conv-microkernel, loop-default-schedule, loop-apply-schedule";
 
 /// The micro-kernel parameters of a matmul task.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

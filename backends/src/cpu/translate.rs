@@ -66,7 +66,11 @@ impl DialectTranslation for LoopTranslation {
                 buffers::loop_handler(kind)
             }
             // Translated by the shared `VectorTranslation`.
-            LoopOp::VectorLoad | LoopOp::VectorStore | LoopOp::Broadcast | LoopOp::Fma => None,
+            LoopOp::VectorLoad
+            | LoopOp::VectorStore
+            | LoopOp::Broadcast
+            | LoopOp::Fma
+            | LoopOp::Dot => None,
             // Ends a loop body; the loop translation skips it.
             LoopOp::Yield => None,
         }

@@ -12,6 +12,7 @@
 pub(crate) mod affine;
 pub(crate) mod arith;
 pub(crate) mod cf;
+pub(crate) mod int_dot;
 pub(crate) mod math;
 pub(crate) mod math_approx;
 pub mod memref;

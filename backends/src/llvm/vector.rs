@@ -34,6 +34,7 @@ impl DialectTranslation for VectorTranslation {
             LoopOp::VectorStore => vector_store,
             LoopOp::Broadcast => broadcast,
             LoopOp::Fma => fma,
+            LoopOp::Dot => super::int_dot::dot,
             _ => return None,
         })
     }

@@ -72,6 +72,7 @@ impl DialectTranslation for KernelLoopTranslation {
             | LoopOp::VectorStore
             | LoopOp::Broadcast
             | LoopOp::Fma
+            | LoopOp::Dot
             | LoopOp::Yield => None,
         }
     }

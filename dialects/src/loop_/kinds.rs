@@ -13,6 +13,7 @@ tb_ir::op_kinds! {
         VectorStore = "loop.vector_store",
         Broadcast = "loop.broadcast",
         Fma = "loop.fma",
+        Dot = "loop.dot",
         Yield = "loop.yield",
     }
 }

@@ -38,6 +38,14 @@
 //! Loads and stores of integer memrefs carry signless scalars (`memref<8xui8>` loads an
 //! `i8`), as `te` bodies do: the arith ops on them carry the signedness.
 //!
+//! `loop.dot` is the step of integer micro-kernels: each i32 lane of `acc` adds the dot
+//! product of the group `a` (`G` integers, sign-extended, or zero-extended with
+//! `unsigned_lhs`) with its own `G` consecutive elements of `b` (sign-extended):
+//!
+//! ```mlir
+//! %r = loop.dot %acc, %a, %b : vector<8xi32>, vector<2xi16>, vector<16xi16>
+//! ```
+//!
 //! [`loop_dims`], [`induction_vars`] and [`body`] are the "loop-like" queries later passes
 //! and the interpreter use for both `loop.for` and `loop.parallel`; [`inits`],
 //! [`iter_args`] and [`yielded`] give the loop-carried values (none for `loop.parallel`).
@@ -73,6 +81,7 @@ pub const VECTOR_LOAD: &str = "loop.vector_load";
 pub const VECTOR_STORE: &str = "loop.vector_store";
 pub const BROADCAST: &str = "loop.broadcast";
 pub const FMA: &str = "loop.fma";
+pub const DOT: &str = "loop.dot";
 pub const YIELD: &str = "loop.yield";
 
 /// The alignment, in bytes, `loop.alloc` gives buffers unless told otherwise.
@@ -232,6 +241,24 @@ static FMA_DEF: OpDef = OpDef {
     ..OpDef::EMPTY
 };
 
+static DOT_DEF: OpDef = OpDef {
+    name: DOT,
+    summary: "integer dot products of lane groups accumulated into i32 lanes: \
+              `acc[l] + sum over g of a[g] * b[G*l + g]` (the integer micro-kernel's step)",
+    operands: &[
+        operand("acc", ANY_VECTOR),
+        operand("a", ANY_VECTOR),
+        operand("b", ANY_VECTOR),
+    ],
+    results: &[operand("result", ANY_VECTOR)],
+    attributes: &[optional_attr("unsigned_lhs", UNIT_ATTR)],
+    traits: PURE,
+    all_types_match: &[&["acc", "result"]],
+    format: Some("$acc `,` $a `,` $b attr-dict `:` type($acc) `,` type($a) `,` type($b)"),
+    verify: Some(verify::dot),
+    ..OpDef::EMPTY
+};
+
 static YIELD_DEF: OpDef = OpDef {
     name: YIELD,
     summary: "ends a loop body and gives the values carried to the next iteration \
@@ -258,12 +285,18 @@ pub fn register(ctx: &mut Context) -> Result<(), String> {
         &VECTOR_STORE_DEF,
         &BROADCAST_DEF,
         &FMA_DEF,
+        &DOT_DEF,
         &YIELD_DEF,
     ] {
         ctx.register_op_def(def)?;
     }
     ctx.register_attr::<Schedule>();
     ctx.register_op_kinds::<LoopOp>()
+}
+
+/// Whether a `loop.dot` zero-extends its `a` operand (`unsigned_lhs`).
+pub fn dot_unsigned_lhs(ctx: &Context, op: OpId) -> bool {
+    ctx.op_inherent_or_attr(op, "unsigned_lhs").is_some()
 }
 
 // ---- loop-like queries ----

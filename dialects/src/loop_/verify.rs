@@ -401,3 +401,51 @@ pub(crate) fn yield_op(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     }
     Ok(())
 }
+
+/// A `loop.dot`: `acc` and the result are one `vector<W x i32>`, `b` a `vector<G*W x iN>`
+/// and `a` a `vector<G x iN>` (the group every lane multiplies), with `N` 8 or 16, so
+/// that each lane's sum of `G` products is exact in 32 bits.
+pub(crate) fn dot(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
+    let operands = &ctx.op(op).operands;
+    let vector = |v: Value| match ctx.type_kind(ctx.value_type(v)) {
+        TypeKind::Vector { shape, element, .. } if shape.len() == 1 => {
+            match ctx.type_kind(*element) {
+                TypeKind::Integer { width, .. } => Some((shape[0], *width)),
+                _ => None,
+            }
+        }
+        _ => None,
+    };
+    let result = ctx.op(op).results[0];
+    let acc = vector(operands[0]).filter(|&(_, w)| w == 32);
+    let (Some((lanes, _)), Some((group, a_width)), Some((b_lanes, b_width))) =
+        (acc, vector(operands[1]), vector(operands[2]))
+    else {
+        return error(
+            ctx,
+            op,
+            "expects a 1-D vector of i32 accumulators and 1-D integer vectors a and b".into(),
+        );
+    };
+    if ctx.value_type(result) != ctx.value_type(operands[0]) {
+        return error(ctx, op, "result must have the accumulators' type".into());
+    }
+    if a_width != b_width || !matches!(a_width, 8 | 16) {
+        return error(
+            ctx,
+            op,
+            format!("a and b must both be of i8 or of i16, got i{a_width} and i{b_width}"),
+        );
+    }
+    if b_lanes != group * lanes {
+        return error(
+            ctx,
+            op,
+            format!(
+                "b must have {group} elements per accumulator lane ({} in all), got {b_lanes}",
+                group * lanes
+            ),
+        );
+    }
+    Ok(())
+}

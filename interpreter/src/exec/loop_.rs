@@ -24,6 +24,7 @@ pub(super) fn handler(kind: LoopOp) -> Option<Handler> {
         LoopOp::VectorStore => vector_store,
         LoopOp::Broadcast => broadcast,
         LoopOp::Fma => fma,
+        LoopOp::Dot => dot,
         LoopOp::Yield => return None,
     })
 }
@@ -266,4 +267,39 @@ fn fma(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
             s[0].as_float().mul_add(s[1].as_float(), s[2].as_float()),
         ))
     })
+}
+
+/// `loop.dot`: lane `l` of the result is `acc[l] + sum_g a[g] * b[G*l + g]`, `a`
+/// zero-extended under `unsigned_lhs`, wrapping to i32 like the instructions it becomes.
+fn dot(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
+    let vector = |v: &RtValue| match v {
+        RtValue::Tensor(t) => Ok(t.clone()),
+        other => Err(format!("expects a vector, got {}", other.kind_name())),
+    };
+    let acc = vector(interp.arg(env, op, 0)?)?;
+    let a = vector(interp.arg(env, op, 1)?)?;
+    let b = vector(interp.arg(env, op, 2)?)?;
+    let unsigned_lhs = loop_::dot_unsigned_lhs(interp.ctx, op);
+    let width = (a.data().dtype().size_in_bytes() * 8) as u32;
+    let group = a.numel();
+    let lanes = acc.numel();
+    if group == 0 || b.numel() != group * lanes {
+        return Err("b must have a group of a's size per accumulator lane".into());
+    }
+    let mut data = acc.data().clone();
+    for l in 0..lanes {
+        let mut sum = read_element(acc.data(), l).as_int();
+        for g in 0..group {
+            let x = read_element(a.data(), g).as_int();
+            let x = if unsigned_lhs {
+                super::value::unsigned(x, width) as i64
+            } else {
+                x
+            };
+            sum += x * read_element(b.data(), group * l + g).as_int();
+        }
+        write_element(&mut data, l, Scalar::Int(super::value::wrap(sum, 32)));
+    }
+    let result = Tensor::new(acc.shape().to_vec(), data).map_err(|e| e.0)?;
+    interp.set_result(env, op, 0, RtValue::Tensor(result))
 }

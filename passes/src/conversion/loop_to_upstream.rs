@@ -176,6 +176,12 @@ fn convert(ctx: &mut Context, op: OpId, kind: LoopOp) -> Result<(), Diagnostic> 
             let created = b.create(ctx, "vector.broadcast", operands, results, vec![], 0);
             ctx.op(created).results.to_vec()
         }
+        LoopOp::Dot => {
+            return Err(Diagnostic::error(
+                ctx.op(op).loc,
+                "'loop.dot' op has no upstream form (integer micro-kernels stay in tb's own lowering)",
+            ));
+        }
         LoopOp::Fma => {
             let vector = matches!(ctx.type_kind(results[0]), TypeKind::Vector { .. });
             let name = if vector { "vector.fma" } else { "math.fma" };

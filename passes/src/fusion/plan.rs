@@ -154,6 +154,9 @@ pub fn decide(
         return Err((Refusal::UsesIndices, None));
     }
     let single_read = consumers.len() == 1 && consumers[0].1.len() == 1;
+    // Recomputing a widening reads the narrow data instead of the wide copy: cheaper than
+    // materializing it, whatever the reuse.
+    let widening = widens_narrow_integers(ctx, node.op);
     // How often the producer's body runs once inlined: once per consumer point and read,
     // except where the read only repeats along the consumer's reduction axes (the value is
     // then invariant in the reduction loops, which store nothing, and is hoisted).
@@ -175,7 +178,7 @@ pub fn decide(
                 }
             }
         }
-        if !limits.fuse_into_contractions && is_contraction(ctx, consumer_node.op) {
+        if !limits.fuse_into_contractions && is_contraction(ctx, consumer_node.op) && !widening {
             return Err((Refusal::IntoContraction, at));
         }
         // The producer's body replaces each read: its reads and arithmetic, not its yield.
@@ -203,7 +206,7 @@ pub fn decide(
         }
     }
     let one_to_one = consumers[0].1.first().map(|r| r.class) == Some(EdgeClass::OneToOne);
-    if !(single_read && one_to_one) {
+    if !(widening || single_read && one_to_one) {
         let elements = node.cost.elements.max(1);
         let added = node
             .cost
@@ -258,6 +261,31 @@ pub fn is_contraction(ctx: &Context, compute: OpId) -> bool {
         }
     });
     found
+}
+
+/// A producer whose body only widens what it reads from 8- or 16-bit integers
+/// (`arith.extsi`/`arith.extui`): inlined even into contractions and however often it is
+/// recomputed, so an integer matmul reads the narrow operands the integer micro-kernel
+/// packs (`loop-int-matmul-microkernel`).
+fn widens_narrow_integers(ctx: &Context, compute: OpId) -> bool {
+    let Some(body) = tb_dialects::te::body(ctx, compute) else {
+        return false;
+    };
+    let ops: Vec<OpId> = ctx.block_ops(body).collect();
+    let [read, widen, _yield] = ops.as_slice() else {
+        return false;
+    };
+    if !matches!(TeOp::of(ctx, *read), Some(TeOp::Read))
+        || !matches!(ctx.op_name(*widen), "arith.extsi" | "arith.extui")
+        || ctx.op(*widen).operands.as_slice() != [ctx.op(*read).results[0]]
+    {
+        return false;
+    }
+    let narrow = ctx.value_type(ctx.op(*read).results[0]);
+    matches!(
+        ctx.type_kind(narrow),
+        tb_ir::TypeKind::Integer { width: 8 | 16, .. }
+    )
 }
 
 /// Whether `value` is a read, or a one-operand op (a cast, a negation) of one.

@@ -21,17 +21,18 @@ use super::build::At;
 /// would double a very large module).
 const MAX_ELEMENTS: usize = 1 << 26;
 
-/// The elements of a constant f32 buffer, row-major, and where they come from.
-pub(super) struct ConstantBuffer {
+/// The elements of a constant buffer (f32 unless said otherwise), row-major, and where
+/// they come from.
+pub(super) struct ConstantBuffer<T = f32> {
     pub shape: Vec<i64>,
-    pub values: Vec<f32>,
+    pub values: Vec<T>,
     get_global: OpId,
     global: OpId,
 }
 
-impl ConstantBuffer {
+impl<T: Copy> ConstantBuffer<T> {
     /// The element at `index` (one entry per dimension), if it lies inside the buffer.
-    pub fn at(&self, index: &[i64]) -> Option<f32> {
+    pub fn at(&self, index: &[i64]) -> Option<T> {
         if index.len() != self.shape.len() {
             return None;
         }
@@ -50,6 +51,86 @@ impl ConstantBuffer {
 /// a constant `memref.global` of f32 with an identity layout, initialized by a `dense` or
 /// `dense_resource` attribute.
 pub(super) fn constant_f32(ctx: &Context, memref: Value) -> Option<ConstantBuffer> {
+    constant_buffer(
+        ctx,
+        memref,
+        |kind| matches!(kind, TypeKind::Float(FloatKind::F32)),
+        |e| match e {
+            DenseElement::Float(bits) => bits_to_f64(FloatKind::F32, *bits).map(|v| v as f32),
+            _ => None,
+        },
+        |bytes| {
+            bytes
+                .chunks_exact(4)
+                .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect()
+        },
+    )
+}
+
+/// [`constant_f32`] for a constant buffer of i32 (the widened weights of an integer
+/// matmul, folded at import).
+pub(super) fn constant_i32(ctx: &Context, memref: Value) -> Option<ConstantBuffer<i32>> {
+    constant_buffer(
+        ctx,
+        memref,
+        |kind| matches!(kind, TypeKind::Integer { width: 32, .. }),
+        |e| match e {
+            DenseElement::Int(v) => i32::try_from(*v).ok(),
+            _ => None,
+        },
+        |bytes| {
+            bytes
+                .chunks_exact(4)
+                .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect()
+        },
+    )
+}
+
+/// [`constant_i32`] for a constant buffer of 8-bit integers (weights an integer matmul
+/// widens where it reads them), as the widening gives them: zero-extended when
+/// `unsigned`, sign-extended otherwise.
+pub(super) fn constant_bytes(
+    ctx: &Context,
+    memref: Value,
+    unsigned: bool,
+) -> Option<ConstantBuffer<i32>> {
+    let bytes = |kind: &TypeKind| matches!(kind, TypeKind::Integer { width: 8, .. });
+    if unsigned {
+        constant_buffer(
+            ctx,
+            memref,
+            bytes,
+            |e| match e {
+                DenseElement::Int(v) => Some(i32::from(*v as u8)),
+                _ => None,
+            },
+            |data| data.iter().map(|&b| i32::from(b)).collect(),
+        )
+    } else {
+        constant_buffer(
+            ctx,
+            memref,
+            bytes,
+            |e| match e {
+                DenseElement::Int(v) => Some(i32::from(*v as i8)),
+                _ => None,
+            },
+            |data| data.iter().map(|&b| i32::from(b as i8)).collect(),
+        )
+    }
+}
+
+/// The elements of a constant `memref` whose element type `element` accepts, decoded from
+/// `dense` elements or from `dense_resource` bytes.
+fn constant_buffer<T: Copy>(
+    ctx: &Context,
+    memref: Value,
+    element: fn(&TypeKind) -> bool,
+    dense: fn(&DenseElement) -> Option<T>,
+    bytes: fn(&[u8]) -> Vec<T>,
+) -> Option<ConstantBuffer<T>> {
     let ValueDef::Result { op: get_global, .. } = ctx.value(memref).def else {
         return None;
     };
@@ -70,16 +151,14 @@ pub(super) fn constant_f32(ctx: &Context, memref: Value) -> Option<ConstantBuffe
     ctx.op_inherent_or_attr(global, "constant")?;
     let TypeKind::MemRef {
         shape,
-        element,
+        element: element_type,
         layout: None,
         ..
     } = ctx.type_kind(ctx.value_type(memref))
     else {
         return None;
     };
-    if !matches!(ctx.type_kind(*element), TypeKind::Float(FloatKind::F32))
-        || shape.iter().any(|&e| e < 0)
-    {
+    if !element(ctx.type_kind(*element_type)) || shape.iter().any(|&e| e < 0) {
         return None;
     }
     let n = shape
@@ -89,31 +168,16 @@ pub(super) fn constant_f32(ctx: &Context, memref: Value) -> Option<ConstantBuffe
         return None;
     }
     let initial = ctx.op_inherent_or_attr(global, "initial_value")?;
-    let values: Vec<f32> = match ctx.attr_kind(initial) {
+    let values: Vec<T> = match ctx.attr_kind(initial) {
         AttrKind::DenseElements { data, .. } => {
-            let decoded: Vec<f32> = data
-                .elements
-                .iter()
-                .map(|e| match e {
-                    DenseElement::Float(bits) => {
-                        bits_to_f64(FloatKind::F32, *bits).map(|v| v as f32)
-                    }
-                    _ => None,
-                })
-                .collect::<Option<_>>()?;
+            let decoded: Vec<T> = data.elements.iter().map(dense).collect::<Option<_>>()?;
             if data.splat {
                 vec![*decoded.first()?; n]
             } else {
                 decoded
             }
         }
-        AttrKind::DenseResource { handle, .. } => {
-            let blob = ctx.resources.get(handle)?;
-            blob.data
-                .chunks_exact(4)
-                .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                .collect()
-        }
+        AttrKind::DenseResource { handle, .. } => bytes(&ctx.resources.get(handle)?.data),
         _ => return None,
     };
     (values.len() == n).then(|| ConstantBuffer {
@@ -134,15 +198,29 @@ pub(super) fn packed_global(
     values: &[f32],
 ) -> Value {
     let f32_ty = ctx.intern_type(TypeKind::Float(FloatKind::F32));
+    let bytes = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+    packed_bytes(ctx, at, source, shape, f32_ty, bytes)
+}
+
+/// [`packed_global`] for any element type: `bytes` are the elements of a `shape` buffer
+/// of `element`, little-endian.
+pub(super) fn packed_bytes<T>(
+    ctx: &mut Context,
+    at: At,
+    source: &ConstantBuffer<T>,
+    shape: Vec<i64>,
+    element: tb_ir::Type,
+    bytes: Vec<u8>,
+) -> Value {
     let memref_ty = ctx.intern_type(TypeKind::MemRef {
         shape: shape.clone(),
-        element: f32_ty,
+        element,
         layout: None,
         memory_space: None,
     });
     let tensor_ty = ctx.intern_type(TypeKind::RankedTensor {
         shape,
-        element: f32_ty,
+        element,
         encoding: None,
     });
     let base = symbol_name(ctx, source.global).unwrap_or("__constant");
@@ -169,7 +247,7 @@ pub(super) fn packed_global(
         handle.clone(),
         ResourceBlob {
             alignment: 4,
-            data: values.iter().flat_map(|v| v.to_le_bytes()).collect(),
+            data: bytes,
         },
     );
     let initial = ctx.intern_attr(AttrKind::DenseResource {
@@ -210,7 +288,7 @@ pub(super) fn packed_global(
 
 /// Once the kernel no longer reads `source`: its `memref.get_global` goes when nothing
 /// uses it, and its global when no other `memref.get_global` names it.
-pub(super) fn release(ctx: &mut Context, source: &ConstantBuffer) {
+pub(super) fn release<T>(ctx: &mut Context, source: &ConstantBuffer<T>) {
     let result = ctx.op(source.get_global).results[0];
     if !ctx.value(result).uses.is_empty() {
         return;

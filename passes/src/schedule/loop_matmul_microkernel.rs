@@ -128,10 +128,10 @@ struct MatmulMicrokernel {
 
 /// One access `memref[map(operands)]`.
 #[derive(Clone)]
-struct Access {
-    memref: Value,
-    map: AffineMap,
-    operands: Vec<Value>,
+pub(super) struct Access {
+    pub(super) memref: Value,
+    pub(super) map: AffineMap,
+    pub(super) operands: Vec<Value>,
 }
 
 /// A matched matmul nest.
@@ -300,7 +300,7 @@ fn is_f32(ctx: &Context, v: Value) -> bool {
 }
 
 /// Whether `memref` has an identity layout, so its last dimension is contiguous.
-fn contiguous(ctx: &Context, memref: Value) -> bool {
+pub(super) fn contiguous(ctx: &Context, memref: Value) -> bool {
     let ty = ctx.value_type(memref);
     matches!(ctx.type_kind(ty), TypeKind::MemRef { layout: None, .. })
 }
@@ -308,7 +308,7 @@ fn contiguous(ctx: &Context, memref: Value) -> bool {
 /// The access of load/store `op`, with constant index operands folded into its map:
 /// `convert-te-to-loop` indexes unit dimensions with `%c0`, and the matcher only sees
 /// induction variables.
-fn access(ctx: &Context, op: OpId, memref_index: usize) -> Option<Access> {
+pub(super) fn access(ctx: &Context, op: OpId, memref_index: usize) -> Option<Access> {
     let operands = &ctx.op(op).operands;
     let map = loop_::access_map(ctx, op)?;
     let indices = &operands[memref_index + 1..];
@@ -347,7 +347,7 @@ fn constant_index(ctx: &Context, v: Value) -> Option<i64> {
 }
 
 /// Whether any result of `a` depends on the value `v`.
-fn depends_on(a: &Access, v: Value) -> bool {
+pub(super) fn depends_on(a: &Access, v: Value) -> bool {
     a.operands
         .iter()
         .enumerate()
@@ -356,7 +356,7 @@ fn depends_on(a: &Access, v: Value) -> bool {
 
 /// Whether `a` reads consecutive elements as `v` grows: its last result is the one dim
 /// that `v` is, and no other result depends on `v`.
-fn unit_stride_in(a: &Access, v: Value) -> bool {
+pub(super) fn unit_stride_in(a: &Access, v: Value) -> bool {
     let positions: Vec<usize> = (0..a.operands.len())
         .filter(|&p| a.operands[p] == v)
         .collect();
@@ -371,7 +371,7 @@ fn unit_stride_in(a: &Access, v: Value) -> bool {
         && !rest.iter().any(|r| r.is_function_of_dim(*p as u32))
 }
 
-fn defined_outside(ctx: &Context, v: Value, op: OpId) -> bool {
+pub(super) fn defined_outside(ctx: &Context, v: Value, op: OpId) -> bool {
     let mut block_op = match ctx.value(v).def {
         tb_ir::value::ValueDef::Result { op: def, .. } => ctx.parent_op(def),
         tb_ir::value::ValueDef::BlockArgument { block, .. } => {
@@ -491,7 +491,7 @@ fn match_contraction(ctx: &Context, parallel: OpId) -> Option<Contraction> {
 
 /// `access` with each operand replaced by `values[v]` (old values map to new ones) and
 /// shifted by `shifts` (old value, offset).
-fn shifted(
+pub(super) fn shifted(
     a: &Access,
     replace: &[(Value, Value)],
     shifts: &[(Value, i64)],

@@ -14,6 +14,7 @@ pub mod heuristic;
 pub(crate) mod loop_apply_schedule;
 pub(crate) mod loop_conv_microkernel;
 pub(crate) mod loop_default_schedule;
+pub(crate) mod loop_int_matmul_microkernel;
 pub(crate) mod loop_interchange;
 pub(crate) mod loop_matmul_microkernel;
 pub(crate) mod loop_tile;

@@ -363,3 +363,27 @@ func.func @iter_args_parallel(%x: f32) {
   }
   return
 }
+
+// -----
+
+func.func @dot_group_size(%acc: vector<8xi32>, %a: vector<2xi16>, %b: vector<8xi16>) {
+  // expected-error @+1 {{b must have 2 elements per accumulator lane (16 in all), got 8}}
+  %r = loop.dot %acc, %a, %b : vector<8xi32>, vector<2xi16>, vector<8xi16>
+  return
+}
+
+// -----
+
+func.func @dot_element_types(%acc: vector<8xi32>, %a: vector<2xi16>, %b: vector<16xi8>) {
+  // expected-error @+1 {{a and b must both be of i8 or of i16, got i16 and i8}}
+  %r = loop.dot %acc, %a, %b : vector<8xi32>, vector<2xi16>, vector<16xi8>
+  return
+}
+
+// -----
+
+func.func @dot_accumulators(%acc: vector<8xf32>, %a: vector<2xi16>, %b: vector<16xi16>) {
+  // expected-error @+1 {{expects a 1-D vector of i32 accumulators and 1-D integer vectors a and b}}
+  %r = loop.dot %acc, %a, %b : vector<8xf32>, vector<2xi16>, vector<16xi16>
+  return
+}

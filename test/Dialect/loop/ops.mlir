@@ -164,3 +164,16 @@ func.func @nested_iter_args(%a: memref<8xf32>, %n: index, %f: f32, %g: i32) -> (
   }
   return %r#0, %r#1 : f32, i32
 }
+
+// Integer dot products: i16 pairs, and unsigned-by-signed bytes in groups of four.
+// CHECK-LABEL: func.func @dot
+// CHECK-NEXT:    %[[P:.*]] = loop.dot %arg0, %arg1, %arg2 : vector<8xi32>, vector<2xi16>, vector<16xi16>
+// CHECK-NEXT:    %[[Q:.*]] = loop.dot %[[P]], %arg3, %arg4 {unsigned_lhs} : vector<8xi32>, vector<4xi8>, vector<32xi8>
+// CHECK-NEXT:    return %[[Q]] : vector<8xi32>
+// GENERIC-LABEL: sym_name = "dot"
+// GENERIC:         "loop.dot"(%{{.*}}, %{{.*}}, %{{.*}}) <{unsigned_lhs}> : (vector<8xi32>, vector<4xi8>, vector<32xi8>) -> vector<8xi32>
+func.func @dot(%acc: vector<8xi32>, %a: vector<2xi16>, %b: vector<16xi16>, %c: vector<4xi8>, %d: vector<32xi8>) -> vector<8xi32> {
+  %p = loop.dot %acc, %a, %b : vector<8xi32>, vector<2xi16>, vector<16xi16>
+  %q = loop.dot %p, %c, %d {unsigned_lhs} : vector<8xi32>, vector<4xi8>, vector<32xi8>
+  return %q : vector<8xi32>
+}

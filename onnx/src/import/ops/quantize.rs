@@ -1,7 +1,9 @@
 //! Linear quantization imported as arithmetic on the graph dialect's ops, the way ONNX's
 //! reference computes it: QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear,
 //! MatMulInteger, ConvInteger, QLinearMatMul and QLinearConv. Integer products run as
-//! `i32` matmuls; convolutions (float-only ops) run in `f64`, exact for the integer
+//! `i32` matmuls of the widened 8-bit operands, zero points applied after them through
+//! row and column sums (so the CPU pipeline's integer micro-kernel computes them on the
+//! 8-bit data); convolutions (float-only ops) run in `f64`, exact for the integer
 //! sums 8- and 16-bit operands give. Quantized results are rounded half to even,
 //! shifted by the zero point and saturated to the target type's range.
 
@@ -383,16 +385,80 @@ fn row_view(shape: &[i64]) -> Option<Vec<i64>> {
     (shape.len() >= 2).then(|| vec![shape[shape.len() - 2], 1])
 }
 
+/// Whether zero point input `zp` is absent or a constant of zeros.
+fn zero_point_is_zero(cx: &NodeCx, zp: usize) -> bool {
+    if !cx.has_input(zp) {
+        return true;
+    }
+    cx.input(zp).ok().and_then(|i| i.constant).is_some_and(|t| {
+        t.to_i64_vec()
+            .is_ok_and(|values| values.iter().all(|&v| v == 0))
+    })
+}
+
+/// `(a - a_zp) @ (b - b_zp)` in int32 for the integer inputs `a`, `b` and their zero
+/// points (per tensor, per row of `a`, per column of `b`). The matmul multiplies the
+/// widened 8-bit operands themselves, so `te-fuse` inlines the widening into it and the
+/// integer micro-kernel reads 8-bit data; the zero points are applied after it with the
+/// row and column sums: `a @ b - rowsum(a) * b_zp - a_zp * colsum(b) + K * a_zp * b_zp`,
+/// exact in int32. A vector operand (rank 1) subtracts its zero points first instead.
+fn integer_product(
+    cx: &NodeCx,
+    e: &mut Expander,
+    [a, a_zp, b, b_zp]: [usize; 4],
+) -> Result<String, Problem> {
+    let a_shape = cx.shape(a)?.to_vec();
+    let b_shape = cx.shape(b)?.to_vec();
+    if a_shape.len() < 2 || b_shape.len() < 2 {
+        let a = centered(cx, e, a, a_zp, DType::I32, row_view(&a_shape))?;
+        let b = centered(cx, e, b, b_zp, DType::I32, None)?;
+        return Ok(e.op("MatMul", &[&a, &b], vec![]));
+    }
+    let n = cx.node;
+    let a32 = cast(e, &n.input[a], DType::I32);
+    let b32 = cast(e, &n.input[b], DType::I32);
+    let mut product = e.op("MatMul", &[&a32, &b32], vec![]);
+    let keep = vec![int_attr("keepdims", 1)];
+    let a_point = (!zero_point_is_zero(cx, a_zp)).then(|| {
+        let count: i64 = cx.shape(a_zp).map_or(1, |s| s.iter().product());
+        let point = if count > 1 {
+            let view = e.ints(&[a_shape[a_shape.len() - 2], 1]);
+            e.op("Reshape", &[&n.input[a_zp], &view], vec![])
+        } else {
+            n.input[a_zp].clone()
+        };
+        cast(e, &point, DType::I32)
+    });
+    let b_point = (!zero_point_is_zero(cx, b_zp)).then(|| cast(e, &n.input[b_zp], DType::I32));
+    if let Some(b_point) = &b_point {
+        let last = e.ints(&[-1]);
+        let row_sums = e.op("ReduceSum", &[&a32, &last], keep.clone());
+        let term = e.op("Mul", &[&row_sums, b_point], vec![]);
+        product = e.op("Sub", &[&product, &term], vec![]);
+    }
+    if let Some(a_point) = &a_point {
+        let rows = e.ints(&[-2]);
+        let column_sums = e.op("ReduceSum", &[&b32, &rows], keep);
+        let term = e.op("Mul", &[a_point, &column_sums], vec![]);
+        product = e.op("Sub", &[&product, &term], vec![]);
+    }
+    if let (Some(a_point), Some(b_point)) = (&a_point, &b_point) {
+        let k = e.scalar_like(a_shape[a_shape.len() - 1] as f64, DType::I32);
+        let points = e.op("Mul", &[a_point, b_point], vec![]);
+        let term = e.op("Mul", &[&points, &k], vec![]);
+        product = e.op("Add", &[&product, &term], vec![]);
+    }
+    Ok(product)
+}
+
 /// MatMulInteger: `(A - a_zero_point) @ (B - b_zero_point)` in int32.
 pub fn matmul_integer(cx: &mut NodeCx) -> Result<Lowering, Problem> {
     cx.at_most_outputs(1)?;
     check_integer(cx, &[0, 1])?;
     let n = cx.node;
-    let a_shape = cx.shape(0)?.to_vec();
     let mut e = Expander::new(n);
-    let a = centered(cx, &mut e, 0, 2, DType::I32, row_view(&a_shape))?;
-    let b = centered(cx, &mut e, 1, 3, DType::I32, None)?;
-    e.op_to("MatMul", &[&a, &b], vec![], &n.output[0]);
+    let product = integer_product(cx, &mut e, [0, 2, 1, 3])?;
+    e.op_to("Identity", &[&product], vec![], &n.output[0]);
     Ok(Lowering::Expand(e.finish()))
 }
 
@@ -451,12 +517,9 @@ pub fn qlinear_matmul(cx: &mut NodeCx) -> Result<Lowering, Problem> {
     cx.at_most_outputs(1)?;
     check_integer(cx, &[0, 3])?;
     let n = cx.node;
-    let a_shape = cx.shape(0)?.to_vec();
     let out_type = Quantized::of(cx, cx.input(7)?.dtype, None)?;
     let mut e = Expander::new(n);
-    let a = centered(cx, &mut e, 0, 2, DType::I32, row_view(&a_shape))?;
-    let b = centered(cx, &mut e, 3, 5, DType::I32, None)?;
-    let product = e.op("MatMul", &[&a, &b], vec![]);
+    let product = integer_product(cx, &mut e, [0, 2, 3, 5])?;
     let product = cast(&mut e, &product, DType::F64);
     let multiplier = multiplier(cx, &mut e, [1, 4, 6], None)?;
     let scaled = e.op("Mul", &[&product, &multiplier], vec![]);
