@@ -20,7 +20,6 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
-use tb_backends::cpu::{CompileOptions, CompiledModule};
 use tb_interpreter::exec::Interpreter;
 use tb_interpreter::{Tensor, read_npy};
 use tb_ir::pass::{Instrumentation, PassManager, PassRegistry, Pipeline};
@@ -172,24 +171,7 @@ fn check(name: &str) {
     else {
         return;
     };
-    let mut registry = PassRegistry::new();
-    tb_passes::register_all(&mut registry);
-    let pipeline = Pipeline::parse(tb_passes::pipelines::CPU).expect("valid pipeline");
-    PassManager::new(&pipeline, &registry)
-        .expect("registered passes")
-        .run(
-            &mut imported.ctx,
-            imported.module,
-            &Instrumentation::default(),
-        )
-        .unwrap_or_else(|d| panic!("{name} does not lower: {}", d.message));
-    let compile_options = CompileOptions {
-        threads: Some(0),
-        functions: Some(vec![imported.function.clone()]),
-        ..CompileOptions::default()
-    };
-    let compiled = CompiledModule::compile(&imported.ctx, imported.module, &compile_options)
-        .unwrap_or_else(|d| panic!("{name} does not compile: {}", d.message));
+    let compiled = common::compile_for_host(name, &mut imported);
     let compile_time = start.elapsed();
     let start = Instant::now();
     let results = compiled

@@ -19,7 +19,7 @@ use inkwell::values::BasicValueEnum;
 use tb_dialects::loop_;
 use tb_ir::OpId;
 
-use super::parallel::captured_values;
+use super::parallel::{captured_values, store_context};
 use super::translate::{TResult, Translator};
 
 /// The number of top-level loops from which a function's kernels are outlined.
@@ -53,17 +53,8 @@ pub(crate) fn emit(
         .iter()
         .map(|&v| tr.value(v))
         .collect::<TResult<_>>()?;
+    let (context_type, context) = store_context(tr, &fields, "kernel.ctx")?;
     let field_types: Vec<BasicTypeEnum> = fields.iter().map(|f| f.get_type()).collect();
-    let context_type = tr.llvm.struct_type(&field_types, false);
-    let context = tr
-        .entry_builder()?
-        .build_alloca(context_type, "kernel.ctx")?;
-    for (i, &field) in fields.iter().enumerate() {
-        let at = tr
-            .builder
-            .build_struct_gep(context_type, context, i as u32, "")?;
-        tr.builder.build_store(at, field)?;
-    }
 
     let parent = tr.current_function()?;
     let ptr = tr.llvm.ptr_type(AddressSpace::default());

@@ -18,8 +18,8 @@
 use inkwell::AddressSpace;
 use inkwell::IntPredicate;
 use inkwell::module::Linkage;
-use inkwell::types::{BasicMetadataTypeEnum, BasicTypeEnum};
-use inkwell::values::{BasicValueEnum, FunctionValue, IntValue};
+use inkwell::types::{BasicMetadataTypeEnum, BasicTypeEnum, StructType};
+use inkwell::values::{BasicValueEnum, FunctionValue, IntValue, PointerValue};
 use rustc_hash::FxHashSet;
 use tb_ir::{BlockId, OpId, Value};
 
@@ -57,6 +57,25 @@ pub(crate) fn captured_values(tr: &Translator, op: OpId) -> Vec<Value> {
         }
     });
     order
+}
+
+/// A struct of `fields` in a stack slot of the current function (allocated in its entry
+/// block), filled at the builder's position: the context an outlined body reads.
+pub(crate) fn store_context<'ctx>(
+    tr: &Translator<'_, 'ctx>,
+    fields: &[BasicValueEnum<'ctx>],
+    name: &str,
+) -> TResult<(StructType<'ctx>, PointerValue<'ctx>)> {
+    let field_types: Vec<BasicTypeEnum> = fields.iter().map(|f| f.get_type()).collect();
+    let context_type = tr.llvm.struct_type(&field_types, false);
+    let context = tr.entry_builder()?.build_alloca(context_type, name)?;
+    for (i, &field) in fields.iter().enumerate() {
+        let at = tr
+            .builder
+            .build_struct_gep(context_type, context, i as u32, "")?;
+        tr.builder.build_store(at, field)?;
+    }
+    Ok((context_type, context))
 }
 
 /// The `(ctx, begin, end)` type of outlined bodies.
@@ -133,17 +152,7 @@ pub(crate) fn emit<'a, 'ctx>(
         fields.push(range.lower.into());
         fields.push(range.upper.into());
     }
-    let field_types: Vec<BasicTypeEnum> = fields.iter().map(|f| f.get_type()).collect();
-    let context_type = tr.llvm.struct_type(&field_types, false);
-    let context = tr
-        .entry_builder()?
-        .build_alloca(context_type, "parallel.ctx")?;
-    for (i, &field) in fields.iter().enumerate() {
-        let at = tr
-            .builder
-            .build_struct_gep(context_type, context, i as u32, "")?;
-        tr.builder.build_store(at, field)?;
-    }
+    let (context_type, context) = store_context(tr, &fields, "parallel.ctx")?;
 
     // The outlined body.
     let parent = tr.current_function()?;

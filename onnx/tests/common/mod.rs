@@ -122,3 +122,30 @@ pub fn assert_same(actual: &Tensor, expected: &Tensor, what: &str) {
         expected.data()
     );
 }
+
+/// Lowers an imported model with the CPU pipeline and compiles its function for the host,
+/// its parallel loops on all cores; panics naming `name` when either step fails.
+pub fn compile_for_host(
+    name: &str,
+    imported: &mut tb_onnx::import::Imported,
+) -> tb_backends::cpu::CompiledModule {
+    use tb_ir::pass::{Instrumentation, PassManager, PassRegistry, Pipeline};
+    let mut registry = PassRegistry::new();
+    tb_passes::register_all(&mut registry);
+    let pipeline = Pipeline::parse(tb_passes::pipelines::CPU).expect("valid pipeline");
+    PassManager::new(&pipeline, &registry)
+        .expect("registered passes")
+        .run(
+            &mut imported.ctx,
+            imported.module,
+            &Instrumentation::default(),
+        )
+        .unwrap_or_else(|d| panic!("{name} does not lower: {}", d.message));
+    let options = tb_backends::cpu::CompileOptions {
+        threads: Some(0),
+        functions: Some(vec![imported.function.clone()]),
+        ..Default::default()
+    };
+    tb_backends::cpu::CompiledModule::compile(&imported.ctx, imported.module, &options)
+        .unwrap_or_else(|d| panic!("{name} does not compile: {}", d.message))
+}
