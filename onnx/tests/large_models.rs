@@ -21,12 +21,10 @@
 mod common;
 
 use std::io::Write;
-use std::path::Path;
-use std::process::Command;
 use std::time::Instant;
 
+use tb_interpreter::Tensor;
 use tb_interpreter::exec::Interpreter;
-use tb_interpreter::{Tensor, read_npy};
 use tb_onnx::Model;
 use tb_onnx::import::{ImportOptions, import_model};
 
@@ -35,41 +33,14 @@ const MAX_RELATIVE_ERROR: f64 = 1e-4;
 /// Builds model `name` (with its input and onnxruntime's output) in a fresh temporary
 /// directory, removed when dropped; `Err` says why it cannot be built here.
 fn generate_model(name: &str, dynamic: bool) -> Result<tempfile::TempDir, String> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-    let python = root.join(".venv/bin/python");
-    let probe = Command::new(&python)
-        .args(["-c", "import onnx, onnxruntime, numpy"])
-        .output();
-    if !probe.is_ok_and(|o| o.status.success()) {
-        return Err(format!(
-            "{} cannot import onnx, onnxruntime and numpy; run scripts/setup.sh",
-            python.display()
-        ));
-    }
-    let out = tempfile::tempdir().map_err(|e| format!("no temporary directory: {e}"))?;
-    let output = Command::new(&python)
-        .arg(root.join("models/make_models.py"))
-        .arg(out.path())
-        .args(["--models", name])
-        .args(dynamic.then_some("--dynamic"))
-        .output()
-        .map_err(|e| format!("cannot run {}: {e}", python.display()))?;
-    // A failure here is a bug in the generator, not a missing installation: fail loudly.
-    assert!(
-        output.status.success(),
-        "models/make_models.py failed:\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    Ok(out)
-}
-
-/// Reads `dir/<prefix>_0.npy`, `_1`, ... until one is missing.
-fn read_numbered(dir: &Path, prefix: &str) -> Vec<Tensor> {
-    (0..)
-        .map(|i| dir.join(format!("{prefix}_{i}.npy")))
-        .take_while(|p| p.exists())
-        .map(|p| read_npy(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display())))
-        .collect()
+    let mut args = vec!["--models", name];
+    args.extend(dynamic.then_some("--dynamic"));
+    common::generate_models(
+        "make_models.py",
+        "import onnx, onnxruntime, numpy",
+        "cannot import onnx, onnxruntime and numpy",
+        &args,
+    )
 }
 
 /// max |actual - expected| / max |expected|: the error on the scale of the output.
@@ -148,8 +119,8 @@ fn check(name: &str, shapes: Shapes, ops: &[(&str, usize)]) {
     }
 
     let (inputs, expected) = (
-        read_numbered(&dir, "input"),
-        read_numbered(&dir, "expected"),
+        common::read_numbered(&dir, "input"),
+        common::read_numbered(&dir, "expected"),
     );
     let start = Instant::now();
     let mut interp = Interpreter::new(&imported.ctx, imported.module);

@@ -16,12 +16,10 @@
 mod common;
 
 use std::io::Write;
-use std::path::Path;
-use std::process::Command;
 use std::time::Instant;
 
+use tb_interpreter::Tensor;
 use tb_interpreter::exec::Interpreter;
-use tb_interpreter::{Tensor, read_npy};
 use tb_ir::pass::{Instrumentation, PassManager, PassRegistry, Pipeline};
 use tb_onnx::Model;
 use tb_onnx::import::{ImportOptions, import_model};
@@ -36,43 +34,13 @@ const ATOL: f64 = 1e-5;
 /// Writes model `name` with its inputs and onnxruntime's outputs into a fresh temporary
 /// directory; `Err` says why it cannot be made here.
 fn generate(name: &str) -> Result<tempfile::TempDir, String> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-    let python = root.join(".venv/bin/python");
-    let probe = Command::new(&python)
-        .args([
-            "-c",
-            "import onnx, onnxruntime, numpy, importlib.util as u; \
-             assert all(u.find_spec(p) for p in ('rapidocr_onnxruntime', 'silero_vad', 'nudenet'))",
-        ])
-        .output();
-    if !probe.is_ok_and(|o| o.status.success()) {
-        return Err(format!(
-            "{} lacks onnx, onnxruntime or the model packages of requirements-models.txt; \
-             run scripts/setup.sh",
-            python.display()
-        ));
-    }
-    let out = tempfile::tempdir().map_err(|e| format!("no temporary directory: {e}"))?;
-    let output = Command::new(&python)
-        .arg(root.join("models/real_models.py"))
-        .arg(out.path())
-        .args(["--models", name])
-        .output()
-        .map_err(|e| format!("cannot run {}: {e}", python.display()))?;
-    assert!(
-        output.status.success(),
-        "models/real_models.py failed:\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    Ok(out)
-}
-
-fn read_numbered(dir: &Path, prefix: &str) -> Vec<Tensor> {
-    (0..)
-        .map(|i| dir.join(format!("{prefix}_{i}.npy")))
-        .take_while(|p| p.exists())
-        .map(|p| read_npy(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display())))
-        .collect()
+    common::generate_models(
+        "real_models.py",
+        "import onnx, onnxruntime, numpy, importlib.util as u; \
+         assert all(u.find_spec(p) for p in ('rapidocr_onnxruntime', 'silero_vad', 'nudenet'))",
+        "lacks onnx, onnxruntime or the model packages of requirements-models.txt",
+        &["--models", name],
+    )
 }
 
 /// The largest `|a - e| / (RTOL * |e| + ATOL * max|e|)`: at most 1 when every element is
@@ -116,8 +84,8 @@ fn prepare(test: &str, name: &str) -> Option<Prepared> {
         }
     };
     let dir = out.path().join(name);
-    let inputs = read_numbered(&dir, "input");
-    let expected = read_numbered(&dir, "expected");
+    let inputs = common::read_numbered(&dir, "input");
+    let expected = common::read_numbered(&dir, "expected");
     let names = std::fs::read_to_string(dir.join("input_names.txt")).unwrap();
     let model = Model::load(dir.join("model.onnx")).unwrap();
     let mut options = ImportOptions {

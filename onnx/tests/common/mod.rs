@@ -149,3 +149,46 @@ pub fn compile_for_host(
     tb_backends::cpu::CompiledModule::compile(&imported.ctx, imported.module, &options)
         .unwrap_or_else(|d| panic!("{name} does not compile: {}", d.message))
 }
+
+/// Runs the model generator `script` (a path under the workspace's `models/`) with
+/// `OUT_DIR args...` into a fresh temporary directory, after checking that the `.venv`
+/// Python runs `probe` (the imports the generator needs); `Err` says why the models cannot
+/// be made here. A generator that then fails is a bug, not a missing installation: it panics.
+pub fn generate_models(
+    script: &str,
+    probe: &str,
+    missing: &str,
+    args: &[&str],
+) -> Result<tempfile::TempDir, String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let python = root.join(".venv/bin/python");
+    let probed = Command::new(&python).args(["-c", probe]).output();
+    if !probed.is_ok_and(|o| o.status.success()) {
+        return Err(format!(
+            "{} {missing}; run scripts/setup.sh",
+            python.display()
+        ));
+    }
+    let out = tempfile::tempdir().map_err(|e| format!("no temporary directory: {e}"))?;
+    let output = Command::new(&python)
+        .arg(root.join("models").join(script))
+        .arg(out.path())
+        .args(args)
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", python.display()))?;
+    assert!(
+        output.status.success(),
+        "models/{script} failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    Ok(out)
+}
+
+/// Reads `dir/<prefix>_0.npy`, `_1`, ... until one is missing.
+pub fn read_numbered(dir: &Path, prefix: &str) -> Vec<Tensor> {
+    (0..)
+        .map(|i| dir.join(format!("{prefix}_{i}.npy")))
+        .take_while(|p| p.exists())
+        .map(|p| tb_interpreter::read_npy(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display())))
+        .collect()
+}
