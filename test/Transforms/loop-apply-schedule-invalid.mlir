@@ -54,22 +54,6 @@ func.func @reduction_moved_out(%a: memref<4x8xf32>, %c: memref<4xf32>) {
 
 // -----
 
-func.func @vector_across_reduction(%a: memref<4x8xf32>, %c: memref<4xf32>) {
-  %zero = arith.constant 0.0 : f32
-  // expected-error @+1 {{cannot apply the schedule: vector width 4 across reduction loops is not supported}}
-  loop.parallel (%i) = (0) to (4) attributes {loop.schedule = #loop.schedule<tiles = [[], []], vector = 4>} {
-    %s = loop.for %k = 0 to 8 iter_args(%acc = %zero) -> (f32) {
-      %x = loop.load %a[%i, %k] : memref<4x8xf32>
-      %n = arith.addf %acc, %x : f32
-      loop.yield %n : f32
-    }
-    loop.store %s, %c[%i] : memref<4xf32>
-  }
-  return
-}
-
-// -----
-
 func.func @wrong_rank(%a: memref<4x8xf32>, %c: memref<4xf32>) {
   %zero = arith.constant 0.0 : f32
   // expected-error @+1 {{cannot apply the schedule: schedule tiles 1 dimensions but the nest has 2}}

@@ -104,3 +104,23 @@ func.func @reduction_only(%a: memref<4x8xf32>, %out: memref<f32>) {
   loop.store %m, %out[] : memref<f32>
   return
 }
+
+// -----
+
+// A vector width in a nest with a reduction marks the innermost reduction loop: the
+// reduction is combined in 4 interleaved partial sums; the spatial loop stays scalar.
+// CHECK-LABEL: func.func @vector_reduction
+// CHECK:         loop.for %{{.*}} = 0 to 4 {
+// CHECK-NEXT:      loop.for %{{.*}} = 0 to 8 iter_args(%{{.*}} = %{{.*}}) -> (f32) vectorize = 4 {
+func.func @vector_reduction(%a: memref<4x8xf32>, %c: memref<4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  loop.parallel (%i) = (0) to (4) attributes {loop.schedule = #loop.schedule<tiles = [[], []], vector = 4>} {
+    %s = loop.for %k = 0 to 8 iter_args(%acc = %zero) -> (f32) {
+      %x = loop.load %a[%i, %k] : memref<4x8xf32>
+      %n = arith.addf %acc, %x : f32
+      loop.yield %n : f32
+    }
+    loop.store %s, %c[%i] : memref<4xf32>
+  }
+  return
+}

@@ -9,8 +9,8 @@
 // CHECK:         %[[SUMS:.*]] = loop.alloc() : memref<3x3x4xf32>
 // CHECK:         loop.fma
 // CHECK:         %[[OUT:.*]] = loop.alloc() : memref<1x4x3x3xf32>
-// CHECK-NEXT:    loop.for %[[CO:.*]] = 0 to 4 {
-// CHECK-NEXT:      loop.for %[[OH:.*]] = 0 to 3 {
+// CHECK-NEXT:    loop.for %[[OH:.*]] = 0 to 3 {
+// CHECK-NEXT:      loop.for %[[CO:.*]] = 0 to 4 {
 // CHECK-NEXT:        loop.for %[[OW:.*]] = 0 to 3 {
 // CHECK-NEXT:          %[[Y:.*]] = loop.load %[[SUMS]][(d0, d1, d2) -> (d1, d2, d0)](%[[CO]], %[[OH]], %[[OW]])
 // CHECK-NEXT:          %[[B:.*]] = loop.load %arg2[(d0, d1, d2, d3) -> (d1)](%{{.*}}, %[[CO]], %[[OH]], %[[OW]])

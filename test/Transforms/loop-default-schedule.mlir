@@ -53,12 +53,13 @@ func.func @short_outer_dimension(%a: memref<3x65536xf32>, %c: memref<3x65536xf32
 
 // -----
 
-// A reduction counts its iterations as work; the reduction stays innermost and scalar.
+// A reduction counts its iterations as work and stays innermost; its loads walk the rows
+// with unit stride, so the reduction loop is vectorized (8 partial sums).
 // CHECK-LABEL: func.func @row_sums
-// CHECK:         loop.schedule = #loop.schedule<tiles = {{\[\[\], \[\]\]}}, parallel = [0]>
+// CHECK:         loop.schedule = #loop.schedule<tiles = {{\[\[\], \[\]\]}}, parallel = [0], vector = 8>
 // APPLY-LABEL: func.func @row_sums
 // APPLY:         loop.for %{{.*}} = 0 to 512 parallel {
-// APPLY-NEXT:      loop.for %{{.*}} = 0 to 256 iter_args
+// APPLY-NEXT:      loop.for %{{.*}} = 0 to 256 iter_args({{.*}}) -> (f32) vectorize = 8 {
 func.func @row_sums(%a: memref<512x256xf32>, %c: memref<512xf32>) {
   %zero = arith.constant 0.0 : f32
   loop.parallel (%i) = (0) to (512) {
@@ -68,6 +69,47 @@ func.func @row_sums(%a: memref<512x256xf32>, %c: memref<512xf32>) {
       loop.yield %n : f32
     }
     loop.store %s, %c[%i] : memref<512xf32>
+  }
+  return
+}
+
+// -----
+
+// Column sums: the reduction loop walks a column (stride 512), which vectorized would
+// gather, so it stays scalar.
+// CHECK-LABEL: func.func @column_sums
+// CHECK:         loop.schedule = #loop.schedule<tiles = {{\[\[\], \[\]\]}}, parallel = [0]>
+// APPLY-LABEL: func.func @column_sums
+// APPLY-NOT:     vectorize
+func.func @column_sums(%a: memref<256x512xf32>, %c: memref<512xf32>) {
+  %zero = arith.constant 0.0 : f32
+  loop.parallel (%j) = (0) to (512) {
+    %s = loop.for %k = 0 to 256 iter_args(%acc = %zero) -> (f32) {
+      %x = loop.load %a[%k, %j] : memref<256x512xf32>
+      %n = arith.addf %acc, %x : f32
+      loop.yield %n : f32
+    }
+    loop.store %s, %c[%j] : memref<512xf32>
+  }
+  return
+}
+
+// -----
+
+// A reduction shorter than a vector stays scalar.
+// CHECK-LABEL: func.func @short_reduction
+// CHECK:         loop.schedule = #loop.schedule<tiles = {{\[\[\], \[\]\]}}>
+// APPLY-LABEL: func.func @short_reduction
+// APPLY-NOT:     vectorize
+func.func @short_reduction(%a: memref<64x4xf32>, %c: memref<64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  loop.parallel (%i) = (0) to (64) {
+    %s = loop.for %k = 0 to 4 iter_args(%acc = %zero) -> (f32) {
+      %x = loop.load %a[%i, %k] : memref<64x4xf32>
+      %n = arith.addf %acc, %x : f32
+      loop.yield %n : f32
+    }
+    loop.store %s, %c[%i] : memref<64xf32>
   }
   return
 }

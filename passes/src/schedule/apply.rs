@@ -138,10 +138,11 @@ fn annotate(
 /// [`LoopNest`]): the spatial dimensions become a band of `loop.for`s tiled and ordered as
 /// the schedule says (a `loop.parallel` that becomes loops keeps threads only on the
 /// dimensions the schedule lists), with the reduction loops inside, each strip-mined by
-/// its tiles in place, so accumulators stay in registers and every element is combined in
-/// the same order. The reductions therefore stay innermost, in their order; `vector`
-/// vectorizes the innermost spatial loop and so needs a nest without reductions, and
-/// `unroll` marks the innermost loop.
+/// its tiles in place, so accumulators stay in registers. The reductions therefore stay
+/// innermost, in their order; `vector` and `unroll` mark the innermost loop: the innermost
+/// spatial loop of a nest without reductions, else the innermost reduction loop, which
+/// then combines its terms in `vector` interleaved partial sums (the backend's vectorizer
+/// may reorder that loop's reduction, and only that loop's).
 pub fn apply_to_nest(
     ctx: &mut Context,
     nest: &LoopNest,
@@ -162,12 +163,6 @@ pub fn apply_to_nest(
             "order {order:?} moves a reduction dimension; reductions stay innermost, in their order"
         ));
     }
-    if schedule.vector > 1 && !nest.reductions.is_empty() {
-        return Err(format!(
-            "vector width {} across reduction loops is not supported",
-            schedule.vector
-        ));
-    }
     let mut innermost_reduction = None;
     for (r, &point) in nest.reductions.iter().enumerate() {
         let mut point = point;
@@ -176,15 +171,17 @@ pub fn apply_to_nest(
         }
         innermost_reduction = Some(point);
     }
-    if let Some(point) = innermost_reduction
-        && schedule.unroll > 1
-    {
+    if let Some(point) = innermost_reduction {
         let i64_ty = ctx.i64();
-        let attr = ctx.intern_attr(AttrKind::Integer {
-            ty: i64_ty,
-            value: schedule.unroll as i128,
-        });
-        set_mark(ctx, point, "unroll", attr);
+        for (name, value) in [("unroll", schedule.unroll), ("vectorize", schedule.vector)] {
+            if value > 1 {
+                let attr = ctx.intern_attr(AttrKind::Integer {
+                    ty: i64_ty,
+                    value: value as i128,
+                });
+                set_mark(ctx, point, name, attr);
+            }
+        }
     }
     if spatial == 0 {
         return Ok(());
@@ -193,7 +190,11 @@ pub fn apply_to_nest(
         tiles: schedule.tiles[..spatial].to_vec(),
         order: order[..spatial].to_vec(),
         parallel: schedule.parallel.clone(),
-        vector: schedule.vector,
+        vector: if nest.reductions.is_empty() {
+            schedule.vector
+        } else {
+            1
+        },
         unroll: if nest.reductions.is_empty() {
             schedule.unroll
         } else {

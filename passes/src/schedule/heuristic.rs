@@ -113,3 +113,15 @@ pub fn register_block(target: &Target, element_bytes: i64) -> (i64, i64) {
     let mr = ((target.vector_registers - 3) / 2).clamp(1, 8);
     (mr, nr)
 }
+
+/// The vector width for the innermost reduction of `nest` when its loads stream along it
+/// (see `LoopNest::innermost_reduction_streams`): the register's lanes once the loop has at
+/// least that many iterations, else 1. The reduction is then combined in interleaved
+/// partial sums, in another order than the scalar loop's.
+pub fn reduction_vector(nest: &Nest, target: &Target) -> i64 {
+    let lanes = target.lanes(nest.element_bytes);
+    match (0..nest.rank()).rev().find(|&d| nest.reduction[d]) {
+        Some(d) if lanes > 1 && nest.extents[d] >= lanes => lanes,
+        _ => 1,
+    }
+}

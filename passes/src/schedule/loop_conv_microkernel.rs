@@ -125,15 +125,39 @@ pub struct ConvBlocking {
 const MIN_PARALLEL_WORK: i64 = 1 << 16;
 
 /// The default blocking of a convolution with `channels` outputs and `work` iterations on
-/// `target`: two vectors of channels when they divide the channels (else one), and as many
-/// pixels (up to 8) as leave registers for the weight vectors and the broadcast input.
+/// `target`: `NR` output channels of `columns` vectors of `width` lanes, and as many pixels
+/// (up to 8) as leave registers for the weight vectors and the broadcast input.
+///
+/// Channels that `NR` leaves over run in the original, unvectorized nest, so the blocking
+/// first minimises them: the register's width and narrower ones (down to 4 lanes) are
+/// tried with 1 to 4 columns. Among blockings that leave as few channels over, the widest
+/// vector wins, then two columns (enough independent accumulators to hide the FMA
+/// latency), then three, one and four. A convolution with 24 outputs on a 16-lane target
+/// gets three 8-lane columns instead of one 16-lane column and 8 unvectorized channels.
 pub fn default_conv_blocking(target: &Target, channels: i64, work: i64) -> ConvBlocking {
-    let width = target.lanes(4);
+    let lanes = target.lanes(4);
     let (_, two_vectors) = register_block(target, 4);
-    let nr = if channels % two_vectors == 0 || channels < width {
-        two_vectors
-    } else {
-        width
+    let mut widths = vec![lanes];
+    while widths.last().is_some_and(|&w| w / 2 >= 4) {
+        widths.push(widths.last().unwrap() / 2);
+    }
+    const COLUMN_PREFERENCE: [i64; 4] = [2, 3, 1, 4];
+    let best = widths
+        .iter()
+        .flat_map(|&width| {
+            COLUMN_PREFERENCE
+                .iter()
+                .map(move |&columns| (width, columns))
+        })
+        .filter(|&(width, columns)| {
+            width * columns <= channels && target.vector_registers - columns - 1 >= columns
+        })
+        .enumerate()
+        .min_by_key(|&(rank, (width, columns))| (channels % (width * columns), rank));
+    let (width, nr) = match best {
+        Some((_, (width, columns))) => (width, width * columns),
+        // Fewer channels than the narrowest block: no micro-kernel applies.
+        None => (lanes, two_vectors),
     };
     let columns = nr / width;
     let mr = ((target.vector_registers - columns - 1) / columns).clamp(1, 8);
@@ -596,9 +620,11 @@ fn rewrite(
         },
         None => at,
     };
-    let (rows, outer) = outer_loops(ctx, at, &[mf, oh_n], &[1, 1], b.threads);
+    // Rows outermost: one row of `Ot` (`OW x M` values) stays in cache while every
+    // channel of it is read, where channels outermost would stream all of `Ot` per channel.
+    let (rows, outer) = outer_loops(ctx, at, &[oh_n, mf], &[1, 1], b.threads);
     let (_, body, ow, _) = rows.for_loop(ctx, constant(0), constant(ow_n), 1, &[]);
-    let ivs = [outer[0], outer[1], ow];
+    let ivs = [outer[1], outer[0], ow];
     let v = body.load(
         ctx,
         false,

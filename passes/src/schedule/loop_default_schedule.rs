@@ -1,16 +1,18 @@
 //! `loop-default-schedule{cores,vector-bytes}`: gives every loop nest that has no
 //! `#loop.schedule` the default one ([`super::loop_nest_schedule`]) for the target, so
 //! `loop-apply-schedule` then tiles, orders, threads and vectorizes every kernel, and a
-//! schedule the tuner attached earlier is kept. Nests whose trip counts are not constant,
+//! schedule the tuner attached earlier is kept. A reduction whose loads stream along its
+//! innermost loop (a row sum, a matrix-vector product) is vectorized along that loop
+//! ([`super::reduction_vector`]). Nests whose trip counts are not constant,
 //! or that are not of a recognised form, are left without one.
 
 use tb_dialects::loop_;
 use tb_ir::pass::{OptionKind, Pass, PassInfo, PassOptionInfo, PassOptions};
 use tb_ir::{Context, Diagnostic, OpId};
 
-use super::loop_nest_schedule;
 use super::nest::{LoopNest, outermost_nests};
 use super::target::Target;
+use super::{loop_nest_schedule, reduction_vector};
 
 const OPTIONS: &[PassOptionInfo] = &[
     PassOptionInfo {
@@ -76,10 +78,16 @@ impl Pass for LoopDefaultSchedule {
             if loop_::schedule(ctx, root).is_some() {
                 continue;
             }
-            let Some(shape) = LoopNest::of(ctx, root).ok().and_then(|n| n.shape(ctx)) else {
+            let Ok(nest) = LoopNest::of(ctx, root) else {
                 continue;
             };
-            let schedule = loop_nest_schedule(&shape, &target);
+            let Some(shape) = nest.shape(ctx) else {
+                continue;
+            };
+            let mut schedule = loop_nest_schedule(&shape, &target);
+            if nest.innermost_reduction_streams(ctx) {
+                schedule.vector = reduction_vector(&shape, &target);
+            }
             let attr = ctx.typed_attr_of(schedule);
             let attrs = ctx.op(root).attributes;
             let mut entries = ctx.dictionary_entries(attrs).to_vec();

@@ -24,7 +24,7 @@ pub mod space;
 mod strip_mine;
 pub mod target;
 
-pub use heuristic::{default_schedule, loop_nest_schedule, register_block};
+pub use heuristic::{default_schedule, loop_nest_schedule, reduction_vector, register_block};
 pub use loop_conv_microkernel::{ConvBlocking, default_conv_blocking};
 pub use rng::Rng;
 pub use space::{Decision, Knob, KnobSpace, Nest, Violation};

@@ -210,3 +210,85 @@ pub fn outermost_nests(ctx: &Context, root: OpId) -> Vec<OpId> {
     });
     found
 }
+
+impl LoopNest {
+    /// Whether the innermost reduction loop reads its inputs in streams: every load in it
+    /// either stays at one element or walks its buffer's last dimension with unit stride,
+    /// and no index is computed from the loop's variable in another way. Vectorizing such
+    /// a reduction reads whole vectors; vectorizing another one gathers.
+    pub fn innermost_reduction_streams(&self, ctx: &Context) -> bool {
+        let Some(&inner) = self.reductions.last() else {
+            return false;
+        };
+        let Some(&iv) = loop_::induction_vars(ctx, inner).first() else {
+            return false;
+        };
+        let mut streams = true;
+        ctx.walk_nested(inner, &mut |op| {
+            if !streams || op == inner {
+                return;
+            }
+            let name = ctx.op_name(op);
+            if name == loop_::STORE || name == loop_::VECTOR_LOAD || loop_::is_loop(ctx, op) {
+                streams = false;
+                return;
+            }
+            if name != loop_::LOAD {
+                return;
+            }
+            let indices = &ctx.op(op).operands[1..];
+            if indices
+                .iter()
+                .any(|&v| v != iv && defined_inside(ctx, v, inner))
+            {
+                streams = false;
+                return;
+            }
+            let map = loop_::access_map(ctx, op)
+                .unwrap_or_else(|| tb_ir::affine::AffineMap::identity(indices.len() as u32));
+            let results = &map.results;
+            for (position, _) in indices.iter().enumerate().filter(|(_, v)| **v == iv) {
+                let dim = tb_ir::affine::AffineExpr::dim(position as u32);
+                for (r, result) in results.iter().enumerate() {
+                    let Some(linear) = result.linear_form() else {
+                        streams = false;
+                        return;
+                    };
+                    let uses_iv =
+                        |atom: &tb_ir::affine::AffineExpr| atom.is_function_of_dim(position as u32);
+                    let allowed = if r + 1 == results.len() {
+                        [0, 1]
+                    } else {
+                        [0, 0]
+                    };
+                    let k = linear.coefficient(&dim);
+                    let nonlinear = linear
+                        .terms()
+                        .any(|(atom, _)| *atom != dim && uses_iv(atom));
+                    if nonlinear || !allowed.contains(&k) {
+                        streams = false;
+                        return;
+                    }
+                }
+            }
+        });
+        streams
+    }
+}
+
+/// Whether `value` is computed by an op nested in `op` (a value of the loop's own body).
+fn defined_inside(ctx: &Context, value: tb_ir::Value, op: OpId) -> bool {
+    let tb_ir::value::ValueDef::Result { op: producer, .. } = ctx.value(value).def else {
+        // A block argument: the loop's own variable is handled by the caller; another
+        // loop's is defined outside.
+        return false;
+    };
+    let mut parent = Some(producer);
+    while let Some(p) = parent {
+        if p == op {
+            return true;
+        }
+        parent = ctx.parent_op(p);
+    }
+    false
+}
