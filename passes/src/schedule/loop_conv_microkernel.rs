@@ -150,7 +150,7 @@ pub fn default_conv_blocking(target: &Target, channels: i64, work: i64) -> ConvB
                 .map(move |&columns| (width, columns))
         })
         .filter(|&(width, columns)| {
-            width * columns <= channels && target.vector_registers - columns - 1 >= columns
+            width * columns <= channels && target.vector_registers - columns > columns
         })
         .enumerate()
         .min_by_key(|&(rank, (width, columns))| (channels % (width * columns), rank));
