@@ -25,6 +25,7 @@ pub mod infer;
 mod kinds;
 pub mod literal;
 mod ops;
+mod reduce_constant;
 mod reduction;
 pub mod types;
 mod unary;

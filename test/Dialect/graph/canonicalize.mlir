@@ -467,3 +467,33 @@ func.func @if_run_time_condition(%x: tensor<2x3xf32>, %c: tensor<i1>) -> tensor<
   }
   return %0 : tensor<2x3xf32>
 }
+
+// The sums of widened constant weights (a quantized matmul's zero-point correction) are
+// computed at compile time, from a dense_resource too, without keeping the widened copy.
+// CHECK-LABEL: func.func @sum_of_widened_resource
+// CHECK-NEXT:    %[[S:.*]] = graph.constant dense<{{\[\[}}5, 3, -3]]> : tensor<1x3xi32>
+// CHECK-NEXT:    return %[[S]]
+func.func @sum_of_widened_resource() -> tensor<1x3xi32> {
+  %0 = graph.constant dense_resource<weights_i8> : tensor<2x3xi8>
+  %1 = graph.cast %0 {to = i32} : (tensor<2x3xi8>) -> tensor<2x3xi32>
+  %2 = graph.reduce_sum %1 {axes = array<i64: 0>} : (tensor<2x3xi32>) -> tensor<1x3xi32>
+  return %2 : tensor<1x3xi32>
+}
+
+// The maximum over a constant from a dense_resource.
+// CHECK-LABEL: func.func @max_of_resource
+// CHECK-NEXT:    %[[M:.*]] = graph.constant dense<[5, 4]> : tensor<2xi8>
+// CHECK-NEXT:    return %[[M]]
+func.func @max_of_resource() -> tensor<2xi8> {
+  %0 = graph.constant dense_resource<weights_i8> : tensor<3x2xi8>
+  %1 = graph.reduce_max %0 {axes = array<i64: 0>, keepdims = false} : (tensor<3x2xi8>) -> tensor<2xi8>
+  return %1 : tensor<2xi8>
+}
+
+{-#
+  dialect_resources: {
+    builtin: {
+      weights_i8: "0x0100000001FE030405FA"
+    }
+  }
+#-}

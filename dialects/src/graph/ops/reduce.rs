@@ -6,6 +6,7 @@ use tb_ir::ods::{AttrDef, OpDef, operand, optional_attr};
 use super::FUNCTIONAL;
 use crate::graph::attrs::{BOOL_ATTR, DENSE_I64_ARRAY_ATTR, I64_ATTR};
 use crate::graph::infer::{Elem, Inferred, RuleInput, RuleResult, graph_op, shape_err};
+use crate::graph::reduce_constant;
 use crate::graph::shape;
 use crate::graph::types::{TENSOR_I64, TENSOR_NUMERIC};
 
@@ -57,6 +58,15 @@ macro_rules! reduce_op {
             format: Some(FUNCTIONAL),
         })
     };
+    ($name:literal, $canonicalize:path) => {
+        graph_op!($name, reduce, {
+            operands: &[operand("data", TENSOR_NUMERIC)],
+            results: &[operand("reduced", TENSOR_NUMERIC)],
+            attributes: REDUCE_ATTRS,
+            format: Some(FUNCTIONAL),
+            canonicalize: Some($canonicalize),
+        })
+    };
 }
 
 macro_rules! arg_op {
@@ -71,10 +81,10 @@ macro_rules! arg_op {
 }
 
 pub(super) static DEFS: &[OpDef] = &[
-    reduce_op!("graph.reduce_sum"),
+    reduce_op!("graph.reduce_sum", reduce_constant::reduce_sum),
     reduce_op!("graph.reduce_mean"),
-    reduce_op!("graph.reduce_max"),
-    reduce_op!("graph.reduce_min"),
+    reduce_op!("graph.reduce_max", reduce_constant::reduce_max),
+    reduce_op!("graph.reduce_min", reduce_constant::reduce_min),
     reduce_op!("graph.reduce_prod"),
     reduce_op!("graph.reduce_l1"),
     reduce_op!("graph.reduce_l2"),
