@@ -184,10 +184,23 @@ pub trait ConversionPattern {
 /// One change to existing IR, and how to take it back.
 enum Change {
     Created(OpId),
-    OperandSet { op: OpId, index: usize, old: Value },
-    UsesMoved { from: Value, uses: Vec<Use> },
-    ValueType { value: Value, old: Type },
-    Properties { op: OpId, old: Option<Attr> },
+    OperandSet {
+        op: OpId,
+        index: usize,
+        old: Value,
+    },
+    UsesMoved {
+        from: Value,
+        uses: Vec<Use>,
+    },
+    ValueType {
+        value: Value,
+        old: Type,
+    },
+    Properties {
+        op: OpId,
+        old: Option<Attr>,
+    },
     Replaced(OpId),
     /// The blocks of region `from` were moved to the end of region `to`.
     BlocksMoved {

@@ -17,9 +17,7 @@ use tb_dialects::graph::GraphOp;
 use tb_dialects::{scf, te};
 use tb_ir::ods::OpKind;
 use tb_ir::operation::OperationState;
-use tb_ir::rewrite::conversion::{
-    ConversionPattern, ConversionRewriter, PatternRoots, op_failure,
-};
+use tb_ir::rewrite::conversion::{ConversionPattern, ConversionRewriter, PatternRoots, op_failure};
 use tb_ir::{Diagnostic, OpId, Value};
 
 /// The patterns of this family.

@@ -36,13 +36,8 @@ use super::builder::Builder;
 use super::legality;
 
 /// The scf ops whose tensors this conversion puts in buffers.
-pub(super) const ON_TENSORS: [&str; 5] = [
-    scf::IF,
-    scf::FOR,
-    scf::WHILE,
-    scf::YIELD,
-    scf::CONDITION,
-];
+pub(super) const ON_TENSORS: [&str; 5] =
+    [scf::IF, scf::FOR, scf::WHILE, scf::YIELD, scf::CONDITION];
 
 /// `scf.if`/`scf.for`/`scf.while` and their terminators: tensor operands, results and
 /// region arguments become memrefs in place.
@@ -81,7 +76,10 @@ impl ConversionPattern for ScfOnTensors {
 }
 
 fn is_buffer(ctx: &Context, value: Value) -> bool {
-    matches!(ctx.type_kind(ctx.value_type(value)), TypeKind::MemRef { .. })
+    matches!(
+        ctx.type_kind(ctx.value_type(value)),
+        TypeKind::MemRef { .. }
+    )
 }
 
 /// Gives every buffer that `function`'s `scf.if`/`scf.for`/`scf.while` ops yield or carry a
@@ -304,7 +302,9 @@ fn settle_if(ctx: &mut Context, op: OpId, allocations: &mut Vec<Value>) {
         set_terminator_operands(ctx, yield_op, kept);
     }
     let condition = ctx.op(op).operands.to_vec();
-    let kept: Vec<usize> = (0..results.len()).filter(|i| !buffers.contains(i)).collect();
+    let kept: Vec<usize> = (0..results.len())
+        .filter(|i| !buffers.contains(i))
+        .collect();
     rebuild(ctx, op, condition, &kept, &outputs);
 }
 
