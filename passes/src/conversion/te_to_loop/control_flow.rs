@@ -266,7 +266,8 @@ fn settle_if(ctx: &mut Context, op: OpId, allocations: &mut Vec<Value>) {
         allocations.push(buffer);
         outputs[k] = Some(buffer);
     }
-    for region in ctx.op(op).regions.to_vec() {
+    let regions = ctx.op(op).regions.clone();
+    for region in regions {
         let Some(block) = ctx.entry_block(region) else {
             continue;
         };
