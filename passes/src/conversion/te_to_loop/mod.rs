@@ -8,6 +8,9 @@
 //!   inner `loop.for`s, the body cloned innermost and its reads turned into loads
 //!   ([`reads`]);
 //! - tensor constants become private constant `memref.global`s ([`constants`]);
+//! - `te.extract` becomes a `loop.load`; `scf.if`/`scf.for`/`scf.while` on tensors stay
+//!   `scf` ops, each tensor they yield or carry becoming one buffer of its own
+//!   ([`control_flow`]);
 //! - function signatures and call results become memrefs ([`signature`]);
 //! - returned buffers are always fresh allocations of the returning function, and every
 //!   other buffer it owns is freed after its last use ([`allocation`]).
