@@ -369,3 +369,101 @@ fn a_failure_names_the_node_of_a_named_location() {
     );
     assert_eq!(line_of(&ctx, &err), Some(3));
 }
+
+/// `t.wrap` (one region) becomes `t.box`, which receives its region's blocks: the ops in
+/// them are converted where they land.
+struct WrapToBox;
+
+impl ConversionPattern for WrapToBox {
+    fn roots(&self) -> PatternRoots {
+        PatternRoots::Ops(vec!["t.wrap"])
+    }
+
+    fn match_and_rewrite(
+        &self,
+        op: OpId,
+        _operands: &[Value],
+        rewriter: &mut ConversionRewriter,
+    ) -> Result<(), Diagnostic> {
+        let name = rewriter.ctx_mut().intern_op_name("t.box");
+        let loc = rewriter.ctx().op(op).loc;
+        let state = OperationState {
+            name,
+            operands: vec![],
+            result_types: vec![],
+            successors: vec![],
+            num_regions: 1,
+            properties: None,
+            attributes: vec![],
+            loc,
+        };
+        let new = rewriter.create_op_before(op, state);
+        let from = rewriter.ctx().op(op).regions[0];
+        let to = rewriter.ctx().op(new).regions[0];
+        rewriter.move_blocks(from, to);
+        rewriter.erase_op(op);
+        Ok(())
+    }
+}
+
+fn wrap_target() -> ConversionTarget {
+    let mut target = target();
+    target
+        .add_op("t.wrap", Legality::Illegal)
+        .add_op("t.box", Legality::Legal);
+    target
+}
+
+#[test]
+fn moved_blocks_are_converted_where_they_land() {
+    let (mut ctx, top) = setup(
+        r#""t.wrap"() ({
+             %0 = "t.src"() : () -> i32
+             %1 = "t.old"(%0) : (i32) -> i32
+             "t.sink"(%1) : (i32) -> ()
+           }) : () -> ()"#,
+    );
+    let patterns: Vec<Box<dyn ConversionPattern>> = vec![Box::new(WrapToBox), Box::new(OldToNew)];
+    apply_conversion(
+        &mut ctx,
+        top,
+        &wrap_target(),
+        &patterns,
+        &i32_to_i64(),
+        ConversionMode::Partial,
+    )
+    .unwrap_or_else(|d| panic!("{}", d.message));
+    let text = print(&ctx, top);
+    assert!(text.contains("\"t.box\"() ({"), "{text}");
+    assert!(text.contains("\"t.new\""), "{text}");
+    assert!(
+        !text.contains("t.wrap") && !text.contains("t.old"),
+        "{text}"
+    );
+    assert!(tb_ir::verifier::verify(&ctx, top).is_ok());
+}
+
+#[test]
+fn a_failure_after_moving_blocks_moves_them_back() {
+    let text = r#""t.wrap"() ({
+             %0 = "t.src"() : () -> i32
+             %1 = "t.old"(%0) {t.refuse} : (i32) -> i32
+             "t.sink"(%1) : (i32) -> ()
+           }) : () -> ()"#;
+    let (mut ctx, top) = setup(text);
+    let before = print(&ctx, top);
+    let patterns: Vec<Box<dyn ConversionPattern>> = vec![Box::new(WrapToBox), Box::new(OldToNew)];
+    let err = apply_conversion(
+        &mut ctx,
+        top,
+        &wrap_target(),
+        &patterns,
+        &i32_to_i64(),
+        ConversionMode::Partial,
+    )
+    .unwrap_err();
+    assert_eq!(err.message, "'t.old' op is refused");
+    // The region's ops are back in the t.wrap, and the t.box is gone.
+    assert_eq!(print(&ctx, top), before);
+    assert!(tb_ir::verifier::verify(&ctx, top).is_ok());
+}

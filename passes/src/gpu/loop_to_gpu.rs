@@ -226,6 +226,23 @@ impl LoopToGpu {
                 "convert-loop-to-gpu: functions with several blocks (cf branches) are not mapped to the GPU yet",
             ));
         }
+        // A run-time branch or loop around kernels would become one serial kernel that the
+        // NVPTX backend cannot emit: refused at the op until the host side runs scf itself.
+        let mut control_flow = None;
+        ctx.walk_nested(func, &mut |op| {
+            if control_flow.is_none() && ctx.op_name(op).starts_with("scf.") {
+                control_flow = Some(op);
+            }
+        });
+        if let Some(op) = control_flow {
+            return Err(Diagnostic::error(
+                ctx.op(op).loc,
+                format!(
+                    "convert-loop-to-gpu: run-time control flow ('{}') is not mapped to the GPU yet",
+                    ctx.op_name(op)
+                ),
+            ));
+        }
         copy_returned_views(ctx, body);
         let mut host_values: std::collections::HashSet<Value> =
             ctx.block(body).args.iter().copied().collect();
