@@ -723,9 +723,11 @@ fn matmul_shape(ctx: &Context, nest: OpId) -> Option<(i64, i64, i64, i64)> {
 }
 
 /// Whether `loop-conv-microkernel` rewrites the task's nest (a one-group convolution).
+/// The probe blocks by the narrowest vector the knob space offers, so a convolution with
+/// fewer output channels than the register has lanes is still recognised.
 fn is_conv(ir: &str, target: &Target) -> Result<bool, String> {
     let (mut probe, module) = parse_module(ir)?;
-    let lanes = target.lanes(4);
+    let lanes = target.lanes(4).min(4);
     let pass = format!(
         "builtin.module(loop-conv-microkernel{{mr=1 nr={lanes} vector={lanes} threads=0}})"
     );
