@@ -25,6 +25,7 @@ mod attention;
 mod builder;
 mod checks;
 mod conv;
+mod conv_integer;
 mod einsum;
 mod elementwise;
 mod generators;
