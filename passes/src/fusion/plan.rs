@@ -289,7 +289,7 @@ fn widens_narrow_integers(ctx: &Context, compute: OpId) -> bool {
     let [read, widen, _yield] = ops.as_slice() else {
         return false;
     };
-    if !te::ReadOp::cast(ctx, *read).is_some_and(|r| r.padding(ctx).is_none())
+    if te::ReadOp::cast(ctx, *read).is_none_or(|r| r.padding(ctx).is_some())
         || !matches!(ctx.op_name(*widen), "arith.extsi" | "arith.extui")
         || ctx.op(*widen).operands.as_slice() != [ctx.op(*read).results[0]]
     {

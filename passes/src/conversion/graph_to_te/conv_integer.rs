@@ -111,8 +111,8 @@ pub(super) fn window_product(
     )?;
     // y[n, m, o...] = product[n * P + o (row-major), m].
     let mut flat = AffineExpr::dim(0) * positions;
-    for d in 0..ns {
-        flat = flat + AffineExpr::dim((2 + d) as u32) * out_strides[d];
+    for (d, &stride) in out_strides.iter().enumerate() {
+        flat = flat + AffineExpr::dim((2 + d) as u32) * stride;
     }
     l.compute(&g.output, acc, None, |b| {
         Ok(b.read(product, vec![flat, AffineExpr::dim(1)]))
