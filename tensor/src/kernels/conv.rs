@@ -164,7 +164,7 @@ pub fn conv(x: &Tensor, w: &Tensor, b: Option<&Tensor>, attrs: &ConvAttrs) -> Ke
                 KernelError::new(
                     "Conv",
                     format!(
-                        "all inputs must have one element type, got {dtype} and {}",
+                        "all inputs must have the same type, got {dtype} and {}",
                         t.dtype()
                     ),
                 )
@@ -497,9 +497,18 @@ mod tests {
             e.to_string(),
             "Conv: input has 3 channels but weight expects 4 (group=1)"
         );
-        let xi = Tensor::zeros(DType::I32, vec![1, 1, 3, 3]).unwrap();
+        // Integers sum in i32 (wrapping) and i64; 8-bit ones must be widened first.
+        let xi = iota(&[1, 1, 3, 3]).cast(DType::I32);
+        let wi = t(&[1, 1, 2, 2], vec![1.0, -2.0, 3.0, 4.0]).cast(DType::I32);
+        let bias = t(&[1], vec![-7.0]).cast(DType::I32);
+        let y = conv(&xi, &wi, Some(&bias), &ConvAttrs::default()).unwrap();
+        assert_eq!(y.dtype(), DType::I32);
+        assert_eq!(y.to_f64_vec(), vec![16.0, 22.0, 34.0, 40.0]);
+        let e = conv(&xi, &wi.cast(DType::I64), None, &ConvAttrs::default()).unwrap_err();
+        assert!(e.message.contains("same type"), "{e}");
+        let x8 = xi.cast(DType::U8);
         assert!(
-            conv(&xi, &xi, None, &ConvAttrs::default())
+            conv(&x8, &x8, None, &ConvAttrs::default())
                 .unwrap_err()
                 .message
                 .contains("floating-point")
