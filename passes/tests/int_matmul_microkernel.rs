@@ -140,9 +140,10 @@ fn graph_source(b: Option<(i64, i64)>, (m, k, n): (i64, i64, i64)) -> String {
 
 #[test]
 fn the_cpu_pipeline_schedules_the_kernel_exactly() {
-    // The whole CPU pipeline: the packing nests then get their default schedules too.
+    // The whole CPU pipeline: the packing nests then get their default schedules too. The
+    // host picks the block: N covers one column block of even 16-lane (AVX-512) vectors.
     for b in [None, Some((-128, 127))] {
-        for (m, k, n) in [(13, 7, 19), (32, 40, 48)] {
+        for (m, k, n) in [(13, 7, 37), (32, 40, 48)] {
             let text = check_pipeline(&graph_source(b, (m, k, n)), tb_passes::pipelines::CPU).text;
             assert!(text.contains("loop.dot"), "{b:?} {m}x{k}x{n}:\n{text}");
         }
@@ -243,5 +244,66 @@ fn constant_byte_weights_are_packed_at_compile_time() {
             !text.contains("loop.alloc() : memref<2x4x16xi16>"),
             "{b_ty}:\n{text}"
         );
+    }
+}
+
+/// An integer convolution as the importer writes ConvInteger's: the `uint8` input padded
+/// with its zero point, widened to i32, convolved (batch 2, strides, dilations) by
+/// weights `w_ty` (widened `int8`/`uint8` inputs, or an i32 constant); lowered through
+/// `te-fuse` to the kernel with `options`.
+fn integer_conv(w_ty: Option<&str>, options: &str) -> String {
+    let (args, weights) = match w_ty {
+        Some(ty) => (
+            format!(", %b: tensor<16x3x3x2x{ty}>"),
+            format!(
+                "%w = graph.cast %b {{to = i32}} : (tensor<16x3x3x2x{ty}>) -> tensor<16x3x3x2xi32>\n"
+            ),
+        ),
+        None => (
+            String::new(),
+            format!(
+                "%m = graph.constant {} : tensor<16x18xi32>\n\
+                 %w = graph.reshape %m {{shape = array<i64: 16, 3, 3, 2>}} : (tensor<16x18xi32>) -> tensor<16x3x3x2xi32>\n",
+                dense_ints((16, 18), (-128, 127))
+            ),
+        ),
+    };
+    let src = format!(
+        "func.func @conv(%a: tensor<2x3x9x8xui8>{args}) -> tensor<2x16x5x7xi32> {{\n\
+         {weights}\
+         %p = graph.pad %a {{constant_value = 131 : ui8, pads = array<i64: 0, 0, 1, 0, 0, 0, 1, 1>}} : (tensor<2x3x9x8xui8>) -> tensor<2x3x11x9xui8>\n\
+         %x = graph.cast %p {{to = i32}} : (tensor<2x3x11x9xui8>) -> tensor<2x3x11x9xi32>\n\
+         %y = graph.conv %x, %w {{dilations = array<i64: 1, 2>, strides = array<i64: 2, 1>}} : (tensor<2x3x11x9xi32>, tensor<16x3x3x2xi32>) -> tensor<2x16x5x7xi32>\n\
+         return %y : tensor<2x16x5x7xi32>\n}}\n"
+    );
+    check_pipeline(
+        &src,
+        &format!(
+            "builtin.module(canonicalize, convert-graph-to-te, te-fuse, convert-te-to-loop, \
+             canonicalize, loop-int-matmul-microkernel{{{options}}})"
+        ),
+    )
+    .text
+}
+
+#[test]
+fn integer_convolutions_block_as_window_products_exactly() {
+    // The window product's A is the padded 8-bit input, read through the window map.
+    for (w_ty, group) in [
+        (Some("i8"), 2),
+        (Some("i8"), 4),
+        (Some("ui8"), 2),
+        (None, 2),
+        (None, 4),
+    ] {
+        let text = integer_conv(w_ty, &format!("mr=4 nr=8 vector=4 group={group}"));
+        let case = format!("{w_ty:?} group {group}");
+        assert!(text.contains("loop.dot"), "{case}:\n{text}");
+        assert!(
+            text.contains("memref<2x3x11x9xui8>"),
+            "{case}: the padded input stays 8-bit:\n{text}"
+        );
+        let a_panel = format!("memref<70x{}x{group}x", (18 + group - 1) / group);
+        assert!(text.contains(&a_panel), "{case}: {a_panel}:\n{text}");
     }
 }

@@ -89,6 +89,21 @@ pub const TENSOR_FLOAT: TypeConstraint = TypeConstraint {
     buildable: None,
 };
 
+/// Conv's operands: floats, or the i32/i64 sums integer convolutions (ConvInteger,
+/// QLinearConv) compute in.
+pub const TENSOR_FLOAT_OR_WIDE_INT: TypeConstraint = TypeConstraint {
+    description: "statically shaped tensor of floating-point, i32 or i64 values",
+    check: |c, t| {
+        tensor_of(c, t, |k| {
+            matches!(
+                k,
+                ElementKind::Float(_) | ElementKind::Signed(32) | ElementKind::Signed(64)
+            )
+        })
+    },
+    buildable: None,
+};
+
 pub const TENSOR_SIGNED: TypeConstraint = TypeConstraint {
     description: "statically shaped tensor of signed integer or floating-point values",
     check: |c, t| {

@@ -181,6 +181,19 @@ pub fn decide(
         if !limits.fuse_into_contractions && is_contraction(ctx, consumer_node.op) && !widening {
             return Err((Refusal::IntoContraction, at));
         }
+        // A widening that feeds a contraction is inlined into it (above), so a producer
+        // inlined into the widening (a Pad, a quantization) would end up in the
+        // contraction too, and the micro-kernel would no longer read narrow data.
+        if !limits.fuse_into_contractions
+            && !widening
+            && widens_narrow_integers(ctx, consumer_node.op)
+            && graph
+                .consumers(*consumer)
+                .iter()
+                .any(|(c, _)| is_contraction(ctx, graph.graph[*c].op))
+        {
+            return Err((Refusal::IntoContraction, at));
+        }
         // The producer's body replaces each read: its reads and arithmetic, not its yield.
         let ops = consumer_node.cost.body_ops + reads.len() * node.cost.body_ops.saturating_sub(2);
         if ops > limits.max_body_ops {
@@ -263,7 +276,8 @@ pub fn is_contraction(ctx: &Context, compute: OpId) -> bool {
     found
 }
 
-/// A producer whose body only widens what it reads from 8- or 16-bit integers
+/// A producer whose body only widens what it reads (in bounds: a padded read, as an
+/// inlined Pad leaves, is not a plain load) from 8- or 16-bit integers
 /// (`arith.extsi`/`arith.extui`): inlined even into contractions and however often it is
 /// recomputed, so an integer matmul reads the narrow operands the integer micro-kernel
 /// packs (`loop-int-matmul-microkernel`).
@@ -275,7 +289,7 @@ fn widens_narrow_integers(ctx: &Context, compute: OpId) -> bool {
     let [read, widen, _yield] = ops.as_slice() else {
         return false;
     };
-    if !matches!(TeOp::of(ctx, *read), Some(TeOp::Read))
+    if te::ReadOp::cast(ctx, *read).is_none_or(|r| r.padding(ctx).is_some())
         || !matches!(ctx.op_name(*widen), "arith.extsi" | "arith.extui")
         || ctx.op(*widen).operands.as_slice() != [ctx.op(*read).results[0]]
     {

@@ -2,7 +2,9 @@
 //! strides, explicit or automatic pads.
 //!
 //! Conv lowers each (image, group) pair to one matrix multiply: the im2col matrix
-//! `[C/g * K, out_spatial]` is multiplied by the group's weights `[M/g, C/g * K]`.
+//! `[C/g * K, out_spatial]` is multiplied by the group's weights `[M/g, C/g * K]`. Conv
+//! also takes 32- and 64-bit integers (wrapping sums): the form integer convolutions
+//! (ConvInteger, QLinearConv) take on the graph dialect.
 //! ConvTranspose multiplies the transposed weights by the input and scatters the columns
 //! back (col2im), which is the adjoint of the same mapping.
 
@@ -12,7 +14,7 @@ use super::float::{Real, float_apply};
 use super::index::{Counter, numel, strides};
 use super::matmul::{MatRef, Ring, gemm_acc};
 use super::{KernelError, KernelResult, make, output_count};
-use crate::tensor::Tensor;
+use crate::tensor::{DType, Element, Tensor};
 
 /// Kernel offsets, one row of `nsp` coordinates per kernel position (row-major).
 fn kernel_positions(kernel: &[i64]) -> Vec<Vec<i64>> {
@@ -68,17 +70,17 @@ fn for_each_tap(
     }
 }
 
-fn add_bias<T: Real>(out: &mut [T], bias: &[T], n: usize, m: usize, sp: usize) {
+fn add_bias<T: Ring>(out: &mut [T], bias: &[T], n: usize, m: usize, sp: usize) {
     for ni in 0..n {
         for (mi, &bv) in bias.iter().enumerate().take(m) {
             out[(ni * m + mi) * sp..(ni * m + mi + 1) * sp]
                 .iter_mut()
-                .for_each(|v| *v += bv);
+                .for_each(|v| *v = v.plus(bv));
         }
     }
 }
 
-fn conv_impl<T: Real + Ring>(
+fn conv_impl<T: Ring>(
     xs: &[&[T]],
     xsh: &[i64],
     wsh: &[i64],
@@ -100,14 +102,14 @@ fn conv_impl<T: Real + Ring>(
     let mut cols = if pointwise {
         vec![]
     } else {
-        vec![T::ZERO; rows * out_sp]
+        vec![T::zero(); rows * out_sp]
     };
-    let mut out = vec![T::ZERO; n * m * out_sp];
+    let mut out = vec![T::zero(); n * m * out_sp];
     for ni in 0..n {
         for gi in 0..group {
             let xg = &x[(ni * c + gi * cg) * in_sp..(ni * c + (gi + 1) * cg) * in_sp];
             if !pointwise {
-                cols.fill(T::ZERO);
+                cols.fill(T::zero());
                 for ci in 0..cg {
                     let src = &xg[ci * in_sp..(ci + 1) * in_sp];
                     for (ki, kp) in kpos.iter().enumerate() {
@@ -135,7 +137,8 @@ fn conv_impl<T: Real + Ring>(
     out
 }
 
-/// Conv (float types): `x` `[N, C, D...]`, `w` `[M, C/group, k...]`, optional bias `[M]`.
+/// Conv (float types, and i32/i64 with wrapping sums): `x` `[N, C, D...]`, `w`
+/// `[M, C/group, k...]`, optional bias `[M]`.
 pub fn conv(x: &Tensor, w: &Tensor, b: Option<&Tensor>, attrs: &ConvAttrs) -> KernelResult {
     const OP: &str = "Conv";
     let g = shape::conv_geometry(x.shape(), w.shape(), b.map(|b| b.shape()), attrs)?;
@@ -147,14 +150,41 @@ pub fn conv(x: &Tensor, w: &Tensor, b: Option<&Tensor>, attrs: &ConvAttrs) -> Ke
     let mut inputs = vec![x, w];
     inputs.extend(b);
     let group = attrs.group as usize;
-    let (mut outs, _) = float_apply!(OP, &inputs, |xs| Ok::<_, KernelError>(vec![conv_impl(
-        &xs,
-        x.shape(),
-        w.shape(),
-        &g,
-        group
-    )]));
-    make(OP, g.output.clone(), outs.remove(0))
+    fn ints<T: Ring>(
+        inputs: &[&Tensor],
+        xsh: &[i64],
+        wsh: &[i64],
+        g: &WindowGeometry,
+        group: usize,
+    ) -> Result<Vec<T>, KernelError> {
+        let dtype = inputs[0].dtype();
+        let mut xs = Vec::with_capacity(inputs.len());
+        for t in inputs {
+            xs.push(t.as_slice::<T>().ok_or_else(|| {
+                KernelError::new(
+                    "Conv",
+                    format!(
+                        "all inputs must have the same type, got {dtype} and {}",
+                        t.dtype()
+                    ),
+                )
+            })?);
+        }
+        Ok(conv_impl(&xs, xsh, wsh, g, group))
+    }
+    let (xsh, wsh) = (x.shape(), w.shape());
+    let data = match x.dtype() {
+        DType::I32 => i32::into_data(ints::<i32>(&inputs, xsh, wsh, &g, group)?),
+        DType::I64 => i64::into_data(ints::<i64>(&inputs, xsh, wsh, &g, group)?),
+        _ => {
+            let (mut outs, _) =
+                float_apply!(OP, &inputs, |xs| Ok::<_, KernelError>(vec![conv_impl(
+                    &xs, xsh, wsh, &g, group
+                )]));
+            outs.remove(0)
+        }
+    };
+    make(OP, g.output.clone(), data)
 }
 
 fn conv_transpose_impl<T: Real + Ring>(
@@ -467,9 +497,18 @@ mod tests {
             e.to_string(),
             "Conv: input has 3 channels but weight expects 4 (group=1)"
         );
-        let xi = Tensor::zeros(DType::I32, vec![1, 1, 3, 3]).unwrap();
+        // Integers sum in i32 (wrapping) and i64; 8-bit ones must be widened first.
+        let xi = iota(&[1, 1, 3, 3]).cast(DType::I32);
+        let wi = t(&[1, 1, 2, 2], vec![1.0, -2.0, 3.0, 4.0]).cast(DType::I32);
+        let bias = t(&[1], vec![-7.0]).cast(DType::I32);
+        let y = conv(&xi, &wi, Some(&bias), &ConvAttrs::default()).unwrap();
+        assert_eq!(y.dtype(), DType::I32);
+        assert_eq!(y.to_f64_vec(), vec![16.0, 22.0, 34.0, 40.0]);
+        let e = conv(&xi, &wi.cast(DType::I64), None, &ConvAttrs::default()).unwrap_err();
+        assert!(e.message.contains("same type"), "{e}");
+        let x8 = xi.cast(DType::U8);
         assert!(
-            conv(&xi, &xi, None, &ConvAttrs::default())
+            conv(&x8, &x8, None, &ConvAttrs::default())
                 .unwrap_err()
                 .message
                 .contains("floating-point")

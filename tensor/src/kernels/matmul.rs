@@ -13,6 +13,8 @@ pub(crate) trait Ring: Element {
     fn zero() -> Self;
     /// `self + a * b`.
     fn mul_add(self, a: Self, b: Self) -> Self;
+    /// `self + a` (wrapping for integers).
+    fn plus(self, a: Self) -> Self;
 }
 
 impl Ring for f32 {
@@ -23,6 +25,10 @@ impl Ring for f32 {
     fn mul_add(self, a: f32, b: f32) -> f32 {
         self + a * b
     }
+    #[inline(always)]
+    fn plus(self, a: f32) -> f32 {
+        self + a
+    }
 }
 
 impl Ring for f64 {
@@ -32,6 +38,10 @@ impl Ring for f64 {
     #[inline(always)]
     fn mul_add(self, a: f64, b: f64) -> f64 {
         self + a * b
+    }
+    #[inline(always)]
+    fn plus(self, a: f64) -> f64 {
+        self + a
     }
 }
 
@@ -44,6 +54,10 @@ macro_rules! int_ring {
             #[inline(always)]
             fn mul_add(self, a: $t, b: $t) -> $t {
                 self.wrapping_add(a.wrapping_mul(b))
+            }
+            #[inline(always)]
+            fn plus(self, a: $t) -> $t {
+                self.wrapping_add(a)
             }
         }
     )*};

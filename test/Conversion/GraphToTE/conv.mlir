@@ -79,3 +79,32 @@ func.func @conv_transpose_dilated(%x: tensor<1x2x3x3xf32>, %w: tensor<2x3x3x3xf3
   %0 = graph.conv_transpose %x, %w {dilations = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x2x3x3xf32>, tensor<2x3x3x3xf32>) -> tensor<1x3x7x7xf32>
   return %0 : tensor<1x3x7x7xf32>
 }
+
+// An unpadded, ungrouped integer conv (ConvInteger's, after the import padded its input)
+// is a window product: rows are output positions, columns output channels, the reduction
+// runs over channels and taps (k = c * 9 + kh * 3 + kw), both operands read through one
+// affine map; a second compute lays the [positions, channels] result out as NCHW.
+// CHECK-LABEL: func.func @conv_integer
+// CHECK: %[[P:.*]] = te.compute (%{{.*}}, %{{.*}}) [%{{.*}}, %{{.*}}] reduce [%{{.*}}] in [27] combiner = sum
+// CHECK-NEXT: te.read %{{.*}}[(d0, d1, d2) -> (0, d2 floordiv 9, d0 floordiv 4 + d2 floordiv 3 mod 3, d0 mod 4 + d2 mod 3)] : tensor<1x3x6x6xi32>
+// CHECK-NEXT: te.read %{{.*}}[(d0, d1, d2) -> (d1, d2 floordiv 9, d2 floordiv 3 mod 3, d2 mod 3)] : tensor<8x3x3x3xi32>
+// CHECK-NEXT: arith.muli
+// CHECK: -> tensor<16x8xi32>
+// CHECK: te.read %[[P]][(d0, d1, d2, d3) -> (d0 * 16 + d2 * 4 + d3, d1)] : tensor<16x8xi32>
+// CHECK: -> tensor<1x8x4x4xi32>
+func.func @conv_integer(%x: tensor<1x3x6x6xi32>, %w: tensor<8x3x3x3xi32>) -> tensor<1x8x4x4xi32> {
+  %0 = graph.conv %x, %w : (tensor<1x3x6x6xi32>, tensor<8x3x3x3xi32>) -> tensor<1x8x4x4xi32>
+  return %0 : tensor<1x8x4x4xi32>
+}
+
+// Batches, strides, dilations and 1x1 taps: the image is row floordiv positions, a
+// kernel extent of 1 reads tap 0.
+// CHECK-LABEL: func.func @conv_integer_batched
+// CHECK: te.read %{{.*}}[(d0, d1, d2) -> (d0 floordiv 6, d2 floordiv 2, d0 floordiv 3 mod 2 * 2, d0 mod 3 + d2 mod 2 * 2)] : tensor<2x4x4x5xi32>
+// CHECK-NEXT: te.read %{{.*}}[(d0, d1, d2) -> (d1, d2 floordiv 2, 0, d2 mod 2)] : tensor<3x4x1x2xi32>
+// CHECK: -> tensor<12x3xi32>
+// CHECK: te.read %{{.*}}[(d0, d1, d2, d3) -> (d0 * 6 + d2 * 3 + d3, d1)] : tensor<12x3xi32>
+func.func @conv_integer_batched(%x: tensor<2x4x4x5xi32>, %w: tensor<3x4x1x2xi32>) -> tensor<2x3x2x3xi32> {
+  %0 = graph.conv %x, %w {dilations = array<i64: 1, 2>, strides = array<i64: 2, 1>} : (tensor<2x4x4x5xi32>, tensor<3x4x1x2xi32>) -> tensor<2x3x2x3xi32>
+  return %0 : tensor<2x3x2x3xi32>
+}

@@ -203,9 +203,10 @@ func.func @gemm_trans(%a: tensor<2x3xf32>, %b: tensor<3x5xf32>) {
 
 // -----
 
-func.func @conv_int(%x: tensor<1x3x8x8xi32>, %w: tensor<4x3x3x3xi32>) {
-  // expected-error @+1 {{'graph.conv' op operand #0 must be statically shaped tensor of floating-point values, but got 'tensor<1x3x8x8xi32>'}}
-  %0 = graph.conv %x, %w : (tensor<1x3x8x8xi32>, tensor<4x3x3x3xi32>) -> tensor<1x4x6x6xi32>
+// Integer convolutions sum in i32 or i64; 8-bit operands are widened first.
+func.func @conv_int(%x: tensor<1x3x8x8xui8>, %w: tensor<4x3x3x3xui8>) {
+  // expected-error @+1 {{'graph.conv' op operand #0 must be statically shaped tensor of floating-point, i32 or i64 values, but got 'tensor<1x3x8x8xui8>'}}
+  %0 = graph.conv %x, %w : (tensor<1x3x8x8xui8>, tensor<4x3x3x3xui8>) -> tensor<1x4x6x6xui8>
   return
 }
 

@@ -1,5 +1,6 @@
 //! Convolutions: `graph.conv` and `graph.conv_transpose`, with ONNX's window attributes
 //! (`auto_pad`, `dilations`, `group`, `kernel_shape`, `pads`, `strides`) and an optional bias.
+//! `graph.conv` also takes i32/i64 tensors: the integer sums of ConvInteger and QLinearConv.
 
 use tb_ir::ods::{AttrDef, OpDef, operand, optional, optional_attr};
 
@@ -7,7 +8,7 @@ use super::FUNCTIONAL;
 use crate::graph::attrs::{Attrs, DENSE_I64_ARRAY_ATTR, I64_ATTR, STRING_ATTR};
 use crate::graph::infer::{Inferred, RuleInput, RuleResult, graph_op, shape_err};
 use crate::graph::shape::{self, AutoPad, ConvAttrs, ConvTransposeAttrs};
-use crate::graph::types::TENSOR_FLOAT;
+use crate::graph::types::{TENSOR_FLOAT, TENSOR_FLOAT_OR_WIDE_INT};
 
 /// `auto_pad`, `dilations`, `kernel_shape`, `pads`, `strides` as ONNX declares them.
 pub(super) const WINDOW_ATTRS: [AttrDef; 5] = [
@@ -94,11 +95,11 @@ const CONV_TRANSPOSE_ATTRS: &[AttrDef] = &[
 pub(super) static DEFS: &[OpDef] = &[
     graph_op!("graph.conv", conv, {
         operands: &[
-            operand("X", TENSOR_FLOAT),
-            operand("W", TENSOR_FLOAT),
-            optional("B", TENSOR_FLOAT),
+            operand("X", TENSOR_FLOAT_OR_WIDE_INT),
+            operand("W", TENSOR_FLOAT_OR_WIDE_INT),
+            optional("B", TENSOR_FLOAT_OR_WIDE_INT),
         ],
-        results: &[operand("Y", TENSOR_FLOAT)],
+        results: &[operand("Y", TENSOR_FLOAT_OR_WIDE_INT)],
         attributes: CONV_ATTRS,
         format: Some(FUNCTIONAL),
     }),

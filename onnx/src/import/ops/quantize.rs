@@ -3,14 +3,16 @@
 //! MatMulInteger, ConvInteger, QLinearMatMul and QLinearConv. Integer products run as
 //! `i32` matmuls of the widened 8-bit operands, zero points applied after them through
 //! row and column sums (so the CPU pipeline's integer micro-kernel computes them on the
-//! 8-bit data); convolutions (float-only ops) run in `f64`, exact for the integer
-//! sums 8- and 16-bit operands give. Quantized results are rounded half to even,
-//! shifted by the zero point and saturated to the target type's range.
+//! 8-bit data); convolutions likewise, as `i32` convolutions of the widened operands
+//! (the input padded with its zero point) with the zero points applied after them
+//! through window and weight sums. Quantized results are rounded half to even, shifted
+//! by the zero point and saturated to the target type's range.
 
-use tb_interpreter::DType;
+use tb_dialects::graph::shape;
+use tb_interpreter::{DType, Tensor};
 
 use super::super::error::Problem;
-use super::super::expansion::{Expander, int_attr, to_attr};
+use super::super::expansion::{Expander, int_attr, ints_attr, to_attr};
 use super::super::node::{Lowering, NodeCx, attr_problem};
 use super::narrow_cast::round_to_float;
 use crate::attribute::NodeAttrs;
@@ -462,16 +464,233 @@ pub fn matmul_integer(cx: &mut NodeCx) -> Result<Lowering, Problem> {
     Ok(Lowering::Expand(e.finish()))
 }
 
-/// The node's convolution attributes, for the Conv it expands to.
-fn conv_attrs(cx: &NodeCx) -> Vec<crate::proto::AttributeProto> {
-    cx.node.attribute.clone()
-}
-
 /// A per-output-channel view `[M, 1, ...]` for a weight of `shape`.
 fn channel_view(shape: &[i64]) -> Option<Vec<i64>> {
     let mut view = vec![1; shape.len()];
     *view.first_mut()? = shape[0];
     Some(view)
+}
+
+/// `(x - x_zp) conv (w - w_zp)` (plus an int32 `bias`) in int32, for the 8-bit inputs
+/// of a ConvInteger or QLinearConv node. As for the matmuls, the convolution multiplies
+/// the widened 8-bit operands themselves, so the CPU pipeline computes it on the 8-bit
+/// data (`convert-graph-to-te` writes an unpadded integer conv as a matmul over the
+/// windows, which `loop-int-matmul-microkernel` blocks), and the zero points are applied
+/// after it: `sum x w - w_zp * winsum(x) - x_zp * (sum w - K w_zp)` over each window of
+/// `K` taps. The input is first padded with `x_zp` (not 0), so padded taps are centered
+/// zeros and every window has all `K` taps.
+fn integer_conv(
+    cx: &NodeCx,
+    e: &mut Expander,
+    [x, x_zp, w, w_zp]: [usize; 4],
+    bias: Option<usize>,
+) -> Result<String, Problem> {
+    let n = cx.node;
+    let (x_shape, w_shape) = (cx.shape(x)?.to_vec(), cx.shape(w)?.to_vec());
+    let attrs = shape::ConvAttrs {
+        kernel_shape: n.attr_ints("kernel_shape").map_err(attr_problem)?,
+        strides: n
+            .attr_ints("strides")
+            .map_err(attr_problem)?
+            .unwrap_or_default(),
+        pads: n
+            .attr_ints("pads")
+            .map_err(attr_problem)?
+            .unwrap_or_default(),
+        dilations: n
+            .attr_ints("dilations")
+            .map_err(attr_problem)?
+            .unwrap_or_default(),
+        group: n.attr_int_or("group", 1).map_err(attr_problem)?,
+        auto_pad: shape::AutoPad::parse(
+            &n.attr_string_or("auto_pad", "NOTSET")
+                .map_err(attr_problem)?,
+        )
+        .map_err(Problem::invalid)?,
+    };
+    let g = shape::conv_geometry(&x_shape, &w_shape, None, &attrs)
+        .map_err(|e| Problem::invalid(e.message))?;
+    let (groups, m) = (attrs.group.max(1), w_shape[0]);
+    let ns = g.kernel.len();
+    let taps = w_shape[1..].iter().product::<i64>();
+    let scalar_point = |i: usize, what: &str| -> Result<(), Problem> {
+        if cx.has_input(i) && cx.shape(i)?.iter().product::<i64>() != 1 {
+            return Err(Problem::invalid(format!(
+                "{what} must hold one value (per-tensor), got shape {:?}",
+                cx.shape(i)?
+            )));
+        }
+        Ok(())
+    };
+    scalar_point(x_zp, "x_zero_point")?;
+    if cx.has_input(w_zp) {
+        let count: i64 = cx.shape(w_zp)?.iter().product();
+        if count != 1 && cx.shape(w_zp)? != [m] {
+            return Err(Problem::invalid(format!(
+                "w_zero_point must hold one value or one per output channel ({m}), got shape \
+                 {:?}",
+                cx.shape(w_zp)?
+            )));
+        }
+    }
+    let x_point = (!zero_point_is_zero(cx, x_zp)).then(|| {
+        let scalar = e.ints(&[]);
+        e.op("Reshape", &[&n.input[x_zp], &scalar], vec![])
+    });
+    let padded = pad_with_zero_point(cx, e, [x, x_zp], x_point.as_deref(), &g)?;
+    let x32 = cast(e, &padded, DType::I32);
+    let w32 = cast(e, &n.input[w], DType::I32);
+    // The window attributes without the padding, which is now in the input.
+    let mut window = vec![int_attr("group", groups)];
+    window.push(ints_attr("kernel_shape", &g.kernel));
+    window.push(ints_attr("strides", &g.strides));
+    window.push(ints_attr("dilations", &g.dilations));
+    let mut operands = vec![x32.clone(), w32.clone()];
+    if let Some(b) = bias {
+        operands.push(n.input[b].clone());
+    }
+    let refs: Vec<&str> = operands.iter().map(String::as_str).collect();
+    let mut product = e.op("Conv", &refs, window.clone());
+    // Per output channel values broadcast over [N, M, spatial...] as [M, 1, ...].
+    let mut channel = vec![m];
+    channel.extend(std::iter::repeat_n(1, ns));
+    let w_point = (!zero_point_is_zero(cx, w_zp)).then(|| {
+        let point = if cx.shape(w_zp).map_or(1, |s| s.iter().product::<i64>()) > 1 {
+            let view = e.ints(&channel);
+            e.op("Reshape", &[&n.input[w_zp], &view], vec![])
+        } else {
+            let scalar = e.ints(&[]);
+            e.op("Reshape", &[&n.input[w_zp], &scalar], vec![])
+        };
+        cast(e, &point, DType::I32)
+    });
+    if let Some(w_point) = &w_point {
+        let sums = window_sums(e, &x32, &x_shape, &g, groups, m, &window);
+        let term = e.op("Mul", &[w_point, &sums], vec![]);
+        product = e.op("Sub", &[&product, &term], vec![]);
+    }
+    if let Some(x_point) = &x_point {
+        let x_point = cast(e, x_point, DType::I32);
+        let axes: Vec<i64> = (1..w_shape.len() as i64).collect();
+        let axes = e.ints(&axes);
+        let keep = vec![int_attr("keepdims", 1)];
+        let weight_sums = e.op("ReduceSum", &[&w32, &axes], keep);
+        let view = e.ints(&channel);
+        let mut weight_sums = e.op("Reshape", &[&weight_sums, &view], vec![]);
+        if let Some(w_point) = &w_point {
+            let k = e.scalar_like(taps as f64, DType::I32);
+            let all = e.op("Mul", &[w_point, &k], vec![]);
+            weight_sums = e.op("Sub", &[&weight_sums, &all], vec![]);
+        }
+        let term = e.op("Mul", &[&x_point, &weight_sums], vec![]);
+        product = e.op("Sub", &[&product, &term], vec![]);
+    }
+    Ok(product)
+}
+
+/// Input `x` padded by the geometry's pads with `point` (input `x_zp`, the zero point, as a
+/// scalar of `x`'s type; zero when absent). A constant zero point is Pad's constant value; one
+/// computed at run time fills the border through a constant mask.
+fn pad_with_zero_point(
+    cx: &NodeCx,
+    e: &mut Expander,
+    [x, x_zp]: [usize; 2],
+    point: Option<&str>,
+    g: &shape::WindowGeometry,
+) -> Result<String, Problem> {
+    let n = cx.node;
+    let name = n.input[x].as_str();
+    if g.pads_begin.iter().chain(&g.pads_end).all(|&p| p == 0) {
+        return Ok(name.to_string());
+    }
+    let mut pads = vec![0, 0];
+    pads.extend(&g.pads_begin);
+    pads.extend([0, 0]);
+    pads.extend(&g.pads_end);
+    let pads = e.ints(&pads);
+    let dtype = cx.input(x)?.dtype;
+    // The zero point's value when known now.
+    let known = match point {
+        None => Some(0),
+        Some(_) => cx
+            .input(x_zp)?
+            .constant
+            .and_then(|t| t.to_i64_vec().ok())
+            .and_then(|v| v.first().copied()),
+    };
+    if let Some(value) = known {
+        let value = e.constant(Tensor::scalar(value as f64).cast(dtype));
+        return Ok(e.op("Pad", &[name, &pads, &value], vec![]));
+    }
+    let point = point.unwrap_or(name);
+    let zero = e.constant(Tensor::scalar(0.0).cast(dtype));
+    let zero_padded = e.op("Pad", &[name, &pads, &zero], vec![]);
+    // inside[1, 1, padded spatial...]: true where the padded input holds x.
+    let mut mask_shape = vec![1, 1];
+    let mut inside = vec![true];
+    for d in 0..g.kernel.len() {
+        let (begin, size, end) = (g.pads_begin[d], g.input_spatial[d], g.pads_end[d]);
+        let total = begin + size + end;
+        mask_shape.push(total);
+        let axis: Vec<bool> = (0..total).map(|i| i >= begin && i < begin + size).collect();
+        inside = inside
+            .iter()
+            .flat_map(|&outer| axis.iter().map(move |&a| outer && a))
+            .collect();
+    }
+    let mask = Tensor::from_vec(mask_shape, inside)
+        .map_err(|e| Problem::invalid(format!("the padding mask: {e}")))?;
+    let mask = e.constant(mask);
+    Ok(e.op("Where", &[&mask, &zero_padded, point], vec![]))
+}
+
+/// The sums of the padded int32 input `x32` over each window of the convolution, per
+/// group, as `[N, M, out...]` (or `[N, 1, out...]` for one group): the channels of each
+/// group summed first, then a convolution by ones over the taps.
+fn window_sums(
+    e: &mut Expander,
+    x32: &str,
+    x_shape: &[i64],
+    g: &shape::WindowGeometry,
+    groups: i64,
+    m: i64,
+    window: &[crate::proto::AttributeProto],
+) -> String {
+    let batch = x_shape[0];
+    let spatial: Vec<i64> = (0..g.kernel.len())
+        .map(|d| g.input_spatial[d] + g.pads_begin[d] + g.pads_end[d])
+        .collect();
+    let mut split = vec![batch, groups, x_shape[1] / groups];
+    split.extend(&spatial);
+    let split = e.ints(&split);
+    let grouped = e.op("Reshape", &[x32, &split], vec![]);
+    let channel_axis = e.ints(&[2]);
+    let summed = e.op(
+        "ReduceSum",
+        &[&grouped, &channel_axis],
+        vec![int_attr("keepdims", 0)],
+    );
+    let mut ones_shape = vec![groups, 1];
+    ones_shape.extend(&g.kernel);
+    let count: i64 = ones_shape.iter().product();
+    let ones = Tensor::from_vec(ones_shape, vec![1i32; count as usize])
+        .expect("the ones' length matches their shape");
+    let ones = e.constant(ones);
+    let sums = e.op("Conv", &[&summed, &ones], window.to_vec());
+    if groups == 1 {
+        return sums;
+    }
+    // [N, G, out...] -> [N, G, M/G, out...] -> [N, M, out...].
+    let mut spread = vec![batch, groups, 1];
+    spread.extend(&g.output_spatial);
+    let spread = e.ints(&spread);
+    let spread = e.op("Reshape", &[&sums, &spread], vec![]);
+    let mut full = vec![batch, groups, m / groups];
+    full.extend(&g.output_spatial);
+    let full = e.ints(&full);
+    let expanded = e.op("Expand", &[&spread, &full], vec![]);
+    let out = e.ints(&g.output);
+    e.op("Reshape", &[&expanded, &out], vec![])
 }
 
 /// ConvInteger: the convolution of `x - x_zero_point` and `w - w_zero_point` (per output
@@ -480,12 +699,9 @@ pub fn conv_integer(cx: &mut NodeCx) -> Result<Lowering, Problem> {
     cx.at_most_outputs(1)?;
     check_integer(cx, &[0, 1])?;
     let n = cx.node;
-    let w_shape = cx.shape(1)?.to_vec();
     let mut e = Expander::new(n);
-    let x = centered(cx, &mut e, 0, 2, DType::F64, None)?;
-    let w = centered(cx, &mut e, 1, 3, DType::F64, channel_view(&w_shape))?;
-    let y = e.op("Conv", &[&x, &w], conv_attrs(cx));
-    e.op_to("Cast", &[&y], vec![to_attr(DType::I32)], &n.output[0]);
+    let y = integer_conv(cx, &mut e, [0, 2, 1, 3], None)?;
+    e.op_to("Identity", &[&y], vec![], &n.output[0]);
     Ok(Lowering::Expand(e.finish()))
 }
 
@@ -543,15 +759,16 @@ pub fn qlinear_conv(cx: &mut NodeCx) -> Result<Lowering, Problem> {
     let n = cx.node;
     let w_shape = cx.shape(3)?.to_vec();
     let out_type = Quantized::of(cx, cx.input(7)?.dtype, None)?;
-    let mut e = Expander::new(n);
-    let x = centered(cx, &mut e, 0, 2, DType::F64, None)?;
-    let w = centered(cx, &mut e, 3, 5, DType::F64, channel_view(&w_shape))?;
-    let mut operands = vec![x, w];
-    if cx.has_input(8) {
-        operands.push(cast(&mut e, &n.input[8], DType::F64));
+    if cx.has_input(8) && cx.input(8)?.dtype != DType::I32 {
+        return Err(Problem::invalid(format!(
+            "B must be an int32 tensor, got {}",
+            cx.input(8)?.dtype
+        )));
     }
-    let refs: Vec<&str> = operands.iter().map(String::as_str).collect();
-    let y = e.op("Conv", &refs, conv_attrs(cx));
+    let mut e = Expander::new(n);
+    let bias = cx.has_input(8).then_some(8);
+    let y = integer_conv(cx, &mut e, [0, 2, 3, 5], bias)?;
+    let y = cast(&mut e, &y, DType::F64);
     // A per-channel scale broadcasts over [N, M, spatial...] as [M, 1, ...].
     let view = channel_view(&w_shape[..w_shape.len().saturating_sub(1)]);
     let multiplier = multiplier(cx, &mut e, [1, 4, 6], view)?;

@@ -4,7 +4,8 @@
 //! `(o + pad - k * dilation) / stride` where that division is exact (with a stride, unit
 //! dilations and no negative pad: per output phase, only the taps that divide). A bias is an
 //! elementwise epilogue. Grouped (and depthwise) convolutions pick the input channel
-//! `group(m) * C/group + c`.
+//! `group(m) * C/group + c`. Unpadded, ungrouped integer convolutions are window products
+//! (`conv_integer.rs`), which the integer matmul micro-kernel blocks.
 
 use tb_dialects::graph::shape::{self, WindowGeometry};
 use tb_dialects::graph::{conv_attrs, conv_transpose_attrs};
@@ -13,6 +14,7 @@ use tb_ir::{Type, Value};
 
 use super::LowerFn;
 use super::builder::{Cmp, Combiner, LowerResult, Lowering, Reduction, identity_exprs};
+use super::conv_integer;
 use super::matmul::narrow;
 use tb_dialects::graph::GraphOp;
 
@@ -66,7 +68,9 @@ fn conv(l: &mut Lowering) -> LowerResult {
     let mut extents = vec![channels_per_group];
     extents.extend(&g.kernel);
     let acc = l.compute_type(element);
-    let sum = if extents.contains(&0) {
+    let sum = if conv_integer::applies(l, element, attrs.group, &g) {
+        conv_integer::window_product(l, x, w, &g, element)?
+    } else if extents.contains(&0) {
         l.splat(&g.output, acc, 0.0)
     } else {
         l.compute(

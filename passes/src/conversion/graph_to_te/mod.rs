@@ -27,6 +27,7 @@ mod builder;
 mod checks;
 mod control_flow;
 mod conv;
+mod conv_integer;
 mod einsum;
 mod elementwise;
 mod generators;
