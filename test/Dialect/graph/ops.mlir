@@ -427,36 +427,6 @@ func.func @attention(%q: tensor<1x2x4x8xf32>, %k: tensor<1x2x6x8xf32>, %v: tenso
   return
 }
 
-// Control flow: graph.if computes its results by the region a run-time condition selects;
-// the regions use values defined above them and end in graph.yield.
-// CHECK-LABEL: func.func @control_flow
-// CHECK:      %[[R:.*]]:2 = graph.if %arg1 : (tensor<i1>) -> (tensor<2x3xf32>, tensor<3xi64>) {
-// CHECK-NEXT:   %[[T:.*]] = graph.relu %arg0 : tensor<2x3xf32>
-// CHECK-NEXT:   graph.yield %[[T]], %arg2 : tensor<2x3xf32>, tensor<3xi64>
-// CHECK-NEXT: } else {
-// CHECK-NEXT:   %[[E:.*]] = graph.neg %arg0 : tensor<2x3xf32>
-// CHECK-NEXT:   %[[S:.*]] = graph.shape %arg0 : (tensor<2x3xf32>) -> tensor<2xi64>
-// CHECK-NEXT:   %[[C:.*]] = graph.concat %[[S]], %{{.*}} {axis = 0 : i64} : (tensor<2xi64>, tensor<1xi64>) -> tensor<3xi64>
-// CHECK-NEXT:   graph.yield %[[E]], %[[C]] : tensor<2x3xf32>, tensor<3xi64>
-// CHECK-NEXT: }
-// CHECK-NEXT: return %[[R]]#0, %[[R]]#1
-// GENERIC-LABEL: sym_name = "control_flow"
-// GENERIC: "graph.if"(%arg1) ({
-// GENERIC: "graph.yield"(%{{.*}}, %arg2) : (tensor<2x3xf32>, tensor<3xi64>) -> ()
-// GENERIC-NEXT: }, {
-func.func @control_flow(%x: tensor<2x3xf32>, %c: tensor<i1>, %k: tensor<3xi64>, %one: tensor<1xi64>) -> (tensor<2x3xf32>, tensor<3xi64>) {
-  %0:2 = graph.if %c : (tensor<i1>) -> (tensor<2x3xf32>, tensor<3xi64>) {
-    %t = graph.relu %x : tensor<2x3xf32>
-    graph.yield %t, %k : tensor<2x3xf32>, tensor<3xi64>
-  } else {
-    %e = graph.neg %x : tensor<2x3xf32>
-    %s = graph.shape %x : (tensor<2x3xf32>) -> tensor<2xi64>
-    %n = graph.concat %s, %one {axis = 0 : i64} : (tensor<2xi64>, tensor<1xi64>) -> tensor<3xi64>
-    graph.yield %e, %n : tensor<2x3xf32>, tensor<3xi64>
-  }
-  return %0#0, %0#1 : tensor<2x3xf32>, tensor<3xi64>
-}
-
 // graph.loop: trip count, condition and loop-carried values in; the body takes the
 // iteration number, the condition and the carried values, and yields the next condition,
 // carried values and one value per scan output (stacked along a new first axis).
@@ -468,7 +438,7 @@ func.func @control_flow(%x: tensor<2x3xf32>, %c: tensor<i1>, %k: tensor<3xi64>, 
 // CHECK-NEXT: }
 // CHECK-NEXT: return %[[R]]#0, %[[R]]#1
 // GENERIC-LABEL: sym_name = "loop"
-// GENERIC: "graph.loop"(%arg0, %arg1, %arg2) ({
+// GENERIC: "graph.loop"(%{{.*}}, %{{.*}}, %{{.*}}) ({
 // GENERIC-NEXT: ^bb0(%{{.*}}: tensor<i64>, %{{.*}}: tensor<i1>, %{{.*}}: tensor<2xf32>):
 // GENERIC: }) : (tensor<i64>, tensor<i1>, tensor<2xf32>) -> (tensor<2xf32>, tensor<3x2xf32>)
 func.func @loop(%m: tensor<i64>, %c: tensor<i1>, %x: tensor<2xf32>, %y: tensor<2xf32>) -> (tensor<2xf32>, tensor<3x2xf32>) {
@@ -503,7 +473,7 @@ func.func @loop_without_carried_values(%m: tensor<i64>, %c: tensor<i1>) -> tenso
 // CHECK-NEXT:   graph.yield %[[N]], %[[N]] : tensor<2xf32>, tensor<2xf32>
 // CHECK-NEXT: }
 // GENERIC-LABEL: sym_name = "scan"
-// GENERIC: "graph.scan"(%arg0, %arg1) <{num_scan_inputs = 1 : i64, scan_input_axes = array<i64: 1>, scan_input_directions = array<i64: 1>, scan_output_axes = array<i64: 1>, scan_output_directions = array<i64: 0>}> ({
+// GENERIC: "graph.scan"(%{{.*}}, %{{.*}}) <{num_scan_inputs = 1 : i64, scan_input_axes = array<i64: 1>, scan_input_directions = array<i64: 1>, scan_output_axes = array<i64: 1>, scan_output_directions = array<i64: 0>}> ({
 func.func @scan(%init: tensor<2xf32>, %x: tensor<2x3xf32>) -> (tensor<2xf32>, tensor<2x3xf32>) {
   %0:2 = graph.scan %init, %x {num_scan_inputs = 1 : i64, scan_input_axes = array<i64: 1>, scan_input_directions = array<i64: 1>, scan_output_axes = array<i64: 1>, scan_output_directions = array<i64: 0>} : (tensor<2xf32>, tensor<2x3xf32>) -> (tensor<2xf32>, tensor<2x3xf32>) {
   ^bb0(%s: tensor<2xf32>, %xi: tensor<2xf32>):
@@ -523,6 +493,36 @@ func.func @scan_defaults(%x: tensor<3x2xf32>) -> tensor<3x2xf32> {
     graph.yield %n : tensor<2xf32>
   }
   return %0 : tensor<3x2xf32>
+}
+
+// Control flow: graph.if computes its results by the region a run-time condition selects;
+// the regions use values defined above them and end in graph.yield.
+// CHECK-LABEL: func.func @control_flow
+// CHECK:      %[[R:.*]]:2 = graph.if %arg1 : (tensor<i1>) -> (tensor<2x3xf32>, tensor<3xi64>) {
+// CHECK-NEXT:   %[[T:.*]] = graph.relu %arg0 : tensor<2x3xf32>
+// CHECK-NEXT:   graph.yield %[[T]], %arg2 : tensor<2x3xf32>, tensor<3xi64>
+// CHECK-NEXT: } else {
+// CHECK-NEXT:   %[[E:.*]] = graph.neg %arg0 : tensor<2x3xf32>
+// CHECK-NEXT:   %[[S:.*]] = graph.shape %arg0 : (tensor<2x3xf32>) -> tensor<2xi64>
+// CHECK-NEXT:   %[[C:.*]] = graph.concat %[[S]], %{{.*}} {axis = 0 : i64} : (tensor<2xi64>, tensor<1xi64>) -> tensor<3xi64>
+// CHECK-NEXT:   graph.yield %[[E]], %[[C]] : tensor<2x3xf32>, tensor<3xi64>
+// CHECK-NEXT: }
+// CHECK-NEXT: return %[[R]]#0, %[[R]]#1
+// GENERIC-LABEL: sym_name = "control_flow"
+// GENERIC: "graph.if"(%arg1) ({
+// GENERIC: "graph.yield"(%{{.*}}, %arg2) : (tensor<2x3xf32>, tensor<3xi64>) -> ()
+// GENERIC-NEXT: }, {
+func.func @control_flow(%x: tensor<2x3xf32>, %c: tensor<i1>, %k: tensor<3xi64>, %one: tensor<1xi64>) -> (tensor<2x3xf32>, tensor<3xi64>) {
+  %0:2 = graph.if %c : (tensor<i1>) -> (tensor<2x3xf32>, tensor<3xi64>) {
+    %t = graph.relu %x : tensor<2x3xf32>
+    graph.yield %t, %k : tensor<2x3xf32>, tensor<3xi64>
+  } else {
+    %e = graph.neg %x : tensor<2x3xf32>
+    %s = graph.shape %x : (tensor<2x3xf32>) -> tensor<2xi64>
+    %n = graph.concat %s, %one {axis = 0 : i64} : (tensor<2xi64>, tensor<1xi64>) -> tensor<3xi64>
+    graph.yield %e, %n : tensor<2x3xf32>, tensor<3xi64>
+  }
+  return %0#0, %0#1 : tensor<2x3xf32>, tensor<3xi64>
 }
 
 {-#
