@@ -6,7 +6,8 @@
 //! `te.read %in[(d0, d1) -> (d1)] : tensor<8xf32>` (the result is the element type, signless
 //! for integers: `tensor<8xui8>` reads `i8`).
 //!
-//! `te.read_at %in[%i, %j] : tensor<4x8xf32>` (likewise).
+//! `te.read_at %in[%i, %j] : tensor<4x8xf32>` and `te.extract %t[%i] : tensor<4xi1>`
+//! (likewise; `te.extract %t[] : tensor<i1>` for a 0-d tensor).
 
 use tb_ir::asm::{OpAsmParser, OpAsmPrinter, OperationParseState};
 use tb_ir::attributes::{AttrKind, DenseArrayData};
@@ -165,7 +166,9 @@ pub(crate) fn print_read(p: &mut OpAsmPrinter, op: OpId) {
     p.print_type(ctx.value_type(input));
 }
 
-pub(crate) fn parse_read_at(p: &mut OpAsmParser, state: &mut OperationParseState) -> PResult<()> {
+/// `%in[%i, ...] {attrs} : tensor<...>`, the syntax `te.read_at` and `te.extract` share: a
+/// tensor, index operands, and a scalar result of the tensor's (signless) element type.
+fn parse_indexed_element(p: &mut OpAsmParser, state: &mut OperationParseState) -> PResult<()> {
     let input = p.parse_operand()?;
     p.parse_literal("[")?;
     let indices = p.parse_operand_list()?;
@@ -190,7 +193,7 @@ pub(crate) fn parse_read_at(p: &mut OpAsmParser, state: &mut OperationParseState
     Ok(())
 }
 
-pub(crate) fn print_read_at(p: &mut OpAsmPrinter, op: OpId) {
+fn print_indexed_element(p: &mut OpAsmPrinter, op: OpId) {
     let ctx = p.ctx();
     let operands = ctx.op(op).operands.clone();
     p.print_str(" ");
@@ -201,4 +204,20 @@ pub(crate) fn print_read_at(p: &mut OpAsmPrinter, op: OpId) {
     p.print_optional_attr_dict(op, &[], false);
     p.print_str(" : ");
     p.print_type(ctx.value_type(operands[0]));
+}
+
+pub(crate) fn parse_read_at(p: &mut OpAsmParser, state: &mut OperationParseState) -> PResult<()> {
+    parse_indexed_element(p, state)
+}
+
+pub(crate) fn print_read_at(p: &mut OpAsmPrinter, op: OpId) {
+    print_indexed_element(p, op);
+}
+
+pub(crate) fn parse_extract(p: &mut OpAsmParser, state: &mut OperationParseState) -> PResult<()> {
+    parse_indexed_element(p, state)
+}
+
+pub(crate) fn print_extract(p: &mut OpAsmPrinter, op: OpId) {
+    print_indexed_element(p, op);
 }

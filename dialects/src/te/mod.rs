@@ -32,6 +32,14 @@
 //! - `te.read_at %a[%i, %j] : tensor<...>` reads at index values the body computes (gather,
 //!   one-hot style lookups); an index outside the input is undefined behaviour, so lowerings
 //!   must clamp or wrap indices first, as ONNX's negative indices require anyway.
+//!
+//! Outside any `te.compute`, `te.extract %t[%i, %j] : tensor<4x8xi1>` reads one element of a
+//! tensor as a scalar (`te.extract %c[] : tensor<i1>` for a 0-d one): the condition of an
+//! `scf.if`, the trip count of an `scf.for`. Run-time control flow at this level is
+//! upstream `scf` on tensors (`scf.if`/`scf.for`/`scf.while` yielding and carrying
+//! tensors), whose regions hold `te.compute`s, scalar `arith` and nested `scf`. A
+//! `te.compute` body may use index and scalar values defined above it (an `scf.for`'s
+//! induction variable, an extracted scalar); tensors it reads are always its inputs.
 
 mod asm;
 mod combiner;
@@ -47,13 +55,14 @@ use tb_ir::registry::OpTraits;
 use tb_ir::{BlockId, Context, OpId, TypeKind, Value};
 
 pub use combiner::Combiner;
-pub use ops::{ComputeOp, ReadAtOp, ReadOp, TeOp};
+pub use ops::{ComputeOp, ExtractOp, ReadAtOp, ReadOp, TeOp};
 pub(crate) use verify::check_map_bounds;
 
 pub const COMPUTE: &str = "te.compute";
 pub const READ: &str = "te.read";
 pub const READ_AT: &str = "te.read_at";
 pub const YIELD: &str = "te.yield";
+pub const EXTRACT: &str = "te.extract";
 
 /// `#te.combiner<...>` (or, from builders that still write it so, a string naming one).
 const COMBINER_ATTR: tb_ir::ods::AttrConstraint = tb_ir::ods::AttrConstraint {
@@ -112,6 +121,20 @@ static READ_AT_DEF: OpDef = OpDef {
     ..OpDef::EMPTY
 };
 
+static EXTRACT_DEF: OpDef = OpDef {
+    name: EXTRACT,
+    summary: "reads one element of a tensor as a scalar, outside any te.compute",
+    operands: &[
+        operand("tensor", ANY_RANKED_TENSOR),
+        variadic("indices", INDEX),
+    ],
+    results: &[operand("result", ANY_TYPE)],
+    traits: PURE,
+    custom_assembly: Some((asm::parse_extract, asm::print_extract)),
+    verify: Some(verify::extract),
+    ..OpDef::EMPTY
+};
+
 static YIELD_DEF: OpDef = OpDef {
     name: YIELD,
     summary: "yields the element value of a te.compute body",
@@ -127,7 +150,13 @@ static YIELD_DEF: OpDef = OpDef {
 
 pub fn register(ctx: &mut Context) -> Result<(), String> {
     ctx.register_attr::<Combiner>();
-    for def in [&COMPUTE_DEF, &READ_DEF, &READ_AT_DEF, &YIELD_DEF] {
+    for def in [
+        &COMPUTE_DEF,
+        &READ_DEF,
+        &READ_AT_DEF,
+        &EXTRACT_DEF,
+        &YIELD_DEF,
+    ] {
         ctx.register_op_def(def)?;
     }
     ctx.register_op_kinds::<TeOp>()

@@ -1,5 +1,5 @@
 //! The `te` ops as Rust types: the op kinds (checked against the definitions at
-//! registration) and typed views of `te.compute`, `te.read` and `te.read_at`.
+//! registration) and typed views of `te.compute`, `te.read`, `te.read_at` and `te.extract`.
 
 use tb_ir::affine::AffineMap;
 use tb_ir::ods::OpKind;
@@ -13,6 +13,7 @@ tb_ir::op_kinds! {
         Compute = "te.compute",
         Read = "te.read",
         ReadAt = "te.read_at",
+        Extract = "te.extract",
         Yield = "te.yield",
     }
 }
@@ -105,5 +106,29 @@ impl ReadAtOp {
 
     pub fn indices(self, ctx: &Context) -> &[Value] {
         &ctx.op(self.0).operands[1..]
+    }
+}
+
+/// `te.extract %tensor[%i, ...]`: one element of a tensor as a scalar, outside any
+/// `te.compute` (a run-time condition, a trip count).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ExtractOp(pub OpId);
+
+impl ExtractOp {
+    pub fn cast(ctx: &Context, op: OpId) -> Option<ExtractOp> {
+        (TeOp::of(ctx, op)? == TeOp::Extract).then_some(ExtractOp(op))
+    }
+
+    pub fn tensor(self, ctx: &Context) -> Value {
+        ctx.op(self.0).operands[0]
+    }
+
+    /// One index per dimension (none for a 0-d tensor).
+    pub fn indices(self, ctx: &Context) -> &[Value] {
+        &ctx.op(self.0).operands[1..]
+    }
+
+    pub fn result(self, ctx: &Context) -> Value {
+        ctx.op(self.0).results[0]
     }
 }

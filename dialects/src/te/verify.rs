@@ -7,7 +7,7 @@ use tb_ir::registry::FoldResult;
 use tb_ir::types::DYNAMIC;
 use tb_ir::{Attr, Context, Diagnostic, OpId, Type, TypeKind};
 
-use super::{COMPUTE, READ, YIELD};
+use super::{COMPUTE, READ, READ_AT, YIELD};
 
 fn error<T>(ctx: &Context, op: OpId, message: String) -> Result<T, Diagnostic> {
     Err(Diagnostic::error(
@@ -238,6 +238,44 @@ pub(crate) fn read_at(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
                 "result type '{}' must be the (signless) element type of '{}'",
                 type_to_string(ctx, result_ty),
                 type_to_string(ctx, input_ty)
+            ),
+        );
+    }
+    Ok(())
+}
+
+/// `te.extract`: outside any `te.compute` (a body reads with `te.read_at`), one index per
+/// dimension, the (signless) element type as result.
+pub(crate) fn extract(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
+    if super::enclosing_compute(ctx, op).is_some() {
+        return error(
+            ctx,
+            op,
+            format!("must not be nested in a '{COMPUTE}'; a body reads with '{READ_AT}'"),
+        );
+    }
+    let data = ctx.op(op);
+    let tensor_ty = ctx.value_type(data.operands[0]);
+    let rank = ctx.type_kind(tensor_ty).shape().map_or(0, <[i64]>::len);
+    if data.operands.len() - 1 != rank {
+        return error(
+            ctx,
+            op,
+            format!(
+                "has {} indices for a tensor of rank {rank}",
+                data.operands.len() - 1
+            ),
+        );
+    }
+    let result_ty = ctx.value_type(data.results[0]);
+    if !holds_elements_of(ctx, result_ty, tensor_ty) {
+        return error(
+            ctx,
+            op,
+            format!(
+                "result type '{}' must be the (signless) element type of '{}'",
+                type_to_string(ctx, result_ty),
+                type_to_string(ctx, tensor_ty)
             ),
         );
     }

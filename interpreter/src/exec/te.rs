@@ -1,7 +1,7 @@
 //! `te` ops: `te.compute` evaluates its body once per point of its iteration domain and
 //! folds reduction axes with its combiner, in the result's element type (each partial sum is
 //! rounded as compiled code rounds it; max and min of an unsigned result compare unsigned); `te.read` reads an input through its affine map
-//! (yielding its padding outside a padded input), `te.read_at` at computed indices.
+//! (yielding its padding outside a padded input), `te.read_at` at computed indices, `te.extract` one element outside any body.
 
 use tb_dialects::te::{self, Combiner, ComputeOp, TeOp};
 use tb_ir::OpId;
@@ -17,6 +17,7 @@ pub(super) fn handler(kind: TeOp) -> Option<Handler> {
         TeOp::Compute => Some(compute),
         TeOp::Read => Some(read),
         TeOp::ReadAt => Some(read_at),
+        TeOp::Extract => Some(extract),
         TeOp::Yield => None,
     }
 }
@@ -153,6 +154,17 @@ fn read_at(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
     let count = interp.ctx.op(op).operands.len();
     let indices = (1..count)
         .map(|i| interp.scalar_arg(env, op, i).map(Scalar::as_int))
+        .collect::<ExecResult<Vec<i64>>>()?;
+    let input = interp.tensor_arg(env, op, 0)?;
+    let v = read_element(input.data(), flat_index(input.shape(), &indices)?);
+    interp.set_result(env, op, 0, RtValue::Scalar(v))
+}
+
+/// `te.extract`: one element of a tensor as a scalar; an index outside it is an error.
+fn extract(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
+    let count = interp.ctx.op(op).operands.len();
+    let indices = (1..count)
+        .map(|i| interp.index_arg(env, op, i))
         .collect::<ExecResult<Vec<i64>>>()?;
     let input = interp.tensor_arg(env, op, 0)?;
     let v = read_element(input.data(), flat_index(input.shape(), &indices)?);

@@ -19,11 +19,13 @@ use rustc_hash::FxHashSet;
 use smallvec::SmallVec;
 
 use crate::attributes::Attr;
+use crate::block::BlockId;
 use crate::builtin::UNREALIZED_CONVERSION_CAST;
 use crate::context::Context;
 use crate::diagnostics::Diagnostic;
 use crate::location::{Location, LocationKind};
 use crate::operation::{OpId, OpName, OperationState};
+use crate::region::RegionId;
 use crate::types::Type;
 use crate::value::{Use, Value};
 
@@ -182,11 +184,30 @@ pub trait ConversionPattern {
 /// One change to existing IR, and how to take it back.
 enum Change {
     Created(OpId),
-    OperandSet { op: OpId, index: usize, old: Value },
-    UsesMoved { from: Value, uses: Vec<Use> },
-    ValueType { value: Value, old: Type },
-    Properties { op: OpId, old: Option<Attr> },
+    OperandSet {
+        op: OpId,
+        index: usize,
+        old: Value,
+    },
+    UsesMoved {
+        from: Value,
+        uses: Vec<Use>,
+    },
+    ValueType {
+        value: Value,
+        old: Type,
+    },
+    Properties {
+        op: OpId,
+        old: Option<Attr>,
+    },
     Replaced(OpId),
+    /// The blocks of region `from` were moved to the end of region `to`.
+    BlocksMoved {
+        from: RegionId,
+        to: RegionId,
+        blocks: Vec<BlockId>,
+    },
 }
 
 /// Where the journal stood: [`ConversionRewriter::rollback_to`] undoes what came after.
@@ -298,6 +319,19 @@ impl<'a> ConversionRewriter<'a> {
         self.ctx.op_mut(op).properties = properties;
     }
 
+    /// Moves every block of region `from` to the end of region `to` (MLIR's
+    /// `inlineRegionBefore`): how a pattern gives the body of the op it replaces to the op
+    /// it builds (`graph.if`'s branches become `scf.if`'s). The ops in those blocks stay
+    /// what they are and are converted where they land. `to` must belong to an op the
+    /// pattern created and announced (with [`ConversionRewriter::create_op_before`] or
+    /// [`ConversionRewriter::notify_created`]) before the move, so that a rollback moves
+    /// the blocks back before it erases that op.
+    pub fn move_blocks(&mut self, from: RegionId, to: RegionId) {
+        let blocks = self.ctx.take_blocks(from);
+        self.ctx.insert_blocks(to, None, &blocks);
+        self.journal.push(Change::BlocksMoved { from, to, blocks });
+    }
+
     /// Redirects every use of `from` to `to` (whatever their types).
     pub fn replace_all_uses(&mut self, from: Value, to: Value) {
         if from == to || self.ctx.value(from).uses.is_empty() {
@@ -366,13 +400,25 @@ impl<'a> ConversionRewriter<'a> {
         Mark(self.journal.len())
     }
 
-    /// Records the ops inserted before `op` since its previous sibling was `prev`.
-    fn record_created_before(&mut self, op: OpId, prev: Option<OpId>) {
+    /// Records the ops inserted before `op` since its previous sibling was `prev` (and
+    /// the journal stood at `since`), except those the pattern already recorded: a created
+    /// op stays before the changes made to it in the journal, so that undoing them comes
+    /// first.
+    fn record_created_before(&mut self, op: OpId, prev: Option<OpId>, since: Mark) {
+        let recorded: FxHashSet<OpId> = self.journal[since.0..]
+            .iter()
+            .filter_map(|c| match c {
+                Change::Created(op) => Some(*op),
+                _ => None,
+            })
+            .collect();
         let mut current = self.ctx.op(op).prev;
         let mut created = Vec::new();
         while current != prev {
             let Some(new) = current else { break };
-            created.push(new);
+            if !recorded.contains(&new) {
+                created.push(new);
+            }
             current = self.ctx.op(new).prev;
         }
         self.journal
@@ -405,6 +451,14 @@ impl<'a> ConversionRewriter<'a> {
                 Change::Properties { op, old } => self.ctx.op_mut(op).properties = old,
                 Change::Replaced(op) => {
                     self.replaced.remove(&op);
+                }
+                Change::BlocksMoved { from, to, blocks } => {
+                    let list = &self.ctx.region(to).blocks;
+                    let keep = list.len() - blocks.len();
+                    debug_assert_eq!(&list[keep..], &blocks[..]);
+                    let taken = self.ctx.take_blocks(to);
+                    self.ctx.insert_blocks(to, None, &taken[..keep]);
+                    self.ctx.insert_blocks(from, None, &blocks);
                 }
             }
         }
@@ -630,7 +684,7 @@ fn convert_op(
         let mark = rewriter.mark();
         let prev = rewriter.ctx().op(op).prev;
         let result = pattern.match_and_rewrite(op, &operands, rewriter);
-        rewriter.record_created_before(op, prev);
+        rewriter.record_created_before(op, prev, mark);
         match result {
             Ok(()) => return Ok(()),
             Err(why) => {

@@ -35,18 +35,3 @@ func.func @size_beyond_i64(%x: tensor<4294967296x4294967296xf32>) -> tensor<i64>
   %0 = graph.size %x : (tensor<4294967296x4294967296xf32>) -> tensor<i64>
   return %0 : tensor<i64>
 }
-
-// -----
-
-// Structured control flow has no te form yet: the graph.if is refused at the op (its
-// regions' ops, which would lower, are left as they were).
-func.func @if_has_no_lowering(%x: tensor<2x3xf32>, %c: tensor<i1>) -> tensor<2x3xf32> {
-  // expected-error@+1 {{'graph.if' op has no lowering to te}}
-  %0 = graph.if %c : (tensor<i1>) -> tensor<2x3xf32> {
-    %t = graph.relu %x : tensor<2x3xf32>
-    graph.yield %t : tensor<2x3xf32>
-  } else {
-    graph.yield %x : tensor<2x3xf32>
-  }
-  return %0 : tensor<2x3xf32>
-}

@@ -23,7 +23,7 @@
 // CHECK-NEXT:  }
 // CHECK-NOT: memref
 // CHECK: all-or-nothing.mlir:[[# @LINE + 8]]:8: error: 'te.compute' op reduces with 'sum' over element type 'complex<f32>', which arith cannot accumulate
-// CHECK: all-or-nothing.mlir:[[# @LINE + 13]]:8: error: 'test.use' op operates on tensors, which convert-te-to-loop only converts for te.compute, tensor arith.constant, func.call and func.return
+// CHECK: all-or-nothing.mlir:[[# @LINE + 13]]:8: error: 'test.use' op operates on tensors, which convert-te-to-loop only converts for te.compute, te.extract, tensor arith.constant, scf.if, scf.for, scf.while, func.call and func.return
 func.func @partly_lowerable(%a: tensor<4xf32>, %z: tensor<4xcomplex<f32>>) -> (tensor<4xf32>, tensor<complex<f32>>, tensor<4xf32>, tensor<4xf32>) {
   %e = te.compute (%a) [%i] {
     %x = te.read %a[(d0) -> (d0)] : tensor<4xf32>

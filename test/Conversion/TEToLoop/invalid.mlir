@@ -25,7 +25,7 @@ func.func @dynamic_compute(%a: tensor<4xf32>) {
 // -----
 
 func.func @graph_op(%a: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{'graph.relu' op operates on tensors, which convert-te-to-loop only converts for te.compute, tensor arith.constant, func.call and func.return}}
+  // expected-error @+1 {{'graph.relu' op operates on tensors, which convert-te-to-loop only converts for te.compute, te.extract, tensor arith.constant, scf.if, scf.for, scf.while, func.call and func.return}}
   %r = graph.relu %a : tensor<4xf32>
   return %r : tensor<4xf32>
 }
@@ -42,7 +42,7 @@ func.func @sparse_constant() -> tensor<4xf32> {
 
 func.func @nested_compute(%a: tensor<4xf32>) {
   loop.for %i = 0 to 2 {
-    // expected-error @+1 {{'te.compute' op must be directly in a function body for convert-te-to-loop}}
+    // expected-error @+1 {{'te.compute' op must be in a function body or in scf.if/scf.for/scf.while regions there for convert-te-to-loop}}
     %c = te.compute (%a) [%j] {
       %x = te.read %a[(d0) -> (d0)] : tensor<4xf32>
       te.yield %x : f32

@@ -314,3 +314,30 @@ func.func @combiner_string(%a: tensor<4x8xf32>) -> tensor<4xf32> {
   }) : (tensor<4x8xf32>) -> tensor<4xf32>
   return %c : tensor<4xf32>
 }
+
+// -----
+
+func.func @extract_rank(%a: tensor<4x8xf32>, %i: index) -> f32 {
+  // expected-error @+1 {{has 1 indices for a tensor of rank 2}}
+  %x = te.extract %a[%i] : tensor<4x8xf32>
+  return %x : f32
+}
+
+// -----
+
+func.func @extract_in_compute(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %c = te.compute (%a) [%i] {
+    // expected-error @+1 {{must not be nested in a 'te.compute'; a body reads with 'te.read_at'}}
+    %x = te.extract %a[%i] : tensor<4xf32>
+    te.yield %x : f32
+  } : (tensor<4xf32>) -> tensor<4xf32>
+  return %c : tensor<4xf32>
+}
+
+// -----
+
+func.func @extract_type(%a: tensor<4xui8>, %i: index) -> i16 {
+  // expected-error @+1 {{result type 'i16' must be the (signless) element type of 'tensor<4xui8>'}}
+  %x = "te.extract"(%a, %i) : (tensor<4xui8>, index) -> i16
+  return %x : i16
+}

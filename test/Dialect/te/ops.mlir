@@ -130,3 +130,58 @@ func.func @unsigned(%a: tensor<4xui8>) -> tensor<4xui8> {
   } : (tensor<4xui8>) -> tensor<4xui8>
   return %c : tensor<4xui8>
 }
+
+// `te.extract` reads one element of a tensor as a scalar outside any te.compute: no
+// indices for a 0-d tensor, one per dimension otherwise; an unsigned tensor gives the
+// signless scalar.
+// CHECK-LABEL: func.func @extract
+// CHECK:         %{{.*}} = te.extract %arg0[] : tensor<i1>
+// CHECK:         %{{.*}} = te.extract %arg1[%arg2, %arg2] : tensor<2x3xui8>
+// GENERIC-LABEL: sym_name = "extract"
+// GENERIC:         "te.extract"(%{{.*}}) : (tensor<i1>) -> i1
+// GENERIC:         "te.extract"(%{{.*}}, %{{.*}}, %{{.*}}) : (tensor<2x3xui8>, index, index) -> i8
+func.func @extract(%c: tensor<i1>, %t: tensor<2x3xui8>, %i: index) -> (i1, i8) {
+  %b = te.extract %c[] : tensor<i1>
+  %x = te.extract %t[%i, %i] : tensor<2x3xui8>
+  return %b, %x : i1, i8
+}
+
+// Run-time control flow on tensors is `scf`: a branch holds te.computes and yields a
+// tensor; a te.compute body may use an index defined above it (the loop's induction
+// variable reads row %i of the input).
+// CHECK-LABEL: func.func @scf_on_tensors
+// CHECK:         %[[C:.*]] = te.extract %arg0[] : tensor<i1>
+// CHECK:         scf.if %[[C]] -> (tensor<4xf32>) {
+// CHECK:           te.compute (%arg1) [%{{.*}}] {
+// CHECK:           scf.yield %{{.*}} : tensor<4xf32>
+// CHECK:         } else {
+// CHECK-NEXT:      scf.yield %arg1 : tensor<4xf32>
+// CHECK:         scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[A:.*]] = %{{.*}}) -> (tensor<4xf32>) {
+// CHECK:           te.compute (%[[A]], %arg2) [%[[J:.*]]] {
+// CHECK:             te.read_at %arg2[%[[I]], %[[J]]] : tensor<3x4xf32>
+func.func @scf_on_tensors(%c: tensor<i1>, %x: tensor<4xf32>, %rows: tensor<3x4xf32>) -> tensor<4xf32> {
+  %cond = te.extract %c[] : tensor<i1>
+  %y = scf.if %cond -> (tensor<4xf32>) {
+    %n = te.compute (%x) [%j] {
+      %v = te.read %x[(d0) -> (d0)] : tensor<4xf32>
+      %m = arith.negf %v : f32
+      te.yield %m : f32
+    } : (tensor<4xf32>) -> tensor<4xf32>
+    scf.yield %n : tensor<4xf32>
+  } else {
+    scf.yield %x : tensor<4xf32>
+  }
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %sum = scf.for %i = %c0 to %c3 step %c1 iter_args(%acc = %y) -> (tensor<4xf32>) {
+    %next = te.compute (%acc, %rows) [%j] {
+      %a = te.read %acc[(d0) -> (d0)] : tensor<4xf32>
+      %r = te.read_at %rows[%i, %j] : tensor<3x4xf32>
+      %s = arith.addf %a, %r : f32
+      te.yield %s : f32
+    } : (tensor<4xf32>, tensor<3x4xf32>) -> tensor<4xf32>
+    scf.yield %next : tensor<4xf32>
+  }
+  return %sum : tensor<4xf32>
+}

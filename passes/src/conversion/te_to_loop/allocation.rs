@@ -9,7 +9,9 @@
 //! taken to follow the same convention.)
 //!
 //! Each owned buffer that is not returned gets a `loop.dealloc` right after its last use in
-//! the function's block (the buffer-planning pass reads lifetimes from this form).
+//! the function's block (the buffer-planning pass reads lifetimes from this form). The
+//! blocks of `scf` regions own the buffers allocated in them (control flow passes none out,
+//! see [`super::control_flow`]) and free them likewise, before their terminator.
 
 use std::collections::{HashMap, HashSet};
 
@@ -39,6 +41,18 @@ pub(super) fn finish(ctx: &mut Context, block: BlockId, owned: &Owned) {
         .filter(|v| !returned.contains(v))
         .collect();
     free_after_last_use(ctx, block, &to_free);
+}
+
+/// Frees every buffer `block` (a region of an `scf` op, which passes no buffer on) owns
+/// after its last use there.
+pub(super) fn free_owned(ctx: &mut Context, block: BlockId, owned: &Owned) {
+    let buffers: Vec<Value> = owned
+        .allocations
+        .iter()
+        .chain(&owned.call_results)
+        .copied()
+        .collect();
+    free_after_last_use(ctx, block, &buffers);
 }
 
 /// Rewrites the block's `func.return` so that each memref it returns is an allocation of

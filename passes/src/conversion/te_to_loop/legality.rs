@@ -3,11 +3,13 @@
 //! unsupported input gets an error at the op (or function) responsible.
 //!
 //! Tensors must be ranked and of static shape; they may only be produced and consumed by
-//! `te.compute` (directly in a function body), read by `te.read`/`te.read_at` inside one,
-//! defined by `arith.constant` with a `dense` or `dense_resource` value, passed to and
-//! from `func.call`, and returned. Scalar ops are left as they are.
+//! `te.compute` (in a function body, or in the regions of `scf.if`/`scf.for`/`scf.while`
+//! there), read by `te.read`/`te.read_at` inside one or `te.extract` outside, defined by
+//! `arith.constant` with a `dense` or `dense_resource` value, given, carried and yielded
+//! by `scf.if`/`scf.for`/`scf.while`, passed to and from `func.call`, and returned. Scalar
+//! ops are left as they are.
 
-use tb_dialects::{func, te};
+use tb_dialects::{func, scf, te};
 use tb_ir::printer::type_to_string;
 use tb_ir::rewrite::conversion::op_failure;
 use tb_ir::{Context, Diagnostic, OpId, Type, TypeKind};
@@ -97,17 +99,26 @@ pub(super) fn check_types(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     Ok(())
 }
 
-/// `op` must be directly in a single-block function body (where its buffer is allocated
-/// and freed).
+/// Whether `op` is `scf.if`, `scf.for` or `scf.while`, whose regions may hold buffers.
+fn is_structured_control_flow(ctx: &Context, op: OpId) -> bool {
+    matches!(ctx.op_name(op), scf::IF | scf::FOR | scf::WHILE)
+}
+
+/// `op` must be in a single-block function body, directly or in the regions of
+/// `scf.if`/`scf.for`/`scf.while` ops there (where its buffer is allocated and freed).
 fn check_in_function_body(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
-    let function = ctx
-        .parent_op(op)
-        .filter(|&parent| ctx.op_name(parent) == func::FUNC);
+    let mut parent = ctx.parent_op(op);
+    while let Some(p) = parent.filter(|&p| is_structured_control_flow(ctx, p)) {
+        parent = ctx.parent_op(p);
+    }
+    let function = parent.filter(|&parent| ctx.op_name(parent) == func::FUNC);
     let Some(function) = function else {
         return Err(op_failure(
             ctx,
             op,
-            format!("must be directly in a function body for {PASS}"),
+            format!(
+                "must be in a function body or in scf.if/scf.for/scf.while regions there for {PASS}"
+            ),
         ));
     };
     let blocks = ctx
@@ -123,6 +134,35 @@ fn check_in_function_body(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
                 "is in a function of several blocks; {PASS} converts single-block function bodies"
             ),
         ));
+    }
+    Ok(())
+}
+
+/// Checks that the control-flow op `op` (`scf.if`/`scf.for`/`scf.while` on tensors, or the
+/// `scf.yield`/`scf.condition` ending one of their regions) can hold buffers: it is where
+/// buffers can be, and its regions have one block each.
+pub(super) fn check_control_flow(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
+    if matches!(ctx.op_name(op), scf::YIELD | scf::CONDITION) {
+        return match ctx.parent_op(op) {
+            Some(parent) if is_structured_control_flow(ctx, parent) => Ok(()),
+            _ => Err(op_failure(
+                ctx,
+                op,
+                format!(
+                    "passes tensors out of a region {PASS} does not convert (only scf.if, scf.for and scf.while carry tensors)"
+                ),
+            )),
+        };
+    }
+    check_in_function_body(ctx, op)?;
+    for &region in &ctx.op(op).regions {
+        if ctx.region(region).blocks.len() > 1 {
+            return Err(op_failure(
+                ctx,
+                op,
+                format!("has a region of several blocks; {PASS} converts single-block regions"),
+            ));
+        }
     }
     Ok(())
 }
@@ -165,7 +205,7 @@ pub(super) fn not_convertible(ctx: &Context, op: OpId) -> Diagnostic {
             ctx,
             op,
             format!(
-                "operates on tensors, which {PASS} only converts for te.compute, tensor arith.constant, func.call and func.return"
+                "operates on tensors, which {PASS} only converts for te.compute, te.extract, tensor arith.constant, scf.if, scf.for, scf.while, func.call and func.return"
             ),
         ),
     }

@@ -27,6 +27,7 @@ pub(crate) mod builder;
 mod combiner;
 mod compute;
 mod constants;
+mod control_flow;
 pub(crate) mod index_arith;
 mod legality;
 mod patterns;
@@ -104,6 +105,8 @@ impl Pass for ConvertTeToLoop {
             Box::new(patterns::Compute {
                 allocations: Rc::clone(&allocations),
             }),
+            Box::new(patterns::Extract),
+            Box::new(control_flow::ScfOnTensors),
             Box::new(patterns::TensorConstant { globals }),
             Box::new(patterns::Unconvertible),
         ];
@@ -115,9 +118,14 @@ impl Pass for ConvertTeToLoop {
             &buffer_types(),
             ConversionMode::Full,
         )?;
-        // The buffers of each function's block, in program order.
+        // Control flow gets buffers of its own for the tensors it gives and carries.
+        let mut allocations = allocations.borrow().clone();
+        for &function in &on_tensors {
+            control_flow::settle(ctx, function, &mut allocations);
+        }
+        // The buffers of each block, in program order.
         let mut by_block: HashMap<BlockId, Vec<Value>> = HashMap::new();
-        for &buffer in allocations.borrow().iter() {
+        for &buffer in &allocations {
             if let ValueDef::Result { op, .. } = ctx.value(buffer).def
                 && let Some(block) = ctx.op(op).parent
             {
@@ -164,7 +172,8 @@ fn buffer_types() -> TypeConverter {
 }
 
 /// Frees what the converted `function` owns and returns only its own allocations
-/// ([`allocation`]); `allocations` are the buffers made for `te.compute`s, by block.
+/// ([`allocation`]); `allocations` are the buffers made for `te.compute`s and control flow,
+/// by block. The blocks of `scf` regions free what they own before they end.
 fn settle_ownership(ctx: &mut Context, function: OpId, allocations: &HashMap<BlockId, Vec<Value>>) {
     let Some(block) = ctx
         .op(function)
@@ -174,6 +183,24 @@ fn settle_ownership(ctx: &mut Context, function: OpId, allocations: &HashMap<Blo
     else {
         return;
     };
+    let mut region_blocks = Vec::new();
+    ctx.walk_nested(function, &mut |op| {
+        if ctx.op_name(op).starts_with("scf.") {
+            for &region in &ctx.op(op).regions {
+                region_blocks.extend(ctx.region(region).blocks.iter().copied());
+            }
+        }
+    });
+    for region_block in region_blocks {
+        let owned = owned_by(ctx, region_block, allocations);
+        allocation::free_owned(ctx, region_block, &owned);
+    }
+    let owned = owned_by(ctx, block, allocations);
+    allocation::finish(ctx, block, &owned);
+}
+
+/// The buffers `block` owns: its allocations and the memrefs its calls return.
+fn owned_by(ctx: &Context, block: BlockId, allocations: &HashMap<BlockId, Vec<Value>>) -> Owned {
     let mut owned = Owned {
         allocations: allocations.get(&block).cloned().unwrap_or_default(),
         call_results: Vec::new(),
@@ -187,5 +214,5 @@ fn settle_ownership(ctx: &mut Context, function: OpId, allocations: &HashMap<Blo
             );
         }
     }
-    allocation::finish(ctx, block, &owned);
+    owned
 }

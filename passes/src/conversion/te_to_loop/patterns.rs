@@ -1,6 +1,6 @@
 //! The conversion patterns, one per family of ops that touch tensors: function
-//! signatures, calls, returns, `te.compute` (with the reads and yield of its body) and
-//! tensor constants, plus a fallback that explains why any other op on tensors cannot be
+//! signatures, calls, returns, `te.compute` (with the reads and yield of its body),
+//! `te.extract` and tensor constants, plus a fallback that explains why any other op on tensors cannot be
 //! converted.
 
 use std::cell::RefCell;
@@ -10,6 +10,7 @@ use tb_dialects::{func, te};
 use tb_ir::rewrite::conversion::{ConversionPattern, ConversionRewriter, PatternRoots};
 use tb_ir::{Diagnostic, OpId, Value};
 
+use super::builder::Builder;
 use super::constants::Globals;
 use super::{compute, constants, legality, signature};
 
@@ -83,6 +84,31 @@ impl ConversionPattern for Compute {
         let buffer = compute::lower(rewriter.ctx_mut(), op);
         rewriter.replace_op(op, &[buffer]);
         self.allocations.borrow_mut().push(buffer);
+        Ok(())
+    }
+}
+
+/// `te.extract`: a `loop.load` of the (converted) tensor at the indices.
+pub(super) struct Extract;
+
+impl ConversionPattern for Extract {
+    fn roots(&self) -> PatternRoots {
+        PatternRoots::Ops(vec![te::EXTRACT])
+    }
+
+    fn match_and_rewrite(
+        &self,
+        op: OpId,
+        operands: &[Value],
+        rewriter: &mut ConversionRewriter,
+    ) -> Result<(), Diagnostic> {
+        legality::check_types(rewriter.ctx(), op)?;
+        let loc = rewriter.ctx().op(op).loc;
+        let (buffer, indices) = operands.split_first().expect("te.extract has a tensor");
+        let map = tb_ir::affine::AffineMap::identity(indices.len() as u32);
+        let at = Builder::before(op, loc);
+        let value = at.load(rewriter.ctx_mut(), *buffer, map, indices);
+        rewriter.replace_op(op, &[value]);
         Ok(())
     }
 }
