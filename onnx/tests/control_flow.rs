@@ -273,35 +273,72 @@ fn loop_scan_models(test: &str) -> Option<tempfile::TempDir> {
     .ok()
 }
 
-/// Imports model `name`, runs it in the interpreter on its inputs and compares every output
-/// with onnxruntime's; gives the imported text.
-fn matches_onnxruntime(dir: &std::path::Path, name: &str) -> String {
-    let dir = dir.join(name);
-    let model = tb_onnx::Model::load(&dir.join("model.onnx")).unwrap_or_else(|e| panic!("{e}"));
+/// Every output within tolerance of onnxruntime's (`how` says which run made them).
+fn assert_matches(name: &str, how: &str, out: &[Tensor], expected: &[Tensor]) {
+    assert_eq!(out.len(), expected.len(), "{name} ({how})");
+    for (k, (a, e)) in out.iter().zip(expected).enumerate() {
+        a.allclose(e, 1e-5, 1e-5)
+            .unwrap_or_else(|m| panic!("{name} ({how}) output #{k}: {m}"));
+    }
+}
+
+fn import_generated(dir: &std::path::Path) -> tb_onnx::import::Imported {
+    let model = tb_onnx::Model::load(dir.join("model.onnx")).unwrap_or_else(|e| panic!("{e}"));
     let options = tb_onnx::import::ImportOptions {
         cleanup: Some(tb_passes::register_all),
         warnings_to_stderr: false,
         ..Default::default()
     };
-    let imported =
-        tb_onnx::import::import_model(&model, &options).unwrap_or_else(|e| panic!("{name}: {e}"));
+    tb_onnx::import::import_model(&model, &options)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+}
+
+/// Imports model `name` and runs it in the interpreter at the graph level, in the
+/// interpreter after `convert-graph-to-te` and compiled for the host, comparing every run's
+/// outputs with onnxruntime's; gives the imported text.
+fn matches_onnxruntime(dir: &std::path::Path, name: &str) -> String {
+    use tb_ir::pass::{Instrumentation, PassManager, PassRegistry, Pipeline};
+    let dir = dir.join(name);
     let inputs = common::read_numbered(&dir, "input");
     let expected = common::read_numbered(&dir, "expected");
-    let mut interp = Interpreter::new(&imported.ctx, imported.module);
-    let out = interp
-        .run_function(&imported.function, &inputs)
-        .unwrap_or_else(|d| panic!("{name}: {}", d.message));
-    assert_eq!(out.len(), expected.len(), "{name}");
-    for (k, (a, e)) in out.iter().zip(&expected).enumerate() {
-        a.allclose(e, 1e-5, 1e-6)
-            .unwrap_or_else(|m| panic!("{name} output #{k}: {m}"));
-    }
+    let mut imported = import_generated(&dir);
     let options = tb_ir::printer::PrintOptions {
         generic: false,
         debug_info: false,
         local_scope: false,
     };
-    tb_ir::printer::print_operation(&imported.ctx, imported.module, options)
+    let text = tb_ir::printer::print_operation(&imported.ctx, imported.module, options);
+    let out = Interpreter::new(&imported.ctx, imported.module)
+        .run_function(&imported.function, &inputs)
+        .unwrap_or_else(|d| panic!("{name}: {}", d.message));
+    assert_matches(name, "graph interpreter", &out, &expected);
+
+    let mut registry = PassRegistry::new();
+    tb_passes::register_all(&mut registry);
+    let pipeline = Pipeline::parse("builtin.module(convert-graph-to-te)").expect("pipeline");
+    PassManager::new(&pipeline, &registry)
+        .expect("registered")
+        .run(
+            &mut imported.ctx,
+            imported.module,
+            &Instrumentation {
+                verify_each: true,
+                ..Instrumentation::default()
+            },
+        )
+        .unwrap_or_else(|d| panic!("{name}: convert-graph-to-te: {}", d.message));
+    let out = Interpreter::new(&imported.ctx, imported.module)
+        .run_function(&imported.function, &inputs)
+        .unwrap_or_else(|d| panic!("{name} at te: {}", d.message));
+    assert_matches(name, "te interpreter", &out, &expected);
+
+    let mut imported = import_generated(&dir);
+    let compiled = common::compile_for_host(name, &mut imported);
+    let out = compiled
+        .run(&imported.function, &inputs)
+        .unwrap_or_else(|e| panic!("{name} compiled: {e}"));
+    assert_matches(name, "compiled", &out, &expected);
+    text
 }
 
 #[test]
