@@ -139,6 +139,33 @@ def loop_outer_captures():
     return graph, [(2, 2), (2, 2)], 13
 
 
+def loop_slice_by_iteration():
+    """M = 3: the body slices an outer tensor at rows [i, i + 1] (Slice bounds computed
+    from the iteration number, so the loop is unrolled at import) and accumulates them."""
+    body = helper.make_graph(
+        [
+            helper.make_node("Identity", ["cond_in"], ["cond_out"]),
+            helper.make_node("Add", ["i", "one"], ["end"]),
+            helper.make_node("Unsqueeze", ["i", "axis0"], ["start1"]),
+            helper.make_node("Unsqueeze", ["end", "axis0"], ["end1"]),
+            helper.make_node("Slice", ["table", "start1", "end1", "axis0"], ["row"]),
+            helper.make_node("Add", ["acc_in", "row"], ["acc_out"]),
+        ],
+        "body",
+        [vi("i", I64, []), vi("cond_in", B, []), vi("acc_in", F, [1, 4])],
+        [vi("cond_out", B, []), vi("acc_out", F, [1, 4]), vi("row", F, [1, 4])],
+        [const("one", np.int64(1)), const("axis0", np.array([0], dtype=np.int64))],
+    )
+    graph = helper.make_graph(
+        [helper.make_node("Loop", ["m", "", "acc"], ["acc_final", "rows"], body=body)],
+        "loop_slice_by_iteration",
+        [vi("table", F, [3, 4]), vi("acc", F, [1, 4])],
+        [vi("acc_final", F, [1, 4]), vi("rows", F, [3, 1, 4])],
+        [const("m", np.int64(3))],
+    )
+    return graph, [(3, 4), (1, 4)], 13
+
+
 def scan_reversed_axes():
     """Scan (opset 16): one state, two scan inputs (one along axis 1 read in reverse, one
     along axis -1), two scan outputs (one stacked along axis 1, one reversed along axis
@@ -194,6 +221,7 @@ MODELS = {
     "loop_cond_only": loop_cond_only,
     "loop_m_and_cond": loop_m_and_cond,
     "loop_outer_captures": loop_outer_captures,
+    "loop_slice_by_iteration": loop_slice_by_iteration,
     "scan_reversed_axes": scan_reversed_axes,
     "scan_opset8_batch": scan_opset8_batch,
 }

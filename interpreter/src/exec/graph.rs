@@ -497,11 +497,8 @@ fn run_loop(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
 fn run_scan(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
     let ctx = interp.ctx;
     let view = ScanOp::of(ctx, op)?;
-    let mut states = view
-        .states(ctx)
-        .iter()
-        .enumerate()
-        .map(|(i, _)| interp.tensor_arg(env, op, i).cloned())
+    let mut states = (0..view.num_states)
+        .map(|i| interp.tensor_arg(env, op, i).cloned())
         .collect::<ExecResult<Vec<Tensor>>>()?;
     let inputs = (view.num_states..ctx.op(op).operands.len())
         .map(|i| interp.tensor_arg(env, op, i).cloned())

@@ -83,6 +83,19 @@ pub struct LoopPlan {
     /// Whether `cond` is omitted or known to be true, so that only the body can stop the
     /// loop before `M` iterations.
     pub starts_true: bool,
+    /// The loop unrolled, for a body that needs its iteration number as a constant (a
+    /// Slice bound computed from it): present when `M` is known and small and the body
+    /// passes the condition on unchanged.
+    pub unrolled: Option<Unrolled>,
+}
+
+/// A Loop as straight-line nodes: one renamed copy of the body per iteration, whose
+/// iteration number is a constant (`body`, in the model's opset), then the nodes that give
+/// the Loop's outputs (`glue`, in opset-13 form: Identity of the final values, Unsqueeze
+/// and Concat of the scan values).
+pub struct Unrolled {
+    pub body: super::expansion::Expansion,
+    pub glue: super::expansion::Expansion,
 }
 
 /// A Scan (opset 9 on): its body and its attributes, axes normalized and every list as

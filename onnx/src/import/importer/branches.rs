@@ -169,6 +169,7 @@ impl Importer<'_> {
     ) -> Result<Option<ImportedBody>, Problem> {
         let block = ctx.create_block();
         let mut args = Vec::new();
+        let detached = block;
         for (name, &ty) in body.inputs.iter().zip(arg_types) {
             let v = ctx.add_block_argument(block, ty, Some(loc));
             args.push(v);
@@ -191,8 +192,30 @@ impl Importer<'_> {
                 args,
                 yielded,
             })),
-            _ => Ok(None),
+            _ => {
+                // What the failed body built goes, so that it uses no outer value.
+                ctx.erase_block(detached);
+                Ok(None)
+            }
         }
+    }
+
+    /// Imports an unrolled Loop: its body copies in the model's opset, the nodes giving
+    /// its outputs in opset-13 form.
+    fn import_unrolled(
+        &mut self,
+        ctx: &mut Context,
+        opset: i64,
+        index: usize,
+        unrolled: super::super::node::Unrolled,
+    ) {
+        self.import_expansion(ctx, opset, index, unrolled.body);
+        self.import_expansion(
+            ctx,
+            super::super::version_convert::CONVERTED_OPSET,
+            index,
+            unrolled.glue,
+        );
     }
 
     /// Ends the body's block in a `graph.yield`, builds the op around it and defines the
@@ -298,8 +321,20 @@ impl Importer<'_> {
         let mut arg_types = vec![ctx.value_type(trip_count), ctx.value_type(condition)];
         arg_types.extend(&carried);
         let names = plan.body.results.clone();
-        let Some(mut body) = self.import_body(ctx, opset, index, plan.body, &arg_types, loc)?
-        else {
+        let problems_before = self.problems.len();
+        let imported = self.import_body(ctx, opset, index, plan.body, &arg_types, loc)?;
+        let Some(mut body) = imported else {
+            // A body that needs its iteration number as a constant (a Slice bound computed
+            // from it) is imported unrolled instead, when the loop allows it.
+            let new = &self.problems[problems_before..];
+            if let Some(unrolled) = plan.unrolled
+                && !new.is_empty()
+                && new.iter().all(|p| p.kind == ProblemKind::NotConstant)
+            {
+                self.problems.truncate(problems_before);
+                self.import_unrolled(ctx, opset, index, unrolled);
+                return Ok(());
+            }
             self.fail_outputs(node);
             return Ok(());
         };

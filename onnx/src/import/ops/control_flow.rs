@@ -13,7 +13,7 @@ use tb_interpreter::DType;
 
 use super::super::error::{Problem, ProblemKind};
 use super::super::expansion::{Expander, Expansion, int_attr, ints_attr};
-use super::super::node::{Branch, LoopPlan, Lowering, NodeCx, ScanPlan, attr_problem};
+use super::super::node::{Branch, LoopPlan, Lowering, NodeCx, ScanPlan, Unrolled, attr_problem};
 use crate::attribute::NodeAttrs;
 use crate::proto::attribute_proto::AttributeType;
 use crate::proto::{GraphProto, NodeProto};
@@ -211,11 +211,124 @@ pub fn loop_(cx: &mut NodeCx) -> Result<Lowering, Problem> {
     let trip_count = known(0).and_then(|v| v.first().map(|&m| m as i64));
     let starts_true = !cx.has_input(1) || known(1).is_some_and(|v| v.first() == Some(&1.0));
     let body = renamed_subgraph(graph, &body_prefix(cx))?;
+    // Unrolling fixes the number of iterations: from constants, or from the values
+    // supplied for graph inputs when scan outputs make it part of a shape anyway.
+    let foldable = |i: usize| {
+        cx.inputs
+            .get(i)
+            .and_then(|x| x.as_ref())
+            .is_none_or(|x| x.foldable)
+    };
+    let fixed = (foldable(0) && foldable(1)) || graph.output.len() > 1 + carried;
+    let unrolled = match trip_count {
+        Some(m)
+            if fixed
+                && starts_true
+                && (1..=MAX_UNROLLED).contains(&m)
+                && passes_condition_on(graph) =>
+        {
+            Some(unrolled_loop(cx, graph, m)?)
+        }
+        _ => None,
+    };
     Ok(Lowering::Loop(Box::new(LoopPlan {
         body,
         trip_count,
         starts_true,
+        unrolled,
     })))
+}
+
+/// The most iterations a Loop is unrolled to at import.
+const MAX_UNROLLED: i64 = 64;
+
+/// Whether the body's condition output is its condition input, directly or through
+/// Identity nodes.
+fn passes_condition_on(graph: &GraphProto) -> bool {
+    let (Some(input), Some(output)) = (graph.input.get(1), graph.output.first()) else {
+        return false;
+    };
+    let mut name = output.name.as_str();
+    loop {
+        if name == input.name {
+            return true;
+        }
+        let identity = graph.node.iter().find(|n| {
+            n.op_type == "Identity" && n.output.first().map(String::as_str) == Some(name)
+        });
+        match identity.and_then(|n| n.input.first()) {
+            Some(from) => name = from,
+            None => return false,
+        }
+    }
+}
+
+/// The Loop as `m` renamed copies of its body, each with its iteration number a constant
+/// and its loop-carried inputs the previous copy's outputs, then the outputs: the last
+/// copy's carried values and the scan values stacked.
+fn unrolled_loop(cx: &NodeCx, graph: &GraphProto, m: i64) -> Result<Unrolled, Problem> {
+    let first = cx.node.output.first().map_or("", String::as_str);
+    let carried = cx.node.input.len() - 2;
+    let mut body = Expansion {
+        constants: Vec::new(),
+        nodes: Vec::new(),
+    };
+    let condition = if cx.has_input(1) {
+        cx.node.input[1].clone()
+    } else {
+        let name = format!("{first}/tb.unrolled/condition");
+        body.constants
+            .push((name.clone(), tb_interpreter::Tensor::scalar(true)));
+        name
+    };
+    let mut current: Vec<String> = cx.node.input[2..].to_vec();
+    let mut scans: Vec<Vec<String>> = vec![Vec::new(); graph.output.len() - 1 - carried];
+    for it in 0..m {
+        let prefix = format!("{first}/tb.iteration{it}/");
+        let copy = renamed_subgraph(graph, &prefix)?;
+        let iteration = format!("{prefix}iteration_number");
+        body.constants
+            .push((iteration.clone(), tb_interpreter::Tensor::scalar(it)));
+        // The copy's inputs are bound by Identity nodes from what they stand for.
+        let mut sources = vec![iteration, condition.clone()];
+        sources.extend(current.iter().cloned());
+        for (input, source) in copy.inputs.iter().zip(&sources) {
+            body.nodes.push(NodeProto {
+                op_type: "Identity".into(),
+                name: cx.node.name.clone(),
+                input: vec![source.clone()],
+                output: vec![input.clone()],
+                ..Default::default()
+            });
+        }
+        body.constants.extend(copy.expansion.constants);
+        body.nodes.extend(copy.expansion.nodes);
+        current = copy.results[1..1 + carried].to_vec();
+        for (acc, name) in scans.iter_mut().zip(&copy.results[1 + carried..]) {
+            acc.push(name.clone());
+        }
+    }
+    let mut ex = Expander::new(cx.node);
+    let axis0 = ex.ints(&[0]);
+    for (k, out) in cx.node.output.iter().enumerate() {
+        if out.is_empty() {
+            continue;
+        }
+        if k < carried {
+            ex.op_to("Identity", &[&current[k]], Vec::new(), out);
+            continue;
+        }
+        let rows: Vec<String> = scans[k - carried]
+            .iter()
+            .map(|v| ex.op("Unsqueeze", &[v, &axis0], Vec::new()))
+            .collect();
+        let refs: Vec<&str> = rows.iter().map(String::as_str).collect();
+        ex.op_to("Concat", &refs, vec![int_attr("axis", 0)], out);
+    }
+    Ok(Unrolled {
+        body,
+        glue: ex.finish(),
+    })
 }
 
 /// An int-list attribute of a Scan, as long as `n` (zeros when absent).
