@@ -1,8 +1,10 @@
 //! Control flow at import: an `If` whose condition is known at import time folds to the
 //! nodes of the branch it selects; those nodes read outer values by name and may hold
-//! further `If`s. `Loop` and `Scan` become `graph.loop` and `graph.scan`: models built by
-//! `models/control_flow_models.py` run in the interpreter and match onnxruntime, and the
-//! loops whose shapes are not static are refused at the node.
+//! further `If`s. An `If` on a run-time condition imports as a `graph.if`, which the
+//! interpreter runs and the CPU pipeline compiles to a run-time branch. `Loop` and `Scan`
+//! become `graph.loop` and `graph.scan`: models built by `models/control_flow_models.py`
+//! match onnxruntime in the interpreter, at te and compiled, and the loops whose shapes
+//! are not static are refused at the node.
 
 mod common;
 
@@ -209,6 +211,23 @@ fn graph_if_runs_the_branch_the_condition_selects() {
         let out = interp
             .run_function(&imported.function, &[x.clone(), cond])
             .unwrap_or_else(|d| panic!("{}", d.message));
+        assert_eq!(out[0], Tensor::from_vec(vec![2, 3], expected).unwrap());
+    }
+}
+
+#[test]
+fn graph_if_compiles_to_a_run_time_branch() {
+    let mut imported = import(run_time_if(), true).unwrap_or_else(|e| panic!("{e}"));
+    let compiled = common::compile_for_host("run_time_if", &mut imported);
+    let x = Tensor::from_vec(vec![2, 3], vec![-1.0f32, 2.0, -3.0, 4.0, 0.5, -0.5]).unwrap();
+    for (c, expected) in [
+        (true, vec![0.0f32, 2.0, 0.0, 4.0, 0.5, 0.0]),
+        (false, vec![1.0f32, -2.0, 3.0, -4.0, -0.5, 0.5]),
+    ] {
+        let cond = Tensor::from_vec(vec![], vec![c]).unwrap();
+        let out = compiled
+            .run(&imported.function, &[x.clone(), cond])
+            .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(out[0], Tensor::from_vec(vec![2, 3], expected).unwrap());
     }
 }

@@ -7,8 +7,8 @@
 //! exporters leave dimensions open), lowered by the CPU pipeline, compiled for the host and
 //! run on all cores; every output must match onnxruntime's element by element within
 //! `|ours - theirs| <= RTOL * |theirs| + ATOL * max|theirs|`. The voice-activity detector
-//! whose `If` branches on an input at run time runs in the interpreter only: compiling a
-//! run-time If is refused at the op, which the test checks too.
+//! whose `If` branches on an input at run time compiles to a run-time branch and is run on
+//! both sample rates (both branches), compiled and in the interpreter.
 //!
 //! Without `.venv` or the model packages the tests say why and pass (and fail under
 //! `CI=true`).
@@ -20,7 +20,6 @@ use std::time::Instant;
 
 use tb_interpreter::Tensor;
 use tb_interpreter::exec::Interpreter;
-use tb_ir::pass::{Instrumentation, PassManager, PassRegistry, Pipeline};
 use tb_onnx::Model;
 use tb_onnx::import::{ImportOptions, import_model};
 
@@ -159,16 +158,17 @@ fn check(name: &str) {
 }
 
 /// Imports model `name` and runs it in the reference interpreter; compares with
-/// onnxruntime. Returns the import, for checks of what the compiler does with it.
-fn check_interpreted(name: &str) -> Option<tb_onnx::import::Imported> {
+/// onnxruntime.
+fn check_interpreted(name: &str) {
     let test = format!("real_models::{name}");
-    let prepared = prepare(&test, name)?;
+    let Some(prepared) = prepare(&test, name) else {
+        return;
+    };
     let mut interp = Interpreter::new(&prepared.imported.ctx, prepared.imported.module);
     let results = interp
         .run_function(&prepared.imported.function, &prepared.inputs)
         .unwrap_or_else(|d| panic!("{name} does not run in the interpreter: {}", d.message));
     compare(&test, "interpreter", &results, &prepared.expected);
-    Some(prepared.imported)
 }
 
 #[test]
@@ -203,26 +203,14 @@ fn silero_vad_with_ifs_on_shapes_matches_onnxruntime() {
 }
 
 #[test]
-fn silero_vad_with_a_run_time_if_matches_onnxruntime_in_the_interpreter() {
-    // `If` on the sample-rate input: a `graph.if` the interpreter runs (here the 8 kHz
-    // branch). Compiling a run-time If is not supported yet: lowering it says so at the op.
-    let Some(mut imported) = check_interpreted("silero_vad_8k") else {
-        return;
-    };
-    let mut registry = PassRegistry::new();
-    tb_passes::register_all(&mut registry);
-    let pipeline = Pipeline::parse(tb_passes::pipelines::CPU).expect("valid pipeline");
-    let refused = PassManager::new(&pipeline, &registry)
-        .expect("registered passes")
-        .run(
-            &mut imported.ctx,
-            imported.module,
-            &Instrumentation::default(),
-        )
-        .expect_err("a run-time If has no compiled lowering yet");
-    assert!(
-        refused.message.contains("'graph.if'") && refused.message.contains("no lowering"),
-        "{}",
-        refused.message
-    );
+fn silero_vad_with_a_run_time_if_matches_onnxruntime_on_the_8k_branch() {
+    // `If` on the sample-rate input: a `graph.if` compiled to a branch (`scf.if`).
+    check("silero_vad_8k");
+    check_interpreted("silero_vad_8k");
+}
+
+#[test]
+fn silero_vad_with_a_run_time_if_matches_onnxruntime_on_the_16k_branch() {
+    // The same model and shapes, with the sample rate taking the other branch.
+    check("silero_vad_if_16k");
 }

@@ -166,6 +166,19 @@ func.func @swap_and_add(%x: tensor<4xf32>, %y: tensor<4xf32>) -> (tensor<4xf32>,
   }
   return %r#0, %r#1 : tensor<4xf32>, tensor<4xf32>
 }
+func.func @if_yields_twice(%c: i1, %x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %y:2 = scf.if %c -> (tensor<4xf32>, tensor<4xf32>) {
+    %n = te.compute (%x) [%j] {
+      %v = te.read %x[(d0) -> (d0)] : tensor<4xf32>
+      %m = arith.negf %v : f32
+      te.yield %m : f32
+    } : (tensor<4xf32>) -> tensor<4xf32>
+    scf.yield %n, %n : tensor<4xf32>, tensor<4xf32>
+  } else {
+    scf.yield %x, %x : tensor<4xf32>, tensor<4xf32>
+  }
+  return %y#0, %y#1 : tensor<4xf32>, tensor<4xf32>
+}
 func.func @if_in_loop(%x: tensor<4xf32>, %flags: tensor<5xi1>) -> tensor<4xf32> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

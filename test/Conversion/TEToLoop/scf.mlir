@@ -210,3 +210,26 @@ func.func @while_passes_a_new_value(%x: tensor<4xf32>, %stop: i1) -> tensor<4xf3
   }
   return %r : tensor<4xf32>
 }
+
+// A branch's buffer yielded twice is written once, into the first result's buffer, and
+// copied into the second.
+// CHECK-LABEL: func.func @if_yields_twice
+// CHECK:         %[[A:.*]] = loop.alloc() : memref<4xf32>
+// CHECK-NEXT:    %[[B:.*]] = loop.alloc() : memref<4xf32>
+// CHECK-NEXT:    scf.if %arg0 {
+// CHECK:             loop.store %{{.*}}, %[[A]][%{{.*}}] : memref<4xf32>
+// CHECK:           memref.copy %[[A]], %[[B]]
+// CHECK-NEXT:    } else {
+func.func @if_yields_twice(%c: i1, %x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %y:2 = scf.if %c -> (tensor<4xf32>, tensor<4xf32>) {
+    %n = te.compute (%x) [%j] {
+      %v = te.read %x[(d0) -> (d0)] : tensor<4xf32>
+      %m = arith.negf %v : f32
+      te.yield %m : f32
+    } : (tensor<4xf32>) -> tensor<4xf32>
+    scf.yield %n, %n : tensor<4xf32>, tensor<4xf32>
+  } else {
+    scf.yield %x, %x : tensor<4xf32>, tensor<4xf32>
+  }
+  return %y#0, %y#1 : tensor<4xf32>, tensor<4xf32>
+}

@@ -1,5 +1,5 @@
 // Functions with scf loops and conditionals over memrefs compile: tb-run's pipeline lowers
-// them to cf branches first (convert-scf-to-cf). The compiled results equal the
+// them to cf branches (convert-scf-to-cf, last). The compiled results equal the
 // interpreter's, which runs the scf ops themselves.
 // RUN: tb-run %s --function sum_positive --random-inputs 3 > %t.sum.compiled
 // RUN: tb-run --interpret %s --function sum_positive --random-inputs 3 > %t.sum.interpreted

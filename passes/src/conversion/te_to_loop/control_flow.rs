@@ -24,7 +24,7 @@
 //! [`super::allocation`]); the buffers of the control-flow ops belong to the enclosing
 //! block like any `te.compute`'s, so `plan-buffers` sees their whole live range at the op.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use tb_dialects::{loop_, scf};
 use tb_ir::operation::OperationState;
@@ -266,20 +266,24 @@ fn settle_if(ctx: &mut Context, op: OpId, allocations: &mut Vec<Value>) {
         allocations.push(buffer);
         outputs[k] = Some(buffer);
     }
-    for region in ctx.op(op).regions.to_vec() {
+    let regions = ctx.op(op).regions.clone();
+    for region in regions {
         let Some(block) = ctx.entry_block(region) else {
             continue;
         };
         let yield_op = terminator(ctx, block);
         let yielded = ctx.op(yield_op).operands.to_vec();
         let mut copies = Vec::new();
-        let mut forwarded = HashSet::new();
+        // The branch's own buffers, each replaced by the first result buffer it goes to.
+        let mut forwarded: HashMap<Value, Value> = HashMap::new();
         for &k in &buffers {
             let output = outputs[k].expect("allocated above");
             let value = yielded[k];
-            if !forwarded.contains(&value) && allocated_in(ctx, value, block, allocations) {
-                // The branch's own buffer: its producer writes the result's buffer instead.
-                forwarded.insert(value);
+            if let Some(&earlier) = forwarded.get(&value) {
+                copies.push((earlier, output));
+            } else if allocated_in(ctx, value, block, allocations) {
+                // Its producer writes the result's buffer instead.
+                forwarded.insert(value, output);
                 let alloc = ctx.defining_op(value).expect("a loop.alloc");
                 ctx.replace_all_uses(value, output);
                 ctx.erase_op(alloc);
