@@ -63,7 +63,8 @@ fn op_kinds_match_the_registered_ops() {
 }
 
 tb_ir::op_kinds! {
-    /// A stale enum: one op that does not exist, and `te.read_at`/`te.yield` missing.
+    /// A stale enum: one op that does not exist, and `te.read_at`/`te.extract`/`te.yield`
+    /// missing.
     enum StaleTeOp in "te" {
         Compute = "te.compute",
         Read = "te.read",
@@ -78,7 +79,7 @@ fn registering_drifted_kinds_names_every_difference() {
     assert_eq!(
         err,
         "dialect 'te': op kinds without a registered op: te.gather; \
-         registered ops without an op kind: te.read_at, te.yield"
+         registered ops without an op kind: te.extract, te.read_at, te.yield"
     );
 }
 
