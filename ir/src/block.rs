@@ -37,6 +37,16 @@ impl Context {
         value
     }
 
+    /// Removes the last argument of `block`, which must have no uses (how a conversion
+    /// takes back an argument it added).
+    pub fn pop_block_argument(&mut self, block: BlockId) -> Option<Value> {
+        let last = *self.blocks[block.0 as usize].args.last()?;
+        if !self.value(last).uses.is_empty() {
+            return None;
+        }
+        self.blocks[block.0 as usize].args.pop()
+    }
+
     /// Appends a detached operation at the end of `block`.
     pub fn append_op(&mut self, block: BlockId, op: OpId) {
         let last = self.blocks[block.0 as usize].last;

@@ -137,6 +137,8 @@ tb_ir::op_kinds! {
         Resize = "graph.resize",
         If = "graph.if",
         Yield = "graph.yield",
+        Loop = "graph.loop",
+        Scan = "graph.scan",
     }
 }
 

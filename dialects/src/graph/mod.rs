@@ -37,6 +37,7 @@ pub use kinds::{GraphOp, MatmulOp, ReduceOp};
 pub use ops::attention::attention_attrs;
 pub use ops::conv::{conv_attrs, conv_transpose_attrs};
 pub use ops::defs;
+pub use ops::loops::{LoopOp, ScanOp};
 pub use ops::pool::pool_attrs;
 pub use ops::resize::resize_attrs;
 pub use reduction::{ReduceCombiner, ReduceKind};

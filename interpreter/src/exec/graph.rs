@@ -6,6 +6,7 @@ use tb_dialects::graph::attrs::Attrs;
 use tb_dialects::graph::{
     GraphOp, Unary, UnaryOfOp, conv_attrs, conv_transpose_attrs, pool_attrs, resize_attrs,
 };
+use tb_dialects::graph::{LoopOp, ScanOp};
 use tb_ir::ods::OpKind;
 use tb_ir::{AttrKind, OpId};
 
@@ -37,8 +38,11 @@ pub(super) fn run(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResu
     use GraphOp as G;
     let ctx = interp.ctx;
     let kind = GraphOp::of(ctx, op).ok_or("is not a registered graph op")?;
-    if kind == G::If {
-        return run_if(interp, env, op);
+    match kind {
+        G::If => return run_if(interp, env, op),
+        G::Loop => return run_loop(interp, env, op),
+        G::Scan => return run_scan(interp, env, op),
+        _ => {}
     }
     let a = Attrs::of_op(ctx, op);
     let count = ctx.op(op).operands.len();
@@ -363,8 +367,11 @@ pub(super) fn run(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResu
                 a.bool("noop_with_empty_axes")?,
             ))?
         }
-        // `graph.if` ran above; `graph.yield` ends its region, whose runner reads it.
-        G::If | G::Yield => return Err("runs only as part of its region's parent".into()),
+        // `graph.if`, `graph.loop` and `graph.scan` ran above; `graph.yield` ends their
+        // regions, whose runner reads it.
+        G::If | G::Loop | G::Scan | G::Yield => {
+            return Err("runs only as part of its region's parent".into());
+        }
     };
     store_results(interp, env, op, results)
 }
@@ -383,10 +390,23 @@ fn run_if(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
     let block = ctx
         .entry_block(region)
         .ok_or("runs a region without blocks")?;
+    let tensors = run_body(interp, env, block, Vec::new())?;
+    store_results(interp, env, op, tensors)
+}
+
+/// Runs a region's block on `args` in the current environment and gives the tensors its
+/// `graph.yield` gives.
+fn run_body(
+    interp: &mut Interpreter,
+    env: &mut Env,
+    block: tb_ir::BlockId,
+    args: Vec<Tensor>,
+) -> ExecResult<Vec<Tensor>> {
+    let args = args.into_iter().map(RtValue::Tensor).collect();
     let values = interp
-        .run_nested_block(env, block, Vec::new())
+        .run_nested_block(env, block, args)
         .map_err(|d| ExecError::Located(Box::new(d)))?;
-    let tensors = values
+    values
         .into_iter()
         .map(|v| match v {
             RtValue::Tensor(t) => Ok(t),
@@ -394,8 +414,131 @@ fn run_if(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
                 "its region yields a value that is not a tensor",
             )),
         })
+        .collect()
+}
+
+/// The one element of a trip count or condition.
+fn single(t: &Tensor, what: &str) -> ExecResult<f64> {
+    match t.to_f64_vec()[..] {
+        [v] => Ok(v),
+        _ => Err(format!("{what} has {} elements, not one", t.numel()).into()),
+    }
+}
+
+/// `values` (one per iteration, in the order to stack) stacked along a new `axis`; with no
+/// iteration, the empty tensor of the declared type `result`.
+fn stack(
+    interp: &Interpreter,
+    op: OpId,
+    result: usize,
+    values: &[Tensor],
+    axis: usize,
+) -> ExecResult<Tensor> {
+    if values.is_empty() {
+        let ty = interp.result_type(op, result);
+        let dtype = ElemType::of(interp.ctx, ty)?.dtype()?;
+        return Ok(Tensor::zeros(dtype, static_shape(interp.ctx, ty)?).map_err(|e| e.0)?);
+    }
+    let expanded = values
+        .iter()
+        .map(|v| so::unsqueeze(v, &[axis as i64]))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(kernel)?;
+    let refs: Vec<&Tensor> = expanded.iter().collect();
+    so::concat(&refs, axis as i64).map_err(kernel)
+}
+
+/// `graph.loop`: runs the body while the iteration number is below the trip count and the
+/// condition holds, feeding each iteration's yielded condition and carried values to the
+/// next; scan values are stacked in iteration order.
+fn run_loop(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
+    let ctx = interp.ctx;
+    let view = LoopOp(op);
+    let trip_count = single(interp.tensor_arg(env, op, 0)?, "the trip count")?;
+    let mut condition = interp.tensor_arg(env, op, 1)?.clone();
+    let mut carried = (2..ctx.op(op).operands.len())
+        .map(|i| interp.tensor_arg(env, op, i).cloned())
         .collect::<ExecResult<Vec<Tensor>>>()?;
-    store_results(interp, env, op, tensors)
+    let block = view.body(ctx).ok_or("has a body without blocks")?;
+    let num_scans = view.num_scan_outputs(ctx);
+    let mut scans: Vec<Vec<Tensor>> = vec![Vec::new(); num_scans];
+    let limit = super::max_branches()?;
+    let mut iteration: i64 = 0;
+    while (iteration as f64) < trip_count && single(&condition, "the condition")? != 0.0 {
+        if iteration as u64 >= limit {
+            return Err(format!(
+                "ran more than {limit} iterations: an endless loop? (TB_MAX_BRANCHES raises \
+                 the limit)"
+            )
+            .into());
+        }
+        let mut args = vec![Tensor::scalar(iteration), condition];
+        args.extend(carried);
+        let mut yielded = run_body(interp, env, block, args)?;
+        let scanned = yielded.split_off(yielded.len() - num_scans);
+        for (acc, v) in scans.iter_mut().zip(scanned) {
+            acc.push(v);
+        }
+        condition = yielded.remove(0);
+        carried = yielded;
+        iteration += 1;
+    }
+    let first_scan = carried.len();
+    let mut results = carried;
+    for (k, values) in scans.iter().enumerate() {
+        results.push(stack(interp, op, first_scan + k, values, 0)?);
+    }
+    store_results(interp, env, op, results)
+}
+
+/// `graph.scan`: one body run per slice of the scan inputs (in each input's direction),
+/// carrying the states; scan values are stacked along their axes, in each output's
+/// direction.
+fn run_scan(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
+    let ctx = interp.ctx;
+    let view = ScanOp::of(ctx, op)?;
+    let mut states = (0..view.num_states)
+        .map(|i| interp.tensor_arg(env, op, i).cloned())
+        .collect::<ExecResult<Vec<Tensor>>>()?;
+    let inputs = (view.num_states..ctx.op(op).operands.len())
+        .map(|i| interp.tensor_arg(env, op, i).cloned())
+        .collect::<ExecResult<Vec<Tensor>>>()?;
+    let block = view.body(ctx).ok_or("has a body without blocks")?;
+    let num_scans = view.num_scan_outputs(ctx);
+    let mut scans: Vec<Vec<Tensor>> = vec![Vec::new(); num_scans];
+    for i in 0..view.length {
+        let mut args = states;
+        for (k, input) in inputs.iter().enumerate() {
+            let at = if view.input_reversed[k] {
+                view.length - 1 - i
+            } else {
+                i
+            };
+            let axis = view.input_axes[k] as i64;
+            let slice = so::slice(input, &[at], &[at + 1], Some(&[axis]), None).map_err(kernel)?;
+            args.push(so::squeeze(&slice, Some(&[axis])).map_err(kernel)?);
+        }
+        let mut yielded = run_body(interp, env, block, args)?;
+        let scanned = yielded.split_off(view.num_states);
+        for (acc, v) in scans.iter_mut().zip(scanned) {
+            acc.push(v);
+        }
+        states = yielded;
+    }
+    let mut results = states;
+    for (k, values) in scans.iter_mut().enumerate() {
+        if view.output_reversed[k] {
+            values.reverse();
+        }
+        results.push(stack(
+            interp,
+            op,
+            view.num_states + k,
+            values,
+            view.output_axes[k],
+        )?);
+    }
+    store_results(interp, env, op, results)
 }
 
 /// Stores the kernel's outputs as the op's results, checking each against its declared type:

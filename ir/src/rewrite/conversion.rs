@@ -202,6 +202,8 @@ enum Change {
         old: Option<Attr>,
     },
     Replaced(OpId),
+    /// An argument was appended to `block`.
+    ArgumentAdded(BlockId),
     /// The blocks of region `from` were moved to the end of region `to`.
     BlocksMoved {
         from: RegionId,
@@ -332,6 +334,14 @@ impl<'a> ConversionRewriter<'a> {
         self.journal.push(Change::BlocksMoved { from, to, blocks });
     }
 
+    /// Appends an argument of type `ty` to `block` (a block moved into the op the pattern
+    /// builds, whose region takes more arguments than the replaced op's did).
+    pub fn add_block_argument(&mut self, block: BlockId, ty: Type, loc: Option<Location>) -> Value {
+        let value = self.ctx.add_block_argument(block, ty, loc);
+        self.journal.push(Change::ArgumentAdded(block));
+        value
+    }
+
     /// Redirects every use of `from` to `to` (whatever their types).
     pub fn replace_all_uses(&mut self, from: Value, to: Value) {
         if from == to || self.ctx.value(from).uses.is_empty() {
@@ -451,6 +461,11 @@ impl<'a> ConversionRewriter<'a> {
                 Change::Properties { op, old } => self.ctx.op_mut(op).properties = old,
                 Change::Replaced(op) => {
                     self.replaced.remove(&op);
+                }
+                Change::ArgumentAdded(block) => {
+                    // Its users were created later and are gone by now.
+                    let removed = self.ctx.pop_block_argument(block);
+                    debug_assert!(removed.is_some(), "an added argument is still used");
                 }
                 Change::BlocksMoved { from, to, blocks } => {
                     let list = &self.ctx.region(to).blocks;

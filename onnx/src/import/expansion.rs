@@ -85,6 +85,27 @@ impl<'n> Expander<'n> {
         });
     }
 
+    /// A node of `op_type` with `n` outputs; gives their names.
+    pub fn op_n(
+        &mut self,
+        op_type: &str,
+        inputs: &[&str],
+        attrs: Vec<AttributeProto>,
+        n: usize,
+    ) -> Vec<String> {
+        let what = op_type.to_ascii_lowercase();
+        let outputs: Vec<String> = (0..n).map(|_| self.fresh_name(&what)).collect();
+        self.expansion.nodes.push(NodeProto {
+            op_type: op_type.into(),
+            name: self.node.name.clone(),
+            input: inputs.iter().map(|s| s.to_string()).collect(),
+            output: outputs.clone(),
+            attribute: attrs,
+            ..Default::default()
+        });
+        outputs
+    }
+
     pub fn finish(self) -> Expansion {
         self.expansion
     }

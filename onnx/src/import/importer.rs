@@ -416,10 +416,15 @@ impl Importer<'_> {
             }
         };
         let loc = node_loc(ctx, &self.file, index, node);
+        let model_opset = self.model.opset_version("").unwrap_or(21);
         let outcome = match lowering {
             Lowering::Outputs(outputs) => self.define_outputs(ctx, node, outputs),
             Lowering::Op(plan) => self.build(ctx, node, &plan, loc),
             Lowering::If(branches) => self.build_if(ctx, opset, index, node, *branches, loc),
+            // A body's nodes are in the model's own opset: they are upgraded like the
+            // outer graph's.
+            Lowering::Loop(plan) => self.build_loop(ctx, model_opset, index, node, *plan, loc),
+            Lowering::Scan(plan) => self.build_scan(ctx, model_opset, index, node, *plan, loc),
             Lowering::Expand(expansion) => {
                 self.import_expansion(ctx, opset, index, expansion);
                 Ok(())

@@ -59,13 +59,54 @@ pub enum Lowering {
     Expand(super::expansion::Expansion),
     /// A `graph.if` on input 0, whose regions compute the then and else branches.
     If(Box<[Branch; 2]>),
+    /// A `graph.loop` whose body computes the branch.
+    Loop(Box<LoopPlan>),
+    /// A `graph.scan` whose body computes the branch.
+    Scan(Box<ScanPlan>),
 }
 
-/// One branch of an `If` decided at run time: the nodes that compute it, and the names of
-/// its results (one per node output).
+/// One subgraph imported into a region: an `If` branch decided at run time or a `Loop` or
+/// `Scan` body. The nodes that compute it, the (renamed) names of its inputs, bound to the
+/// region's block arguments (a body's; an `If` branch has none), and the names of its
+/// results (one per node output; a body's in its own order).
 pub struct Branch {
     pub expansion: super::expansion::Expansion,
+    pub inputs: Vec<String>,
     pub results: Vec<String>,
+}
+
+/// A Loop: its body, and what import time knows of how many iterations it runs.
+pub struct LoopPlan {
+    pub body: Branch,
+    /// The value of `M`, when known (`None` when it is omitted or computed at run time).
+    pub trip_count: Option<i64>,
+    /// Whether `cond` is omitted or known to be true, so that only the body can stop the
+    /// loop before `M` iterations.
+    pub starts_true: bool,
+    /// The loop unrolled, for a body that needs its iteration number as a constant (a
+    /// Slice bound computed from it): present when `M` is known and small and the body
+    /// passes the condition on unchanged.
+    pub unrolled: Option<Unrolled>,
+}
+
+/// A Loop as straight-line nodes: one renamed copy of the body per iteration, whose
+/// iteration number is a constant (`body`, in the model's opset), then the nodes that give
+/// the Loop's outputs (`glue`, in opset-13 form: Identity of the final values, Unsqueeze
+/// and Concat of the scan values).
+pub struct Unrolled {
+    pub body: super::expansion::Expansion,
+    pub glue: super::expansion::Expansion,
+}
+
+/// A Scan (opset 9 on): its body and its attributes, axes normalized and every list as
+/// long as the inputs or outputs it describes.
+pub struct ScanPlan {
+    pub body: Branch,
+    pub num_scan_inputs: usize,
+    pub input_axes: Vec<i64>,
+    pub input_directions: Vec<i64>,
+    pub output_axes: Vec<i64>,
+    pub output_directions: Vec<i64>,
 }
 
 impl<'a> NodeCx<'a> {

@@ -497,3 +497,42 @@ func.func @max_of_resource() -> tensor<2xi8> {
     }
   }
 #-}
+
+// A graph.loop whose trip count is a constant 0 runs no iteration: its results are its
+// initial values.
+// CHECK-LABEL: func.func @loop_zero_trip_count
+// CHECK-NEXT:    return %arg1
+func.func @loop_zero_trip_count(%c: tensor<i1>, %x: tensor<2xf32>) -> tensor<2xf32> {
+  %m = graph.constant dense<0> : tensor<i64>
+  %0 = graph.loop %m, %c, %x : (tensor<i64>, tensor<i1>, tensor<2xf32>) -> tensor<2xf32> {
+  ^bb0(%i: tensor<i64>, %cond: tensor<i1>, %a: tensor<2xf32>):
+    %n = graph.neg %a : tensor<2xf32>
+    graph.yield %cond, %n : tensor<i1>, tensor<2xf32>
+  }
+  return %0 : tensor<2xf32>
+}
+
+// A graph.loop whose condition is a constant false runs no iteration either.
+// CHECK-LABEL: func.func @loop_false_condition
+// CHECK-NEXT:    return %arg1
+func.func @loop_false_condition(%m: tensor<i64>, %x: tensor<2xf32>) -> tensor<2xf32> {
+  %c = graph.constant dense<false> : tensor<i1>
+  %0 = graph.loop %m, %c, %x : (tensor<i64>, tensor<i1>, tensor<2xf32>) -> tensor<2xf32> {
+  ^bb0(%i: tensor<i64>, %cond: tensor<i1>, %a: tensor<2xf32>):
+    %n = graph.neg %a : tensor<2xf32>
+    graph.yield %cond, %n : tensor<i1>, tensor<2xf32>
+  }
+  return %0 : tensor<2xf32>
+}
+
+// A graph.loop with a run-time trip count stays.
+// CHECK-LABEL: func.func @loop_run_time_trip_count
+// CHECK-NEXT:    graph.loop %arg0
+func.func @loop_run_time_trip_count(%m: tensor<i64>, %c: tensor<i1>, %x: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = graph.loop %m, %c, %x : (tensor<i64>, tensor<i1>, tensor<2xf32>) -> tensor<2xf32> {
+  ^bb0(%i: tensor<i64>, %cond: tensor<i1>, %a: tensor<2xf32>):
+    %n = graph.neg %a : tensor<2xf32>
+    graph.yield %cond, %n : tensor<i1>, tensor<2xf32>
+  }
+  return %0 : tensor<2xf32>
+}

@@ -733,3 +733,102 @@ func.func @yield_outside_if(%x: tensor<2x3xf32>) {
   }
   return
 }
+
+// -----
+
+func.func @loop_trip_count_type(%m: tensor<1xi64>, %c: tensor<i1>, %x: tensor<2xf32>) {
+  // expected-error @+1 {{'graph.loop' op trip count must be a tensor<i64>, not tensor<1xi64>}}
+  %0 = graph.loop %m, %c, %x : (tensor<1xi64>, tensor<i1>, tensor<2xf32>) -> tensor<2xf32> {
+  ^bb0(%i: tensor<i64>, %cond: tensor<i1>, %a: tensor<2xf32>):
+    graph.yield %cond, %a : tensor<i1>, tensor<2xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @loop_body_arguments(%m: tensor<i64>, %c: tensor<i1>, %x: tensor<2xf32>) {
+  // expected-error @+1 {{'graph.loop' op the body's block arguments are (tensor<i64>, tensor<2xf32>) but must be (tensor<i64>, tensor<i1>, tensor<2xf32>)}}
+  %0 = graph.loop %m, %c, %x : (tensor<i64>, tensor<i1>, tensor<2xf32>) -> tensor<2xf32> {
+  ^bb0(%i: tensor<i64>, %a: tensor<2xf32>):
+    graph.yield %c, %a : tensor<i1>, tensor<2xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @loop_carried_shape_changes(%m: tensor<i64>, %c: tensor<i1>, %x: tensor<2xf32>, %y: tensor<3xf32>) {
+  // expected-error @+1 {{'graph.loop' op the body's yielded condition and loop-carried values are (tensor<i1>, tensor<3xf32>) but must be (tensor<i1>, tensor<2xf32>)}}
+  %0 = graph.loop %m, %c, %x : (tensor<i64>, tensor<i1>, tensor<2xf32>) -> tensor<2xf32> {
+  ^bb0(%i: tensor<i64>, %cond: tensor<i1>, %a: tensor<2xf32>):
+    graph.yield %cond, %y : tensor<i1>, tensor<3xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @loop_scan_output_type(%m: tensor<i64>, %c: tensor<i1>, %x: tensor<2xf32>) {
+  // expected-error @+1 {{'graph.loop' op scan output #0 is tensor<5x3xf32> but the body yields tensor<2xf32>: it must be the yielded type with a leading iteration axis}}
+  %0:2 = graph.loop %m, %c, %x : (tensor<i64>, tensor<i1>, tensor<2xf32>) -> (tensor<2xf32>, tensor<5x3xf32>) {
+  ^bb0(%i: tensor<i64>, %cond: tensor<i1>, %a: tensor<2xf32>):
+    graph.yield %cond, %a, %a : tensor<i1>, tensor<2xf32>, tensor<2xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @scan_lengths_differ(%x: tensor<3x2xf32>, %y: tensor<4x2xf32>) {
+  // expected-error @+1 {{'graph.scan' op scan input #1 has 4 slices along its axis but scan input #0 has 3}}
+  %0 = graph.scan %x, %y {num_scan_inputs = 2 : i64} : (tensor<3x2xf32>, tensor<4x2xf32>) -> tensor<3x2xf32> {
+  ^bb0(%a: tensor<2xf32>, %b: tensor<2xf32>):
+    graph.yield %a : tensor<2xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @scan_input_axis_range(%x: tensor<3x2xf32>) {
+  // expected-error @+1 {{'graph.scan' op scan input #0's axis 2 is out of range for rank 2}}
+  %0 = graph.scan %x {num_scan_inputs = 1 : i64, scan_input_axes = array<i64: 2>} : (tensor<3x2xf32>) -> tensor<3x2xf32> {
+  ^bb0(%a: tensor<2xf32>):
+    graph.yield %a : tensor<2xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @scan_slice_type(%x: tensor<3x2xf32>) {
+  // expected-error @+1 {{'graph.scan' op the body's argument for scan input #0 is tensor<3xf32> but a slice of tensor<3x2xf32> along axis 0 is not}}
+  %0 = graph.scan %x {num_scan_inputs = 1 : i64} : (tensor<3x2xf32>) -> tensor<3x3xf32> {
+  ^bb0(%a: tensor<3xf32>):
+    graph.yield %a : tensor<3xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @scan_output_length(%x: tensor<3x2xf32>) {
+  // expected-error @+1 {{'graph.scan' op scan output #0 is tensor<4x2xf32> but must be the yielded tensor<2xf32> with 3 iterations inserted at axis 0}}
+  %0 = graph.scan %x {num_scan_inputs = 1 : i64} : (tensor<3x2xf32>) -> tensor<4x2xf32> {
+  ^bb0(%a: tensor<2xf32>):
+    graph.yield %a : tensor<2xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @scan_directions(%x: tensor<3x2xf32>) {
+  // expected-error @+1 {{'graph.scan' op 'scan_input_directions' entries must be 0 (forward) or 1 (reverse), not 2}}
+  %0 = graph.scan %x {num_scan_inputs = 1 : i64, scan_input_directions = array<i64: 2>} : (tensor<3x2xf32>) -> tensor<3x2xf32> {
+  ^bb0(%a: tensor<2xf32>):
+    graph.yield %a : tensor<2xf32>
+  }
+  return
+}

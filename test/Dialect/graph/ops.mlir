@@ -427,6 +427,74 @@ func.func @attention(%q: tensor<1x2x4x8xf32>, %k: tensor<1x2x6x8xf32>, %v: tenso
   return
 }
 
+// graph.loop: trip count, condition and loop-carried values in; the body takes the
+// iteration number, the condition and the carried values, and yields the next condition,
+// carried values and one value per scan output (stacked along a new first axis).
+// CHECK-LABEL: func.func @loop
+// CHECK:      %[[R:.*]]:2 = graph.loop %arg0, %arg1, %arg2 : (tensor<i64>, tensor<i1>, tensor<2xf32>) -> (tensor<2xf32>, tensor<3x2xf32>) {
+// CHECK-NEXT: ^bb0(%[[I:.*]]: tensor<i64>, %[[C:.*]]: tensor<i1>, %[[A:.*]]: tensor<2xf32>):
+// CHECK-NEXT:   %[[N:.*]] = graph.add %[[A]], %arg3 : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+// CHECK-NEXT:   graph.yield %[[C]], %[[N]], %[[A]] : tensor<i1>, tensor<2xf32>, tensor<2xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: return %[[R]]#0, %[[R]]#1
+// GENERIC-LABEL: sym_name = "loop"
+// GENERIC: "graph.loop"(%{{.*}}, %{{.*}}, %{{.*}}) ({
+// GENERIC-NEXT: ^bb0(%{{.*}}: tensor<i64>, %{{.*}}: tensor<i1>, %{{.*}}: tensor<2xf32>):
+// GENERIC: }) : (tensor<i64>, tensor<i1>, tensor<2xf32>) -> (tensor<2xf32>, tensor<3x2xf32>)
+func.func @loop(%m: tensor<i64>, %c: tensor<i1>, %x: tensor<2xf32>, %y: tensor<2xf32>) -> (tensor<2xf32>, tensor<3x2xf32>) {
+  %0:2 = graph.loop %m, %c, %x : (tensor<i64>, tensor<i1>, tensor<2xf32>) -> (tensor<2xf32>, tensor<3x2xf32>) {
+  ^bb0(%i: tensor<i64>, %cond: tensor<i1>, %acc: tensor<2xf32>):
+    %next = graph.add %acc, %y : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+    graph.yield %cond, %next, %acc : tensor<i1>, tensor<2xf32>, tensor<2xf32>
+  }
+  return %0#0, %0#1 : tensor<2xf32>, tensor<3x2xf32>
+}
+
+// A graph.loop with no loop-carried values: only the trip count and the condition.
+// CHECK-LABEL: func.func @loop_without_carried_values
+// CHECK:      graph.loop %arg0, %arg1 : (tensor<i64>, tensor<i1>) -> tensor<4xi64> {
+// CHECK-NEXT: ^bb0(%[[I:.*]]: tensor<i64>, %[[C:.*]]: tensor<i1>):
+// CHECK-NEXT:   graph.yield %[[C]], %[[I]] : tensor<i1>, tensor<i64>
+func.func @loop_without_carried_values(%m: tensor<i64>, %c: tensor<i1>) -> tensor<4xi64> {
+  %0 = graph.loop %m, %c : (tensor<i64>, tensor<i1>) -> tensor<4xi64> {
+  ^bb0(%i: tensor<i64>, %cond: tensor<i1>):
+    graph.yield %cond, %i : tensor<i1>, tensor<i64>
+  }
+  return %0 : tensor<4xi64>
+}
+
+// graph.scan: states, then scan inputs (num_scan_inputs of them); the body takes the
+// states and one slice of each scan input, and yields the states and one value per scan
+// output, stacked along its axis.
+// CHECK-LABEL: func.func @scan
+// CHECK:      %[[R:.*]]:2 = graph.scan %arg0, %arg1 {num_scan_inputs = 1 : i64, scan_input_axes = array<i64: 1>, scan_input_directions = array<i64: 1>, scan_output_axes = array<i64: 1>, scan_output_directions = array<i64: 0>} : (tensor<2xf32>, tensor<2x3xf32>) -> (tensor<2xf32>, tensor<2x3xf32>) {
+// CHECK-NEXT: ^bb0(%[[S:.*]]: tensor<2xf32>, %[[X:.*]]: tensor<2xf32>):
+// CHECK-NEXT:   %[[N:.*]] = graph.add %[[S]], %[[X]] : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+// CHECK-NEXT:   graph.yield %[[N]], %[[N]] : tensor<2xf32>, tensor<2xf32>
+// CHECK-NEXT: }
+// GENERIC-LABEL: sym_name = "scan"
+// GENERIC: "graph.scan"(%{{.*}}, %{{.*}}) <{num_scan_inputs = 1 : i64, scan_input_axes = array<i64: 1>, scan_input_directions = array<i64: 1>, scan_output_axes = array<i64: 1>, scan_output_directions = array<i64: 0>}> ({
+func.func @scan(%init: tensor<2xf32>, %x: tensor<2x3xf32>) -> (tensor<2xf32>, tensor<2x3xf32>) {
+  %0:2 = graph.scan %init, %x {num_scan_inputs = 1 : i64, scan_input_axes = array<i64: 1>, scan_input_directions = array<i64: 1>, scan_output_axes = array<i64: 1>, scan_output_directions = array<i64: 0>} : (tensor<2xf32>, tensor<2x3xf32>) -> (tensor<2xf32>, tensor<2x3xf32>) {
+  ^bb0(%s: tensor<2xf32>, %xi: tensor<2xf32>):
+    %n = graph.add %s, %xi : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+    graph.yield %n, %n : tensor<2xf32>, tensor<2xf32>
+  }
+  return %0#0, %0#1 : tensor<2xf32>, tensor<2x3xf32>
+}
+
+// A graph.scan with the default axes and directions (0, forward) and no state.
+// CHECK-LABEL: func.func @scan_defaults
+// CHECK:      graph.scan %arg0 {num_scan_inputs = 1 : i64} : (tensor<3x2xf32>) -> tensor<3x2xf32> {
+func.func @scan_defaults(%x: tensor<3x2xf32>) -> tensor<3x2xf32> {
+  %0 = graph.scan %x {num_scan_inputs = 1 : i64} : (tensor<3x2xf32>) -> tensor<3x2xf32> {
+  ^bb0(%xi: tensor<2xf32>):
+    %n = graph.neg %xi : tensor<2xf32>
+    graph.yield %n : tensor<2xf32>
+  }
+  return %0 : tensor<3x2xf32>
+}
+
 // Control flow: graph.if computes its results by the region a run-time condition selects;
 // the regions use values defined above them and end in graph.yield.
 // CHECK-LABEL: func.func @control_flow

@@ -178,8 +178,16 @@ fn if_patterns(patterns: &mut PatternSet) {
 
 fn verify_yield(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     match ctx.parent_op(op) {
-        Some(p) if ctx.op_name(p) == IF => Ok(()),
-        _ => Err(op_error(ctx, op, format!("expects parent op '{IF}'"))),
+        Some(p) if [IF, super::loops::LOOP, super::loops::SCAN].contains(&ctx.op_name(p)) => Ok(()),
+        _ => Err(op_error(
+            ctx,
+            op,
+            format!(
+                "expects parent op '{IF}', '{}' or '{}'",
+                super::loops::LOOP,
+                super::loops::SCAN
+            ),
+        )),
     }
 }
 

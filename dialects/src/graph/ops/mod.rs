@@ -7,6 +7,7 @@ mod einsum;
 mod elementwise;
 mod generators;
 mod indexing;
+pub(crate) mod loops;
 mod matmul;
 mod normalization;
 pub(crate) mod pool;
@@ -41,6 +42,7 @@ pub fn defs() -> impl Iterator<Item = &'static OpDef> {
         reduce::DEFS,
         resize::DEFS,
         control_flow::DEFS,
+        loops::DEFS,
     ]
     .into_iter()
     .flatten()

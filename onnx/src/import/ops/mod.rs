@@ -101,6 +101,8 @@ pub fn convert(cx: &mut NodeCx) -> Option<Result<Lowering, Problem>> {
         "LayerNormalization" => normalization::layer_norm,
         "Attention" => attention::attention,
         "If" => control_flow::if_,
+        "Loop" => control_flow::loop_,
+        "Scan" => control_flow::scan,
         _ => {
             let name = reduce::graph_name(op)?;
             return Some(reduce::reduce(cx, name));
@@ -180,6 +182,8 @@ pub fn supported_operators() -> Vec<&'static str> {
         "LayerNormalization",
         "Attention",
         "If",
+        "Loop",
+        "Scan",
     ]);
     ops.sort_unstable();
     ops

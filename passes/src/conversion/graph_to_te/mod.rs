@@ -1,6 +1,7 @@
 //! `convert-graph-to-te`: lowers every `graph` op (ONNX semantics on tensors) to
 //! `te.compute` tensor expressions, `graph.constant` to `arith.constant`, and `graph.if`
-//! to `scf.if` on tensors with its branches lowered inside ([`control_flow`]).
+//! to `scf.if` on tensors with its branches lowered inside ([`control_flow`]), `graph.loop`
+//! and `graph.scan` to `scf.while` with their bodies lowered inside ([`loops`]).
 //!
 //! Function signatures stay tensor-typed; each graph op becomes one or more `te.compute`s
 //! (softmax: a max reduction, a sum of exponentials and a division ...) located at the op.
@@ -32,6 +33,7 @@ mod einsum;
 mod elementwise;
 mod generators;
 mod indexing;
+mod loops;
 mod matmul;
 mod normalization;
 mod pad;
@@ -83,8 +85,9 @@ enum Family {
     Indexing,
     Einsum,
     Attention,
-    /// `graph.if` and its `graph.yield`: not lowered op by op but by the patterns of
-    /// [`control_flow`], which move the branches into an `scf.if`.
+    /// `graph.if`, `graph.loop`, `graph.scan` and their `graph.yield`s: not lowered op by
+    /// op but by the patterns of [`control_flow`] and [`loops`], which move the regions
+    /// into an `scf.if` or `scf.while`.
     ControlFlow,
 }
 
@@ -244,6 +247,8 @@ fn family(kind: GraphOp) -> Family {
         | G::ArgMax
         | G::ArgMin => Family::Reduce,
         G::If | G::Yield => Family::ControlFlow,
+        // `graph.loop` and `graph.scan` become `scf.while`s by the patterns of [`loops`].
+        G::Loop | G::Scan => Family::ControlFlow,
     }
 }
 
@@ -305,6 +310,7 @@ impl Pass for ConvertGraphToTe {
             .map(|&f| Box::new(FamilyPattern(f)) as Box<dyn ConversionPattern>)
             .collect();
         patterns.extend(control_flow::patterns());
+        patterns.extend(loops::patterns());
         // Types stay tensors: the type converter has no rule.
         apply_conversion(
             ctx,
@@ -330,7 +336,12 @@ mod tests {
     fn every_graph_op_has_a_lowering() {
         let missing: Vec<&str> = GraphOp::ALL
             .iter()
-            .filter(|&&kind| !matches!(kind, GraphOp::If | GraphOp::Yield))
+            .filter(|&&kind| {
+                !matches!(
+                    kind,
+                    GraphOp::If | GraphOp::Yield | GraphOp::Loop | GraphOp::Scan
+                )
+            })
             .filter(|&&kind| super::lowering(kind).is_none())
             .map(|kind| kind.name())
             .collect();
