@@ -8,10 +8,10 @@
 //!
 //! - divisibility: each tile level divides the level outside it (only the outermost level
 //!   of a loop may leave a partial tile), and the vector width divides the innermost tile
-//!   of the innermost non-reduction dimension; in a nest with reductions and no packing,
-//!   the vector runs along the innermost reduction instead and must not be wider than its
-//!   innermost tile;
-//! - register budget: in a packed contraction, the innermost tiles of the non-reduction
+//!   of the innermost non-reduction dimension; in a nest with reductions that is not a
+//!   contraction, the vector runs along the innermost reduction instead and must not be
+//!   wider than its innermost tile;
+//! - register budget: in a contraction, the innermost tiles of the non-reduction
 //!   dimensions are the register block, whose accumulators (`product / vector` vectors)
 //!   must leave two registers free for operands;
 //! - threads: the parallel dimensions are the outermost of the loop order;
@@ -279,10 +279,10 @@ impl KnobSpace {
         }
         let innermost =
             |d: usize| -> i64 { schedule.tiles[d].last().copied().unwrap_or(nest.extents[d]) };
-        // Packing asks for a micro-kernel, whose vectors run along the innermost spatial
-        // dimension; otherwise a nest with reductions vectorizes its innermost reduction
+        // A contraction's vectors run along its innermost spatial dimension (the
+        // micro-kernels'); another nest with reductions vectorizes its innermost reduction
         // (the reduction's terms are then combined in another order).
-        let reduction_vector = nest.has_reduction() && schedule.pack == Packing::None;
+        let reduction_vector = nest.has_reduction() && !nest.is_contraction();
         if schedule.vector > 1 && reduction_vector {
             let d = (0..nest.rank()).rev().find(|&d| nest.reduction[d]);
             if let Some(d) = d
