@@ -15,17 +15,16 @@ Usage: .venv/bin/python bench/conv.py [--runs 5] [--threads 1,2] [--layers resne
 
 import argparse
 import re
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import numpy as np
 import onnx
-import onnxruntime as ort
 from onnx import TensorProto, helper, numpy_helper
+
+from single_op import ort_ms, tb_ms
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -47,7 +46,6 @@ DEPTHWISE = {
     "mbv2 dw 384 @14": (384, 384, 14, 3, 1, 1, 384),
     "mbv2 dw 960 @7": (960, 960, 7, 3, 1, 1, 960),
 }
-BENCH_LINE = re.compile(r"bench: \d+ runs, median ([0-9.]+) ms")
 
 
 def parse_args():
@@ -98,35 +96,6 @@ def make_model(directory, cin, cout, size, kernel, stride, pad, group):
     return x
 
 
-def tb_ms(args, directory, threads, binary=None):
-    cmd = [str(binary or args.tb_run), str(directory / "model.onnx"), "--input", str(directory / "x.npy"),
-           "--bench", str(args.runs), "--threads", str(threads), "--print-limit", "0"]
-    try:
-        done = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout)
-    except subprocess.TimeoutExpired:
-        return None, f"tb-run took longer than {args.timeout:g} s"
-    found = BENCH_LINE.search(done.stdout + done.stderr)
-    if done.returncode != 0 or not found:
-        last = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
-        return None, f"tb-run exit {done.returncode}: {last[0]}"
-    return float(found.group(1)), None
-
-
-def ort_ms(args, directory, x, threads):
-    options = ort.SessionOptions()
-    options.intra_op_num_threads = threads
-    options.inter_op_num_threads = 1
-    session = ort.InferenceSession(str(directory / "model.onnx"), options,
-                                   providers=["CPUExecutionProvider"])
-    session.run(None, {"x": x})
-    times = []
-    for _ in range(args.runs):
-        start = time.perf_counter()
-        session.run(None, {"x": x})
-        times.append((time.perf_counter() - start) * 1e3)
-    return statistics.median(times)
-
-
 def main():
     args = parse_args()
     print(f"runs: {args.runs} (medians, ms per call)")
@@ -139,15 +108,18 @@ def main():
             directory.mkdir()
             x = make_model(directory, *shape)
             for threads in args.threads:
-                ort_time = ort_ms(args, directory, x, threads)
-                tb_time, error = tb_ms(args, directory, threads)
+                ort_time = ort_ms(directory / "model.onnx", {"x": x}, args.runs, threads)
+                tb_time, error = tb_ms(args.tb_run, directory / "model.onnx", directory / "x.npy",
+                                       args.runs, threads, args.timeout)
                 if error:
                     failed = True
                     print(f"{name:<28} {threads:>3} {'-':>10} {ort_time:>10.3f} {'-':>8}  {error}")
                     continue
                 base = ""
                 if args.baseline:
-                    base_time, error = tb_ms(args, directory, threads, args.baseline)
+                    base_time, error = tb_ms(args.baseline, directory / "model.onnx",
+                                             directory / "x.npy", args.runs, threads,
+                                             args.timeout)
                     base = (f" {base_time:>10.3f} {tb_time / base_time:>8.2f}" if not error
                             else f" {'-':>10} {'-':>8}  baseline: {error}")
                 print(f"{name:<28} {threads:>3} {tb_time:>10.3f} {ort_time:>10.3f} "

@@ -19,17 +19,16 @@ Usage: .venv/bin/python bench/qconv.py [--runs 5] [--threads 1,2] [--only TEXT]
 
 import argparse
 import re
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import numpy as np
 import onnx
-import onnxruntime as ort
 from onnx import TensorProto, helper, numpy_helper
+
+from single_op import ort_ms, ort_session, tb_ms
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -40,7 +39,6 @@ MODELS = {
     "QLinearConv 3x3/2 128->128 28x28": ("QLinearConv", 128, 128, 28, 3, 2),
     "ConvInteger 3x3 64->64 56x56": ("ConvInteger", 64, 64, 56, 3, 1),
 }
-BENCH_LINE = re.compile(r"bench: \d+ runs, median ([0-9.]+) ms")
 X_ZERO, Y_ZERO = 131, 128
 X_SCALE, Y_SCALE = 0.02, 0.5
 
@@ -111,18 +109,10 @@ def make_model(directory, op, c, m, size, kernel, stride):
     return x, np.clip(scaled, 0, 255).astype(np.int64)
 
 
-def session(directory, threads):
-    options = ort.SessionOptions()
-    options.intra_op_num_threads = threads
-    options.inter_op_num_threads = 1
-    return ort.InferenceSession(str(directory / "model.onnx"), options,
-                                providers=["CPUExecutionProvider"])
-
-
 def check(args, directory, x, expected):
     """TensorBind's and onnxruntime's largest differences from the exact result, or why
     TensorBind gave none."""
-    ort_result = session(directory, 1).run(None, {"x": x})[0]
+    ort_result = ort_session(directory / "model.onnx", 1).run(None, {"x": x})[0]
     out = directory / "tb_out"
     out.mkdir(exist_ok=True)
     cmd = [str(args.tb_run), str(directory / "model.onnx"), "--input", str(directory / "x.npy"),
@@ -137,31 +127,6 @@ def check(args, directory, x, expected):
         return None, f"result shape {got.shape}, expected {expected.shape}"
     worst = lambda r: int(np.max(np.abs(r.astype(np.int64) - expected)))
     return (worst(got), worst(ort_result)), None
-
-
-def tb_ms(args, directory, threads):
-    cmd = [str(args.tb_run), str(directory / "model.onnx"), "--input", str(directory / "x.npy"),
-           "--bench", str(args.runs), "--threads", str(threads), "--print-limit", "0"]
-    try:
-        done = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout)
-    except subprocess.TimeoutExpired:
-        return None, f"tb-run took longer than {args.timeout:g} s"
-    found = BENCH_LINE.search(done.stdout + done.stderr)
-    if done.returncode != 0 or not found:
-        last = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
-        return None, f"tb-run exit {done.returncode}: {last[0]}"
-    return float(found.group(1)), None
-
-
-def ort_ms(args, directory, x, threads):
-    run = session(directory, threads)
-    run.run(None, {"x": x})
-    times = []
-    for _ in range(args.runs):
-        start = time.perf_counter()
-        run.run(None, {"x": x})
-        times.append((time.perf_counter() - start) * 1e3)
-    return statistics.median(times)
 
 
 def main():
@@ -182,8 +147,9 @@ def main():
             print(f"{name:<34}      largest difference from the exact result: "
                   f"tb {errors[0]}, ort {errors[1]}")
             for threads in args.threads:
-                ort_time = ort_ms(args, directory, x, threads)
-                tb_time, error = tb_ms(args, directory, threads)
+                ort_time = ort_ms(directory / "model.onnx", {"x": x}, args.runs, threads)
+                tb_time, error = tb_ms(args.tb_run, directory / "model.onnx", directory / "x.npy",
+                                       args.runs, threads, args.timeout)
                 if error:
                     failed = True
                     print(f"{name:<34} {threads:>3} {'-':>10} {ort_time:>10.3f} {'-':>8}  {error}")

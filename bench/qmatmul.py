@@ -18,17 +18,16 @@ Usage: .venv/bin/python bench/qmatmul.py [--runs 5] [--threads 1,2] [--only TEXT
 
 import argparse
 import re
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import numpy as np
 import onnx
-import onnxruntime as ort
 from onnx import TensorProto, helper, numpy_helper
+
+from single_op import ort_ms, ort_session, tb_ms
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -38,7 +37,6 @@ MODELS = {
     "QLinearMatMul 128x768x768": ("QLinearMatMul", 128, 768, 768),
     "MatMulInteger 128x768x3072": ("MatMulInteger", 128, 768, 3072),
 }
-BENCH_LINE = re.compile(r"bench: \d+ runs, median ([0-9.]+) ms")
 
 
 def parse_args():
@@ -94,14 +92,6 @@ def make_model(directory, op, m, k, n):
     return a, weight
 
 
-def session(directory, threads):
-    options = ort.SessionOptions()
-    options.intra_op_num_threads = threads
-    options.inter_op_num_threads = 1
-    return ort.InferenceSession(str(directory / "model.onnx"), options,
-                                providers=["CPUExecutionProvider"])
-
-
 def exact(op, a, weight):
     """The exact result: integers in int64, the requantization in float64."""
     product = (a.astype(np.int64) - A_ZERO) @ weight.astype(np.int64)
@@ -116,7 +106,7 @@ def check(args, directory, op, a, weight):
     """TensorBind's and onnxruntime's largest differences from the exact result, or why
     TensorBind gave none."""
     expected = exact(op, a, weight)
-    ort_result = session(directory, 1).run(None, {"a": a})[0]
+    ort_result = ort_session(directory / "model.onnx", 1).run(None, {"a": a})[0]
     out = directory / "tb_out"
     out.mkdir(exist_ok=True)
     cmd = [str(args.tb_run), str(directory / "model.onnx"), "--input", str(directory / "a.npy"),
@@ -131,31 +121,6 @@ def check(args, directory, op, a, weight):
         return None, f"result shape {got.shape}, expected {expected.shape}"
     worst = lambda r: int(np.max(np.abs(r.astype(np.int64) - expected)))
     return (worst(got), worst(ort_result)), None
-
-
-def tb_ms(args, directory, threads):
-    cmd = [str(args.tb_run), str(directory / "model.onnx"), "--input", str(directory / "a.npy"),
-           "--bench", str(args.runs), "--threads", str(threads), "--print-limit", "0"]
-    try:
-        done = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout)
-    except subprocess.TimeoutExpired:
-        return None, f"tb-run took longer than {args.timeout:g} s"
-    found = BENCH_LINE.search(done.stdout + done.stderr)
-    if done.returncode != 0 or not found:
-        last = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
-        return None, f"tb-run exit {done.returncode}: {last[0]}"
-    return float(found.group(1)), None
-
-
-def ort_ms(args, directory, a, threads):
-    run = session(directory, threads)
-    run.run(None, {"a": a})
-    times = []
-    for _ in range(args.runs):
-        start = time.perf_counter()
-        run.run(None, {"a": a})
-        times.append((time.perf_counter() - start) * 1e3)
-    return statistics.median(times)
 
 
 def main():
@@ -177,8 +142,9 @@ def main():
             print(f"{name:<28}      largest difference from the exact result: "
                   f"tb {errors[0]}, ort {errors[1]}")
             for threads in args.threads:
-                ort_time = ort_ms(args, directory, a, threads)
-                tb_time, error = tb_ms(args, directory, threads)
+                ort_time = ort_ms(directory / "model.onnx", {"a": a}, args.runs, threads)
+                tb_time, error = tb_ms(args.tb_run, directory / "model.onnx", directory / "a.npy",
+                                       args.runs, threads, args.timeout)
                 if error:
                     failed = True
                     print(f"{name:<28} {threads:>3} {'-':>10} {ort_time:>10.3f} {'-':>8}  {error}")
