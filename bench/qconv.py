@@ -19,7 +19,6 @@ Usage: .venv/bin/python bench/qconv.py [--runs 5] [--threads 1,2] [--only TEXT]
 
 import argparse
 import re
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -28,7 +27,7 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
-from single_op import ort_ms, ort_session, tb_ms
+from single_op import ort_ms, ort_session, tb_ms, tb_result
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -113,16 +112,10 @@ def check(args, directory, x, expected):
     """TensorBind's and onnxruntime's largest differences from the exact result, or why
     TensorBind gave none."""
     ort_result = ort_session(directory / "model.onnx", 1).run(None, {"x": x})[0]
-    out = directory / "tb_out"
-    out.mkdir(exist_ok=True)
-    cmd = [str(args.tb_run), str(directory / "model.onnx"), "--input", str(directory / "x.npy"),
-           "--output-dir", str(out), "--print-limit", "0"]
-    done = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout)
-    files = sorted(out.glob("*.npy"))
-    if done.returncode != 0 or not files:
-        last = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
-        return None, f"tb-run exit {done.returncode}: {last[0]}"
-    got = np.load(files[0])
+    got, error = tb_result(args.tb_run, directory / "model.onnx", directory / "x.npy",
+                           directory / "tb_out", args.timeout)
+    if error:
+        return None, error
     if got.shape != expected.shape:
         return None, f"result shape {got.shape}, expected {expected.shape}"
     worst = lambda r: int(np.max(np.abs(r.astype(np.int64) - expected)))

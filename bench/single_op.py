@@ -7,6 +7,7 @@ import subprocess
 import time
 from pathlib import Path
 
+import numpy as np
 import onnxruntime as ort
 
 BENCH_LINE = re.compile(r"bench: \d+ runs, median ([0-9.]+) ms")
@@ -45,3 +46,16 @@ def ort_ms(model: Path, feeds: dict, runs: int, threads: int) -> float:
         session.run(None, feeds)
         times.append((time.perf_counter() - start) * 1e3)
     return statistics.median(times)
+
+
+def tb_result(tb_run, model: Path, inputs: Path, out: Path, timeout: float):
+    """The first result of `tb-run model` (written under `out`), or None and why."""
+    out.mkdir(exist_ok=True)
+    cmd = [str(tb_run), str(model), "--input", str(inputs),
+           "--output-dir", str(out), "--print-limit", "0"]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    files = sorted(out.glob("*.npy"))
+    if done.returncode != 0 or not files:
+        last = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
+        return None, f"tb-run exit {done.returncode}: {last[0]}"
+    return np.load(files[0]), None

@@ -217,43 +217,12 @@ pub(crate) fn read_at(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
             format!("operand is not an input of the enclosing '{COMPUTE}'"),
         );
     }
-    let input_ty = ctx.value_type(input);
-    let rank = ctx.type_kind(input_ty).shape().map_or(0, <[i64]>::len);
-    if data.operands.len() - 1 != rank {
-        return error(
-            ctx,
-            op,
-            format!(
-                "has {} indices for an input of rank {rank}",
-                data.operands.len() - 1
-            ),
-        );
-    }
-    let result_ty = ctx.value_type(data.results[0]);
-    if !holds_elements_of(ctx, result_ty, input_ty) {
-        return error(
-            ctx,
-            op,
-            format!(
-                "result type '{}' must be the (signless) element type of '{}'",
-                type_to_string(ctx, result_ty),
-                type_to_string(ctx, input_ty)
-            ),
-        );
-    }
-    Ok(())
+    indexed_element(ctx, op, "an input")
 }
 
-/// `te.extract`: outside any `te.compute` (a body reads with `te.read_at`), one index per
-/// dimension, the (signless) element type as result.
-pub(crate) fn extract(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
-    if super::enclosing_compute(ctx, op).is_some() {
-        return error(
-            ctx,
-            op,
-            format!("must not be nested in a '{COMPUTE}'; a body reads with '{READ_AT}'"),
-        );
-    }
+/// `op %tensor[%i, ...] -> element`: one index per dimension of the tensor (`what` names
+/// it in the error), the (signless) element type as result.
+fn indexed_element(ctx: &Context, op: OpId, what: &str) -> Result<(), Diagnostic> {
     let data = ctx.op(op);
     let tensor_ty = ctx.value_type(data.operands[0]);
     let rank = ctx.type_kind(tensor_ty).shape().map_or(0, <[i64]>::len);
@@ -262,7 +231,7 @@ pub(crate) fn extract(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
             ctx,
             op,
             format!(
-                "has {} indices for a tensor of rank {rank}",
+                "has {} indices for {what} of rank {rank}",
                 data.operands.len() - 1
             ),
         );
@@ -280,6 +249,19 @@ pub(crate) fn extract(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
         );
     }
     Ok(())
+}
+
+/// `te.extract`: outside any `te.compute` (a body reads with `te.read_at`), one index per
+/// dimension, the (signless) element type as result.
+pub(crate) fn extract(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
+    if super::enclosing_compute(ctx, op).is_some() {
+        return error(
+            ctx,
+            op,
+            format!("must not be nested in a '{COMPUTE}'; a body reads with '{READ_AT}'"),
+        );
+    }
+    indexed_element(ctx, op, "a tensor")
 }
 
 pub(crate) fn yield_op(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
