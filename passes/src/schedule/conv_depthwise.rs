@@ -1,5 +1,5 @@
-//! The depthwise convolution kernel of `loop-conv-microkernel`: vectorized along the
-//! output row, in the result's own layout, so nothing is transposed.
+//! The depthwise kernel of `loop-conv-microkernel`, for depthwise convolutions and pools:
+//! vectorized along the output row, in the result's own layout, so nothing is transposed.
 //!
 //! - The input is copied once into `Xs[C][S][Hp][Wq]`, padding included, with its columns
 //!   split by phase modulo the column stride `S` (`Xs[c][x mod S][y][x floordiv S]`), so the
@@ -7,18 +7,23 @@
 //!   unpadded stride-1 convolution reads its input where it lies.
 //! - Per channel and output row (on threads), blocks of `MR` pixels (`MR / W` vectors)
 //!   carry their vector accumulators through the `kh`, `kw` loops: each step broadcasts
-//!   one weight, loads `MR / W` input vectors and does as many FMAs; the sums are stored
+//!   one weight, loads `MR / W` input vectors and does as many FMAs (a pool applies its
+//!   elementwise prologue and combining op to each vector instead); the results are stored
 //!   straight into the result row.
 //! - Pixels left over by `MR` are done one vector at a time; a last partial vector is
 //!   recomputed overlapping the one before it (it stores the same values again), so only
 //!   rows narrower than one vector are left to the loop schedules.
 
+use std::collections::HashMap;
 use tb_ir::affine::{AffineExpr, AffineMap};
-use tb_ir::{Context, TypeKind, Value};
+
+use tb_ir::operation::OperationState;
+use tb_ir::{AttrKind, Context, OpId, Type, TypeKind, Value};
 
 use super::build::{At, set_yield};
 use super::conv_nest::{ConvNest, OW};
 use super::loop_conv_microkernel::{ConvBlocking, alloc, constant, d, for_nest, map, outer_loops};
+use super::pool_tap::{PoolTap, Tap};
 
 /// Whether `b` can compute depthwise nest `c`: a vector fits in a row, and a block is
 /// whole vectors.
@@ -49,13 +54,13 @@ pub fn rewrite_depthwise(ctx: &mut Context, c: &ConvNest, b: ConvBlocking) {
         loc: ctx.op(c.parallel).loc,
     };
     let f32_ty = ctx.value_type(c.init);
-    let vec_ty = ctx.intern_type(TypeKind::Vector {
-        shape: vec![b.width],
-        scalable: vec![false],
-        element: f32_ty,
-    });
+    let vec_ty = vector_of(ctx, f32_ty, b.width);
     let s = c.cols.stride;
     let staged = (c.pad.is_some() || s > 1).then(|| stage_input(ctx, c, at));
+    let splats = match &c.tap {
+        Tap::Pool(pool) => outside_splats(ctx, at, pool, b.width),
+        Tap::Product { .. } => HashMap::new(),
+    };
 
     let (row, ivs) = outer_loops(ctx, at, &[channels, oh_n], &[1, 1], b.threads);
     let (ch, oh) = (ivs[0], ivs[1]);
@@ -75,16 +80,18 @@ pub fn rewrite_depthwise(ctx: &mut Context, c: &ConvNest, b: ConvBlocking) {
             block.for_loop(ctx, constant(0), constant(kh_n), 1, &inits);
         let (kw_loop, body, kw, acc) =
             kh_body.for_loop(ctx, constant(0), constant(kw_n), 1, &kh_acc);
-        // W[ch][0][kh][kw]
-        let w = body.load(
-            ctx,
-            false,
-            c.weights,
-            map(3, vec![d(0), AffineExpr::constant(0), d(1), d(2)]),
-            &[ch, kh, kw],
-            f32_ty,
-        );
-        let wb = body.broadcast(ctx, w, vec_ty);
+        // W[ch][0][kh][kw], broadcast, for a convolution.
+        let weight = c.tap.weights().map(|weights| {
+            let w = body.load(
+                ctx,
+                false,
+                weights,
+                map(3, vec![d(0), AffineExpr::constant(0), d(1), d(2)]),
+                &[ch, kh, kw],
+                f32_ty,
+            );
+            body.broadcast(ctx, w, vec_ty)
+        });
         let row_expr = d(1) * c.rows.stride + d(2) * c.rows.dilation;
         let next: Vec<Value> = (0..vectors)
             .map(|v| {
@@ -112,7 +119,13 @@ pub fn rewrite_depthwise(ctx: &mut Context, c: &ConvNest, b: ConvBlocking) {
                     &[ch, oh, kh, ow0, kw],
                     vec_ty,
                 );
-                body.fma(ctx, x, wb, acc[v as usize])
+                match (&c.tap, weight) {
+                    (Tap::Pool(pool), _) => {
+                        pool_step(ctx, body, pool, &splats, x, acc[v as usize], b.width)
+                    }
+                    (Tap::Product { .. }, Some(wb)) => body.fma(ctx, x, wb, acc[v as usize]),
+                    (Tap::Product { .. }, None) => unreachable!("a product tap has weights"),
+                }
             })
             .collect();
         set_yield(ctx, body, &next);
@@ -189,4 +202,89 @@ fn stage_input(ctx: &mut Context, c: &ConvNest, at: At) -> Value {
         );
     }
     staged
+}
+
+/// The vector of `width` lanes of scalar type `element`.
+fn vector_of(ctx: &mut Context, element: Type, width: i64) -> Type {
+    ctx.intern_type(TypeKind::Vector {
+        shape: vec![width],
+        scalable: vec![false],
+        element,
+    })
+}
+
+/// Splats, made once before the nest, of the values from outside it that the pool's
+/// prologue and combining op read.
+fn outside_splats(ctx: &mut Context, at: At, pool: &PoolTap, width: i64) -> HashMap<Value, Value> {
+    let chain: Vec<Value> = pool
+        .prologue
+        .iter()
+        .map(|&op| ctx.op(op).results[0])
+        .chain([pool.x])
+        .collect();
+    let mut splats = HashMap::new();
+    for &op in pool.prologue.iter().chain([&pool.combine]) {
+        for (i, v) in ctx.op(op).operands.clone().into_iter().enumerate() {
+            let is_acc = op == pool.combine && i == pool.acc_operand;
+            if is_acc || chain.contains(&v) || splats.contains_key(&v) {
+                continue;
+            }
+            let ty = vector_of(ctx, ctx.value_type(v), width);
+            splats.insert(v, at.broadcast(ctx, v, ty));
+        }
+    }
+    splats
+}
+
+/// One pooling step on a vector `x` of the input: the prologue and the combining op,
+/// each cloned with vector operands and results, into the accumulator `acc`.
+fn pool_step(
+    ctx: &mut Context,
+    body: At,
+    pool: &PoolTap,
+    splats: &HashMap<Value, Value>,
+    x: Value,
+    acc: Value,
+    width: i64,
+) -> Value {
+    let mut vectors: HashMap<Value, Value> = splats.clone();
+    vectors.insert(pool.x, x);
+    let acc_scalar = ctx.op(pool.combine).operands[pool.acc_operand];
+    vectors.insert(acc_scalar, acc);
+    let mut last = x;
+    for &op in pool.prologue.iter().chain([&pool.combine]) {
+        last = widen(ctx, body, op, &vectors, width);
+        vectors.insert(ctx.op(op).results[0], last);
+    }
+    last
+}
+
+/// A copy of the one-result elementwise op `op` with its operands replaced by their
+/// vectors and a vector result.
+fn widen(
+    ctx: &mut Context,
+    at: At,
+    op: OpId,
+    vectors: &HashMap<Value, Value>,
+    width: i64,
+) -> Value {
+    let data = ctx.op(op).clone();
+    let operands = data.operands.iter().map(|v| vectors[v]).collect();
+    let result_type = vector_of(ctx, ctx.value_type(data.results[0]), width);
+    let attributes = match ctx.attr_kind(data.attributes) {
+        AttrKind::Dictionary(entries) => entries.clone(),
+        _ => vec![],
+    };
+    let copy = ctx.create_op(OperationState {
+        name: data.name,
+        operands,
+        result_types: vec![result_type],
+        successors: vec![],
+        num_regions: 0,
+        properties: data.properties,
+        attributes,
+        loc: at.loc,
+    });
+    ctx.insert_op_before(at.before, copy);
+    ctx.op(copy).results[0]
 }

@@ -12,12 +12,16 @@
 //! ```
 //!
 //! with `ci = c` (one group) or `ci = co + c` and one input channel per group (depthwise).
+//! A pooling nest has the same shape without the `c` loop and the weights: its `kw` body
+//! yields `combine(acc, f(x))` (see [`super::pool_tap`]); it is recognized as a depthwise
+//! nest with one input channel per group (`C = 1`) and a [`Tap::Pool`].
 //! Index arithmetic is read back into linear forms of the six induction variables, so both
 //! the affine-map loads and the `arith` index chains that canonicalization leaves are
 //! understood. A padded read is accepted only when its condition is exactly "the indices
 //! are inside the input" (sides that cannot leave the input over the nest's domain may go
 //! unchecked) and its clamps change nothing inside the input.
 
+use super::pool_tap::{Tap, match_pool_tap};
 use tb_dialects::arith::{ArithOp, CmpIOp, CmpIPredicate};
 use tb_dialects::loop_::{self, LoopOp};
 use tb_ir::affine::AffineExpr;
@@ -120,12 +124,13 @@ pub struct ConvNest {
     pub cols: Window,
     /// The value read outside the input (`None`: the window never leaves it).
     pub pad: Option<Value>,
-    pub weights: Value,
+    /// What each step of the window does with the input value it reads.
+    pub tap: Tap,
     pub output: Value,
     pub init: Value,
 }
 
-fn defining_op(ctx: &Context, v: Value) -> Option<OpId> {
+pub(super) fn defining_op(ctx: &Context, v: Value) -> Option<OpId> {
     match ctx.value(v).def {
         ValueDef::Result { op, .. } => Some(op),
         _ => None,
@@ -284,7 +289,7 @@ fn conjuncts(ctx: &Context, v: Value, out: &mut Vec<(Value, CmpIPredicate, i64)>
     }
 }
 
-fn defined_outside(ctx: &Context, v: Value, op: OpId) -> bool {
+pub(super) fn defined_outside(ctx: &Context, v: Value, op: OpId) -> bool {
     let mut parent = match ctx.value(v).def {
         ValueDef::Result { op: def, .. } => ctx.parent_op(def),
         ValueDef::BlockArgument { block, .. } => {
@@ -338,23 +343,33 @@ pub fn match_conv(ctx: &Context, parallel: OpId) -> Option<ConvNest> {
     {
         return None;
     }
-    // The chain c, kh, kw, each carrying one accumulator into the next.
+    // The chain c, kh, kw (a convolution) or kh, kw (a pool), each carrying one
+    // accumulator into the next.
     let mut loops = vec![*outer];
-    for _ in 0..2 {
-        let last = *loops.last()?;
-        loops.push(single_for(ctx, loop_::body(ctx, last)?)?);
+    while loops.len() < 3 {
+        let Some(inner) = single_for(ctx, loop_::body(ctx, *loops.last()?)?) else {
+            break;
+        };
+        loops.push(inner);
     }
+    if loops.len() < 2 {
+        return None;
+    }
+    // A pool has no `c` loop: its slot has one iteration, and its induction variable is
+    // `co`'s (which `linear` finds first), so no index ever reads as depending on it.
+    let first_slot = KW + 1 - loops.len();
+    extents[C] = 1;
     for (d, &l) in loops.iter().enumerate() {
         let dim = loop_::loop_dims(ctx, l)?.into_iter().next()?;
-        extents[C + d] = zero_based(&dim)?;
-        ivs[C + d] = dim.induction_var;
+        extents[first_slot + d] = zero_based(&dim)?;
+        ivs[first_slot + d] = dim.induction_var;
         let [init] = loop_::inits(ctx, l) else {
             return None;
         };
         if d > 0 && *init != loop_::iter_args(ctx, loops[d - 1])[0] {
             return None;
         }
-        if d < 2 {
+        if d + 1 < loops.len() {
             let yielded = loop_::yielded(ctx, l);
             if yielded.as_slice() != [ctx.op(loops[d + 1]).results[0]] {
                 return None;
@@ -390,57 +405,16 @@ pub fn match_conv(ctx: &Context, parallel: OpId) -> Option<ConvNest> {
         return None;
     }
 
-    // The body: acc + x * w, with x the input read and w the weight read.
-    let kw_loop = loops[2];
-    let acc = loop_::iter_args(ctx, kw_loop)[0];
-    let [sum] = loop_::yielded(ctx, kw_loop)[..] else {
-        return None;
+    // The body: acc + x * w (x the input read, w the weight read) under three loops, or a
+    // pool's combine(acc, f(x)) under two.
+    let kw_loop = *loops.last()?;
+    let (tap, x) = if loops.len() == 3 {
+        product_tap(ctx, kw_loop, &ivs, &extents)?
+    } else {
+        let pool = match_pool_tap(ctx, kw_loop, parallel)?;
+        let x = pool.x;
+        (Tap::Pool(pool), x)
     };
-    let add = defining_op(ctx, sum)?;
-    if ArithOp::of(ctx, add) != Some(ArithOp::AddF) {
-        return None;
-    }
-    let add_operands = ctx.op(add).operands.clone();
-    let product = match add_operands.as_slice() {
-        [a, p] if *a == acc => *p,
-        [p, a] if *a == acc => *p,
-        _ => return None,
-    };
-    let mul = defining_op(ctx, product)?;
-    if ArithOp::of(ctx, mul) != Some(ArithOp::MulF) || ctx.value(product).uses.len() != 1 {
-        return None;
-    }
-    let factors = ctx.op(mul).operands.clone();
-    let is_weight = |v: Value| -> Option<Read> {
-        let load = defining_op(ctx, v)?;
-        let r = read(ctx, load, &ivs)?;
-        let unit = [
-            Linear::unit(CO),
-            Linear::unit(C),
-            Linear::unit(KH),
-            Linear::unit(KW),
-        ];
-        (r.indices == unit && r.clamps.iter().all(|&c| c == (i64::MIN, i64::MAX))).then_some(r)
-    };
-    let (weights, x) = match (is_weight(factors[0]), is_weight(factors[1])) {
-        (Some(w), _) => (w, factors[1]),
-        (None, Some(w)) => (w, factors[0]),
-        _ => return None,
-    };
-    let w_shape = shape_of(ctx, weights.memref)?;
-    if w_shape != [extents[CO], extents[C], extents[KH], extents[KW]] {
-        return None;
-    }
-    // Only index arithmetic, the two reads and the accumulation may be in the body, so
-    // nothing else is lost when the nest is replaced.
-    let inner: Vec<OpId> = ctx.block_ops(loop_::body(ctx, kw_loop)?).collect();
-    if !inner.iter().all(|&op| {
-        ArithOp::of(ctx, op).is_some()
-            || LoopOp::of(ctx, op) == Some(LoopOp::Load)
-            || LoopOp::of(ctx, op) == Some(LoopOp::Yield)
-    }) {
-        return None;
-    }
     let x_op = defining_op(ctx, x)?;
     let (load, condition, pad) = if ArithOp::of(ctx, x_op) == Some(ArithOp::Select) {
         let operands = &ctx.op(x_op).operands;
@@ -461,8 +435,13 @@ pub fn match_conv(ctx: &Context, parallel: OpId) -> Option<ConvNest> {
     if input.indices.len() != 4 || input.indices[0] != Linear::constant(0) {
         return None;
     }
-    let depthwise = input.indices[1] != Linear::unit(C);
-    if depthwise {
+    let pool = matches!(tap, Tap::Pool(_));
+    let depthwise = pool || input.indices[1] != Linear::unit(C);
+    if pool {
+        if in_c != extents[CO] || input.indices[1] != Linear::unit(CO) {
+            return None;
+        }
+    } else if depthwise {
         let mut co_plus_c = Linear::unit(CO);
         co_plus_c.coeffs[C] = 1;
         if extents[C] != 1 || in_c != extents[CO] || input.indices[1] != co_plus_c {
@@ -519,10 +498,74 @@ pub fn match_conv(ctx: &Context, parallel: OpId) -> Option<ConvNest> {
         rows,
         cols,
         pad: if padded { pad } else { None },
-        weights: weights.memref,
+        tap,
         output: out.0,
         init,
     })
+}
+
+/// The tap of a convolution's `kw` body, `acc + x * w`: the weights and the input value `x`.
+/// Only index arithmetic, the two reads and the accumulation may be in the body, so
+/// nothing else is lost when the nest is replaced.
+fn product_tap(
+    ctx: &Context,
+    kw_loop: OpId,
+    ivs: &[Value; 6],
+    extents: &[i64; 6],
+) -> Option<(Tap, Value)> {
+    let acc = loop_::iter_args(ctx, kw_loop)[0];
+    let [sum] = loop_::yielded(ctx, kw_loop)[..] else {
+        return None;
+    };
+    let add = defining_op(ctx, sum)?;
+    if ArithOp::of(ctx, add) != Some(ArithOp::AddF) {
+        return None;
+    }
+    let add_operands = ctx.op(add).operands.clone();
+    let product = match add_operands.as_slice() {
+        [a, p] if *a == acc => *p,
+        [p, a] if *a == acc => *p,
+        _ => return None,
+    };
+    let mul = defining_op(ctx, product)?;
+    if ArithOp::of(ctx, mul) != Some(ArithOp::MulF) || ctx.value(product).uses.len() != 1 {
+        return None;
+    }
+    let factors = ctx.op(mul).operands.clone();
+    let is_weight = |v: Value| -> Option<Read> {
+        let load = defining_op(ctx, v)?;
+        let r = read(ctx, load, ivs)?;
+        let unit = [
+            Linear::unit(CO),
+            Linear::unit(C),
+            Linear::unit(KH),
+            Linear::unit(KW),
+        ];
+        (r.indices == unit && r.clamps.iter().all(|&c| c == (i64::MIN, i64::MAX))).then_some(r)
+    };
+    let (weights, x) = match (is_weight(factors[0]), is_weight(factors[1])) {
+        (Some(w), _) => (w, factors[1]),
+        (None, Some(w)) => (w, factors[0]),
+        _ => return None,
+    };
+    let w_shape = shape_of(ctx, weights.memref)?;
+    if w_shape != [extents[CO], extents[C], extents[KH], extents[KW]] {
+        return None;
+    }
+    let inner: Vec<OpId> = ctx.block_ops(loop_::body(ctx, kw_loop)?).collect();
+    if !inner.iter().all(|&op| {
+        ArithOp::of(ctx, op).is_some()
+            || LoopOp::of(ctx, op) == Some(LoopOp::Load)
+            || LoopOp::of(ctx, op) == Some(LoopOp::Yield)
+    }) {
+        return None;
+    }
+    Some((
+        Tap::Product {
+            weights: weights.memref,
+        },
+        x,
+    ))
 }
 
 /// A store's memref and the linear forms of its indices.

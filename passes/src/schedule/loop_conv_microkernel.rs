@@ -1,7 +1,8 @@
 //! `loop-conv-microkernel{mr,nr,vector,threads}`: rewrites 2-D convolution nests (batch 1,
 //! one group or depthwise; see [`super::conv_nest`]) into register-blocked direct
-//! convolutions. Depthwise convolutions get their own kernel ([`super::conv_depthwise`]);
-//! a convolution with one group is vectorized over output channels:
+//! convolutions. Depthwise convolutions get their own kernel ([`super::conv_depthwise`]),
+//! which also runs pools (max, min or sum over a window, [`super::pool_tap`]); a
+//! convolution with one group is vectorized over output channels:
 //!
 //! - a padded input is copied once into a buffer that holds the padding (`Xp[C][Hp][Wp]`),
 //!   so the kernel reads no clamp and no select; an unpadded input is read where it lies;
@@ -253,11 +254,21 @@ impl Pass for ConvMicrokernel {
                 rewrite_depthwise(ctx, &conv, chosen);
                 continue;
             }
+            let Some(weights) = conv.tap.weights() else {
+                continue;
+            };
             if conv.extents[CO] < chosen.nr {
                 continue;
             }
             drop_schedule(ctx, parallel);
-            rewrite(ctx, &conv, chosen, self.pack_constants, self.epilogues);
+            rewrite(
+                ctx,
+                &conv,
+                weights,
+                chosen,
+                self.pack_constants,
+                self.epilogues,
+            );
         }
         Ok(())
     }
@@ -429,14 +440,21 @@ fn stage_input(ctx: &mut Context, c: &ConvNest, at: At, f32_ty: Type) -> Source 
 /// channel loop of a 1x1 convolution completely (NR x channels loads and stores in one
 /// block), and its loop-access analysis of such a block is quadratic in its size, which
 /// cost seconds of compile time per model for a copy that is not on the hot path.
-fn pack_weights(ctx: &mut Context, c: &ConvNest, at: At, mf: i64, nr: i64, f32_ty: Type) -> Value {
+fn pack_weights(
+    ctx: &mut Context,
+    c: &ConvNest,
+    weights: Value,
+    at: At,
+    (mf, nr): (i64, i64),
+    f32_ty: Type,
+) -> Value {
     let [_, _, _, ch, kh, kw] = c.extents;
     let packed = alloc(ctx, at, vec![mf / nr, ch, kh, kw, nr], f32_ty);
     let (body, ivs) = rolled_for_nest(ctx, at, &[(0, mf / nr), (0, nr), (0, ch), (0, kh), (0, kw)]);
     let w = body.load(
         ctx,
         false,
-        c.weights,
+        weights,
         map(5, vec![d(0) * nr + d(1), d(2), d(3), d(4)]),
         &ivs,
         f32_ty,
@@ -487,6 +505,7 @@ fn constant_weights(
 fn rewrite(
     ctx: &mut Context,
     c: &ConvNest,
+    weights: Value,
     b: ConvBlocking,
     pack_constants: bool,
     epilogues: bool,
@@ -506,14 +525,14 @@ fn rewrite(
     let columns = b.nr / b.width;
     let source = stage_input(ctx, c, at, f32_ty);
     let constant_panels = if pack_constants {
-        constant_f32(ctx, c.weights)
+        constant_f32(ctx, weights)
             .and_then(|source| constant_weights(ctx, c, at, mf, b.nr, &source).map(|p| (source, p)))
     } else {
         None
     };
     let panels = match &constant_panels {
         Some((_, panels)) => *panels,
-        None => pack_weights(ctx, c, at, mf, b.nr, f32_ty),
+        None => pack_weights(ctx, c, weights, at, (mf, b.nr), f32_ty),
     };
     let staged_out = alloc(ctx, at, vec![oh_n, ow_n, mf], f32_ty);
 

@@ -19,6 +19,7 @@ pub(crate) mod loop_interchange;
 pub(crate) mod loop_matmul_microkernel;
 pub(crate) mod loop_tile;
 mod nest;
+mod pool_tap;
 pub mod rng;
 pub mod space;
 mod strip_mine;
