@@ -277,8 +277,9 @@ fn an_unpadded_depthwise_convolution_reads_its_input_in_place() {
         "loop-conv-microkernel{mr=8 vector=4 threads=0}",
     );
     rewritten(&out);
-    // The depthwise result and the bias's: no input copy.
-    assert_eq!(out.text.matches("loop.alloc").count(), 2, "{}", out.text);
+    // Only the bias nest's result: the bias is added on the kernel's vectors (the
+    // convolution's own result is never written), and the input is not copied.
+    assert_eq!(out.text.matches("loop.alloc").count(), 1, "{}", out.text);
 }
 
 #[test]
@@ -327,4 +328,29 @@ func.func @conv_relu(%x: tensor<1x8x10x10xf32>, %w: tensor<16x8x3x3xf32>, %b: te
     let report = run(src, tb_passes::pipelines::CPU).unwrap_or_else(|e| panic!("{e}"));
     assert!(report.skipped.is_empty());
     assert!(report.text.contains("loop.fma"), "{}", report.text);
+}
+
+/// A depthwise convolution with its bias and ReLU6: the epilogue runs on the kernel's
+/// vectors, a splat per-channel bias and vector clamps, and stores the activation directly.
+#[test]
+fn a_depthwise_epilogue_runs_on_the_kernel_vectors() {
+    let src = r#"
+func.func @dw_relu6(%x: tensor<1x8x9x9xf32>, %w: tensor<8x1x3x3xf32>, %b: tensor<8xf32>) -> tensor<1x8x9x9xf32> {
+  %0 = graph.conv %x, %w, %b {group = 8 : i64, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x8x9x9xf32>, tensor<8x1x3x3xf32>, tensor<8xf32>) -> tensor<1x8x9x9xf32>
+  %1 = graph.clip %0 {max = 6.0 : f32, min = 0.0 : f32} : tensor<1x8x9x9xf32>
+  return %1 : tensor<1x8x9x9xf32>
+}
+"#;
+    // te-fuse makes the bias and the clamp one elementwise nest, as in the CPU pipeline.
+    let pipeline = "builtin.module(convert-graph-to-te, te-fuse, convert-te-to-loop, canonicalize, func.func(loop-conv-microkernel{mr=4 vector=4 threads=0}))";
+    let out = run(src, pipeline).unwrap_or_else(|e| panic!("{e}"));
+    assert!(out.skipped.is_empty(), "{:?}", out.skipped);
+    assert!(out.text.contains("loop.fma"), "{}", out.text);
+    // One nest left (the kernel), writing the activation's buffer only.
+    assert_eq!(out.text.matches("loop.parallel").count(), 0, "{}", out.text);
+    assert!(
+        out.text.contains(": vector<4xi1>, vector<4xf32>") || out.text.contains("maximumf"),
+        "the clamp runs on vectors:\n{}",
+        out.text
+    );
 }

@@ -223,3 +223,55 @@ func.func @max_pool_unchecked_side(%arg0: memref<1x2x7x7xf32>) -> memref<1x2x4x4
   }
   return %0 : memref<1x2x4x4xf32>
 }
+
+// The elementwise nest that reads a depthwise result at its own index (bias, clamps) is
+// computed on the kernel's vectors: the per-channel bias loaded once per block and splat,
+// the compares and selects on vectors, the activation stored straight into its buffer
+// (allocated before the kernel now); the depthwise result is never written.
+// CHECK-LABEL: func.func @depthwise_epilogue
+// CHECK: %[[OUT:.*]] = loop.alloc() : memref<1x4x4x4xf32>
+// CHECK-NOT: loop.alloc
+// CHECK: loop.fma
+// CHECK: %[[B:.*]] = loop.load %arg2[(d0, d1, d2, d3) -> (d1)]
+// CHECK-NEXT: %[[BV:.*]] = loop.broadcast %[[B]] : f32 to vector<4xf32>
+// CHECK-NEXT: %[[S:.*]] = arith.addf %{{.*}}, %[[BV]] : vector<4xf32>
+// CHECK: arith.cmpf olt, %[[S]], %{{.*}} : vector<4xf32>
+// CHECK: arith.select %{{.*}} : vector<4xi1>, vector<4xf32>
+// CHECK: loop.vector_store %{{.*}}, %[[OUT]]
+// CHECK-NOT: loop.parallel
+// CHECK: return %[[OUT]]
+  func.func @depthwise_epilogue(%arg0: memref<1x4x6x6xf32>, %arg1: memref<4x1x3x3xf32>, %arg2: memref<4xf32>) -> memref<1x4x4x4xf32> {
+    %cst = arith.constant 6.000000e+00 : f32
+    %c0 = arith.constant 0 : index
+    %cst_0 = arith.constant 0.000000e+00 : f32
+    %0 = loop.alloc() : memref<1x4x4x4xf32>
+    loop.parallel (%arg3, %arg4, %arg5) = (0, 0, 0) to (4, 4, 4) {
+      %2 = loop.for %arg6 = 0 to 1 iter_args(%arg7 = %cst_0) -> (f32) {
+        %3 = loop.for %arg8 = 0 to 3 iter_args(%arg9 = %arg7) -> (f32) {
+          %4 = loop.for %arg10 = 0 to 3 iter_args(%arg11 = %arg9) -> (f32) {
+            %5 = loop.load %arg0[(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1 + d4, d2 + d5, d3 + d6)](%c0, %arg3, %arg4, %arg5, %arg6, %arg8, %arg10) : memref<1x4x6x6xf32>
+            %6 = loop.load %arg1[(d0, d1, d2, d3, d4, d5, d6) -> (d1, d4, d5, d6)](%c0, %arg3, %arg4, %arg5, %arg6, %arg8, %arg10) : memref<4x1x3x3xf32>
+            %7 = arith.mulf %5, %6 : f32
+            %8 = arith.addf %arg11, %7 : f32
+            loop.yield %8 : f32
+          }
+          loop.yield %4 : f32
+        }
+        loop.yield %3 : f32
+      }
+      loop.store %2, %0[%c0, %arg3, %arg4, %arg5] : memref<1x4x4x4xf32>
+    }
+    %1 = loop.alloc() : memref<1x4x4x4xf32>
+    loop.parallel (%arg3, %arg4, %arg5) = (0, 0, 0) to (4, 4, 4) {
+      %2 = loop.load %0[%c0, %arg3, %arg4, %arg5] : memref<1x4x4x4xf32>
+      %3 = loop.load %arg2[(d0, d1, d2, d3) -> (d1)](%c0, %arg3, %arg4, %arg5) : memref<4xf32>
+      %4 = arith.addf %2, %3 : f32
+      %5 = arith.cmpf olt, %4, %cst_0 : f32
+      %6 = arith.select %5, %cst_0, %4 : f32
+      %7 = arith.cmpf ogt, %6, %cst : f32
+      %8 = arith.select %7, %cst, %6 : f32
+      loop.store %8, %1[%c0, %arg3, %arg4, %arg5] : memref<1x4x4x4xf32>
+    }
+    loop.dealloc %0 : memref<1x4x4x4xf32>
+    return %1 : memref<1x4x4x4xf32>
+  }

@@ -21,9 +21,11 @@ use tb_ir::operation::OperationState;
 use tb_ir::{AttrKind, Context, OpId, Type, TypeKind, Value};
 
 use super::build::{At, set_yield};
+use super::conv_epilogue;
 use super::conv_nest::{ConvNest, OW};
 use super::loop_conv_microkernel::{ConvBlocking, alloc, constant, d, for_nest, map, outer_loops};
 use super::pool_tap::{PoolTap, Tap};
+use super::vector_epilogue::VectorEpilogue;
 
 /// Whether `b` can compute depthwise nest `c`: a vector fits in a row, and a block is
 /// whole vectors.
@@ -47,7 +49,12 @@ pub fn default_depthwise_blocking(lanes: i64, row: i64, threads: bool) -> ConvBl
     }
 }
 
-pub fn rewrite_depthwise(ctx: &mut Context, c: &ConvNest, b: ConvBlocking) {
+pub fn rewrite_depthwise(
+    ctx: &mut Context,
+    c: &ConvNest,
+    b: ConvBlocking,
+    epilogue: Option<VectorEpilogue>,
+) {
     let [channels, oh_n, ow_n, _, kh_n, kw_n] = c.extents;
     let at = At {
         before: c.parallel,
@@ -56,6 +63,9 @@ pub fn rewrite_depthwise(ctx: &mut Context, c: &ConvNest, b: ConvBlocking) {
     let f32_ty = ctx.value_type(c.init);
     let vec_ty = vector_of(ctx, f32_ty, b.width);
     let s = c.cols.stride;
+    if let Some(e) = &epilogue {
+        e.prepare(ctx, c.parallel);
+    }
     let staged = (c.pad.is_some() || s > 1).then(|| stage_input(ctx, c, at));
     let splats = match &c.tap {
         Tap::Pool(pool) => outside_splats(ctx, at, pool, b.width),
@@ -133,15 +143,12 @@ pub fn rewrite_depthwise(ctx: &mut Context, c: &ConvNest, b: ConvBlocking) {
         set_yield(ctx, kh_body, &kw_results);
         let sums = ctx.op(kh_loop).results.to_vec();
         for (v, sum) in sums.into_iter().enumerate() {
-            let omap = map(
-                3,
-                vec![
-                    AffineExpr::constant(0),
-                    d(0),
-                    d(1),
-                    d(2) + v as i64 * b.width,
-                ],
-            );
+            let first = v as i64 * b.width;
+            if let Some(e) = &epilogue {
+                e.emit(ctx, block, [ch, oh, ow0], first, sum, b.width);
+                continue;
+            }
+            let omap = map(3, vec![AffineExpr::constant(0), d(0), d(1), d(2) + first]);
             block.store(ctx, true, sum, c.output, omap, &[ch, oh, ow0]);
         }
     }
@@ -156,6 +163,9 @@ pub fn rewrite_depthwise(ctx: &mut Context, c: &ConvNest, b: ConvBlocking) {
         );
     }
     ctx.erase_op(c.parallel);
+    if let Some(e) = epilogue {
+        conv_epilogue::finish(ctx, e.epilogue, c, channels);
+    }
 }
 
 /// The padded, phase-split copy `Xs[C][S][Hp][Wq]` of the input.

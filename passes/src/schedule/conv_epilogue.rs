@@ -37,9 +37,9 @@ use super::loop_matmul_microkernel::set_bounds;
 pub(super) struct Epilogue {
     pub consumer: OpId,
     /// The consumer's `(co, oh, ow)`.
-    ivs: [Value; 3],
+    pub ivs: [Value; 3],
     /// The consumer's load of the convolution's result.
-    load: OpId,
+    pub load: OpId,
     /// The result buffer's `loop.alloc` and `loop.dealloc`s.
     alloc: OpId,
     deallocs: Vec<OpId>,

@@ -45,6 +45,7 @@ use super::conv_epilogue;
 use super::conv_nest::{CO, ConvNest, OH, OW, match_conv};
 use super::loop_matmul_microkernel::{drop_schedule, set_bounds};
 use super::strip_mine::set_mark;
+use super::vector_epilogue;
 use super::{Target, register_block};
 
 const OPTIONS: &[PassOptionInfo] = &[
@@ -251,7 +252,13 @@ impl Pass for ConvMicrokernel {
                     continue;
                 }
                 drop_schedule(ctx, parallel);
-                rewrite_depthwise(ctx, &conv, chosen);
+                let epilogue = if self.epilogues {
+                    conv_epilogue::find(ctx, &conv)
+                        .and_then(|e| vector_epilogue::plan(ctx, e, parallel))
+                } else {
+                    None
+                };
+                rewrite_depthwise(ctx, &conv, chosen, epilogue);
                 continue;
             }
             let Some(weights) = conv.tap.weights() else {

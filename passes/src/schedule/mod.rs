@@ -24,6 +24,7 @@ pub mod rng;
 pub mod space;
 mod strip_mine;
 pub mod target;
+mod vector_epilogue;
 
 pub use heuristic::{default_schedule, loop_nest_schedule, reduction_vector, register_block};
 pub use loop_conv_microkernel::{ConvBlocking, default_conv_blocking};

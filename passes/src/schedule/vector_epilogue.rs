@@ -1,0 +1,375 @@
+//! Elementwise epilogues of the depthwise kernel, computed on its vectors of output pixels.
+//!
+//! The depthwise kernel (convolutions and pools) ends each block with vectors of `W`
+//! neighbouring pixels of one output row. When the nest that reads its result is an
+//! epilogue ([`super::conv_epilogue::find`]: bias, activation, clamps), that nest's body is
+//! computed on those vectors where the kernel stores them, and the result buffer is never
+//! written. Each op of the body becomes:
+//!
+//! - a load whose indices do not depend on `ow`: the same scalar load at the block's
+//!   `(co, oh)`, splat where a vector needs it (a per-channel bias);
+//! - a load or the store whose last index is `ow` plus a constant, and whose other indices
+//!   do not depend on it: a vector load or store at the vector's first pixel;
+//! - an `arith` op on floats or integers: the same op on vectors when an operand is a
+//!   vector, else on scalars.
+//!
+//! Anything else (index arithmetic, a read along `ow` at another stride, a value that the
+//! kernel's position cannot see) keeps the epilogue as its own nest. The kernel computes
+//! the result where the convolution's nest was, so every value and buffer the body reads
+//! must be there already and nothing between the two nests may write those buffers.
+
+use std::collections::{HashMap, HashSet};
+
+use tb_dialects::arith::ArithOp;
+use tb_dialects::loop_::{self, LoopOp};
+use tb_ir::affine::{AffineExpr, AffineMap};
+use tb_ir::ods::OpKind;
+use tb_ir::rewrite::folder::constant_value;
+use tb_ir::value::ValueDef;
+use tb_ir::{AttrKind, Context, OpId, TypeKind, Value};
+
+use super::build::At;
+use super::conv_epilogue::Epilogue;
+
+/// How one op of the epilogue's body is computed on a vector of pixels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Lane {
+    /// The op as it is, on the block's first pixel (uniform across the vector).
+    Scalar,
+    /// A vector load or store.
+    Vector,
+}
+
+/// An epilogue the depthwise kernel can compute on vectors.
+pub(super) struct VectorEpilogue {
+    pub epilogue: Epilogue,
+    /// The body's ops other than the read of the result and the terminator, in order,
+    /// with the form of each load and store.
+    ops: Vec<(OpId, Option<Lane>)>,
+    /// The store's buffer, when its `loop.alloc` must move before the kernel.
+    hoist: Option<OpId>,
+}
+
+fn defining_op(ctx: &Context, v: Value) -> Option<OpId> {
+    match ctx.value(v).def {
+        ValueDef::Result { op, .. } => Some(op),
+        _ => None,
+    }
+}
+
+/// The access of a load or store as a function of the consumer's `(co, oh, ow)`, when its
+/// index operands are those induction variables or constants.
+fn access(
+    ctx: &Context,
+    op: OpId,
+    ivs: &[Value; 3],
+    first_index: usize,
+) -> Option<Vec<AffineExpr>> {
+    let map = loop_::access_map(ctx, op)?;
+    let operands = &ctx.op(op).operands[first_index..];
+    if map.num_symbols != 0 || operands.len() != map.num_dims as usize {
+        return None;
+    }
+    let mut exprs = Vec::new();
+    for &v in operands {
+        if let Some(p) = ivs.iter().position(|&iv| iv == v) {
+            exprs.push(AffineExpr::dim(p as u32));
+            continue;
+        }
+        let k = defining_op(ctx, v)
+            .and_then(|d| constant_value(ctx, d))
+            .and_then(|a| match ctx.attr_kind(a) {
+                AttrKind::Integer { value, .. } => i64::try_from(*value).ok(),
+                _ => None,
+            })?;
+        exprs.push(AffineExpr::constant(k));
+    }
+    Some(
+        map.results
+            .iter()
+            .map(|r| r.replace_dims_and_symbols(&exprs, &[]).simplify())
+            .collect(),
+    )
+}
+
+/// The lane form of an access: uniform when no index depends on `ow` (dim 2), a vector
+/// when only the last does, with a unit step.
+fn lane_of(indices: &[AffineExpr]) -> Option<Lane> {
+    let (last, rest) = indices.split_last()?;
+    if rest.iter().any(|e| e.is_function_of_dim(2)) {
+        return None;
+    }
+    if !last.is_function_of_dim(2) {
+        return Some(Lane::Scalar);
+    }
+    let step = (last.clone() - AffineExpr::dim(2)).simplify();
+    (!step.is_function_of_dim(2)).then_some(Lane::Vector)
+}
+
+fn is_data(ctx: &Context, v: Value) -> bool {
+    matches!(
+        ctx.type_kind(ctx.value_type(v)),
+        TypeKind::Float(_) | TypeKind::Integer { .. }
+    )
+}
+
+/// Whether `v` is available before `kernel` (an op of the same block as the consumer).
+fn available_before(ctx: &Context, v: Value, kernel: OpId) -> bool {
+    let block = ctx.op(kernel).parent;
+    match ctx.value(v).def {
+        ValueDef::Result { op, .. } if ctx.op(op).parent == block => {
+            let mut next = ctx.op(op).next;
+            while let Some(n) = next {
+                if n == kernel {
+                    return true;
+                }
+                next = ctx.op(n).next;
+            }
+            false
+        }
+        ValueDef::Result { .. } | ValueDef::BlockArgument { .. } => true,
+        ValueDef::Placeholder => false,
+    }
+}
+
+/// The ops strictly between `first` and `last` in their block.
+fn between(ctx: &Context, first: OpId, last: OpId) -> Vec<OpId> {
+    let mut ops = Vec::new();
+    let mut next = ctx.op(first).next;
+    while let Some(n) = next {
+        if n == last {
+            break;
+        }
+        ops.push(n);
+        next = ctx.op(n).next;
+    }
+    ops
+}
+
+/// The epilogue `e` of the nest `kernel` as the depthwise kernel computes it, when it can.
+pub(super) fn plan(ctx: &Context, e: Epilogue, kernel: OpId) -> Option<VectorEpilogue> {
+    let body = loop_::body(ctx, e.consumer)?;
+    let ivs = e.ivs;
+    let mut ops = Vec::new();
+    let mut loaded = HashSet::new();
+    let mut store_buffer = None;
+    let inside: HashSet<Value> = ctx
+        .block_ops(body)
+        .flat_map(|op| ctx.op(op).results.clone())
+        .chain(ivs)
+        .collect();
+    for op in ctx.block_ops(body) {
+        if op == e.load || LoopOp::of(ctx, op) == Some(LoopOp::Yield) {
+            continue;
+        }
+        let lane = match LoopOp::of(ctx, op) {
+            Some(LoopOp::Load) => {
+                let lane = lane_of(&access(ctx, op, &ivs, 1)?)?;
+                loaded.insert(ctx.op(op).operands[0]);
+                Some(lane)
+            }
+            Some(LoopOp::Store) => {
+                if lane_of(&access(ctx, op, &ivs, 2)?)? != Lane::Vector {
+                    return None;
+                }
+                store_buffer = Some(ctx.op(op).operands[1]);
+                Some(Lane::Vector)
+            }
+            _ if ArithOp::of(ctx, op).is_some()
+                && ctx.op(op).regions.is_empty()
+                && ctx.op(op).results.len() == 1
+                && ctx
+                    .op(op)
+                    .operands
+                    .iter()
+                    .chain(&ctx.op(op).results)
+                    .all(|&v| is_data(ctx, v)) =>
+            {
+                None
+            }
+            _ => return None,
+        };
+        for &v in &ctx.op(op).operands {
+            if !inside.contains(&v) && !available_before(ctx, v, kernel) && Some(v) != store_buffer
+            {
+                return None;
+            }
+        }
+        ops.push((op, lane));
+    }
+    let store_buffer = store_buffer?;
+    // Nothing between the kernel's position and the consumer may write what it reads.
+    for op in between(ctx, kernel, e.consumer) {
+        let mut writes = false;
+        ctx.walk_nested(op, &mut |inner| {
+            let is_load = matches!(
+                LoopOp::of(ctx, inner),
+                Some(LoopOp::Load | LoopOp::VectorLoad)
+            );
+            if !is_load && ctx.op(inner).operands.iter().any(|v| loaded.contains(v)) {
+                writes = true;
+            }
+        });
+        if writes {
+            return None;
+        }
+    }
+    // The store's buffer: available, or a `loop.alloc` of a static shape that can move.
+    let hoist = if available_before(ctx, store_buffer, kernel) {
+        None
+    } else {
+        let alloc = defining_op(ctx, store_buffer)?;
+        if LoopOp::of(ctx, alloc) != Some(LoopOp::Alloc) || !ctx.op(alloc).operands.is_empty() {
+            return None;
+        }
+        Some(alloc)
+    };
+    Some(VectorEpilogue {
+        epilogue: e,
+        ops,
+        hoist,
+    })
+}
+
+/// `map` with the dims at `positions` shifted by `k`.
+fn shifted(map: &AffineMap, positions: &[usize], k: i64) -> AffineMap {
+    let dims: Vec<AffineExpr> = (0..map.num_dims)
+        .map(|d| {
+            let e = AffineExpr::dim(d);
+            if positions.contains(&(d as usize)) {
+                e + k
+            } else {
+                e
+            }
+        })
+        .collect();
+    AffineMap {
+        num_dims: map.num_dims,
+        num_symbols: map.num_symbols,
+        results: map
+            .results
+            .iter()
+            .map(|r| r.replace_dims_and_symbols(&dims, &[]).simplify())
+            .collect(),
+    }
+}
+
+impl VectorEpilogue {
+    /// Moves the store's buffer before the kernel, when it was allocated after it.
+    pub fn prepare(&self, ctx: &mut Context, kernel: OpId) {
+        if let Some(alloc) = self.hoist {
+            ctx.unlink_op(alloc);
+            ctx.insert_op_before(kernel, alloc);
+        }
+    }
+
+    /// Computes the epilogue at `body` for the vector `value` of `width` pixels starting
+    /// `first` pixels after `ivs = (co, oh, ow0)`.
+    pub fn emit(
+        &self,
+        ctx: &mut Context,
+        body: At,
+        ivs: [Value; 3],
+        first: i64,
+        value: Value,
+        width: i64,
+    ) {
+        let e = &self.epilogue;
+        let mut scalars: HashMap<Value, Value> = e.ivs.iter().copied().zip(ivs).collect();
+        let mut vectors: HashMap<Value, Value> = HashMap::new();
+        vectors.insert(ctx.op(e.load).results[0], value);
+        for &(op, lane) in &self.ops {
+            // The map dims that `ow` feeds, shifted to the vector's first pixel.
+            let ow_positions = |ctx: &Context, from: usize| -> Vec<usize> {
+                ctx.op(op).operands[from..]
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, &v)| v == e.ivs[2])
+                    .map(|(i, _)| i)
+                    .collect()
+            };
+            match (LoopOp::of(ctx, op), lane) {
+                (Some(LoopOp::Load), Some(Lane::Vector)) => {
+                    let memref = ctx.op(op).operands[0];
+                    let map = loop_::access_map(ctx, op).expect("a load has a map");
+                    let p = ow_positions(ctx, 1);
+                    let operands: Vec<Value> = ctx.op(op).operands[1..]
+                        .iter()
+                        .map(|v| *scalars.get(v).unwrap_or(v))
+                        .collect();
+                    let ty = vector_type(ctx, ctx.value_type(ctx.op(op).results[0]), width);
+                    let v = body.load(ctx, true, memref, shifted(&map, &p, first), &operands, ty);
+                    vectors.insert(ctx.op(op).results[0], v);
+                }
+                (Some(LoopOp::Store), _) => {
+                    let stored = ctx.op(op).operands[0];
+                    let memref = ctx.op(op).operands[1];
+                    let map = loop_::access_map(ctx, op).expect("a store has a map");
+                    let p = ow_positions(ctx, 2);
+                    let operands: Vec<Value> = ctx.op(op).operands[2..]
+                        .iter()
+                        .map(|v| *scalars.get(v).unwrap_or(v))
+                        .collect();
+                    let v = as_vector(ctx, body, stored, &scalars, &mut vectors, width);
+                    body.store(ctx, true, v, memref, shifted(&map, &p, first), &operands);
+                }
+                _ => {
+                    let operands = ctx.op(op).operands.clone();
+                    if operands.iter().any(|v| vectors.contains_key(v)) {
+                        let wide: Vec<Value> = operands
+                            .iter()
+                            .map(|&v| as_vector(ctx, body, v, &scalars, &mut vectors, width))
+                            .collect();
+                        let v = widened(ctx, body, op, wide, width);
+                        vectors.insert(ctx.op(op).results[0], v);
+                    } else {
+                        // Uniform: the op itself (a scalar load, or arith on scalars).
+                        let copy = ctx.clone_op(op, &mut scalars);
+                        ctx.insert_op_before(body.before, copy);
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn vector_type(ctx: &mut Context, element: tb_ir::Type, width: i64) -> tb_ir::Type {
+    ctx.intern_type(TypeKind::Vector {
+        shape: vec![width],
+        scalable: vec![false],
+        element,
+    })
+}
+
+/// `v` as a vector: its vector, or its scalar (or itself, from outside) splat.
+fn as_vector(
+    ctx: &mut Context,
+    at: At,
+    v: Value,
+    scalars: &HashMap<Value, Value>,
+    vectors: &mut HashMap<Value, Value>,
+    width: i64,
+) -> Value {
+    if let Some(&vector) = vectors.get(&v) {
+        return vector;
+    }
+    let scalar = scalars.get(&v).copied().unwrap_or(v);
+    let ty = vector_type(ctx, ctx.value_type(scalar), width);
+    let splat = at.broadcast(ctx, scalar, ty);
+    vectors.insert(v, splat);
+    splat
+}
+
+/// A copy of the one-result `arith` op `op` on `operands`, with a vector result.
+fn widened(ctx: &mut Context, at: At, op: OpId, operands: Vec<Value>, width: i64) -> Value {
+    let mut mapping = HashMap::new();
+    let copy = ctx.clone_op(op, &mut mapping);
+    for (i, v) in operands.into_iter().enumerate() {
+        ctx.set_operand(copy, i, v);
+    }
+    let result = ctx.op(copy).results[0];
+    let ty = vector_type(ctx, ctx.value_type(result), width);
+    ctx.set_value_type(result, ty);
+    ctx.insert_op_before(at.before, copy);
+    result
+}
