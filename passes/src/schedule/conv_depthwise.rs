@@ -15,7 +15,7 @@
 //!   rows narrower than one vector are left to the loop schedules.
 
 use std::collections::HashMap;
-use tb_ir::affine::{AffineExpr, AffineMap};
+use tb_ir::affine::AffineExpr;
 
 use tb_ir::operation::OperationState;
 use tb_ir::{AttrKind, Context, OpId, Type, TypeKind, Value};
@@ -66,7 +66,7 @@ pub fn rewrite_depthwise(
     if let Some(e) = &epilogue {
         e.prepare(ctx, c.parallel);
     }
-    let staged = (c.pad.is_some() || s > 1).then(|| stage_input(ctx, c, at));
+    let staged = (c.pad.is_some() || s > 1).then(|| stage_input(ctx, c, at, b.threads));
     let splats = match &c.tap {
         Tap::Pool(pool) => outside_splats(ctx, at, pool, b.width),
         Tap::Product { .. } => HashMap::new(),
@@ -168,8 +168,11 @@ pub fn rewrite_depthwise(
     }
 }
 
-/// The padded, phase-split copy `Xs[C][S][Hp][Wq]` of the input.
-fn stage_input(ctx: &mut Context, c: &ConvNest, at: At) -> Value {
+/// The padded, phase-split copy `Xs[C][S][Hp][Wq]` of the input: per channel (on threads
+/// when the kernel runs on threads), the border the windows read outside the input is set
+/// to the padding value, then the input is copied inside it. Positions no window reads
+/// (past the last column of a phase) are left unset.
+fn stage_input(ctx: &mut Context, c: &ConvNest, at: At, threads: bool) -> Value {
     let [channels, oh, ow, _, kh, kw] = c.extents;
     let f32_ty = ctx.value_type(c.init);
     let s = c.cols.stride;
@@ -177,15 +180,43 @@ fn stage_input(ctx: &mut Context, c: &ConvNest, at: At) -> Value {
     let wp = s * (ow - 1) + c.cols.dilation * (kw - 1) + 1;
     let wq = (wp + s - 1) / s;
     let staged = alloc(ctx, at, vec![channels, s, hp, wq], f32_ty);
-    if let Some(pad) = c.pad {
-        let (body, ivs) = for_nest(ctx, at, &[(0, channels), (0, s), (0, hp), (0, wq)]);
-        body.store(ctx, false, pad, staged, AffineMap::identity(4), &ivs);
-    }
     let [_, h, w] = c.input_shape;
-    let rows = ((-c.rows.offset).max(0), hp.min(h - c.rows.offset));
-    let cols = ((-c.cols.offset).max(0), wp.min(w - c.cols.offset));
-    if rows.0 < rows.1 && cols.0 < cols.1 {
-        let (body, ivs) = for_nest(ctx, at, &[(0, channels), rows, cols]);
+    // The padded rows and columns where the input lies.
+    let rows = ((-c.rows.offset).clamp(0, hp), hp.min(h - c.rows.offset));
+    let cols = ((-c.cols.offset).clamp(0, wp), wp.min(w - c.cols.offset));
+    let inside = rows.0 < rows.1 && cols.0 < cols.1;
+    // Xs[c][x mod S][y][x floordiv S] for the operands (c, y, x).
+    let to_staged = map(3, vec![d(0), d(2).modulo(s), d(1), d(2).floor_div(s)]);
+    let (per_channel, ch) = outer_loops(ctx, at, &[channels], &[1], threads);
+    let ch = ch[0];
+    if let Some(pad) = c.pad {
+        let border = if inside {
+            vec![
+                ((0, rows.0), (0, wp)),
+                ((rows.1, hp), (0, wp)),
+                (rows, (0, cols.0)),
+                (rows, (cols.1, wp)),
+            ]
+        } else {
+            vec![((0, hp), (0, wp))]
+        };
+        for (ys, xs) in border {
+            if ys.0 < ys.1 && xs.0 < xs.1 {
+                let (body, ivs) = for_nest(ctx, per_channel, &[ys, xs]);
+                body.store(
+                    ctx,
+                    false,
+                    pad,
+                    staged,
+                    to_staged.clone(),
+                    &[ch, ivs[0], ivs[1]],
+                );
+            }
+        }
+    }
+    if inside {
+        let (body, ivs) = for_nest(ctx, per_channel, &[rows, cols]);
+        let operands = [ch, ivs[0], ivs[1]];
         let x = body.load(
             ctx,
             false,
@@ -199,17 +230,10 @@ fn stage_input(ctx: &mut Context, c: &ConvNest, at: At) -> Value {
                     d(2) + c.cols.offset,
                 ],
             ),
-            &ivs,
+            &operands,
             f32_ty,
         );
-        body.store(
-            ctx,
-            false,
-            x,
-            staged,
-            map(3, vec![d(0), d(2).modulo(s), d(1), d(2).floor_div(s)]),
-            &ivs,
-        );
+        body.store(ctx, false, x, staged, to_staged, &operands);
     }
     staged
 }
