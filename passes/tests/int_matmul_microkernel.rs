@@ -92,6 +92,17 @@ fn the_host_choice_blocks_and_stays_exact() {
 }
 
 #[test]
+fn the_host_choice_fits_narrow_products() {
+    // 8 and 24 columns: narrower vectors than the host's when it has more lanes, so every
+    // column runs on the kernel (no scalar multiply is left).
+    for n in [8, 24] {
+        let text = int_matmul("ui8", "i8", (6, 10, n), "");
+        assert!(text.contains("loop.dot"), "n = {n}:\n{text}");
+        assert!(!text.contains("arith.muli"), "n = {n}:\n{text}");
+    }
+}
+
+#[test]
 fn too_few_columns_for_a_block_stay_a_loop_nest() {
     let text = int_matmul("ui8", "i8", (8, 8, 6), "mr=4 nr=8 vector=4 group=2");
     assert!(!text.contains("loop.dot"), "{text}");

@@ -216,15 +216,34 @@ impl Pass for IntMatmulMicrokernel {
                 }
                 g => g,
             };
-            rewrite(
-                ctx,
-                &found,
-                Blocking { group, ..blocking },
-                constant.as_ref(),
-            );
+            let fitted = if self.nr > 0 || self.vector > 0 {
+                blocking
+            } else {
+                fit_columns(blocking, found.n)
+            };
+            rewrite(ctx, &found, Blocking { group, ..fitted }, constant.as_ref());
         }
         Ok(())
     }
+}
+
+/// The host's blocking fitted to a contraction of `n` columns. Columns that `NR` leaves
+/// over run in the scalar nest, so among two vectors or one of the host's width and of
+/// narrower ones (down to 4 lanes) the blocking leaving the fewest columns over wins, the
+/// wider and the two-vector one first among equals: a quantized projection to 24
+/// channels on a 16-lane host gets 8-lane vectors instead of 24 scalar columns.
+fn fit_columns(b: Blocking, n: i64) -> Blocking {
+    let mut widths = vec![b.width];
+    while widths.last().is_some_and(|&w| w / 2 >= 4) {
+        widths.push(widths.last().unwrap() / 2);
+    }
+    widths
+        .iter()
+        .flat_map(|&width| [2, 1].map(|columns| (width, width * columns)))
+        .filter(|&(_, nr)| nr <= n)
+        .enumerate()
+        .min_by_key(|&(rank, (_, nr))| (n % nr, rank))
+        .map_or(b, |(_, (width, nr))| Blocking { nr, width, ..b })
 }
 
 fn is_int(ctx: &Context, v: Value, width: u32) -> bool {
