@@ -2,35 +2,18 @@
 //! pools, padded, strided, dilated, rows the vector does not divide, one thread and threads,
 //! checked by the interpreter on random inputs against the graph-level program.
 
-use tb_interpreter::check::{CheckReport, Tolerance, check_transform};
-use tb_ir::pass::{Instrumentation, PassManager, PassRegistry, Pipeline};
+mod common;
+
+use common::check_pipeline;
+use tb_interpreter::check::CheckReport;
 
 fn check(src: &str, kernel: &str) -> CheckReport {
-    let pipeline = format!(
-        "builtin.module(convert-graph-to-te, convert-te-to-loop, canonicalize, func.func({kernel}))"
-    );
-    let report = check_transform(
+    check_pipeline(
         src,
-        |ctx, module| {
-            let mut registry = PassRegistry::new();
-            tb_passes::register_all(&mut registry);
-            let mut pm = PassManager::new(&Pipeline::parse(&pipeline).unwrap(), &registry).unwrap();
-            let instr = Instrumentation {
-                verify_each: true,
-                ..Instrumentation::default()
-            };
-            pm.run(ctx, module, &instr)
-        },
-        Tolerance::default(),
-        2,
+        &format!(
+            "builtin.module(convert-graph-to-te, convert-te-to-loop, canonicalize, func.func({kernel}))"
+        ),
     )
-    .unwrap_or_else(|e| panic!("{pipeline} changed the program's meaning:\n{e}"));
-    assert!(
-        report.skipped.is_empty(),
-        "every function runs: {:?}",
-        report.skipped
-    );
-    report
 }
 
 /// A pool `op` of `x: 1 x c x h x w` with a `k x k` window.

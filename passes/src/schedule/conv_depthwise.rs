@@ -17,15 +17,14 @@
 use std::collections::HashMap;
 use tb_ir::affine::AffineExpr;
 
-use tb_ir::operation::OperationState;
-use tb_ir::{AttrKind, Context, OpId, Type, TypeKind, Value};
+use tb_ir::{Context, Value};
 
 use super::build::{At, set_yield};
 use super::conv_epilogue;
 use super::conv_nest::{ConvNest, OW};
 use super::loop_conv_microkernel::{ConvBlocking, alloc, constant, d, for_nest, map, outer_loops};
 use super::pool_tap::{PoolTap, Tap};
-use super::vector_epilogue::VectorEpilogue;
+use super::vector_epilogue::{VectorEpilogue, vector_type, widened};
 
 /// Whether `b` can compute depthwise nest `c`: a vector fits in a row, and a block is
 /// whole vectors.
@@ -61,7 +60,7 @@ pub fn rewrite_depthwise(
         loc: ctx.op(c.parallel).loc,
     };
     let f32_ty = ctx.value_type(c.init);
-    let vec_ty = vector_of(ctx, f32_ty, b.width);
+    let vec_ty = vector_type(ctx, f32_ty, b.width);
     let s = c.cols.stride;
     if let Some(e) = &epilogue {
         e.prepare(ctx, c.parallel);
@@ -238,15 +237,6 @@ fn stage_input(ctx: &mut Context, c: &ConvNest, at: At, threads: bool) -> Value 
     staged
 }
 
-/// The vector of `width` lanes of scalar type `element`.
-fn vector_of(ctx: &mut Context, element: Type, width: i64) -> Type {
-    ctx.intern_type(TypeKind::Vector {
-        shape: vec![width],
-        scalable: vec![false],
-        element,
-    })
-}
-
 /// Splats, made once before the nest, of the values from outside it that the pool's
 /// prologue and combining op read.
 fn outside_splats(ctx: &mut Context, at: At, pool: &PoolTap, width: i64) -> HashMap<Value, Value> {
@@ -263,7 +253,7 @@ fn outside_splats(ctx: &mut Context, at: At, pool: &PoolTap, width: i64) -> Hash
             if is_acc || chain.contains(&v) || splats.contains_key(&v) {
                 continue;
             }
-            let ty = vector_of(ctx, ctx.value_type(v), width);
+            let ty = vector_type(ctx, ctx.value_type(v), width);
             splats.insert(v, at.broadcast(ctx, v, ty));
         }
     }
@@ -287,38 +277,9 @@ fn pool_step(
     vectors.insert(acc_scalar, acc);
     let mut last = x;
     for &op in pool.prologue.iter().chain([&pool.combine]) {
-        last = widen(ctx, body, op, &vectors, width);
+        let operands = ctx.op(op).operands.iter().map(|v| vectors[v]).collect();
+        last = widened(ctx, body, op, operands, width);
         vectors.insert(ctx.op(op).results[0], last);
     }
     last
-}
-
-/// A copy of the one-result elementwise op `op` with its operands replaced by their
-/// vectors and a vector result.
-fn widen(
-    ctx: &mut Context,
-    at: At,
-    op: OpId,
-    vectors: &HashMap<Value, Value>,
-    width: i64,
-) -> Value {
-    let data = ctx.op(op).clone();
-    let operands = data.operands.iter().map(|v| vectors[v]).collect();
-    let result_type = vector_of(ctx, ctx.value_type(data.results[0]), width);
-    let attributes = match ctx.attr_kind(data.attributes) {
-        AttrKind::Dictionary(entries) => entries.clone(),
-        _ => vec![],
-    };
-    let copy = ctx.create_op(OperationState {
-        name: data.name,
-        operands,
-        result_types: vec![result_type],
-        successors: vec![],
-        num_regions: 0,
-        properties: data.properties,
-        attributes,
-        loc: at.loc,
-    });
-    ctx.insert_op_before(at.before, copy);
-    ctx.op(copy).results[0]
 }

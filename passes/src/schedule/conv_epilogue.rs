@@ -115,42 +115,51 @@ fn comes_after(ctx: &Context, op: OpId, first: OpId) -> bool {
 
 /// Whether `load` reads `Y[0, co, oh, ow]` at the consumer's `ivs`.
 fn reads_at_own_index(ctx: &Context, load: OpId, ivs: &[Value; 3]) -> bool {
-    let Some(map) = loop_::access_map(ctx, load) else {
-        return false;
-    };
-    let operands = &ctx.op(load).operands[1..];
+    access(ctx, load, ivs, 1).is_some_and(|results| {
+        results
+            == [
+                AffineExpr::constant(0),
+                AffineExpr::dim(0),
+                AffineExpr::dim(1),
+                AffineExpr::dim(2),
+            ]
+    })
+}
+
+/// The indices a load or store (its index operands from `first_index` on) accesses, as
+/// functions of the consumer's `(co, oh, ow)` (dims 0, 1, 2), when its index operands
+/// are those induction variables or constants.
+pub(super) fn access(
+    ctx: &Context,
+    op: OpId,
+    ivs: &[Value; 3],
+    first_index: usize,
+) -> Option<Vec<AffineExpr>> {
+    let map = loop_::access_map(ctx, op)?;
+    let operands = &ctx.op(op).operands[first_index..];
+    if map.num_symbols != 0 || operands.len() != map.num_dims as usize {
+        return None;
+    }
     let mut exprs = Vec::new();
     for &v in operands {
         if let Some(p) = ivs.iter().position(|&iv| iv == v) {
             exprs.push(AffineExpr::dim(p as u32));
             continue;
         }
-        let constant = defining_op(ctx, v)
-            .and_then(|op| constant_value(ctx, op))
+        let k = defining_op(ctx, v)
+            .and_then(|d| constant_value(ctx, d))
             .and_then(|a| match ctx.attr_kind(a) {
                 AttrKind::Integer { value, .. } => i64::try_from(*value).ok(),
                 _ => None,
-            });
-        match constant {
-            Some(k) => exprs.push(AffineExpr::constant(k)),
-            None => return false,
-        }
+            })?;
+        exprs.push(AffineExpr::constant(k));
     }
-    if map.num_symbols != 0 || exprs.len() != map.num_dims as usize {
-        return false;
-    }
-    let results: Vec<AffineExpr> = map
-        .results
-        .iter()
-        .map(|r| r.replace_dims_and_symbols(&exprs, &[]).simplify())
-        .collect();
-    results
-        == [
-            AffineExpr::constant(0),
-            AffineExpr::dim(0),
-            AffineExpr::dim(1),
-            AffineExpr::dim(2),
-        ]
+    Some(
+        map.results
+            .iter()
+            .map(|r| r.replace_dims_and_symbols(&exprs, &[]).simplify())
+            .collect(),
+    )
 }
 
 /// Whether the consumer's body is `arith` ops and loads, then one store, none of them

@@ -24,12 +24,11 @@ use tb_dialects::arith::ArithOp;
 use tb_dialects::loop_::{self, LoopOp};
 use tb_ir::affine::{AffineExpr, AffineMap};
 use tb_ir::ods::OpKind;
-use tb_ir::rewrite::folder::constant_value;
 use tb_ir::value::ValueDef;
-use tb_ir::{AttrKind, Context, OpId, TypeKind, Value};
+use tb_ir::{Context, OpId, TypeKind, Value};
 
 use super::build::At;
-use super::conv_epilogue::Epilogue;
+use super::conv_epilogue::{Epilogue, access};
 
 /// How one op of the epilogue's body is computed on a vector of pixels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,41 +54,6 @@ fn defining_op(ctx: &Context, v: Value) -> Option<OpId> {
         ValueDef::Result { op, .. } => Some(op),
         _ => None,
     }
-}
-
-/// The access of a load or store as a function of the consumer's `(co, oh, ow)`, when its
-/// index operands are those induction variables or constants.
-fn access(
-    ctx: &Context,
-    op: OpId,
-    ivs: &[Value; 3],
-    first_index: usize,
-) -> Option<Vec<AffineExpr>> {
-    let map = loop_::access_map(ctx, op)?;
-    let operands = &ctx.op(op).operands[first_index..];
-    if map.num_symbols != 0 || operands.len() != map.num_dims as usize {
-        return None;
-    }
-    let mut exprs = Vec::new();
-    for &v in operands {
-        if let Some(p) = ivs.iter().position(|&iv| iv == v) {
-            exprs.push(AffineExpr::dim(p as u32));
-            continue;
-        }
-        let k = defining_op(ctx, v)
-            .and_then(|d| constant_value(ctx, d))
-            .and_then(|a| match ctx.attr_kind(a) {
-                AttrKind::Integer { value, .. } => i64::try_from(*value).ok(),
-                _ => None,
-            })?;
-        exprs.push(AffineExpr::constant(k));
-    }
-    Some(
-        map.results
-            .iter()
-            .map(|r| r.replace_dims_and_symbols(&exprs, &[]).simplify())
-            .collect(),
-    )
 }
 
 /// The lane form of an access: uniform when no index depends on `ow` (dim 2), a vector
@@ -263,6 +227,28 @@ impl VectorEpilogue {
         }
     }
 
+    /// The map and index operands of the vector form of load or store `op` (its indices
+    /// from operand `from` on): at the block's `(co, oh, ow0)`, the dims `ow` feeds
+    /// shifted to the vector's `first` pixel.
+    fn vector_access(
+        &self,
+        ctx: &Context,
+        op: OpId,
+        from: usize,
+        scalars: &HashMap<Value, Value>,
+        first: i64,
+    ) -> (AffineMap, Vec<Value>) {
+        let indices = &ctx.op(op).operands[from..];
+        let ow = self.epilogue.ivs[2];
+        let positions: Vec<usize> = (0..indices.len()).filter(|&i| indices[i] == ow).collect();
+        let map = loop_::access_map(ctx, op).expect("loads and stores have a map");
+        let operands = indices
+            .iter()
+            .map(|v| *scalars.get(v).unwrap_or(v))
+            .collect();
+        (shifted(&map, &positions, first), operands)
+    }
+
     /// Computes the epilogue at `body` for the vector `value` of `width` pixels starting
     /// `first` pixels after `ivs = (co, oh, ow0)`.
     pub fn emit(
@@ -279,39 +265,19 @@ impl VectorEpilogue {
         let mut vectors: HashMap<Value, Value> = HashMap::new();
         vectors.insert(ctx.op(e.load).results[0], value);
         for &(op, lane) in &self.ops {
-            // The map dims that `ow` feeds, shifted to the vector's first pixel.
-            let ow_positions = |ctx: &Context, from: usize| -> Vec<usize> {
-                ctx.op(op).operands[from..]
-                    .iter()
-                    .enumerate()
-                    .filter(|&(_, &v)| v == e.ivs[2])
-                    .map(|(i, _)| i)
-                    .collect()
-            };
             match (LoopOp::of(ctx, op), lane) {
                 (Some(LoopOp::Load), Some(Lane::Vector)) => {
                     let memref = ctx.op(op).operands[0];
-                    let map = loop_::access_map(ctx, op).expect("a load has a map");
-                    let p = ow_positions(ctx, 1);
-                    let operands: Vec<Value> = ctx.op(op).operands[1..]
-                        .iter()
-                        .map(|v| *scalars.get(v).unwrap_or(v))
-                        .collect();
+                    let (map, operands) = self.vector_access(ctx, op, 1, &scalars, first);
                     let ty = vector_type(ctx, ctx.value_type(ctx.op(op).results[0]), width);
-                    let v = body.load(ctx, true, memref, shifted(&map, &p, first), &operands, ty);
+                    let v = body.load(ctx, true, memref, map, &operands, ty);
                     vectors.insert(ctx.op(op).results[0], v);
                 }
                 (Some(LoopOp::Store), _) => {
-                    let stored = ctx.op(op).operands[0];
-                    let memref = ctx.op(op).operands[1];
-                    let map = loop_::access_map(ctx, op).expect("a store has a map");
-                    let p = ow_positions(ctx, 2);
-                    let operands: Vec<Value> = ctx.op(op).operands[2..]
-                        .iter()
-                        .map(|v| *scalars.get(v).unwrap_or(v))
-                        .collect();
+                    let [stored, memref] = [0, 1].map(|i| ctx.op(op).operands[i]);
+                    let (map, operands) = self.vector_access(ctx, op, 2, &scalars, first);
                     let v = as_vector(ctx, body, stored, &scalars, &mut vectors, width);
-                    body.store(ctx, true, v, memref, shifted(&map, &p, first), &operands);
+                    body.store(ctx, true, v, memref, map, &operands);
                 }
                 _ => {
                     let operands = ctx.op(op).operands.clone();
@@ -333,7 +299,8 @@ impl VectorEpilogue {
     }
 }
 
-fn vector_type(ctx: &mut Context, element: tb_ir::Type, width: i64) -> tb_ir::Type {
+/// The vector of `width` lanes of `element`.
+pub(super) fn vector_type(ctx: &mut Context, element: tb_ir::Type, width: i64) -> tb_ir::Type {
     ctx.intern_type(TypeKind::Vector {
         shape: vec![width],
         scalable: vec![false],
@@ -360,8 +327,14 @@ fn as_vector(
     splat
 }
 
-/// A copy of the one-result `arith` op `op` on `operands`, with a vector result.
-fn widened(ctx: &mut Context, at: At, op: OpId, operands: Vec<Value>, width: i64) -> Value {
+/// A copy of the one-result elementwise op `op` on `operands`, with a vector result.
+pub(super) fn widened(
+    ctx: &mut Context,
+    at: At,
+    op: OpId,
+    operands: Vec<Value>,
+    width: i64,
+) -> Value {
     let mut mapping = HashMap::new();
     let copy = ctx.clone_op(op, &mut mapping);
     for (i, v) in operands.into_iter().enumerate() {
