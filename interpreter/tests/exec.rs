@@ -348,6 +348,31 @@ func.func @f(%m: memref<4x6xf32>) -> (memref<2x3xf32>, memref<24xf32>, memref<2x
 }
 
 #[test]
+fn memref_transpose_and_strided_metadata_view_the_same_storage() {
+    let src = r#"
+func.func @f(%m: memref<2x3xf32>) -> (memref<3x2xf32, strided<[1, 3]>>, f32, f32) {
+  %t = memref.transpose %m (d0, d1) -> (d1, d0) : memref<2x3xf32> to memref<3x2xf32, strided<[1, 3]>>
+  %a = memref.assume_alignment %t, 16 : memref<3x2xf32, strided<[1, 3]>>
+  %s = memref.memory_space_cast %a : memref<3x2xf32, strided<[1, 3]>> to memref<3x2xf32, strided<[1, 3]>, 1>
+  %base, %off, %sizes:2, %strides:2 = memref.extract_strided_metadata %s : memref<3x2xf32, strided<[1, 3]>, 1> -> memref<f32, 1>, index, index, index, index, index
+  %r = memref.reinterpret_cast %base to offset: [%off], sizes: [%sizes#1, %sizes#0], strides: [%strides#1, %strides#0] : memref<f32, 1> to memref<?x?xf32, strided<[?, ?], offset: ?>, 1>
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %x = memref.load %r[%c1, %c2] : memref<?x?xf32, strided<[?, ?], offset: ?>, 1>
+  %y = memref.load %t[%c2, %c1] : memref<3x2xf32, strided<[1, 3]>>
+  return %t, %x, %y : memref<3x2xf32, strided<[1, 3]>>, f32, f32
+}
+"#;
+    let m = Tensor::from_vec(vec![2, 3], (0..6).map(|i| i as f32).collect()).unwrap();
+    let out = run(src, "f", &[m]).unwrap();
+    assert_eq!(out[0].shape(), &[3, 2]);
+    assert_eq!(out[0].as_slice::<f32>().unwrap(), &[0., 3., 1., 4., 2., 5.]);
+    // The metadata rebuilt with the dimensions swapped back addresses m[1][2].
+    assert_eq!(out[1].as_slice::<f32>().unwrap(), &[5.]);
+    assert_eq!(out[2].as_slice::<f32>().unwrap(), &[5.]);
+}
+
+#[test]
 fn out_of_bounds_access_is_reported_at_the_access() {
     let src = r#"
 func.func @f(%m: memref<4xf32>) -> f32 {

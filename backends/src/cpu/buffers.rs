@@ -54,7 +54,20 @@ pub(crate) fn memref_handler(kind: MemRefOp) -> Option<Handler> {
         M::GetGlobal => get_global,
         // Defined with the module; realloc and reshape are not compiled (yet): reported as
         // ops without a translation.
-        M::Global | M::Realloc | M::Reshape => return None,
+        // The assumption, metadata, transpose, memory-space, atomic, DMA and prefetch ops
+        // are not compiled either.
+        M::Global
+        | M::Realloc
+        | M::Reshape
+        | M::AssumeAlignment
+        | M::AtomicRmw
+        | M::DistinctObjects
+        | M::DmaStart
+        | M::DmaWait
+        | M::ExtractStridedMetadata
+        | M::MemorySpaceCast
+        | M::Prefetch
+        | M::Transpose => return None,
     })
 }
 

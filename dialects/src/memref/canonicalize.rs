@@ -260,6 +260,22 @@ pub(crate) fn store(patterns: &mut PatternSet) {
     take_cast_source(patterns, super::STORE, Some(0));
 }
 
+pub(crate) fn atomic_rmw(patterns: &mut PatternSet) {
+    take_cast_source(patterns, super::ATOMIC_RMW, Some(0));
+}
+
+pub(crate) fn dma_start(patterns: &mut PatternSet) {
+    take_cast_source(patterns, super::DMA_START, None);
+}
+
+pub(crate) fn dma_wait(patterns: &mut PatternSet) {
+    take_cast_source(patterns, super::DMA_WAIT, None);
+}
+
+pub(crate) fn prefetch(patterns: &mut PatternSet) {
+    take_cast_source(patterns, super::PREFETCH, None);
+}
+
 pub(crate) fn dealloc(patterns: &mut PatternSet) {
     take_cast_source(patterns, super::DEALLOC, None);
 }

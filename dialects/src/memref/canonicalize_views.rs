@@ -482,7 +482,103 @@ impl RewritePattern for ComposeReshapes {
     }
 }
 
+/// `collapse(expand(%x))` of identity layouts that lands at a lower rank than `%x` is one
+/// collapse of `%x`; at `%x`'s own rank (and another type) it is a cast of `%x`. Landing
+/// at a higher rank (an expansion, whose output sizes would need computing) is left.
+struct ComposeCollapseOfExpand;
+
+/// Groups of the lower-rank reassociation, in indices of the higher-rank one's groups,
+/// when each lower group is a run of whole higher groups.
+fn compose_across(higher: &[Vec<i64>], lower: &[Vec<i64>]) -> Option<Vec<Vec<i64>>> {
+    let mut next = 0usize;
+    let mut composed = Vec::with_capacity(lower.len());
+    for group in lower {
+        let last = *group.last()?;
+        let mut indices = Vec::new();
+        while next < higher.len() {
+            let rightmost = *higher[next].last()?;
+            if rightmost > last {
+                return None;
+            }
+            indices.push(next as i64);
+            next += 1;
+            if rightmost == last {
+                break;
+            }
+        }
+        composed.push(indices);
+    }
+    Some(composed)
+}
+
+impl RewritePattern for ComposeCollapseOfExpand {
+    fn debug_name(&self) -> &'static str {
+        "ComposeCollapseOfExpandOp"
+    }
+
+    fn root(&self) -> Option<&'static str> {
+        Some(super::COLLAPSE_SHAPE)
+    }
+
+    fn match_and_rewrite(&self, op: OpId, rewriter: &mut Rewriter) -> bool {
+        let ctx = rewriter.ctx();
+        let data = ctx.op(op);
+        let Some(expand) = ctx
+            .defining_op(data.operands[0])
+            .filter(|&p| ctx.op_name(p) == super::EXPAND_SHAPE)
+        else {
+            return false;
+        };
+        let source = ctx.op(expand).operands[0];
+        let result_ty = ctx.value_type(data.results[0]);
+        let identity = |t: Type| MemRef::of(ctx, t).is_some_and(|m| m.has_identity_layout(ctx));
+        if !identity(ctx.value_type(source)) || !identity(ctx.value_type(data.operands[0])) {
+            return false;
+        }
+        let source_ty = ctx.value_type(source);
+        if source_ty == result_ty {
+            return false;
+        }
+        let (Some(src), Some(res)) = (MemRef::of(ctx, source_ty), MemRef::of(ctx, result_ty))
+        else {
+            return false;
+        };
+        let groups = |o: OpId| reassociation(ctx, ctx.op_inherent_or_attr(o, "reassociation")?);
+        let (Some(expand_groups), Some(collapse_groups)) = (groups(expand), groups(op)) else {
+            return false;
+        };
+        if src.rank() == res.rank() {
+            if src.shape != res.shape || !super::layout::cast_compatible(ctx, source_ty, result_ty)
+            {
+                return false;
+            }
+            replace_with_cast(rewriter, op, source);
+            return true;
+        }
+        if src.rank() < res.rank() {
+            return false;
+        }
+        let Some(composed) = compose_across(&expand_groups, &collapse_groups) else {
+            return false;
+        };
+        let attr = reassociation_attr(rewriter.ctx_mut(), &composed);
+        let props = vec![("reassociation".to_string(), attr)];
+        let new = create(
+            rewriter,
+            op,
+            super::COLLAPSE_SHAPE,
+            vec![source],
+            vec![result_ty],
+            props,
+        );
+        let value = rewriter.ctx().op(new).results[0];
+        rewriter.replace_op(op, &[value]);
+        true
+    }
+}
+
 pub(crate) fn reinterpret_cast(patterns: &mut PatternSet) {
+    super::metadata::reinterpret_cast(patterns);
     patterns.add(Box::new(ReinterpretSource));
     patterns.add(Box::new(ReinterpretConstantArguments));
 }
@@ -493,14 +589,56 @@ pub(crate) fn subview(patterns: &mut PatternSet) {
     patterns.add(Box::new(TrivialSubview));
 }
 
+/// `view(cast(%x))` → `view(%x)`: a view reads the buffer, not the cast's type. Only when
+/// `%x` itself is a valid view source (a contiguous 1-D byte buffer).
+struct ViewOfCast;
+
+impl RewritePattern for ViewOfCast {
+    fn debug_name(&self) -> &'static str {
+        "ViewOpMemrefCastFolder"
+    }
+
+    fn root(&self) -> Option<&'static str> {
+        Some(super::VIEW)
+    }
+
+    fn match_and_rewrite(&self, op: OpId, rewriter: &mut Rewriter) -> bool {
+        let ctx = rewriter.ctx();
+        let Some(cast) = ctx
+            .defining_op(ctx.op(op).operands[0])
+            .filter(|&c| ctx.op_name(c) == super::CAST)
+        else {
+            return false;
+        };
+        let source = ctx.op(cast).operands[0];
+        let source_ty = ctx.value_type(source);
+        let valid_source = (super::constraint::BYTES_1D.check)(ctx, source_ty)
+            && MemRef::of(ctx, source_ty).is_some_and(|m| m.has_identity_layout(ctx));
+        if !valid_source {
+            return false;
+        }
+        let mut operands = ctx.op(op).operands.to_vec();
+        operands[0] = source;
+        let result_ty = ctx.value_type(ctx.op(op).results[0]);
+        let view = create(rewriter, op, super::VIEW, operands, vec![result_ty], vec![]);
+        let value = rewriter.ctx().op(view).results[0];
+        rewriter.replace_op(op, &[value]);
+        true
+    }
+}
+
 pub(crate) fn view(patterns: &mut PatternSet) {
     patterns.add(Box::new(ViewConstantSizes));
+    patterns.add(Box::new(ViewOfCast));
 }
 
 pub(crate) fn expand_shape(patterns: &mut PatternSet) {
     patterns.add(Box::new(ComposeReshapes(super::EXPAND_SHAPE)));
+    super::canonicalize_reshape_casts::expand_shape(patterns);
 }
 
 pub(crate) fn collapse_shape(patterns: &mut PatternSet) {
     patterns.add(Box::new(ComposeReshapes(super::COLLAPSE_SHAPE)));
+    patterns.add(Box::new(ComposeCollapseOfExpand));
+    super::canonicalize_reshape_casts::collapse_shape(patterns);
 }

@@ -119,3 +119,19 @@ pub(crate) const SHAPE_1D: TypeConstraint = TypeConstraint {
     },
     buildable: None,
 };
+
+fn is_signless_integer_or_float(ctx: &Context, ty: Type) -> bool {
+    is_signless_integer(ctx, ty) || matches!(ctx.type_kind(ty), TypeKind::Float(_))
+}
+
+pub(crate) const SIGNLESS_INTEGER_OR_FLOAT: TypeConstraint = TypeConstraint {
+    description: "signless integer or floating-point",
+    check: is_signless_integer_or_float,
+    buildable: None,
+};
+
+pub(crate) const MEMREF_OF_INTEGER_OR_FLOAT: TypeConstraint = TypeConstraint {
+    description: "memref of signless integer or floating-point values",
+    check: |c, t| MemRef::of(c, t).is_some_and(|m| is_signless_integer_or_float(c, m.element)),
+    buildable: None,
+};

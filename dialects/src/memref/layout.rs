@@ -55,11 +55,13 @@ impl MemRef {
         }
     }
 
-    /// Whether the layout is the default row-major one.
+    /// Whether the layout is the identity map, as MLIR's `isIdentity` of the layout
+    /// sees it: no layout, an identity map, or `strided<[1]>` (whose map is `(d0) -> (d0)`).
     pub fn has_identity_layout(&self, ctx: &Context) -> bool {
         match self.layout.map(|l| ctx.attr_kind(l)) {
             None => true,
             Some(AttrKind::AffineMap(map)) => map.is_identity(),
+            Some(AttrKind::Strided { strides, offset }) => *offset == 0 && strides[..] == [1],
             Some(_) => false,
         }
     }
@@ -114,32 +116,64 @@ pub(crate) fn canonical_strides(shape: &[i64]) -> Vec<i64> {
     strides
 }
 
-/// A one-result layout map `d0 * s0 + d1 * s1 + ... + offset` with constant coefficients.
+/// The strides and offset of a one-result layout map that is linear in the dims, as
+/// MLIR's `getStridesAndOffset` reads it: `d_i * c` gives stride `c`, a coefficient or
+/// offset term involving symbols is dynamic, a product of dims or a division of one is
+/// not strided.
 fn linear_map_strides(map: &AffineMap, rank: usize) -> Option<(Vec<i64>, i64)> {
-    if map.num_results() != 1 || map.num_dims as usize != rank || map.num_symbols != 0 {
+    if map.num_results() != 1 || map.num_dims as usize != rank {
         return None;
     }
-    let expr = map.get_result(0)?;
-    let mut linear = true;
-    expr.walk(&mut |e| {
-        if let Some((kind, _, rhs)) = e.as_binary() {
-            use tb_ir::affine::AffineBinaryKind::*;
-            linear &= matches!(kind, Add) || (matches!(kind, Mul) && rhs.as_constant().is_some());
-        }
-    });
-    if !linear {
-        return None;
-    }
-    let zeros = vec![0; rank];
-    let offset = expr.evaluate(&zeros, &[])?;
-    let strides = (0..rank)
-        .map(|i| {
-            let mut unit = zeros.clone();
-            unit[i] = 1;
-            Some(expr.evaluate(&unit, &[])? - offset)
-        })
-        .collect::<Option<Vec<_>>>()?;
+    let (strides, offset) = linear_terms(map.get_result(0)?, rank)?;
     Some((strides, offset))
+}
+
+/// Coefficients of each dim and the dim-free rest of `expr` (`?` where symbols enter).
+fn linear_terms(expr: &tb_ir::affine::AffineExpr, rank: usize) -> Option<(Vec<i64>, i64)> {
+    use tb_ir::affine::AffineExpr as E;
+    let dim_free = |strides: &[i64]| strides.iter().all(|&s| s == 0);
+    Some(match expr {
+        E::Dim(d) => {
+            let mut strides = vec![0; rank];
+            *strides.get_mut(*d as usize)? = 1;
+            (strides, 0)
+        }
+        E::Symbol(_) => (vec![0; rank], DYNAMIC),
+        E::Constant(c) => (vec![0; rank], *c),
+        E::Add(a, b) => {
+            let (sa, oa) = linear_terms(a, rank)?;
+            let (sb, ob) = linear_terms(b, rank)?;
+            let strides = sa.iter().zip(&sb).map(|(&x, &y)| add(x, y)).collect();
+            (strides, add(oa, ob))
+        }
+        E::Mul(a, b) => {
+            let (sa, oa) = linear_terms(a, rank)?;
+            let (sb, ob) = linear_terms(b, rank)?;
+            // One side must be free of dims: it scales the other.
+            let (terms, offset, factor) = if dim_free(&sb) {
+                (sa, oa, ob)
+            } else if dim_free(&sa) {
+                (sb, ob, oa)
+            } else {
+                return None;
+            };
+            let strides = terms.iter().map(|&t| mul(t, factor)).collect();
+            (strides, mul(offset, factor))
+        }
+        E::FloorDiv(a, b) | E::CeilDiv(a, b) | E::Mod(a, b) => {
+            let (sa, oa) = linear_terms(a, rank)?;
+            let (sb, ob) = linear_terms(b, rank)?;
+            if !dim_free(&sa) || !dim_free(&sb) {
+                return None;
+            }
+            let value = if oa == DYNAMIC || ob == DYNAMIC {
+                DYNAMIC
+            } else {
+                expr.evaluate(&vec![0; rank], &[]).unwrap_or(DYNAMIC)
+            };
+            (vec![0; rank], value)
+        }
+    })
 }
 
 /// `a * b`: zero if either is zero, else dynamic if either is (or on overflow).

@@ -4,51 +4,71 @@
 //! names, syntax, result names, verifiers, folds and canonical forms.
 
 mod asm;
+mod assumptions;
+mod atomic;
 mod buffer_reshape;
 mod canonicalize;
+mod canonicalize_reshape_casts;
 mod canonicalize_views;
 mod constraint;
+mod dma;
 mod fold;
 mod index_list;
 mod layout;
+mod memory_space_cast;
+mod metadata;
 mod offsets;
 mod ops;
+mod prefetch;
 mod reshape;
 mod subview;
+mod transpose;
 mod verify;
 
 use tb_ir::ods::constraint::{
-    ANY_ATTR, ANY_MEMREF, ANY_TYPE, DENSE_I64_ARRAY_ATTR, FLAT_SYMBOL_REF_ATTR, INDEX, STRING_ATTR,
-    UNIT_ATTR,
+    AFFINE_MAP_ATTR, ANY_ATTR, ANY_MEMREF, ANY_TYPE, DENSE_I64_ARRAY_ATTR, FLAT_SYMBOL_REF_ATTR,
+    INDEX, STRING_ATTR, UNIT_ATTR,
 };
-use tb_ir::ods::{ArgDef, AttrDef, OpDef, PURE, attr, operand, optional_attr, variadic};
+use tb_ir::ods::{
+    ArgDef, AttrDef, AttrSyntax, OpDef, PURE, attr, operand, optional_attr, variadic,
+};
 use tb_ir::registry::{DialectInfo, InferInput, OpTraits, ResultNamesFn};
 use tb_ir::{Context, Type};
 
 pub use ops::MemRefOp;
 
 use constraint::{
-    ALIGNMENT, BOOL, BYTES_1D, INDEX_LIST_ARRAY, MEMREF_1D, MEMREF_TYPE, NON_0_RANKED_OR_UNRANKED,
-    RANKED_OR_UNRANKED, SHAPE_1D, STATIC_SHAPE, STRIDED,
+    ALIGNMENT, BOOL, BYTES_1D, INDEX_LIST_ARRAY, MEMREF_1D, MEMREF_OF_INTEGER_OR_FLOAT,
+    MEMREF_TYPE, NON_0_RANKED_OR_UNRANKED, RANKED_OR_UNRANKED, SHAPE_1D, SIGNLESS_INTEGER_OR_FLOAT,
+    STATIC_SHAPE, STRIDED,
 };
 
 pub const ALLOC: &str = "memref.alloc";
 pub const ALLOCA: &str = "memref.alloca";
+pub const ASSUME_ALIGNMENT: &str = "memref.assume_alignment";
+pub const ATOMIC_RMW: &str = "memref.atomic_rmw";
 pub const CAST: &str = "memref.cast";
 pub const COLLAPSE_SHAPE: &str = "memref.collapse_shape";
 pub const COPY: &str = "memref.copy";
 pub const DEALLOC: &str = "memref.dealloc";
 pub const DIM: &str = "memref.dim";
+pub const DISTINCT_OBJECTS: &str = "memref.distinct_objects";
+pub const DMA_START: &str = "memref.dma_start";
+pub const DMA_WAIT: &str = "memref.dma_wait";
 pub const EXPAND_SHAPE: &str = "memref.expand_shape";
+pub const EXTRACT_STRIDED_METADATA: &str = "memref.extract_strided_metadata";
 pub const GET_GLOBAL: &str = "memref.get_global";
 pub const GLOBAL: &str = "memref.global";
 pub const LOAD: &str = "memref.load";
+pub const MEMORY_SPACE_CAST: &str = "memref.memory_space_cast";
+pub const PREFETCH: &str = "memref.prefetch";
 pub const RANK: &str = "memref.rank";
 pub const REALLOC: &str = "memref.realloc";
 pub const REINTERPRET_CAST: &str = "memref.reinterpret_cast";
 pub const RESHAPE: &str = "memref.reshape";
 pub const STORE: &str = "memref.store";
 pub const SUBVIEW: &str = "memref.subview";
+pub const TRANSPOSE: &str = "memref.transpose";
 pub const VIEW: &str = "memref.view";
 
 const ALLOC_OPERANDS: &[ArgDef] = &[
@@ -343,6 +363,134 @@ static DEFS: &[OpDef] = &[
         fold: Some(fold::view),
         canonicalize: Some(canonicalize_views::view),
         result_names: named!("view"),
+        ..OpDef::EMPTY
+    },
+    OpDef {
+        name: EXTRACT_STRIDED_METADATA,
+        summary: "the base buffer, offset, sizes and strides of a strided memref",
+        operands: &[operand("source", STRIDED)],
+        // MLIR's `sizes` and `strides` (as many as the rank each) are one group here.
+        results: &[
+            operand("base_buffer", ANY_MEMREF),
+            operand("offset", INDEX),
+            variadic("sizes_and_strides", INDEX),
+        ],
+        traits: PURE,
+        format: Some("$source `:` type($source) `->` type(results) attr-dict"),
+        verify: Some(metadata::verify),
+        infer_types: Some(metadata::infer),
+        canonicalize: Some(metadata::extract_strided_metadata),
+        ..OpDef::EMPTY
+    },
+    OpDef {
+        name: MEMORY_SPACE_CAST,
+        summary: "the same buffer in another memory space",
+        operands: &[operand("source", RANKED_OR_UNRANKED)],
+        results: &[operand("dest", RANKED_OR_UNRANKED)],
+        traits: PURE,
+        format: Some("$source attr-dict `:` type($source) `to` type($dest)"),
+        verify: Some(memory_space_cast::verify),
+        fold: Some(memory_space_cast::fold),
+        canonicalize: Some(memory_space_cast::canonicalize),
+        result_names: named!("memspacecast"),
+        ..OpDef::EMPTY
+    },
+    OpDef {
+        name: TRANSPOSE,
+        summary: "a memref with its dimensions permuted (sizes and strides only)",
+        operands: &[operand("in", STRIDED)],
+        results: &[operand("result", STRIDED)],
+        attributes: &[attr("permutation", AFFINE_MAP_ATTR)],
+        traits: PURE,
+        custom_assembly: Some((transpose::parse, transpose::print)),
+        verify: Some(transpose::verify),
+        fold: Some(transpose::fold),
+        canonicalize: Some(transpose::canonicalize),
+        result_names: named!("transpose"),
+        ..OpDef::EMPTY
+    },
+    OpDef {
+        name: ASSUME_ALIGNMENT,
+        summary: "its operand, assumed aligned to a power of two",
+        operands: &[operand("memref", ANY_MEMREF)],
+        results: &[operand("result", ANY_MEMREF)],
+        attributes: &[attr("alignment", assumptions::POSITIVE_I32)],
+        traits: PURE,
+        same_operands_and_result_type: true,
+        custom_assembly: Some((
+            assumptions::parse_assume_alignment,
+            assumptions::print_assume_alignment,
+        )),
+        verify: Some(assumptions::verify_assume_alignment),
+        fold: Some(assumptions::fold_assume_alignment),
+        result_names: named!("assume_align"),
+        ..OpDef::EMPTY
+    },
+    OpDef {
+        name: DISTINCT_OBJECTS,
+        summary: "its operands, assumed never to alias each other",
+        operands: &[variadic("operands", ANY_MEMREF)],
+        results: &[variadic("results", ANY_MEMREF)],
+        traits: PURE,
+        format: Some("$operands attr-dict `:` type($operands)"),
+        verify: Some(assumptions::verify_distinct_objects),
+        infer_types: Some(assumptions::infer_distinct_objects),
+        ..OpDef::EMPTY
+    },
+    OpDef {
+        name: ATOMIC_RMW,
+        summary: "an atomic read-modify-write of one element",
+        operands: &[
+            operand("value", SIGNLESS_INTEGER_OR_FLOAT),
+            operand("memref", MEMREF_OF_INTEGER_OR_FLOAT),
+            variadic("indices", INDEX),
+        ],
+        results: &[operand("result", SIGNLESS_INTEGER_OR_FLOAT)],
+        attributes: &[attr("kind", atomic::KIND_ATTR)
+            .with_syntax(AttrSyntax::Enum(crate::affine::REDUCTION_KINDS))],
+        format: Some(
+            "$kind $value `,` $memref `[` $indices `]` attr-dict `:` `(` type($value) `,` type($memref) `)` `->` type($result)",
+        ),
+        verify: Some(atomic::verify),
+        canonicalize: Some(canonicalize::atomic_rmw),
+        ..OpDef::EMPTY
+    },
+    OpDef {
+        name: DMA_START,
+        summary: "starts a transfer between memrefs, completed at a tag",
+        operands: &[variadic("operands", ANY_TYPE)],
+        custom_assembly: Some((dma::parse_start, dma::print_start)),
+        verify: Some(dma::verify_start),
+        canonicalize: Some(canonicalize::dma_start),
+        ..OpDef::EMPTY
+    },
+    OpDef {
+        name: DMA_WAIT,
+        summary: "waits for the transfer of a tag to complete",
+        operands: &[
+            operand("tagMemRef", ANY_MEMREF),
+            variadic("tagIndices", INDEX),
+            operand("numElements", INDEX),
+        ],
+        format: Some(
+            "$tagMemRef `[` $tagIndices `]` `,` $numElements attr-dict `:` type($tagMemRef)",
+        ),
+        verify: Some(dma::verify_wait),
+        canonicalize: Some(canonicalize::dma_wait),
+        ..OpDef::EMPTY
+    },
+    OpDef {
+        name: PREFETCH,
+        summary: "a hint to fetch the cache line of one element",
+        operands: &[operand("memref", ANY_MEMREF), variadic("indices", INDEX)],
+        attributes: &[
+            attr("isWrite", BOOL),
+            attr("localityHint", prefetch::LOCALITY),
+            attr("isDataCache", BOOL),
+        ],
+        custom_assembly: Some((prefetch::parse, prefetch::print)),
+        verify: Some(prefetch::verify),
+        canonicalize: Some(canonicalize::prefetch),
         ..OpDef::EMPTY
     },
 ];

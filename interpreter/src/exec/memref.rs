@@ -31,7 +31,14 @@ pub(super) fn handler(kind: MemRefOp) -> Option<Handler> {
         M::Load => load,
         M::Store => store,
         M::Copy => copy,
-        M::Cast => cast,
+        M::Cast | M::AssumeAlignment | M::MemorySpaceCast => cast,
+        M::DistinctObjects => distinct_objects,
+        M::Transpose => transpose,
+        M::ExtractStridedMetadata => extract_strided_metadata,
+        // Not run yet: reported as an op the interpreter does not support.
+        M::AtomicRmw | M::DmaStart | M::DmaWait => return None,
+        // A hint only: nothing to do.
+        M::Prefetch => prefetch,
         M::Subview => subview,
         M::ReinterpretCast => reinterpret_cast,
         M::CollapseShape => collapse_shape,
@@ -136,6 +143,60 @@ fn copy(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
 fn cast(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
     let buffer = interp.buffer_arg(env, op, 0)?;
     interp.set_result(env, op, 0, RtValue::Buffer(buffer))
+}
+
+fn prefetch(_: &mut Interpreter, _: &mut Env, _: OpId) -> ExecResult {
+    Ok(())
+}
+
+/// Each result is its operand's view unchanged.
+fn distinct_objects(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
+    for i in 0..interp.ctx.op(op).operands.len() {
+        let buffer = interp.buffer_arg(env, op, i)?;
+        interp.set_result(env, op, i, RtValue::Buffer(buffer))?;
+    }
+    Ok(())
+}
+
+/// The operand's view with sizes and strides permuted: result dimension `i` is the
+/// dimension the permutation map's result `i` names.
+fn transpose(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
+    let source = interp.buffer_arg(env, op, 0)?;
+    let ctx = interp.ctx;
+    let Some(AttrKind::AffineMap(map)) = ctx
+        .op_inherent_or_attr(op, "permutation")
+        .map(|a| ctx.attr_kind(a))
+    else {
+        return Err("transpose needs a permutation map".into());
+    };
+    let mut perm = Vec::with_capacity(map.results.len());
+    for r in &map.results {
+        match r {
+            tb_ir::affine::AffineExpr::Dim(d) if (*d as usize) < source.rank() => {
+                perm.push(*d as usize)
+            }
+            _ => return Err("transpose needs a permutation of the dimensions".into()),
+        }
+    }
+    let shape = perm.iter().map(|&d| source.shape[d]).collect();
+    let strides = perm.iter().map(|&d| source.strides[d]).collect();
+    let view = source.view(shape, strides, source.offset);
+    interp.set_result(env, op, 0, RtValue::Buffer(view))
+}
+
+/// The rank-0 base buffer (the storage from its start), then the offset, sizes and
+/// strides of the operand's view.
+fn extract_strided_metadata(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
+    let source = interp.buffer_arg(env, op, 0)?;
+    let base = source.view(Vec::new(), Vec::new(), 0);
+    interp.set_result(env, op, 0, RtValue::Buffer(base))?;
+    let metadata = std::iter::once(source.offset)
+        .chain(source.shape.iter().copied())
+        .chain(source.strides.iter().copied());
+    for (i, v) in metadata.enumerate() {
+        interp.set_result(env, op, i + 1, RtValue::Scalar(Scalar::Int(v)))?;
+    }
+    Ok(())
 }
 
 /// The offsets, sizes and strides of a subview or reinterpret_cast: each static entry, with

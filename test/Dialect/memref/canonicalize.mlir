@@ -431,3 +431,75 @@ func.func @dead_realloc(%m: memref<2xf32>, %v: f32) -> f32 {
   memref.store %v, %r[%c3] : memref<4xf32>
   return %v : f32
 }
+
+// Offsets, sizes and strides the source type fixes become constants; the metadata of a
+// cast reads the cast's source.
+// CHECK-LABEL: func.func @metadata_constants(
+// CHECK-DAG:     %[[C8:.*]] = arith.constant 8 : index
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK:         memref.extract_strided_metadata %arg0 : memref<8x?xf32, strided<[?, 1]>> ->
+// CHECK:         return %[[C8]], %{{.*}}, %{{.*}}, %[[C1]] :
+func.func @metadata_constants(%m: memref<8x?xf32, strided<[?, 1]>>) -> (index, index, index, index) {
+  %c = memref.cast %m : memref<8x?xf32, strided<[?, 1]>> to memref<?x?xf32, strided<[?, ?], offset: ?>>
+  %base, %offset, %sizes:2, %strides:2 = memref.extract_strided_metadata %c : memref<?x?xf32, strided<[?, ?], offset: ?>> -> memref<f32>, index, index, index, index, index
+  return %sizes#0, %sizes#1, %strides#0, %strides#1 : index, index, index, index
+}
+
+// Rebuilding a memref from its own metadata gives the memref back.
+// CHECK-LABEL: func.func @reinterpret_own_metadata(
+// CHECK-NEXT:    return %arg0
+func.func @reinterpret_own_metadata(%m: memref<?x4xf32>) -> memref<?x4xf32> {
+  %base, %offset, %sizes:2, %strides:2 = memref.extract_strided_metadata %m : memref<?x4xf32> -> memref<f32>, index, index, index, index, index
+  %r = memref.reinterpret_cast %base to offset: [0], sizes: [%sizes#0, 4], strides: [4, 1] : memref<f32> to memref<?x4xf32>
+  return %r : memref<?x4xf32>
+}
+
+// A transpose back to the original order and type folds away; chains compose.
+// CHECK-LABEL: func.func @transposes(
+// CHECK-NEXT:    %[[T:.*]] = memref.transpose %arg0 (d0, d1, d2) -> (d2, d1, d0)
+// CHECK-NEXT:    return %arg0, %[[T]]
+func.func @transposes(%m: memref<2x3x4xf32>) -> (memref<2x3x4xf32>, memref<4x3x2xf32, strided<[1, 4, 12]>>) {
+  %a = memref.transpose %m (d0, d1, d2) -> (d1, d0, d2) : memref<2x3x4xf32> to memref<3x2x4xf32, strided<[4, 12, 1]>>
+  %b = memref.transpose %a (d0, d1, d2) -> (d1, d0, d2) : memref<3x2x4xf32, strided<[4, 12, 1]>> to memref<2x3x4xf32>
+  %c = memref.transpose %a (d0, d1, d2) -> (d2, d0, d1) : memref<3x2x4xf32, strided<[4, 12, 1]>> to memref<4x3x2xf32, strided<[1, 4, 12]>>
+  return %b, %c : memref<2x3x4xf32>, memref<4x3x2xf32, strided<[1, 4, 12]>>
+}
+
+// Memory-space casts chain into one; to the same type, none. Repeated alignment
+// assumptions are one.
+// CHECK-LABEL: func.func @casts_and_assumptions(
+// CHECK-NEXT:    %[[S:.*]] = memref.memory_space_cast %arg0 : memref<4xf32> to memref<4xf32, 2>
+// CHECK-NEXT:    %[[A:.*]] = memref.assume_alignment %arg0, 64
+// CHECK-NEXT:    return %[[S]], %[[A]]
+func.func @casts_and_assumptions(%m: memref<4xf32>) -> (memref<4xf32, 2>, memref<4xf32>) {
+  %0 = memref.memory_space_cast %m : memref<4xf32> to memref<4xf32, 1>
+  %1 = memref.memory_space_cast %0 : memref<4xf32, 1> to memref<4xf32, 2>
+  %2 = memref.memory_space_cast %m : memref<4xf32> to memref<4xf32>
+  %3 = memref.assume_alignment %2, 64 : memref<4xf32>
+  %4 = memref.assume_alignment %3, 64 : memref<4xf32>
+  return %1, %4 : memref<4xf32, 2>, memref<4xf32>
+}
+
+// A reshape of a cast that only forgets sizes reshapes the cast's source.
+// CHECK-LABEL: func.func @reshape_of_cast(
+// CHECK-NEXT:    %[[E:.*]] = memref.expand_shape %arg0 {{\[\[}}0, 1], [2]] output_shape [2, 3, 5] : memref<6x5xf32> into memref<2x3x5xf32>
+// CHECK-NEXT:    %[[C:.*]] = memref.collapse_shape %arg0 {{\[\[}}0, 1]] : memref<6x5xf32> into memref<30xf32>
+// CHECK-NEXT:    %[[D:.*]] = memref.cast %[[C]] : memref<30xf32> to memref<?xf32>
+// CHECK-NEXT:    return %[[E]], %[[D]]
+func.func @reshape_of_cast(%m: memref<6x5xf32>) -> (memref<2x3x5xf32>, memref<?xf32>) {
+  %c = memref.cast %m : memref<6x5xf32> to memref<?x5xf32>
+  %c2 = arith.constant 2 : index
+  %e = memref.expand_shape %c [[0, 1], [2]] output_shape [%c2, 3, 5] : memref<?x5xf32> into memref<?x3x5xf32>
+  %e2 = memref.cast %e : memref<?x3x5xf32> to memref<2x3x5xf32>
+  %f = memref.collapse_shape %c [[0, 1]] : memref<?x5xf32> into memref<?xf32>
+  return %e2, %f : memref<2x3x5xf32>, memref<?xf32>
+}
+
+// A view of a cast views the cast's source.
+// CHECK-LABEL: func.func @view_of_cast(
+// CHECK:         memref.view %arg0[%{{.*}}][] : memref<64xi8> to memref<4xf32>
+func.func @view_of_cast(%m: memref<64xi8>, %s: index) -> memref<4xf32> {
+  %c = memref.cast %m : memref<64xi8> to memref<?xi8>
+  %v = memref.view %c[%s][] : memref<?xi8> to memref<4xf32>
+  return %v : memref<4xf32>
+}

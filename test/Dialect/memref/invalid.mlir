@@ -805,3 +805,57 @@ func.func @reshape_result_layout(%buf: memref<4x4xf32>, %shape: memref<1xi32>) {
   %0 = memref.reshape %buf(%shape) : (memref<4x4xf32>, memref<1xi32>) -> memref<8xf32, strided<[2]>>
   return
 }
+
+// -----
+
+// memory_space_cast may change only the memory space
+func.func @f(%m: memref<4xf32>) {
+  // expected-error @+1 {{'memref.memory_space_cast' op operand type 'memref<4xf32>' and result type 'memref<8xf32, 1>' are cast incompatible}}
+  %0 = memref.memory_space_cast %m : memref<4xf32> to memref<8xf32, 1>
+  return
+}
+
+// -----
+
+// transpose result type
+func.func @f(%m: memref<2x3xf32>) {
+  // expected-error @+1 {{'memref.transpose' op result type 'memref<3x2xf32>' is not equivalent to the canonical transposed input type 'memref<3x2xf32, affine_map<(d0, d1) -> (d0 + d1 * 3)>>'}}
+  %0 = memref.transpose %m (d0, d1) -> (d1, d0) : memref<2x3xf32> to memref<3x2xf32>
+  return
+}
+
+// -----
+
+// atomic_rmw element kinds
+func.func @f(%m: memref<4xi32>, %i: index, %v: i32) {
+  // expected-error @+1 {{'memref.atomic_rmw' op with kind 'mulf' expects a floating-point type}}
+  %0 = memref.atomic_rmw mulf %v, %m[%i] : (i32, memref<4xi32>) -> i32
+  return
+}
+
+// -----
+
+// dma_wait tag indices
+func.func @f(%tag: memref<1xi32>, %n: index) {
+  // expected-error @+1 {{'memref.dma_wait' op expected tagIndices to have the same number of elements as the tagMemRef rank, expected 1, but got 0}}
+  memref.dma_wait %tag[], %n : memref<1xi32>
+  return
+}
+
+// -----
+
+// dma_start stride operands come in pairs
+func.func @f(%src: memref<4xf32>, %dst: memref<4xf32>, %tag: memref<i32>, %i: index) {
+  // expected-error @+1 {{expected two stride related operands}}
+  memref.dma_start %src[%i], %dst[%i], %i, %tag[], %i : memref<4xf32>, memref<4xf32>, memref<i32>
+  return
+}
+
+// -----
+
+// prefetch indices
+func.func @f(%m: memref<4x4xf32>, %i: index) {
+  // expected-error @+1 {{'memref.prefetch' op too few indices}}
+  "memref.prefetch"(%m, %i) <{isDataCache = true, isWrite = false, localityHint = 1 : i32}> : (memref<4x4xf32>, index) -> ()
+  return
+}

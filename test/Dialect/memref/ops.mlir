@@ -187,6 +187,40 @@ func.func @reshape(%buf: memref<*xf32>, %shape2: memref<2xindex>, %shape_any: me
 
 // -----
 
+// The ops MLIR 22 adds around views and buffers: strided metadata, memory-space
+// casts, transposes, assumptions, atomics, DMA and prefetch.
+// CHECK-LABEL: func.func @metadata_ops
+func.func @metadata_ops(%m: memref<4x?xf32, strided<[?, 1], offset: ?>>, %i: index, %v: f32) -> (index, index) {
+  // CHECK: memref.extract_strided_metadata %{{.*}} : memref<4x?xf32, strided<[?, 1], offset: ?>> -> memref<f32>, index, index, index, index, index
+  %base, %offset, %sizes:2, %strides:2 = memref.extract_strided_metadata %m : memref<4x?xf32, strided<[?, 1], offset: ?>> -> memref<f32>, index, index, index, index, index
+  // CHECK: memref.memory_space_cast %{{.*}} : memref<f32> to memref<f32, 1>
+  %s = memref.memory_space_cast %base : memref<f32> to memref<f32, 1>
+  // CHECK: memref.transpose %{{.*}} (d0, d1) -> (d1, d0) : memref<4x?xf32, strided<[?, 1], offset: ?>> to memref<?x4xf32, strided<[1, ?], offset: ?>>
+  %t = memref.transpose %m (d0, d1) -> (d1, d0) : memref<4x?xf32, strided<[?, 1], offset: ?>> to memref<?x4xf32, strided<[1, ?], offset: ?>>
+  // CHECK: memref.assume_alignment %{{.*}}, 32 : memref<?x4xf32, strided<[1, ?], offset: ?>>
+  %a = memref.assume_alignment %t, 32 : memref<?x4xf32, strided<[1, ?], offset: ?>>
+  // CHECK: memref.distinct_objects %{{.*}}, %{{.*}} : memref<4x?xf32, strided<[?, 1], offset: ?>>, memref<?x4xf32, strided<[1, ?], offset: ?>>
+  %d:2 = memref.distinct_objects %m, %a : memref<4x?xf32, strided<[?, 1], offset: ?>>, memref<?x4xf32, strided<[1, ?], offset: ?>>
+  // CHECK: memref.atomic_rmw maximumf %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] : (f32, memref<?x4xf32, strided<[1, ?], offset: ?>>) -> f32
+  %x = memref.atomic_rmw maximumf %v, %d#1[%i, %i] : (f32, memref<?x4xf32, strided<[1, ?], offset: ?>>) -> f32
+  // CHECK: memref.prefetch %{{.*}}[%{{.*}}, %{{.*}}], write, locality<2>, instr : memref<4x?xf32, strided<[?, 1], offset: ?>>
+  memref.prefetch %d#0[%i, %i], write, locality<2>, instr : memref<4x?xf32, strided<[?, 1], offset: ?>>
+  return %offset, %strides#0 : index, index
+}
+
+// CHECK-LABEL: func.func @dma
+func.func @dma(%src: memref<64xf32>, %dst: memref<16xf32, 2>, %tag: memref<1xi32>, %i: index, %n: index) {
+  // CHECK: memref.dma_start %{{.*}}[%{{.*}}], %{{.*}}[%{{.*}}], %{{.*}}, %{{.*}}[%{{.*}}] : memref<64xf32>, memref<16xf32, 2>, memref<1xi32>
+  memref.dma_start %src[%i], %dst[%i], %n, %tag[%i] : memref<64xf32>, memref<16xf32, 2>, memref<1xi32>
+  // CHECK: memref.dma_start %{{.*}}[%{{.*}}], %{{.*}}[%{{.*}}], %{{.*}}, %{{.*}}[%{{.*}}], %{{.*}}, %{{.*}} : memref<64xf32>, memref<16xf32, 2>, memref<1xi32>
+  memref.dma_start %src[%i], %dst[%i], %n, %tag[%i], %n, %i : memref<64xf32>, memref<16xf32, 2>, memref<1xi32>
+  // CHECK: memref.dma_wait %{{.*}}[%{{.*}}], %{{.*}} : memref<1xi32>
+  memref.dma_wait %tag[%i], %n : memref<1xi32>
+  return
+}
+
+// -----
+
 // A global's initial value may be a resource blob, as weights are stored. (Its own chunk
 // for mlir-diff: mlir-opt drops blobs under --mlir-print-local-scope.)
 // CHECK-LABEL: memref.global "private" constant @weights : memref<2xf32> = dense_resource<blob1>
