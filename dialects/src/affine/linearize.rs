@@ -743,31 +743,46 @@ struct Run {
     length: usize,
 }
 
-/// `a * b` with the folds MLIR applies when it builds a product: constants fold, a
-/// constant goes right, `x * 1` is `x`, and `(x * c1) * c2` is `x * (c1 * c2)`.
+/// `a * b` with the folds MLIR applies when it builds a product: constants fold, the
+/// constant (or else the symbolic) factor goes right, `x * 1` is `x`, `x * 0` is 0,
+/// `(x * c1) * c2` is `x * (c1 * c2)` and `(x * c) * y` is `(x * y) * c`.
 fn multiply(a: AffineExpr, b: AffineExpr) -> AffineExpr {
-    if let (Some(x), Some(y)) = (a.as_constant(), b.as_constant())
+    let (ca, cb) = (a.as_constant(), b.as_constant());
+    if let (Some(x), Some(y)) = (ca, cb)
         && let Some(p) = x.checked_mul(y)
     {
         return AffineExpr::constant(p);
     }
-    let (a, b) = if a.as_constant().is_some() && b.as_constant().is_none() {
-        (b, a)
-    } else {
-        (a, b)
-    };
-    if let Some(c) = b.as_constant() {
+    let mul = |x: AffineExpr, y: AffineExpr| AffineExpr::binary(AffineBinaryKind::Mul, x, y);
+    if !a.is_symbolic_or_constant() && !b.is_symbolic_or_constant() {
+        return mul(a, b);
+    }
+    if !b.is_symbolic_or_constant() || (ca.is_some() && cb.is_none()) {
+        return multiply(b, a);
+    }
+    if let Some(c) = cb {
         if c == 1 {
             return a;
         }
-        if let Some((AffineBinaryKind::Mul, x, k)) = a.as_binary()
-            && let Some(k) = k.as_constant()
-            && let Some(p) = k.checked_mul(c)
-        {
-            return AffineExpr::binary(AffineBinaryKind::Mul, x.clone(), AffineExpr::constant(p));
+        if c == 0 {
+            return b;
         }
     }
-    AffineExpr::binary(AffineBinaryKind::Mul, a, b)
+    if let Some((AffineBinaryKind::Mul, x, k)) = a.as_binary()
+        && let Some(k) = k.as_constant()
+    {
+        match cb {
+            Some(c) => {
+                if let Some(p) = k.checked_mul(c) {
+                    return multiply(x.clone(), AffineExpr::constant(p));
+                }
+            }
+            None => {
+                return multiply(multiply(x.clone(), b), AffineExpr::constant(k));
+            }
+        }
+    }
+    mul(a, b)
 }
 
 /// The product of basis elements: constant, or an `affine.apply` of the dynamic ones
