@@ -10,7 +10,6 @@
 
 use tb_ir::affine::{AffineBinaryKind, AffineExpr, AffineMap};
 use tb_ir::attributes::AttrKind;
-use tb_ir::operation::OperationState;
 use tb_ir::registry::FoldResult;
 use tb_ir::rewrite::folder::constant_value;
 use tb_ir::rewrite::{PatternSet, RewritePattern, Rewriter};
@@ -18,6 +17,7 @@ use tb_ir::{Attr, Context, OpId, RegionId, Value};
 
 use super::scope::{affine_scope, is_valid_symbol};
 
+use super::min_max::replace_with_map_op;
 use super::{APPLY, MAX, MIN};
 
 fn constant_index(ctx: &Context, attr: Option<Attr>) -> Option<i64> {
@@ -87,10 +87,16 @@ pub(crate) fn fold_map_op(
 
 // ---- canonicalization patterns ----
 
-pub(crate) fn map_op_patterns(patterns: &mut PatternSet) {
-    for root in [APPLY, MIN, MAX] {
-        patterns.add(Box::new(SimplifyMapOperands { root }));
-    }
+pub(crate) fn apply_patterns(patterns: &mut PatternSet) {
+    patterns.add(Box::new(SimplifyMapOperands { root: APPLY }));
+}
+
+pub(crate) fn min_patterns(patterns: &mut PatternSet) {
+    super::min_max::min_max_patterns(patterns, MIN);
+}
+
+pub(crate) fn max_patterns(patterns: &mut PatternSet) {
+    super::min_max::min_max_patterns(patterns, MAX);
 }
 
 pub(crate) fn for_patterns(patterns: &mut PatternSet) {
@@ -257,8 +263,8 @@ fn mlir_form(e: &AffineExpr) -> AffineExpr {
 }
 
 /// `affine.apply`/`min`/`max` with their map and operands canonicalized.
-struct SimplifyMapOperands {
-    root: &'static str,
+pub(crate) struct SimplifyMapOperands {
+    pub(crate) root: &'static str,
 }
 
 impl RewritePattern for SimplifyMapOperands {
@@ -284,29 +290,7 @@ impl RewritePattern for SimplifyMapOperands {
         if simplified.map == bound.map && simplified.operands == bound.operands {
             return false;
         }
-        let result_ty = ctx.value_type(ctx.op(op).results[0]);
-        let loc = ctx.op(op).loc;
-        let attrs = ctx.op(op).attributes;
-        let ctx = rewriter.ctx_mut();
-        let map_attr = ctx.intern_attr(AttrKind::AffineMap(simplified.map));
-        let properties = ctx.dictionary_attr(vec![("map".to_string(), map_attr)]);
-        let name = ctx.intern_op_name(self.root);
-        let new_op = rewriter.create_op_before(
-            op,
-            OperationState {
-                name,
-                operands: simplified.operands,
-                result_types: vec![result_ty],
-                successors: Vec::new(),
-                num_regions: 0,
-                properties: Some(properties),
-                attributes: Vec::new(),
-                loc,
-            },
-        );
-        rewriter.ctx_mut().op_mut(new_op).attributes = attrs;
-        let result = rewriter.ctx().op(new_op).results[0];
-        rewriter.replace_op(op, &[result]);
+        replace_with_map_op(rewriter, op, self.root, simplified.map, simplified.operands);
         true
     }
 }

@@ -19,6 +19,8 @@
 
 mod asm;
 mod canonicalize;
+mod linearize;
+mod min_max;
 mod ops;
 mod scope;
 mod ssa_map;
@@ -100,25 +102,27 @@ const MAP_OF_INDICES: OpDef = OpDef {
     custom_assembly: Some((asm::parse_map_op, asm::print_map_op)),
     verify: Some(verify::map_op),
     fold: Some(canonicalize::fold_map_op),
-    canonicalize: Some(canonicalize::map_op_patterns),
     ..OpDef::EMPTY
 };
 
 static APPLY_DEF: OpDef = OpDef {
     name: APPLY,
     summary: "the single result of an affine map applied to index values",
+    canonicalize: Some(canonicalize::apply_patterns),
     ..MAP_OF_INDICES
 };
 
 static MIN_DEF: OpDef = OpDef {
     name: MIN,
     summary: "the smallest result of an affine map applied to index values",
+    canonicalize: Some(canonicalize::min_patterns),
     ..MAP_OF_INDICES
 };
 
 static MAX_DEF: OpDef = OpDef {
     name: MAX,
     summary: "the largest result of an affine map applied to index values",
+    canonicalize: Some(canonicalize::max_patterns),
     ..MAP_OF_INDICES
 };
 
@@ -249,6 +253,8 @@ static DELINEARIZE_INDEX_DEF: OpDef = OpDef {
     traits: PURE,
     custom_assembly: Some((asm::parse_delinearize, asm::print_delinearize)),
     verify: Some(verify::delinearize),
+    fold: Some(linearize::fold_delinearize),
+    canonicalize: Some(linearize::delinearize_patterns),
     ..OpDef::EMPTY
 };
 
@@ -268,6 +274,8 @@ static LINEARIZE_INDEX_DEF: OpDef = OpDef {
     attr_sized_operand_segments: true,
     custom_assembly: Some((asm::parse_linearize, asm::print_linearize)),
     verify: Some(verify::linearize),
+    fold: Some(linearize::fold_linearize),
+    canonicalize: Some(linearize::linearize_patterns),
     ..OpDef::EMPTY
 };
 
