@@ -14,6 +14,8 @@ use tb_ir::ods::OpKind;
 
 use super::{BR, CfOp, case_values, successor_operands};
 
+mod same_condition;
+
 pub(crate) fn br_patterns(patterns: &mut PatternSet) {
     patterns.add(Box::new(MergeSinglePredecessor));
     patterns.add(Box::new(SkipForwardingBlocks { root: BR }));
@@ -22,6 +24,7 @@ pub(crate) fn br_patterns(patterns: &mut PatternSet) {
 pub(crate) fn cond_br_patterns(patterns: &mut PatternSet) {
     patterns.add(Box::new(ConstantCondition));
     patterns.add(Box::new(IdenticalSuccessors));
+    patterns.add(Box::new(same_condition::CondBranchOnKnownCondition));
     patterns.add(Box::new(SkipForwardingBlocks {
         root: super::COND_BR,
     }));
@@ -30,6 +33,8 @@ pub(crate) fn cond_br_patterns(patterns: &mut PatternSet) {
 pub(crate) fn switch_patterns(patterns: &mut PatternSet) {
     patterns.add(Box::new(ResolveSwitch));
     patterns.add(Box::new(DropCasesLikeDefault));
+    patterns.add(Box::new(same_condition::SwitchOnKnownCase));
+    patterns.add(Box::new(same_condition::SwitchAfterDefault));
     patterns.add(Box::new(SkipForwardingBlocks {
         root: super::SWITCH,
     }));

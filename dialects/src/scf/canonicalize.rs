@@ -8,6 +8,9 @@ use tb_ir::operation::OperationState;
 use tb_ir::rewrite::{PatternSet, RewritePattern, Rewriter};
 use tb_ir::{Context, OpId, RegionId, TypeKind, Value};
 
+use super::canonicalize_if::{IfConditionPropagation, IfYieldsToSelect};
+use super::canonicalize_parallel::{MergeNestedParallel, ParallelSingleIterationDims};
+use super::successor_values;
 use super::verify::constant_int;
 use super::{
     EXECUTE_REGION, FOR, IF, INDEX_SWITCH, PARALLEL, REDUCE, WHILE, YIELD, for_bounds, for_inits,
@@ -17,6 +20,7 @@ use super::{
 pub(crate) fn for_patterns(patterns: &mut PatternSet) {
     patterns.add(Box::new(EraseDead { root: FOR }));
     patterns.add(Box::new(ForTrivialTripCount));
+    successor_values::add_patterns(patterns, FOR);
 }
 
 pub(crate) fn if_patterns(patterns: &mut PatternSet) {
@@ -24,6 +28,9 @@ pub(crate) fn if_patterns(patterns: &mut PatternSet) {
     patterns.add(Box::new(IfConstantCondition));
     patterns.add(Box::new(IfRemoveUnusedResults));
     patterns.add(Box::new(IfRemoveEmptyElse));
+    patterns.add(Box::new(IfConditionPropagation));
+    patterns.add(Box::new(IfYieldsToSelect));
+    successor_values::add_patterns(patterns, IF);
 }
 
 pub(crate) fn while_patterns(patterns: &mut PatternSet) {
@@ -35,16 +42,20 @@ pub(crate) fn execute_region_patterns(patterns: &mut PatternSet) {
         root: EXECUTE_REGION,
     }));
     patterns.add(Box::new(InlineExecuteRegion));
+    successor_values::add_patterns(patterns, EXECUTE_REGION);
 }
 
 pub(crate) fn index_switch_patterns(patterns: &mut PatternSet) {
     patterns.add(Box::new(EraseDead { root: INDEX_SWITCH }));
     patterns.add(Box::new(IndexSwitchConstant));
+    successor_values::add_patterns(patterns, INDEX_SWITCH);
 }
 
 pub(crate) fn parallel_patterns(patterns: &mut PatternSet) {
     patterns.add(Box::new(EraseDead { root: PARALLEL }));
     patterns.add(Box::new(ParallelZeroTrip));
+    patterns.add(Box::new(ParallelSingleIterationDims));
+    patterns.add(Box::new(MergeNestedParallel));
 }
 
 /// Moves the ops of `region`'s single block before `op`, its arguments replaced by `args`,
@@ -171,13 +182,34 @@ impl RewritePattern for ForTrivialTripCount {
         let (Some(lo), Some(hi), Some(s)) = (lo, hi, constant_int(ctx, step)) else {
             return false;
         };
-        // One iteration: lb < ub <= lb + step.
-        if s <= 0 || less_than(ctx, lb, lo.saturating_add(s), hi, unsigned) {
+        if s <= 0 {
             return false;
         }
         let Some(&region) = ctx.op(op).regions.first() else {
             return false;
         };
+        // More than one iteration (lb + step < ub): an empty body yielding only values
+        // defined outside the loop gives those values.
+        if less_than(ctx, lb, lo.saturating_add(s), hi, unsigned) {
+            let Some(block) = ctx.entry_block(region) else {
+                return false;
+            };
+            let Some(terminator) = ctx.block(block).last else {
+                return false;
+            };
+            let yielded = ctx.op(terminator).operands.to_vec();
+            let body_args = &ctx.block(block).args;
+            let only_outside = ctx.block(block).first == Some(terminator)
+                && ctx.op_name(terminator) == YIELD
+                && yielded.len() == ctx.op(op).results.len()
+                && yielded.iter().all(|v| !body_args.contains(v));
+            if !only_outside {
+                return false;
+            }
+            rewriter.replace_op(op, &yielded);
+            return true;
+        }
+        // One iteration: lb < ub <= lb + step.
         let mut args = vec![lb];
         args.extend(inits);
         replace_with_region(rewriter, op, region, &args)
@@ -325,6 +357,10 @@ impl RewritePattern for IfRemoveEmptyElse {
                 .is_some_and(|t| ctx.op_name(t) == YIELD);
         if !only_yield {
             return false;
+        }
+        // Erasing the yield through the rewriter records the change for the driver.
+        if let Some(terminator) = rewriter.ctx().block(block).last {
+            rewriter.erase_op(terminator);
         }
         rewriter.ctx_mut().erase_blocks(else_region, &blocks);
         true

@@ -23,7 +23,10 @@
 
 mod asm;
 mod canonicalize;
+mod canonicalize_if;
+mod canonicalize_parallel;
 mod ops;
+mod successor_values;
 mod verify;
 
 pub use ops::ScfOp;

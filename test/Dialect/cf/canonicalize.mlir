@@ -159,3 +159,60 @@ func.func @assert_true(%c: i1) {
   cf.assert %c, "kept"
   return
 }
+
+// -----
+
+// A branch on the condition that led to its block (from its only predecessor) is known.
+// CHECK-LABEL: func.func @cond_br_same_condition(
+// CHECK-SAME:    %[[C:.*]]: i1, %[[A:.*]]: i32, %[[B:.*]]: i32) -> i32 {
+// CHECK-NEXT:    cf.cond_br %[[C]], ^bb1, ^bb2
+// CHECK-NEXT:  ^bb1:
+// CHECK-NEXT:    return %[[A]] : i32
+// CHECK-NEXT:  ^bb2:
+// CHECK-NEXT:    return %[[B]] : i32
+func.func @cond_br_same_condition(%c: i1, %a: i32, %b: i32) -> i32 {
+  cf.cond_br %c, ^t, ^f
+^t:
+  cf.cond_br %c, ^ra, ^rb
+^f:
+  return %b : i32
+^ra:
+  return %a : i32
+^rb:
+  return %b : i32
+}
+
+// -----
+
+// A switch on the flag of the switch case that led here knows the flag's value; after
+// the default, the cases the first switch took elsewhere are impossible.
+// CHECK-LABEL: func.func @switch_same_flag(
+// CHECK-SAME:    %[[F:.*]]: i32, %[[A:.*]]: f32, %[[B:.*]]: f32, %[[C:.*]]: f32) -> f32 {
+// CHECK-NEXT:    cf.switch %[[F]] : i32, [
+// CHECK-NEXT:      default: ^bb1,
+// CHECK-NEXT:      7: ^bb2(%[[B]] : f32)
+// CHECK-NEXT:    ]
+// CHECK-NEXT:  ^bb1:
+// CHECK-NEXT:    cf.switch %[[F]] : i32, [
+// CHECK-NEXT:      default: ^bb2(%[[A]] : f32),
+// CHECK-NEXT:      8: ^bb2(%[[C]] : f32)
+// CHECK-NEXT:    ]
+func.func @switch_same_flag(%f: i32, %a: f32, %b: f32, %c: f32) -> f32 {
+  cf.switch %f : i32, [
+    default: ^dflt,
+    7: ^seven
+  ]
+^seven:
+  cf.switch %f : i32, [
+    default: ^out(%a : f32),
+    7: ^out(%b : f32)
+  ]
+^dflt:
+  cf.switch %f : i32, [
+    default: ^out(%a : f32),
+    7: ^out(%c : f32),
+    8: ^out(%c : f32)
+  ]
+^out(%r: f32):
+  return %r : f32
+}
