@@ -224,13 +224,97 @@ impl Verifier<'_> {
         let ctx = self.ctx;
         for (i, &v) in ctx.op(user).operands.iter().enumerate() {
             if !self.dominates(v, user) {
-                return Err(Diagnostic::error(
+                let error = Diagnostic::error(
                     ctx.op(user).loc,
                     format!("operand #{i} does not dominate this use"),
-                ));
+                );
+                return Err(self.with_definition_note(error, v, user));
             }
         }
         Ok(())
+    }
+
+    /// Adds the note that says where the offending operand `v` of `user` is defined, relative
+    /// to the use (same block, same region, enclosing region, ...), as MLIR words it.
+    fn with_definition_note(&self, error: Diagnostic, v: Value, user: OpId) -> Diagnostic {
+        let ctx = self.ctx;
+        let Some(use_block) = ctx.op(user).parent else {
+            return error;
+        };
+        let use_region = ctx.block(use_block).parent;
+        // How the definition's region relates to the use's: `(same, parent, child, neither)`.
+        let relation = |def_region: Option<RegionId>| -> usize {
+            if def_region == use_region {
+                0
+            } else if def_region.is_some_and(|r| self.region_is_proper_ancestor(r, use_region)) {
+                1
+            } else if use_region.is_some_and(|r| self.region_is_proper_ancestor(r, def_region)) {
+                2
+            } else {
+                3
+            }
+        };
+        match ctx.value(v).def {
+            ValueDef::Result { op: def, .. } => {
+                let Some(def_block) = ctx.op(def).parent else {
+                    return error;
+                };
+                let place = if def_block == use_block {
+                    "op in the same block"
+                } else {
+                    [
+                        "op in the same region",
+                        "op in a parent region",
+                        "op in a child region",
+                        "op is neither in a parent nor in a child region",
+                    ][relation(ctx.block(def_block).parent)]
+                };
+                let loc = ctx.op(def).loc;
+                error.with_note(loc, format!("operand defined here ({place})"))
+            }
+            ValueDef::BlockArgument { block, .. } => {
+                let def_region = ctx.block(block).parent;
+                let owner = def_region.and_then(|r| ctx.region(r).parent);
+                let loc = match owner {
+                    Some(owner) => ctx.op(owner).loc,
+                    None => ctx.op(user).loc,
+                };
+                let Some(region) = def_region else {
+                    return error.with_note(loc, " (block without parent)");
+                };
+                let index = ctx
+                    .region(region)
+                    .blocks
+                    .iter()
+                    .position(|&b| b == block)
+                    .unwrap_or_default();
+                let place = [
+                    "in the same region",
+                    "in a parent region",
+                    "in a child region",
+                    "neither in a parent nor in a child region",
+                ][relation(def_region)];
+                error.with_note(
+                    loc,
+                    format!("operand defined as a block argument (block #{index} {place})"),
+                )
+            }
+            ValueDef::Placeholder => error,
+        }
+    }
+
+    /// Whether `ancestor` strictly encloses `region` (through the ops that own regions).
+    fn region_is_proper_ancestor(&self, ancestor: RegionId, region: Option<RegionId>) -> bool {
+        let ctx = self.ctx;
+        let mut current = region;
+        while let Some(r) = current {
+            let parent_block = ctx.region(r).parent.and_then(|op| ctx.op(op).parent);
+            current = parent_block.and_then(|b| ctx.block(b).parent);
+            if current == Some(ancestor) {
+                return true;
+            }
+        }
+        false
     }
 
     fn dominates(&mut self, v: Value, user: OpId) -> bool {
