@@ -59,7 +59,8 @@ impl Verifier<'_> {
             };
             preorder.push(op);
             self.verify_structure(op)?;
-            // As in MLIR, an op's invariants and own verifier run before its nested ops.
+            // As in MLIR, an op's invariants and own verifier run before the checks of its
+            // blocks and before its nested ops.
             if let Some(info) = ctx.op_info_of(op) {
                 if let Some(def) = info.def {
                     crate::ods::verify_op(ctx, op, def)?;
@@ -71,6 +72,17 @@ impl Verifier<'_> {
                     verify_declaration_visibility(ctx, op, info.name)?;
                 }
             }
+            // A terminator's place is one of its own invariants, checked after its
+            // parent-op constraint as MLIR orders the traits.
+            if ctx.op_traits(op).is_some_and(|t| t.terminator) && ctx.op(op).next.is_some() {
+                return Err(Diagnostic::error(
+                    ctx.op(op).loc,
+                    "must be the last operation in the parent block",
+                ));
+            }
+            for &region in &ctx.op(op).regions {
+                self.verify_region(op, region)?;
+            }
             for &region in ctx.op(op).regions.iter().rev() {
                 for &block in ctx.region(region).blocks.iter().rev() {
                     stack.push(Step::BlockDone(op, block));
@@ -78,6 +90,10 @@ impl Verifier<'_> {
                     stack.extend(ops.into_iter().rev().map(Step::Op));
                 }
             }
+        }
+        // As in MLIR, dominance is checked once every op is known to be valid.
+        for &op in &preorder {
+            self.verify_dominance(op)?;
         }
         for &op in preorder.iter().rev() {
             let Some(info) = ctx.op_info_of(op) else {
@@ -88,6 +104,12 @@ impl Verifier<'_> {
             }
             if info.traits.symbol_table {
                 self.verify_symbol_table(op)?;
+            }
+        }
+        // As in MLIR, the symbols an op refers to are checked last.
+        for &op in &preorder {
+            if let Some(verify) = ctx.op_info_of(op).and_then(|i| i.def?.verify_symbol_uses) {
+                verify(ctx, op)?;
             }
         }
         Ok(())
@@ -106,9 +128,21 @@ impl Verifier<'_> {
             }
         }
         self.verify_successors(op)?;
-        let traits = ctx.op_traits(op);
-        for &region in &data.regions {
-            self.verify_region(op, region, traits)?;
+        // The single-block trait is one of the op's invariants.
+        if let Some(traits) = ctx.op_traits(op)
+            && traits.single_block
+            && let Some(index) = data
+                .regions
+                .iter()
+                .position(|&r| ctx.region(r).blocks.len() > 1)
+        {
+            return Err(Diagnostic::error(
+                data.loc,
+                format!(
+                    "'{}' op expects region #{index} to have 0 or 1 blocks",
+                    ctx.op_name(op)
+                ),
+            ));
         }
         Ok(())
     }
@@ -137,28 +171,12 @@ impl Verifier<'_> {
         Ok(())
     }
 
-    fn verify_region(
-        &mut self,
-        op: OpId,
-        region: RegionId,
-        traits: Option<crate::registry::OpTraits>,
-    ) -> Result<(), Diagnostic> {
+    /// The checks of `op`'s region and its blocks that MLIR makes after the op's own
+    /// invariants: the entry block has no predecessors, blocks that need a terminator are
+    /// not empty, and only a block's last op branches.
+    fn verify_region(&mut self, op: OpId, region: RegionId) -> Result<(), Diagnostic> {
         let ctx = self.ctx;
         let blocks = &ctx.region(region).blocks;
-        if let Some(traits) = traits
-            && traits.single_block
-            && blocks.len() > 1
-        {
-            let index = ctx.op(op).regions.iter().position(|&r| r == region);
-            return Err(Diagnostic::error(
-                ctx.op(op).loc,
-                format!(
-                    "'{}' op expects region #{} to have 0 or 1 blocks",
-                    ctx.op_name(op),
-                    index.unwrap_or_default()
-                ),
-            ));
-        }
         if let Some(&entry) = blocks.first() {
             // The entry block may not be a branch target.
             for &b in blocks {
@@ -187,17 +205,6 @@ impl Verifier<'_> {
                         "operation with block successors must terminate its parent block",
                     ));
                 }
-                if ctx.op_traits(inner).is_some_and(|t| t.terminator)
-                    && ctx.op(inner).next.is_some()
-                {
-                    return Err(Diagnostic::error(
-                        ctx.op(inner).loc,
-                        "must be the last operation in the parent block",
-                    ));
-                }
-                // Every use must see its definition: in CFG regions it must dominate the
-                // use, elsewhere it must at least live in an enclosing region.
-                self.verify_dominance(inner)?;
             }
         }
         Ok(())
@@ -219,7 +226,8 @@ impl Verifier<'_> {
         Ok(())
     }
 
-    /// Every operand of `user` (in a CFG region) must dominate it.
+    /// Every use must see its definition: in CFG regions it must dominate the use,
+    /// elsewhere it must at least live in an enclosing region.
     fn verify_dominance(&mut self, user: OpId) -> Result<(), Diagnostic> {
         let ctx = self.ctx;
         for (i, &v) in ctx.op(user).operands.iter().enumerate() {
