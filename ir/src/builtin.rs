@@ -52,7 +52,7 @@ fn verify_module(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     if let Some(&b) = blocks.first()
         && !ctx.block(b).args.is_empty()
     {
-        return err("expected body to have no arguments");
+        return err("region should have no arguments");
     }
     if let Some(name) = ctx.op_inherent_or_attr(op, "sym_name")
         && !matches!(ctx.attr_kind(name), AttrKind::String { ty: None, .. })

@@ -2,7 +2,8 @@
 //! `expected-warning`, `expected-note` and `expected-remark` comments in the source.
 //!
 //! Syntax, as in MLIR: `// expected-error {{substring}}` on the line of the diagnostic,
-//! `@+N`/`@-N` for N lines below/above, `@above`/`@below` for the adjacent line.
+//! `@+N`/`@-N` for N lines below/above, `@above`/`@below` for the nearest line above/below
+//! that holds no designator.
 
 use crate::diagnostics::Severity;
 
@@ -22,9 +23,15 @@ pub struct Expected {
 /// of `text`'s first line in its file. Malformed comments are returned as errors
 /// (line, message).
 pub fn parse_expectations(text: &str, first_line: u32) -> Result<Vec<Expected>, (u32, String)> {
-    let mut out = Vec::new();
+    let mut out: Vec<Expected> = Vec::new();
+    // As in MLIR, `@above`/`@below` skip lines that hold designators themselves: they name
+    // the nearest line above (below) without any.
+    let mut last_plain_line = first_line;
+    let mut below: Vec<usize> = Vec::new();
+    let mut line_no = first_line;
     for (i, line) in text.lines().enumerate() {
-        let line_no = first_line + i as u32;
+        line_no = first_line + i as u32;
+        let designators_before = out.len();
         let mut rest = line;
         while let Some(pos) = rest.find("expected-") {
             rest = &rest[pos + "expected-".len()..];
@@ -48,8 +55,11 @@ pub fn parse_expectations(text: &str, first_line: u32) -> Result<Vec<Expected>, 
                     .unwrap_or(r.len());
                 let spec = &r[..end];
                 target = match spec {
-                    "above" => line_no - 1,
-                    "below" => line_no + 1,
+                    "above" => last_plain_line,
+                    "below" => {
+                        below.push(out.len());
+                        line_no + 1
+                    }
                     _ => {
                         let delta: i64 = spec.parse().map_err(|_| {
                             (
@@ -85,6 +95,16 @@ pub fn parse_expectations(text: &str, first_line: u32) -> Result<Vec<Expected>, 
             });
             rest = &body[close + 2..];
         }
+        if out.len() == designators_before {
+            for index in below.drain(..) {
+                out[index].line = line_no;
+            }
+            last_plain_line = line_no;
+        }
+    }
+    // A dangling `@below` names the line after the text.
+    for index in below {
+        out[index].line = line_no + 1;
     }
     Ok(out)
 }
@@ -120,7 +140,16 @@ mod tests {
         assert_eq!(e.len(), 3);
         assert_eq!((e[0].line, e[0].message.as_str()), (11, "bad thing"));
         assert_eq!((e[1].line, e[1].severity), (12, Severity::Note));
-        assert_eq!(e[2].line, 12);
+        // Line 12 holds a designator, so `@above` names line 11, as in MLIR.
+        assert_eq!(e[2].line, 11);
+    }
+
+    #[test]
+    fn below_skips_designator_lines() {
+        let text = "// expected-error@below {{e}}\n// expected-note@below {{n}}\nop\n// expected-error@below {{dangling}}";
+        let e = parse_expectations(text, 1).unwrap();
+        assert_eq!((e[0].line, e[1].line), (3, 3));
+        assert_eq!(e[2].line, 5);
     }
 
     #[test]

@@ -170,6 +170,60 @@ pub fn lex(src: &[u8], pos: usize) -> Token {
     }
 }
 
+/// Whether `word` is an integer type (`i32`, `si8`, `ui1`): a token kind of its own in
+/// MLIR's lexer, so never an op name or a bare attribute.
+pub fn is_integer_type_keyword(word: &str) -> bool {
+    let digits = word
+        .strip_prefix("si")
+        .or_else(|| word.strip_prefix("ui"))
+        .or_else(|| word.strip_prefix('i'));
+    digits.is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// Why the error token starting at `start` is not a token, as MLIR's lexer says it: the
+/// offset its error points at and the message.
+pub fn error_message(src: &[u8], start: usize) -> (usize, &'static str) {
+    let at = |i: usize| src.get(start + i).copied().unwrap_or(0);
+    match at(0) {
+        b'"' => string_error(src, start),
+        b'@' if at(1) == b'"' => string_error(src, start + 1),
+        b'@' => (
+            start + 1,
+            "@ identifier expected to start with letter or '_'",
+        ),
+        b'#' => (start + 1, "invalid attribute name"),
+        b'%' => (start + 1, "invalid SSA name"),
+        b'^' => (start + 1, "invalid block name"),
+        b'!' => (start + 1, "invalid type identifier"),
+        b'.' => (start + 1, "expected three consecutive dots for an ellipsis"),
+        _ => (start, "unexpected character"),
+    }
+}
+
+/// Where and why the string literal starting at `start` (its opening quote) is malformed.
+fn string_error(src: &[u8], start: usize) -> (usize, &'static str) {
+    let mut i = start + 1;
+    while i < src.len() {
+        match src[i] {
+            b'"' => break,
+            b'\n' | b'\r' | 0x0b | 0x0c => return (i, "expected '\"' in string literal"),
+            b'\\' => {
+                let next = src.get(i + 1).copied().unwrap_or(0);
+                let hex = |b: Option<&u8>| b.is_some_and(u8::is_ascii_hexdigit);
+                if matches!(next, b'"' | b'\\' | b'n' | b't') {
+                    i += 2;
+                } else if hex(src.get(i + 1)) && hex(src.get(i + 2)) {
+                    i += 3;
+                } else {
+                    return (i, "unknown escape in string literal");
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    (src.len(), "expected '\"' in string literal")
+}
+
 fn lex_number(src: &[u8], start: usize) -> Token {
     let mut end = start;
     if src[start] == b'0'

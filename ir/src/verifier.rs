@@ -59,7 +59,8 @@ impl Verifier<'_> {
             };
             preorder.push(op);
             self.verify_structure(op)?;
-            // As in MLIR, an op's invariants and own verifier run before its nested ops.
+            // As in MLIR, an op's invariants and own verifier run before the checks of its
+            // blocks and before its nested ops.
             if let Some(info) = ctx.op_info_of(op) {
                 if let Some(def) = info.def {
                     crate::ods::verify_op(ctx, op, def)?;
@@ -71,6 +72,17 @@ impl Verifier<'_> {
                     verify_declaration_visibility(ctx, op, info.name)?;
                 }
             }
+            // A terminator's place is one of its own invariants, checked after its
+            // parent-op constraint as MLIR orders the traits.
+            if ctx.op_traits(op).is_some_and(|t| t.terminator) && ctx.op(op).next.is_some() {
+                return Err(Diagnostic::error(
+                    ctx.op(op).loc,
+                    "must be the last operation in the parent block",
+                ));
+            }
+            for &region in &ctx.op(op).regions {
+                self.verify_region(op, region)?;
+            }
             for &region in ctx.op(op).regions.iter().rev() {
                 for &block in ctx.region(region).blocks.iter().rev() {
                     stack.push(Step::BlockDone(op, block));
@@ -78,6 +90,10 @@ impl Verifier<'_> {
                     stack.extend(ops.into_iter().rev().map(Step::Op));
                 }
             }
+        }
+        // As in MLIR, dominance is checked once every op is known to be valid.
+        for &op in &preorder {
+            self.verify_dominance(op)?;
         }
         for &op in preorder.iter().rev() {
             let Some(info) = ctx.op_info_of(op) else {
@@ -88,6 +104,12 @@ impl Verifier<'_> {
             }
             if info.traits.symbol_table {
                 self.verify_symbol_table(op)?;
+            }
+        }
+        // As in MLIR, the symbols an op refers to are checked last.
+        for &op in &preorder {
+            if let Some(verify) = ctx.op_info_of(op).and_then(|i| i.def?.verify_symbol_uses) {
+                verify(ctx, op)?;
             }
         }
         Ok(())
@@ -106,9 +128,21 @@ impl Verifier<'_> {
             }
         }
         self.verify_successors(op)?;
-        let traits = ctx.op_traits(op);
-        for &region in &data.regions {
-            self.verify_region(op, region, traits)?;
+        // The single-block trait is one of the op's invariants.
+        if let Some(traits) = ctx.op_traits(op)
+            && traits.single_block
+            && let Some(index) = data
+                .regions
+                .iter()
+                .position(|&r| ctx.region(r).blocks.len() > 1)
+        {
+            return Err(Diagnostic::error(
+                data.loc,
+                format!(
+                    "'{}' op expects region #{index} to have 0 or 1 blocks",
+                    ctx.op_name(op)
+                ),
+            ));
         }
         Ok(())
     }
@@ -137,28 +171,12 @@ impl Verifier<'_> {
         Ok(())
     }
 
-    fn verify_region(
-        &mut self,
-        op: OpId,
-        region: RegionId,
-        traits: Option<crate::registry::OpTraits>,
-    ) -> Result<(), Diagnostic> {
+    /// The checks of `op`'s region and its blocks that MLIR makes after the op's own
+    /// invariants: the entry block has no predecessors, blocks that need a terminator are
+    /// not empty, and only a block's last op branches.
+    fn verify_region(&mut self, op: OpId, region: RegionId) -> Result<(), Diagnostic> {
         let ctx = self.ctx;
         let blocks = &ctx.region(region).blocks;
-        if let Some(traits) = traits
-            && traits.single_block
-            && blocks.len() > 1
-        {
-            let index = ctx.op(op).regions.iter().position(|&r| r == region);
-            return Err(Diagnostic::error(
-                ctx.op(op).loc,
-                format!(
-                    "'{}' op expects region #{} to have 0 or 1 blocks",
-                    ctx.op_name(op),
-                    index.unwrap_or_default()
-                ),
-            ));
-        }
         if let Some(&entry) = blocks.first() {
             // The entry block may not be a branch target.
             for &b in blocks {
@@ -187,17 +205,6 @@ impl Verifier<'_> {
                         "operation with block successors must terminate its parent block",
                     ));
                 }
-                if ctx.op_traits(inner).is_some_and(|t| t.terminator)
-                    && ctx.op(inner).next.is_some()
-                {
-                    return Err(Diagnostic::error(
-                        ctx.op(inner).loc,
-                        "must be the last operation in the parent block",
-                    ));
-                }
-                // Every use must see its definition: in CFG regions it must dominate the
-                // use, elsewhere it must at least live in an enclosing region.
-                self.verify_dominance(inner)?;
             }
         }
         Ok(())
@@ -219,18 +226,103 @@ impl Verifier<'_> {
         Ok(())
     }
 
-    /// Every operand of `user` (in a CFG region) must dominate it.
+    /// Every use must see its definition: in CFG regions it must dominate the use,
+    /// elsewhere it must at least live in an enclosing region.
     fn verify_dominance(&mut self, user: OpId) -> Result<(), Diagnostic> {
         let ctx = self.ctx;
         for (i, &v) in ctx.op(user).operands.iter().enumerate() {
             if !self.dominates(v, user) {
-                return Err(Diagnostic::error(
+                let error = Diagnostic::error(
                     ctx.op(user).loc,
                     format!("operand #{i} does not dominate this use"),
-                ));
+                );
+                return Err(self.with_definition_note(error, v, user));
             }
         }
         Ok(())
+    }
+
+    /// Adds the note that says where the offending operand `v` of `user` is defined, relative
+    /// to the use (same block, same region, enclosing region, ...), as MLIR words it.
+    fn with_definition_note(&self, error: Diagnostic, v: Value, user: OpId) -> Diagnostic {
+        let ctx = self.ctx;
+        let Some(use_block) = ctx.op(user).parent else {
+            return error;
+        };
+        let use_region = ctx.block(use_block).parent;
+        // How the definition's region relates to the use's: `(same, parent, child, neither)`.
+        let relation = |def_region: Option<RegionId>| -> usize {
+            if def_region == use_region {
+                0
+            } else if def_region.is_some_and(|r| self.region_is_proper_ancestor(r, use_region)) {
+                1
+            } else if use_region.is_some_and(|r| self.region_is_proper_ancestor(r, def_region)) {
+                2
+            } else {
+                3
+            }
+        };
+        match ctx.value(v).def {
+            ValueDef::Result { op: def, .. } => {
+                let Some(def_block) = ctx.op(def).parent else {
+                    return error;
+                };
+                let place = if def_block == use_block {
+                    "op in the same block"
+                } else {
+                    [
+                        "op in the same region",
+                        "op in a parent region",
+                        "op in a child region",
+                        "op is neither in a parent nor in a child region",
+                    ][relation(ctx.block(def_block).parent)]
+                };
+                let loc = ctx.op(def).loc;
+                error.with_note(loc, format!("operand defined here ({place})"))
+            }
+            ValueDef::BlockArgument { block, .. } => {
+                let def_region = ctx.block(block).parent;
+                let owner = def_region.and_then(|r| ctx.region(r).parent);
+                let loc = match owner {
+                    Some(owner) => ctx.op(owner).loc,
+                    None => ctx.op(user).loc,
+                };
+                let Some(region) = def_region else {
+                    return error.with_note(loc, " (block without parent)");
+                };
+                let index = ctx
+                    .region(region)
+                    .blocks
+                    .iter()
+                    .position(|&b| b == block)
+                    .unwrap_or_default();
+                let place = [
+                    "in the same region",
+                    "in a parent region",
+                    "in a child region",
+                    "neither in a parent nor in a child region",
+                ][relation(def_region)];
+                error.with_note(
+                    loc,
+                    format!("operand defined as a block argument (block #{index} {place})"),
+                )
+            }
+            ValueDef::Placeholder => error,
+        }
+    }
+
+    /// Whether `ancestor` strictly encloses `region` (through the ops that own regions).
+    fn region_is_proper_ancestor(&self, ancestor: RegionId, region: Option<RegionId>) -> bool {
+        let ctx = self.ctx;
+        let mut current = region;
+        while let Some(r) = current {
+            let parent_block = ctx.region(r).parent.and_then(|op| ctx.op(op).parent);
+            current = parent_block.and_then(|b| ctx.block(b).parent);
+            if current == Some(ancestor) {
+                return true;
+            }
+        }
+        false
     }
 
     fn dominates(&mut self, v: Value, user: OpId) -> bool {

@@ -56,3 +56,12 @@
 
 // Missing '=' in an alias definition.
 #missing 1
+
+// -----
+
+// Alias names may not contain a dot: those are reserved for dialects.
+#with.dot = 1 : i32
+
+// -----
+
+!with.dot = i32

@@ -136,3 +136,33 @@
 
 // Sparse indices and values of different lengths.
 "unreg.op"() {s = sparse<[[0]], [1, 2]> : tensor<4xi32>} : () -> ()
+
+// -----
+
+// A dense array of a bit width that is not a whole number of bytes.
+"unreg.op"() {a = array<i7: 1>} : () -> ()
+
+// -----
+
+// A dense array type must be followed by `:` or `>`.
+"unreg.op"() {a = array<i8)} : () -> ()
+
+// -----
+
+// A distinct ID must fit in 64 bits.
+"unreg.op"() {a = distinct[0x1FFFFFFFFFFFFFFFF]<1 : i32>} : () -> ()
+
+// -----
+
+// A distinct ID names one attribute: the error shows the first.
+"unreg.op"() {a = distinct[1]<1 : i32>, b = distinct[1]<2 : i32>} : () -> ()
+
+// -----
+
+// A bare word that is not a type is no attribute.
+"unreg.op"() {a = frobnicate} : () -> ()
+
+// -----
+
+// A malformed affine map is reported where it goes wrong, not as unclosed.
+"unreg.op"() {a = affine_map<(d0) -> (->, d0)} : () -> ()

@@ -122,3 +122,33 @@
 "unreg.op"() {d = dense<[[1, 2],
                          [3, 4],
                          [5, 6.5]]> : tensor<3x2xi32>} : () -> ()
+
+// -----
+
+// A decimal integer where a float element is expected: MLIR suggests a trailing dot.
+"unreg.op"() {a = dense<[1, 2.0]> : tensor<2xf32>} : () -> ()
+
+// -----
+
+// A boolean element of a wider integer type.
+"unreg.op"() {a = dense<true> : tensor<2xi8>} : () -> ()
+
+// -----
+
+// A negative element of an unsigned type.
+"unreg.op"() {a = dense<[1, -1]> : tensor<2xui8>} : () -> ()
+
+// -----
+
+// A complex element missing its comma.
+"unreg.op"() {a = dense<[(1)]> : tensor<1xcomplex<i32>>} : () -> ()
+
+// -----
+
+// A sparse index outside the shape: the error names the index and the type.
+"unreg.op"() {a = sparse<[[2, 0]], [1]> : tensor<2x2xi32>} : () -> ()
+
+// -----
+
+// An elements literal typed with a non-shaped type is reported at the attribute.
+"unreg.op"() {a = dense<1> : i32} : () -> ()

@@ -62,3 +62,28 @@ second line"} : () -> ()
 
 // A character that starts no token.
 "unreg.op"() {a = 1} : () -> () `
+
+// -----
+
+// A lone dot is an ellipsis missing its other two dots.
+func.func private @one_dot(.)
+
+// -----
+
+// A symbol name must start with a letter or an underscore.
+func.func private @$sym()
+
+// -----
+
+// A `!` must be followed by a type name.
+func.func private @bang(!)
+
+// -----
+
+// A `%` must be followed by a value name.
+"unreg.op"(%) : () -> ()
+
+// -----
+
+// A `#` must be followed by an attribute name.
+"unreg.op"() {a = #} : () -> ()

@@ -74,3 +74,14 @@
 
 // A fused location list with a non-location.
 "unreg.op"() : () -> () loc(fused["a", 1])
+
+// -----
+
+// An alias used as a location must name a location: the error shows what it names.
+#not_a_loc = 42 : i32
+"unreg.op"() : () -> () loc(#not_a_loc)
+
+// -----
+
+// A call site location needs `at` between callee and caller.
+"unreg.op"() : () -> () loc(callsite(unknown unknown))

@@ -149,3 +149,14 @@
 
 // dense_resource with a non-shaped type.
 "unreg.op"() {a = dense_resource<blob> : i32} : () -> ()
+
+// -----
+
+// Resources of a dialect that does not exist.
+{-#
+  dialect_resources: {
+    no_such_dialect: {
+      blob: "0x0100000001"
+    }
+  }
+#-}

@@ -125,3 +125,43 @@
 "unreg.op"() ({
   "unreg.use"(%missing) : (i32) -> ()
 }) : () -> ()
+
+// -----
+
+// A use before its definition in the same block: the note says where it is defined.
+func.func @use_before_def_same_block() {
+  "unreg.use"(%x) : (i32) -> ()
+  %x = "unreg.def"() : () -> i32
+  return
+}
+
+// -----
+
+// A use in a nested region of a value defined after the region's op.
+func.func @use_in_region_before_def() {
+  "unreg.wrap"() ({
+    "unreg.use"(%x) : (i32) -> ()
+  }) : () -> ()
+  %x = "unreg.def"() : () -> i32
+  return
+}
+
+// -----
+
+// A block argument used where its block does not dominate.
+func.func @block_argument_not_dominating() {
+  cf.br ^bb1(%x : i32)
+^bb1(%x : i32):
+  return
+}
+
+// -----
+
+// A region entry argument may not reuse a name already in use around it.
+func.func @entry_argument_reuses_name(%n: index) {
+  affine.for %i = 0 to 4 {
+    affine.for %i = 0 to 4 {
+    }
+  }
+  return
+}

@@ -112,3 +112,48 @@ x = "unreg.op"() : () -> i32
 "unreg.op"()
   {a = 1}
   () -> ()
+
+// -----
+
+// A dialect type body whose brackets do not match names the innermost open one.
+func.func private @unbalanced_body(!unreg.t<(]>)
+
+// -----
+
+// Successors on an op that is not a terminator.
+func.func @successors_on_non_terminator(%a: i32) {
+  %s = "arith.addi"(%a, %a)[^bb1] : (i32, i32) -> i32
+^bb1:
+  return
+}
+
+// -----
+
+// A block argument list needs value names.
+func.func @block_argument_without_name() {
+^bb1(i32):
+  return
+}
+
+// -----
+
+// A result list needs a name after each comma.
+func.func @result_list_trailing_comma() {
+  %a, = "unreg.op"() : () -> (i32, i32)
+  return
+}
+
+// -----
+
+// An unprefixed op name at the top level is looked up in `builtin`.
+frobnicate
+
+// -----
+
+// A redefined block name: no note, as in MLIR.
+func.func @block_redefinition() {
+^bb1:
+  return
+^bb1:
+  return
+}

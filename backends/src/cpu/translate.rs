@@ -39,7 +39,7 @@ impl DialectTranslation for FuncTranslation {
             FuncOp::Return => Some(function::return_op),
             FuncOp::Call => Some(function::call),
             // Functions are defined by the module translation, not as ops in a body.
-            FuncOp::Func => None,
+            FuncOp::Func | FuncOp::Constant => None,
         }
     }
 }

@@ -352,7 +352,7 @@ static DEFS: &[OpDef] = &[
             attr("predicate", CMPI_PREDICATE_ATTR).with_syntax(AttrSyntax::Enum(CMPI_PREDICATES))
         ],
         traits: PURE,
-        all_types_match: &[&["lhs", "rhs"]],
+        same_type_operands: true,
         format: Some("$predicate `,` $lhs `,` $rhs attr-dict `:` type($lhs)"),
         verify: Some(fold::verify_cmp),
         fold: Some(fold::cmpi),
@@ -369,7 +369,7 @@ static DEFS: &[OpDef] = &[
             FASTMATH[0],
         ],
         traits: PURE,
-        all_types_match: &[&["lhs", "rhs"]],
+        same_type_operands: true,
         format: Some(
             "$predicate `,` $lhs `,` $rhs (`fastmath` `` $fastmath^)? attr-dict `:` type($lhs)",
         ),

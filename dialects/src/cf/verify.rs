@@ -45,6 +45,12 @@ fn check_weights(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
             ),
         ));
     }
+    if !weights.is_empty() && weights.iter().all(|&w| w == 0) {
+        return Err(Diagnostic::error(
+            ctx.op(op).loc,
+            "branch weights cannot all be zero",
+        ));
+    }
     Ok(())
 }
 

@@ -59,21 +59,22 @@ pub(crate) fn parse_func(p: &mut OpAsmParser, state: &mut OperationParseState) -
         loop {
             let is_named = p.peek_operand();
             match named {
+                // Reported at the offending token, as MLIR does.
                 Some(n) if n != is_named => {
-                    return p.error(if n {
-                        "expected SSA identifier"
-                    } else {
-                        "expected type instead of SSA identifier"
-                    });
+                    let at = p.offset();
+                    return p.error_at(
+                        at,
+                        if n {
+                            "expected SSA identifier"
+                        } else {
+                            "expected type instead of SSA identifier"
+                        },
+                    );
                 }
                 _ => named = Some(is_named),
             }
             if is_named {
-                let at = p.offset();
                 let (arg, dict) = p.parse_region_argument_with_attrs()?;
-                if arguments.iter().any(|a| a.name == arg.name) {
-                    return p.error_at(at, "duplicate argument name");
-                }
                 inputs.push(arg.ty);
                 arg_dicts.push(dict);
                 arguments.push(arg);
@@ -131,7 +132,12 @@ pub(crate) fn parse_func(p: &mut OpAsmParser, state: &mut OperationParseState) -
     if p.peek_is(TokenKind::LBrace) {
         // With bare argument types the body spells its entry block (`^bb0(%a: f32):`), whose
         // arguments the verifier checks against the signature, as MLIR accepts it.
+        let at = p.offset();
         p.parse_region(region, arguments)?;
+        // `{}` would print as a declaration, so MLIR does not read it as a body.
+        if p.ctx().region(region).blocks.is_empty() {
+            return p.error_at(at, "expected non-empty function body");
+        }
     }
     state.regions.push(region);
     Ok(())

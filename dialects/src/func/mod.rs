@@ -1,4 +1,4 @@
-//! The `func` dialect: `func.func`, `func.return` and `func.call`, with MLIR's names,
+//! The `func` dialect: `func.func`, `func.return`, `func.call` and `func.constant`, with MLIR's names,
 //! traits, verification rules and custom syntax.
 
 mod asm;
@@ -10,7 +10,7 @@ use tb_ir::ods::constraint::{
     ANY_TYPE, DICTIONARY_ARRAY_ATTR, FLAT_SYMBOL_REF_ATTR, FUNCTION_TYPE_ATTR, STRING_ATTR,
     UNIT_ATTR,
 };
-use tb_ir::ods::{AttrSyntax, OpDef, attr, optional_attr, region, variadic};
+use tb_ir::ods::{AttrSyntax, OpDef, attr, operand, optional_attr, region, variadic};
 use tb_ir::registry::OpTraits;
 
 pub use ops::FuncOp;
@@ -19,6 +19,7 @@ pub use verify::signature;
 pub const FUNC: &str = "func.func";
 pub const RETURN: &str = "func.return";
 pub const CALL: &str = "func.call";
+pub const CONSTANT: &str = "func.constant";
 
 static FUNC_DEF: OpDef = OpDef {
     name: FUNC,
@@ -70,12 +71,27 @@ static CALL_DEF: OpDef = OpDef {
         optional_attr("no_inline", UNIT_ATTR),
     ],
     format: Some("$callee `(` $operands `)` attr-dict `:` functional-type($operands, results)"),
-    verify: Some(verify::call),
+    verify_symbol_uses: Some(verify::call),
+    ..OpDef::EMPTY
+};
+
+/// A function as a value: the symbol of a `func.func`, typed with its function type.
+static CONSTANT_DEF: OpDef = OpDef {
+    name: CONSTANT,
+    summary: "a function value: a reference to a func.func by symbol",
+    results: &[operand("result", ANY_TYPE)],
+    attributes: &[attr("value", FLAT_SYMBOL_REF_ATTR).with_syntax(AttrSyntax::Plain)],
+    traits: OpTraits {
+        pure: true,
+        ..OpDef::EMPTY.traits
+    },
+    format: Some("attr-dict $value `:` type(results)"),
+    verify_symbol_uses: Some(verify::constant),
     ..OpDef::EMPTY
 };
 
 pub fn register(ctx: &mut Context) -> Result<(), String> {
-    for def in [&FUNC_DEF, &RETURN_DEF, &CALL_DEF] {
+    for def in [&FUNC_DEF, &RETURN_DEF, &CALL_DEF, &CONSTANT_DEF] {
         ctx.register_op_def(def)?;
     }
     ctx.register_op_kinds::<FuncOp>()

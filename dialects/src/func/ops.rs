@@ -6,5 +6,6 @@ tb_ir::op_kinds! {
         Func = "func.func",
         Return = "func.return",
         Call = "func.call",
+        Constant = "func.constant",
     }
 }

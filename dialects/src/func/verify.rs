@@ -5,7 +5,7 @@ use tb_ir::printer::type_to_string;
 use tb_ir::symbol_table::{lookup_symbol, symbol_name};
 use tb_ir::{Context, Diagnostic, OpId, Type, TypeKind};
 
-use super::{CALL, FUNC, RETURN};
+use super::{CALL, CONSTANT, FUNC, RETURN};
 
 fn error(ctx: &Context, op: OpId, name: &str, message: String) -> Result<(), Diagnostic> {
     Err(Diagnostic::error(
@@ -240,8 +240,57 @@ pub(crate) fn call(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     }
     for (i, (&v, &want)) in data.results.iter().zip(&results).enumerate() {
         if ctx.value_type(v) != want {
-            return error(ctx, op, CALL, format!("result type mismatch at index {i}"));
+            // MLIR lists both result type lists, aligned, as notes.
+            let list = |types: &mut dyn Iterator<Item = Type>| {
+                types
+                    .map(|t| format!("'{}'", type_to_string(ctx, t)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            let actual = list(&mut data.results.iter().map(|&r| ctx.value_type(r)));
+            let expected = list(&mut results.iter().copied());
+            let loc = data.loc;
+            return Err(Diagnostic::error(
+                loc,
+                format!("'{CALL}' op result type mismatch at index {i}"),
+            )
+            .with_note(loc, format!("      op result types: {actual}"))
+            .with_note(loc, format!("function result types: {expected}")));
         }
+    }
+    Ok(())
+}
+
+/// `func.constant`: its symbol names a `func.func` (the nearest one in scope) whose type is
+/// the result's type.
+pub(crate) fn constant(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
+    let value = ctx.op_inherent_or_attr(op, "value");
+    let Some(AttrKind::SymbolRef { root, .. }) = value.map(|v| ctx.attr_kind(v)) else {
+        return Ok(()); // the attribute's constraint reports it
+    };
+    let target = lookup_symbol(ctx, op, root).filter(|&f| ctx.op_name(f) == FUNC);
+    let Some(target) = target else {
+        return error(
+            ctx,
+            op,
+            CONSTANT,
+            format!("reference to undefined function '{root}'"),
+        );
+    };
+    let function_type = ctx
+        .op_inherent_or_attr(target, "function_type")
+        .and_then(|a| match ctx.attr_kind(a) {
+            AttrKind::Type(ty) => Some(*ty),
+            _ => None,
+        });
+    let result = ctx.op(op).results.first().map(|&r| ctx.value_type(r));
+    if function_type != result {
+        return error(
+            ctx,
+            op,
+            CONSTANT,
+            "reference to function with mismatched type".into(),
+        );
     }
     Ok(())
 }

@@ -10,7 +10,7 @@ use super::{Env, ExecError, ExecResult, Handler, Interpreter};
 pub(super) fn handler(kind: FuncOp) -> Option<Handler> {
     match kind {
         FuncOp::Call => Some(call),
-        FuncOp::Func | FuncOp::Return => None,
+        FuncOp::Func | FuncOp::Return | FuncOp::Constant => None,
     }
 }
 

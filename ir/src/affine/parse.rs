@@ -297,11 +297,18 @@ impl<'a> Lexer<'a> {
                 Tok::Ident(&self.text[start..self.pos])
             }
             _ => {
-                let ch = self.text[start..].chars().next().unwrap_or('?');
-                return Err(error(
-                    start,
-                    format!("unexpected character '{}'", ch.escape_debug()),
-                ));
+                // MLIR's lexer reads `%`, `#`, `@`... as the start of other tokens.
+                let bytes = self.text.as_bytes();
+                return Err(match crate::lexer::lex(bytes, start).kind {
+                    crate::lexer::TokenKind::Error => {
+                        let (at, message) = crate::lexer::error_message(bytes, start);
+                        error(at, message)
+                    }
+                    crate::lexer::TokenKind::PercentIdent => {
+                        error(start, "unexpected ssa identifier")
+                    }
+                    _ => error(start, "unexpected character"),
+                });
             }
         };
         Ok(Token { tok, offset: start })
@@ -947,8 +954,9 @@ mod tests {
             ("(d0)[s0 -> (d0)", 8, "expected ']' in symbol list"),
             ("(d0) -> d0", 8, "expected '(' in affine map range"),
             ("(d0) -> (d0) x", 13, "expected end of input"),
-            ("(d0) -> (%x)", 9, "unexpected character '%'"),
-            ("(d0) -> (d0) é", 13, "unexpected character 'é'"),
+            ("(d0) -> (%x)", 9, "unexpected ssa identifier"),
+            ("(d0) -> (%)", 10, "invalid SSA name"),
+            ("(d0) -> (d0) é", 13, "unexpected character"),
             (
                 "(d0) : (d0 >= 0)",
                 0,

@@ -342,6 +342,20 @@ fn complete_types(
         operand_types.get_or_insert_with(|| vec![ty; operand_refs.len()]);
         result_types.get_or_insert_with(|| vec![ty; def.results.len()]);
     }
+    // `SameTypeOperands`: one known operand type stands for every operand.
+    if def.same_type_operands
+        && let Some(ty) = parsed
+            .operand_types
+            .iter()
+            .flatten()
+            .flatten()
+            .next()
+            .copied()
+    {
+        for (i, types) in parsed.operand_types.iter_mut().enumerate() {
+            types.get_or_insert_with(|| vec![ty; group_counts[i].max(1)]);
+        }
+    }
     for names in def.all_types_match {
         let known = names.iter().find_map(|n| named_known(def, &parsed, n));
         if let Some(ty) = known {

@@ -141,6 +141,13 @@ impl<'p, 'a> OpAsmParser<'p, 'a> {
         if self.parse_optional_literal(literal) {
             return Ok(());
         }
+        // MLIR reports a missing keyword at the token found instead, and missing
+        // punctuation right after what precedes it.
+        if literal.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
+            return self
+                .p
+                .error_at(self.p.tok.start, format!("expected '{literal}'"));
+        }
         self.p.error(format!("expected '{literal}'"))
     }
 
@@ -333,6 +340,11 @@ impl<'p, 'a> OpAsmParser<'p, 'a> {
     }
 
     pub fn parse_integer(&mut self, what: &str) -> PResult<i128> {
+        // As MLIR's custom-op `parseInteger`, a token that cannot start an integer is
+        // reported where it stands.
+        if !self.p.is(TokenKind::Integer) && !self.p.is(TokenKind::Minus) {
+            return self.p.error_at(self.p.tok.start, "expected integer value");
+        }
         self.p.parse_i128(what)
     }
 

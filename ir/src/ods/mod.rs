@@ -243,6 +243,8 @@ pub struct OpDef {
     pub traits: OpTraits,
     /// Operands and results all have one type.
     pub same_operands_and_result_type: bool,
+    /// MLIR's `SameTypeOperands`: every operand has the first operand's type.
+    pub same_type_operands: bool,
     /// Groups of operand/result names whose types must be equal.
     pub all_types_match: &'static [&'static [&'static str]],
     /// Several optional or variadic operand groups: sizes live in `operandSegmentSizes`.
@@ -254,6 +256,9 @@ pub struct OpDef {
     /// Ops of this dialect print without prefix inside this op's regions.
     pub default_dialect: Option<&'static str>,
     pub verify: Option<VerifyFn>,
+    /// Checks of the symbols the op refers to (MLIR's `verifySymbolUses`): they run once
+    /// every op, dominance included, has been verified.
+    pub verify_symbol_uses: Option<VerifyFn>,
     pub fold: Option<FoldFn>,
     pub canonicalize: Option<CanonicalizeFn>,
     pub infer_types: Option<InferTypesFn>,
@@ -284,12 +289,14 @@ impl OpDef {
             function_like: false,
         },
         same_operands_and_result_type: false,
+        same_type_operands: false,
         all_types_match: &[],
         attr_sized_operand_segments: false,
         format: None,
         custom_assembly: None,
         default_dialect: None,
         verify: None,
+        verify_symbol_uses: None,
         fold: None,
         canonicalize: None,
         infer_types: None,

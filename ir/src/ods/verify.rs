@@ -96,6 +96,12 @@ pub fn verify_op(ctx: &Context, op: OpId, def: &OpDef) -> Result<(), Diagnostic>
             return err("requires the same type for all operands and results".into());
         }
     }
+    if def.same_type_operands
+        && let Some((first, rest)) = operand_types.split_first()
+        && rest.iter().any(|t| t != first)
+    {
+        return err("requires all operands to have the same type".into());
+    }
     for names in def.all_types_match {
         let mut types = names
             .iter()

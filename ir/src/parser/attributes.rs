@@ -117,10 +117,11 @@ impl<'a> Parser<'a> {
                 "affine_map" | "affine_set" => self.parse_affine_attr(),
                 "strided" => self.parse_strided_attr(),
                 "loc" => self.parse_location_attr(),
-                _ => {
+                word if is_builtin_type_keyword(word) => {
                     let ty = self.parse_type()?;
                     Ok(self.ctx.type_attr(ty))
                 }
+                _ => self.error("expected attribute value"),
             },
             TokenKind::ExclaimIdent | TokenKind::LParen => {
                 let ty = self.parse_type()?;
@@ -316,6 +317,7 @@ impl<'a> Parser<'a> {
                 let value = self.check_integer(tok.start, negative, magnitude, ty, ATTR_RANGE)?;
                 Ok(self.ctx.integer_attr(value, ty))
             }
+            _ if negative => self.error("expected constant integer or floating point value"),
             _ => self.error("expected attribute value"),
         }
     }
@@ -437,11 +439,12 @@ impl<'a> Parser<'a> {
     // ---- dense ----
 
     fn parse_dense_attr(&mut self) -> PResult<Attr> {
+        let attr_at = self.tok.start;
         self.advance();
         self.expect(TokenKind::Less, "'<' after 'dense'")?;
         let literal_at = self.tok.start;
         let literal = self.parse_dense_literal()?;
-        let (ty, _, _) = self.parse_elements_type()?;
+        let (ty, _, _) = self.parse_elements_type(attr_at)?;
         self.build_dense(literal_at, literal, ty)
     }
 
@@ -456,7 +459,9 @@ impl<'a> Parser<'a> {
 
     /// `> : type` closing an elements literal: a shaped type with a static shape. Returns the
     /// type, its shape and where it was written.
-    fn parse_elements_type(&mut self) -> PResult<(Type, Vec<i64>, usize)> {
+    /// The `: type` after a `dense<...>`/`sparse<...>` literal; its errors point at the
+    /// attribute (at `attr_at`), as MLIR's do.
+    fn parse_elements_type(&mut self, attr_at: usize) -> PResult<(Type, Vec<i64>, usize)> {
         self.expect(TokenKind::Greater, "'>'")?;
         let ty_at = self.tok.start;
         let ty = match self.implied_elements_type.take() {
@@ -467,10 +472,10 @@ impl<'a> Parser<'a> {
             }
         };
         let Some(shape) = self.ctx.type_kind(ty).shape().map(<[i64]>::to_vec) else {
-            return self.error_at(ty_at, "elements literal must be a shaped type");
+            return self.error_at(attr_at, "elements literal must be a shaped type");
         };
         if shape.contains(&DYNAMIC) {
-            return self.error_at(ty_at, "elements literal type must have static shape");
+            return self.error_at(attr_at, "elements literal type must have static shape");
         }
         Ok((ty, shape, ty_at))
     }
@@ -530,7 +535,7 @@ impl<'a> Parser<'a> {
                 }
             };
             if values.is_empty() && count != 0 {
-                return self.shape_mismatch(at, &[0], &shape);
+                return self.no_elements_error(at, ty);
             }
             return Ok(self
                 .ctx
@@ -539,7 +544,7 @@ impl<'a> Parser<'a> {
         let data = match literal {
             DenseLiteral::Empty => {
                 if count != 0 {
-                    return self.shape_mismatch(at, &[0], &shape);
+                    return self.no_elements_error(at, ty);
                 }
                 DenseData {
                     splat: false,
@@ -554,7 +559,7 @@ impl<'a> Parser<'a> {
                 let Some(bytes) = bytes else {
                     return self.error_at(
                         str_at,
-                        "expected hex string (\"0x...\") in dense elements literal",
+                        "expected string containing hex digits starting with `0x`",
                     );
                 };
                 self.dense_from_hex(str_at, &bytes, element, count)?
@@ -567,6 +572,29 @@ impl<'a> Parser<'a> {
                 if !splat && literal_shape != shape {
                     return self.shape_mismatch(at, &literal_shape, &shape);
                 }
+                // MLIR counts a complex literal's numbers: two per element, a pair or not.
+                if matches!(self.ctx.type_kind(element), TypeKind::Complex(_)) {
+                    let parsed: i64 = scalars
+                        .iter()
+                        .map(|(s, _)| {
+                            if matches!(s, Scalar::Complex { .. }) {
+                                2
+                            } else {
+                                1
+                            }
+                        })
+                        .sum();
+                    let (expected, shown) = if splat { (2, element) } else { (2 * count, ty) };
+                    if (!splat || count != 0) && parsed != expected {
+                        return self.error_at(
+                            at,
+                            format!(
+                                "parsed {parsed} elements, but type ('{}') expected {expected} elements",
+                                crate::printer::type_to_string(self.ctx, shown)
+                            ),
+                        );
+                    }
+                }
                 let mut elements = Vec::with_capacity(scalars.len());
                 for (scalar, at) in scalars {
                     elements.push(self.dense_element(at, scalar, element)?);
@@ -576,6 +604,16 @@ impl<'a> Parser<'a> {
         };
         let data = normalize_splat(data, count);
         Ok(self.ctx.intern_attr(AttrKind::DenseElements { ty, data }))
+    }
+
+    fn no_elements_error<T>(&self, at: usize, ty: Type) -> PResult<T> {
+        self.error_at(
+            at,
+            format!(
+                "parsed zero elements, but type ('{}') expected at least 1",
+                crate::printer::type_to_string(self.ctx, ty)
+            ),
+        )
     }
 
     fn shape_mismatch<T>(&self, at: usize, literal: &[i64], ty: &[i64]) -> PResult<T> {
@@ -591,6 +629,7 @@ impl<'a> Parser<'a> {
 
     /// `sparse<indices, values> : type` or `sparse<> : type`.
     fn parse_sparse_attr(&mut self) -> PResult<Attr> {
+        let attr_at = self.tok.start;
         self.advance();
         self.expect(TokenKind::Less, "'<' after 'sparse'")?;
         let mut index_shape = vec![0, 0];
@@ -608,6 +647,10 @@ impl<'a> Parser<'a> {
                         magnitude,
                         ..
                     } if magnitude <= i64::MAX as u128 => indices.push(magnitude as i64),
+                    Scalar::Float(_) => {
+                        return self
+                            .error_at(at, "expected integer elements, but parsed floating-point");
+                    }
                     _ => return self.error_at(at, "expected a non-negative integer sparse index"),
                 }
             }
@@ -615,17 +658,31 @@ impl<'a> Parser<'a> {
             let at = self.tok.start;
             values_literal = Some((at, self.parse_dense_literal()?));
         }
-        let (ty, shape, ty_at) = self.parse_elements_type()?;
+        let (ty, shape, _) = self.parse_elements_type(attr_at)?;
         let element = self.ctx.type_kind(ty).element().expect("shaped");
         let rank = shape.len().max(1);
-        for (i, &index) in indices.iter().enumerate() {
-            let dim = shape.get(i % rank).copied().unwrap_or(1);
-            if index >= dim {
+        // One coordinate written alone stands for the same value in every dimension.
+        let coordinates: Vec<Vec<i64>> = if index_shape.is_empty() {
+            indices
+                .first()
+                .map(|&i| vec![i; rank])
+                .into_iter()
+                .collect()
+        } else {
+            indices.chunks(rank).map(<[i64]>::to_vec).collect()
+        };
+        for (number, index) in coordinates.iter().enumerate() {
+            let outside = index
+                .iter()
+                .enumerate()
+                .any(|(d, &i)| i >= shape.get(d).copied().unwrap_or(1));
+            if outside {
                 return self.error_at(
-                    ty_at,
+                    attr_at,
                     format!(
-                        "sparse index #{} is not contained within the value shape",
-                        i / rank
+                        "sparse index #{number} is not contained within the value shape, with index=[{}], and type='{}'",
+                        join(index),
+                        crate::printer::type_to_string(self.ctx, ty)
                     ),
                 );
             }
@@ -660,19 +717,35 @@ impl<'a> Parser<'a> {
 
     /// `distinct[id]<attr>`
     fn parse_distinct_attr(&mut self) -> PResult<Attr> {
+        let at = self.tok.start;
         self.advance();
         self.expect(TokenKind::LSquare, "'[' after 'distinct'")?;
-        let id = self.parse_u64("distinct ID")?;
+        if !self.is(TokenKind::Integer) {
+            return self.error("expected distinct ID");
+        }
+        let id_tok = self.advance();
+        let Some(id) = super::parse_u128(self.text(id_tok)).and_then(|v| u64::try_from(v).ok())
+        else {
+            return Err(self.error_at_token("expected an unsigned 64-bit integer"));
+        };
         self.expect(TokenKind::RSquare, "']' to close distinct ID")?;
         self.expect(TokenKind::Less, "'<' after distinct ID")?;
-        let inner_at = self.tok.start;
-        let inner = self.parse_attribute()?;
-        self.expect(TokenKind::Greater, "'>' to close distinct attribute")?;
+        // `distinct[N]<>` refers to the unit attribute.
+        let inner = if self.consume_if(TokenKind::Greater) {
+            self.ctx.unit_attr()
+        } else {
+            let inner = self.parse_attribute()?;
+            self.expect(TokenKind::Greater, "'>' to close distinct attribute")?;
+            inner
+        };
         match self.distinct_ids.get(&id) {
             Some(&prev) if prev != inner => {
                 return self.error_at(
-                    inner_at,
-                    "referenced attribute does not match previous definition",
+                    at,
+                    format!(
+                        "referenced attribute does not match previous definition: {}",
+                        crate::printer::attr_to_string(self.ctx, prev)
+                    ),
                 );
             }
             _ => {
@@ -727,10 +800,10 @@ impl<'a> Parser<'a> {
             self.advance();
             let re_at = self.tok.start;
             let re = self.parse_scalar_part()?;
-            self.expect(TokenKind::Comma, "',' in complex literal")?;
+            self.expect(TokenKind::Comma, "',' between complex elements")?;
             let im_at = self.tok.start;
             let im = self.parse_scalar_part()?;
-            self.expect(TokenKind::RParen, "')' in complex literal")?;
+            self.expect(TokenKind::RParen, "')' after complex elements")?;
             return Ok(Scalar::Complex {
                 re: (re, re_at),
                 im: (im, im_at),
@@ -811,6 +884,16 @@ impl<'a> Parser<'a> {
                 },
             ) if magnitude <= 1 => Ok(DenseElement::Int(magnitude as i128)),
             (
+                TypeKind::Integer {
+                    signedness: Signedness::Unsigned,
+                    ..
+                },
+                Scalar::Int { negative: true, .. },
+            ) => self.error_at(
+                at,
+                "expected unsigned integer elements, but parsed negative value",
+            ),
+            (
                 TypeKind::Integer { .. } | TypeKind::Index,
                 Scalar::Int {
                     negative,
@@ -825,7 +908,7 @@ impl<'a> Parser<'a> {
                 ELEMENT_RANGE,
             )?)),
             (TypeKind::Integer { .. } | TypeKind::Index, Scalar::Bool(_)) => {
-                self.error_at(at, "expected integer elements, but parsed boolean")
+                self.error_at(at, "expected i1 type for 'true' or 'false' values")
             }
             (TypeKind::Integer { .. } | TypeKind::Index, _) => {
                 self.error_at(at, "expected integer elements, but parsed floating-point")
@@ -853,10 +936,8 @@ impl<'a> Parser<'a> {
                 }
                 Ok(DenseElement::Float(magnitude))
             }
-            (TypeKind::Float(_), Scalar::Int { .. }) => {
-                self.error_at(at, "expected floating-point elements, but parsed integer")
-            }
-            (TypeKind::Float(_), _) => self.error_at(at, "expected floating-point elements"),
+            (TypeKind::Float(_), Scalar::Int { hex, .. }) => Err(integer_for_float_error(at, hex)),
+            (TypeKind::Float(_), _) => self.error_at(at, "expected floating point literal"),
             (TypeKind::Complex(inner), Scalar::Complex { re, im }) => match *self
                 .ctx
                 .type_kind(inner)
@@ -876,11 +957,7 @@ impl<'a> Parser<'a> {
                             magnitude,
                             hex: true,
                         } if kind.width() >= 128 || magnitude >> kind.width() == 0 => Ok(magnitude),
-                        ScalarPart::Int { .. } => Err(ParseError {
-                            offset: at,
-                            message: "expected floating-point elements, but parsed integer".into(),
-                            notes: vec![],
-                        }),
+                        ScalarPart::Int { hex, .. } => Err(integer_for_float_error(at, hex)),
                     };
                     Ok(DenseElement::ComplexFloat(part(re)?, part(im)?))
                 }
@@ -1028,7 +1105,7 @@ impl<'a> Parser<'a> {
             }
         };
         if !self.ctx.type_kind(ty).is_shaped() {
-            return self.error_at(ty_at, "expected a shaped type for dense_resource elements");
+            return self.error_at(ty_at, "`dense_resource` expected a shaped type");
         }
         Ok(self.ctx.intern_attr(AttrKind::DenseResource { handle, ty }))
     }
@@ -1045,14 +1122,33 @@ impl<'a> Parser<'a> {
                 signedness: Signedness::Signless,
             } => false,
             TypeKind::Float(FloatKind::F32 | FloatKind::F64) => true,
-            _ => return self.error_at(
-                ty_at,
-                "expected integer or float type, got: unsupported element type for array attribute",
-            ),
+            // MLIR's checks, in its order, before what TensorBind does not store.
+            TypeKind::Integer { width, .. } if width != 1 && width % 8 != 0 => {
+                return self.error_at(ty_at, "element type bitwidth must be a multiple of 8");
+            }
+            TypeKind::Float(kind) if kind.width() % 8 != 0 => {
+                return self.error_at(ty_at, "element type bitwidth must be a multiple of 8");
+            }
+            TypeKind::Integer { .. } | TypeKind::Index | TypeKind::Float(_) => {
+                return self.error_at(
+                    ty_at,
+                    "expected integer or float type, got: unsupported element type for array attribute",
+                );
+            }
+            _ => {
+                return self.error_at(
+                    ty_at,
+                    format!(
+                        "expected integer or float type, got: {}",
+                        crate::printer::type_to_string(self.ctx, element)
+                    ),
+                );
+            }
         };
         let mut ints = Vec::new();
         let mut floats = Vec::new();
-        if self.consume_if(TokenKind::Colon) {
+        if !self.is(TokenKind::Greater) {
+            self.expect(TokenKind::Colon, "':' after dense array type")?;
             loop {
                 let at = self.tok.start;
                 let scalar = self.parse_dense_scalar()?;
@@ -1104,7 +1200,10 @@ impl<'a> Parser<'a> {
         if !self.is(TokenKind::Less) {
             return self.error(format!("expected '<' after '{keyword}'"));
         }
-        let body = self.capture_affine_body()?;
+        let body = match self.capture_affine_body() {
+            Ok(body) => body,
+            Err(unclosed) => return Err(self.unclosed_affine_error(keyword, unclosed)),
+        };
         let body_offset = body.as_ptr() as usize - self.src.as_ptr() as usize;
         let kind = if keyword == "affine_map" {
             affine::parse_affine_map(body).map(AttrKind::AffineMap)
@@ -1136,6 +1235,32 @@ impl<'a> Parser<'a> {
         let end = results.as_ptr() as usize - self.src.as_ptr() as usize + results.len() + 1;
         let text = &self.src[start..end];
         affine::parse_affine_map(text).or_else(|e| self.error_at(start + e.offset, e.message))
+    }
+
+    /// Why an `affine_map<`/`affine_set<` (the current token is its `<`) has no closing
+    /// `>`. MLIR reads the map token by token, so a malformed map on the line is reported
+    /// where it goes wrong; only a well-formed one is reported as unclosed.
+    fn unclosed_affine_error(&self, keyword: &str, unclosed: ParseError) -> ParseError {
+        let start = self.tok.start + 1;
+        let rest = &self.src[start..];
+        let mut line = &rest[..rest.find('\n').unwrap_or(rest.len())];
+        if let Some(comment) = line.find("//") {
+            line = &line[..comment];
+        }
+        let line = line.trim_end();
+        let parsed = if keyword == "affine_map" {
+            affine::parse_affine_map(line).map(|_| ())
+        } else {
+            affine::parse_integer_set(line).map(|_| ())
+        };
+        match parsed {
+            Err(e) if e.offset < line.len() && e.message != "expected end of input" => ParseError {
+                offset: start + e.offset,
+                message: e.message,
+                notes: vec![],
+            },
+            _ => unclosed,
+        }
     }
 
     /// The text between `<` and the matching `>` of an affine map or set, where `<` and
@@ -1247,4 +1372,32 @@ fn join(shape: &[i64]) -> String {
         .map(i64::to_string)
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// MLIR's error for an integer literal where a float element is expected: a decimal one
+/// needs a trailing dot, a hexadecimal one (a bit pattern) may not be negated.
+fn integer_for_float_error(at: usize, hex: bool) -> ParseError {
+    if hex {
+        return ParseError {
+            offset: at,
+            message: "hexadecimal float literal should not have a leading minus".into(),
+            notes: vec![],
+        };
+    }
+    ParseError {
+        offset: at,
+        message: "unexpected decimal integer literal for a floating point value".into(),
+        notes: vec![(at, "add a trailing dot to make the literal a float".into())],
+    }
+}
+
+/// Whether a bare identifier starts a builtin type (`i32`, `f16`, `index`, `tensor`...), so
+/// that an attribute written there is a type attribute.
+fn is_builtin_type_keyword(word: &str) -> bool {
+    crate::lexer::is_integer_type_keyword(word)
+        || FloatKind::from_keyword(word).is_some()
+        || matches!(
+            word,
+            "index" | "none" | "tensor" | "memref" | "vector" | "complex" | "tuple"
+        )
 }

@@ -29,7 +29,10 @@ impl<'a> Parser<'a> {
                     if self.ctx.location_kind(attr).is_none() {
                         return self.error_at(
                             tok.start,
-                            "expected location, but found a non-location attribute alias",
+                            format!(
+                                "expected location, but found '{}'",
+                                crate::printer::attr_to_string(self.ctx, attr)
+                            ),
                         );
                     }
                     TrailingLoc::Known(attr)
@@ -79,9 +82,12 @@ impl<'a> Parser<'a> {
                 let name = &self.text(tok)[1..];
                 match self.attr_aliases.get(name) {
                     Some(&attr) if self.ctx.location_kind(attr).is_some() => Ok(attr),
-                    Some(_) => self.error_at(
+                    Some(&attr) => self.error_at(
                         tok.start,
-                        "expected location, but found a non-location attribute alias",
+                        format!(
+                            "expected location, but found '{}'",
+                            crate::printer::attr_to_string(self.ctx, attr)
+                        ),
                     ),
                     None => self.error_at(tok.start, format!("undefined symbol alias id '{name}'")),
                 }
@@ -97,7 +103,7 @@ impl<'a> Parser<'a> {
                     self.expect(TokenKind::LParen, "'(' in callsite location")?;
                     let callee = self.parse_location_body()?;
                     if !self.consume_keyword("at") {
-                        return self.error("expected 'at' in callsite");
+                        return self.error("expected 'at' in callsite location");
                     }
                     let caller = self.parse_location_body()?;
                     self.expect(TokenKind::RParen, "')' in callsite location")?;

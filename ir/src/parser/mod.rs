@@ -227,31 +227,36 @@ impl<'a> Parser<'a> {
 
     pub(crate) fn error_here(&self, message: impl Into<String>) -> ParseError {
         let message = message.into();
-        // A bad character gets its own message, as it is what the user must fix.
+        // A malformed token gets the lexer's message, as it is what the user must fix.
         if self.tok.kind == TokenKind::Error {
-            let c = self.src[self.tok.start..].chars().next().unwrap_or(' ');
-            if c == '"' || c == '@' {
-                return ParseError {
-                    offset: self.tok.start,
-                    message: "expected '\"' in string literal".into(),
-                    notes: vec![],
-                };
-            }
+            let (offset, message) = crate::lexer::error_message(self.bytes, self.tok.start);
             return ParseError {
-                offset: self.tok.start,
-                // Escaped: a control character (NUL...) must not reach the terminal raw.
-                message: format!("unexpected character '{}'", c.escape_debug()),
+                offset,
+                message: message.into(),
                 notes: vec![],
             };
         }
-        let offset = if message.starts_with("expected") {
-            self.wrong_token_offset()
+        if message.starts_with("expected") {
+            return ParseError {
+                offset: self.wrong_token_offset(),
+                message,
+                notes: vec![],
+            };
+        }
+        self.error_at_token(message)
+    }
+
+    /// An error at the current token, or at the last character when the input is over,
+    /// as MLIR places `emitError()` without a location.
+    pub(crate) fn error_at_token(&self, message: impl Into<String>) -> ParseError {
+        let offset = if self.tok.kind == TokenKind::Eof {
+            self.tok.start.saturating_sub(1)
         } else {
             self.tok.start
         };
         ParseError {
             offset,
-            message,
+            message: message.into(),
             notes: vec![],
         }
     }
@@ -402,15 +407,10 @@ impl<'a> Parser<'a> {
                         b']' => b'[',
                         _ => b'{',
                     };
-                    if stack.pop() != Some(want) {
-                        return self.error_at(
-                            i,
-                            format!(
-                                "unbalanced '{}' character in pretty dialect name",
-                                c as char
-                            ),
-                        );
+                    if stack.last() != Some(&want) {
+                        return self.unbalanced_body_error(open_at, &stack);
                     }
+                    stack.pop();
                     if stack.is_empty() {
                         let body = &self.src[open_at + 1..i];
                         self.reset_to(i + 1);
@@ -425,11 +425,28 @@ impl<'a> Parser<'a> {
                     i = t.end;
                     continue;
                 }
+                // A NUL ends the body as the end of the buffer does.
+                0 => break,
                 _ => {}
             }
             i += 1;
         }
-        self.error_at(open_at, "unbalanced delimiter in dialect body")
+        self.unbalanced_body_error(open_at, &stack)
+    }
+
+    /// MLIR's error for a dialect body whose brackets do not match: it names the innermost
+    /// bracket still open and points at the body's opening `<`.
+    fn unbalanced_body_error<T>(&self, open_at: usize, open: &[u8]) -> PResult<T> {
+        match open.last() {
+            Some(&c) => self.error_at(
+                open_at,
+                format!(
+                    "unbalanced '{}' character in pretty dialect name",
+                    c as char
+                ),
+            ),
+            None => self.error_at(open_at, "unexpected nul or EOF in pretty dialect name"),
+        }
     }
 
     // ---- top level ----
@@ -485,7 +502,7 @@ impl<'a> Parser<'a> {
         if name.contains('.') {
             return self.error_at(
                 tok.start,
-                "expected attribute alias name without a dialect namespace ('.')",
+                "attribute names with a '.' are reserved for dialect-defined names",
             );
         }
         if self.attr_aliases.contains_key(name) {
@@ -506,7 +523,7 @@ impl<'a> Parser<'a> {
         if name.contains('.') {
             return self.error_at(
                 tok.start,
-                "expected type alias name without a dialect namespace ('.')",
+                "type names with a '.' are reserved for dialect-defined names",
             );
         }
         if self.type_aliases.contains_key(name) {
@@ -524,10 +541,7 @@ impl<'a> Parser<'a> {
         self.parse_comma_list_until(TokenKind::FileMetadataEnd, |p| {
             let key_tok = p.tok;
             if !p.is(TokenKind::BareIdent) {
-                return p.error_at(
-                    p.tok.start,
-                    "expected identifier key in file metadata dictionary",
-                );
+                return Err(p.error_at_token("expected identifier key in file metadata dictionary"));
             }
             p.advance();
             p.expect(TokenKind::Colon, "':'")?;
@@ -557,6 +571,15 @@ impl<'a> Parser<'a> {
             let owner = p.text(owner_tok);
             p.expect(TokenKind::Colon, "':'")?;
             p.expect(TokenKind::LBrace, "'{'")?;
+            // Only a known dialect with resources (here `builtin`) may own a section.
+            if !external && owner != "builtin" {
+                if !p.ctx.is_dialect_registered(owner) {
+                    return p.error_at(owner_tok.start, format!("dialect '{owner}' is unknown"));
+                }
+                return p.error(format!(
+                    "unexpected 'resource' section for dialect '{owner}'"
+                ));
+            }
             p.parse_comma_list_until(TokenKind::RBrace, |p| {
                 let key = match p.tok.kind {
                     TokenKind::BareIdent => p.take_text().to_string(),
@@ -575,13 +598,6 @@ impl<'a> Parser<'a> {
                         .or_default()
                         .push((key, value));
                     return Ok(());
-                }
-                if owner != "builtin" {
-                    // No dialect but `builtin` owns resources here.
-                    return p.error_at(
-                        owner_tok.start,
-                        format!("unexpected 'resource' section for dialect '{owner}'"),
-                    );
                 }
                 let value_tok = p.tok;
                 let blob = p.parse_string("resource blob")?;
@@ -638,7 +654,10 @@ impl<'a> Parser<'a> {
             if self.ctx.location_kind(loc).is_none() {
                 return self.error_at(
                     offset,
-                    "expected location, but found a non-location attribute alias",
+                    format!(
+                        "expected location, but found '{}'",
+                        crate::printer::attr_to_string(self.ctx, loc)
+                    ),
                 );
             }
             match target {

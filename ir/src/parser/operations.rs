@@ -98,7 +98,7 @@ impl<'a> Parser<'a> {
         let mut groups = Vec::new();
         if self.is(TokenKind::PercentIdent) {
             loop {
-                let tok = self.expect(TokenKind::PercentIdent, "SSA value name")?;
+                let tok = self.expect(TokenKind::PercentIdent, "valid ssa identifier")?;
                 let name = self.text(tok)[1..].to_string();
                 let mut count = 1;
                 if self.consume_if(TokenKind::Colon) {
@@ -123,7 +123,10 @@ impl<'a> Parser<'a> {
         }
         let op = match self.tok.kind {
             TokenKind::String => self.parse_generic_operation()?,
-            TokenKind::BareIdent => self.parse_custom_operation(!groups.is_empty())?,
+            // MLIR lexes `i32`, `si8`... as integer types, which never name an op.
+            TokenKind::BareIdent if !crate::lexer::is_integer_type_keyword(self.text(self.tok)) => {
+                self.parse_custom_operation(!groups.is_empty())?
+            }
             _ => return self.error("expected operation name in quotes"),
         };
         if let Some(loc) = self.parse_optional_trailing_loc()? {
@@ -182,6 +185,14 @@ impl<'a> Parser<'a> {
         })?;
         self.expect(TokenKind::RParen, "')' to end operand list")?;
         let mut successors = Vec::new();
+        if self.is(TokenKind::LSquare)
+            && self
+                .ctx
+                .op_info(&name)
+                .is_some_and(|info| !info.traits.terminator)
+        {
+            return self.error_at(self.tok.start, "successors in non-terminator");
+        }
         if self.consume_if(TokenKind::LSquare) {
             // As in MLIR, `[]` is not an empty successor list: a list is non-empty.
             if self.is(TokenKind::RSquare) {
@@ -216,8 +227,8 @@ impl<'a> Parser<'a> {
         if self.consume_if(TokenKind::LParen) {
             let info = self.ctx.op_info(&name);
             let isolated = info.is_some_and(|i| i.traits.isolated_from_above);
-            let default_dialect = info.and_then(|i| i.default_dialect).unwrap_or("");
-            self.default_dialects.push(default_dialect);
+            // As in MLIR, only custom assembly sets the default dialect: the regions of a
+            // generic op resolve unprefixed names as the enclosing custom op says.
             loop {
                 let region = self.ctx.create_region(Some(op));
                 self.ctx.op_mut(op).regions.push(region);
@@ -226,7 +237,6 @@ impl<'a> Parser<'a> {
                     break;
                 }
             }
-            self.default_dialects.pop();
             self.expect(TokenKind::RParen, "')' to end region list")?;
         }
         if self.is(TokenKind::LBrace) {
@@ -350,24 +360,36 @@ impl<'a> Parser<'a> {
             }
             _ => {}
         }
-        let mut info = self.ctx.op_info(word).cloned();
-        if info.is_none()
-            && !word.contains('.')
-            && let Some(dialect) = self.default_dialects.last().filter(|d| !d.is_empty())
-        {
-            info = self.ctx.op_info(&format!("{dialect}.{word}")).cloned();
-        }
+        // A name without a dialect prefix is looked up in the default dialect of the
+        // enclosing custom op (`builtin` at the top level).
+        let full_name = if word.contains('.') {
+            word.to_string()
+        } else {
+            let dialect = self.default_dialects.last().copied().unwrap_or("builtin");
+            format!("{dialect}.{word}")
+        };
+        let info = self
+            .ctx
+            .op_info(word)
+            .or_else(|| self.ctx.op_info(&full_name))
+            .cloned();
         let Some(info) = info else {
-            let dialect = word.split_once('.').map(|(d, _)| d);
-            if let Some(d) = dialect
-                && self.ctx.is_dialect_registered(d)
-            {
+            let dialect = full_name.split_once('.').map_or("", |(d, _)| d);
+            if !self.ctx.is_dialect_registered(dialect) && dialect != "builtin" {
                 return self.error_at(
                     name_tok.start,
-                    format!("custom op '{word}' is unknown (tried '{word}' as well)"),
+                    format!("Dialect `{dialect}' not found for custom op '{word}' "),
                 );
             }
-            return self.error_at(name_tok.start, format!("custom op '{word}' is unknown"));
+            let tried = if full_name != word {
+                format!(" (tried '{full_name}' as well)")
+            } else {
+                String::new()
+            };
+            return self.error_at(
+                name_tok.start,
+                format!("custom op '{word}' is unknown{tried}"),
+            );
         };
         let Some(assembly) = info.assembly.clone() else {
             return self.error_at(
@@ -688,6 +710,21 @@ impl<'a> Parser<'a> {
             let entry = self.ctx.create_block();
             self.ctx.append_block(region, entry);
             for arg in arguments {
+                // As in MLIR, an entry argument may not reuse a name that is already
+                // defined or referenced in the enclosing name scope.
+                let scope = self.ssa.scope();
+                let earlier = scope
+                    .values
+                    .get(&arg.name)
+                    .map(|d| d.offset)
+                    .or_else(|| scope.forward.get(&(arg.name.clone(), 0)).map(|f| f.offset));
+                if let Some(prev) = earlier {
+                    return Err(ParseError {
+                        offset: arg.offset,
+                        message: format!("region entry argument '%{}' is already in use", arg.name),
+                        notes: vec![(prev, "previously referenced here".into())],
+                    });
+                }
                 let value = self.ctx.add_block_argument(entry, arg.ty, None);
                 match arg.loc {
                     Some(loc) => self.apply_trailing_loc_to_value(value, loc),
@@ -745,7 +782,7 @@ impl<'a> Parser<'a> {
         if self.consume_if(TokenKind::LParen) {
             let mut args = Vec::new();
             self.parse_comma_list_until(TokenKind::RParen, |p| {
-                let arg_tok = p.expect(TokenKind::PercentIdent, "SSA value name")?;
+                let arg_tok = p.expect(TokenKind::PercentIdent, "SSA operand")?;
                 let arg_name = p.text(arg_tok)[1..].to_string();
                 p.expect(TokenKind::Colon, "':' and type for SSA operand")?;
                 let ty = p.parse_type()?;
@@ -795,12 +832,8 @@ impl<'a> Parser<'a> {
         let scope = self.ssa.block_scopes.last_mut().expect("checked above");
         if let Some(entry) = scope.blocks.get_mut(name) {
             if defining {
-                if let Some(prev) = entry.1 {
-                    return Err(ParseError {
-                        offset: at,
-                        message: format!("redefinition of block '^{name}'"),
-                        notes: vec![(prev, "previously defined here".into())],
-                    });
+                if entry.1.is_some() {
+                    return self.error_at(at, format!("redefinition of block '^{name}'"));
                 }
                 entry.1 = Some(at);
             }

@@ -402,3 +402,11 @@ func.func @store_named(%m: memref<i32>, %v: i32) {
   %0 = memref.store %v, %m[] : memref<i32>
   return
 }
+
+// -----
+
+func.func @cmpf_operands_differ(%a: f32, %b: f64) {
+  // expected-error@+1 {{'arith.cmpf' op requires all operands to have the same type}}
+  %0 = "arith.cmpf"(%a, %b) <{predicate = 1 : i64}> : (f32, f64) -> i1
+  return
+}

@@ -131,3 +131,37 @@ func.func @br_not_last(%c: i1) {
 ^bb1:
   return
 }
+
+// -----
+
+func.func @all_zero_weights(%c: i1) {
+  // expected-error@+1 {{branch weights cannot all be zero}}
+  cf.cond_br %c weights([0, 0]), ^bb1, ^bb2
+^bb1:
+  return
+^bb2:
+  return
+}
+
+// -----
+
+func.func @switch_case_not_integer(%flag: i32) {
+  cf.switch %flag : i32, [
+    default: ^bb1,
+    // expected-error@+1 {{expected integer value}}
+    "seven": ^bb1
+  ]
+^bb1:
+  return
+}
+
+// -----
+
+func.func @switch_without_default(%flag: i32) {
+  cf.switch %flag : i32, [
+    // expected-error@+1 {{expected 'default'}}
+    7: ^bb1
+  ]
+^bb1:
+  return
+}

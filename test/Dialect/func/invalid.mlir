@@ -61,6 +61,7 @@
 "func.func"() <{function_type = () -> (), sym_name = "dominance"}> ({
   // expected-error@+1 {{operand #0 does not dominate this use}}
   "func.call"(%late) <{callee = @dominance}> : (i32) -> ()
+  // expected-note@+1 {{operand defined here (op in the same block)}}
   %late = "builtin.unrealized_conversion_cast"() : () -> i32
   "func.return"() : () -> ()
 }) : () -> ()
@@ -152,5 +153,59 @@ func.func @outer() {
   ^entry:
     return
   }
+  return
+}
+
+// -----
+
+func.func @takes_i32(%a: i32) {
+  return
+}
+
+func.func @constant_wrong_type() {
+  // expected-error@+1 {{'func.constant' op reference to function with mismatched type}}
+  %f = func.constant @takes_i32 : (i64) -> ()
+  return
+}
+
+// -----
+
+func.func @constant_undefined() {
+  // expected-error@+1 {{'func.constant' op reference to undefined function 'nowhere'}}
+  %f = func.constant @nowhere : () -> ()
+  return
+}
+
+// -----
+
+// An unprefixed name in a function body is a `func` op: unknown ones name both spellings.
+func.func @unknown_unprefixed() {
+  // expected-error@+1 {{custom op 'frobnicate' is unknown (tried 'func.frobnicate' as well)}}
+  frobnicate
+}
+
+// -----
+
+func.func private @call_result_types() -> (i32, f32)
+
+func.func @call_mismatch() {
+  // expected-error@+3 {{'func.call' op result type mismatch at index 0}}
+  // expected-note@+2 {{      op result types: 'f32', 'i32'}}
+  // expected-note@+1 {{function result types: 'i32', 'f32'}}
+  %r:2 = call @call_result_types() : () -> (f32, i32)
+  return
+}
+
+// -----
+
+// expected-error@+1 {{expected non-empty function body}}
+func.func @empty_body() {}
+
+// -----
+
+// expected-note@+1 {{previously referenced here}}
+func.func @duplicate_argument(%a: i32,
+    // expected-error@+1 {{region entry argument '%a' is already in use}}
+    %a: i32) {
   return
 }

@@ -83,3 +83,15 @@ func.func @bare_types_no_arguments() {
 ^bb0:
   return
 }
+
+// A function as a value: `func.constant` names a function by symbol, typed with its type;
+// in a function body it prints without its prefix.
+// CHECK-LABEL: func.func @function_value() -> ((i32, i32) -> i32) {
+// CHECK-NEXT:    %[[F:.*]] = constant @add : (i32, i32) -> i32
+// CHECK-NEXT:    return %[[F]] : (i32, i32) -> i32
+// GENERIC-LABEL: "func.func"() <{function_type = () -> ((i32, i32) -> i32), sym_name = "function_value"}> ({
+// GENERIC-NEXT:    %{{.*}} = "func.constant"() <{value = @add}> : () -> ((i32, i32) -> i32)
+func.func @function_value() -> ((i32, i32) -> i32) {
+  %f = constant @add : (i32, i32) -> i32
+  return %f : (i32, i32) -> i32
+}
