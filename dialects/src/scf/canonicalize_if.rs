@@ -6,7 +6,7 @@
 use tb_ir::operation::OperationState;
 use tb_ir::rewrite::{RewritePattern, Rewriter};
 use tb_ir::value::ValueDef;
-use tb_ir::{Context, OpId, RegionId, Value};
+use tb_ir::{Context, OpId, RegionId, TypeKind, Value};
 
 use super::verify::constant_int;
 use super::{YIELD, yield_of};
@@ -72,10 +72,17 @@ impl RewritePattern for IfYieldsToSelect {
         if then_values.len() != results.len() || else_values.len() != results.len() {
             return false;
         }
+        // Tensor results stay in the `scf.if`: TensorBind's te level lowers a run-time
+        // choice between tensors as an `scf.if` (buffers chosen by branch), not as a
+        // select of whole tensors.
         let inside: Vec<bool> = (0..results.len())
             .map(|i| {
                 value_region(ctx, then_values[i]) == Some(then_region)
                     || value_region(ctx, else_values[i]) == Some(else_region)
+                    || matches!(
+                        ctx.type_kind(ctx.value_type(results[i])),
+                        TypeKind::RankedTensor { .. } | TypeKind::UnrankedTensor { .. }
+                    )
             })
             .collect();
         if inside.iter().all(|&x| x) {
