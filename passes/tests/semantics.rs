@@ -214,7 +214,10 @@ fn memref_canonicalize_tests_keep_their_meaning() {
     // purpose, and `memref.view` (a typed view of raw bytes) is not interpreted; the other
     // functions must keep their results.
     let skipped = check_canonicalize_file("memref");
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../test/Dialect/memref/canonicalize.mlir");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../test/Dialect/memref/canonicalize.mlir"
+    );
     let functions = std::fs::read_to_string(path)
         .unwrap()
         .matches("func.func @")
