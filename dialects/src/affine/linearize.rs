@@ -508,6 +508,19 @@ impl RewritePattern for DropUnitDelinearizeBasis {
     }
 }
 
+/// The delinearization `op`, the linearization producing its index and that
+/// linearization, when the linearization is `disjoint` (its indices are within their
+/// basis elements, so delinearizing undoes it).
+fn delinearize_of_disjoint_linearize(
+    ctx: &Context,
+    op: OpId,
+) -> Option<(Delinearize, OpId, Linearize)> {
+    let d = Delinearize::of(ctx, op)?;
+    let lin_op = ctx.defining_op(d.index)?;
+    let l = Linearize::of(ctx, lin_op)?;
+    l.disjoint.then_some((d, lin_op, l))
+}
+
 /// A delinearization of a `disjoint` linearization ending with the same basis elements:
 /// the common tail cancels (disjointness guarantees the linearized indices are in bounds).
 struct CancelDelinearizeOfLinearizeTail;
@@ -523,18 +536,9 @@ impl RewritePattern for CancelDelinearizeOfLinearizeTail {
 
     fn match_and_rewrite(&self, op: OpId, rewriter: &mut Rewriter) -> bool {
         let ctx = rewriter.ctx();
-        let Some(d) = Delinearize::of(ctx, op) else {
+        let Some((d, lin_op, l)) = delinearize_of_disjoint_linearize(ctx, op) else {
             return false;
         };
-        let Some(lin_op) = ctx.defining_op(d.index) else {
-            return false;
-        };
-        let Some(l) = Linearize::of(ctx, lin_op) else {
-            return false;
-        };
-        if !l.disjoint {
-            return false;
-        }
         let matches = l
             .basis
             .iter()
@@ -587,18 +591,9 @@ impl RewritePattern for SplitDelinearizeOfLastLinearized {
 
     fn match_and_rewrite(&self, op: OpId, rewriter: &mut Rewriter) -> bool {
         let ctx = rewriter.ctx();
-        let Some(d) = Delinearize::of(ctx, op) else {
+        let Some((d, lin_op, l)) = delinearize_of_disjoint_linearize(ctx, op) else {
             return false;
         };
-        let Some(lin_op) = ctx.defining_op(d.index) else {
-            return false;
-        };
-        let Some(l) = Linearize::of(ctx, lin_op) else {
-            return false;
-        };
-        if !l.disjoint {
-            return false;
-        }
         let Some(&Basis::Static(target)) = l.basis.last() else {
             return false;
         };
