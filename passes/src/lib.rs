@@ -15,6 +15,7 @@ pub mod fusion;
 mod gpu;
 mod graph_eqsat;
 mod inline;
+mod loop_fuse;
 mod pass_support;
 pub mod pipelines;
 mod plan_buffers;
@@ -38,6 +39,7 @@ pub fn register_all(registry: &mut PassRegistry) {
     registry.register(gpu::loop_to_gpu::info());
     registry.register(graph_eqsat::info());
     registry.register(inline::info());
+    registry.register(loop_fuse::info());
     registry.register(plan_buffers::info());
     registry.register(reconcile_unrealized_casts::info());
     registry.register(schedule::loop_apply_schedule::info());

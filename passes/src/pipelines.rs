@@ -8,12 +8,14 @@
 /// register-blocked micro-kernels for the host (`loop-matmul-microkernel`); every other nest
 /// gets its default schedule unless it has one (`loop-default-schedule`: threads only where
 /// the work pays for them, vectorized innermost loops) and is rebuilt by it
-/// (`loop-apply-schedule`). Each pass leaves IR that is already at a lower level untouched,
-/// so loop-level input only gets its nests scheduled and its buffers planned. Run-time
+/// (`loop-apply-schedule`); neighbouring nests whose outer loops agree and whose
+/// dependences stay inside one outer iteration are then fused (`loop-fuse`). Each pass
+/// leaves IR that is already at a lower level untouched, so loop-level input only gets its
+/// nests scheduled, fused and its buffers planned. Run-time
 /// control flow stays structured (`scf` on tensors, then on buffers) through all of it, so
 /// the schedules find the nests inside its regions and buffer planning sees a region's
 /// buffers live across its op; it becomes `cf` branches last (`convert-scf-to-cf`).
-pub const CPU: &str = "builtin.module(graph-eqsat, canonicalize, convert-graph-to-te, te-fuse, convert-te-to-loop, canonicalize, loop-matmul-microkernel, loop-int-matmul-microkernel, loop-conv-microkernel, loop-default-schedule, loop-apply-schedule, plan-buffers, convert-scf-to-cf)";
+pub const CPU: &str = "builtin.module(graph-eqsat, canonicalize, convert-graph-to-te, te-fuse, convert-te-to-loop, canonicalize, loop-matmul-microkernel, loop-int-matmul-microkernel, loop-conv-microkernel, loop-default-schedule, loop-apply-schedule, loop-fuse, plan-buffers, convert-scf-to-cf)";
 
 /// The same lowering without the CPU's micro-kernels and schedules, then every loop nest
 /// mapped onto `gpu.launch` kernels: what `tb-run --device cuda` and `tb-translate

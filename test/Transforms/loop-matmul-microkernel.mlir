@@ -175,3 +175,35 @@ func.func @batched_transposed_rhs(%arg0: memref<2x5x6xf32>, %arg1: memref<2x16x6
   }
   return %0 : memref<2x5x16xf32>
 }
+
+// -----
+
+// A reduction that fits one KC slice (here 4 = kc): with B packed the accumulators start
+// from the initial value in registers, so C is not filled first and read back; the leftover
+// columns keep the scalar nest.
+// CHECK-LABEL: func.func @single_slice
+// CHECK:         loop.fma
+// PACKED-LABEL: func.func @single_slice
+// PACKED-NOT:     loop.vector_store %{{.*}}, %{{.*}} : memref<4x10xf32>
+// PACKED:         loop.for %{{.*}} = 0 to 4 step 4 {
+// PACKED:           loop.parallel (%{{.*}}) = (0) to (4) step (2) {
+// PACKED:             %[[INIT:.*]] = loop.broadcast %{{.*}} : f32 to vector<4xf32>
+// PACKED-NOT:         loop.vector_load %{{.*}} : memref<4x10xf32>
+// PACKED:             loop.for %{{.*}} iter_args(%{{.*}} = %[[INIT]], %{{.*}} = %[[INIT]], %{{.*}} = %[[INIT]], %{{.*}} = %[[INIT]])
+// PACKED:               loop.fma
+// PACKED-COUNT-4:     loop.vector_store %{{.*}} : memref<4x10xf32>, vector<4xf32>
+func.func @single_slice(%arg0: memref<4x4xf32>, %arg1: memref<4x10xf32>) -> memref<4x10xf32> {
+  %cst = arith.constant 0.000000e+00 : f32
+  %0 = loop.alloc() : memref<4x10xf32>
+  loop.parallel (%i, %j) = (0, 0) to (4, 10) {
+    %1 = loop.for %k = 0 to 4 iter_args(%acc = %cst) -> (f32) {
+      %2 = loop.load %arg0[(d0, d1, d2) -> (d0, d2)](%i, %j, %k) : memref<4x4xf32>
+      %3 = loop.load %arg1[(d0, d1, d2) -> (d2, d1)](%i, %j, %k) : memref<4x10xf32>
+      %4 = arith.mulf %2, %3 : f32
+      %5 = arith.addf %acc, %4 : f32
+      loop.yield %5 : f32
+    }
+    loop.store %1, %0[%i, %j] : memref<4x10xf32>
+  }
+  return %0 : memref<4x10xf32>
+}

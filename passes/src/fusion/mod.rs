@@ -19,6 +19,8 @@ pub mod compose;
 pub mod cost;
 pub mod graph;
 pub mod loop_traffic;
+pub mod nest_access;
+pub mod nest_fusion;
 pub mod plan;
 pub mod report;
 pub mod vertical;

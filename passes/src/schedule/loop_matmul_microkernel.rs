@@ -892,7 +892,8 @@ fn peel(ctx: &mut Context, c: &Contraction, (m, n): (i64, i64), (mf, nf): (i64, 
 }
 
 /// The micro-kernel with `B` packed (rows left over by `MR` get one smaller block): `C`'s
-/// full tiles are filled with the initial value;
+/// full tiles are filled with the initial value (unless the reduction is one KC slice: the
+/// accumulators then start from it in registers);
 /// then for each KC slice of the reduction, the slice of `B`'s first `Nf` columns is copied
 /// into `NR`-column panels (`panel[j / NR][k - kb][0..NR]`, contiguous along `k`), and row
 /// blocks on threads run the register-blocked `k` loop over the panels. A constant `B` is
@@ -958,8 +959,10 @@ fn packed_kernel(
         )
     };
 
-    // Fill C's full tiles with the initial value.
-    for &(lo, hi, mr) in &groups {
+    // With a single KC slice the accumulators start from the initial value in registers;
+    // otherwise C's full tiles are filled with it first and each slice adds to them.
+    let single_slice = c.k_extent <= kc;
+    for &(lo, hi, mr) in groups.iter().filter(|_| !single_slice) {
         let (_, fill_rows, fill_ivs) = at.parallel(ctx, &[lo], &[hi], &[mr]);
         let splat = fill_rows.broadcast(ctx, c.init, vec_ty);
         let (_, fill, jb, _) = fill_rows.for_loop(
@@ -1096,18 +1099,15 @@ fn packed_kernel(
         let replace = [(i_old, ib), (j_old, jb)];
         let mut accumulators = Vec::new();
         let mut c_maps = Vec::new();
+        let splat = single_slice.then(|| block.broadcast(ctx, c.init, vec_ty));
         for r in 0..mr {
             for col in 0..columns {
                 let (map, operands) =
                     shifted(&c.out, &replace, &[(i_old, r), (j_old, col * b.width)]);
-                accumulators.push(block.load(
-                    ctx,
-                    true,
-                    c.out.memref,
-                    map.clone(),
-                    &operands,
-                    vec_ty,
-                ));
+                accumulators.push(match splat {
+                    Some(splat) => splat,
+                    None => block.load(ctx, true, c.out.memref, map.clone(), &operands, vec_ty),
+                });
                 c_maps.push((map, operands));
             }
         }

@@ -1,0 +1,123 @@
+//! `loop-fuse`: fuses neighbouring loop nests whose outermost loops agree, after
+//! scheduling ([`crate::fusion::nest_fusion`]): the multi-stage kernels of row-wise
+//! reductions (layer norm, softmax) and of independent nests over the same rows become one
+//! nest each. `--mlir-pass-statistics` reports nests before and after and refusals by
+//! reason; `remarks=true` prints, at each nest left apart from the one before it, why.
+
+use tb_ir::diagnostics::{SourceMgr, render};
+use tb_ir::pass::{OptionKind, Pass, PassInfo, PassOptionInfo, PassOptions, PassStatistic};
+use tb_ir::{Context, Diagnostic, OpId, Severity};
+
+use crate::fusion::nest_fusion::{NestFusionLimits, NestFusionReport, fuse_nests_in_function};
+use crate::pass_support::{collect_functions, stat};
+
+const OPTIONS: &[PassOptionInfo] = &[
+    PassOptionInfo {
+        name: "max-devectorized-trips",
+        kind: OptionKind::Int,
+        default: "4096",
+        help: "The most iterations of a vectorized loop that fusion may run unvectorized (0: never)",
+    },
+    PassOptionInfo {
+        name: "remarks",
+        kind: OptionKind::Bool,
+        default: "false",
+        help: "Print a remark at each nest not fused with the nest before it, saying why",
+    },
+];
+
+pub(crate) fn info() -> PassInfo {
+    PassInfo {
+        argument: "loop-fuse",
+        description: "Fuse neighbouring loop nests with the same outermost loops when no dependence crosses iterations",
+        options: OPTIONS,
+        create: |o: &PassOptions| {
+            Box::new(LoopFuse {
+                limits: NestFusionLimits {
+                    max_devectorized_trips: o.int("max-devectorized-trips").max(0),
+                },
+                remarks: o.bool("remarks"),
+                last: NestFusionReport::default(),
+            })
+        },
+    }
+}
+
+struct LoopFuse {
+    limits: NestFusionLimits,
+    remarks: bool,
+    last: NestFusionReport,
+}
+
+impl Pass for LoopFuse {
+    fn argument(&self) -> &'static str {
+        "loop-fuse"
+    }
+
+    fn display_name(&self) -> &'static str {
+        "LoopFuse"
+    }
+
+    fn options(&self) -> Vec<(String, String)> {
+        vec![
+            (
+                "max-devectorized-trips".into(),
+                self.limits.max_devectorized_trips.to_string(),
+            ),
+            ("remarks".into(), self.remarks.to_string()),
+        ]
+    }
+
+    fn run(&mut self, ctx: &mut Context, op: OpId) -> Result<(), Diagnostic> {
+        self.last = NestFusionReport::default();
+        let mut funcs = Vec::new();
+        collect_functions(ctx, op, &mut funcs);
+        for func in funcs {
+            let report = fuse_nests_in_function(ctx, func, &self.limits);
+            if self.remarks {
+                for (nest, previous, why) in &report.refused_pairs {
+                    let remark = Diagnostic {
+                        severity: Severity::Remark,
+                        loc: ctx.op(*nest).loc,
+                        message: format!("loop nest not fused with the nest before it: {why}"),
+                        notes: Vec::new(),
+                    }
+                    .with_note(ctx.op(*previous).loc, "the nest before it");
+                    eprint!("{}", render(ctx, &SourceMgr::new(), &remark));
+                }
+            }
+            self.last.merge(report);
+        }
+        Ok(())
+    }
+
+    fn statistics(&self) -> Vec<PassStatistic> {
+        let r = &self.last;
+        let refused = |key: &str| r.refusals.get(key).copied().unwrap_or(0);
+        vec![
+            stat("nests-before", "Loop nests before fusion", r.nests_before),
+            stat("nests-after", "Loop nests after fusion", r.nests_after),
+            stat("num-fused", "Nests fused into the nest after them", r.fused),
+            stat(
+                "refused-headers",
+                "Neighbours kept apart: their outermost loops differ",
+                refused("headers"),
+            ),
+            stat(
+                "refused-dependence",
+                "Neighbours kept apart: a dependence crosses iterations of the outer loop",
+                refused("dependence"),
+            ),
+            stat(
+                "refused-vectorization",
+                "Neighbours kept apart: fusion would drop a long loop's vectorization",
+                refused("vectorization"),
+            ),
+            stat(
+                "refused-effects",
+                "Neighbours kept apart: an op with effects the analysis cannot see through",
+                refused("effects"),
+            ),
+        ]
+    }
+}

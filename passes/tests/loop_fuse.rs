@@ -1,0 +1,106 @@
+//! `loop-fuse`: every fusion computes what the nests computed apart (the reference
+//! interpreter on random inputs, before and after the pass), on the lit cases and on the
+//! scheduled loop nests of layer norm, softmax and attention-style independent nests.
+
+use tb_interpreter::check::{CheckReport, Tolerance, check_transform};
+use tb_ir::pass::{Instrumentation, PassManager, PassRegistry, Pipeline};
+
+/// The passes that bring graph-level IR to scheduled loop nests, as the CPU pipeline does
+/// before `loop-fuse`.
+const TO_SCHEDULED_LOOPS: &str = "builtin.module(canonicalize, convert-graph-to-te, te-fuse, convert-te-to-loop, canonicalize, loop-matmul-microkernel, loop-default-schedule{cores=2 vector-bytes=32}, loop-apply-schedule)";
+
+fn run(src: &str, pipeline: &str) -> CheckReport {
+    check_transform(
+        src,
+        |ctx, module| {
+            let mut registry = PassRegistry::new();
+            tb_passes::register_all(&mut registry);
+            let mut pm = PassManager::new(&Pipeline::parse(pipeline).unwrap(), &registry).unwrap();
+            let instr = Instrumentation {
+                verify_each: true,
+                ..Instrumentation::default()
+            };
+            pm.run(ctx, module, &instr)
+        },
+        Tolerance::default(),
+        4,
+    )
+    .unwrap_or_else(|e| panic!("{pipeline} changed the program's meaning:\n{e}"))
+}
+
+/// Loop nests directly in function bodies of printed modules (indented by four spaces).
+fn top_level_nests(text: &str) -> usize {
+    nests_at_indent(text, 4)
+}
+
+/// Loop nests whose lines are indented by `indent` spaces.
+fn nests_at_indent(text: &str, indent: usize) -> usize {
+    text.lines()
+        .filter(|l| {
+            let t = l.trim_start();
+            l.len() - t.len() == indent
+                && (t.starts_with("loop.for") || t.starts_with("loop.parallel"))
+        })
+        .count()
+}
+
+/// Schedules `graph_src`, then fuses under the interpreter's check; returns the nest
+/// counts before and after.
+fn fuse_scheduled(graph_src: &str) -> (usize, usize) {
+    let scheduled = run(graph_src, TO_SCHEDULED_LOOPS).text;
+    let fused = run(&scheduled, "builtin.module(loop-fuse)").text;
+    (top_level_nests(&scheduled), top_level_nests(&fused))
+}
+
+#[test]
+fn the_lit_cases_compute_the_same_fused() {
+    let src = include_str!("../../test/Transforms/loop-fuse.mlir");
+    let mut fused_cases = 0;
+    for case in src.split("// -----") {
+        // The lit file writes function bodies at two spaces.
+        let before = nests_at_indent(case, 2);
+        let report = run(case, "builtin.module(loop-fuse)");
+        let after = top_level_nests(&report.text);
+        assert!(
+            after < before,
+            "no fusion in:\n{case}\nafter:\n{}",
+            report.text
+        );
+        fused_cases += 1;
+    }
+    assert!(fused_cases >= 5);
+}
+
+#[test]
+fn layer_norm_stages_become_one_nest() {
+    let (before, after) = fuse_scheduled(
+        "func.func @ln(%x: tensor<1x32x64xf32>, %g: tensor<64xf32>, %b: tensor<64xf32>) -> tensor<1x32x64xf32> {\n\
+         %y = graph.layer_normalization %x, %g, %b {axis = -1 : i64} : (tensor<1x32x64xf32>, tensor<64xf32>, tensor<64xf32>) -> tensor<1x32x64xf32>\n\
+         return %y : tensor<1x32x64xf32>\n}\n",
+    );
+    assert!(before >= 3, "layer norm lowers to several nests ({before})");
+    assert_eq!(after, 1, "{before} nests fuse into one");
+}
+
+#[test]
+fn softmax_stages_fuse() {
+    let (before, after) = fuse_scheduled(
+        "func.func @sm(%x: tensor<4x16x33xf32>) -> tensor<4x16x33xf32> {\n\
+         %s = graph.softmax %x {axis = 2 : i64} : tensor<4x16x33xf32>\n\
+         return %s : tensor<4x16x33xf32>\n}\n",
+    );
+    assert!(after < before, "{before} -> {after}");
+}
+
+#[test]
+fn a_matmul_with_its_row_normalization_stays_correct() {
+    // Matmul micro-kernel nests next to row-wise nests: whatever fuses must agree with
+    // the unfused program.
+    fuse_scheduled(
+        "func.func @mm(%a: tensor<24x40xf32>, %w: tensor<40x48xf32>) -> tensor<24x48xf32> {\n\
+         %c = graph.matmul %a, %w : (tensor<24x40xf32>, tensor<40x48xf32>) -> tensor<24x48xf32>\n\
+         %s = graph.softmax %c {axis = 1 : i64} : tensor<24x48xf32>\n\
+         %r = graph.relu %s : tensor<24x48xf32>\n\
+         return %r : tensor<24x48xf32>\n}\n",
+    );
+}
