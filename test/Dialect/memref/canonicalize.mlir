@@ -503,3 +503,19 @@ func.func @view_of_cast(%m: memref<64xi8>, %s: index) -> memref<4xf32> {
   %v = memref.view %c[%s][] : memref<?xi8> to memref<4xf32>
   return %v : memref<4xf32>
 }
+
+// A collapse of an expansion that ends at a higher rank than the source is one expansion
+// whose sizes are products of the first one's: dynamic sizes multiplied in order, then the
+// static part.
+// CHECK-LABEL: func.func @collapse_of_expand_to_higher_rank
+// CHECK-SAME: (%[[SRC:.*]]: memref<?xf32>, %[[A:.*]]: index, %[[B:.*]]: index)
+// CHECK-DAG: %[[C6:.*]] = arith.constant 6 : index
+// CHECK: %[[AB:.*]] = arith.muli %[[A]], %[[B]] : index
+// CHECK: %[[AB6:.*]] = arith.muli %[[AB]], %[[C6]] : index
+// CHECK: %[[R:.*]] = memref.expand_shape %[[SRC]] {{\[\[}}0, 1, 2]] output_shape [10, %[[AB6]], %[[B]]] : memref<?xf32> into memref<10x?x?xf32>
+// CHECK: return %[[R]]
+func.func @collapse_of_expand_to_higher_rank(%src: memref<?xf32>, %a: index, %b: index) -> memref<10x?x?xf32> {
+  %e = memref.expand_shape %src [[0, 1, 2, 3, 4, 5, 6]] output_shape [2, 5, %a, 2, %b, 3, %b] : memref<?xf32> into memref<2x5x?x2x?x3x?xf32>
+  %c = memref.collapse_shape %e [[0, 1], [2, 3, 4, 5], [6]] : memref<2x5x?x2x?x3x?xf32> into memref<10x?x?xf32>
+  return %c : memref<10x?x?xf32>
+}
