@@ -349,34 +349,35 @@ impl<'a> Parser<'a> {
         let mut layout = None;
         let mut memory_space = None;
         // `, layout-or-space (, ...)*`: MLIR's non-empty list up to the `>`.
-        let has_list = !self.consume_if(TokenKind::Greater);
-        if has_list {
+        if !self.consume_if(TokenKind::Greater) {
             self.expect(TokenKind::Comma, "',' or '>' in memref type")?;
             if self.is(TokenKind::Greater) {
                 return self.error("expected list element");
             }
-        }
-        while has_list {
-            let at = self.tok.start;
-            let attr = self.parse_attribute()?;
-            let is_layout = matches!(
-                self.ctx.attr_kind(attr),
-                AttrKind::AffineMap(_) | AttrKind::Strided { .. }
-            );
-            if is_layout && !unranked {
-                if layout.is_some() || memory_space.is_some() {
-                    return self.error_at(at, "expected memory space to be last in memref type");
+            loop {
+                let at = self.tok.start;
+                let attr = self.parse_attribute()?;
+                let is_layout = matches!(
+                    self.ctx.attr_kind(attr),
+                    AttrKind::AffineMap(_) | AttrKind::Strided { .. }
+                );
+                if is_layout && !unranked {
+                    if layout.is_some() || memory_space.is_some() {
+                        return self
+                            .error_at(at, "expected memory space to be last in memref type");
+                    }
+                    layout = Some(attr);
+                } else {
+                    if memory_space.is_some() {
+                        return self
+                            .error_at(at, "multiple memory spaces specified in memref type");
+                    }
+                    memory_space = Some(attr);
                 }
-                layout = Some(attr);
-            } else {
-                if memory_space.is_some() {
-                    return self.error_at(at, "multiple memory spaces specified in memref type");
+                if !self.consume_if(TokenKind::Comma) {
+                    self.expect(TokenKind::Greater, "',' or '>'")?;
+                    break;
                 }
-                memory_space = Some(attr);
-            }
-            if !self.consume_if(TokenKind::Comma) {
-                self.expect(TokenKind::Greater, "',' or '>'")?;
-                break;
             }
         }
         if let Some(space) = memory_space
