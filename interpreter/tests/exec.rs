@@ -348,6 +348,36 @@ func.func @f(%m: memref<4x6xf32>) -> (memref<2x3xf32>, memref<24xf32>, memref<2x
 }
 
 #[test]
+fn generic_atomic_rmw_stores_and_gives_what_its_body_yields() {
+    let src = r#"
+func.func @f(%m: memref<2x3xf32>, %d: f32) -> (memref<2x3xf32>, f32, f32) {
+  %i = arith.constant 1 : index
+  %j = arith.constant 2 : index
+  %first = memref.generic_atomic_rmw %m[%i, %j] : memref<2x3xf32> {
+  ^bb0(%current: f32):
+    %sum = arith.addf %current, %d : f32
+    memref.atomic_yield %sum : f32
+  }
+  %second = memref.generic_atomic_rmw %m[%i, %j] : memref<2x3xf32> {
+  ^bb0(%current: f32):
+    %twice = arith.mulf %current, %d : f32
+    memref.atomic_yield %twice : f32
+  }
+  return %m, %first, %second : memref<2x3xf32>, f32, f32
+}
+"#;
+    let m = Tensor::from_vec(vec![2, 3], (0..6).map(|i| i as f32).collect()).unwrap();
+    let out = run(src, "f", &[m, Tensor::scalar(2f32)]).unwrap();
+    // Element [1, 2] is 5: 5 + 2 = 7, then 7 * 2 = 14; the others are untouched.
+    assert_eq!(
+        out[0].as_slice::<f32>().unwrap(),
+        &[0., 1., 2., 3., 4., 14.]
+    );
+    assert_eq!(out[1].as_slice::<f32>().unwrap(), &[7.]);
+    assert_eq!(out[2].as_slice::<f32>().unwrap(), &[14.]);
+}
+
+#[test]
 fn memref_transpose_and_strided_metadata_view_the_same_storage() {
     let src = r#"
 func.func @f(%m: memref<2x3xf32>) -> (memref<3x2xf32, strided<[1, 3]>>, f32, f32) {

@@ -14,13 +14,31 @@ use crate::value::{Value, ValueDef};
 
 /// Verifies `op` and everything nested in it; returns the first error found.
 pub fn verify(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
+    verify_all(ctx, op).map_err(|mut errors| errors.swap_remove(0))
+}
+
+/// Verifies `op` and everything nested in it, as MLIR does: the ops nested in an op
+/// isolated from above (a function) are verified apart from their surroundings, so an
+/// error in one function does not hide the first error of another. Returns at least one
+/// error on failure, in the order of the ops.
+pub fn verify_all(ctx: &Context, op: OpId) -> Result<(), Vec<Diagnostic>> {
     let mut v = Verifier {
         ctx,
         dominators: HashMap::new(),
         op_positions: rustc_hash::FxHashMap::default(),
         numbered_blocks: rustc_hash::FxHashSet::default(),
     };
-    v.verify_op(op)
+    v.verify_op(op)?;
+    // As in MLIR, the symbols an op refers to are checked last, once the whole tree (and
+    // every symbol table in it) is known to be valid.
+    let mut preorder = vec![op];
+    ctx.walk_nested(op, &mut |inner| preorder.push(inner));
+    for op in preorder {
+        if let Some(verify) = ctx.op_info_of(op).and_then(|i| i.def?.verify_symbol_uses) {
+            verify(ctx, op).map_err(|e| vec![e])?;
+        }
+    }
+    Ok(())
 }
 
 struct Verifier<'a> {
@@ -38,7 +56,35 @@ impl Verifier<'_> {
     /// Checks every op under `root` without recursion (IR built through the API can nest
     /// arbitrarily deep): structure and dominance top-down, then each op's own verifier,
     /// isolation and symbol table bottom-up, so nested ops are checked before their parents.
-    fn verify_op(&mut self, root: OpId) -> Result<(), Diagnostic> {
+    /// Ops isolated from above (with regions) nested in `root` are verified each on its own
+    /// once the rest of `root` is valid, and all their errors are returned (recursion only
+    /// per level of isolated nesting).
+    fn verify_op(&mut self, root: OpId) -> Result<(), Vec<Diagnostic>> {
+        let mut isolated = Vec::new();
+        let preorder = self
+            .verify_invariants(root, &mut isolated)
+            .map_err(|e| vec![e])?;
+        let mut errors = Vec::new();
+        for op in isolated {
+            if let Err(mut found) = self.verify_op(op) {
+                errors.append(&mut found);
+            }
+        }
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        self.verify_region_invariants(&preorder)
+            .map_err(|e| vec![e])
+    }
+
+    /// The checks of `root` and the ops nested in it, leaving out (and collecting into
+    /// `isolated`) nested ops isolated from above with regions; returns the ops checked,
+    /// in pre-order.
+    fn verify_invariants(
+        &mut self,
+        root: OpId,
+        isolated: &mut Vec<OpId>,
+    ) -> Result<Vec<OpId>, Diagnostic> {
         let ctx = self.ctx;
         /// A step of the depth-first walk: an op to verify, or a block whose ops have all
         /// been verified, whose terminator is checked then (MLIR's order: an invalid op in a
@@ -57,6 +103,10 @@ impl Verifier<'_> {
                     continue;
                 }
             };
+            if op != root && is_isolated_with_regions(ctx, op) {
+                isolated.push(op);
+                continue;
+            }
             preorder.push(op);
             self.verify_structure(op)?;
             // As in MLIR, an op's invariants and own verifier run before the checks of its
@@ -91,8 +141,15 @@ impl Verifier<'_> {
                 }
             }
         }
+        Ok(preorder)
+    }
+
+    /// The checks of the ops `verify_invariants` visited that need their nested ops to be
+    /// valid: dominance, isolation and symbol tables.
+    fn verify_region_invariants(&mut self, preorder: &[OpId]) -> Result<(), Diagnostic> {
+        let ctx = self.ctx;
         // As in MLIR, dominance is checked once every op is known to be valid.
-        for &op in &preorder {
+        for &op in preorder {
             self.verify_dominance(op)?;
         }
         for &op in preorder.iter().rev() {
@@ -104,12 +161,6 @@ impl Verifier<'_> {
             }
             if info.traits.symbol_table {
                 self.verify_symbol_table(op)?;
-            }
-        }
-        // As in MLIR, the symbols an op refers to are checked last.
-        for &op in &preorder {
-            if let Some(verify) = ctx.op_info_of(op).and_then(|i| i.def?.verify_symbol_uses) {
-                verify(ctx, op)?;
             }
         }
         Ok(())
@@ -463,6 +514,11 @@ impl Verifier<'_> {
         }
         Ok(())
     }
+}
+
+/// An op verified on its own, as MLIR verifies ops isolated from above that have regions.
+fn is_isolated_with_regions(ctx: &Context, op: OpId) -> bool {
+    !ctx.op(op).regions.is_empty() && ctx.op_traits(op).is_some_and(|t| t.isolated_from_above)
 }
 
 /// A function-like symbol without a body is a declaration: as in MLIR, only a private or

@@ -61,6 +61,8 @@ pub(crate) fn memref_handler(kind: MemRefOp) -> Option<Handler> {
         | M::Reshape
         | M::AssumeAlignment
         | M::AtomicRmw
+        | M::AtomicYield
+        | M::GenericAtomicRmw
         | M::DistinctObjects
         | M::DmaStart
         | M::DmaWait

@@ -200,6 +200,10 @@ pub(crate) fn print_map_op(p: &mut OpAsmPrinter, op: OpId) {
 
 // ---- affine.for ----
 
+/// MLIR's messages for a bound or step literal, which it parses as an `index` attribute.
+const INDEX_LITERAL_RANGE: &str = "integer constant out of range for attribute";
+const NUMBER_AFTER_MINUS: &str = "expected constant integer or floating point value";
+
 /// One loop bound: its map and operands (dims, then symbols).
 fn parse_bound(p: &mut OpAsmParser, lower: bool) -> PResult<(AffineMap, Vec<Value>)> {
     let prefixed = p.parse_optional_literal(if lower { "max" } else { "min" });
@@ -211,22 +215,24 @@ fn parse_bound(p: &mut OpAsmParser, lower: bool) -> PResult<(AffineMap, Vec<Valu
     let at = p.offset();
     let negative = p.parse_optional_literal("-");
     if p.peek_is(TokenKind::Integer) {
+        // An `index` attribute, as MLIR parses the bound: a signed 64-bit value.
+        let literal_at = p.offset();
         let value = p.parse_integer("integer bound")?;
         let value = if negative { -value } else { value };
         return match i64::try_from(value) {
             Ok(v) => Ok((AffineMap::constant(v), Vec::new())),
-            Err(_) => p.error_at(at, "loop bound out of range"),
+            Err(_) => p.error_at(literal_at, INDEX_LITERAL_RANGE),
         };
     }
     if negative {
-        return p.error("expected integer bound");
+        return p.error(NUMBER_AFTER_MINUS);
     }
     let attr = p.parse_attribute()?;
     let map = match p.ctx().attr_kind(attr) {
         AttrKind::AffineMap(map) => map.clone(),
         AttrKind::Integer { value, .. } => match i64::try_from(*value) {
             Ok(v) => return Ok((AffineMap::constant(v), Vec::new())),
-            Err(_) => return p.error_at(at, "loop bound out of range"),
+            Err(_) => return p.error_at(at, INDEX_LITERAL_RANGE),
         },
         _ => {
             let op_at = p.op_offset();
@@ -308,10 +314,18 @@ pub(crate) fn parse_for(p: &mut OpAsmParser, state: &mut OperationParseState) ->
         let at = p.offset();
         let negative = p.parse_optional_literal("-");
         if !p.peek_is(TokenKind::Integer) {
-            return p.error("expected attribute value");
+            return p.error(if negative {
+                NUMBER_AFTER_MINUS
+            } else {
+                "expected attribute value"
+            });
         }
+        let literal_at = p.offset();
         let step = p.parse_integer("step")?;
-        if negative || i64::try_from(step).is_err() {
+        if i64::try_from(if negative { -step } else { step }).is_err() {
+            return p.error_at(literal_at, INDEX_LITERAL_RANGE);
+        }
+        if negative {
             return p.error_at(
                 at,
                 "expected step to be representable as a positive signed integer",

@@ -80,7 +80,7 @@ static CONSTANT_DEF: OpDef = OpDef {
     name: CONSTANT,
     summary: "a function value: a reference to a func.func by symbol",
     results: &[operand("result", ANY_TYPE)],
-    attributes: &[attr("value", FLAT_SYMBOL_REF_ATTR).with_syntax(AttrSyntax::Plain)],
+    attributes: &[attr("value", FLAT_SYMBOL_REF_ATTR).with_syntax(AttrSyntax::PlainOfKind)],
     traits: OpTraits {
         pure: true,
         ..OpDef::EMPTY.traits

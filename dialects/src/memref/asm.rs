@@ -12,7 +12,7 @@ use super::index_list::{self, i64_array, segment_sizes, static_list};
 use super::offsets::LISTS;
 
 /// A memref type where one is required, with MLIR's error otherwise.
-fn parse_memref_type(p: &mut OpAsmParser) -> PResult<(Type, Type)> {
+pub(super) fn parse_memref_type(p: &mut OpAsmParser) -> PResult<(Type, Type)> {
     let at = p.offset();
     let ty = p.parse_type()?;
     match p.ctx().type_kind(ty) {
@@ -29,7 +29,7 @@ fn parse_memref_type(p: &mut OpAsmParser) -> PResult<(Type, Type)> {
     }
 }
 
-fn resolve_indices(
+pub(super) fn resolve_indices(
     p: &mut OpAsmParser,
     operands: &[UnresolvedOperand],
 ) -> PResult<Vec<tb_ir::Value>> {
@@ -40,7 +40,7 @@ fn resolve_indices(
         .collect()
 }
 
-fn parse_attr_dict(p: &mut OpAsmParser, state: &mut OperationParseState) -> PResult<()> {
+pub(super) fn parse_attr_dict(p: &mut OpAsmParser, state: &mut OperationParseState) -> PResult<()> {
     for (k, v) in p.parse_optional_attr_dict()? {
         state.add_attr(&k, v);
     }

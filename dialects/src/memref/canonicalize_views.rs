@@ -9,7 +9,9 @@ use tb_ir::{Attr, Context, OpId, Type, Value};
 
 use super::canonicalize::{create, fold_constant_sizes, replace_with_cast};
 use super::constraint::reassociation;
-use super::index_list::{Mixed, constant_index, i64_array, segment_sizes, split, static_list};
+use super::index_list::{
+    Mixed, constant_index, i64_array, mixed, segment_sizes, split, static_list,
+};
 use super::layout::{Described, MemRef, cast_only_erases};
 use super::offsets::Slice;
 use super::subview::{infer, subview_dropped_dims};
@@ -483,8 +485,8 @@ impl RewritePattern for ComposeReshapes {
 }
 
 /// `collapse(expand(%x))` of identity layouts that lands at a lower rank than `%x` is one
-/// collapse of `%x`; at `%x`'s own rank (and another type) it is a cast of `%x`. Landing
-/// at a higher rank (an expansion, whose output sizes would need computing) is left.
+/// collapse of `%x`; at `%x`'s own rank (and another type) it is a cast of `%x`; at a
+/// higher rank, one expansion of `%x`.
 struct ComposeCollapseOfExpand;
 
 /// Groups of the lower-rank reassociation, in indices of the higher-rank one's groups,
@@ -556,7 +558,7 @@ impl RewritePattern for ComposeCollapseOfExpand {
             return true;
         }
         if src.rank() < res.rank() {
-            return false;
+            return expand_instead(rewriter, op, expand, &collapse_groups, &expand_groups);
         }
         let Some(composed) = compose_across(&expand_groups, &collapse_groups) else {
             return false;
@@ -575,6 +577,124 @@ impl RewritePattern for ComposeCollapseOfExpand {
         rewriter.replace_op(op, &[value]);
         true
     }
+}
+
+/// The size of one dimension of a new expand_shape: a static product, or the product of
+/// the dynamic sizes (in order) and then of the static ones when it is not 1.
+enum GroupSize {
+    Static(i64),
+    Dynamic(Vec<Value>, i64),
+}
+
+/// `collapse(expand(%x))` landing at a higher rank than `%x`: one expand_shape of `%x`
+/// whose output sizes are the products of the first expansion's sizes over each collapsed
+/// group, as MLIR's ComposeCollapseOfExpandOp builds them (`arith.muli`, with the static
+/// part last as an `arith.constant`).
+fn expand_instead(
+    rewriter: &mut Rewriter,
+    collapse: OpId,
+    expand: OpId,
+    collapse_groups: &[Vec<i64>],
+    expand_groups: &[Vec<i64>],
+) -> bool {
+    let ctx = rewriter.ctx();
+    let Some(composed) = compose_across(collapse_groups, expand_groups) else {
+        return false;
+    };
+    let Some(sizes) = mixed(ctx, expand, "static_output_shape", 1) else {
+        return false;
+    };
+    let mut group_sizes = Vec::with_capacity(collapse_groups.len());
+    for group in collapse_groups {
+        let (mut product, mut dynamic) = (1i64, Vec::new());
+        for &i in group {
+            let Some(&size) = usize::try_from(i).ok().and_then(|i| sizes.get(i)) else {
+                return false;
+            };
+            match (size.constant(ctx), size) {
+                (Some(c), _) => match product.checked_mul(c) {
+                    Some(p) => product = p,
+                    // An overflowing static size: leave the ops as they are.
+                    None => return false,
+                },
+                (None, Mixed::Dynamic(v)) => dynamic.push(v),
+                (None, Mixed::Static(_)) => return false,
+            }
+        }
+        group_sizes.push(if dynamic.is_empty() {
+            GroupSize::Static(product)
+        } else {
+            GroupSize::Dynamic(dynamic, product)
+        });
+    }
+    let source = ctx.op(expand).operands[0];
+    let result_ty = ctx.value_type(ctx.op(collapse).results[0]);
+    let index = rewriter.ctx_mut().index_type();
+    let mut output_shape = Vec::with_capacity(group_sizes.len());
+    for size in group_sizes {
+        let (dynamic, product) = match size {
+            GroupSize::Static(product) => {
+                output_shape.push(Mixed::Static(product));
+                continue;
+            }
+            GroupSize::Dynamic(dynamic, product) => (dynamic, product),
+        };
+        let mut result = dynamic[0];
+        for &factor in &dynamic[1..] {
+            result = create_muli(rewriter, collapse, result, factor);
+        }
+        if product != 1 {
+            let value = rewriter
+                .ctx_mut()
+                .intern_attr(tb_ir::attributes::AttrKind::Integer {
+                    value: product as i128,
+                    ty: index,
+                });
+            let constant = create(
+                rewriter,
+                collapse,
+                "arith.constant",
+                vec![],
+                vec![index],
+                vec![("value".to_string(), value)],
+            );
+            let constant = rewriter.ctx().op(constant).results[0];
+            result = create_muli(rewriter, collapse, result, constant);
+        }
+        output_shape.push(Mixed::Dynamic(result));
+    }
+    let (dynamic_sizes, static_sizes) = split(&output_shape);
+    let ctx = rewriter.ctx_mut();
+    let props = vec![
+        (
+            "reassociation".to_string(),
+            reassociation_attr(ctx, &composed),
+        ),
+        (
+            "static_output_shape".to_string(),
+            i64_array(ctx, &static_sizes),
+        ),
+    ];
+    let mut operands = vec![source];
+    operands.extend(dynamic_sizes);
+    let new = create(
+        rewriter,
+        collapse,
+        super::EXPAND_SHAPE,
+        operands,
+        vec![result_ty],
+        props,
+    );
+    let value = rewriter.ctx().op(new).results[0];
+    rewriter.replace_op(collapse, &[value]);
+    true
+}
+
+/// `arith.muli %lhs, %rhs : index` before `at`.
+fn create_muli(rewriter: &mut Rewriter, at: OpId, lhs: Value, rhs: Value) -> Value {
+    let ty = rewriter.ctx().value_type(lhs);
+    let mul = create(rewriter, at, "arith.muli", vec![lhs, rhs], vec![ty], vec![]);
+    rewriter.ctx().op(mul).results[0]
 }
 
 pub(crate) fn reinterpret_cast(patterns: &mut PatternSet) {

@@ -120,12 +120,16 @@ fn constified_metadata(ctx: &Context, op: OpId) -> Option<[Vec<Mixed>; 3]> {
     ])
 }
 
-/// Uses of an offset, size or stride the source type makes static take a constant.
-struct MetadataConstants;
+/// MLIR's fold of `extract_strided_metadata`, as one rewrite: uses of an offset, size or
+/// stride the source type makes static take a constant, and the op reads the source of a
+/// `memref.cast` of a ranked memref (a cast changes no metadata). Both happen in the same
+/// step, as in MLIR, so the cast is dead (and goes) before the next sweep hoists the new
+/// constants, which therefore keep the order they were made in.
+struct MetadataFold;
 
-impl RewritePattern for MetadataConstants {
+impl RewritePattern for MetadataFold {
     fn debug_name(&self) -> &'static str {
-        "ExtractStridedMetadataConstantFolder"
+        "ExtractStridedMetadataFold"
     }
 
     fn root(&self) -> Option<&'static str> {
@@ -133,72 +137,66 @@ impl RewritePattern for MetadataConstants {
     }
 
     fn match_and_rewrite(&self, op: OpId, rewriter: &mut Rewriter) -> bool {
-        let ctx = rewriter.ctx();
-        let Some(lists) = constified_metadata(ctx, op) else {
-            return false;
-        };
-        let results = ctx.op(op).results[1..].to_vec();
-        let replacements: Vec<(Value, i64)> = results
-            .iter()
-            .zip(lists.iter().flatten())
-            .filter_map(|(&r, e)| match e {
-                // Only used results get a constant: an unused one would loop forever.
-                Mixed::Static(c) if !ctx.value(r).uses.is_empty() => Some((r, *c)),
-                _ => None,
-            })
-            .collect();
-        if replacements.is_empty() {
-            return false;
-        }
-        let index = rewriter.ctx_mut().index_type();
-        for (result, value) in replacements {
-            let attr = rewriter.ctx_mut().intern_attr(AttrKind::Integer {
-                value: value as i128,
-                ty: index,
-            });
-            let constant = create(
-                rewriter,
-                op,
-                "arith.constant",
-                vec![],
-                vec![index],
-                vec![("value".to_string(), attr)],
-            );
-            let constant = rewriter.ctx().op(constant).results[0];
-            rewriter.replace_all_uses(result, constant);
-        }
-        true
+        let constants = replace_constant_uses(op, rewriter);
+        let cast = read_through_cast(op, rewriter);
+        constants || cast
     }
 }
 
-/// `extract_strided_metadata(cast(%x))` reads `%x` when `%x` is ranked: a cast changes
-/// no metadata.
-struct MetadataOfCast;
-
-impl RewritePattern for MetadataOfCast {
-    fn debug_name(&self) -> &'static str {
-        "ExtractStridedMetadataOfCast"
+/// Gives the used results the source type makes static a constant each.
+fn replace_constant_uses(op: OpId, rewriter: &mut Rewriter) -> bool {
+    let ctx = rewriter.ctx();
+    let Some(lists) = constified_metadata(ctx, op) else {
+        return false;
+    };
+    let results = ctx.op(op).results[1..].to_vec();
+    let replacements: Vec<(Value, i64)> = results
+        .iter()
+        .zip(lists.iter().flatten())
+        .filter_map(|(&r, e)| match e {
+            // Only used results get a constant: an unused one would loop forever.
+            Mixed::Static(c) if !ctx.value(r).uses.is_empty() => Some((r, *c)),
+            _ => None,
+        })
+        .collect();
+    if replacements.is_empty() {
+        return false;
     }
-
-    fn root(&self) -> Option<&'static str> {
-        Some(super::EXTRACT_STRIDED_METADATA)
+    let index = rewriter.ctx_mut().index_type();
+    for (result, value) in replacements {
+        let attr = rewriter.ctx_mut().intern_attr(AttrKind::Integer {
+            value: value as i128,
+            ty: index,
+        });
+        let constant = create(
+            rewriter,
+            op,
+            "arith.constant",
+            vec![],
+            vec![index],
+            vec![("value".to_string(), attr)],
+        );
+        let constant = rewriter.ctx().op(constant).results[0];
+        rewriter.replace_all_uses(result, constant);
     }
+    true
+}
 
-    fn match_and_rewrite(&self, op: OpId, rewriter: &mut Rewriter) -> bool {
-        let ctx = rewriter.ctx();
-        let Some(cast) = ctx
-            .defining_op(ctx.op(op).operands[0])
-            .filter(|&c| ctx.op_name(c) == super::CAST)
-        else {
-            return false;
-        };
-        let source = ctx.op(cast).operands[0];
-        if MemRef::of(ctx, ctx.value_type(source)).is_none() {
-            return false;
-        }
-        rewriter.set_operand(op, 0, source);
-        true
+/// `extract_strided_metadata(cast(%x))` reads `%x` when `%x` is ranked.
+fn read_through_cast(op: OpId, rewriter: &mut Rewriter) -> bool {
+    let ctx = rewriter.ctx();
+    let Some(cast) = ctx
+        .defining_op(ctx.op(op).operands[0])
+        .filter(|&c| ctx.op_name(c) == super::CAST)
+    else {
+        return false;
+    };
+    let source = ctx.op(cast).operands[0];
+    if MemRef::of(ctx, ctx.value_type(source)).is_none() {
+        return false;
     }
+    rewriter.set_operand(op, 0, source);
+    true
 }
 
 /// Two entries are the same: the same static number, the same value, or a value that is
@@ -280,8 +278,7 @@ impl RewritePattern for ReinterpretOfMetadata {
 }
 
 pub(crate) fn extract_strided_metadata(patterns: &mut PatternSet) {
-    patterns.add(Box::new(MetadataConstants));
-    patterns.add(Box::new(MetadataOfCast));
+    patterns.add(Box::new(MetadataFold));
 }
 
 pub(crate) fn reinterpret_cast(patterns: &mut PatternSet) {

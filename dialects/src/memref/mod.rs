@@ -13,6 +13,7 @@ mod canonicalize_views;
 mod constraint;
 mod dma;
 mod fold;
+mod generic_atomic;
 mod index_list;
 mod layout;
 mod memory_space_cast;
@@ -30,7 +31,7 @@ use tb_ir::ods::constraint::{
     INDEX, STRING_ATTR, UNIT_ATTR,
 };
 use tb_ir::ods::{
-    ArgDef, AttrDef, AttrSyntax, OpDef, PURE, attr, operand, optional_attr, variadic,
+    ArgDef, AttrDef, AttrSyntax, OpDef, PURE, attr, operand, optional_attr, region, variadic,
 };
 use tb_ir::registry::{DialectInfo, InferInput, OpTraits, ResultNamesFn};
 use tb_ir::{Context, Type};
@@ -47,6 +48,7 @@ pub const ALLOC: &str = "memref.alloc";
 pub const ALLOCA: &str = "memref.alloca";
 pub const ASSUME_ALIGNMENT: &str = "memref.assume_alignment";
 pub const ATOMIC_RMW: &str = "memref.atomic_rmw";
+pub const ATOMIC_YIELD: &str = "memref.atomic_yield";
 pub const CAST: &str = "memref.cast";
 pub const COLLAPSE_SHAPE: &str = "memref.collapse_shape";
 pub const COPY: &str = "memref.copy";
@@ -57,6 +59,7 @@ pub const DMA_START: &str = "memref.dma_start";
 pub const DMA_WAIT: &str = "memref.dma_wait";
 pub const EXPAND_SHAPE: &str = "memref.expand_shape";
 pub const EXTRACT_STRIDED_METADATA: &str = "memref.extract_strided_metadata";
+pub const GENERIC_ATOMIC_RMW: &str = "memref.generic_atomic_rmw";
 pub const GET_GLOBAL: &str = "memref.get_global";
 pub const GLOBAL: &str = "memref.global";
 pub const LOAD: &str = "memref.load";
@@ -453,6 +456,35 @@ static DEFS: &[OpDef] = &[
         ),
         verify: Some(atomic::verify),
         canonicalize: Some(canonicalize::atomic_rmw),
+        ..OpDef::EMPTY
+    },
+    OpDef {
+        name: GENERIC_ATOMIC_RMW,
+        summary: "an atomic read-modify-write of one element whose new value a region computes",
+        operands: &[
+            operand("memref", MEMREF_OF_INTEGER_OR_FLOAT),
+            variadic("indices", INDEX),
+        ],
+        results: &[operand("result", SIGNLESS_INTEGER_OR_FLOAT)],
+        regions: &[region("atomic_body")],
+        traits: OpTraits {
+            single_block: true,
+            ..OpDef::EMPTY.traits
+        },
+        custom_assembly: Some((generic_atomic::parse, generic_atomic::print)),
+        verify: Some(generic_atomic::verify),
+        ..OpDef::EMPTY
+    },
+    OpDef {
+        name: ATOMIC_YIELD,
+        summary: "gives the new value of a memref.generic_atomic_rmw",
+        operands: &[operand("result", ANY_TYPE)],
+        traits: OpTraits {
+            terminator: true,
+            ..PURE
+        },
+        format: Some("$result attr-dict `:` type($result)"),
+        verify: Some(generic_atomic::verify_yield),
         ..OpDef::EMPTY
     },
     OpDef {

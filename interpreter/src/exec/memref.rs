@@ -30,6 +30,9 @@ pub(super) fn handler(kind: MemRefOp) -> Option<Handler> {
         M::Dealloc => dealloc,
         M::Load => load,
         M::Store => store,
+        M::GenericAtomicRmw => generic_atomic_rmw,
+        // The terminator: the op running its region reads its operand.
+        M::AtomicYield => return None,
         M::Copy => copy,
         M::Cast | M::AssumeAlignment | M::MemorySpaceCast => cast,
         M::DistinctObjects => distinct_objects,
@@ -131,6 +134,30 @@ fn store(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
     let n = interp.ctx.op(op).operands.len();
     let indices = operands_from(interp, env, op, 2..n)?;
     Ok(buffer.store(&indices, value)?)
+}
+
+/// Reads the element, runs the body on it and stores (and gives) the value it yields. The
+/// interpreter runs one thread, so the read-modify-write is atomic as it is.
+fn generic_atomic_rmw(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
+    let buffer = interp.buffer_arg(env, op, 0)?;
+    let n = interp.ctx.op(op).operands.len();
+    let indices = operands_from(interp, env, op, 1..n)?;
+    let current = buffer.load(&indices)?;
+    let block = interp
+        .ctx
+        .op(op)
+        .regions
+        .first()
+        .and_then(|&r| interp.ctx.entry_block(r))
+        .ok_or("has no body")?;
+    let yielded = interp
+        .run_nested_block(env, block, vec![RtValue::Scalar(current)])
+        .map_err(|d| super::ExecError::Located(Box::new(d)))?;
+    let Some(RtValue::Scalar(new)) = yielded.into_iter().next() else {
+        return Err("has a body that yields no scalar".into());
+    };
+    buffer.store(&indices, new)?;
+    interp.set_result(env, op, 0, RtValue::Scalar(new))
 }
 
 fn copy(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {

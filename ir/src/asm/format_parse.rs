@@ -69,7 +69,13 @@ fn parse_elements(
             Element::Operands => parsed.flat_operands = Some(p.parse_operand_list()?),
             Element::Attr(i) => {
                 let attr_def = &def.attributes[*i];
+                let at = p.offset();
                 let value = parse_attr(p, attr_def.name, attr_def.syntax)?;
+                if attr_def.syntax == AttrSyntax::PlainOfKind
+                    && !(attr_def.constraint.check)(p.ctx(), value)
+                {
+                    return p.error_at(at, "invalid kind of attribute specified");
+                }
                 state.add_attr(attr_def.name, value);
             }
             Element::Region(i) => {
@@ -136,7 +142,7 @@ fn group_present(p: &OpAsmParser, def: &OpDef, elements: &[Element]) -> bool {
             AttrSyntax::Enum(words) => words.iter().any(|w| p.peek_literal(w)),
             AttrSyntax::Stripped(_) | AttrSyntax::BitEnum(_) => p.peek_is(TokenKind::Less),
             AttrSyntax::SymbolName => p.peek_is(TokenKind::AtIdent),
-            AttrSyntax::Plain => [
+            AttrSyntax::Plain | AttrSyntax::PlainOfKind => [
                 TokenKind::Integer,
                 TokenKind::Float,
                 TokenKind::String,
@@ -154,7 +160,7 @@ fn group_present(p: &OpAsmParser, def: &OpDef, elements: &[Element]) -> bool {
 
 fn parse_attr(p: &mut OpAsmParser, name: &str, syntax: AttrSyntax) -> PResult<crate::Attr> {
     match syntax {
-        AttrSyntax::Plain => p.parse_attribute(),
+        AttrSyntax::Plain | AttrSyntax::PlainOfKind => p.parse_attribute(),
         AttrSyntax::SymbolName => {
             let name = p.parse_symbol_name()?;
             Ok(p.ctx().string_attr(&name))

@@ -43,6 +43,11 @@ pub struct ArgDef {
 pub enum AttrSyntax {
     /// The attribute as MLIR writes any attribute (typed values with `: type`).
     Plain,
+    /// As `Plain`, with the attribute's constraint checked as soon as it is read, as MLIR's
+    /// generated parsers check an attribute's storage kind ('invalid kind of attribute
+    /// specified'), before the rest of the op is read. For constraints that are exactly a
+    /// kind of attribute (a flat symbol reference, a string, ...).
+    PlainOfKind,
     /// A string attribute written as a symbol name (`@f`).
     SymbolName,
     /// An `i64` integer attribute written as one of these keywords (its index).

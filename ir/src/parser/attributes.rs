@@ -93,7 +93,7 @@ impl<'a> Parser<'a> {
                     elements.push(p.parse_attribute()?);
                     Ok(())
                 })?;
-                self.expect(TokenKind::RSquare, "']' in array attribute")?;
+                self.expect(TokenKind::RSquare, "',' or ']'")?;
                 Ok(self.ctx.intern_attr(AttrKind::Array(elements)))
             }
             TokenKind::LBrace => self.parse_dictionary_attr(),
@@ -226,14 +226,26 @@ impl<'a> Parser<'a> {
         } else {
             return self.error_at(tok.start, format!("undefined symbol alias id '{name}'"));
         };
-        if !self.ctx.allow_unregistered_dialects && !self.ctx.is_dialect_registered(dialect) {
-            return self.error_at(tok.start, format!("dialect '{dialect}' provided by attribute is not registered (use --allow-unregistered-dialect)"));
-        }
+        // The optional type comes first, as MLIR reads it before building the attribute.
         let ty = if self.consume_if(TokenKind::Colon) {
             Some(self.parse_type()?)
         } else {
             None
         };
+        if !self.ctx.allow_unregistered_dialects && !self.ctx.is_dialect_registered(dialect) {
+            let (data_at, data) = super::opaque_symbol_data(tok.start, dialect, &body);
+            let ty_text = match ty {
+                Some(ty) => crate::printer::type_to_string(self.ctx, ty),
+                None => "none".to_string(),
+            };
+            return self.error_at(
+                data_at,
+                format!(
+                    "#\"{dialect}\"<\"{data}\"> : '{ty_text}' attribute created with unregistered dialect{}",
+                    super::UNREGISTERED_HINT
+                ),
+            );
+        }
         // Typed when the dialect registered the mnemonic (`crate::dialect_attr`).
         match self.ctx.dialect_attr_from_text(dialect, &body, ty) {
             Ok(attr) => Ok(attr),
@@ -520,16 +532,18 @@ impl<'a> Parser<'a> {
                         return self.shape_mismatch(at, &literal_shape, &shape);
                     }
                     let mut values = Vec::new();
-                    for (scalar, at) in scalars {
-                        match scalar {
-                            Scalar::Str(s) => values.push(s),
-                            _ => {
-                                return self.error_at(
-                                    at,
-                                    "expected string elements for a non-numeric element type",
-                                );
+                    for (scalar, scalar_at) in scalars {
+                        let token_at = match scalar {
+                            Scalar::Str(s) => {
+                                values.push(s);
+                                continue;
                             }
-                        }
+                            // A complex literal's first token is its real part.
+                            Scalar::Complex { re: (_, re_at), .. } => re_at,
+                            _ => scalar_at,
+                        };
+                        let spelling = self.literal_spelling(token_at);
+                        return self.error_at(at, format!("expected string token, got {spelling}"));
                     }
                     (splat, values)
                 }
@@ -660,6 +674,36 @@ impl<'a> Parser<'a> {
         }
         let (ty, shape, _) = self.parse_elements_type(attr_at)?;
         let element = self.ctx.type_kind(ty).element().expect("shaped");
+        // As MLIR, the values are typed first, then checked against the indices and the
+        // type, then the indices against the type's bounds.
+        let values = match values_literal {
+            None => None,
+            Some((at, literal)) => {
+                // MLIR's shape of the indices: one coordinate written alone is one index.
+                let num_indices = if index_shape.is_empty() {
+                    1
+                } else {
+                    index_shape[0]
+                };
+                // A lone value (a scalar or a hex string) stands for one value per index.
+                let (stored_shape, values_shape) = match &literal {
+                    DenseLiteral::Tree(DenseTree::Scalar(..)) => (vec![], vec![num_indices]),
+                    DenseLiteral::Tree(tree) => {
+                        let literal_shape = self.dense_tree_shape(tree)?;
+                        (literal_shape.clone(), literal_shape)
+                    }
+                    _ => (vec![num_indices], vec![num_indices]),
+                };
+                let values_ty = self.ctx.intern_type(TypeKind::RankedTensor {
+                    shape: stored_shape,
+                    element,
+                    encoding: None,
+                });
+                let values = self.build_dense(at, literal, values_ty)?;
+                self.check_sparse_shapes(attr_at, &shape, &index_shape, &values_shape)?;
+                Some(values)
+            }
+        };
         let rank = shape.len().max(1);
         // One coordinate written alone stands for the same value in every dimension.
         let coordinates: Vec<Vec<i64>> = if index_shape.is_empty() {
@@ -687,32 +731,50 @@ impl<'a> Parser<'a> {
                 );
             }
         }
-        // Indices are a list of coordinates (rank 2), or one coordinate (rank 0 or 1).
-        let num_values = match index_shape.len() {
-            0 => 1,
-            1 if shape.len() == 1 => index_shape[0],
-            1 => 1,
-            _ => index_shape[0],
-        };
-        let values = match values_literal {
-            None => None,
-            Some((at, literal)) => {
-                let scalar = matches!(&literal, DenseLiteral::Tree(DenseTree::Scalar(..)));
-                let values_shape = if scalar { vec![] } else { vec![num_values] };
-                let values_ty = self.ctx.intern_type(TypeKind::RankedTensor {
-                    shape: values_shape,
-                    element,
-                    encoding: None,
-                });
-                Some(self.build_dense(at, literal, values_ty)?)
-            }
-        };
         Ok(self.ctx.intern_attr(AttrKind::Sparse {
             ty,
             index_shape,
             indices,
             values,
         }))
+    }
+
+    /// MLIR's checks of a sparse literal's shapes: 1-d values, indices that are a list of
+    /// coordinates of the type's rank (or, for a 1-d type, a list of positions), and one
+    /// value per index. `index_shape` is empty for one coordinate written alone.
+    fn check_sparse_shapes(
+        &self,
+        attr_at: usize,
+        shape: &[i64],
+        index_shape: &[i64],
+        values_shape: &[i64],
+    ) -> PResult<()> {
+        if values_shape.len() != 1 {
+            return self.error_at(attr_at, "expected 1-d tensor for sparse element values");
+        }
+        let rank = shape.len() as i64;
+        let indices_shape = if index_shape.is_empty() {
+            vec![1, rank]
+        } else {
+            index_shape.to_vec()
+        };
+        let indices_fit = match indices_shape.len() {
+            2 => indices_shape[1] == rank,
+            1 => rank == 1,
+            _ => false,
+        };
+        if !indices_fit || indices_shape[0] != values_shape[0] {
+            return self.error_at(
+                attr_at,
+                format!(
+                    "expected shape ([{}]); inferred shape of indices literal ([{}]); inferred shape of values literal ([{}])",
+                    join(shape),
+                    join(&indices_shape),
+                    join(values_shape)
+                ),
+            );
+        }
+        Ok(())
     }
 
     /// `distinct[id]<attr>`
@@ -773,6 +835,17 @@ impl<'a> Parser<'a> {
         })?;
         self.expect(TokenKind::RSquare, "']' in dense elements literal")?;
         Ok(DenseTree::List(children, open.start))
+    }
+
+    /// The text of the literal token at `at`, without a leading minus sign (MLIR keeps the
+    /// sign apart from an element's token).
+    fn literal_spelling(&self, at: usize) -> &'a str {
+        let mut pos = crate::lexer::skip_trivia(self.bytes, at);
+        if self.bytes.get(pos) == Some(&b'-') {
+            pos += 1;
+        }
+        let tok = crate::lexer::lex(self.bytes, pos);
+        self.text(tok)
     }
 
     /// The shape a literal tree implies, checking every sub-list agrees.

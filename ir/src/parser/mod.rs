@@ -678,6 +678,22 @@ fn memchr_lines(bytes: &[u8]) -> impl Iterator<Item = usize> + '_ {
 }
 
 /// Parses a decimal or `0x` hexadecimal integer literal.
+/// How to accept a type or attribute of a dialect that is not registered, after MLIR's
+/// "... created with unregistered dialect" messages.
+pub(crate) const UNREGISTERED_HINT: &str =
+    ". If this is intended, use --allow-unregistered-dialect";
+
+/// Where an opaque dialect symbol's data starts and what it is, as MLIR reports it: the
+/// text after `dialect.` for the pretty form (`#d.data`), or inside the angle brackets for
+/// `#d<data>` (then reported at the symbol's start, `at`). `body` is the text after the
+/// dialect name and its dot, brackets included.
+pub(crate) fn opaque_symbol_data<'b>(at: usize, dialect: &str, body: &'b str) -> (usize, &'b str) {
+    match body.strip_prefix('<').and_then(|b| b.strip_suffix('>')) {
+        Some(inner) => (at, inner),
+        None => (at + 1 + dialect.len() + 1, body),
+    }
+}
+
 pub(crate) fn parse_u128(text: &str) -> Option<u128> {
     match text.strip_prefix("0x") {
         Some(hex) => u128::from_str_radix(hex, 16).ok(),

@@ -180,7 +180,14 @@ impl<'a> Parser<'a> {
             );
         }
         if !self.ctx.allow_unregistered_dialects {
-            return self.error_at(at, format!("dialect '{dialect}' provided by type '!{dialect}.{body}' is not registered (use --allow-unregistered-dialect)"));
+            let (data_at, data) = super::opaque_symbol_data(at, dialect, &body);
+            return self.error_at(
+                data_at,
+                format!(
+                    "`!\"{dialect}\"<\"{data}\">` type created with unregistered dialect{}",
+                    super::UNREGISTERED_HINT
+                ),
+            );
         }
         Ok(self.ctx.intern_type(TypeKind::Opaque {
             dialect: dialect.to_string(),
@@ -341,26 +348,38 @@ impl<'a> Parser<'a> {
         let (element, _) = self.parse_element_type("memref")?;
         let mut layout = None;
         let mut memory_space = None;
-        while self.consume_if(TokenKind::Comma) {
-            let at = self.tok.start;
-            let attr = self.parse_attribute()?;
-            let is_layout = matches!(
-                self.ctx.attr_kind(attr),
-                AttrKind::AffineMap(_) | AttrKind::Strided { .. }
-            );
-            if is_layout && !unranked {
-                if layout.is_some() || memory_space.is_some() {
-                    return self.error_at(at, "expected memory space to be last in memref type");
+        // `, layout-or-space (, ...)*`: MLIR's non-empty list up to the `>`.
+        if !self.consume_if(TokenKind::Greater) {
+            self.expect(TokenKind::Comma, "',' or '>' in memref type")?;
+            if self.is(TokenKind::Greater) {
+                return self.error("expected list element");
+            }
+            loop {
+                let at = self.tok.start;
+                let attr = self.parse_attribute()?;
+                let is_layout = matches!(
+                    self.ctx.attr_kind(attr),
+                    AttrKind::AffineMap(_) | AttrKind::Strided { .. }
+                );
+                if is_layout && !unranked {
+                    if layout.is_some() || memory_space.is_some() {
+                        return self
+                            .error_at(at, "expected memory space to be last in memref type");
+                    }
+                    layout = Some(attr);
+                } else {
+                    if memory_space.is_some() {
+                        return self
+                            .error_at(at, "multiple memory spaces specified in memref type");
+                    }
+                    memory_space = Some(attr);
                 }
-                layout = Some(attr);
-            } else {
-                if memory_space.is_some() {
-                    return self.error_at(at, "multiple memory spaces specified in memref type");
+                if !self.consume_if(TokenKind::Comma) {
+                    self.expect(TokenKind::Greater, "',' or '>'")?;
+                    break;
                 }
-                memory_space = Some(attr);
             }
         }
-        self.expect(TokenKind::Greater, "'>' in memref type")?;
         if let Some(space) = memory_space
             && !matches!(
                 self.ctx.attr_kind(space),
@@ -383,15 +402,21 @@ impl<'a> Parser<'a> {
                     && map.num_dims as usize != dims.shape.len()
                 {
                     let (rank, map_dims) = (dims.shape.len(), map.num_dims);
-                    return self.error(format!(
-                        "memref layout mismatch between rank and affine map: {rank} != {map_dims}"
-                    ));
+                    return self.error_at(
+                        keyword_at,
+                        format!(
+                            "memref layout mismatch between rank and affine map: {rank} != {map_dims}"
+                        ),
+                    );
                 }
                 if let Some(layout) = layout
                     && let AttrKind::Strided { strides, .. } = self.ctx.attr_kind(layout)
                     && strides.len() != dims.shape.len()
                 {
-                    return self.error("expected the number of strides to match the rank");
+                    return self.error_at(
+                        keyword_at,
+                        "expected the number of strides to match the rank",
+                    );
                 }
                 // An identity map is the default layout; MLIR drops it.
                 let layout = layout.filter(|&l| !matches!(self.ctx.attr_kind(l), AttrKind::AffineMap(m) if m.is_identity()));

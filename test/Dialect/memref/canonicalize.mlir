@@ -503,3 +503,34 @@ func.func @view_of_cast(%m: memref<64xi8>, %s: index) -> memref<4xf32> {
   %v = memref.view %c[%s][] : memref<?xi8> to memref<4xf32>
   return %v : memref<4xf32>
 }
+
+// A collapse of an expansion that ends at a higher rank than the source is one expansion
+// whose sizes are products of the first one's: dynamic sizes multiplied in order, then the
+// static part.
+// CHECK-LABEL: func.func @collapse_of_expand_to_higher_rank
+// CHECK-SAME: (%[[SRC:.*]]: memref<?xf32>, %[[A:.*]]: index, %[[B:.*]]: index)
+// CHECK-DAG: %[[C6:.*]] = arith.constant 6 : index
+// CHECK: %[[AB:.*]] = arith.muli %[[A]], %[[B]] : index
+// CHECK: %[[AB6:.*]] = arith.muli %[[AB]], %[[C6]] : index
+// CHECK: %[[R:.*]] = memref.expand_shape %[[SRC]] {{\[\[}}0, 1, 2]] output_shape [10, %[[AB6]], %[[B]]] : memref<?xf32> into memref<10x?x?xf32>
+// CHECK: return %[[R]]
+func.func @collapse_of_expand_to_higher_rank(%src: memref<?xf32>, %a: index, %b: index) -> memref<10x?x?xf32> {
+  %e = memref.expand_shape %src [[0, 1, 2, 3, 4, 5, 6]] output_shape [2, 5, %a, 2, %b, 3, %b] : memref<?xf32> into memref<2x5x?x2x?x3x?xf32>
+  %c = memref.collapse_shape %e [[0, 1], [2, 3, 4, 5], [6]] : memref<2x5x?x2x?x3x?xf32> into memref<10x?x?xf32>
+  return %c : memref<10x?x?xf32>
+}
+
+// The metadata of a cast's source is read, and what the cast's type fixes becomes
+// constants in the order of the results, as MLIR's fold makes them in one step.
+// CHECK-LABEL: func.func @metadata_of_cast_constant_order
+// CHECK-SAME: (%[[ARG:.*]]: memref<?x?xf32, strided<[?, ?], offset: ?>>)
+// CHECK-NEXT: %[[C7:.*]] = arith.constant 7 : index
+// CHECK-NEXT: %[[C3:.*]] = arith.constant 3 : index
+// CHECK-NEXT: %[[C5:.*]] = arith.constant 5 : index
+// CHECK-NEXT: memref.extract_strided_metadata %[[ARG]]
+// CHECK-NEXT: return %[[C7]], %[[C3]], %{{.*}}, %[[C5]]
+func.func @metadata_of_cast_constant_order(%arg: memref<?x?xf32, strided<[?, ?], offset: ?>>) -> (index, index, index, index) {
+  %c = memref.cast %arg : memref<?x?xf32, strided<[?, ?], offset: ?>> to memref<3x?xf32, strided<[?, 5], offset: 7>>
+  %base, %off, %sizes:2, %strides:2 = memref.extract_strided_metadata %c : memref<3x?xf32, strided<[?, 5], offset: 7>> -> memref<f32>, index, index, index, index, index
+  return %off, %sizes#0, %sizes#1, %strides#1 : index, index, index, index
+}

@@ -859,3 +859,85 @@ func.func @f(%m: memref<4x4xf32>, %i: index) {
   "memref.prefetch"(%m, %i) <{isDataCache = true, isWrite = false, localityHint = 1 : i32}> : (memref<4x4xf32>, index) -> ()
   return
 }
+
+// -----
+
+// generic_atomic_rmw: its body takes exactly the current value
+func.func @f(%m: memref<4xi32>, %i: index) {
+  // expected-error @+1 {{'memref.generic_atomic_rmw' op expected single number of entry block arguments}}
+  %x = memref.generic_atomic_rmw %m[%i] : memref<4xi32> {
+  ^bb0:
+    %c = arith.constant 0 : i32
+    memref.atomic_yield %c : i32
+  }
+  return
+}
+
+// -----
+
+// generic_atomic_rmw: the current value has the element type
+func.func @f(%m: memref<4xi32>, %i: index) {
+  // expected-error @+1 {{'memref.generic_atomic_rmw' op expected block argument of the same type result type}}
+  %x = memref.generic_atomic_rmw %m[%i] : memref<4xi32> {
+  ^bb0(%cur: i64):
+    %c = arith.constant 0 : i32
+    memref.atomic_yield %c : i32
+  }
+  return
+}
+
+// -----
+
+// generic_atomic_rmw: the result has the element type
+func.func @f(%m: memref<4xi32>, %i: index) {
+  // expected-error @+1 {{'memref.generic_atomic_rmw' op failed to verify that result type matches element type of memref}}
+  %x = "memref.generic_atomic_rmw"(%m, %i) ({
+  ^bb0(%cur: i64):
+    "memref.atomic_yield"(%cur) : (i64) -> ()
+  }) : (memref<4xi32>, index) -> i64
+  return
+}
+
+// -----
+
+// generic_atomic_rmw: a load in the body is a side effect, reported where it stands
+func.func @f(%m: memref<4xi32>, %i: index) {
+  %x = memref.generic_atomic_rmw %m[%i] : memref<4xi32> {
+  ^bb0(%cur: i32):
+    // expected-error @+1 {{body of 'memref.generic_atomic_rmw' should contain only operations with no side effects}}
+    %v = memref.load %m[%i] : memref<4xi32>
+    memref.atomic_yield %v : i32
+  }
+  return
+}
+
+// -----
+
+// generic_atomic_rmw: the yielded value has the result type
+func.func @f(%m: memref<4xi32>, %i: index) {
+  %x = memref.generic_atomic_rmw %m[%i] : memref<4xi32> {
+  ^bb0(%cur: i32):
+    %c = arith.constant 0 : i64
+    // expected-error @+1 {{'memref.atomic_yield' op types mismatch between yield op: 'i64' and its parent: 'i32'}}
+    memref.atomic_yield %c : i64
+  }
+  return
+}
+
+// -----
+
+// atomic_yield outside a generic_atomic_rmw
+func.func @f(%v: i32) {
+  // expected-error @+1 {{'memref.atomic_yield' op expects parent op 'memref.generic_atomic_rmw'}}
+  memref.atomic_yield %v : i32
+}
+
+// -----
+
+// The layout of a memref type must have the type's rank; the error points at the type.
+func.func @f() {
+  // expected-error @+1 {{memref layout mismatch between rank and affine map: 2 != 1}}
+  %0 = memref.alloc() : memref<4x4xf32,
+    affine_map<(d0) -> (d0)>>
+  return
+}

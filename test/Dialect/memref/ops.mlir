@@ -219,6 +219,41 @@ func.func @dma(%src: memref<64xf32>, %dst: memref<16xf32, 2>, %tag: memref<1xi32
   return
 }
 
+// The region computes the new element from the current one; the result is the new value.
+// CHECK-LABEL: func.func @generic_atomic_rmw
+// CHECK: %[[X:.*]] = memref.generic_atomic_rmw %{{.*}}[%{{.*}}, %{{.*}}] : memref<4x?xf32> {
+// CHECK-NEXT: ^bb0(%[[CUR:.*]]: f32):
+// CHECK-NEXT: %[[SUM:.*]] = arith.addf %[[CUR]], %{{.*}} : f32
+// CHECK-NEXT: memref.atomic_yield %[[SUM]] : f32
+// CHECK-NEXT: } {note = "x"}
+// CHECK: return %[[X]] : f32
+// GENERIC-LABEL: sym_name = "generic_atomic_rmw"}
+// GENERIC: "memref.generic_atomic_rmw"(%{{.*}}, %{{.*}}, %{{.*}}) ({
+// GENERIC: "memref.atomic_yield"(%{{.*}}) : (f32) -> ()
+// GENERIC: }) {note = "x"} : (memref<4x?xf32>, index, index) -> f32
+func.func @generic_atomic_rmw(%buf: memref<4x?xf32>, %i: index, %j: index, %d: f32) -> f32 {
+  %x = memref.generic_atomic_rmw %buf[%i, %j] : memref<4x?xf32> {
+  ^bb0(%current: f32):
+    %sum = arith.addf %current, %d : f32
+    memref.atomic_yield %sum : f32
+  } {note = "x"}
+  return %x : f32
+}
+
+// An integer element; the body may hold any pure op.
+// CHECK-LABEL: func.func @generic_atomic_rmw_int
+// CHECK: memref.generic_atomic_rmw %{{.*}}[] : memref<i32> {
+// CHECK: arith.maxsi
+// CHECK: memref.atomic_yield %{{.*}} : i32
+func.func @generic_atomic_rmw_int(%buf: memref<i32>, %v: i32) -> i32 {
+  %x = memref.generic_atomic_rmw %buf[] : memref<i32> {
+  ^bb0(%current: i32):
+    %m = arith.maxsi %current, %v : i32
+    memref.atomic_yield %m : i32
+  }
+  return %x : i32
+}
+
 // -----
 
 // A global's initial value may be a resource blob, as weights are stored. (Its own chunk

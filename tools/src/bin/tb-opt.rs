@@ -418,8 +418,11 @@ fn process_chunk(
         Ok(op) => op,
         Err(diag) => return Err(ChunkFailure::new(ctx, diag)),
     };
-    if let Err(diag) = verifier::verify(&ctx, top) {
-        return Err(ChunkFailure::new(ctx, diag));
+    if let Err(diagnostics) = verifier::verify_all(&ctx, top) {
+        return Err(ChunkFailure {
+            ctx: Box::new(ctx),
+            diagnostics,
+        });
     }
     let print = PrintOptions {
         generic: args.print_op_generic,
