@@ -77,7 +77,7 @@ fn bytes_of(data: &TensorData) -> Vec<u8> {
     tb_tensor::with_data!(data, v => {
         // SAFETY: every element type is plain data (half floats are `u16`s, bools one
         // byte), so its bytes can be read as they are.
-        unsafe { std::slice::from_raw_parts(v.as_ptr() as *const u8, std::mem::size_of_val(&v[..])) }
+        unsafe { std::slice::from_raw_parts(v.as_ptr().cast::<u8>(), std::mem::size_of_val(&v[..])) }
             .to_vec()
     })
 }
