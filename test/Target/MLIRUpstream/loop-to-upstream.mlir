@@ -117,3 +117,36 @@ func.func @dot(%acc: vector<4xi32>, %a: vector<2xi8>, %b: vector<8xi8>) -> vecto
   %r = loop.dot %acc, %a, %b {unsigned_lhs} : vector<4xi32>, vector<2xi8>, vector<8xi8>
   return %r : vector<4xi32>
 }
+
+// MLIR 22 does not lower math.isinf to LLVM: it is written as isfinite == isnan (both
+// false exactly for infinities).
+// CHECK-LABEL: func.func @isinf
+// CHECK:         %[[F:.*]] = math.isfinite %arg0 : f32
+// CHECK-NEXT:    %[[N:.*]] = math.isnan %arg0 : f32
+// CHECK-NEXT:    %[[I:.*]] = arith.cmpi eq, %[[F]], %[[N]] : i1
+// CHECK-NEXT:    return %[[I]] : i1
+// CHECK-NOT:     math.isinf
+// MLIR-LABEL: func.func @isinf
+// MLIR:         arith.cmpi eq
+func.func @isinf(%x: f32) -> i1 {
+  %i = math.isinf %x : f32
+  return %i : i1
+}
+
+// MLIR cannot translate a dense_resource blob of i1 to LLVM IR: a boolean global gets a
+// dense literal (one byte per element in the blob).
+// CHECK-LABEL: memref.global "private" constant @mask : memref<2x2xi1> = dense<{{\[}}[true, false], [false, true]]>
+// MLIR-LABEL: memref.global "private" constant @mask : memref<2x2xi1> = dense<{{\[}}[true, false], [false, true]]>
+memref.global "private" constant @mask : memref<2x2xi1> = dense_resource<mask_blob>
+func.func @use_mask() -> memref<2x2xi1> {
+  %m = memref.get_global @mask : memref<2x2xi1>
+  return %m : memref<2x2xi1>
+}
+
+{-#
+  dialect_resources: {
+    builtin: {
+      mask_blob: "0x0100000001000001"
+    }
+  }
+#-}
