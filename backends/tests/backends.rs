@@ -91,3 +91,4 @@ fn mlir_parses_verifies_and_rejects() {
 
 /// The CPU backend: JIT-compiled loop-level functions against the reference interpreter.
 mod cpu;
+mod mlir_execution;

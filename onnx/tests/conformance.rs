@@ -18,22 +18,35 @@
 //! buffer planning), compiled by the CPU backend (host CPU, O3), run natively and compared
 //! again: `compiled: N passed, N failed`. A compiled failure fails the test.
 //!
+//! Every case that passes compiled is then exported to upstream MLIR's dialects
+//! (`convert-loop-to-upstream`, as `tb-translate --emit=mlir-upstream` does), lowered by
+//! MLIR's own pipeline, JIT-compiled by MLIR's ExecutionEngine and run on the case's inputs;
+//! its results must equal the CPU backend's (integers and bools exactly, floats within the
+//! case's tolerances). A case the exporter refuses counts as "not exportable" (listed by
+//! reason); an exported case that MLIR rejects, fails to lower or computes differently is a
+//! failure: `mlir-upstream: N passed, N failed, N not exportable`.
+//!
 //! Without the suite's data it says why and passes. `cargo test --release -p tb-onnx --test conformance -- FILTER` runs the cases
 //! whose names contain `FILTER`; `-v` also lists every skipped case.
 
 use std::collections::BTreeMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
 
 use tb_backends::cpu::{CompileOptions, CompiledModule};
+use tb_interpreter::Tensor;
 use tb_interpreter::exec::Interpreter;
 use tb_ir::pass::{Instrumentation, PassManager, PassRegistry, Pipeline};
 use tb_onnx::import::{Imported, import_model};
 use tb_onnx::{ConformanceCase, NodeTestSuite};
 
 mod suite_run;
+mod upstream_oracle;
 
-use suite_run::{compare_case, import_options, run_in_parallel};
+use suite_run::{compare_case, import_options, run_in_parallel, tolerances};
+use upstream_oracle::UpstreamError;
 
 enum Outcome {
     /// Passed in the interpreter, with how the te-level run went.
@@ -45,13 +58,27 @@ enum Outcome {
 /// The same case after `convert-graph-to-te`.
 enum TeOutcome {
     /// Passed at the te level, with how the compiled run went.
-    Pass(Result<(), String>),
+    Pass(CompiledOutcome),
     /// The op (`graph.xxx`) with no te lowering, and why.
     NotLowered(String, String),
     Fail(String),
 }
 
-/// Compares `results` with the case's expected outputs.
+/// The case compiled by the CPU backend.
+enum CompiledOutcome {
+    /// Passed compiled, with how the run exported to MLIR went.
+    Pass(UpstreamOutcome),
+    Fail(String),
+}
+
+/// The compiled case exported to upstream MLIR and run by its ExecutionEngine.
+enum UpstreamOutcome {
+    Pass,
+    /// The exporter's reason for refusing the module.
+    NotExportable(String),
+    Fail(String),
+}
+
 /// Lowers the imported module to te and runs it on the case's inputs.
 fn run_te(imported: &mut Imported, case: &ConformanceCase) -> TeOutcome {
     let mut registry = PassRegistry::new();
@@ -80,7 +107,7 @@ fn run_te(imported: &mut Imported, case: &ConformanceCase) -> TeOutcome {
         Ok(results) => match compare_case(&results, case) {
             Ok(()) => {
                 let compiled = catch_unwind(AssertUnwindSafe(|| run_compiled(imported, case)))
-                    .unwrap_or_else(|_| Err("panicked".into()));
+                    .unwrap_or_else(|_| CompiledOutcome::Fail("panicked".into()));
                 TeOutcome::Pass(compiled)
             }
             Err(m) => TeOutcome::Fail(m),
@@ -89,8 +116,55 @@ fn run_te(imported: &mut Imported, case: &ConformanceCase) -> TeOutcome {
     }
 }
 
+/// Lowers a te-level module to loops, compiles it for the host, runs it natively and, if it
+/// passes, runs it exported to MLIR.
+fn run_compiled(imported: &mut Imported, case: &ConformanceCase) -> CompiledOutcome {
+    let results = match compile_and_run(imported, case) {
+        Ok(results) => results,
+        Err(why) => return CompiledOutcome::Fail(why),
+    };
+    if let Err(why) = compare_case(&results, case) {
+        return CompiledOutcome::Fail(why);
+    }
+    let upstream = catch_unwind(AssertUnwindSafe(|| run_upstream(imported, case, &results)))
+        .unwrap_or_else(|_| UpstreamOutcome::Fail("panicked".into()));
+    CompiledOutcome::Pass(upstream)
+}
+
+/// The time spent exporting, lowering, JIT-compiling and running cases in MLIR, summed over
+/// the threads that run cases.
+static UPSTREAM_MICROS: AtomicU64 = AtomicU64::new(0);
+
+/// Exports the loop-level module, runs it in MLIR's ExecutionEngine and compares its
+/// results with the CPU backend's `results`.
+fn run_upstream(
+    imported: &mut Imported,
+    case: &ConformanceCase,
+    results: &[Tensor],
+) -> UpstreamOutcome {
+    let start = Instant::now();
+    // Optimization level 0: the cases are small, and JIT time dominates.
+    let mlir = upstream_oracle::export_and_run(
+        &mut imported.ctx,
+        imported.module,
+        &imported.function,
+        &case.inputs,
+        0,
+    );
+    UPSTREAM_MICROS.fetch_add(start.elapsed().as_micros() as u64, Ordering::Relaxed);
+    let (rtol, atol) = tolerances(case);
+    match mlir {
+        Ok(mlir) => match upstream_oracle::compare(&mlir, results, rtol, atol) {
+            Ok(()) => UpstreamOutcome::Pass,
+            Err(why) => UpstreamOutcome::Fail(why),
+        },
+        Err(UpstreamError::NotExportable(why)) => UpstreamOutcome::NotExportable(why),
+        Err(UpstreamError::Failed(why)) => UpstreamOutcome::Fail(why),
+    }
+}
+
 /// Lowers a te-level module to loops, compiles it for the host and runs it natively.
-fn run_compiled(imported: &mut Imported, case: &ConformanceCase) -> Result<(), String> {
+fn compile_and_run(imported: &mut Imported, case: &ConformanceCase) -> Result<Vec<Tensor>, String> {
     let mut registry = PassRegistry::new();
     tb_passes::register_all(&mut registry);
     // The default CPU pipeline: its graph-level passes find nothing left to do at this
@@ -109,10 +183,9 @@ fn run_compiled(imported: &mut Imported, case: &ConformanceCase) -> Result<(), S
     };
     let compiled = CompiledModule::compile(&imported.ctx, imported.module, &options)
         .map_err(|d| format!("CPU backend: {}", d.message))?;
-    let results = compiled
+    compiled
         .run(&imported.function, &case.inputs)
-        .map_err(|e| format!("run: {e}"))?;
-    compare_case(&results, case)
+        .map_err(|e| format!("run: {e}"))
 }
 
 fn run_case(case: &ConformanceCase) -> Outcome {
@@ -146,6 +219,12 @@ fn run_case(case: &ConformanceCase) -> Outcome {
     Outcome::Pass(te)
 }
 
+/// The reason an exporter refusal is grouped under: the first line of its message (the
+/// exporter's messages name the op and the construct, not the case's values).
+fn export_category(why: &str) -> String {
+    why.lines().next().unwrap_or(why).trim().to_string()
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let verbose = args.iter().any(|a| a == "-v");
@@ -172,6 +251,8 @@ fn main() -> ExitCode {
     let mut reasons: BTreeMap<String, Vec<String>> = BTreeMap::new();
     let (mut te_passed, mut te_failed) = (0usize, 0usize);
     let (mut compiled_passed, mut compiled_failed) = (0usize, 0usize);
+    let (mut upstream_passed, mut upstream_failed) = (0usize, 0usize);
+    let mut not_exportable: BTreeMap<String, Vec<String>> = BTreeMap::new();
     let mut not_lowered: BTreeMap<String, Vec<String>> = BTreeMap::new();
     let names: Vec<String> = names
         .into_iter()
@@ -191,8 +272,29 @@ fn main() -> ExitCode {
                     TeOutcome::Pass(compiled) => {
                         te_passed += 1;
                         match compiled {
-                            Ok(()) => compiled_passed += 1,
-                            Err(why) => {
+                            CompiledOutcome::Pass(upstream) => {
+                                compiled_passed += 1;
+                                match upstream {
+                                    UpstreamOutcome::Pass => upstream_passed += 1,
+                                    UpstreamOutcome::NotExportable(why) => {
+                                        if verbose {
+                                            println!("NOT EXPORTABLE {name}: {why}");
+                                        }
+                                        not_exportable
+                                            .entry(export_category(&why))
+                                            .or_default()
+                                            .push(name);
+                                    }
+                                    UpstreamOutcome::Fail(why) => {
+                                        upstream_failed += 1;
+                                        println!(
+                                            "FAIL (mlir-upstream) {name}: {}",
+                                            why.replace('\n', "\n    ")
+                                        );
+                                    }
+                                }
+                            }
+                            CompiledOutcome::Fail(why) => {
                                 compiled_failed += 1;
                                 println!("FAIL (compiled) {name}: {}", why.replace('\n', "\n    "));
                             }
@@ -250,7 +352,19 @@ fn main() -> ExitCode {
     let te_not_lowered: usize = not_lowered.values().map(Vec::len).sum();
     println!("te: {te_passed} passed, {te_failed} failed, {te_not_lowered} not lowered");
     println!("compiled: {compiled_passed} passed, {compiled_failed} failed");
-    if failed == 0 && te_failed == 0 && compiled_failed == 0 {
+    if !not_exportable.is_empty() {
+        println!("mlir-upstream: not exportable by reason:");
+        for (reason, cases) in &not_exportable {
+            println!("  {:>4}  {reason}", cases.len());
+        }
+    }
+    let upstream_not_exportable: usize = not_exportable.values().map(Vec::len).sum();
+    println!(
+        "mlir-upstream: {upstream_passed} passed, {upstream_failed} failed, \
+         {upstream_not_exportable} not exportable ({:.1} s in MLIR, all threads)",
+        UPSTREAM_MICROS.load(Ordering::Relaxed) as f64 / 1e6
+    );
+    if failed == 0 && te_failed == 0 && compiled_failed == 0 && upstream_failed == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE

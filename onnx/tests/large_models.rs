@@ -16,9 +16,15 @@
 //! summation orders (and onnxruntime fuses Conv+BN), so differences of ~1e-6 are expected;
 //! a wrong kernel shows up as O(1).
 //!
+//! The lowered model is then exported to upstream MLIR's dialects
+//! (`tb-translate --emit=mlir-upstream`'s conversion), lowered and JIT-compiled by MLIR's own
+//! pipeline and ExecutionEngine, and run on the same input: its outputs must agree with
+//! TensorBind's compiled outputs within the same relative error.
+//!
 //! Without `.venv` (or its onnx/onnxruntime packages) the tests say why and pass.
 
 mod common;
+mod upstream_oracle;
 
 use std::io::Write;
 use std::time::Instant;
@@ -155,9 +161,40 @@ fn check(name: &str, shapes: Shapes, ops: &[(&str, usize)]) {
             run_time.as_secs_f64()
         )
     });
+
+    let start = Instant::now();
+    let mlir = upstream_oracle::export_and_run(
+        &mut imported.ctx,
+        imported.module,
+        &imported.function,
+        &inputs,
+        2,
+    )
+    .unwrap_or_else(|e| match e {
+        upstream_oracle::UpstreamError::NotExportable(why) => {
+            panic!("{name} is not exported to upstream MLIR: {why}")
+        }
+        upstream_oracle::UpstreamError::Failed(why) => {
+            panic!("{name} does not run in MLIR's ExecutionEngine: {why}")
+        }
+    });
+    let mlir_time = start.elapsed();
+    compare_outputs(
+        &test,
+        "mlir-upstream vs compiled",
+        &mlir,
+        &results,
+        |line| {
+            format!(
+                "{line}; export, MLIR lowering, JIT and run {:.2} s",
+                mlir_time.as_secs_f64()
+            )
+        },
+    );
 }
 
-/// Checks each of `results` against onnxruntime's, reporting the error through `describe`.
+/// Checks each of `results` against `expected` (onnxruntime's, or for MLIR's run the
+/// compiled results), reporting the error through `describe`.
 fn compare_outputs(
     test: &str,
     what: &str,
@@ -179,7 +216,7 @@ fn compare_outputs(
         report(test, format_args!("{}", describe(line)));
         assert!(
             err <= MAX_RELATIVE_ERROR,
-            "{test} ({what}): output #{i} differs from onnxruntime: max relative error {err:.3e} > {MAX_RELATIVE_ERROR:e}"
+            "{test} ({what}): output #{i} differs: max relative error {err:.3e} > {MAX_RELATIVE_ERROR:e}"
         );
     }
 }

@@ -10,7 +10,7 @@ use tb_ir::{Context, Diagnostic, OpId};
 /// Why a module was not exported.
 #[derive(Debug)]
 pub enum ExportError {
-    /// The module cannot be converted (an op above the loop level, unsigned buffers, ...),
+    /// The module cannot be converted (an op above the loop level, ...),
     /// located at the op concerned.
     Input(Diagnostic),
     /// MLIR rejected the converted module: a construct TensorBind does not export yet.

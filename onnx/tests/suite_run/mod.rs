@@ -21,11 +21,17 @@ const LOOSER_ATOL: &[(&str, f64)] = &[
 
 /// Every result of `case` within its tolerance of the expected output.
 pub fn compare_case(results: &[Tensor], case: &ConformanceCase) -> Result<(), String> {
+    let (_, atol) = tolerances(case);
+    compare_with(results, &case.outputs, atol)
+}
+
+/// The relative and absolute tolerances floats of `case` are compared with.
+pub fn tolerances(case: &ConformanceCase) -> (f64, f64) {
     let atol = LOOSER_ATOL
         .iter()
         .find(|(name, _)| *name == case.name)
         .map_or(ATOL, |(_, atol)| *atol);
-    compare_with(results, &case.outputs, atol)
+    (RTOL, atol)
 }
 
 /// Every result within the suite's rtol and `atol` of the expected output.

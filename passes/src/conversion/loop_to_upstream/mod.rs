@@ -9,13 +9,18 @@
 //!   (an index that is a plain loop variable or a constant is used as it is);
 //! - `loop.broadcast` becomes `vector.broadcast`, `loop.fma` `vector.fma` (`math.fma` on
 //!   scalars), `loop.alloc`/`loop.dealloc` `memref.alloc`/`memref.dealloc` with the same
-//!   alignment.
+//!   alignment, and `loop.dot` (the integer micro-kernels' step) the `arith` and
+//!   `vector.shuffle` ops that compute it ([`dot`]).
 //!
 //! Schedule annotations (`vectorize`, `unroll`, `parallel`, `#loop.schedule`) have no upstream
 //! meaning and are dropped with their loops, as are TensorBind's `tb.*` attributes on
 //! functions. `scf.parallel` is kept for `loop.parallel`, so what may run concurrently stays
-//! visible. Buffers of unsigned integers are refused: upstream `memref.load` would give an
-//! unsigned scalar, which `arith` does not take.
+//! visible. Buffers of signed and unsigned integers become signless ([`signless`]): MLIR's
+//! `arith` takes only signless integers, and the loop level computes on signless scalars
+//! with the signedness in the op already. Boolean globals get `dense<...>` literals for
+//! their `dense_resource` blobs ([`bool_globals`]), which MLIR cannot translate to LLVM IR,
+//! and `math.isinf`, which MLIR does not lower to LLVM, is written with `math.isfinite` and
+//! `math.isnan` ([`isinf`]).
 
 use tb_dialects::loop_::{self, Bound, LoopOp};
 use tb_ir::affine::{AffineExpr, AffineMap};
@@ -26,6 +31,11 @@ use tb_ir::pass::{Pass, PassInfo, PassOptions};
 use tb_ir::{Attr, AttrKind, Context, Diagnostic, OpId, Signedness, Type, TypeKind, Value};
 
 use crate::schedule::build::At as Builder;
+
+mod bool_globals;
+mod dot;
+mod isinf;
+mod signless;
 
 pub(crate) fn info() -> PassInfo {
     PassInfo {
@@ -48,7 +58,8 @@ impl Pass for ConvertLoopToUpstream {
     }
 
     fn run(&mut self, ctx: &mut Context, op: OpId) -> Result<(), Diagnostic> {
-        check_no_unsigned_buffers(ctx, op)?;
+        signless::make_integers_signless(ctx, op);
+        bool_globals::inline_bool_resources(ctx, op);
         // Inner ops first (reversed pre-order): a loop's yield is replaced when the loop is,
         // so it must not be visited after.
         let mut ops = Vec::new();
@@ -58,40 +69,11 @@ impl Pass for ConvertLoopToUpstream {
                 convert(ctx, o, kind)?;
             } else if ctx.op_name(o) == "func.func" {
                 drop_tensorbind_attributes(ctx, o);
+            } else if ctx.op_name(o) == "math.isinf" {
+                isinf::expand(ctx, o);
             }
         }
         Ok(())
-    }
-}
-
-fn check_no_unsigned_buffers(ctx: &Context, root: OpId) -> Result<(), Diagnostic> {
-    let mut found = None;
-    ctx.walk_nested(root, &mut |o| {
-        if found.is_some() || LoopOp::of(ctx, o).is_none() {
-            return;
-        }
-        for &v in ctx.op(o).operands.iter().chain(&ctx.op(o).results) {
-            if let TypeKind::MemRef { element, .. } = ctx.type_kind(ctx.value_type(v))
-                && let TypeKind::Integer {
-                    signedness: Signedness::Unsigned | Signedness::Signed,
-                    ..
-                } = ctx.type_kind(*element)
-            {
-                found = Some(o);
-            }
-        }
-    });
-    match found {
-        Some(o) => Err(Diagnostic::error(
-            ctx.op(o).loc,
-            format!(
-                "'{}' op reads or writes a buffer of signed or unsigned integers, which upstream \
-                 MLIR's memref.load/store would give to arith as non-signless values; only \
-                 signless and float buffers can be exported",
-                ctx.op_name(o)
-            ),
-        )),
-        None => Ok(()),
     }
 }
 
@@ -176,12 +158,7 @@ fn convert(ctx: &mut Context, op: OpId, kind: LoopOp) -> Result<(), Diagnostic> 
             let created = b.create(ctx, "vector.broadcast", operands, results, vec![], 0);
             ctx.op(created).results.to_vec()
         }
-        LoopOp::Dot => {
-            return Err(Diagnostic::error(
-                ctx.op(op).loc,
-                "'loop.dot' op has no upstream form (integer micro-kernels stay in tb's own lowering)",
-            ));
-        }
+        LoopOp::Dot => vec![dot::lower(ctx, b, op)?],
         LoopOp::Fma => {
             let vector = matches!(ctx.type_kind(results[0]), TypeKind::Vector { .. });
             let name = if vector { "vector.fma" } else { "math.fma" };
