@@ -3,22 +3,24 @@
 //! - `affine.apply` of a map that only forwards an operand is that operand; `affine.apply`,
 //!   `affine.min` and `affine.max` whose results are constant once the constant operands
 //!   are substituted fold to that constant (the smallest or largest result for min/max);
-//! - their maps absorb the `affine.apply`s producing their dim operands and their constant
-//!   operands, and lose repeated and unused operands;
+//! - their maps absorb the `affine.apply`s producing their operands and their constant
+//!   operands, and lose repeated and unused operands ([`super::compose`]); so do the maps
+//!   of the memory accesses (`affine.load`, `store`, `prefetch`, `vector_load`,
+//!   `vector_store`);
 //! - an `affine.for` that runs no iteration, or whose body does nothing, is replaced by its
-//!   initial values.
+//!   initial values; its bounds are canonicalized by [`super::for_bounds`].
 
 use tb_ir::affine::{AffineBinaryKind, AffineExpr, AffineMap};
 use tb_ir::attributes::AttrKind;
+use tb_ir::operation::OperationState;
 use tb_ir::registry::FoldResult;
 use tb_ir::rewrite::folder::constant_value;
 use tb_ir::rewrite::{PatternSet, RewritePattern, Rewriter};
-use tb_ir::{Attr, Context, OpId, RegionId, Value};
+use tb_ir::{Attr, Context, OpId, Value};
 
-use super::scope::{affine_scope, is_valid_symbol};
-
+use super::compose::{BoundMap, canonicalize_map_and_operands, compose_map_and_operands};
 use super::min_max::replace_with_map_op;
-use super::{APPLY, MAX, MIN};
+use super::{APPLY, LOAD, MAX, MIN, PREFETCH, STORE, VECTOR_LOAD, VECTOR_STORE};
 
 fn constant_index(ctx: &Context, attr: Option<Attr>) -> Option<i64> {
     match ctx.attr_kind(attr?) {
@@ -99,137 +101,47 @@ pub(crate) fn max_patterns(patterns: &mut PatternSet) {
     super::min_max::min_max_patterns(patterns, MAX);
 }
 
+pub(crate) fn load_patterns(patterns: &mut PatternSet) {
+    patterns.add(Box::new(SimplifyAccessMap { root: LOAD }));
+}
+
+pub(crate) fn store_patterns(patterns: &mut PatternSet) {
+    patterns.add(Box::new(SimplifyAccessMap { root: STORE }));
+}
+
+pub(crate) fn prefetch_patterns(patterns: &mut PatternSet) {
+    patterns.add(Box::new(SimplifyAccessMap { root: PREFETCH }));
+}
+
+pub(crate) fn vector_load_patterns(patterns: &mut PatternSet) {
+    patterns.add(Box::new(SimplifyAccessMap { root: VECTOR_LOAD }));
+}
+
+pub(crate) fn vector_store_patterns(patterns: &mut PatternSet) {
+    patterns.add(Box::new(SimplifyAccessMap { root: VECTOR_STORE }));
+}
+
 pub(crate) fn for_patterns(patterns: &mut PatternSet) {
     patterns.add(Box::new(EraseTrivialLoop));
+    patterns.add(Box::new(super::for_bounds::CanonicalizeForBounds));
 }
 
-/// A map and the values its inputs are bound to (dims, then symbols).
-struct BoundMap {
-    map: AffineMap,
-    operands: Vec<Value>,
-}
-
-fn constant_of(ctx: &Context, value: Value) -> Option<i64> {
+pub(super) fn constant_of(ctx: &Context, value: Value) -> Option<i64> {
     let op = ctx.defining_op(value)?;
     constant_index(ctx, constant_value(ctx, op))
 }
 
-/// MLIR's `composeAffineMapAndOperands` for dims produced by single-result
-/// `affine.apply`s, then `canonicalizeMapAndOperands`: constant inputs folded into the
-/// map, dims that are valid symbols (in `scope`) turned into symbols, repeated inputs
-/// merged, unused inputs dropped, results simplified.
-fn canonicalize_map(ctx: &Context, bound: &BoundMap, scope: Option<RegionId>) -> BoundMap {
-    let map = &bound.map;
-    let num_dims = map.num_dims as usize;
-    let mut dims: Vec<Value> = Vec::new();
-    let mut symbols: Vec<Value> = Vec::new();
-    let mut dim_exprs = Vec::with_capacity(num_dims);
-    let input = |list: &mut Vec<Value>, v: Value| -> u32 {
-        match list.iter().position(|&x| x == v) {
-            Some(i) => i as u32,
-            None => {
-                list.push(v);
-                (list.len() - 1) as u32
-            }
-        }
-    };
-    // Symbols first keep their relative order; composed apply symbols follow them.
-    let symbol_exprs: Vec<AffineExpr> = bound.operands[num_dims..]
-        .iter()
-        .map(|&v| match constant_of(ctx, v) {
-            Some(c) => AffineExpr::constant(c),
-            None => AffineExpr::symbol(input(&mut symbols, v)),
-        })
-        .collect();
-    for &v in &bound.operands[..num_dims] {
-        if let Some(c) = constant_of(ctx, v) {
-            dim_exprs.push(AffineExpr::constant(c));
-            continue;
-        }
-        let producer = ctx.defining_op(v).filter(|&p| ctx.op_name(p) == APPLY);
-        let inner = producer.and_then(|p| {
-            let m = super::access_map(ctx, p)?;
-            let operands = &ctx.op(p).operands;
-            (m.num_results() == 1 && operands.len() == m.num_inputs() as usize)
-                .then(|| (m, operands.to_vec()))
-        });
-        match inner {
-            Some((inner_map, inner_operands)) => {
-                let inner_dims = inner_map.num_dims as usize;
-                let idims: Vec<AffineExpr> = inner_operands[..inner_dims]
-                    .iter()
-                    .map(|&x| match constant_of(ctx, x) {
-                        Some(c) => AffineExpr::constant(c),
-                        None => AffineExpr::dim(input(&mut dims, x)),
-                    })
-                    .collect();
-                let isyms: Vec<AffineExpr> = inner_operands[inner_dims..]
-                    .iter()
-                    .map(|&x| match constant_of(ctx, x) {
-                        Some(c) => AffineExpr::constant(c),
-                        None => AffineExpr::symbol(input(&mut symbols, x)),
-                    })
-                    .collect();
-                dim_exprs.push(inner_map.results[0].replace_dims_and_symbols(&idims, &isyms));
-            }
-            None => dim_exprs.push(AffineExpr::dim(input(&mut dims, v))),
-        }
-    }
-    let results: Vec<AffineExpr> = map
-        .results
-        .iter()
-        .map(|e| e.replace_dims_and_symbols(&dim_exprs, &symbol_exprs))
-        .collect();
-    // Dims that are valid symbols become symbols, after the existing ones (MLIR's
-    // `legalizeDemotedDims`).
-    let mut kept_dims = Vec::new();
-    let mut promote = Vec::with_capacity(dims.len());
-    for &v in &dims {
-        if is_valid_symbol(ctx, v, scope) {
-            promote.push(AffineExpr::symbol(input(&mut symbols, v)));
-        } else {
-            promote.push(AffineExpr::dim(kept_dims.len() as u32));
-            kept_dims.push(v);
-        }
-    }
-    let dims = kept_dims;
-    let symbol_identity: Vec<AffineExpr> =
-        (0..symbols.len() as u32).map(AffineExpr::symbol).collect();
-    let results: Vec<AffineExpr> = results
-        .iter()
-        .map(|e| e.replace_dims_and_symbols(&promote, &symbol_identity))
-        .collect();
-    // Drop the inputs no result uses, renumbering the rest.
-    let used_dim = |i: usize| results.iter().any(|e| e.is_function_of_dim(i as u32));
-    let used_symbol = |i: usize| results.iter().any(|e| e.is_function_of_symbol(i as u32));
-    let mut new_dims = Vec::new();
-    let mut dim_map = Vec::new();
-    for (i, &v) in dims.iter().enumerate() {
-        if used_dim(i) {
-            dim_map.push(AffineExpr::dim(new_dims.len() as u32));
-            new_dims.push(v);
-        } else {
-            dim_map.push(AffineExpr::constant(0));
-        }
-    }
-    let mut new_symbols = Vec::new();
-    let mut symbol_map = Vec::new();
-    for (i, &v) in symbols.iter().enumerate() {
-        if used_symbol(i) {
-            symbol_map.push(AffineExpr::symbol(new_symbols.len() as u32));
-            new_symbols.push(v);
-        } else {
-            symbol_map.push(AffineExpr::constant(0));
-        }
-    }
-    let results = results
-        .iter()
-        .map(|e| mlir_form(&e.replace_dims_and_symbols(&dim_map, &symbol_map).simplify()))
-        .collect();
-    let map = AffineMap::new(new_dims.len() as u32, new_symbols.len() as u32, results);
-    let mut operands = new_dims;
-    operands.extend(new_symbols);
-    BoundMap { map, operands }
+/// MLIR's `SimplifyAffineOp` on a map and its operands ([`super::compose`]), with the
+/// results in the form MLIR prints them.
+pub(super) fn canonicalize_map(ctx: &Context, bound: &BoundMap) -> BoundMap {
+    let composed = compose_map_and_operands(ctx, bound);
+    let mut canonical = canonicalize_map_and_operands(ctx, composed);
+    canonical.map = AffineMap::new(
+        canonical.map.num_dims,
+        canonical.map.num_symbols,
+        canonical.map.results.iter().map(mlir_form).collect(),
+    );
+    canonical
 }
 
 /// `e` with each sum whose right operand is a negative constant or a product by one
@@ -286,11 +198,91 @@ impl RewritePattern for SimplifyMapOperands {
             return false;
         }
         let bound = BoundMap { map, operands };
-        let simplified = canonicalize_map(ctx, &bound, affine_scope(ctx, op));
+        let simplified = canonicalize_map(ctx, &bound);
         if simplified.map == bound.map && simplified.operands == bound.operands {
             return false;
         }
         replace_with_map_op(rewriter, op, self.root, simplified.map, simplified.operands);
+        true
+    }
+}
+
+/// Where the map operands of a memory access start (after the stored value and memref).
+fn first_index_operand(name: &str) -> Option<usize> {
+    match name {
+        LOAD | VECTOR_LOAD | PREFETCH => Some(1),
+        STORE | VECTOR_STORE => Some(2),
+        _ => None,
+    }
+}
+
+/// A memory access whose map and indices are canonicalized as those of `affine.apply`
+/// (MLIR's `SimplifyAffineOp` on loads, stores and prefetches): producing applies are
+/// composed in, constants folded, dims that are valid symbols become symbols, unused and
+/// repeated indices dropped. The access is rebuilt with the new map and indices.
+struct SimplifyAccessMap {
+    root: &'static str,
+}
+
+impl RewritePattern for SimplifyAccessMap {
+    fn debug_name(&self) -> &'static str {
+        "affine-simplify-access-map"
+    }
+
+    fn root(&self) -> Option<&'static str> {
+        Some(self.root)
+    }
+
+    fn match_and_rewrite(&self, op: OpId, rewriter: &mut Rewriter) -> bool {
+        let ctx = rewriter.ctx();
+        let Some(first) = first_index_operand(self.root) else {
+            return false;
+        };
+        let Some(map) = super::access_map(ctx, op) else {
+            return false;
+        };
+        let operands = ctx.op(op).operands.to_vec();
+        if operands.len() != first + map.num_inputs() as usize {
+            return false;
+        }
+        let bound = BoundMap {
+            map,
+            operands: operands[first..].to_vec(),
+        };
+        let simplified = canonicalize_map(ctx, &bound);
+        if simplified.map == bound.map && simplified.operands == bound.operands {
+            return false;
+        }
+        let data = ctx.op(op);
+        let result_types = data.results.iter().map(|&r| ctx.value_type(r)).collect();
+        let (name, loc, attributes, properties) =
+            (data.name, data.loc, data.attributes, data.properties);
+        let mut new_operands = operands[..first].to_vec();
+        new_operands.extend(simplified.operands);
+        let ctx = rewriter.ctx_mut();
+        let map_attr = ctx.intern_attr(AttrKind::AffineMap(simplified.map));
+        let mut entries = properties
+            .map(|p| ctx.dictionary_entries(p).to_vec())
+            .unwrap_or_default();
+        entries.retain(|(k, _)| k != "map");
+        entries.push(("map".to_string(), map_attr));
+        let properties = ctx.dictionary_attr(entries);
+        let new_op = rewriter.create_op_before(
+            op,
+            OperationState {
+                name,
+                operands: new_operands,
+                result_types,
+                successors: Vec::new(),
+                num_regions: 0,
+                properties: Some(properties),
+                attributes: Vec::new(),
+                loc,
+            },
+        );
+        rewriter.ctx_mut().op_mut(new_op).attributes = attributes;
+        let results = rewriter.ctx().op(new_op).results.to_vec();
+        rewriter.replace_op(op, &results);
         true
     }
 }
