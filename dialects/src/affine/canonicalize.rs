@@ -7,8 +7,9 @@
 //!   operands, and lose repeated and unused operands ([`super::compose`]); so do the maps
 //!   of the memory accesses (`affine.load`, `store`, `prefetch`, `vector_load`,
 //!   `vector_store`);
-//! - an `affine.for` that runs no iteration, or whose body does nothing, is replaced by its
-//!   initial values; its bounds are canonicalized by [`super::for_bounds`].
+//! - a trivial `affine.for` (one that runs no iteration, or whose body only yields) is
+//!   replaced by the values it gives, as MLIR's loop folds do; its bounds are canonicalized
+//!   by [`super::for_bounds`].
 
 use tb_ir::affine::{AffineBinaryKind, AffineExpr, AffineMap};
 use tb_ir::attributes::AttrKind;
@@ -126,6 +127,10 @@ pub(crate) fn for_patterns(patterns: &mut PatternSet) {
     patterns.add(Box::new(super::for_bounds::CanonicalizeForBounds));
 }
 
+pub(crate) fn parallel_patterns(patterns: &mut PatternSet) {
+    patterns.add(Box::new(super::for_bounds::CanonicalizeParallelBounds));
+}
+
 pub(super) fn constant_of(ctx: &Context, value: Value) -> Option<i64> {
     let op = ctx.defining_op(value)?;
     constant_index(ctx, constant_value(ctx, op))
@@ -142,6 +147,18 @@ pub(super) fn canonicalize_map(ctx: &Context, bound: &BoundMap) -> BoundMap {
         canonical.map.results.iter().map(mlir_form).collect(),
     );
     canonical
+}
+
+/// MLIR's `composeAffineMapAndOperands` alone (loop bounds of `affine.parallel`), with the
+/// results in the form MLIR prints them.
+pub(super) fn composed_map(ctx: &Context, bound: &BoundMap) -> BoundMap {
+    let mut composed = compose_map_and_operands(ctx, bound);
+    composed.map = AffineMap::new(
+        composed.map.num_dims,
+        composed.map.num_symbols,
+        composed.map.results.iter().map(mlir_form).collect(),
+    );
+    composed
 }
 
 /// `e` with each sum whose right operand is a negative constant or a product by one
@@ -287,20 +304,68 @@ impl RewritePattern for SimplifyAccessMap {
     }
 }
 
-/// The constant value of a bound whose map results are all constant: the max of them for
-/// a lower bound, the min for an upper bound.
-fn constant_bound(ctx: &Context, op: OpId, name: &str, lower: bool) -> Option<i64> {
-    let values = super::map_named(ctx, op, name)?.constant_results()?;
-    if lower {
-        values.into_iter().max()
-    } else {
-        values.into_iter().min()
+/// The constant of a bound map that is a single constant (MLIR's `hasConstantBound`).
+fn single_constant_bound(ctx: &Context, op: OpId, name: &str) -> Option<i64> {
+    match super::map_named(ctx, op, name)?.results.as_slice() {
+        [only] => only.as_constant(),
+        _ => None,
     }
 }
 
-/// An `affine.for` that runs no iteration (constant bounds with `lb >= ub`) is replaced by
-/// its initial values; one whose body only yields its iteration arguments unchanged (or
-/// nothing) is replaced by its initial values too, as MLIR's `AffineForEmptyLoopFolder`.
+/// The number of iterations of an `affine.for` with constant bounds and a positive step
+/// (MLIR's `getTrivialConstantTripCount`).
+fn trivial_trip_count(ctx: &Context, op: OpId) -> Option<u64> {
+    let step = super::step(ctx, op).filter(|&s| s > 0)?;
+    let lb = single_constant_bound(ctx, op, "lowerBoundMap")?;
+    let ub = single_constant_bound(ctx, op, "upperBoundMap")?;
+    let span = i128::from(ub) - i128::from(lb);
+    if span <= 0 {
+        return Some(0);
+    }
+    u64::try_from((span + i128::from(step) - 1) / i128::from(step)).ok()
+}
+
+/// The values an `affine.for` whose body only yields gives, after MLIR's
+/// `AffineForEmptyLoopFolder`: each yielded iteration argument stands for its initial
+/// value, a value from outside the loop for itself. That needs a known trip count when a
+/// value comes from outside or the arguments are yielded out of order, and at most one
+/// iteration in the latter case; a yielded induction variable is never replaced.
+fn empty_loop_results(ctx: &Context, op: OpId, body: tb_ir::BlockId) -> Option<Vec<Value>> {
+    let args = ctx.block(body).args.to_vec();
+    let (&iv, iter_args) = args.split_first()?;
+    let inits = super::inits(ctx, op);
+    let trip = trivial_trip_count(ctx, op);
+    let mut outside = false;
+    let mut out_of_order = false;
+    let mut replacements = Vec::new();
+    for (i, value) in super::yielded(ctx, body).into_iter().enumerate() {
+        if value == iv {
+            return None;
+        }
+        match iter_args.iter().position(|&a| a == value) {
+            Some(position) => {
+                out_of_order |= position != i;
+                replacements.push(*inits.get(position)?);
+            }
+            None => {
+                outside = true;
+                replacements.push(value);
+            }
+        }
+    }
+    if trip.is_none() && (outside || out_of_order) {
+        return None;
+    }
+    if trip.is_some_and(|t| t >= 2) && out_of_order {
+        return None;
+    }
+    Some(replacements)
+}
+
+/// MLIR's folds of trivial `affine.for`s: one with results that runs no iteration is
+/// replaced by its initial values, one with results whose body only yields by the values
+/// [`empty_loop_results`] gives; one without results whose body only yields does nothing
+/// and is erased (MLIR removes it as dead).
 struct EraseTrivialLoop;
 
 impl RewritePattern for EraseTrivialLoop {
@@ -317,24 +382,28 @@ impl RewritePattern for EraseTrivialLoop {
         let Some(body) = super::region_block(ctx, op, 0) else {
             return false;
         };
+        let num_results = ctx.op(op).results.len();
         let inits = super::inits(ctx, op).to_vec();
-        if inits.len() != ctx.op(op).results.len() {
+        if inits.len() != num_results {
             return false;
         }
-        let zero_trip = matches!(
-            (
-                constant_bound(ctx, op, "lowerBoundMap", true),
-                constant_bound(ctx, op, "upperBoundMap", false),
-            ),
-            (Some(lb), Some(ub)) if lb >= ub
-        );
-        let iter_args: Vec<Value> = ctx.block(body).args.iter().skip(1).copied().collect();
         let only_yield = ctx.block(body).first == ctx.block(body).last;
-        let does_nothing = only_yield && super::yielded(ctx, body) == iter_args;
-        if !zero_trip && !does_nothing {
+        let replacements = if num_results == 0 {
+            if !only_yield {
+                return false;
+            }
+            Vec::new()
+        } else if trivial_trip_count(ctx, op) == Some(0) {
+            inits
+        } else if only_yield {
+            match empty_loop_results(ctx, op, body) {
+                Some(values) if values.len() == num_results => values,
+                _ => return false,
+            }
+        } else {
             return false;
-        }
-        rewriter.replace_op(op, &inits);
+        };
+        rewriter.replace_op(op, &replacements);
         true
     }
 }

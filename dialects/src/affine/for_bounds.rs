@@ -7,7 +7,9 @@
 //!   operands, dims that are valid symbols become symbols, unused and repeated operands
 //!   are dropped, and repeated results are dropped.
 //!
-//! As in MLIR, a bound is only rewritten when its map changes.
+//! As in MLIR, a bound is only rewritten when its map changes. The bounds of
+//! `affine.parallel` are composed the same way (without dropping results, which belong to
+//! groups), and rewritten when their maps or operands change.
 
 use tb_ir::affine::{AffineExpr, AffineMap};
 use tb_ir::attributes::{AttrKind, DenseArrayData};
@@ -15,9 +17,9 @@ use tb_ir::operation::OperationState;
 use tb_ir::rewrite::{RewritePattern, Rewriter};
 use tb_ir::{Attr, Context, OpId, Signedness, Value};
 
-use super::canonicalize::{canonicalize_map, constant_of};
+use super::canonicalize::{canonicalize_map, composed_map, constant_of};
 use super::compose::BoundMap;
-use super::{FOR, inits, lower_operands, map_named, upper_operands};
+use super::{FOR, PARALLEL, inits, lower_operands, map_named, parallel_bounds, upper_operands};
 
 /// The constant a bound folds to when every result is constant with the constant operands
 /// substituted.
@@ -166,6 +168,86 @@ impl RewritePattern for CanonicalizeForBounds {
         let new_region = rewriter.ctx().op(new_for).regions[0];
         rewriter.inline_region_before(old_region, new_region, None);
         let results = rewriter.ctx().op(new_for).results.to_vec();
+        rewriter.replace_op(op, &results);
+        true
+    }
+}
+
+/// An `affine.parallel` whose bound maps absorb the `affine.apply`s and constants feeding
+/// them, as MLIR's `AffineParallelOp` fold composes them (results stay in their groups:
+/// composition keeps every result).
+pub(super) struct CanonicalizeParallelBounds;
+
+impl RewritePattern for CanonicalizeParallelBounds {
+    fn debug_name(&self) -> &'static str {
+        "affine-canonicalize-parallel-bounds"
+    }
+
+    fn root(&self) -> Option<&'static str> {
+        Some(PARALLEL)
+    }
+
+    fn match_and_rewrite(&self, op: OpId, rewriter: &mut Rewriter) -> bool {
+        let ctx = rewriter.ctx();
+        let Some((lower, upper)) = parallel_bounds(ctx, op) else {
+            return false;
+        };
+        let operands = ctx.op(op).operands.to_vec();
+        let split = lower.map.num_inputs() as usize;
+        if operands.len() != split + upper.map.num_inputs() as usize {
+            return false;
+        }
+        let bounds = [
+            BoundMap {
+                map: lower.map,
+                operands: operands[..split].to_vec(),
+            },
+            BoundMap {
+                map: upper.map,
+                operands: operands[split..].to_vec(),
+            },
+        ];
+        let composed = bounds.each_ref().map(|b| composed_map(ctx, b));
+        if composed == bounds {
+            return false;
+        }
+        let [new_lower, new_upper] = composed;
+        let data = ctx.op(op);
+        let result_types = data.results.iter().map(|&r| ctx.value_type(r)).collect();
+        let (name, loc) = (data.name, data.loc);
+        let attributes = ctx.dictionary_entries(data.attributes).to_vec();
+        let mut properties: Vec<(String, Attr)> = data
+            .properties
+            .map(|p| ctx.dictionary_entries(p).to_vec())
+            .unwrap_or_default();
+        let Some(&old_region) = data.regions.first() else {
+            return false;
+        };
+        let ctx = rewriter.ctx_mut();
+        let lower_attr = map_attr(ctx, new_lower.map);
+        let upper_attr = map_attr(ctx, new_upper.map);
+        properties.retain(|(k, _)| !matches!(k.as_str(), "lowerBoundsMap" | "upperBoundsMap"));
+        properties.push(("lowerBoundsMap".to_string(), lower_attr));
+        properties.push(("upperBoundsMap".to_string(), upper_attr));
+        let properties = Some(ctx.dictionary_attr(properties));
+        let mut operands = new_lower.operands;
+        operands.extend(new_upper.operands);
+        let new_parallel = rewriter.create_op_before(
+            op,
+            OperationState {
+                name,
+                operands,
+                result_types,
+                successors: vec![],
+                num_regions: 1,
+                properties,
+                attributes,
+                loc,
+            },
+        );
+        let new_region = rewriter.ctx().op(new_parallel).regions[0];
+        rewriter.inline_region_before(old_region, new_region, None);
+        let results = rewriter.ctx().op(new_parallel).results.to_vec();
         rewriter.replace_op(op, &results);
         true
     }

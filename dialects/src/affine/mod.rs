@@ -284,6 +284,7 @@ static PARALLEL_DEF: OpDef = OpDef {
     traits: LOOP_LIKE,
     custom_assembly: Some((asm::parse_parallel, asm::print_parallel)),
     verify: Some(verify::parallel),
+    canonicalize: Some(canonicalize::parallel_patterns),
     ..OpDef::EMPTY
 };
 

@@ -372,3 +372,72 @@ func.func @constant_loop_bounds() {
   }
   return
 }
+
+// -----
+
+// A loop whose body only yields gives its initial values for the yielded iteration
+// arguments and the yielded values from outside (its trip count is known).
+// CHECK-LABEL: func.func @empty_loop_yields_outside_value(
+// CHECK-DAG:     %[[ONE:.*]] = arith.constant 1
+// CHECK-DAG:     %[[TWO:.*]] = arith.constant 2
+// CHECK-NEXT:    return %[[TWO]], %[[ONE]]
+func.func @empty_loop_yields_outside_value() -> (index, index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %r:2 = affine.for %i = 0 to 10 iter_args(%a = %c0, %b = %c1) -> (index, index) {
+    affine.yield %c2, %b : index, index
+  }
+  return %r#0, %r#1 : index, index
+}
+
+// -----
+
+// Swapped iteration arguments fold only when the loop runs at most once.
+// CHECK-LABEL: func.func @empty_loop_swapped_args(
+// CHECK-SAME:    %[[N:.*]]: index)
+// CHECK:         affine.for
+// CHECK:         return %[[N]], %{{.*}}#0, %{{.*}}#1
+func.func @empty_loop_swapped_args(%n: index) -> (index, index, index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r:2 = affine.for %i = 0 to 1 iter_args(%a = %n, %b = %c0) -> (index, index) {
+    affine.yield %b, %a : index, index
+  }
+  %s:2 = affine.for %i = 0 to 4 iter_args(%a = %c1, %b = %c0) -> (index, index) {
+    affine.yield %b, %a : index, index
+  }
+  return %r#1, %s#0, %s#1 : index, index, index
+}
+
+// -----
+
+// A loop without results that runs no iteration stays when its body does something.
+// CHECK-LABEL: func.func @zero_trip_loop_with_work_stays(
+// CHECK:         affine.for %{{.*}} = 0 to 0 {
+// CHECK-NEXT:      affine.load
+func.func @zero_trip_loop_with_work_stays(%A: memref<4xf32>) {
+  affine.for %i = 0 to 0 {
+    %v = affine.load %A[%i] : memref<4xf32>
+    affine.store %v, %A[%i] : memref<4xf32>
+  }
+  return
+}
+
+// -----
+
+// affine.parallel bounds absorb the constants and affine.apply ops feeding them.
+// CHECK-LABEL: func.func @parallel_bounds_compose(
+// CHECK:         affine.parallel (%[[I:.*]]) = (0) to (4) {
+// CHECK-NEXT:      affine.parallel (%{{.*}}) = (0) to (%[[I]] * 5) {
+func.func @parallel_bounds_compose(%A: memref<20xf32>, %v: f32) {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  affine.parallel (%i) = (%c0) to (%c0 + %c4) {
+    %n = affine.apply affine_map<(d0) -> (d0 * 5)>(%i)
+    affine.parallel (%j) = (%c0) to (%n) {
+      affine.store %v, %A[%j] : memref<20xf32>
+    }
+  }
+  return
+}
