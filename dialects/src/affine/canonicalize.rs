@@ -127,6 +127,10 @@ pub(crate) fn for_patterns(patterns: &mut PatternSet) {
     patterns.add(Box::new(super::for_bounds::CanonicalizeForBounds));
 }
 
+pub(crate) fn if_patterns(patterns: &mut PatternSet) {
+    patterns.add(Box::new(super::if_condition::CanonicalizeIfCondition));
+}
+
 pub(crate) fn parallel_patterns(patterns: &mut PatternSet) {
     patterns.add(Box::new(super::for_bounds::CanonicalizeParallelBounds));
 }
@@ -164,7 +168,7 @@ pub(super) fn composed_map(ctx: &Context, bound: &BoundMap) -> BoundMap {
 /// `e` with each sum whose right operand is a negative constant or a product by one
 /// written as a subtraction, the tree MLIR's printer gives (`x - 4` rather than `x + -4`,
 /// `x - y * 3` rather than `x + y * -3`).
-fn mlir_form(e: &AffineExpr) -> AffineExpr {
+pub(super) fn mlir_form(e: &AffineExpr) -> AffineExpr {
     let Some((kind, lhs, rhs)) = e.as_binary() else {
         return e.clone();
     };

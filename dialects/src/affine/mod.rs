@@ -23,6 +23,7 @@ mod compose;
 mod delinearize_sum;
 mod dma;
 mod for_bounds;
+mod if_condition;
 mod linearize;
 mod min_max;
 mod ops;
@@ -173,6 +174,7 @@ static IF_DEF: OpDef = OpDef {
     traits: LOOP_LIKE,
     custom_assembly: Some((asm::parse_if, asm::print_if)),
     verify: Some(verify::if_op),
+    canonicalize: Some(canonicalize::if_patterns),
     ..OpDef::EMPTY
 };
 

@@ -441,3 +441,23 @@ func.func @parallel_bounds_compose(%A: memref<20xf32>, %v: f32) {
   }
   return
 }
+
+// -----
+
+// An affine.if condition drops unused operands, folds constants, promotes valid symbols
+// and absorbs the affine.apply ops feeding it.
+// CHECK-DAG: #[[$SET:.*]] = affine_set<(d0)[s0] : (d0 * -2 + 100 >= 0, d0 * 2 - s0 - 1 >= 0)>
+// CHECK-LABEL: func.func @canonicalize_if_condition(
+// CHECK-SAME:    %[[N:.*]]: index, %{{.*}}: index)
+// CHECK:         affine.for %[[I:.*]] = 0 to 10 {
+// CHECK-NEXT:      affine.if #[[$SET]](%[[I]])[%[[N]]] {
+func.func @canonicalize_if_condition(%n: index, %unused: index) {
+  %c100 = arith.constant 100 : index
+  affine.for %i = 0 to 10 {
+    %j = affine.apply affine_map<(d0) -> (d0 * 2)>(%i)
+    affine.if affine_set<(d0, d1, d2)[s0] : (d0 - d1 >= 0, d1 - d2 - 1 >= 0)>(%c100, %j, %n)[%unused] {
+      "foo"() : () -> ()
+    }
+  }
+  return
+}
