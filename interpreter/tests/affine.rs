@@ -183,3 +183,91 @@ func.func @f() -> memref<30x4xi64> {
         );
     }
 }
+
+/// Vector accesses read and write consecutive elements along the innermost dimensions,
+/// from the position their map gives: here each row is reversed in blocks of four lanes
+/// and doubled.
+#[test]
+fn vector_loads_and_stores_move_consecutive_lanes() {
+    let src = r#"
+func.func @f(%A: memref<3x8xf32>) -> memref<3x8xf32> {
+  %out = memref.alloc() : memref<3x8xf32>
+  affine.for %i = 0 to 3 {
+    affine.for %j = 0 to 8 step 4 {
+      %v = affine.vector_load %A[%i, %j] : memref<3x8xf32>, vector<4xf32>
+      %w = arith.addf %v, %v : vector<4xf32>
+      affine.vector_store %w, %out[%i, 4 - %j] : memref<3x8xf32>, vector<4xf32>
+    }
+  }
+  return %out : memref<3x8xf32>
+}
+"#;
+    for seed in 0..3 {
+        let a = random(&[3, 8], 20 + seed);
+        let out = run(src, "f", std::slice::from_ref(&a));
+        let x = a.as_slice::<f32>().unwrap();
+        let got = out[0].as_slice::<f32>().unwrap();
+        for i in 0..3 {
+            for j in 0..8 {
+                let from = if j < 4 { j + 4 } else { j - 4 };
+                assert_eq!(got[i * 8 + j], 2.0 * x[i * 8 + from], "at ({i}, {j})");
+            }
+        }
+    }
+}
+
+/// A DMA copies its elements in the row-major order of each memref, whatever their
+/// shapes: six elements from row 1, column 2 of the source land from row 0, column 1 of
+/// a buffer of another shape; `affine.dma_wait` then finds the copy complete.
+#[test]
+fn dma_copies_consecutive_elements() {
+    let src = r#"
+func.func @f(%A: memref<4x5xf32>) -> memref<3x3xf32> {
+  %out = memref.alloc() : memref<3x3xf32>
+  %tag = memref.alloc() : memref<1xi32>
+  %zero = arith.constant 0.0 : f32
+  affine.for %i = 0 to 3 {
+    affine.for %j = 0 to 3 {
+      affine.store %zero, %out[%i, %j] : memref<3x3xf32>
+    }
+  }
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = arith.constant 6 : index
+  affine.dma_start %A[%c1, %c1 + 1], %out[0, %c1], %tag[%c0], %n
+    : memref<4x5xf32>, memref<3x3xf32>, memref<1xi32>
+  affine.dma_wait %tag[%c0], %n : memref<1xi32>
+  return %out : memref<3x3xf32>
+}
+"#;
+    let a = random(&[4, 5], 30);
+    let out = run(src, "f", std::slice::from_ref(&a));
+    let x = a.as_slice::<f32>().unwrap();
+    let got = out[0].as_slice::<f32>().unwrap();
+    let mut want = [0.0f32; 9];
+    want[1..7].copy_from_slice(&x[7..13]);
+    assert_eq!(got, &want);
+}
+
+/// A DMA past the end of a memref is an error, not a wrap-around.
+#[test]
+fn dma_past_the_end_is_reported() {
+    let src = r#"
+func.func @f(%A: memref<2x2xf32>, %B: memref<2x2xf32>) {
+  %tag = memref.alloc() : memref<1xi32>
+  %c0 = arith.constant 0 : index
+  %n = arith.constant 3 : index
+  affine.dma_start %A[1, 0], %B[0, 0], %tag[%c0], %n
+    : memref<2x2xf32>, memref<2x2xf32>, memref<1xi32>
+  return
+}
+"#;
+    let mut ctx = Context::new();
+    tb_dialects::register_all(&mut ctx).unwrap();
+    let module = parse_source(&mut ctx, src, "test.mlir", &ParseOptions::default())
+        .unwrap_or_else(|d| panic!("parse error: {}", d.message));
+    let mut interp = Interpreter::new(&ctx, module);
+    let args = [random(&[2, 2], 40), random(&[2, 2], 41)];
+    let err = interp.run_function("f", &args).unwrap_err();
+    assert!(err.message.contains("past the end"), "{}", err.message);
+}

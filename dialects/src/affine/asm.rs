@@ -7,7 +7,10 @@
 //! - `affine.load %A[%i + 1, symbol(%n)] : memref<...>`, `affine.store %v, %A[...] : ...`
 //! - `affine.parallel (%i, %j) = (0, max(%a, %b)) to (symbol(%n), 100) (step (a, b))?
 //!   (reduce ("addf") -> (f32))? { }`
+//! - `affine.vector_load %A[%i, %j + 1] : memref<...>, vector<8xf32>`,
+//!   `affine.vector_store %v, %A[...] : memref<...>, vector<8xf32>`
 //! - `affine.prefetch %A[%i], read, locality<3>, data : memref<...>`
+//! - `affine.dma_start` and `affine.dma_wait` (in [`super::dma`])
 //! - `affine.delinearize_index %x into (2, %n) : index, index`,
 //!   `affine.linearize_index disjoint? [%a, %b] by (2, %n) : index`
 //!
@@ -24,7 +27,7 @@ use tb_ir::{Attr, OpId, RegionId, Signedness, Type, TypeKind, Value};
 use super::ssa_map::{self, SsaMapBuilder};
 use super::{DYNAMIC_BASIS, REDUCTION_KINDS, YIELD};
 
-fn map_attr(p: &mut OpAsmParser, map: AffineMap) -> Attr {
+pub(super) fn map_attr(p: &mut OpAsmParser, map: AffineMap) -> Attr {
     p.ctx().intern_attr(AttrKind::AffineMap(map))
 }
 
@@ -496,12 +499,32 @@ pub(crate) fn print_if(p: &mut OpAsmPrinter, op: OpId) {
     p.print_optional_attr_dict(op, &["condition"], false);
 }
 
-// ---- affine.load, affine.store, affine.prefetch ----
+// ---- affine.load, affine.store, affine.vector_load, affine.vector_store, affine.prefetch ----
 
-fn memref_element(p: &mut OpAsmParser, memref: Type, at: usize) -> PResult<Type> {
+/// MLIR's error for a type of the wrong kind where the syntax needs `expected` (e.g.
+/// `builtin.memref`).
+fn wrong_type_kind<T>(p: &mut OpAsmParser, ty: Type, at: usize, expected: &str) -> PResult<T> {
+    let text = tb_ir::printer::type_to_string(p.ctx(), ty);
+    p.error_at(
+        at,
+        format!("invalid kind of type specified: expected {expected}, but found '{text}'"),
+    )
+}
+
+pub(super) fn memref_element(p: &mut OpAsmParser, memref: Type, at: usize) -> PResult<Type> {
     match p.ctx().type_kind(memref) {
         TypeKind::MemRef { element, .. } => Ok(*element),
-        _ => p.error_at(at, "expected a memref type"),
+        _ => wrong_type_kind(p, memref, at, "builtin.memref"),
+    }
+}
+
+/// A vector type where the syntax needs one.
+fn parse_vector_type(p: &mut OpAsmParser) -> PResult<Type> {
+    let at = p.offset();
+    let ty = p.parse_type()?;
+    match p.ctx().type_kind(ty) {
+        TypeKind::Vector { .. } => Ok(ty),
+        _ => wrong_type_kind(p, ty, at, "builtin.vector"),
     }
 }
 
@@ -568,6 +591,80 @@ pub(crate) fn print_store(p: &mut OpAsmPrinter, op: OpId) {
     p.print_optional_attr_dict(op, &["map"], false);
     p.print_str(" : ");
     p.print_type(p.ctx().value_type(operands[1]));
+}
+
+/// `%A[map] {attrs}? : memref<...>, vector<...>`: the access of a vector load, with its
+/// memref and vector types.
+pub(crate) fn parse_vector_load(
+    p: &mut OpAsmParser,
+    state: &mut OperationParseState,
+) -> PResult<()> {
+    let memref = p.parse_operand()?;
+    let (map, indices) = ssa_map::parse_bracketed(p)?;
+    parse_attr_dict(p, state)?;
+    p.parse_literal(":")?;
+    let at = p.offset();
+    let memref_ty = p.parse_type()?;
+    memref_element(p, memref_ty, at)?;
+    p.parse_literal(",")?;
+    let vector_ty = parse_vector_type(p)?;
+    let attr = map_attr(p, map);
+    state.add_attr("map", attr);
+    state.operands = vec![p.resolve_operand(&memref, memref_ty)?];
+    state.operands.extend(indices);
+    state.result_types = vec![vector_ty];
+    Ok(())
+}
+
+pub(crate) fn print_vector_load(p: &mut OpAsmPrinter, op: OpId) {
+    let operands = p.ctx().op(op).operands.to_vec();
+    p.print_str(" ");
+    print_access(p, op, operands[0], &operands[1..]);
+    p.print_optional_attr_dict(op, &["map"], false);
+    p.print_str(" : ");
+    p.print_type(p.ctx().value_type(operands[0]));
+    p.print_str(", ");
+    let types = result_types(p, op);
+    p.print_types(&types);
+}
+
+/// `%v, %A[map] {attrs}? : memref<...>, vector<...>`.
+pub(crate) fn parse_vector_store(
+    p: &mut OpAsmParser,
+    state: &mut OperationParseState,
+) -> PResult<()> {
+    let value = p.parse_operand()?;
+    p.parse_literal(",")?;
+    let memref = p.parse_operand()?;
+    let (map, indices) = ssa_map::parse_bracketed(p)?;
+    parse_attr_dict(p, state)?;
+    p.parse_literal(":")?;
+    let at = p.offset();
+    let memref_ty = p.parse_type()?;
+    memref_element(p, memref_ty, at)?;
+    p.parse_literal(",")?;
+    let vector_ty = parse_vector_type(p)?;
+    let attr = map_attr(p, map);
+    state.add_attr("map", attr);
+    state.operands = vec![
+        p.resolve_operand(&value, vector_ty)?,
+        p.resolve_operand(&memref, memref_ty)?,
+    ];
+    state.operands.extend(indices);
+    Ok(())
+}
+
+pub(crate) fn print_vector_store(p: &mut OpAsmPrinter, op: OpId) {
+    let operands = p.ctx().op(op).operands.to_vec();
+    p.print_str(" ");
+    p.print_value(operands[0]);
+    p.print_str(", ");
+    print_access(p, op, operands[1], &operands[2..]);
+    p.print_optional_attr_dict(op, &["map"], false);
+    p.print_str(" : ");
+    p.print_type(p.ctx().value_type(operands[1]));
+    p.print_str(", ");
+    p.print_type(p.ctx().value_type(operands[0]));
 }
 
 fn bool_attr(p: &mut OpAsmParser, value: bool) -> Attr {

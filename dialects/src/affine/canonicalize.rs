@@ -3,22 +3,25 @@
 //! - `affine.apply` of a map that only forwards an operand is that operand; `affine.apply`,
 //!   `affine.min` and `affine.max` whose results are constant once the constant operands
 //!   are substituted fold to that constant (the smallest or largest result for min/max);
-//! - their maps absorb the `affine.apply`s producing their dim operands and their constant
-//!   operands, and lose repeated and unused operands;
-//! - an `affine.for` that runs no iteration, or whose body does nothing, is replaced by its
-//!   initial values.
+//! - their maps absorb the `affine.apply`s producing their operands and their constant
+//!   operands, and lose repeated and unused operands ([`super::compose`]); so do the maps
+//!   of the memory accesses (`affine.load`, `store`, `prefetch`, `vector_load`,
+//!   `vector_store`);
+//! - a trivial `affine.for` (one that runs no iteration, or whose body only yields) is
+//!   replaced by the values it gives, as MLIR's loop folds do; its bounds are canonicalized
+//!   by [`super::for_bounds`].
 
 use tb_ir::affine::{AffineBinaryKind, AffineExpr, AffineMap};
 use tb_ir::attributes::AttrKind;
+use tb_ir::operation::OperationState;
 use tb_ir::registry::FoldResult;
 use tb_ir::rewrite::folder::constant_value;
 use tb_ir::rewrite::{PatternSet, RewritePattern, Rewriter};
-use tb_ir::{Attr, Context, OpId, RegionId, Value};
+use tb_ir::{Attr, Context, OpId, Value};
 
-use super::scope::{affine_scope, is_valid_symbol};
-
+use super::compose::{BoundMap, canonicalize_map_and_operands, compose_map_and_operands};
 use super::min_max::replace_with_map_op;
-use super::{APPLY, MAX, MIN};
+use super::{APPLY, LOAD, MAX, MIN, PREFETCH, STORE, VECTOR_LOAD, VECTOR_STORE};
 
 fn constant_index(ctx: &Context, attr: Option<Attr>) -> Option<i64> {
     match ctx.attr_kind(attr?) {
@@ -99,143 +102,73 @@ pub(crate) fn max_patterns(patterns: &mut PatternSet) {
     super::min_max::min_max_patterns(patterns, MAX);
 }
 
+pub(crate) fn load_patterns(patterns: &mut PatternSet) {
+    patterns.add(Box::new(SimplifyAccessMap { root: LOAD }));
+}
+
+pub(crate) fn store_patterns(patterns: &mut PatternSet) {
+    patterns.add(Box::new(SimplifyAccessMap { root: STORE }));
+}
+
+pub(crate) fn prefetch_patterns(patterns: &mut PatternSet) {
+    patterns.add(Box::new(SimplifyAccessMap { root: PREFETCH }));
+}
+
+pub(crate) fn vector_load_patterns(patterns: &mut PatternSet) {
+    patterns.add(Box::new(SimplifyAccessMap { root: VECTOR_LOAD }));
+}
+
+pub(crate) fn vector_store_patterns(patterns: &mut PatternSet) {
+    patterns.add(Box::new(SimplifyAccessMap { root: VECTOR_STORE }));
+}
+
 pub(crate) fn for_patterns(patterns: &mut PatternSet) {
     patterns.add(Box::new(EraseTrivialLoop));
+    patterns.add(Box::new(super::for_bounds::CanonicalizeForBounds));
 }
 
-/// A map and the values its inputs are bound to (dims, then symbols).
-struct BoundMap {
-    map: AffineMap,
-    operands: Vec<Value>,
+pub(crate) fn if_patterns(patterns: &mut PatternSet) {
+    patterns.add(Box::new(super::if_condition::CanonicalizeIfCondition));
 }
 
-fn constant_of(ctx: &Context, value: Value) -> Option<i64> {
+pub(crate) fn parallel_patterns(patterns: &mut PatternSet) {
+    patterns.add(Box::new(super::for_bounds::CanonicalizeParallelBounds));
+}
+
+pub(super) fn constant_of(ctx: &Context, value: Value) -> Option<i64> {
     let op = ctx.defining_op(value)?;
     constant_index(ctx, constant_value(ctx, op))
 }
 
-/// MLIR's `composeAffineMapAndOperands` for dims produced by single-result
-/// `affine.apply`s, then `canonicalizeMapAndOperands`: constant inputs folded into the
-/// map, dims that are valid symbols (in `scope`) turned into symbols, repeated inputs
-/// merged, unused inputs dropped, results simplified.
-fn canonicalize_map(ctx: &Context, bound: &BoundMap, scope: Option<RegionId>) -> BoundMap {
-    let map = &bound.map;
-    let num_dims = map.num_dims as usize;
-    let mut dims: Vec<Value> = Vec::new();
-    let mut symbols: Vec<Value> = Vec::new();
-    let mut dim_exprs = Vec::with_capacity(num_dims);
-    let input = |list: &mut Vec<Value>, v: Value| -> u32 {
-        match list.iter().position(|&x| x == v) {
-            Some(i) => i as u32,
-            None => {
-                list.push(v);
-                (list.len() - 1) as u32
-            }
-        }
-    };
-    // Symbols first keep their relative order; composed apply symbols follow them.
-    let symbol_exprs: Vec<AffineExpr> = bound.operands[num_dims..]
-        .iter()
-        .map(|&v| match constant_of(ctx, v) {
-            Some(c) => AffineExpr::constant(c),
-            None => AffineExpr::symbol(input(&mut symbols, v)),
-        })
-        .collect();
-    for &v in &bound.operands[..num_dims] {
-        if let Some(c) = constant_of(ctx, v) {
-            dim_exprs.push(AffineExpr::constant(c));
-            continue;
-        }
-        let producer = ctx.defining_op(v).filter(|&p| ctx.op_name(p) == APPLY);
-        let inner = producer.and_then(|p| {
-            let m = super::access_map(ctx, p)?;
-            let operands = &ctx.op(p).operands;
-            (m.num_results() == 1 && operands.len() == m.num_inputs() as usize)
-                .then(|| (m, operands.to_vec()))
-        });
-        match inner {
-            Some((inner_map, inner_operands)) => {
-                let inner_dims = inner_map.num_dims as usize;
-                let idims: Vec<AffineExpr> = inner_operands[..inner_dims]
-                    .iter()
-                    .map(|&x| match constant_of(ctx, x) {
-                        Some(c) => AffineExpr::constant(c),
-                        None => AffineExpr::dim(input(&mut dims, x)),
-                    })
-                    .collect();
-                let isyms: Vec<AffineExpr> = inner_operands[inner_dims..]
-                    .iter()
-                    .map(|&x| match constant_of(ctx, x) {
-                        Some(c) => AffineExpr::constant(c),
-                        None => AffineExpr::symbol(input(&mut symbols, x)),
-                    })
-                    .collect();
-                dim_exprs.push(inner_map.results[0].replace_dims_and_symbols(&idims, &isyms));
-            }
-            None => dim_exprs.push(AffineExpr::dim(input(&mut dims, v))),
-        }
-    }
-    let results: Vec<AffineExpr> = map
-        .results
-        .iter()
-        .map(|e| e.replace_dims_and_symbols(&dim_exprs, &symbol_exprs))
-        .collect();
-    // Dims that are valid symbols become symbols, after the existing ones (MLIR's
-    // `legalizeDemotedDims`).
-    let mut kept_dims = Vec::new();
-    let mut promote = Vec::with_capacity(dims.len());
-    for &v in &dims {
-        if is_valid_symbol(ctx, v, scope) {
-            promote.push(AffineExpr::symbol(input(&mut symbols, v)));
-        } else {
-            promote.push(AffineExpr::dim(kept_dims.len() as u32));
-            kept_dims.push(v);
-        }
-    }
-    let dims = kept_dims;
-    let symbol_identity: Vec<AffineExpr> =
-        (0..symbols.len() as u32).map(AffineExpr::symbol).collect();
-    let results: Vec<AffineExpr> = results
-        .iter()
-        .map(|e| e.replace_dims_and_symbols(&promote, &symbol_identity))
-        .collect();
-    // Drop the inputs no result uses, renumbering the rest.
-    let used_dim = |i: usize| results.iter().any(|e| e.is_function_of_dim(i as u32));
-    let used_symbol = |i: usize| results.iter().any(|e| e.is_function_of_symbol(i as u32));
-    let mut new_dims = Vec::new();
-    let mut dim_map = Vec::new();
-    for (i, &v) in dims.iter().enumerate() {
-        if used_dim(i) {
-            dim_map.push(AffineExpr::dim(new_dims.len() as u32));
-            new_dims.push(v);
-        } else {
-            dim_map.push(AffineExpr::constant(0));
-        }
-    }
-    let mut new_symbols = Vec::new();
-    let mut symbol_map = Vec::new();
-    for (i, &v) in symbols.iter().enumerate() {
-        if used_symbol(i) {
-            symbol_map.push(AffineExpr::symbol(new_symbols.len() as u32));
-            new_symbols.push(v);
-        } else {
-            symbol_map.push(AffineExpr::constant(0));
-        }
-    }
-    let results = results
-        .iter()
-        .map(|e| mlir_form(&e.replace_dims_and_symbols(&dim_map, &symbol_map).simplify()))
-        .collect();
-    let map = AffineMap::new(new_dims.len() as u32, new_symbols.len() as u32, results);
-    let mut operands = new_dims;
-    operands.extend(new_symbols);
-    BoundMap { map, operands }
+/// MLIR's `SimplifyAffineOp` on a map and its operands ([`super::compose`]), with the
+/// results in the form MLIR prints them.
+pub(super) fn canonicalize_map(ctx: &Context, bound: &BoundMap) -> BoundMap {
+    let composed = compose_map_and_operands(ctx, bound);
+    let mut canonical = canonicalize_map_and_operands(ctx, composed);
+    canonical.map = AffineMap::new(
+        canonical.map.num_dims,
+        canonical.map.num_symbols,
+        canonical.map.results.iter().map(mlir_form).collect(),
+    );
+    canonical
+}
+
+/// MLIR's `composeAffineMapAndOperands` alone (loop bounds of `affine.parallel`), with the
+/// results in the form MLIR prints them.
+pub(super) fn composed_map(ctx: &Context, bound: &BoundMap) -> BoundMap {
+    let mut composed = compose_map_and_operands(ctx, bound);
+    composed.map = AffineMap::new(
+        composed.map.num_dims,
+        composed.map.num_symbols,
+        composed.map.results.iter().map(mlir_form).collect(),
+    );
+    composed
 }
 
 /// `e` with each sum whose right operand is a negative constant or a product by one
 /// written as a subtraction, the tree MLIR's printer gives (`x - 4` rather than `x + -4`,
 /// `x - y * 3` rather than `x + y * -3`).
-fn mlir_form(e: &AffineExpr) -> AffineExpr {
+pub(super) fn mlir_form(e: &AffineExpr) -> AffineExpr {
     let Some((kind, lhs, rhs)) = e.as_binary() else {
         return e.clone();
     };
@@ -286,7 +219,7 @@ impl RewritePattern for SimplifyMapOperands {
             return false;
         }
         let bound = BoundMap { map, operands };
-        let simplified = canonicalize_map(ctx, &bound, affine_scope(ctx, op));
+        let simplified = canonicalize_map(ctx, &bound);
         if simplified.map == bound.map && simplified.operands == bound.operands {
             return false;
         }
@@ -295,20 +228,148 @@ impl RewritePattern for SimplifyMapOperands {
     }
 }
 
-/// The constant value of a bound whose map results are all constant: the max of them for
-/// a lower bound, the min for an upper bound.
-fn constant_bound(ctx: &Context, op: OpId, name: &str, lower: bool) -> Option<i64> {
-    let values = super::map_named(ctx, op, name)?.constant_results()?;
-    if lower {
-        values.into_iter().max()
-    } else {
-        values.into_iter().min()
+/// Where the map operands of a memory access start (after the stored value and memref).
+fn first_index_operand(name: &str) -> Option<usize> {
+    match name {
+        LOAD | VECTOR_LOAD | PREFETCH => Some(1),
+        STORE | VECTOR_STORE => Some(2),
+        _ => None,
     }
 }
 
-/// An `affine.for` that runs no iteration (constant bounds with `lb >= ub`) is replaced by
-/// its initial values; one whose body only yields its iteration arguments unchanged (or
-/// nothing) is replaced by its initial values too, as MLIR's `AffineForEmptyLoopFolder`.
+/// A memory access whose map and indices are canonicalized as those of `affine.apply`
+/// (MLIR's `SimplifyAffineOp` on loads, stores and prefetches): producing applies are
+/// composed in, constants folded, dims that are valid symbols become symbols, unused and
+/// repeated indices dropped. The access is rebuilt with the new map and indices.
+struct SimplifyAccessMap {
+    root: &'static str,
+}
+
+impl RewritePattern for SimplifyAccessMap {
+    fn debug_name(&self) -> &'static str {
+        "affine-simplify-access-map"
+    }
+
+    fn root(&self) -> Option<&'static str> {
+        Some(self.root)
+    }
+
+    fn match_and_rewrite(&self, op: OpId, rewriter: &mut Rewriter) -> bool {
+        let ctx = rewriter.ctx();
+        let Some(first) = first_index_operand(self.root) else {
+            return false;
+        };
+        let Some(map) = super::access_map(ctx, op) else {
+            return false;
+        };
+        let operands = ctx.op(op).operands.to_vec();
+        if operands.len() != first + map.num_inputs() as usize {
+            return false;
+        }
+        let bound = BoundMap {
+            map,
+            operands: operands[first..].to_vec(),
+        };
+        let simplified = canonicalize_map(ctx, &bound);
+        if simplified.map == bound.map && simplified.operands == bound.operands {
+            return false;
+        }
+        let data = ctx.op(op);
+        let result_types = data.results.iter().map(|&r| ctx.value_type(r)).collect();
+        let (name, loc, attributes, properties) =
+            (data.name, data.loc, data.attributes, data.properties);
+        let mut new_operands = operands[..first].to_vec();
+        new_operands.extend(simplified.operands);
+        let ctx = rewriter.ctx_mut();
+        let map_attr = ctx.intern_attr(AttrKind::AffineMap(simplified.map));
+        let mut entries = properties
+            .map(|p| ctx.dictionary_entries(p).to_vec())
+            .unwrap_or_default();
+        entries.retain(|(k, _)| k != "map");
+        entries.push(("map".to_string(), map_attr));
+        let properties = ctx.dictionary_attr(entries);
+        let new_op = rewriter.create_op_before(
+            op,
+            OperationState {
+                name,
+                operands: new_operands,
+                result_types,
+                successors: Vec::new(),
+                num_regions: 0,
+                properties: Some(properties),
+                attributes: Vec::new(),
+                loc,
+            },
+        );
+        rewriter.ctx_mut().op_mut(new_op).attributes = attributes;
+        let results = rewriter.ctx().op(new_op).results.to_vec();
+        rewriter.replace_op(op, &results);
+        true
+    }
+}
+
+/// The constant of a bound map that is a single constant (MLIR's `hasConstantBound`).
+fn single_constant_bound(ctx: &Context, op: OpId, name: &str) -> Option<i64> {
+    match super::map_named(ctx, op, name)?.results.as_slice() {
+        [only] => only.as_constant(),
+        _ => None,
+    }
+}
+
+/// The number of iterations of an `affine.for` with constant bounds and a positive step
+/// (MLIR's `getTrivialConstantTripCount`).
+fn trivial_trip_count(ctx: &Context, op: OpId) -> Option<u64> {
+    let step = super::step(ctx, op).filter(|&s| s > 0)?;
+    let lb = single_constant_bound(ctx, op, "lowerBoundMap")?;
+    let ub = single_constant_bound(ctx, op, "upperBoundMap")?;
+    let span = i128::from(ub) - i128::from(lb);
+    if span <= 0 {
+        return Some(0);
+    }
+    u64::try_from((span + i128::from(step) - 1) / i128::from(step)).ok()
+}
+
+/// The values an `affine.for` whose body only yields gives, after MLIR's
+/// `AffineForEmptyLoopFolder`: each yielded iteration argument stands for its initial
+/// value, a value from outside the loop for itself. That needs a known trip count when a
+/// value comes from outside or the arguments are yielded out of order, and at most one
+/// iteration in the latter case; a yielded induction variable is never replaced.
+fn empty_loop_results(ctx: &Context, op: OpId, body: tb_ir::BlockId) -> Option<Vec<Value>> {
+    let args = ctx.block(body).args.to_vec();
+    let (&iv, iter_args) = args.split_first()?;
+    let inits = super::inits(ctx, op);
+    let trip = trivial_trip_count(ctx, op);
+    let mut outside = false;
+    let mut out_of_order = false;
+    let mut replacements = Vec::new();
+    for (i, value) in super::yielded(ctx, body).into_iter().enumerate() {
+        if value == iv {
+            return None;
+        }
+        match iter_args.iter().position(|&a| a == value) {
+            Some(position) => {
+                out_of_order |= position != i;
+                replacements.push(*inits.get(position)?);
+            }
+            None => {
+                outside = true;
+                replacements.push(value);
+            }
+        }
+    }
+    if trip.is_none() && (outside || out_of_order) {
+        return None;
+    }
+    if trip.is_some_and(|t| t >= 2) && out_of_order {
+        return None;
+    }
+    Some(replacements)
+}
+
+/// MLIR's folds of trivial `affine.for`s: one with results that runs no iteration is
+/// replaced by its initial values, one with results whose body only yields by the values
+/// [`empty_loop_results`] gives; one without results whose body only yields does nothing
+/// and is erased (MLIR removes it as dead).
 struct EraseTrivialLoop;
 
 impl RewritePattern for EraseTrivialLoop {
@@ -325,24 +386,28 @@ impl RewritePattern for EraseTrivialLoop {
         let Some(body) = super::region_block(ctx, op, 0) else {
             return false;
         };
+        let num_results = ctx.op(op).results.len();
         let inits = super::inits(ctx, op).to_vec();
-        if inits.len() != ctx.op(op).results.len() {
+        if inits.len() != num_results {
             return false;
         }
-        let zero_trip = matches!(
-            (
-                constant_bound(ctx, op, "lowerBoundMap", true),
-                constant_bound(ctx, op, "upperBoundMap", false),
-            ),
-            (Some(lb), Some(ub)) if lb >= ub
-        );
-        let iter_args: Vec<Value> = ctx.block(body).args.iter().skip(1).copied().collect();
         let only_yield = ctx.block(body).first == ctx.block(body).last;
-        let does_nothing = only_yield && super::yielded(ctx, body) == iter_args;
-        if !zero_trip && !does_nothing {
+        let replacements = if num_results == 0 {
+            if !only_yield {
+                return false;
+            }
+            Vec::new()
+        } else if trivial_trip_count(ctx, op) == Some(0) {
+            inits
+        } else if only_yield {
+            match empty_loop_results(ctx, op, body) {
+                Some(values) if values.len() == num_results => values,
+                _ => return false,
+            }
+        } else {
             return false;
-        }
-        rewriter.replace_op(op, &inits);
+        };
+        rewriter.replace_op(op, &replacements);
         true
     }
 }

@@ -19,6 +19,11 @@
 
 mod asm;
 mod canonicalize;
+mod compose;
+mod delinearize_sum;
+mod dma;
+mod for_bounds;
+mod if_condition;
 mod linearize;
 mod min_max;
 mod ops;
@@ -26,14 +31,15 @@ mod scope;
 mod ssa_map;
 mod verify;
 
+pub use dma::{DmaAccess, DmaStart, dma_start_parts, dma_wait_parts};
 pub use ops::AffineOp;
 pub use scope::{is_valid_dim, is_valid_symbol};
 
 use tb_ir::affine::{AffineMap, IntegerSet};
 use tb_ir::attributes::{AttrKind, DenseArrayData, DenseElement};
 use tb_ir::ods::constraint::{
-    AFFINE_MAP_ATTR, ANY_MEMREF, ANY_TYPE, ARRAY_ATTR, AttrConstraint, DENSE_I64_ARRAY_ATTR, INDEX,
-    INDEX_ATTR, UNIT_ATTR,
+    AFFINE_MAP_ATTR, ANY_MEMREF, ANY_TYPE, ANY_VECTOR, ARRAY_ATTR, AttrConstraint,
+    DENSE_I64_ARRAY_ATTR, INDEX, INDEX_ATTR, UNIT_ATTR,
 };
 use tb_ir::ods::{
     OpDef, PURE, attr, operand, operand_group, optional_attr, single_block_region, variadic,
@@ -51,6 +57,10 @@ pub const LOAD: &str = "affine.load";
 pub const STORE: &str = "affine.store";
 pub const PARALLEL: &str = "affine.parallel";
 pub const PREFETCH: &str = "affine.prefetch";
+pub const VECTOR_LOAD: &str = "affine.vector_load";
+pub const VECTOR_STORE: &str = "affine.vector_store";
+pub const DMA_START: &str = "affine.dma_start";
+pub const DMA_WAIT: &str = "affine.dma_wait";
 pub const DELINEARIZE_INDEX: &str = "affine.delinearize_index";
 pub const LINEARIZE_INDEX: &str = "affine.linearize_index";
 
@@ -164,6 +174,7 @@ static IF_DEF: OpDef = OpDef {
     traits: LOOP_LIKE,
     custom_assembly: Some((asm::parse_if, asm::print_if)),
     verify: Some(verify::if_op),
+    canonicalize: Some(canonicalize::if_patterns),
     ..OpDef::EMPTY
 };
 
@@ -188,6 +199,7 @@ static LOAD_DEF: OpDef = OpDef {
     attributes: &[attr("map", AFFINE_MAP_ATTR)],
     custom_assembly: Some((asm::parse_load, asm::print_load)),
     verify: Some(verify::load),
+    canonicalize: Some(canonicalize::load_patterns),
     ..OpDef::EMPTY
 };
 
@@ -202,6 +214,57 @@ static STORE_DEF: OpDef = OpDef {
     attributes: &[attr("map", AFFINE_MAP_ATTR)],
     custom_assembly: Some((asm::parse_store, asm::print_store)),
     verify: Some(verify::store),
+    canonicalize: Some(canonicalize::store_patterns),
+    ..OpDef::EMPTY
+};
+
+static VECTOR_LOAD_DEF: OpDef = OpDef {
+    name: VECTOR_LOAD,
+    summary: "loads a vector of consecutive elements along the innermost dimensions of a \
+              memref, starting at an affine map of index values",
+    operands: &[operand("memref", ANY_MEMREF), variadic("indices", INDEX)],
+    results: &[operand("result", ANY_VECTOR)],
+    attributes: &[attr("map", AFFINE_MAP_ATTR)],
+    custom_assembly: Some((asm::parse_vector_load, asm::print_vector_load)),
+    verify: Some(verify::vector_load),
+    canonicalize: Some(canonicalize::vector_load_patterns),
+    ..OpDef::EMPTY
+};
+
+static VECTOR_STORE_DEF: OpDef = OpDef {
+    name: VECTOR_STORE,
+    summary: "stores a vector into consecutive elements along the innermost dimensions of \
+              a memref, starting at an affine map of index values",
+    operands: &[
+        operand("value", ANY_VECTOR),
+        operand("memref", ANY_MEMREF),
+        variadic("indices", INDEX),
+    ],
+    attributes: &[attr("map", AFFINE_MAP_ATTR)],
+    custom_assembly: Some((asm::parse_vector_store, asm::print_vector_store)),
+    verify: Some(verify::vector_store),
+    canonicalize: Some(canonicalize::vector_store_patterns),
+    ..OpDef::EMPTY
+};
+
+/// The DMA ops have no declared properties in MLIR: their maps (`src_map`, `dst_map`,
+/// `tag_map`) are ordinary attributes, and their operands one list split by those maps.
+static DMA_START_DEF: OpDef = OpDef {
+    name: DMA_START,
+    summary: "starts copying elements from one memref to another, signalling completion \
+              through a tag memref",
+    operands: &[variadic("operands", ANY_TYPE)],
+    custom_assembly: Some((dma::parse_start, dma::print_start)),
+    verify: Some(dma::verify_start),
+    ..OpDef::EMPTY
+};
+
+static DMA_WAIT_DEF: OpDef = OpDef {
+    name: DMA_WAIT,
+    summary: "blocks until the DMA signalling through a tag memref element has completed",
+    operands: &[variadic("operands", ANY_TYPE)],
+    custom_assembly: Some((dma::parse_wait, dma::print_wait)),
+    verify: Some(dma::verify_wait),
     ..OpDef::EMPTY
 };
 
@@ -223,6 +286,7 @@ static PARALLEL_DEF: OpDef = OpDef {
     traits: LOOP_LIKE,
     custom_assembly: Some((asm::parse_parallel, asm::print_parallel)),
     verify: Some(verify::parallel),
+    canonicalize: Some(canonicalize::parallel_patterns),
     ..OpDef::EMPTY
 };
 
@@ -238,6 +302,7 @@ static PREFETCH_DEF: OpDef = OpDef {
     ],
     custom_assembly: Some((asm::parse_prefetch, asm::print_prefetch)),
     verify: Some(verify::prefetch),
+    canonicalize: Some(canonicalize::prefetch_patterns),
     ..OpDef::EMPTY
 };
 
@@ -297,6 +362,10 @@ pub fn register(ctx: &mut Context) -> Result<(), String> {
         &STORE_DEF,
         &PARALLEL_DEF,
         &PREFETCH_DEF,
+        &VECTOR_LOAD_DEF,
+        &VECTOR_STORE_DEF,
+        &DMA_START_DEF,
+        &DMA_WAIT_DEF,
         &DELINEARIZE_INDEX_DEF,
         &LINEARIZE_INDEX_DEF,
     ] {
@@ -315,7 +384,8 @@ pub fn map_named(ctx: &Context, op: OpId, name: &str) -> Option<AffineMap> {
     }
 }
 
-/// The map of `affine.apply`/`min`/`max`/`load`/`store`/`prefetch`.
+/// The map of `affine.apply`/`min`/`max`/`load`/`store`/`prefetch`/`vector_load`/
+/// `vector_store`.
 pub fn access_map(ctx: &Context, op: OpId) -> Option<AffineMap> {
     map_named(ctx, op, "map")
 }

@@ -13,6 +13,10 @@ tb_ir::op_kinds! {
         Store = "affine.store",
         Parallel = "affine.parallel",
         Prefetch = "affine.prefetch",
+        VectorLoad = "affine.vector_load",
+        VectorStore = "affine.vector_store",
+        DmaStart = "affine.dma_start",
+        DmaWait = "affine.dma_wait",
         DelinearizeIndex = "affine.delinearize_index",
         LinearizeIndex = "affine.linearize_index",
     }

@@ -5,10 +5,11 @@
 //! modules and other symbol tables). A value is a valid symbol in it when it is defined at
 //! its top level (an argument of the region or the result of an op directly in it), when
 //! it is a constant, an `affine.apply`/`min`/`max` or pure op of valid symbols, or a
-//! `memref.dim` of a top-level memref (or of a size given to its allocation as a valid
-//! symbol); or when it is defined above the scope.
+//! `memref.dim` of a top-level memref (or of a size given to the `memref.alloc`, `view`
+//! or `subview` making it as a valid symbol); or when it is defined above the scope.
 //! A valid dim is a valid symbol, an induction variable of `affine.for`/`affine.parallel`,
-//! or an `affine.apply` of valid dims.
+//! an `affine.apply` or index (de)linearization of valid dims, or a `memref.dim` of a
+//! top-level memref.
 
 use tb_ir::attributes::AttrKind;
 use tb_ir::rewrite::folder::constant_value;
@@ -16,7 +17,10 @@ use tb_ir::types::DYNAMIC;
 use tb_ir::value::ValueDef;
 use tb_ir::{Context, OpId, RegionId, TypeKind, Value};
 
-use super::{APPLY, FOR, MAX, MIN, PARALLEL};
+use tb_ir::ods::operand_group;
+
+use super::{APPLY, DELINEARIZE_INDEX, FOR, LINEARIZE_INDEX, MAX, MIN, PARALLEL};
+use crate::memref;
 
 fn opens_scope(ctx: &Context, op: OpId) -> bool {
     ctx.op_info_of(op)
@@ -104,7 +108,7 @@ pub fn is_valid_symbol(ctx: &Context, value: Value, scope: Option<RegionId>) -> 
         return true;
     }
     let name = ctx.op_name(op);
-    if name == "memref.dim" {
+    if matches!(name, "memref.dim" | "tensor.dim") {
         return is_valid_dim_op_symbol(ctx, op, scope);
     }
     if matches!(name, APPLY | MIN | MAX) || is_pure(ctx, op) {
@@ -131,59 +135,129 @@ pub fn is_valid_dim(ctx: &Context, value: Value, scope: Option<RegionId>) -> boo
             .parent
             .and_then(|r| ctx.region(r).parent)
             .is_some_and(|owner| matches!(ctx.op_name(owner), FOR | PARALLEL)),
-        ValueDef::Result { op, .. } => {
-            ctx.op_name(op) == APPLY
-                && ctx
-                    .op(op)
-                    .operands
-                    .iter()
-                    .all(|&v| is_valid_dim(ctx, v, scope))
-        }
+        ValueDef::Result { op, .. } => match ctx.op_name(op) {
+            // The index (de)linearizations are special forms of `affine.apply`.
+            APPLY | DELINEARIZE_INDEX | LINEARIZE_INDEX => ctx
+                .op(op)
+                .operands
+                .iter()
+                .all(|&v| is_valid_dim(ctx, v, scope)),
+            // A size of a memref defined at the top level of a scope.
+            "memref.dim" | "tensor.dim" => ctx
+                .op(op)
+                .operands
+                .first()
+                .is_some_and(|&shaped| is_top_level_value(ctx, shaped)),
+            _ => false,
+        },
         ValueDef::Placeholder => false,
     }
 }
 
-/// A `memref.dim` is a valid symbol when its memref is defined at the top level of the
-/// scope (or above it), or when the size it reads is static or a valid symbol given to the
-/// `memref.alloc`/`memref.alloca` that made the memref.
+/// Whether `value` is defined at the top level of an affine scope (an argument of the
+/// scope's region or a result of an op directly in it): MLIR's `isTopLevelValue`.
+fn is_top_level_value(ctx: &Context, value: Value) -> bool {
+    defining_region(ctx, value)
+        .and_then(|r| ctx.region(r).parent)
+        .is_some_and(|owner| opens_scope(ctx, owner))
+}
+
+/// The constant `index` operand of a `memref.dim`, as a position.
+fn constant_position(ctx: &Context, index: Value) -> Option<usize> {
+    let attr = constant_value(ctx, ctx.defining_op(index)?)?;
+    match ctx.attr_kind(attr) {
+        AttrKind::Integer { value, .. } => usize::try_from(*value).ok(),
+        _ => None,
+    }
+}
+
+/// A `memref.dim` is a valid symbol when its memref is defined at the top level of an
+/// affine scope, or (looking through `memref.cast`s) is made by a `memref.alloc`,
+/// `memref.view` or `memref.subview` whose size in that dimension is static or a valid
+/// symbol (MLIR's `isDimOpValidSymbol`).
 fn is_valid_dim_op_symbol(ctx: &Context, op: OpId, scope: Option<RegionId>) -> bool {
     let operands = &ctx.op(op).operands;
     let (Some(&memref), Some(&index)) = (operands.first(), operands.get(1)) else {
         return false;
     };
-    if let (Some(home), Some(scope)) = (defining_region(ctx, memref), scope)
-        && (home == scope || !region_within(ctx, home, scope))
-    {
+    if is_top_level_value(ctx, memref) {
         return true;
     }
-    let Some(alloc) = ctx
-        .defining_op(memref)
-        .filter(|&a| matches!(ctx.op_name(a), "memref.alloc" | "memref.alloca"))
-    else {
+    let Some(position) = constant_position(ctx, index) else {
         return false;
     };
-    let Some(position) = ctx
-        .defining_op(index)
-        .and_then(|c| constant_value(ctx, c))
-        .and_then(|a| match ctx.attr_kind(a) {
-            AttrKind::Integer { value, .. } => usize::try_from(*value).ok(),
-            _ => None,
-        })
-    else {
+    let mut maker = ctx.defining_op(memref);
+    while let Some(cast) = maker.filter(|&c| ctx.op_name(c) == memref::CAST) {
+        let source = ctx.op(cast).operands[0];
+        if matches!(
+            ctx.type_kind(ctx.value_type(source)),
+            TypeKind::UnrankedMemRef { .. }
+        ) {
+            return false;
+        }
+        maker = ctx.defining_op(source);
+    }
+    let Some(maker) = maker else {
         return false;
     };
-    let TypeKind::MemRef { shape, .. } = ctx.type_kind(ctx.value_type(memref)) else {
+    // The dynamic sizes each maker gives, in the order of its result's dynamic dimensions.
+    let dynamic_sizes = match ctx.op_name(maker) {
+        memref::ALLOC => operand_group(ctx, maker, 0),
+        memref::SUBVIEW => operand_group(ctx, maker, 2),
+        memref::VIEW => ctx.op(maker).operands.get(2..).unwrap_or_default(),
+        _ => return false,
+    };
+    let Some(&result) = ctx.op(maker).results.first() else {
+        return false;
+    };
+    let TypeKind::MemRef { shape, .. } = ctx.type_kind(ctx.value_type(result)) else {
         return false;
     };
     match shape.get(position) {
         Some(&size) if size != DYNAMIC => true,
         Some(_) => {
             let dynamic_index = shape[..position].iter().filter(|&&d| d == DYNAMIC).count();
-            ctx.op(alloc)
-                .operands
+            dynamic_sizes
                 .get(dynamic_index)
                 .is_some_and(|&size| is_valid_symbol(ctx, size, scope))
         }
         None => false,
+    }
+}
+
+/// Whether `value` is a valid symbol in the affine scope where it is defined (MLIR's
+/// `isValidSymbol` without a region): canonicalization asks this of map operands.
+pub(crate) fn is_valid_symbol_where_defined(ctx: &Context, value: Value) -> bool {
+    if !is_index(ctx, value) {
+        return false;
+    }
+    if is_top_level_value(ctx, value) {
+        return true;
+    }
+    match ctx.defining_op(value) {
+        Some(op) => is_valid_symbol(ctx, value, affine_scope(ctx, op)),
+        None => false,
+    }
+}
+
+/// Whether `value` is a valid dim in the affine scope where it is defined (MLIR's
+/// `isValidDim` without a region).
+pub(crate) fn is_valid_dim_where_defined(ctx: &Context, value: Value) -> bool {
+    if !is_index(ctx, value) {
+        return false;
+    }
+    match ctx.defining_op(value) {
+        Some(op) => is_valid_dim(ctx, value, affine_scope(ctx, op)),
+        // An induction variable, or an argument of a scope-opening op.
+        None => match ctx.value(value).def {
+            ValueDef::BlockArgument { block, .. } => ctx
+                .block(block)
+                .parent
+                .and_then(|r| ctx.region(r).parent)
+                .is_some_and(|owner| {
+                    matches!(ctx.op_name(owner), FOR | PARALLEL) || opens_scope(ctx, owner)
+                }),
+            _ => false,
+        },
     }
 }

@@ -1,7 +1,7 @@
 //! Verifiers of the `affine` ops, with MLIR 22's messages: operand counts against maps and
-//! sets, dims and symbols valid in the op's affine scope ([`super::scope`]), memref ranks,
-//! loop-carried values, `affine.parallel` groups and reductions, and bases of the index
-//! (de)linearizations.
+//! sets, dims and symbols valid in the op's affine scope ([`super::scope`]), memref ranks
+//! and vector element types, loop-carried values, `affine.parallel` groups and reductions,
+//! and bases of the index (de)linearizations. The DMA ops verify in [`super::dma`].
 
 use tb_ir::affine::AffineMap;
 use tb_ir::{Context, Diagnostic, OpId, Type, TypeKind, Value};
@@ -13,7 +13,7 @@ fn error(ctx: &Context, op: OpId, message: impl Into<String>) -> Diagnostic {
     Diagnostic::error(ctx.op(op).loc, message.into())
 }
 
-fn op_error(ctx: &Context, op: OpId, message: impl std::fmt::Display) -> Diagnostic {
+pub(super) fn op_error(ctx: &Context, op: OpId, message: impl std::fmt::Display) -> Diagnostic {
     error(ctx, op, format!("'{}' op {message}", ctx.op_name(op)))
 }
 
@@ -24,7 +24,7 @@ fn required_map(ctx: &Context, op: OpId, name: &str) -> Result<AffineMap, Diagno
 
 /// MLIR's `verifyDimAndSymbolIdentifiers`: the first `num_dims` operands are valid dims,
 /// the others valid symbols, in the op's affine scope.
-fn check_dims_and_symbols(
+pub(super) fn check_dims_and_symbols(
     ctx: &Context,
     op: OpId,
     operands: &[Value],
@@ -289,6 +289,43 @@ pub(crate) fn store(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
         ));
     }
     check_access(ctx, op, memref, &data.operands[2..])
+}
+
+/// `affine.vector_load`/`vector_store`: the access as for a scalar load, then the vector's
+/// element type against the memref's (a memref of vectors is not a vector access).
+fn check_vector_access(
+    ctx: &Context,
+    op: OpId,
+    vector: Type,
+    memref: Value,
+    indices: &[Value],
+) -> Result<(), Diagnostic> {
+    check_access(ctx, op, memref, indices)?;
+    let memref_element = memref_rank_and_element(ctx, memref).map(|(_, e)| e);
+    let vector_element = match ctx.type_kind(vector) {
+        TypeKind::Vector { element, .. } => Some(*element),
+        _ => None,
+    };
+    if memref_element != vector_element {
+        return Err(op_error(
+            ctx,
+            op,
+            "requires memref and vector types of the same elemental type",
+        ));
+    }
+    Ok(())
+}
+
+pub(crate) fn vector_load(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
+    let data = ctx.op(op);
+    let vector = ctx.value_type(data.results[0]);
+    check_vector_access(ctx, op, vector, data.operands[0], &data.operands[1..])
+}
+
+pub(crate) fn vector_store(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
+    let data = ctx.op(op);
+    let vector = ctx.value_type(data.operands[0]);
+    check_vector_access(ctx, op, vector, data.operands[1], &data.operands[2..])
 }
 
 pub(crate) fn prefetch(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {

@@ -1,7 +1,11 @@
 //! `affine` ops: maps applied to index values, loops, conditionals and accesses through
 //! affine maps. `affine.parallel` runs its iterations one after another in order and
 //! combines what each yields with its reductions, starting from the reduction's identity
-//! (MLIR's `arith::getIdentityValue`); `affine.prefetch` does nothing.
+//! (MLIR's `arith::getIdentityValue`); `affine.prefetch` does nothing. Vector accesses
+//! read and write consecutive elements along the innermost dimensions, as `loop`'s do.
+//! A DMA completes when it starts: `affine.dma_start` copies its elements at once (and
+//! leaves the tag alone, whose contents MLIR does not define), `affine.dma_wait` does
+//! nothing.
 
 use tb_dialects::affine::{self, AffineOp, DYNAMIC_BASIS, REDUCTION_KINDS};
 use tb_ir::affine::AffineMap;
@@ -20,6 +24,10 @@ pub(super) fn handler(kind: AffineOp) -> Option<Handler> {
         AffineOp::Store => store,
         AffineOp::Parallel => run_parallel,
         AffineOp::Prefetch => |_, _, _| Ok(()),
+        AffineOp::VectorLoad => super::loop_::vector_load,
+        AffineOp::VectorStore => super::loop_::vector_store,
+        AffineOp::DmaStart => dma_start,
+        AffineOp::DmaWait => |_, _, _| Ok(()),
         AffineOp::DelinearizeIndex => delinearize,
         AffineOp::LinearizeIndex => linearize,
         AffineOp::Yield => return None,
@@ -175,6 +183,81 @@ fn store(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
     let buffer = interp.buffer_arg(env, op, 1)?;
     let indices = access_indices(interp, env, op, 2)?;
     Ok(buffer.store(&indices, value)?)
+}
+
+/// The position of `indices` in the row-major order of `shape`'s elements.
+fn linear_position(indices: &[i64], shape: &[i64]) -> i64 {
+    indices.iter().zip(shape).fold(0i64, |acc, (&i, &extent)| {
+        acc.wrapping_mul(extent).wrapping_add(i)
+    })
+}
+
+/// The indices of row-major position `linear` in `shape`.
+fn indices_at(mut linear: i64, shape: &[i64]) -> Vec<i64> {
+    let mut indices = vec![0; shape.len()];
+    for k in (1..shape.len()).rev() {
+        indices[k] = linear % shape[k];
+        linear /= shape[k];
+    }
+    if let Some(first) = indices.first_mut() {
+        *first = linear;
+    }
+    indices
+}
+
+/// `affine.dma_start`: `num_elements` elements, consecutive in the row-major order of each
+/// memref, copied from the source position to the destination position. MLIR leaves the
+/// layout of a strided transfer to the target, so a strided one is refused.
+fn dma_start(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
+    let ctx = interp.ctx;
+    let parts = affine::dma_start_parts(ctx, op).ok_or("has malformed operands")?;
+    if parts.stride.is_some() {
+        return Err("is strided: the interpreter runs only contiguous DMA transfers".into());
+    }
+    let src = interp.buffer_arg(env, op, 0)?;
+    let dst = match env.get(&parts.dst.memref) {
+        Some(RtValue::Buffer(b)) => b.clone(),
+        _ => return Err("has a destination that is not a buffer".into()),
+    };
+    if src.dtype() != dst.dtype() {
+        return Err("copies between memrefs of different element types".into());
+    }
+    let src_at = apply(&parts.src.map, &index_values(env, &parts.src.indices)?)?;
+    let dst_at = apply(&parts.dst.map, &index_values(env, &parts.dst.indices)?)?;
+    // The tag position is evaluated so that an invalid one is reported.
+    apply(&parts.tag.map, &index_values(env, &parts.tag.indices)?)?;
+    let count = index_values(env, &[parts.num_elements])?[0];
+    if count < 0 {
+        return Err(format!("copies a negative number of elements ({count})").into());
+    }
+    if count == 0 {
+        return Ok(());
+    }
+    let mut starts = Vec::with_capacity(2);
+    for (buffer, at, what) in [(&src, &src_at, "source"), (&dst, &dst_at, "destination")] {
+        buffer.position(at)?;
+        let start = linear_position(at, &buffer.shape);
+        let size: i64 = buffer.shape.iter().product();
+        if start.checked_add(count).is_none_or(|end| end > size) {
+            return Err(format!(
+                "copies {count} elements from position {at:?}, past the end of the {what} \
+                 (shape {:?})",
+                buffer.shape
+            )
+            .into());
+        }
+        starts.push(start);
+    }
+    let (src_start, dst_start) = (starts[0], starts[1]);
+    // Read everything first: overlapping transfers are undefined in MLIR, and this keeps
+    // them deterministic.
+    let values = (0..count)
+        .map(|k| src.load(&indices_at(src_start + k, &src.shape)))
+        .collect::<Result<Vec<_>, String>>()?;
+    for (k, value) in (0..count).zip(values) {
+        dst.store(&indices_at(dst_start + k, &dst.shape), value)?;
+    }
+    Ok(())
 }
 
 /// The value a reduction starts from.

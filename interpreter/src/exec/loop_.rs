@@ -209,7 +209,7 @@ fn for_each_lane(
     Ok(())
 }
 
-fn vector_load(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
+pub(super) fn vector_load(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
     let ty = interp.result_type(op, 0);
     let shape = static_shape(interp.ctx, ty)?;
     let elem = ElemType::of(interp.ctx, ty)?;
@@ -224,7 +224,7 @@ fn vector_load(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult 
     interp.set_result(env, op, 0, RtValue::Tensor(vector))
 }
 
-fn vector_store(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
+pub(super) fn vector_store(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
     let vector = interp.tensor_arg(env, op, 0)?.clone();
     let buffer = interp.buffer_arg(env, op, 1)?;
     let start = access_indices(interp, env, op, 2)?;

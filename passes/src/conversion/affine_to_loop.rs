@@ -5,13 +5,16 @@
 //!   iter_args (the body moves over; `affine.yield` becomes `loop.yield`);
 //! - `affine.parallel` without reductions becomes `loop.parallel`, one lower and upper bound
 //!   map per dimension (the results of its group, over all the bound operands);
-//! - `affine.load`/`affine.store` become `loop.load`/`loop.store` with the same map;
+//! - `affine.load`/`affine.store` become `loop.load`/`loop.store` with the same map, and
+//!   `affine.vector_load`/`affine.vector_store` become `loop.vector_load`/
+//!   `loop.vector_store` (both read consecutive elements along the innermost dimensions);
 //! - `affine.apply`, `affine.min` and `affine.max` become `arith` on `index` values
 //!   (`floordiv`, `ceildiv` and `mod` by positive constants, rounding as MLIR does);
 //! - `affine.prefetch` is dropped (a hint only).
 //!
-//! `affine.if`, reductions of `affine.parallel`, the index (de)linearizations and maps that
-//! divide by non-constants have no `loop` form: the pass fails on them with their location.
+//! `affine.if`, reductions of `affine.parallel`, the index (de)linearizations, the DMA ops
+//! and maps that divide by non-constants have no `loop` form: the pass fails on them with
+//! their location.
 
 use tb_dialects::affine::{self as aff, AffineOp};
 use tb_dialects::loop_;
@@ -67,6 +70,8 @@ impl Pass for AffineToLoop {
                 Some(AffineOp::Yield) => convert_yield(ctx, inner),
                 Some(AffineOp::Load) => rename_access(ctx, inner, loop_::LOAD),
                 Some(AffineOp::Store) => rename_access(ctx, inner, loop_::STORE),
+                Some(AffineOp::VectorLoad) => rename_access(ctx, inner, loop_::VECTOR_LOAD),
+                Some(AffineOp::VectorStore) => rename_access(ctx, inner, loop_::VECTOR_STORE),
                 Some(AffineOp::Apply | AffineOp::Min | AffineOp::Max) => convert_map_op(ctx, inner),
                 Some(AffineOp::Prefetch) => ctx.erase_op(inner),
                 _ => {}
@@ -99,6 +104,11 @@ fn check_supported(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
             ctx,
             op,
             "index (de)linearization is not lowered yet",
+        )),
+        Some(AffineOp::DmaStart | AffineOp::DmaWait) => Err(unsupported(
+            ctx,
+            op,
+            "the loop dialect has no asynchronous copies",
         )),
         Some(AffineOp::Parallel) if !ctx.op(op).results.is_empty() => {
             Err(unsupported(ctx, op, "loop.parallel has no reductions"))

@@ -169,3 +169,140 @@ func.func @linearize_basis_count(%a: index, %b: index) {
   %0 = affine.linearize_index [%a, %b] by (2, 3, 4) : index
   return
 }
+
+// -----
+
+func.func @vector_load_element_type(%A: memref<100xf32>, %i: index) {
+  // expected-error@+1 {{'affine.vector_load' op requires memref and vector types of the same elemental type}}
+  %0 = affine.vector_load %A[%i] : memref<100xf32>, vector<8xf64>
+  return
+}
+
+// -----
+
+func.func @vector_store_into_memref_of_vectors(%A: memref<100xvector<8xf32>>, %v: vector<8xf32>, %i: index) {
+  // expected-error@+1 {{'affine.vector_store' op requires memref and vector types of the same elemental type}}
+  affine.vector_store %v, %A[%i] : memref<100xvector<8xf32>>, vector<8xf32>
+  return
+}
+
+// -----
+
+func.func @vector_load_rank(%A: memref<10x10xf32>, %i: index) {
+  // expected-error@+1 {{'affine.vector_load' op affine map num results must equal memref rank}}
+  %0 = affine.vector_load %A[%i] : memref<10x10xf32>, vector<8xf32>
+  return
+}
+
+// -----
+
+func.func @vector_load_not_a_vector(%A: memref<10xf32>, %i: index) {
+  // expected-error@+1 {{invalid kind of type specified: expected builtin.vector, but found 'f32'}}
+  %0 = affine.vector_load %A[%i] : memref<10xf32>, f32
+  return
+}
+
+// -----
+
+func.func @dma_start_src_index(%A: memref<100xf32>, %B: memref<100xf32, 2>, %tag: memref<1xi32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  affine.for %i = 0 to 10 {
+    %x = arith.muli %i, %n : index
+    // expected-error@+1 {{'affine.dma_start' op src index must be a valid dimension or symbol identifier}}
+    affine.dma_start %A[%x], %B[%i], %tag[%c0], %n : memref<100xf32>, memref<100xf32, 2>, memref<1xi32>
+  }
+  return
+}
+
+// -----
+
+func.func @dma_start_tag_index(%A: memref<100xf32>, %B: memref<100xf32, 2>, %tag: memref<1xi32>, %n: index) {
+  affine.for %i = 0 to 10 {
+    %x = arith.muli %i, %n : index
+    // expected-error@+1 {{'affine.dma_start' op tag index must be a valid dimension or symbol identifier}}
+    affine.dma_start %A[%i], %B[%i], %tag[%x], %n : memref<100xf32>, memref<100xf32, 2>, memref<1xi32>
+  }
+  return
+}
+
+// -----
+
+func.func @dma_start_one_stride_operand(%A: memref<100xf32>, %B: memref<100xf32, 2>, %tag: memref<1xi32>, %n: index) {
+  // expected-error@+1 {{expected two stride related operands}}
+  affine.dma_start %A[0], %B[0], %tag[0], %n, %n : memref<100xf32>, memref<100xf32, 2>, memref<1xi32>
+  return
+}
+
+// -----
+
+func.func @dma_start_two_types(%A: memref<100xf32>, %B: memref<100xf32, 2>, %tag: memref<1xi32>, %n: index) {
+  // expected-error@+1 {{expected three types}}
+  affine.dma_start %A[0], %B[0], %tag[0], %n : memref<100xf32>, memref<100xf32, 2>
+  return
+}
+
+// -----
+
+func.func @dma_start_generic_not_memref(%A: memref<100xf32>, %B: memref<100xf32, 2>, %n: index) {
+  // expected-error@+1 {{'affine.dma_start' op expected DMA tag to be of memref type}}
+  "affine.dma_start"(%A, %n, %B, %n, %n, %n) {src_map = affine_map<(d0) -> (d0)>, dst_map = affine_map<(d0) -> (d0)>, tag_map = affine_map<() -> ()>} : (memref<100xf32>, index, memref<100xf32, 2>, index, index, index) -> ()
+  return
+}
+
+// -----
+
+func.func @dma_start_operand_count(%A: memref<100xf32>, %B: memref<100xf32, 2>, %tag: memref<1xi32>, %n: index) {
+  // expected-error@+1 {{'affine.dma_start' op incorrect number of operands}}
+  "affine.dma_start"(%A, %n, %B, %n, %tag, %n, %n, %n) {src_map = affine_map<(d0) -> (d0)>, dst_map = affine_map<(d0) -> (d0)>, tag_map = affine_map<(d0) -> (d0)>} : (memref<100xf32>, index, memref<100xf32, 2>, index, memref<1xi32>, index, index, index) -> ()
+  return
+}
+
+// -----
+
+func.func @dma_wait_index(%tag: memref<1xi32>, %n: index) {
+  affine.for %i = 0 to 10 {
+    %x = arith.muli %i, %n : index
+    // expected-error@+1 {{'affine.dma_wait' op index must be a valid dimension or symbol identifier}}
+    affine.dma_wait %tag[%x], %n : memref<1xi32>
+  }
+  return
+}
+
+// -----
+
+func.func @dma_wait_tag_not_memref(%t: tensor<1xi32>, %n: index) {
+  // expected-error@+1 {{expected tag to be of memref type}}
+  affine.dma_wait %t[0], %n : tensor<1xi32>
+  return
+}
+
+// -----
+
+// Only sizes given to memref.alloc, view or subview make a dim of the memref a symbol.
+func.func @alloca_size_is_not_a_symbol(%n: index) {
+  affine.for %i = 0 to 10 {
+    %m = memref.alloca(%n) : memref<?xf32>
+    %c0 = arith.constant 0 : index
+    %d = memref.dim %m, %c0 : memref<?xf32>
+    // expected-error@+1 {{'affine.for' op operand cannot be used as a symbol}}
+    affine.for %j = 0 to %d {
+    }
+  }
+  return
+}
+
+// -----
+
+// A size read from a memref defined in a loop is not a valid symbol.
+func.func @subview_size_not_a_symbol(%A: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  affine.for %i = 0 to 10 {
+    %s = memref.subview %A[%c0][%i][%c1] : memref<?xf32> to memref<?xf32, strided<[?], offset: ?>>
+    %e = memref.dim %s, %c0 : memref<?xf32, strided<[?], offset: ?>>
+    // expected-error@+1 {{'affine.for' op operand cannot be used as a symbol}}
+    affine.for %j = 0 to %e {
+    }
+  }
+  return
+}

@@ -140,6 +140,63 @@ func.func @prefetch(%A: memref<100x100xf32>, %i: index) {
   return
 }
 
+// CHECK-LABEL: func.func @vector_access(
+// CHECK:         %0 = affine.vector_load %arg0[%arg2, %arg2 * 8 + 1] : memref<100x100xf32>, vector<2x8xf32>
+// CHECK-NEXT:    affine.vector_store %0, %arg0[%arg2 + symbol(%arg1), 3] : memref<100x100xf32>, vector<2x8xf32>
+// GENERIC-LABEL: sym_name = "vector_access"
+// GENERIC:         "affine.vector_load"(%{{.*}}, %{{.*}}) <{map = {{.*}}}> : (memref<100x100xf32>, index) -> vector<2x8xf32>
+// GENERIC:         "affine.vector_store"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{map = {{.*}}}> : (vector<2x8xf32>, memref<100x100xf32>, index, index) -> ()
+func.func @vector_access(%A: memref<100x100xf32>, %n: index) {
+  affine.for %i = 0 to 10 {
+    %v = affine.vector_load %A[%i, %i * 8 + 1] : memref<100x100xf32>, vector<2x8xf32>
+    affine.vector_store %v, %A[%i + symbol(%n), 3] : memref<100x100xf32>, vector<2x8xf32>
+  }
+  return
+}
+
+// The DMA maps are ordinary attributes, as in MLIR; the stride pair is optional.
+// CHECK-LABEL: func.func @dma(
+// CHECK:         affine.dma_start %arg0[%arg3, %arg3 + symbol(%arg2)], %arg1[%arg3 floordiv 2], %alloc[0], %c64 : memref<100x100xf32>, memref<50xf32, 2>, memref<1xi32>
+// CHECK-NEXT:    affine.dma_start %arg0[%arg3, 0], %arg1[0], %alloc[%arg3 mod 3], %c64, %c4, %c2 : memref<100x100xf32>, memref<50xf32, 2>, memref<1xi32>
+// CHECK-NEXT:    affine.dma_wait %alloc[0], %c64 : memref<1xi32>
+// GENERIC-LABEL: sym_name = "dma"
+// GENERIC:         "affine.dma_start"({{.*}}) {dst_map = {{.*}}, src_map = {{.*}}, tag_map = {{.*}}} : (memref<100x100xf32>, index, index, memref<50xf32, 2>, index, memref<1xi32>, index) -> ()
+// GENERIC:         "affine.dma_wait"({{.*}}) {tag_map = {{.*}}} : (memref<1xi32>, index) -> ()
+func.func @dma(%src: memref<100x100xf32>, %dst: memref<50xf32, 2>, %n: index) {
+  %tag = memref.alloc() : memref<1xi32>
+  %c64 = arith.constant 64 : index
+  %c4 = arith.constant 4 : index
+  %c2 = arith.constant 2 : index
+  affine.for %i = 0 to 10 {
+    affine.dma_start %src[%i, %i + symbol(%n)], %dst[%i floordiv 2], %tag[0], %c64
+      : memref<100x100xf32>, memref<50xf32, 2>, memref<1xi32>
+    affine.dma_start %src[%i, 0], %dst[0], %tag[%i mod 3], %c64, %c4, %c2
+      : memref<100x100xf32>, memref<50xf32, 2>, memref<1xi32>
+    affine.dma_wait %tag[0], %c64 : memref<1xi32>
+  }
+  return
+}
+
+// A memref.dim of a subview (or view, or alloc) is a valid symbol when the size it reads
+// is a valid symbol; index (de)linearizations of valid dims are valid dims.
+// CHECK-LABEL: func.func @dims_and_symbols_from_memref_sizes(
+// CHECK:         affine.for %{{.*}} = 0 to %{{.*}} {
+// CHECK:         affine.load %arg1[%{{.*}}] : memref<?xf32>
+func.func @dims_and_symbols_from_memref_sizes(%A: memref<?x?xf32>, %B: memref<?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  affine.for %i = 0 to 10 {
+    %d = memref.dim %A, %c0 : memref<?x?xf32>
+    %s = memref.subview %A[%c0, %c0][%d, %i][%c1, %c1] : memref<?x?xf32> to memref<?x?xf32, strided<[?, ?], offset: ?>>
+    %e = memref.dim %s, %c0 : memref<?x?xf32, strided<[?, ?], offset: ?>>
+    affine.for %j = 0 to %e {
+      %l = affine.linearize_index disjoint [%i, %j] by (10, %n) : index
+      %v = affine.load %B[%l] : memref<?xf32>
+    }
+  }
+  return
+}
+
 // CHECK-LABEL: func.func @linearize_delinearize(
 // CHECK-NEXT:    %0:3 = affine.delinearize_index %arg0 into (2, %arg2, 3) : index, index, index
 // CHECK-NEXT:    %1 = affine.linearize_index disjoint [%arg0, %arg1, %0#0] by (2, %arg2, 3) : index
