@@ -1,8 +1,10 @@
 //! `loop-fuse`: fuses neighbouring loop nests whose outermost loops agree, after
 //! scheduling ([`crate::fusion::nest_fusion`]): the multi-stage kernels of row-wise
 //! reductions (layer norm, softmax) and of independent nests over the same rows become one
-//! nest each. `--mlir-pass-statistics` reports nests before and after and refusals by
-//! reason; `remarks=true` prints, at each nest left apart from the one before it, why.
+//! nest each; buffers that then only carry a value inside one iteration are replaced by
+//! that value ([`crate::fusion::private_buffers`]). `--mlir-pass-statistics` reports nests
+//! before and after, buffers forwarded and refusals by reason; `remarks=true` prints, at
+//! each nest left apart from the one before it, why.
 
 use tb_ir::diagnostics::{SourceMgr, render};
 use tb_ir::pass::{OptionKind, Pass, PassInfo, PassOptionInfo, PassOptions, PassStatistic};
@@ -98,6 +100,11 @@ impl Pass for LoopFuse {
             stat("nests-before", "Loop nests before fusion", r.nests_before),
             stat("nests-after", "Loop nests after fusion", r.nests_after),
             stat("num-fused", "Nests fused into the nest after them", r.fused),
+            stat(
+                "buffers-forwarded",
+                "Buffers that carried a value within one iteration, replaced by the value",
+                r.forwarded_buffers,
+            ),
             stat(
                 "refused-headers",
                 "Neighbours kept apart: their outermost loops differ",

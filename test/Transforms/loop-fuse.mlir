@@ -9,14 +9,16 @@
 // STATS: num-fused
 
 // A row statistic and the pass that uses it: each row's sum is made and used in the same
-// iteration, so the two stages become one kernel.
+// iteration, so the two stages become one kernel, and the buffer that carried the sum
+// from one stage to the next gives way to the sum itself.
 // CHECK-LABEL: func.func @row_stages
+// CHECK-NOT: memref<8xf32>
 // CHECK: loop.for %[[I:.*]] = 0 to 8 {
-// CHECK: loop.for %{{.*}} = 0 to 16 iter_args
-// CHECK: loop.store %{{.*}}, %[[SUMS:.*]][%[[I]]]
+// CHECK: %[[SUM:.*]] = loop.for %{{.*}} = 0 to 16 iter_args
 // CHECK: loop.for %{{.*}} = 0 to 16 vectorize = 8 {
-// CHECK: loop.load %[[SUMS]][%[[I]]]
+// CHECK: arith.divf %{{.*}}, %[[SUM]]
 // CHECK-NOT: loop.for %{{.*}} = 0 to 8
+// CHECK-NOT: memref<8xf32>
 // CHECK: return
 func.func @row_stages(%x: memref<8x16xf32>) -> memref<8x16xf32> {
   %zero = arith.constant 0.0 : f32
@@ -112,26 +114,31 @@ func.func @independent_nests(%x: memref<4x24xf32>) -> (memref<4x8xf32>, memref<4
 
 // -----
 
-// A buffer freed between the nests is freed after the fused nest instead.
+// A buffer freed between the nests is freed after the fused nest instead (it holds two
+// values per row, so it stays a buffer).
 // CHECK-LABEL: func.func @dealloc_moves_after
-// CHECK: %[[T:.*]] = loop.alloc() : memref<8xf32>
+// CHECK: %[[T:.*]] = loop.alloc() : memref<8x2xf32>
 // CHECK: loop.for
 // CHECK: loop.load %[[T]]
 // CHECK: }
 // CHECK-NEXT: loop.dealloc %[[T]]
 // CHECK-NEXT: return
 func.func @dealloc_moves_after(%x: memref<8xf32>) -> memref<8xf32> {
-  %t = loop.alloc() : memref<8xf32>
+  %t = loop.alloc() : memref<8x2xf32>
   loop.for %i = 0 to 8 {
     %v = loop.load %x[%i] : memref<8xf32>
-    loop.store %v, %t[%i] : memref<8xf32>
+    %w = arith.mulf %v, %v : f32
+    loop.store %v, %t[(d0) -> (d0, 0)](%i) : memref<8x2xf32>
+    loop.store %w, %t[(d0) -> (d0, 1)](%i) : memref<8x2xf32>
   }
   %u = loop.alloc() : memref<8xf32>
   loop.for %i = 0 to 8 {
-    %v = loop.load %t[%i] : memref<8xf32>
-    loop.store %v, %u[%i] : memref<8xf32>
+    %a = loop.load %t[(d0) -> (d0, 0)](%i) : memref<8x2xf32>
+    %b = loop.load %t[(d0) -> (d0, 1)](%i) : memref<8x2xf32>
+    %s = arith.addf %a, %b : f32
+    loop.store %s, %u[%i] : memref<8xf32>
   }
-  loop.dealloc %t : memref<8xf32>
+  loop.dealloc %t : memref<8x2xf32>
   %y = loop.alloc() : memref<8xf32>
   loop.for %i = 0 to 8 {
     %v = loop.load %u[%i] : memref<8xf32>
@@ -188,5 +195,32 @@ func.func @devectorized_short_loop(%x: memref<8x16xf32>) -> memref<8xf32> {
     loop.store %r, %y[%i] : memref<8xf32>
   }
   loop.dealloc %sums : memref<8xf32>
+  return %y : memref<8xf32>
+}
+
+// -----
+
+// A buffer read in the next iteration keeps its memory: only a value stored and read
+// back in the same iteration is forwarded.
+// CHECK-LABEL: func.func @carried_across_iterations
+// CHECK: %[[PREV:.*]] = loop.alloc() : memref<1xf32>
+// CHECK: loop.load %[[PREV]]
+// CHECK: loop.store %{{.*}}, %[[PREV]]
+func.func @carried_across_iterations(%x: memref<8xf32>) -> memref<8xf32> {
+  %c0 = arith.constant 0 : index
+  %prev = loop.alloc() : memref<1xf32>
+  %y = loop.alloc() : memref<8xf32>
+  loop.for %i = 0 to 8 {
+    %v = loop.load %x[%i] : memref<8xf32>
+    loop.store %v, %y[%i] : memref<8xf32>
+  }
+  loop.for %i = 0 to 8 {
+    %p = loop.load %prev[%c0] : memref<1xf32>
+    %v = loop.load %y[%i] : memref<8xf32>
+    %s = arith.addf %p, %v : f32
+    loop.store %s, %prev[%c0] : memref<1xf32>
+    loop.store %s, %y[%i] : memref<8xf32>
+  }
+  loop.dealloc %prev : memref<1xf32>
   return %y : memref<8xf32>
 }

@@ -22,6 +22,7 @@ pub mod loop_traffic;
 pub mod nest_access;
 pub mod nest_fusion;
 pub mod plan;
+pub mod private_buffers;
 pub mod report;
 pub mod vertical;
 

@@ -21,6 +21,7 @@ use tb_ir::value::ValueDef;
 use tb_ir::{BlockId, Context, OpId, Value};
 
 use super::nest_access::{BufferKey, NestAccess, NestAccesses, nest_accesses, outer_stride};
+use super::private_buffers::forward_private_buffers;
 
 /// The knobs of sibling-nest fusion.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,6 +86,8 @@ pub struct NestFusionReport {
     pub nests_before: u64,
     pub nests_after: u64,
     pub fused: u64,
+    /// Buffers that only carried a value within one iteration, replaced by the value.
+    pub forwarded_buffers: u64,
     pub refusals: BTreeMap<&'static str, u64>,
     /// For remarks: the later nest, the earlier one and why they stay apart.
     pub refused_pairs: Vec<(OpId, OpId, NestRefusal)>,
@@ -95,6 +98,7 @@ impl NestFusionReport {
         self.nests_before += other.nests_before;
         self.nests_after += other.nests_after;
         self.fused += other.fused;
+        self.forwarded_buffers += other.forwarded_buffers;
         for (k, n) in other.refusals {
             *self.refusals.entry(k).or_default() += n;
         }
@@ -102,7 +106,8 @@ impl NestFusionReport {
     }
 }
 
-/// Fuses sibling nests in every block of `func` outside loops.
+/// Fuses sibling nests in every block of `func` outside loops, then replaces the buffers
+/// that only carry a value inside one iteration by that value.
 pub fn fuse_nests_in_function(
     ctx: &mut Context,
     func: OpId,
@@ -114,6 +119,7 @@ pub fn fuse_nests_in_function(
     for block in blocks {
         fuse_nests_in_block(ctx, block, limits, &mut report);
     }
+    report.forwarded_buffers = forward_private_buffers(ctx, func);
     report
 }
 

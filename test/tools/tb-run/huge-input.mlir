@@ -12,7 +12,9 @@
 // tb-run, compiled or interpreted, refuses a tensor or buffer it cannot hold under the
 // memory budget (TB_MAX_MEMORY, else the memory available) before allocating it, with an
 // error naming it, a non-zero exit and no output. A 10^12-element argument is refused
-// before its --input file is read at all.
+// before its --input file is read at all. (The scratch buffer is written and read back in
+// reverse order by two loops, so the CPU pipeline can neither fuse them nor replace the
+// buffer by the values it carries.)
 
 // INPUT: tb-run: @huge_input: argument #0: 'tensor<1000000x1000000xf32>' needs 4000000000000 bytes, more than the memory limit of {{[0-9]+}} bytes (set TB_MAX_MEMORY to change it)
 // RESULT: tb-run: @huge_result: result #0: 'tensor<1000000x1000000x4xf32>' needs 16000000000000 bytes, more than the memory limit
@@ -37,7 +39,9 @@ func.func @scratch(%x: memref<4xf32>) -> memref<4xf32> {
   loop.for %i = 0 to 4 {
     %v = loop.load %x[%i] : memref<4xf32>
     loop.store %v, %big[%i, %i] : memref<1000000x1000000xf32>
-    %w = loop.load %big[%i, %i] : memref<1000000x1000000xf32>
+  }
+  loop.for %i = 0 to 4 {
+    %w = loop.load %big[(d0) -> (3 - d0, 3 - d0)](%i) : memref<1000000x1000000xf32>
     loop.store %w, %out[%i] : memref<4xf32>
   }
   loop.dealloc %big : memref<1000000x1000000xf32>
