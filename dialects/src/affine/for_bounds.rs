@@ -119,17 +119,6 @@ impl RewritePattern for CanonicalizeForBounds {
         let lower = new_lower.unwrap_or(lower);
         let upper = new_upper.unwrap_or(upper);
         let inits: Vec<Value> = inits(ctx, op).to_vec();
-        let data = ctx.op(op);
-        let result_types = data.results.iter().map(|&r| ctx.value_type(r)).collect();
-        let (name, loc) = (data.name, data.loc);
-        let attributes = ctx.dictionary_entries(data.attributes).to_vec();
-        let mut properties: Vec<(String, Attr)> = data
-            .properties
-            .map(|p| ctx.dictionary_entries(p).to_vec())
-            .unwrap_or_default();
-        let Some(&old_region) = data.regions.first() else {
-            return false;
-        };
         let ctx = rewriter.ctx_mut();
         let i32_ty = ctx.integer_type(32, Signedness::Signless);
         let sizes = [lower.operands.len(), upper.operands.len(), inits.len()];
@@ -139,37 +128,19 @@ impl RewritePattern for CanonicalizeForBounds {
         });
         let lower_attr = map_attr(ctx, lower.map);
         let upper_attr = map_attr(ctx, upper.map);
-        properties.retain(|(k, _)| {
-            !matches!(
-                k.as_str(),
-                "lowerBoundMap" | "upperBoundMap" | "operandSegmentSizes"
-            )
-        });
-        properties.push(("lowerBoundMap".to_string(), lower_attr));
-        properties.push(("upperBoundMap".to_string(), upper_attr));
-        properties.push(("operandSegmentSizes".to_string(), sizes));
-        let properties = Some(ctx.dictionary_attr(properties));
         let mut operands = lower.operands;
         operands.extend(upper.operands);
         operands.extend(inits);
-        let new_for = rewriter.create_op_before(
+        recreate(
+            rewriter,
             op,
-            OperationState {
-                name,
-                operands,
-                result_types,
-                successors: vec![],
-                num_regions: 1,
-                properties,
-                attributes,
-                loc,
-            },
-        );
-        let new_region = rewriter.ctx().op(new_for).regions[0];
-        rewriter.inline_region_before(old_region, new_region, None);
-        let results = rewriter.ctx().op(new_for).results.to_vec();
-        rewriter.replace_op(op, &results);
-        true
+            vec![
+                ("lowerBoundMap", lower_attr),
+                ("upperBoundMap", upper_attr),
+                ("operandSegmentSizes", sizes),
+            ],
+            operands,
+        )
     }
 }
 
@@ -212,43 +183,62 @@ impl RewritePattern for CanonicalizeParallelBounds {
             return false;
         }
         let [new_lower, new_upper] = composed;
-        let data = ctx.op(op);
-        let result_types = data.results.iter().map(|&r| ctx.value_type(r)).collect();
-        let (name, loc) = (data.name, data.loc);
-        let attributes = ctx.dictionary_entries(data.attributes).to_vec();
-        let mut properties: Vec<(String, Attr)> = data
-            .properties
-            .map(|p| ctx.dictionary_entries(p).to_vec())
-            .unwrap_or_default();
-        let Some(&old_region) = data.regions.first() else {
-            return false;
-        };
         let ctx = rewriter.ctx_mut();
         let lower_attr = map_attr(ctx, new_lower.map);
         let upper_attr = map_attr(ctx, new_upper.map);
-        properties.retain(|(k, _)| !matches!(k.as_str(), "lowerBoundsMap" | "upperBoundsMap"));
-        properties.push(("lowerBoundsMap".to_string(), lower_attr));
-        properties.push(("upperBoundsMap".to_string(), upper_attr));
-        let properties = Some(ctx.dictionary_attr(properties));
         let mut operands = new_lower.operands;
         operands.extend(new_upper.operands);
-        let new_parallel = rewriter.create_op_before(
+        recreate(
+            rewriter,
             op,
-            OperationState {
-                name,
-                operands,
-                result_types,
-                successors: vec![],
-                num_regions: 1,
-                properties,
-                attributes,
-                loc,
-            },
-        );
-        let new_region = rewriter.ctx().op(new_parallel).regions[0];
-        rewriter.inline_region_before(old_region, new_region, None);
-        let results = rewriter.ctx().op(new_parallel).results.to_vec();
-        rewriter.replace_op(op, &results);
-        true
+            vec![
+                ("lowerBoundsMap", lower_attr),
+                ("upperBoundsMap", upper_attr),
+            ],
+            operands,
+        )
     }
+}
+
+/// Replaces `op` by a copy with `operands`, the `replaced` properties set (its other
+/// properties and attributes kept) and its region moved over; false when it has no region.
+fn recreate(
+    rewriter: &mut Rewriter,
+    op: OpId,
+    replaced: Vec<(&str, Attr)>,
+    operands: Vec<Value>,
+) -> bool {
+    let ctx = rewriter.ctx();
+    let data = ctx.op(op);
+    let result_types = data.results.iter().map(|&r| ctx.value_type(r)).collect();
+    let (name, loc) = (data.name, data.loc);
+    let attributes = ctx.dictionary_entries(data.attributes).to_vec();
+    let mut properties: Vec<(String, Attr)> = data
+        .properties
+        .map(|p| ctx.dictionary_entries(p).to_vec())
+        .unwrap_or_default();
+    let Some(&old_region) = data.regions.first() else {
+        return false;
+    };
+    properties.retain(|(k, _)| !replaced.iter().any(|(name, _)| name == k));
+    properties.extend(replaced.into_iter().map(|(k, v)| (k.to_string(), v)));
+    let properties = Some(rewriter.ctx_mut().dictionary_attr(properties));
+    let new_op = rewriter.create_op_before(
+        op,
+        OperationState {
+            name,
+            operands,
+            result_types,
+            successors: vec![],
+            num_regions: 1,
+            properties,
+            attributes,
+            loc,
+        },
+    );
+    let new_region = rewriter.ctx().op(new_op).regions[0];
+    rewriter.inline_region_before(old_region, new_region, None);
+    let results = rewriter.ctx().op(new_op).results.to_vec();
+    rewriter.replace_op(op, &results);
+    true
 }
