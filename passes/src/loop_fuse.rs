@@ -11,6 +11,7 @@ use tb_ir::pass::{OptionKind, Pass, PassInfo, PassOptionInfo, PassOptions, PassS
 use tb_ir::{Context, Diagnostic, OpId, Severity};
 
 use crate::fusion::nest_fusion::{NestFusionLimits, NestFusionReport, fuse_nests_in_function};
+use crate::fusion::producer_inlining::InlineLimits;
 use crate::pass_support::{collect_functions, stat};
 
 const OPTIONS: &[PassOptionInfo] = &[
@@ -19,6 +20,18 @@ const OPTIONS: &[PassOptionInfo] = &[
         kind: OptionKind::Int,
         default: "4096",
         help: "The most iterations of a vectorized loop that fusion may run unvectorized (0: never)",
+    },
+    PassOptionInfo {
+        name: "max-inline-reads-per-element",
+        kind: OptionKind::Int,
+        default: "1",
+        help: "Inline an elementwise producer nest into the nest after it when that nest reads each produced element at most this many times on average (0: never)",
+    },
+    PassOptionInfo {
+        name: "contract-buffers",
+        kind: OptionKind::Bool,
+        default: "true",
+        help: "Replace a buffer that a fused nest keeps apart by its outer loop with a small buffer per outer iteration",
     },
     PassOptionInfo {
         name: "remarks",
@@ -37,6 +50,10 @@ pub(crate) fn info() -> PassInfo {
             Box::new(LoopFuse {
                 limits: NestFusionLimits {
                     max_devectorized_trips: o.int("max-devectorized-trips").max(0),
+                    inline: InlineLimits {
+                        max_reads_per_element: o.int("max-inline-reads-per-element").max(0),
+                    },
+                    contract_buffers: o.bool("contract-buffers"),
                 },
                 remarks: o.bool("remarks"),
                 last: NestFusionReport::default(),
@@ -66,6 +83,14 @@ impl Pass for LoopFuse {
                 "max-devectorized-trips".into(),
                 self.limits.max_devectorized_trips.to_string(),
             ),
+            (
+                "max-inline-reads-per-element".into(),
+                self.limits.inline.max_reads_per_element.to_string(),
+            ),
+            (
+                "contract-buffers".into(),
+                self.limits.contract_buffers.to_string(),
+            ),
             ("remarks".into(), self.remarks.to_string()),
         ]
     }
@@ -87,6 +112,18 @@ impl Pass for LoopFuse {
                     .with_note(ctx.op(*previous).loc, "the nest before it");
                     eprint!("{}", render(ctx, &SourceMgr::new(), &remark));
                 }
+                for (producer, reader, why) in &report.inlining.refused_pairs {
+                    let remark = Diagnostic {
+                        severity: Severity::Remark,
+                        loc: ctx.op(*producer).loc,
+                        message: format!(
+                            "loop nest not inlined into the nest that reads it: {why}"
+                        ),
+                        notes: Vec::new(),
+                    }
+                    .with_note(ctx.op(*reader).loc, "the nest that reads it");
+                    eprint!("{}", render(ctx, &SourceMgr::new(), &remark));
+                }
             }
             self.last.merge(report);
         }
@@ -96,14 +133,45 @@ impl Pass for LoopFuse {
     fn statistics(&self) -> Vec<PassStatistic> {
         let r = &self.last;
         let refused = |key: &str| r.refusals.get(key).copied().unwrap_or(0);
+        let inline_refused = |key: &str| r.inlining.refusals.get(key).copied().unwrap_or(0);
         vec![
             stat("nests-before", "Loop nests before fusion", r.nests_before),
             stat("nests-after", "Loop nests after fusion", r.nests_after),
             stat("num-fused", "Nests fused into the nest after them", r.fused),
             stat(
+                "producers-inlined",
+                "Elementwise producer nests computed where the next nest reads them",
+                r.inlining.inlined,
+            ),
+            stat(
+                "refused-inline-recompute",
+                "Producers kept: the next nest reads their elements too often",
+                inline_refused("recompute"),
+            ),
+            stat(
+                "refused-inline-vectorization",
+                "Producers kept: a vectorized math function would run one element at a time",
+                inline_refused("vectorization"),
+            ),
+            stat(
+                "refused-inline-locality",
+                "Producers kept: the next nest would read their inputs across cache lines",
+                inline_refused("locality"),
+            ),
+            stat(
+                "refused-inline-effects",
+                "Producers kept: the reader writes what they read, or reads another type",
+                inline_refused("effects"),
+            ),
+            stat(
                 "buffers-forwarded",
                 "Buffers that carried a value within one iteration, replaced by the value",
                 r.forwarded_buffers,
+            ),
+            stat(
+                "buffers-contracted",
+                "Buffers of a fused nest replaced by a small buffer per outer iteration",
+                r.contracted_buffers,
             ),
             stat(
                 "refused-headers",

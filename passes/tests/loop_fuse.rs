@@ -104,3 +104,55 @@ fn a_matmul_with_its_row_normalization_stays_correct() {
          return %r : tensor<24x48xf32>\n}\n",
     );
 }
+
+/// Runs every case of a lit file through `loop-fuse` under the interpreter's check;
+/// returns how many cases lost a nest.
+fn lit_cases_compute_the_same(src: &str) -> usize {
+    let mut fewer = 0;
+    for case in src.split("// -----") {
+        let before = nests_at_indent(case, 2);
+        let report = run(case, "builtin.module(loop-fuse)");
+        if top_level_nests(&report.text) < before {
+            fewer += 1;
+        }
+    }
+    fewer
+}
+
+#[test]
+fn inlined_producers_compute_the_same() {
+    let src = include_str!("../../test/Transforms/loop-fuse-inline.mlir");
+    // The two inlining cases lose their producers; the refusals keep theirs.
+    assert!(lit_cases_compute_the_same(src) >= 2);
+}
+
+#[test]
+fn contracted_buffers_compute_the_same() {
+    let src = include_str!("../../test/Transforms/loop-fuse-contract.mlir");
+    lit_cases_compute_the_same(src);
+}
+
+#[test]
+fn a_convolution_with_its_epilogue_becomes_one_nest_with_a_tile_buffer() {
+    // The kernel and the transposition that computes bias, residual and ReLU share their
+    // outer loops, fuse, and the channels-last sums shrink to one row's tile.
+    let src = "func.func @f(%x: tensor<1x8x9x10xf32>, %w: tensor<16x8x3x3xf32>, %b: tensor<16xf32>, %r: tensor<1x16x9x10xf32>) -> tensor<1x16x9x10xf32> {\n\
+         %0 = graph.conv %x, %w, %b {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x8x9x10xf32>, tensor<16x8x3x3xf32>, tensor<16xf32>) -> tensor<1x16x9x10xf32>\n\
+         %1 = graph.add %0, %r : (tensor<1x16x9x10xf32>, tensor<1x16x9x10xf32>) -> tensor<1x16x9x10xf32>\n\
+         %2 = graph.relu %1 : tensor<1x16x9x10xf32>\n\
+         return %2 : tensor<1x16x9x10xf32>\n}\n";
+    let kernel = run(
+        src,
+        "builtin.module(convert-graph-to-te, te-fuse, convert-te-to-loop, canonicalize, loop-conv-microkernel{mr=4 nr=8 vector=8 threads=1})",
+    )
+    .text;
+    let fused = run(&kernel, "builtin.module(loop-fuse)").text;
+    assert!(
+        top_level_nests(&fused) < top_level_nests(&kernel),
+        "the kernel and its transposition fuse:\n{fused}"
+    );
+    assert!(
+        fused.contains("memref.alloca() {alignment = 64 : i64} : memref<1x10x8xf32>"),
+        "the sums shrink to one row of one channel block:\n{fused}"
+    );
+}

@@ -3,16 +3,20 @@
 
 // The nest after the convolution (bias, residual add, ReLU, as te-fuse leaves it) is the
 // only reader of the convolution's result and reads it at its own index: it is computed
-// in the kernel's copy out of the channels-last sums, and the result buffer is gone.
+// in the kernel's copy out of the channels-last sums, and the result buffer is gone. The
+// copy runs over the kernel's own outer loops (channel blocks, rows), then a block's
+// channels and the row's pixels.
 // CHECK-LABEL: func.func @bias_residual_relu
 // CHECK-NOT:     loop.alloc() : memref<1x4x3x3xf32>
 // CHECK:         %[[SUMS:.*]] = loop.alloc() : memref<3x3x4xf32>
 // CHECK:         loop.fma
 // CHECK:         %[[OUT:.*]] = loop.alloc() : memref<1x4x3x3xf32>
-// CHECK-NEXT:    loop.for %[[OH:.*]] = 0 to 3 {
-// CHECK-NEXT:      loop.for %[[CO:.*]] = 0 to 4 {
-// CHECK-NEXT:        loop.for %[[OW:.*]] = 0 to 3 {
-// CHECK-NEXT:          %[[Y:.*]] = loop.load %[[SUMS]][(d0, d1, d2) -> (d1, d2, d0)](%[[CO]], %[[OH]], %[[OW]])
+// CHECK-NEXT:    loop.for %[[MB:.*]] = 0 to 4 step 4 {
+// CHECK-NEXT:      loop.for %[[OH:.*]] = 0 to 3 {
+// CHECK-NEXT:        loop.for %[[J:.*]] = 0 to 4 {
+// CHECK-NEXT:          loop.for %[[OW:.*]] = 0 to 3 {
+// CHECK-NEXT:          %[[CO:.*]] = arith.addi %[[MB]], %[[J]] : index
+// CHECK-NEXT:          %[[Y:.*]] = loop.load %[[SUMS]][(d0, d1, d2, d3) -> (d0, d1, d2 + d3)](%[[OH]], %[[OW]], %[[MB]], %[[J]])
 // CHECK-NEXT:          %[[B:.*]] = loop.load %arg2[(d0, d1, d2, d3) -> (d1)](%{{.*}}, %[[CO]], %[[OH]], %[[OW]])
 // CHECK-NEXT:          %[[YB:.*]] = arith.addf %[[Y]], %[[B]] : f32
 // CHECK-NEXT:          %[[R:.*]] = loop.load %arg3[%{{.*}}, %[[CO]], %[[OH]], %[[OW]]]

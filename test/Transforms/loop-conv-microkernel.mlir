@@ -22,7 +22,7 @@
 // CHECK-NEXT: loop.fma
 // CHECK-NEXT: loop.fma
 // CHECK-COUNT-8: loop.vector_store %{{.*}}, %[[STAGED]]
-// CHECK: loop.load %[[STAGED]][(d0, d1, d2) -> (d1, d2, d0)]
+// CHECK: loop.load %[[STAGED]][(d0, d1, d2, d3) -> (d0, d1, d2 + d3)]
 // CHECK-NEXT: loop.store %{{.*}}, %{{.*}}[(d0, d1, d2) -> (0, d0, d1, d2)]
 // CHECK-NOT: loop.parallel
 // CHECK: return

@@ -44,7 +44,7 @@ pub(crate) struct LoopHints {
 }
 
 impl LoopHints {
-    fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.unroll.is_none() && self.vector_width.is_none()
     }
 }

@@ -2,7 +2,10 @@
 //!
 //! The body of a `loop.parallel` (or a `loop.for` marked `parallel`) is outlined into
 //! `void body(ctx *, i64 begin, i64 end)`, which runs iterations `[begin, end)` of the
-//! outermost dimension (the inner dimensions stay loops inside it). The values the body uses
+//! outermost dimension (the inner dimensions stay loops inside it). When the outermost
+//! dimension has few iterations (a convolution's blocks of output channels), the next
+//! dimensions with constant bounds are collapsed into it, so there is enough to share
+//! between threads; the body recovers each index by division. The values the body uses
 //! from outside are stored in a context struct on the caller's stack, and the loop becomes
 //!
 //! ```c
@@ -132,15 +135,23 @@ pub(crate) fn emit<'a, 'ctx>(
 ) -> TResult {
     let b = &tr.builder;
     let i64_type = tr.llvm.i64_type();
-    let outer = ranges[0];
-    // Trip count of the outermost dimension: max(0, ceil((ub - lb) / step)).
-    let span = b.build_int_sub(outer.upper, outer.lower, "")?;
-    let span = b.build_int_add(span, tr.i64_const(outer.step - 1), "")?;
-    let trips = b.build_int_signed_div(span, tr.i64_const(outer.step), "")?;
-    let positive = b.build_int_compare(IntPredicate::SGT, trips, tr.i64_const(0), "")?;
-    let trips = b
-        .build_select(positive, trips, tr.i64_const(0), "trips")?
-        .into_int_value();
+    let mut body_has_loops = false;
+    tr.ir.walk_nested(op, &mut |inner| {
+        body_has_loops |= tb_dialects::loop_::is_loop(tr.ir, inner);
+    });
+    let collapsed = collapsed_trips(ranges, hints.is_empty() && body_has_loops);
+    let trips = if collapsed.len() > 1 {
+        tr.i64_const(collapsed.iter().product())
+    } else {
+        // Trip count of the outermost dimension: max(0, ceil((ub - lb) / step)).
+        let outer = ranges[0];
+        let span = b.build_int_sub(outer.upper, outer.lower, "")?;
+        let span = b.build_int_add(span, tr.i64_const(outer.step - 1), "")?;
+        let trips = b.build_int_signed_div(span, tr.i64_const(outer.step), "")?;
+        let positive = b.build_int_compare(IntPredicate::SGT, trips, tr.i64_const(0), "")?;
+        b.build_select(positive, trips, tr.i64_const(0), "trips")?
+            .into_int_value()
+    };
 
     // The context: captured values, then the bounds of every dimension.
     let captured = captured_values(tr, op);
@@ -177,6 +188,7 @@ pub(crate) fn emit<'a, 'ctx>(
         context_type,
         &captured,
         &steps,
+        &collapsed,
         ivs,
         body,
         hints,
@@ -202,6 +214,48 @@ pub(crate) fn emit<'a, 'ctx>(
     Ok(())
 }
 
+/// Threads take chunks of the outermost dimension; when it has fewer than this many
+/// iterations (a convolution's few blocks of output channels), the dimensions after it
+/// are collapsed into the distributed loop until it has as many.
+const MIN_DISTRIBUTED_ITERATIONS: i64 = 64;
+
+/// The constant trip counts of the leading dimensions distributed together: empty when
+/// only the outermost one is (its own trip count is enough, or the next is not constant).
+/// The innermost dimension joins only when `innermost_joins`: its body runs loops of its
+/// own, so the index arithmetic per iteration is negligible, and it carries no unroll or
+/// vectorize hint, which belongs to a loop of its own.
+fn collapsed_trips(ranges: &[Range], innermost_joins: bool) -> Vec<i64> {
+    let constant_trips = |r: &Range| -> Option<i64> {
+        let (lo, hi) = (
+            r.lower.get_sign_extended_constant()?,
+            r.upper.get_sign_extended_constant()?,
+        );
+        Some(if hi <= lo {
+            0
+        } else {
+            (hi - lo + r.step - 1) / r.step
+        })
+    };
+    let last = if innermost_joins {
+        ranges.len()
+    } else {
+        ranges.len() - 1
+    };
+    let mut trips = Vec::new();
+    let mut product: i64 = 1;
+    for range in &ranges[..last] {
+        if product >= MIN_DISTRIBUTED_ITERATIONS {
+            break;
+        }
+        let Some(n) = constant_trips(range) else {
+            break;
+        };
+        product = product.saturating_mul(n);
+        trips.push(n);
+    }
+    if trips.len() < 2 { Vec::new() } else { trips }
+}
+
 #[allow(clippy::too_many_arguments)]
 fn outline_body<'a, 'ctx>(
     tr: &mut Translator<'a, 'ctx>,
@@ -209,6 +263,7 @@ fn outline_body<'a, 'ctx>(
     context_type: inkwell::types::StructType<'ctx>,
     captured: &[Value],
     steps: &[i64],
+    collapsed: &[i64],
     ivs: &[Value],
     body: BlockId,
     hints: LoopHints,
@@ -243,10 +298,10 @@ fn outline_body<'a, 'ctx>(
             step: steps[d],
         })
         .collect();
-    let (lower, outer_step) = (ranges[0].lower, ranges[0].step);
-    let inner_ranges = &ranges[1..];
-    // Iteration t of the outermost dimension is iv = lower + t * step.
-    let outer_hints = if dims == 1 {
+    let k = collapsed.len().max(1);
+    let inner_ranges = &ranges[k..];
+    // The distributed loop is innermost only when it covers every dimension.
+    let outer_hints = if k == dims {
         hints
     } else {
         LoopHints::default()
@@ -260,14 +315,29 @@ fn outline_body<'a, 'ctx>(
         },
         outer_hints,
         &mut |tr, t| {
-            let scaled = if outer_step == 1 {
-                t
-            } else {
-                tr.builder.build_int_mul(t, tr.i64_const(outer_step), "")?
-            };
-            let iv = tr.builder.build_int_add(lower, scaled, "")?;
-            tr.values.insert(ivs[0], iv.into());
-            emit_nest(tr, inner_ranges, &ivs[1..], body, hints)
+            // Iteration t of the distributed loop: one index per collapsed dimension,
+            // the last one varying fastest; iv = lower + index * step.
+            let mut rest = t;
+            for d in (0..k).rev() {
+                // The first index is what the others leave: below its trip count.
+                let index = if d == 0 {
+                    rest
+                } else {
+                    let count = tr.i64_const(collapsed[d]);
+                    let index = tr.builder.build_int_unsigned_rem(rest, count, "")?;
+                    rest = tr.builder.build_int_unsigned_div(rest, count, "")?;
+                    index
+                };
+                let scaled = if ranges[d].step == 1 {
+                    index
+                } else {
+                    tr.builder
+                        .build_int_mul(index, tr.i64_const(ranges[d].step), "")?
+                };
+                let iv = tr.builder.build_int_add(ranges[d].lower, scaled, "")?;
+                tr.values.insert(ivs[d], iv.into());
+            }
+            emit_nest(tr, inner_ranges, &ivs[k..], body, hints)
         },
     )?;
     tr.builder.build_return(None)?;

@@ -15,6 +15,7 @@
 //! every pass (`tb-run --stats`).
 
 pub mod access;
+pub mod buffer_contraction;
 pub mod compose;
 pub mod cost;
 pub mod graph;
@@ -23,6 +24,7 @@ pub mod nest_access;
 pub mod nest_fusion;
 pub mod plan;
 pub mod private_buffers;
+pub mod producer_inlining;
 pub mod report;
 pub mod vertical;
 

@@ -20,8 +20,10 @@ use tb_dialects::loop_;
 use tb_ir::value::ValueDef;
 use tb_ir::{BlockId, Context, OpId, Value};
 
+use super::buffer_contraction::contract_buffers;
 use super::nest_access::{BufferKey, NestAccess, NestAccesses, nest_accesses, outer_stride};
 use super::private_buffers::forward_private_buffers;
+use super::producer_inlining::{InlineLimits, InlineReport, inline_producers_in_block};
 
 /// The knobs of sibling-nest fusion.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,12 +31,20 @@ pub struct NestFusionLimits {
     /// A vectorized loop may lose its vectorization by fusion (its body then runs beside
     /// loops) only when it runs at most this many iterations; 0 never allows it.
     pub max_devectorized_trips: i64,
+    /// Elementwise producers inlined into the nest that reads them
+    /// ([`super::producer_inlining`]).
+    pub inline: InlineLimits,
+    /// Buffers a fused nest keeps apart by its outer loop become one small buffer per
+    /// iteration ([`super::buffer_contraction`]).
+    pub contract_buffers: bool,
 }
 
 impl Default for NestFusionLimits {
     fn default() -> Self {
         NestFusionLimits {
             max_devectorized_trips: 4096,
+            inline: InlineLimits::default(),
+            contract_buffers: true,
         }
     }
 }
@@ -88,9 +98,13 @@ pub struct NestFusionReport {
     pub fused: u64,
     /// Buffers that only carried a value within one iteration, replaced by the value.
     pub forwarded_buffers: u64,
+    /// Buffers of a nest replaced by one small buffer per outer iteration.
+    pub contracted_buffers: u64,
     pub refusals: BTreeMap<&'static str, u64>,
     /// For remarks: the later nest, the earlier one and why they stay apart.
     pub refused_pairs: Vec<(OpId, OpId, NestRefusal)>,
+    /// Elementwise producers inlined into their readers, and the refusals.
+    pub inlining: InlineReport,
 }
 
 impl NestFusionReport {
@@ -99,15 +113,24 @@ impl NestFusionReport {
         self.nests_after += other.nests_after;
         self.fused += other.fused;
         self.forwarded_buffers += other.forwarded_buffers;
+        self.contracted_buffers += other.contracted_buffers;
         for (k, n) in other.refusals {
             *self.refusals.entry(k).or_default() += n;
         }
         self.refused_pairs.extend(other.refused_pairs);
+        self.inlining.inlined += other.inlining.inlined;
+        for (k, n) in other.inlining.refusals {
+            *self.inlining.refusals.entry(k).or_default() += n;
+        }
+        self.inlining
+            .refused_pairs
+            .extend(other.inlining.refused_pairs);
     }
 }
 
-/// Fuses sibling nests in every block of `func` outside loops, then replaces the buffers
-/// that only carry a value inside one iteration by that value.
+/// Inlines elementwise producers into their readers and fuses sibling nests in every
+/// block of `func` outside loops, then replaces the buffers that only carry a value
+/// inside one iteration by that value.
 pub fn fuse_nests_in_function(
     ctx: &mut Context,
     func: OpId,
@@ -116,10 +139,17 @@ pub fn fuse_nests_in_function(
     let mut report = NestFusionReport::default();
     let mut blocks = Vec::new();
     collect_blocks(ctx, func, &mut blocks);
-    for block in blocks {
+    for &block in &blocks {
+        let inlined_before = report.inlining.inlined;
+        inline_producers_in_block(ctx, block, &limits.inline, &mut report.inlining);
+        // Inlined producers were nests too.
+        report.nests_before += report.inlining.inlined - inlined_before;
         fuse_nests_in_block(ctx, block, limits, &mut report);
     }
     report.forwarded_buffers = forward_private_buffers(ctx, func);
+    if limits.contract_buffers {
+        report.contracted_buffers = contract_buffers(ctx, &blocks);
+    }
     report
 }
 
@@ -182,7 +212,7 @@ fn can_be_crossed(ctx: &Context, op: OpId) -> bool {
 
 /// The deallocations between `first` and `second`, in order (including those an earlier
 /// fusion moved there).
-fn deallocs_between(ctx: &Context, first: OpId, second: OpId) -> Vec<OpId> {
+pub(super) fn deallocs_between(ctx: &Context, first: OpId, second: OpId) -> Vec<OpId> {
     let mut out = Vec::new();
     let mut cursor = ctx.op(first).next;
     while let Some(op) = cursor {
@@ -198,7 +228,7 @@ fn deallocs_between(ctx: &Context, first: OpId, second: OpId) -> Vec<OpId> {
 }
 
 /// Moves `ops` (in order) right after `anchor`.
-fn move_after(ctx: &mut Context, ops: &[OpId], anchor: OpId) {
+pub(super) fn move_after(ctx: &mut Context, ops: &[OpId], anchor: OpId) {
     let mut after = anchor;
     for &op in ops {
         ctx.unlink_op(op);
@@ -368,11 +398,11 @@ fn check_dependences(
 
 /// The footprint of a set of accesses along one memref dimension, per outer iteration:
 /// `coefficient * iv + symbols + [lo, hi]`.
-struct Footprint {
-    coefficient: i64,
-    symbol_terms: BTreeMap<u32, i64>,
-    lo: i64,
-    hi: i64,
+pub(super) struct Footprint {
+    pub coefficient: i64,
+    pub symbol_terms: BTreeMap<u32, i64>,
+    pub lo: i64,
+    pub hi: i64,
 }
 
 impl Footprint {
@@ -388,7 +418,7 @@ impl Footprint {
 
 /// The joint footprint of `accesses` along dimension `p` for outer dim `l`, when every
 /// one of them indexes `p` as `a * iv_l + rest` with the same `a` and symbols.
-fn splits_dimension(
+pub(super) fn splits_dimension(
     accesses: &[&NestAccess],
     space: &super::nest_access::IndexSpace,
     p: usize,

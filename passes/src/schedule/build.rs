@@ -101,6 +101,20 @@ impl At {
         self.create(ctx, name, all, vec![], vec![("map", map)], 0);
     }
 
+    /// `memref.alloca` of the static memref type `ty`, aligned to `alignment` bytes.
+    pub fn alloca(self, ctx: &mut Context, ty: Type, alignment: i64) -> Value {
+        let i64_ty = ctx.i64();
+        let alignment = ctx.integer_attr(alignment.into(), i64_ty);
+        let sizes = segments(ctx, &[0, 0]);
+        self.value(
+            ctx,
+            "memref.alloca",
+            vec![],
+            ty,
+            vec![("alignment", alignment), ("operandSegmentSizes", sizes)],
+        )
+    }
+
     pub fn broadcast(self, ctx: &mut Context, scalar: Value, ty: Type) -> Value {
         self.value(ctx, loop_::BROADCAST, vec![scalar], ty, vec![])
     }

@@ -646,17 +646,22 @@ fn rewrite(
         },
         None => at,
     };
-    // Rows outermost: one row of `Ot` (`OW x M` values) stays in cache while every
-    // channel of it is read, where channels outermost would stream all of `Ot` per channel.
-    let (rows, outer) = outer_loops(ctx, at, &[oh_n, mf], &[1, 1], b.threads);
-    let (_, body, ow, _) = rows.for_loop(ctx, constant(0), constant(ow_n), 1, &[]);
-    let ivs = [outer[1], outer[0], ow];
+    // The kernel's own outer loops (channel blocks and rows): the `OW x NR` tile of `Ot`
+    // a step transposes stays in cache, and `loop-fuse` can run the transposition right
+    // after the kernel computes the tile, in the same iteration.
+    let (tile, outer) = outer_loops(ctx, at, &[mf, oh_n], &[b.nr, 1], b.threads);
+    let (mb, oh) = (outer[0], outer[1]);
+    let (_, channels, j, _) = tile.for_loop(ctx, constant(0), constant(b.nr), 1, &[]);
+    let (_, body, ow, _) = channels.for_loop(ctx, constant(0), constant(ow_n), 1, &[]);
+    let index_ty = ctx.value_type(mb);
+    let co = body.create(ctx, "arith.addi", vec![mb, j], vec![index_ty], vec![], 0);
+    let ivs = [ctx.op(co).results[0], oh, ow];
     let v = body.load(
         ctx,
         false,
         staged_out,
-        map(3, vec![d(1), d(2), d(0)]),
-        &ivs,
+        map(4, vec![d(0), d(1), d(2) + d(3)]),
+        &[oh, ow, mb, j],
         f32_ty,
     );
     match &epilogue {

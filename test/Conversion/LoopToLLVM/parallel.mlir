@@ -46,3 +46,34 @@ func.func @strided(%a: memref<10xf32>) {
   }
   return
 }
+
+// An outermost dimension with few iterations (two blocks of channels) is collapsed with
+// the next one, so the threads share 2 * 40 = 80 iterations; the body recovers both
+// indices from the iteration number. The innermost dimension joins because its body runs
+// a loop of its own.
+// CHECK-LABEL: define i32 @tb_blocks(ptr noalias %0)
+// CHECK:         call void @tb_rt_parallel_for(ptr @tb_blocks.parallel, ptr %{{.*}}, i64 80, i64 4)
+// CHECK-LABEL: define internal void @tb_blocks.parallel(ptr %0, i64 %1, i64 %2)
+// CHECK:         urem i64 %{{.*}}, 40
+// CHECK:         udiv i64 %{{.*}}, 40
+func.func @blocks(%a: memref<64x40x8xf32>) {
+  %one = arith.constant 1.0 : f32
+  loop.parallel (%b, %r) = (0, 0) to (64, 40) step (32, 1) {
+    loop.for %k = 0 to 8 {
+      loop.store %one, %a[%b, %r, %k] : memref<64x40x8xf32>
+    }
+  }
+  return
+}
+
+// A scalar body keeps its innermost dimension a loop of its own (it vectorizes), so only
+// the outermost dimension is distributed, whatever its trip count.
+// CHECK-LABEL: define i32 @tb_rows(ptr noalias %0)
+// CHECK:         call void @tb_rt_parallel_for(ptr @tb_rows.parallel, ptr %{{.*}}, i64 2, i64 4)
+func.func @rows(%a: memref<2x40xf32>) {
+  %one = arith.constant 1.0 : f32
+  loop.parallel (%i, %j) = (0, 0) to (2, 40) {
+    loop.store %one, %a[%i, %j] : memref<2x40xf32>
+  }
+  return
+}
