@@ -22,7 +22,7 @@ use crate::database::sql::pg_error;
 use crate::queue::{self, Completion, Job, NextClaim};
 use crate::search::{Measurement, Measurer};
 use crate::space::{Space, TunableTask};
-use crate::target::TargetKey;
+use crate::target::{Machine, TargetKey};
 use crate::task::Task;
 use crate::{Database, Status, stop};
 
@@ -31,6 +31,9 @@ pub struct WorkerOptions {
     /// The `postgres://` location.
     pub location: String,
     pub target: TargetKey,
+    /// The machine this worker builds search spaces for (and stores with its target):
+    /// the host's, or one a synthetic worker stands in for.
+    pub machine: Machine,
     /// Unique among workers: `host:pid` by default.
     pub name: String,
     pub host: String,
@@ -191,7 +194,7 @@ pub fn run_worker(
 ) -> Result<WorkerSummary, String> {
     // Creates the schema if this worker is the first to arrive.
     drop(Database::connect(&options.location)?);
-    let host = Target::host();
+    let host = options.machine.schedule_target();
     let mut summary = WorkerSummary::default();
     let in_hand: InHand = Arc::new(Mutex::new(None));
     let done = Arc::new(AtomicBool::new(false));
@@ -207,7 +210,20 @@ pub fn run_worker(
 
 fn session(options: &WorkerOptions, log: &mut dyn FnMut(&str)) -> Result<Client, String> {
     let mut client = connect_with_backoff(&options.location, options.reconnect_for, log)?;
-    queue::register_worker(&mut client, &options.name, &options.host, &options.target)?;
+    let replaced = queue::register_worker(
+        &mut client,
+        &options.name,
+        &options.host,
+        &options.target,
+        &options.machine,
+    )?;
+    if let Some(other) = replaced {
+        log(&format!(
+            "another worker of target {} described its machine as {other}; this one is {} (coordinators now build this target's spaces for this one)",
+            options.target.describe(),
+            options.machine.to_json()
+        ));
+    }
     // A completion is one transaction with its record, so a server crash can only
     // lose both together: the job then goes back to its lease and is measured again.
     // Not waiting for the WAL flush of each commit is then safe, and is most of the

@@ -10,10 +10,13 @@
 //! `jobs` (one candidate to measure on one target; unique per target, task and decision,
 //! so coordinators sharing a database never queue one candidate twice) and `workers`
 //! (each worker process, its target and when it was last seen).
+//! Version 3: `targets.machine`, the machine a target's workers build search spaces for
+//! (JSON of [`crate::target::Machine`]; NULL until a worker of the target registers), so a
+//! coordinator can queue candidates for targets other than its own.
 
 use super::sql::{Dialect, Sql};
 
-pub const SCHEMA_VERSION: i64 = 2;
+pub const SCHEMA_VERSION: i64 = 3;
 pub const FORMAT: &str = "tb-tune";
 
 /// The tables a tb-tune database has; a database holding one of them without `meta` is
@@ -53,6 +56,8 @@ pub const MIGRATIONS: &[&str] = &[
          target_id {int} NOT NULL REFERENCES targets(id),
          host TEXT NOT NULL, state TEXT NOT NULL, started {real} NOT NULL,
          last_seen {real} NOT NULL, jobs_done {int} NOT NULL DEFAULT 0);",
+    // 2 -> 3
+    "ALTER TABLE targets ADD COLUMN machine TEXT;",
 ];
 
 /// What a database holds before migrating.
