@@ -15,8 +15,11 @@ Three measurements, each on a fresh database:
   killed with SIGKILL (and replaced) every second or so; then the audit query prints how
   many jobs have no record (lost) and how many candidates have two records (duplicated).
 
-    python3 bench/fleet.py [--jobs 2000] [--trials 16] [--soak 10000] [--skip-trials]
-                           [--tb-tune target/release/tb-tune] [--baseline OTHER_TB_TUNE]
+    python3 bench/fleet.py [--jobs 2000] [--repeat 3] [--trials 16] [--soak 10000]
+                           [--skip-trials] [--tb-tune target/release/tb-tune]
+                           [--baseline OTHER_TB_TUNE]
+
+Every overhead figure is the median of `--repeat` runs (the binaries taking turns).
 
 PostgreSQL comes from Debian's `postgresql` package (/usr/lib/postgresql/*/bin); under
 root the server runs as the `postgres` user, which owns the cluster's directory.
@@ -29,6 +32,7 @@ import pwd
 import random
 import shutil
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -162,7 +166,7 @@ def load():
     return "/".join(f"{x:.1f}" for x in os.getloadavg())
 
 
-def overhead(cluster, binaries, jobs):
+def overhead(cluster, binaries, jobs, repeat):
     print(f"queue overhead: {jobs} synthetic jobs (no compilation), loopback; "
           f"{os.cpu_count()} cores, load average {load()} (1/5/15 min) at the start")
     print("  wall ms/job/worker: the run's wall time per job and worker, worker start-up"
@@ -172,22 +176,31 @@ def overhead(cluster, binaries, jobs):
           " loaded as it is;")
     print("  CPU ms/job: the workers' and the server's CPU time per job, which depends"
           " little on the load")
+    print(f"  medians of {repeat} runs each")
     print(f"{'binary':>8} {'workers':>8} {'wall s':>8} {'jobs/s':>8} {'wall ms/job/worker':>19} "
           f"{'steady ms/job/worker':>21} {'CPU ms/job':>11}")
     for k in (1, 2, 4):
-        # The binaries take turns, so they see the same load.
-        for label, tb_tune in binaries:
-            name = f"overhead{k}_{label}"
-            location = prepare_synthetic(cluster, tb_tune, name, jobs)
-            server_before = {p: cpu_seconds(p) for p in backends(cluster)}
-            start = time.monotonic()
-            procs = [worker(tb_tune, location, f"w{i}") for i in range(k)]
-            drain(cluster, name, jobs)
-            wall = time.monotonic() - start
-            cpu = sum(cpu_seconds(p.pid) for p in procs)
-            cpu += sum(cpu_seconds(p) - server_before.get(p, 0.0) for p in backends(cluster))
-            stop(procs)
-            span = float(cluster.sql(name, "SELECT max(created) - min(created) FROM records"))
+        runs = {label: [] for label, _ in binaries}
+        for r in range(repeat):
+            # The binaries take turns, so they see the same load.
+            for label, tb_tune in binaries:
+                name = f"overhead{k}_{label}_{r}"
+                location = prepare_synthetic(cluster, tb_tune, name, jobs)
+                server_before = {p: cpu_seconds(p) for p in backends(cluster)}
+                start = time.monotonic()
+                procs = [worker(tb_tune, location, f"w{i}") for i in range(k)]
+                drain(cluster, name, jobs)
+                wall = time.monotonic() - start
+                cpu = sum(cpu_seconds(p.pid) for p in procs)
+                cpu += sum(cpu_seconds(p) - server_before.get(p, 0.0) for p in backends(cluster))
+                stop(procs)
+                span = float(cluster.sql(name, "SELECT max(created) - min(created) FROM records"))
+                runs[label].append((wall, span, cpu))
+                cluster.run("dropdb", "-h", "127.0.0.1", "-p", str(cluster.port), "-U", "tb", name)
+        for label, _ in binaries:
+            wall = statistics.median(w for w, _, _ in runs[label])
+            span = statistics.median(s for _, s, _ in runs[label])
+            cpu = statistics.median(c for _, _, c in runs[label])
             print(f"{label:>8} {k:>8} {wall:>8.2f} {jobs / wall:>8.0f} "
                   f"{wall * k / jobs * 1e3:>19.2f} {span * k / (jobs - 1) * 1e3:>21.2f} "
                   f"{cpu / jobs * 1e3:>11.2f}")
@@ -232,6 +245,7 @@ def soak(cluster, tb_tune, jobs, seed):
     stop(procs)
     total, lost, duplicated, retried, failed = cluster.sql(name, AUDIT).split("|")
     print(f"drained in {wall:.1f} s with {kills} workers killed")
+    print("audit query:\n" + "\n".join("  " + line for line in AUDIT.splitlines()))
     print(f"audit: {total} jobs, {lost} lost, {duplicated} duplicated, "
           f"{retried} handed out again after a kill, {failed} recorded failed")
     return int(lost) == 0 and int(duplicated) == 0
@@ -241,6 +255,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--tb-tune", default=os.path.join(ROOT, "target/release/tb-tune"))
     ap.add_argument("--jobs", type=int, default=2000)
+    ap.add_argument("--repeat", type=int, default=3,
+                    help="runs of each overhead measurement; the table shows their medians")
     ap.add_argument("--trials", type=int, default=16)
     ap.add_argument("--soak", type=int, default=10000)
     ap.add_argument("--seed", type=int, default=1)
@@ -254,7 +270,7 @@ def main():
         binaries = [("this", args.tb_tune)]
         if args.baseline:
             binaries.insert(0, ("baseline", args.baseline))
-        overhead(cluster, binaries, args.jobs)
+        overhead(cluster, binaries, args.jobs, args.repeat)
         if not args.skip_trials:
             trials_per_minute(cluster, args.tb_tune, args.trials)
         ok = soak(cluster, args.tb_tune, args.soak, args.seed) if args.soak else True

@@ -234,8 +234,9 @@ pub fn fail_exhausted(client: &mut Client, target: &TargetKey) -> Result<u64, St
         &mut tx,
         "UPDATE jobs SET state = 'failed', finished = {now}, lease_until = NULL,
              error = 'its worker was lost ' || attempts || ' times (lease expired)'
-         WHERE id IN (SELECT j.id FROM jobs j JOIN targets t ON j.target_id = t.id
-             WHERE t.key = ?1 AND j.state = 'running' AND j.lease_until < {now}
+         WHERE id IN (SELECT j.id FROM jobs j
+             WHERE j.target_id = (SELECT id FROM targets WHERE key = ?1)
+                 AND j.state = 'running' AND j.lease_until < {now}
                  AND j.attempts >= j.max_attempts
              FOR UPDATE SKIP LOCKED)
          RETURNING id, error",
@@ -266,13 +267,21 @@ pub type TaskCache = HashMap<i64, (String, String, String)>;
 /// The claim of the oldest job of target `?1` that is queued or whose lease expired, by
 /// worker `?2` for `?3` seconds, other than job `?4` (the one a worker is completing in
 /// the same statement).
+///
+/// The target's id is looked up first and `state IN ('queued', 'running')` is spelled
+/// out, so the claim walks the partial index `jobs_open` (open jobs of a target in id
+/// order) and stops at the first it can lock: its cost does not grow with the jobs
+/// already done, where a join on the key made the server scan and sort every job of the
+/// table for each claim (5 ms at 5,000 jobs).
 const CLAIM: &str = "claim AS (
          UPDATE jobs SET state = 'running', worker = ?2, attempts = attempts + 1,
              lease_until = {now} + ?3
-         WHERE id = (SELECT j.id FROM jobs j JOIN targets t ON j.target_id = t.id
-             WHERE t.key = ?1 AND j.id <> ?4 AND (j.state = 'queued'
-                 OR (j.state = 'running' AND j.lease_until < {now} AND j.attempts < j.max_attempts))
-             ORDER BY j.id LIMIT 1 FOR UPDATE OF j SKIP LOCKED)
+         WHERE id = (SELECT j.id FROM jobs j
+             WHERE j.target_id = (SELECT id FROM targets WHERE key = ?1) AND j.id <> ?4
+                 AND j.state IN ('queued', 'running')
+                 AND (j.state = 'queued'
+                     OR (j.lease_until < {now} AND j.attempts < j.max_attempts))
+             ORDER BY j.id LIMIT 1 FOR UPDATE SKIP LOCKED)
          RETURNING id, attempts, task_id, space, decision, description, search)";
 
 /// Claims the oldest job of `target` that is queued or whose lease has expired, for

@@ -12,7 +12,8 @@
 //! (each worker process, its target and when it was last seen).
 //! Version 3: `targets.machine`, the machine a target's workers build search spaces for
 //! (JSON of [`crate::target::Machine`]; NULL until a worker of the target registers), so a
-//! coordinator can queue candidates for targets other than its own.
+//! coordinator can queue candidates for targets other than its own; `jobs_open`, the open
+//! (queued or running) jobs of each target in id order, which a worker's claim walks.
 
 use super::sql::{Dialect, Sql};
 
@@ -57,7 +58,8 @@ pub const MIGRATIONS: &[&str] = &[
          host TEXT NOT NULL, state TEXT NOT NULL, started {real} NOT NULL,
          last_seen {real} NOT NULL, jobs_done {int} NOT NULL DEFAULT 0);",
     // 2 -> 3
-    "ALTER TABLE targets ADD COLUMN machine TEXT;",
+    "ALTER TABLE targets ADD COLUMN machine TEXT;
+     CREATE INDEX jobs_open ON jobs (target_id, id) WHERE state IN ('queued', 'running');",
 ];
 
 /// What a database holds before migrating.
