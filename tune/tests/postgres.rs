@@ -860,3 +860,84 @@ fn a_worker_stores_its_machine_and_learns_when_another_described_it_otherwise() 
         .unwrap();
     assert_eq!(stored[0][0].as_text(), Some(wider.to_json().as_str()));
 }
+
+#[test]
+fn a_claim_reads_the_open_jobs_of_its_target_not_every_job() {
+    let Some(pg) = cluster("a_claim_reads_the_open_jobs_of_its_target_not_every_job") else {
+        return;
+    };
+    let location = pg.database("claim").unwrap();
+    drop(Database::connect(&location).unwrap());
+    let target = target_key("znver3", 1);
+    let mut c = tb_tune::database::postgres::connect(&location).unwrap();
+    queue::enqueue(&mut c, &target, "c", 3, &[job("aa", vec![0])]).unwrap();
+    // A queue that has done most of its work: 5,000 jobs, all but the last 5 done.
+    c.batch_execute(
+        "INSERT INTO jobs (target_id, task_id, space, decision, description, search,
+             coordinator, max_attempts, created, state)
+         SELECT target_id, task_id, space, '[' || i || ']', '', search, 'c', 3, 0,
+             CASE WHEN i <= 4995 THEN 'done' ELSE 'queued' END
+         FROM jobs, generate_series(1, 5000) i;
+         UPDATE jobs SET state = 'done' WHERE decision = '[0]';
+         ANALYZE jobs;",
+    )
+    .unwrap();
+    // A worker's own session: the scans its statistics count before and after the claim
+    // (they are the session's, not yet flushed) are the claim's.
+    let mut w = tb_tune::database::postgres::connect(&location).unwrap();
+    let scans = |w: &mut postgres::Client| -> (i64, i64, i64) {
+        let row = w
+            .query_one(
+                "SELECT seq_scan, seq_tup_read, idx_scan FROM pg_stat_xact_user_tables
+                 WHERE relname = 'jobs'",
+                &[],
+            )
+            .unwrap();
+        (row.get(0), row.get(1), row.get(2))
+    };
+    w.batch_execute("BEGIN").unwrap();
+    let before = scans(&mut w);
+    let mut tasks = queue::TaskCache::new();
+    let claimed = queue::claim(
+        &mut w,
+        &mut Prepared::default(),
+        "w",
+        &target,
+        Duration::from_secs(30),
+        &mut tasks,
+    )
+    .unwrap()
+    .unwrap();
+    let after = scans(&mut w);
+    w.batch_execute("COMMIT").unwrap();
+    assert_eq!(claimed.decision, "[4996]", "the oldest open job");
+    assert_eq!(
+        (after.0 - before.0, after.1 - before.1),
+        (0, 0),
+        "the claim scanned the jobs table"
+    );
+    let idx_scan = after.2 - before.2;
+    assert!(idx_scan >= 1);
+}
+
+#[test]
+fn status_shows_the_machine_each_targets_workers_described() {
+    let Some(pg) = cluster("status_shows_the_machine_each_targets_workers_described") else {
+        return;
+    };
+    let location = two_target_fleet(&pg);
+    let db = Database::connect(&location).unwrap();
+    let report = tb_tune::status::report(&db).unwrap();
+    assert!(
+        report.contains(
+            "  #1 znver3 threads=1 features=+avx2,+fma\n      workers' machine: 32-byte vectors x 16, 2 cores\n"
+        ),
+        "{report}"
+    );
+    assert!(
+        report.contains(
+            "  #2 neoverse-n1 threads=1 features=+neon\n      workers' machine: 16-byte vectors x 32, 4 cores\n"
+        ),
+        "{report}"
+    );
+}
