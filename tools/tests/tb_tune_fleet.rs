@@ -743,3 +743,35 @@ fn tls_with_a_password_logs_in_and_never_shows_the_password() {
     seen += &std::fs::read_to_string(pg.dir().join("server.log")).unwrap();
     assert!(!seen.contains(SECRET), "{seen}");
 }
+
+#[test]
+fn a_heartbeat_keeps_a_job_that_outlasts_its_lease() {
+    let Some(pg) = cluster("a_heartbeat_keeps_a_job_that_outlasts_its_lease") else {
+        return;
+    };
+    let location = pg.database("fleet").unwrap();
+    enqueue(&location, 4);
+    // Each job takes 1.5 s on a 0.6 s lease: only the heartbeat keeps it from the other
+    // worker, which is idle and claims whatever lease expires.
+    let logs: Vec<PathBuf> = (0..2)
+        .map(|i| pg.dir().join(format!("hb{i}.log")))
+        .collect();
+    let mut workers: Vec<Child> = (0..2)
+        .map(|i| worker(&location, &format!("hb{i}"), 1500, 0.6, &logs[i]))
+        .collect();
+    wait_for("4 records", Duration::from_secs(60), || {
+        records(&location) == 4
+    });
+    stop(&mut workers);
+    assert_eq!(audit(&location), (4, 0, 0));
+    let db = Database::connect(&location).unwrap();
+    assert_eq!(
+        scalar(&db, "SELECT count(*) FROM jobs WHERE attempts > 1"),
+        0,
+        "a job was handed out again while its worker was alive"
+    );
+    for log in &logs {
+        let text = std::fs::read_to_string(log).unwrap();
+        assert!(text.contains(" 0 leases lost"), "{text}");
+    }
+}

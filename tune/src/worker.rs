@@ -9,7 +9,7 @@
 //! completion could not be committed is committed after reconnecting. On SIGINT or
 //! SIGTERM the worker finishes and commits the job in hand, then exits.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -85,10 +85,12 @@ pub fn connect_with_backoff(
 /// The job in hand, shared with the heartbeat thread.
 type InHand = Arc<Mutex<Option<(i64, i64)>>>;
 
-fn heartbeat(options: WorkerOptions, in_hand: InHand, done: Arc<AtomicBool>) {
+/// Renews the lease of the job in hand every third of the lease until `stop` says so
+/// (or its sender is dropped): it sleeps in between, rather than waking to poll.
+fn heartbeat(options: WorkerOptions, in_hand: InHand, stop: Receiver<()>) {
     let period = options.lease / 3;
     let mut client: Option<Client> = None;
-    while !done.load(Ordering::SeqCst) {
+    while let Err(RecvTimeoutError::Timeout) = stop.recv_timeout(period) {
         let current = *in_hand.lock().expect("not poisoned");
         if let Some((job, attempt)) = current {
             if client.as_ref().is_none_or(Client::is_closed) {
@@ -99,10 +101,6 @@ fn heartbeat(options: WorkerOptions, in_hand: InHand, done: Arc<AtomicBool>) {
             {
                 client = None;
             }
-        }
-        let until = Instant::now() + period;
-        while Instant::now() < until && !done.load(Ordering::SeqCst) {
-            std::thread::sleep(Duration::from_millis(20));
         }
     }
 }
@@ -197,13 +195,13 @@ pub fn run_worker(
     let host = options.machine.schedule_target();
     let mut summary = WorkerSummary::default();
     let in_hand: InHand = Arc::new(Mutex::new(None));
-    let done = Arc::new(AtomicBool::new(false));
+    let (stop_beat, stopped) = std::sync::mpsc::channel();
     let beat = {
-        let (options, in_hand, done) = (options.clone(), in_hand.clone(), done.clone());
-        std::thread::spawn(move || heartbeat(options, in_hand, done))
+        let (options, in_hand) = (options.clone(), in_hand.clone());
+        std::thread::spawn(move || heartbeat(options, in_hand, stopped))
     };
     let result = work(options, measurer, log, &host, &in_hand, &mut summary);
-    done.store(true, Ordering::SeqCst);
+    let _ = stop_beat.send(());
     let _ = beat.join();
     result.map(|()| summary)
 }
