@@ -496,15 +496,15 @@ fn run(args: &Args) -> Result<(), String> {
         }
         return Ok(());
     }
-    let mut db = Database::open(&args.db)?;
-    if let Some(spec) = &args.workers {
-        return coordinate(args, spec, model, &tunable, db);
-    }
-    if args.target.iter().any(|t| t != "auto") {
+    if args.workers.is_none() && args.target.iter().any(|t| t != "auto") {
         return Err(format!(
             "--target {}: measuring here is for this machine only; with --workers (PostgreSQL) jobs are queued for the workers of other targets",
             args.target.join(" ")
         ));
+    }
+    let mut db = Database::open(&args.db)?;
+    if let Some(spec) = &args.workers {
+        return coordinate(args, spec, model, &tunable, db);
     }
     let target = host_target(args.threads);
     let exe = std::env::current_exe().map_err(|e| format!("cannot find my own executable: {e}"))?;
