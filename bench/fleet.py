@@ -11,12 +11,17 @@ Three measurements, each on a fresh database:
   measures another build in turn with this one;
 * trials per minute: a coordinator (`tb-tune MODEL --workers K`) tuning a model with K
   local workers that compile and time every candidate;
-* soak: 10,000 queued synthetic jobs drained by 4 workers while a random worker is
-  killed with SIGKILL (and replaced) every second or so; then the audit query prints how
-  many jobs have no record (lost) and how many candidates have two records (duplicated).
+* soak: 10,000 queued synthetic jobs (`--soak-work` ms each) drained by 4 workers while a
+  random worker is killed with SIGKILL (and replaced) every 0.2 to 0.8 s; then the audit
+  query, printed with its answer, counts the jobs without a record (lost) and the
+  candidates with two records (duplicated).
 
-    python3 bench/fleet.py [--jobs 2000] [--trials 16] [--soak 10000] [--skip-trials]
-                           [--tb-tune target/release/tb-tune] [--baseline OTHER_TB_TUNE]
+    python3 bench/fleet.py [--jobs 2000] [--repeat 3] [--trials 16] [--soak 10000]
+                           [--soak-work 10] [--skip-overhead] [--skip-trials]
+                           [--tb-tune target/release/tb-tune]
+                           [--baseline OTHER_TB_TUNE]
+
+Every overhead figure is the median of `--repeat` runs (the binaries taking turns).
 
 PostgreSQL comes from Debian's `postgresql` package (/usr/lib/postgresql/*/bin); under
 root the server runs as the `postgres` user, which owns the cluster's directory.
@@ -29,6 +34,7 @@ import pwd
 import random
 import shutil
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -162,7 +168,7 @@ def load():
     return "/".join(f"{x:.1f}" for x in os.getloadavg())
 
 
-def overhead(cluster, binaries, jobs):
+def overhead(cluster, binaries, jobs, repeat):
     print(f"queue overhead: {jobs} synthetic jobs (no compilation), loopback; "
           f"{os.cpu_count()} cores, load average {load()} (1/5/15 min) at the start")
     print("  wall ms/job/worker: the run's wall time per job and worker, worker start-up"
@@ -172,59 +178,72 @@ def overhead(cluster, binaries, jobs):
           " loaded as it is;")
     print("  CPU ms/job: the workers' and the server's CPU time per job, which depends"
           " little on the load")
+    print(f"  medians of {repeat} runs each")
     print(f"{'binary':>8} {'workers':>8} {'wall s':>8} {'jobs/s':>8} {'wall ms/job/worker':>19} "
           f"{'steady ms/job/worker':>21} {'CPU ms/job':>11}")
     for k in (1, 2, 4):
-        # The binaries take turns, so they see the same load.
-        for label, tb_tune in binaries:
-            name = f"overhead{k}_{label}"
-            location = prepare_synthetic(cluster, tb_tune, name, jobs)
-            server_before = {p: cpu_seconds(p) for p in backends(cluster)}
-            start = time.monotonic()
-            procs = [worker(tb_tune, location, f"w{i}") for i in range(k)]
-            drain(cluster, name, jobs)
-            wall = time.monotonic() - start
-            cpu = sum(cpu_seconds(p.pid) for p in procs)
-            cpu += sum(cpu_seconds(p) - server_before.get(p, 0.0) for p in backends(cluster))
-            stop(procs)
-            span = float(cluster.sql(name, "SELECT max(created) - min(created) FROM records"))
+        runs = {label: [] for label, _ in binaries}
+        for r in range(repeat):
+            # The binaries take turns, so they see the same load.
+            for label, tb_tune in binaries:
+                name = f"overhead{k}_{label}_{r}"
+                location = prepare_synthetic(cluster, tb_tune, name, jobs)
+                server_before = {p: cpu_seconds(p) for p in backends(cluster)}
+                start = time.monotonic()
+                procs = [worker(tb_tune, location, f"w{i}") for i in range(k)]
+                drain(cluster, name, jobs)
+                wall = time.monotonic() - start
+                cpu = sum(cpu_seconds(p.pid) for p in procs)
+                cpu += sum(cpu_seconds(p) - server_before.get(p, 0.0) for p in backends(cluster))
+                stop(procs)
+                span = float(cluster.sql(name, "SELECT max(created) - min(created) FROM records"))
+                runs[label].append((wall, span, cpu))
+                cluster.run("dropdb", "-h", "127.0.0.1", "-p", str(cluster.port), "-U", "tb", name)
+        for label, _ in binaries:
+            wall = statistics.median(w for w, _, _ in runs[label])
+            span = statistics.median(s for _, s, _ in runs[label])
+            cpu = statistics.median(c for _, _, c in runs[label])
             print(f"{label:>8} {k:>8} {wall:>8.2f} {jobs / wall:>8.0f} "
                   f"{wall * k / jobs * 1e3:>19.2f} {span * k / (jobs - 1) * 1e3:>21.2f} "
                   f"{cpu / jobs * 1e3:>11.2f}")
     print(f"load average {load()} at the end")
 
 
-def trials_per_minute(cluster, tb_tune, trials):
+def trials_per_minute(cluster, tb_tune, trials, repeat):
     model = os.path.join(ROOT, "test/tools/tb-tune/Inputs/mm.mlir")
-    print(f"\ntrials per minute: {model} (2 tasks), {trials} trials, workers compile and time")
+    print(f"\ntrials per minute: {model} (2 tasks), {trials} trials, workers compile and time;"
+          f" medians of {repeat} runs, coordinator start-up included; load average {load()}")
     print(f"{'workers':>8} {'wall s':>8} {'trials/min':>11}")
     for k in (1, 2, 4):
-        name = f"trials{k}"
-        location = cluster.database(name)
-        start = time.monotonic()
-        subprocess.run([tb_tune, model, "--db", location, "--workers", str(k),
-                        "--trials", str(trials), "--batch", "4"],
-                       check=True, capture_output=True)
-        wall = time.monotonic() - start
+        walls = []
+        for r in range(repeat):
+            name = f"trials{k}_{r}"
+            location = cluster.database(name)
+            start = time.monotonic()
+            subprocess.run([tb_tune, model, "--db", location, "--workers", str(k),
+                            "--trials", str(trials), "--batch", "4"],
+                           check=True, capture_output=True)
+            walls.append(time.monotonic() - start)
+        wall = statistics.median(walls)
         print(f"{k:>8} {wall:>8.1f} {trials / wall * 60:>11.1f}")
 
 
-def soak(cluster, tb_tune, jobs, seed):
+def soak(cluster, tb_tune, jobs, work_ms, seed):
     rng = random.Random(seed)
     name = "soak"
     location = prepare_synthetic(cluster, tb_tune, name, jobs)
-    print(f"\nsoak: {jobs} synthetic jobs (1 ms each), 4 workers, lease 1 s, "
-          "a random worker SIGKILLed and replaced about every second")
-    procs = [worker(tb_tune, location, f"w{i}", lease=1.0, synthetic=1) for i in range(4)]
+    print(f"\nsoak: {jobs} synthetic jobs ({work_ms} ms each), 4 workers, lease 1 s, "
+          "a random worker SIGKILLed and replaced every 0.2 to 0.8 s")
+    procs = [worker(tb_tune, location, f"w{i}", lease=1.0, synthetic=work_ms) for i in range(4)]
     spawned, kills = 4, 0
     start = time.monotonic()
     while int(cluster.sql(name, "SELECT count(*) FROM records")) < jobs:
-        time.sleep(rng.uniform(0.5, 1.5))
+        time.sleep(rng.uniform(0.2, 0.8))
         victim = rng.randrange(len(procs))
         procs[victim].kill()
         procs[victim].wait()
         kills += 1
-        procs[victim] = worker(tb_tune, location, f"w{spawned}", lease=1.0, synthetic=1)
+        procs[victim] = worker(tb_tune, location, f"w{spawned}", lease=1.0, synthetic=work_ms)
         spawned += 1
         if time.monotonic() - start > 1800:
             sys.exit("soak: not drained in 30 minutes")
@@ -232,6 +251,7 @@ def soak(cluster, tb_tune, jobs, seed):
     stop(procs)
     total, lost, duplicated, retried, failed = cluster.sql(name, AUDIT).split("|")
     print(f"drained in {wall:.1f} s with {kills} workers killed")
+    print("audit query:\n" + "\n".join("  " + line for line in AUDIT.splitlines()))
     print(f"audit: {total} jobs, {lost} lost, {duplicated} duplicated, "
           f"{retried} handed out again after a kill, {failed} recorded failed")
     return int(lost) == 0 and int(duplicated) == 0
@@ -241,9 +261,14 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--tb-tune", default=os.path.join(ROOT, "target/release/tb-tune"))
     ap.add_argument("--jobs", type=int, default=2000)
+    ap.add_argument("--repeat", type=int, default=3,
+                    help="runs of each overhead measurement; the table shows their medians")
     ap.add_argument("--trials", type=int, default=16)
     ap.add_argument("--soak", type=int, default=10000)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--soak-work", type=float, default=10.0,
+                    help="milliseconds each soak job's synthetic measurement takes")
+    ap.add_argument("--skip-overhead", action="store_true")
     ap.add_argument("--skip-trials", action="store_true")
     ap.add_argument("--baseline", metavar="TB_TUNE",
                     help="another tb-tune build whose queue overhead is measured in turn with"
@@ -254,10 +279,11 @@ def main():
         binaries = [("this", args.tb_tune)]
         if args.baseline:
             binaries.insert(0, ("baseline", args.baseline))
-        overhead(cluster, binaries, args.jobs)
+        if not args.skip_overhead:
+            overhead(cluster, binaries, args.jobs, args.repeat)
         if not args.skip_trials:
-            trials_per_minute(cluster, args.tb_tune, args.trials)
-        ok = soak(cluster, args.tb_tune, args.soak, args.seed) if args.soak else True
+            trials_per_minute(cluster, args.tb_tune, args.trials, args.repeat)
+        ok = soak(cluster, args.tb_tune, args.soak, args.soak_work, args.seed) if args.soak else True
     finally:
         cluster.close()
     sys.exit(0 if ok else 1)

@@ -12,19 +12,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use pg::PgCluster;
+use pg::shared_or_skip as cluster;
 use tb_tune::Database;
 use tb_tune::queue::{self, NewJob};
-
-fn cluster(test: &str) -> Option<std::sync::Arc<PgCluster>> {
-    match PgCluster::shared() {
-        Ok(c) => Some(c),
-        Err(why) => {
-            tb_support::test_gate::skip(test, why);
-            None
-        }
-    }
-}
 
 fn tb_tune() -> Command {
     Command::new(env!("CARGO_BIN_EXE_tb-tune"))
@@ -222,12 +212,8 @@ fn a_worker_killed_mid_job_loses_nothing() {
 #[test]
 fn workers_reconnect_after_the_server_restarts() {
     // Its own cluster: it stops the server.
-    let pg = match PgCluster::start() {
-        Ok(c) => c,
-        Err(why) => {
-            tb_support::test_gate::skip("workers_reconnect_after_the_server_restarts", why);
-            return;
-        }
+    let Some(pg) = pg::own_or_skip("workers_reconnect_after_the_server_restarts", None) else {
+        return;
     };
     let location = pg.database("fleet").unwrap();
     enqueue(&location, 80);
@@ -431,15 +417,11 @@ fn sigterm_stops_a_coordinator_and_withdraws_its_unclaimed_jobs() {
 
 #[test]
 fn the_password_comes_from_a_password_file_never_the_command_line() {
-    let pg = match PgCluster::start_with(Some("s3cret-pw")) {
-        Ok(c) => c,
-        Err(why) => {
-            tb_support::test_gate::skip(
-                "the_password_comes_from_a_password_file_never_the_command_line",
-                why,
-            );
-            return;
-        }
+    let Some(pg) = pg::own_or_skip(
+        "the_password_comes_from_a_password_file_never_the_command_line",
+        Some("s3cret-pw"),
+    ) else {
+        return;
     };
     let location = pg.database("fleet").unwrap();
     let pgpass = pg.dir().join("pgpass");
@@ -480,4 +462,316 @@ fn the_password_comes_from_a_password_file_never_the_command_line() {
         "{stderr}"
     );
     assert!(!stderr.contains("s3cret"), "{stderr}");
+}
+
+/// Two targets a synthetic worker can stand in for on any machine: an AVX2 one (32-byte
+/// vectors) and an SSE one with 2 threads (16-byte vectors, 2 cores); neither is this
+/// machine's, whose spaces are another size again.
+const AVX2: &str = "fleet-avx2|+avx2,+fma,-avx512f|threads=1";
+const SSE: &str = "fleet-sse|+sse4.2,-avx2|threads=2";
+
+/// A synthetic worker standing in for `target`; returns once it has registered.
+fn stand_in(location: &str, name: &str, target: &str, log: &Path) -> Child {
+    let child = tb_tune()
+        .args([
+            "worker", "--db", location, "--name", name, "--target", target,
+        ])
+        .args(["--synthetic", "2", "--idle-exit", "30"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(log).unwrap())
+        .spawn()
+        .unwrap();
+    wait_for("the worker's registration", Duration::from_secs(30), || {
+        Database::connect(location)
+            .map(|db| {
+                scalar(
+                    &db,
+                    &format!("SELECT count(*) FROM workers WHERE name = '{name}'"),
+                )
+            })
+            .unwrap_or(0)
+            == 1
+    });
+    child
+}
+
+/// A coordinator with no local workers tuning `mm.mlir` for `targets`, by random search
+/// (every knob value is as likely, so a space of the wrong target shows).
+fn coordinate(location: &str, targets: &[&str], trials: usize) -> std::process::Output {
+    let mut c = tb_tune();
+    c.arg(model()).args([
+        "--db",
+        location,
+        "--workers",
+        "0",
+        "--random",
+        "--trials",
+        &trials.to_string(),
+    ]);
+    for t in targets {
+        c.args(["--target", t]);
+    }
+    let out = c.stdin(Stdio::null()).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+/// The records of `target`: (task IR, space kind, decision, description).
+fn records_of(db: &Database, target: &str) -> Vec<(String, String, Vec<usize>, String)> {
+    db.with(|s| {
+        s.query(
+            "SELECT k.ir, r.space, r.decision, r.description FROM records r
+                 JOIN targets t ON r.target_id = t.id JOIN tasks k ON r.task_id = k.id
+             WHERE t.key = ?1",
+            &[tb_tune::database::sql::Value::text(target)],
+        )
+    })
+    .unwrap()
+    .into_iter()
+    .map(|row| {
+        let text = |i: usize| row[i].as_text().unwrap().to_string();
+        (
+            text(0),
+            text(1),
+            serde_json::from_str(&text(2)).unwrap(),
+            text(3),
+        )
+    })
+    .collect()
+}
+
+/// Every record of `target` is a candidate of the space its machine gives the task.
+fn assert_in_own_space(db: &Database, target: &str) {
+    let key = tb_tune::TargetKey::parse(target).unwrap();
+    let machine = key.assumed_machine().schedule_target();
+    let records = records_of(db, target);
+    assert!(!records.is_empty(), "{target} has no records");
+    for (ir, kind, decision, description) in records {
+        let task = tb_tune::Task {
+            key: String::new(),
+            ir,
+            weight: 1,
+            origin: String::new(),
+        };
+        let (space, _) = tb_tune::Space::of(&task, &machine).unwrap();
+        assert_eq!(kind, space.kind(), "{target}");
+        if decision.is_empty() {
+            assert_eq!(description, "heuristic");
+            continue;
+        }
+        space
+            .validate(&decision)
+            .unwrap_or_else(|e| panic!("{target}: {decision:?} ({description}): {e}"));
+        assert_eq!(description, space.describe(&decision), "{target}");
+    }
+}
+
+#[test]
+fn a_coordinator_tunes_every_registered_target_in_its_own_space() {
+    let Some(pg) = cluster("a_coordinator_tunes_every_registered_target_in_its_own_space") else {
+        return;
+    };
+    let location = pg.database("fleet").unwrap();
+    drop(Database::connect(&location).unwrap());
+    let log = |n: &str| pg.dir().join(format!("{n}.log"));
+    let mut workers = vec![
+        stand_in(&location, "avx2-worker", AVX2, &log("avx2")),
+        stand_in(&location, "sse-worker", SSE, &log("sse")),
+    ];
+    let out = coordinate(&location, &["all"], 12);
+    stop(&mut workers);
+    let table = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(
+        table.contains(&format!(
+            "target fleet-avx2 (1 thread) ({AVX2}; 32-byte vectors x 16, 1 core):"
+        )),
+        "{table}"
+    );
+    assert!(
+        table.contains(&format!(
+            "target fleet-sse (2 threads) ({SSE}; 16-byte vectors x 16, 2 cores):"
+        )),
+        "{table}"
+    );
+    assert_eq!(audit(&location), (24, 0, 0));
+    let db = Database::connect(&location).unwrap();
+    // Each target has its trials, measured by its own worker; none crossed.
+    for (target, worker) in [(AVX2, "avx2-worker"), (SSE, "sse-worker")] {
+        assert_eq!(
+            scalar(
+                &db,
+                &format!(
+                    "SELECT count(*) FROM records r JOIN targets t ON r.target_id = t.id
+                     JOIN jobs j ON r.job_id = j.id
+                     WHERE t.key = '{target}' AND j.worker = '{worker}'"
+                )
+            ),
+            12,
+            "{target}"
+        );
+        assert_in_own_space(&db, target);
+    }
+    assert_eq!(
+        scalar(
+            &db,
+            "SELECT count(*) FROM records r JOIN jobs j ON r.job_id = j.id
+             WHERE r.target_id <> j.target_id"
+        ),
+        0
+    );
+    // This machine is no target of the fleet: it queued nothing for itself.
+    assert_eq!(scalar(&db, "SELECT count(DISTINCT target_id) FROM jobs"), 2);
+}
+
+#[test]
+fn a_coordinator_tunes_only_the_target_it_names() {
+    let Some(pg) = cluster("a_coordinator_tunes_only_the_target_it_names") else {
+        return;
+    };
+    let location = pg.database("fleet").unwrap();
+    drop(Database::connect(&location).unwrap());
+    let log = |n: &str| pg.dir().join(format!("{n}.log"));
+    let mut workers = vec![
+        stand_in(&location, "avx2-worker", AVX2, &log("avx2")),
+        stand_in(&location, "sse-worker", SSE, &log("sse")),
+    ];
+    // By its CPU model; the table is the single target's, as without --target.
+    let out = coordinate(&location, &["fleet-sse"], 6);
+    stop(&mut workers);
+    let table = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(!table.contains("target "), "{table}");
+    assert!(table.contains("matmul"), "{table}");
+    assert_eq!(audit(&location), (6, 0, 0));
+    let db = Database::connect(&location).unwrap();
+    assert_eq!(
+        scalar(
+            &db,
+            &format!(
+                "SELECT count(*) FROM jobs j JOIN targets t ON j.target_id = t.id
+                 WHERE t.key = '{SSE}'"
+            )
+        ),
+        6
+    );
+    assert_in_own_space(&db, SSE);
+}
+
+#[test]
+fn tls_with_a_password_logs_in_and_never_shows_the_password() {
+    const SECRET: &str = "tls-Pw-7731";
+    let Some((pg, files)) = pg::tls_with_password_or_skip(
+        "tls_with_a_password_logs_in_and_never_shows_the_password",
+        SECRET,
+    ) else {
+        return;
+    };
+    let location = pg.database("tlspw").unwrap();
+    let verified = format!(
+        "{location}?sslmode=verify-full&sslrootcert={}",
+        files.ca.display()
+    );
+    let pgpass = pg.dir().join("pgpass");
+    std::fs::write(&pgpass, format!("127.0.0.1:{}:*:tb:{SECRET}\n", pg.port)).unwrap();
+    // Credentials from the environment only: PGPASSWORD, or a password file.
+    let with_env = |c: &mut Command, how: &str| {
+        c.env_remove("PGPASSWORD").env("PGPASSFILE", "/nonexistent");
+        match how {
+            "PGPASSWORD" => c.env("PGPASSWORD", SECRET),
+            "PGPASSFILE" => c.env("PGPASSFILE", &pgpass),
+            _ => c,
+        };
+    };
+    let mut seen = String::new();
+    for how in ["PGPASSWORD", "PGPASSFILE"] {
+        // A worker logs in over verified TLS (the server refuses TCP in the clear)...
+        let mut w = tb_tune();
+        w.args([
+            "worker",
+            "--db",
+            &verified,
+            "--name",
+            how,
+            "--synthetic",
+            "0",
+        ])
+        .args(["--idle-exit", "0.2"]);
+        with_env(&mut w, how);
+        let out = w.output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+        assert!(out.status.success(), "{how}: {stderr}");
+        assert!(stderr.contains("0 recorded"), "{how}: {stderr}");
+        seen += &stderr;
+        // ... and `status` sees it.
+        let mut s = tb_tune();
+        s.args(["status", "--db", &format!("{location}?sslmode=require")]);
+        with_env(&mut s, how);
+        let out = s.output().unwrap();
+        let report = String::from_utf8_lossy(&out.stdout).to_string();
+        assert!(
+            out.status.success(),
+            "{how}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(report.contains(&format!("  {how} ")), "{how}: {report}");
+        seen += &report;
+    }
+    // In the clear, with a wrong password, or with none: refused, with the reason.
+    let refused = |loc: &str, how: &str, password: Option<&str>| {
+        let mut c = tb_tune();
+        c.args(["status", "--db", loc]);
+        with_env(&mut c, how);
+        if let Some(p) = password {
+            c.env("PGPASSWORD", p);
+        }
+        let out = c.output().unwrap();
+        assert!(!out.status.success(), "{loc} {how}");
+        String::from_utf8_lossy(&out.stderr).to_string()
+    };
+    let clear = refused(&format!("{location}?sslmode=disable"), "PGPASSWORD", None);
+    assert!(clear.contains("no encryption"), "{clear}");
+    let wrong = refused(&verified, "", Some("not-the-password"));
+    assert!(wrong.contains("password authentication failed"), "{wrong}");
+    let none = refused(&verified, "", None);
+    assert!(none.contains("password missing"), "{none}");
+    seen += &(clear + &wrong + &none);
+    // The password shows nowhere: logs, errors, status, nor the server's log.
+    seen += &std::fs::read_to_string(pg.dir().join("server.log")).unwrap();
+    assert!(!seen.contains(SECRET), "{seen}");
+}
+
+#[test]
+fn a_heartbeat_keeps_a_job_that_outlasts_its_lease() {
+    let Some(pg) = cluster("a_heartbeat_keeps_a_job_that_outlasts_its_lease") else {
+        return;
+    };
+    let location = pg.database("fleet").unwrap();
+    enqueue(&location, 4);
+    // Each job takes 1.5 s on a 0.6 s lease: only the heartbeat keeps it from the other
+    // worker, which is idle and claims whatever lease expires.
+    let logs: Vec<PathBuf> = (0..2)
+        .map(|i| pg.dir().join(format!("hb{i}.log")))
+        .collect();
+    let mut workers: Vec<Child> = (0..2)
+        .map(|i| worker(&location, &format!("hb{i}"), 1500, 0.6, &logs[i]))
+        .collect();
+    wait_for("4 records", Duration::from_secs(60), || {
+        records(&location) == 4
+    });
+    stop(&mut workers);
+    assert_eq!(audit(&location), (4, 0, 0));
+    let db = Database::connect(&location).unwrap();
+    assert_eq!(
+        scalar(&db, "SELECT count(*) FROM jobs WHERE attempts > 1"),
+        0,
+        "a job was handed out again while its worker was alive"
+    );
+    for log in &logs {
+        let text = std::fs::read_to_string(log).unwrap();
+        assert!(text.contains(" 0 leases lost"), "{text}");
+    }
 }

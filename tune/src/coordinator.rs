@@ -16,7 +16,7 @@ use crate::database::sql::{Sql, Value, pg_error};
 use crate::queue::{self, NewJob};
 use crate::search::{Measurement, Measurer};
 use crate::space::TunableTask;
-use crate::target::TargetKey;
+use crate::target::{Machine, TargetKey};
 use crate::worker::connect_with_backoff;
 use crate::{Status, stop};
 
@@ -245,4 +245,167 @@ impl Measurer for QueueMeasurer {
     ) -> Result<Vec<Option<Measurement>>, String> {
         self.batch(tasks, batch)
     }
+}
+
+/// A target a coordinator tunes for, with the machine its spaces are built for.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FleetTarget {
+    pub key: TargetKey,
+    pub machine: Machine,
+}
+
+/// A row of `targets`: its number, key and stored machine description.
+struct KnownTarget {
+    id: i64,
+    key: TargetKey,
+    machine: Option<String>,
+}
+
+impl KnownTarget {
+    fn describe(&self) -> String {
+        format!("#{} {}", self.id, self.key.describe())
+    }
+}
+
+fn known_targets(client: &mut Client, registered_only: bool) -> Result<Vec<KnownTarget>, String> {
+    let filter = if registered_only {
+        "WHERE EXISTS (SELECT 1 FROM workers w WHERE w.target_id = t.id)"
+    } else {
+        ""
+    };
+    let rows = Sql::query(
+        client,
+        &format!("SELECT t.id, t.key, t.machine FROM targets t {filter} ORDER BY t.id"),
+        &[],
+    )?;
+    let mut out = Vec::new();
+    for row in rows {
+        let id = row[0].as_int().ok_or("a target without an id")?;
+        let key = TargetKey::parse(row[1].as_text().unwrap_or_default())
+            .map_err(|e| format!("target #{id}: {e}"))?;
+        out.push(KnownTarget {
+            id,
+            key,
+            machine: row[2].as_text().map(str::to_owned),
+        });
+    }
+    Ok(out)
+}
+
+/// Resolves the `--target` values of a coordinator against the database:
+///
+/// - `auto`: this machine's target (`host`, spaces for `host_machine`);
+/// - `all`: every target some worker has registered for, and this machine's when the
+///   coordinator starts local workers (they register as they start);
+/// - `#N` or `N`: target number N as `tb-tune status` lists them; a full key
+///   (`CPU|FEATURES|threads=N`); or a CPU model that names exactly one known target.
+///
+/// A target other than this machine's needs the machine description its workers stored
+/// (`targets.machine`): its spaces are built for that machine, never for this host. The
+/// result has each target once, in the order given. `log` gets the targets `all` leaves
+/// out (no usable description).
+pub fn resolve_targets(
+    client: &mut Client,
+    specs: &[String],
+    host: &TargetKey,
+    host_machine: &Machine,
+    local_workers: bool,
+    log: &mut dyn FnMut(&str),
+) -> Result<Vec<FleetTarget>, String> {
+    let mut out: Vec<FleetTarget> = Vec::new();
+    let push = |out: &mut Vec<FleetTarget>, t: FleetTarget| {
+        if !out.iter().any(|o| o.key == t.key) {
+            out.push(t);
+        }
+    };
+    let this = FleetTarget {
+        key: host.clone(),
+        machine: *host_machine,
+    };
+    // The machine of a known target: this host's for its own key, else the stored one.
+    let machine_of = |t: &KnownTarget| -> Result<Machine, String> {
+        if t.key == *host {
+            return Ok(*host_machine);
+        }
+        match &t.machine {
+            Some(m) => Machine::from_json(m).map_err(|e| format!("target {}: {e}", t.describe())),
+            None => Err(format!(
+                "target {} has no machine description: no worker of it has registered with this version of tb-tune (start `tb-tune worker --db ...` on a machine of it)",
+                t.describe()
+            )),
+        }
+    };
+    for spec in specs {
+        match spec.as_str() {
+            "auto" => push(&mut out, this.clone()),
+            "all" => {
+                let registered = known_targets(client, true)?;
+                if registered.is_empty() && !local_workers {
+                    return Err("--target all: no worker has registered in this database yet; start workers (`tb-tune worker --db ...`) first, or name a target".into());
+                }
+                if local_workers {
+                    push(&mut out, this.clone());
+                }
+                for t in &registered {
+                    match machine_of(t) {
+                        Ok(machine) => push(
+                            &mut out,
+                            FleetTarget {
+                                key: t.key.clone(),
+                                machine,
+                            },
+                        ),
+                        Err(why) => log(&format!("--target all: leaving a target out: {why}")),
+                    }
+                }
+            }
+            _ => {
+                let known = known_targets(client, false)?;
+                let number = spec.strip_prefix('#').unwrap_or(spec).parse::<i64>().ok();
+                let matches: Vec<&KnownTarget> = known
+                    .iter()
+                    .filter(|t| match number {
+                        Some(n) => t.id == n,
+                        None => t.key.id() == *spec || t.key.cpu == *spec,
+                    })
+                    .collect();
+                let names = |ts: &mut dyn Iterator<Item = &KnownTarget>| {
+                    ts.map(KnownTarget::describe).collect::<Vec<_>>().join(", ")
+                };
+                let t = match matches.as_slice() {
+                    [one] => *one,
+                    [] if known.is_empty() => {
+                        return Err(format!(
+                            "--target {spec}: no such target (the database has no targets yet)"
+                        ));
+                    }
+                    [] => {
+                        return Err(format!(
+                            "--target {spec}: no such target (known: {}); expected auto, all, a target number, key or CPU model",
+                            names(&mut known.iter())
+                        ));
+                    }
+                    several => {
+                        return Err(format!(
+                            "--target {spec}: names {} targets ({}); give its number instead",
+                            several.len(),
+                            names(&mut several.iter().copied())
+                        ));
+                    }
+                };
+                let machine = machine_of(t).map_err(|e| format!("--target {spec}: {e}"))?;
+                push(
+                    &mut out,
+                    FleetTarget {
+                        key: t.key.clone(),
+                        machine,
+                    },
+                );
+            }
+        }
+    }
+    if out.is_empty() {
+        return Err("--target: no target to tune for".into());
+    }
+    Ok(out)
 }

@@ -23,7 +23,7 @@ use postgres::fallible_iterator::FallibleIterator;
 use crate::database::sql::{Prepared, Sql, Value, pg_error};
 use crate::database::{Record, Status, upsert_target, upsert_task};
 use crate::search::Measurement;
-use crate::target::TargetKey;
+use crate::target::{Machine, TargetKey};
 
 pub const JOBS_CHANNEL: &str = "tb_tune_jobs";
 pub const DONE_CHANNEL: &str = "tb_tune_done";
@@ -173,16 +173,37 @@ pub struct Job {
     pub search: String,
 }
 
-/// Registers (or refreshes) a worker and its target.
+/// Registers (or refreshes) a worker and its target, and stores the machine the worker
+/// builds search spaces for with the target (coordinators elsewhere build that target's
+/// spaces from it). Returns the description it replaces when another worker of the
+/// same target had stored a different one (a fleet whose machines differ under one key).
 pub fn register_worker(
     client: &mut Client,
     name: &str,
     host: &str,
     target: &TargetKey,
-) -> Result<(), String> {
-    upsert_target(client, target)?;
+    machine: &Machine,
+) -> Result<Option<String>, String> {
+    let mut tx = client.transaction().map_err(|e| pg_error(&e))?;
+    upsert_target(&mut tx, target)?;
+    let stored = Sql::query(
+        &mut tx,
+        "SELECT machine FROM targets WHERE key = ?1 FOR UPDATE",
+        &[Value::text(target.id())],
+    )?;
+    let before = stored
+        .first()
+        .and_then(|row| row[0].as_text().map(str::to_owned));
+    let mine = machine.to_json();
+    if before.as_deref() != Some(mine.as_str()) {
+        Sql::execute(
+            &mut tx,
+            "UPDATE targets SET machine = ?2 WHERE key = ?1",
+            &[Value::text(target.id()), Value::text(&mine)],
+        )?;
+    }
     Sql::execute(
-        client,
+        &mut tx,
         "INSERT INTO workers (name, target_id, host, state, started, last_seen)
          VALUES (?1, (SELECT id FROM targets WHERE key = ?2), ?3, 'idle', {now}, {now})
          ON CONFLICT (name) DO UPDATE SET state = 'idle', last_seen = {now}",
@@ -192,7 +213,8 @@ pub fn register_worker(
             Value::text(host),
         ],
     )?;
-    Ok(())
+    tx.commit().map_err(|e| pg_error(&e))?;
+    Ok(before.filter(|b| *b != mine))
 }
 
 /// Marks a worker's state (`idle`, `busy`, `stopped`) and when it was last seen.
@@ -212,8 +234,9 @@ pub fn fail_exhausted(client: &mut Client, target: &TargetKey) -> Result<u64, St
         &mut tx,
         "UPDATE jobs SET state = 'failed', finished = {now}, lease_until = NULL,
              error = 'its worker was lost ' || attempts || ' times (lease expired)'
-         WHERE id IN (SELECT j.id FROM jobs j JOIN targets t ON j.target_id = t.id
-             WHERE t.key = ?1 AND j.state = 'running' AND j.lease_until < {now}
+         WHERE id IN (SELECT j.id FROM jobs j
+             WHERE j.target_id = (SELECT id FROM targets WHERE key = ?1)
+                 AND j.state = 'running' AND j.lease_until < {now}
                  AND j.attempts >= j.max_attempts
              FOR UPDATE SKIP LOCKED)
          RETURNING id, error",
@@ -244,13 +267,21 @@ pub type TaskCache = HashMap<i64, (String, String, String)>;
 /// The claim of the oldest job of target `?1` that is queued or whose lease expired, by
 /// worker `?2` for `?3` seconds, other than job `?4` (the one a worker is completing in
 /// the same statement).
+///
+/// The target's id is looked up first and `state IN ('queued', 'running')` is spelled
+/// out, so the claim walks the partial index `jobs_open` (open jobs of a target in id
+/// order) and stops at the first it can lock: its cost does not grow with the jobs
+/// already done, where a join on the key made the server scan and sort every job of the
+/// table for each claim (5 ms at 5,000 jobs).
 const CLAIM: &str = "claim AS (
          UPDATE jobs SET state = 'running', worker = ?2, attempts = attempts + 1,
              lease_until = {now} + ?3
-         WHERE id = (SELECT j.id FROM jobs j JOIN targets t ON j.target_id = t.id
-             WHERE t.key = ?1 AND j.id <> ?4 AND (j.state = 'queued'
-                 OR (j.state = 'running' AND j.lease_until < {now} AND j.attempts < j.max_attempts))
-             ORDER BY j.id LIMIT 1 FOR UPDATE OF j SKIP LOCKED)
+         WHERE id = (SELECT j.id FROM jobs j
+             WHERE j.target_id = (SELECT id FROM targets WHERE key = ?1) AND j.id <> ?4
+                 AND j.state IN ('queued', 'running')
+                 AND (j.state = 'queued'
+                     OR (j.lease_until < {now} AND j.attempts < j.max_attempts))
+             ORDER BY j.id LIMIT 1 FOR UPDATE SKIP LOCKED)
          RETURNING id, attempts, task_id, space, decision, description, search)";
 
 /// Claims the oldest job of `target` that is queued or whose lease has expired, for

@@ -1,7 +1,8 @@
 //! `tb-tune status`: the queue per target and state, the workers seen with their targets,
 //! throughput, and the best latency per task and target. The queries are the schema's
 //! shared SQL, so a SQLite file answers too (with an empty queue). The report starts with
-//! the targets in full (CPU model, thread count, ISA feature string), each numbered; the
+//! the targets in full (CPU model, thread count, ISA feature string, and the machine its
+//! workers build search spaces for once one has registered), each numbered; the
 //! other sections name a target by its number and CPU, so two targets of one CPU with
 //! other features or thread counts stay apart.
 
@@ -9,6 +10,7 @@ use std::fmt::Write;
 
 use crate::Database;
 use crate::database::sql::Value;
+use crate::target::Machine;
 
 /// A target's name in the report's sections: its number in `targets:`, CPU and threads.
 const TARGET: &str = "('#' || t.id || ' ' || t.cpu || ' (threads=' || t.threads || ')')";
@@ -26,8 +28,9 @@ fn cell(v: &Value) -> String {
 pub fn report(db: &Database) -> Result<String, String> {
     let mut out = String::new();
     let q = |sql: &str| db.with(|s| s.query(&sql.replace("{target}", TARGET), &[]));
-    let targets =
-        q("SELECT '#' || t.id, t.cpu, t.threads, t.features FROM targets t ORDER BY t.id")?;
+    let targets = q(
+        "SELECT '#' || t.id, t.cpu, t.threads, t.features, t.machine FROM targets t ORDER BY t.id",
+    )?;
     writeln!(out, "targets:").expect("a string");
     if targets.is_empty() {
         writeln!(out, "  none").expect("a string");
@@ -45,6 +48,11 @@ pub fn report(db: &Database) -> Result<String, String> {
             cell(&row[2]),
         )
         .expect("a string");
+        // The machine its workers build search spaces for, once one has registered.
+        if let Some(text) = row[4].as_text() {
+            let machine = Machine::from_json(text).map_or_else(|e| e, |m| m.describe());
+            writeln!(out, "      workers' machine: {machine}").expect("a string");
+        }
     }
     let queue = q("SELECT {target}, j.state, count(*)
          FROM jobs j JOIN targets t ON j.target_id = t.id

@@ -9,7 +9,7 @@
 //! completion could not be committed is committed after reconnecting. On SIGINT or
 //! SIGTERM the worker finishes and commits the job in hand, then exits.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -22,7 +22,7 @@ use crate::database::sql::pg_error;
 use crate::queue::{self, Completion, Job, NextClaim};
 use crate::search::{Measurement, Measurer};
 use crate::space::{Space, TunableTask};
-use crate::target::TargetKey;
+use crate::target::{Machine, TargetKey};
 use crate::task::Task;
 use crate::{Database, Status, stop};
 
@@ -31,6 +31,9 @@ pub struct WorkerOptions {
     /// The `postgres://` location.
     pub location: String,
     pub target: TargetKey,
+    /// The machine this worker builds search spaces for (and stores with its target):
+    /// the host's, or one a synthetic worker stands in for.
+    pub machine: Machine,
     /// Unique among workers: `host:pid` by default.
     pub name: String,
     pub host: String,
@@ -82,10 +85,12 @@ pub fn connect_with_backoff(
 /// The job in hand, shared with the heartbeat thread.
 type InHand = Arc<Mutex<Option<(i64, i64)>>>;
 
-fn heartbeat(options: WorkerOptions, in_hand: InHand, done: Arc<AtomicBool>) {
+/// Renews the lease of the job in hand every third of the lease until `stop` says so
+/// (or its sender is dropped): it sleeps in between, rather than waking to poll.
+fn heartbeat(options: WorkerOptions, in_hand: InHand, stop: Receiver<()>) {
     let period = options.lease / 3;
     let mut client: Option<Client> = None;
-    while !done.load(Ordering::SeqCst) {
+    while let Err(RecvTimeoutError::Timeout) = stop.recv_timeout(period) {
         let current = *in_hand.lock().expect("not poisoned");
         if let Some((job, attempt)) = current {
             if client.as_ref().is_none_or(Client::is_closed) {
@@ -96,10 +101,6 @@ fn heartbeat(options: WorkerOptions, in_hand: InHand, done: Arc<AtomicBool>) {
             {
                 client = None;
             }
-        }
-        let until = Instant::now() + period;
-        while Instant::now() < until && !done.load(Ordering::SeqCst) {
-            std::thread::sleep(Duration::from_millis(20));
         }
     }
 }
@@ -191,23 +192,36 @@ pub fn run_worker(
 ) -> Result<WorkerSummary, String> {
     // Creates the schema if this worker is the first to arrive.
     drop(Database::connect(&options.location)?);
-    let host = Target::host();
+    let host = options.machine.schedule_target();
     let mut summary = WorkerSummary::default();
     let in_hand: InHand = Arc::new(Mutex::new(None));
-    let done = Arc::new(AtomicBool::new(false));
+    let (stop_beat, stopped) = std::sync::mpsc::channel();
     let beat = {
-        let (options, in_hand, done) = (options.clone(), in_hand.clone(), done.clone());
-        std::thread::spawn(move || heartbeat(options, in_hand, done))
+        let (options, in_hand) = (options.clone(), in_hand.clone());
+        std::thread::spawn(move || heartbeat(options, in_hand, stopped))
     };
     let result = work(options, measurer, log, &host, &in_hand, &mut summary);
-    done.store(true, Ordering::SeqCst);
+    let _ = stop_beat.send(());
     let _ = beat.join();
     result.map(|()| summary)
 }
 
 fn session(options: &WorkerOptions, log: &mut dyn FnMut(&str)) -> Result<Client, String> {
     let mut client = connect_with_backoff(&options.location, options.reconnect_for, log)?;
-    queue::register_worker(&mut client, &options.name, &options.host, &options.target)?;
+    let replaced = queue::register_worker(
+        &mut client,
+        &options.name,
+        &options.host,
+        &options.target,
+        &options.machine,
+    )?;
+    if let Some(other) = replaced {
+        log(&format!(
+            "another worker of target {} described its machine as {other}; this one is {} (coordinators now build this target's spaces for this one)",
+            options.target.describe(),
+            options.machine.to_json()
+        ));
+    }
     // A completion is one transaction with its record, so a server crash can only
     // lose both together: the job then goes back to its lease and is measured again.
     // Not waiting for the WAL flush of each commit is then safe, and is most of the

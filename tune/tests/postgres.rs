@@ -11,21 +11,12 @@ mod pg;
 use std::time::Duration;
 
 use common::target_key;
-use pg::PgCluster;
+use pg::{shared_or_skip as cluster, shared_tls_or_skip as tls_cluster};
 use tb_tune::database::sql::{Prepared, Value};
 use tb_tune::queue::{self, Completion, NewJob};
 use tb_tune::search::Measurement;
+use tb_tune::target::{Machine, TargetKey};
 use tb_tune::{Database, Record, Status};
-
-fn cluster(test: &str) -> Option<std::sync::Arc<PgCluster>> {
-    match PgCluster::shared() {
-        Ok(c) => Some(c),
-        Err(why) => {
-            tb_support::test_gate::skip(test, why);
-            None
-        }
-    }
-}
 
 fn record(task: &str, decision: Vec<usize>, latency: f64) -> Record {
     Record {
@@ -52,6 +43,11 @@ fn job(task: &str, decision: Vec<usize>) -> NewJob {
         decision,
         search: "model".into(),
     }
+}
+
+/// The machine the tests' workers describe (an AVX2 one, whatever runs the tests).
+fn machine() -> Machine {
+    Machine::of(&common::avx2())
 }
 
 fn ok(latency: f64) -> Measurement {
@@ -262,8 +258,8 @@ fn leases_expire_retry_and_fail_after_max_attempts() {
     let mut c = tb_tune::database::postgres::connect(&location).unwrap();
     let mut w1 = tb_tune::database::postgres::connect(&location).unwrap();
     let mut w2 = tb_tune::database::postgres::connect(&location).unwrap();
-    queue::register_worker(&mut w1, "w1", "h", &target).unwrap();
-    queue::register_worker(&mut w2, "w2", "h", &target).unwrap();
+    queue::register_worker(&mut w1, "w1", "h", &target, &machine()).unwrap();
+    queue::register_worker(&mut w2, "w2", "h", &target, &machine()).unwrap();
     let ids = queue::enqueue(
         &mut c,
         &target,
@@ -354,7 +350,7 @@ fn a_completion_claims_the_next_job_in_the_same_statement() {
     c.batch_execute(&format!("LISTEN {}", queue::DONE_CHANNEL))
         .unwrap();
     let mut w = tb_tune::database::postgres::connect(&location).unwrap();
-    queue::register_worker(&mut w, "w", "h", &target).unwrap();
+    queue::register_worker(&mut w, "w", "h", &target, &machine()).unwrap();
     let jobs = [job("aa", vec![1]), job("aa", vec![2]), job("aa", vec![3])];
     let ids = queue::enqueue(&mut c, &target, "c", 3, &jobs).unwrap();
     let mut p = Prepared::default();
@@ -461,6 +457,7 @@ fn a_worker_rejects_malformed_jobs_and_ignores_foreign_targets() {
     let options = tb_tune::worker::WorkerOptions {
         location: location.clone(),
         target: target.clone(),
+        machine: Machine::of(&host),
         name: "w".into(),
         host: "h".into(),
         lease: Duration::from_secs(5),
@@ -507,16 +504,6 @@ fn a_worker_rejects_malformed_jobs_and_ignores_foreign_targets() {
     // The coordinator learns of rejected jobs as errors.
     let report = tb_tune::status::report(&db).unwrap();
     assert!(report.contains("queued"), "{report}");
-}
-
-fn tls_cluster(test: &str) -> Option<std::sync::Arc<(PgCluster, pg::TlsFiles)>> {
-    match PgCluster::shared_tls() {
-        Ok(c) => Some(c),
-        Err(why) => {
-            tb_support::test_gate::skip(test, why);
-            None
-        }
-    }
 }
 
 /// Whether the connection's session is encrypted, as the server sees it.
@@ -665,6 +652,292 @@ fn status_names_targets_in_full_and_keeps_alike_ones_apart() {
     );
     assert!(
         report.contains("1 trials  2000.0000 ms  #2 znver3 (threads=1)"),
+        "{report}"
+    );
+}
+
+/// A 16-byte-vector machine of 4 cores (an Arm server, say).
+fn neon_machine() -> Machine {
+    Machine {
+        vector_bytes: 16,
+        vector_registers: 32,
+        cores: 4,
+        l1_bytes: 64 << 10,
+        l2_bytes: 1 << 20,
+    }
+}
+
+fn neon_target() -> TargetKey {
+    TargetKey {
+        cpu: "neoverse-n1".into(),
+        features: "+neon".into(),
+        threads: 1,
+    }
+}
+
+/// Resolves `specs` for a coordinator on host `host-cpu`, collecting what it logs.
+fn resolve(
+    location: &str,
+    specs: &[&str],
+    local_workers: bool,
+) -> (
+    Result<Vec<tb_tune::coordinator::FleetTarget>, String>,
+    Vec<String>,
+) {
+    let mut client = tb_tune::database::postgres::connect(location).unwrap();
+    let specs: Vec<String> = specs.iter().map(|s| s.to_string()).collect();
+    let mut logged = Vec::new();
+    let resolved = tb_tune::coordinator::resolve_targets(
+        &mut client,
+        &specs,
+        &target_key("host-cpu", 1),
+        &Machine::of(&common::avx2()),
+        local_workers,
+        &mut |m| logged.push(m.to_string()),
+    );
+    (resolved, logged)
+}
+
+/// A database where worker `w1` registered for znver3 (an AVX2 machine) and `w2` for
+/// neoverse-n1 (16-byte vectors, 4 cores).
+fn two_target_fleet(pg: &pg::PgCluster) -> String {
+    let location = pg.database("fleet").unwrap();
+    drop(Database::connect(&location).unwrap());
+    let mut c = tb_tune::database::postgres::connect(&location).unwrap();
+    queue::register_worker(&mut c, "w1", "h1", &target_key("znver3", 1), &machine()).unwrap();
+    queue::register_worker(&mut c, "w2", "h2", &neon_target(), &neon_machine()).unwrap();
+    location
+}
+
+#[test]
+fn all_resolves_every_registered_target_with_its_workers_machine() {
+    let Some(pg) = cluster("all_resolves_every_registered_target_with_its_workers_machine") else {
+        return;
+    };
+    let location = two_target_fleet(&pg);
+    let (resolved, _) = resolve(&location, &["all"], false);
+    let resolved = resolved.unwrap();
+    let keys: Vec<&TargetKey> = resolved.iter().map(|t| &t.key).collect();
+    assert_eq!(keys, [&target_key("znver3", 1), &neon_target()]);
+    assert_eq!(resolved[0].machine, machine());
+    assert_eq!(resolved[1].machine, neon_machine());
+    // With local workers, this machine's target too (they register as they start).
+    let (resolved, _) = resolve(&location, &["all"], true);
+    let resolved = resolved.unwrap();
+    assert_eq!(resolved.len(), 3);
+    assert_eq!(resolved[0].key, target_key("host-cpu", 1));
+}
+
+#[test]
+fn a_named_target_is_found_by_number_key_or_cpu_model() {
+    let Some(pg) = cluster("a_named_target_is_found_by_number_key_or_cpu_model") else {
+        return;
+    };
+    let location = two_target_fleet(&pg);
+    for spec in ["#2", "2", "neoverse-n1", "neoverse-n1|+neon|threads=1"] {
+        let (resolved, _) = resolve(&location, &[spec], false);
+        let resolved = resolved.unwrap();
+        assert_eq!(resolved.len(), 1, "{spec}");
+        assert_eq!(resolved[0].key, neon_target(), "{spec}");
+        assert_eq!(resolved[0].machine, neon_machine(), "{spec}");
+    }
+    // Each target once, in the order given; `auto` is this machine's.
+    let (resolved, _) = resolve(&location, &["#2", "auto", "neoverse-n1"], false);
+    let keys: Vec<TargetKey> = resolved.unwrap().into_iter().map(|t| t.key).collect();
+    assert_eq!(keys, [neon_target(), target_key("host-cpu", 1)]);
+}
+
+#[test]
+fn unknown_and_ambiguous_targets_are_refused_with_the_known_ones() {
+    let Some(pg) = cluster("unknown_and_ambiguous_targets_are_refused_with_the_known_ones") else {
+        return;
+    };
+    let location = two_target_fleet(&pg);
+    let mut c = tb_tune::database::postgres::connect(&location).unwrap();
+    queue::register_worker(&mut c, "w3", "h1", &target_key("znver3", 4), &machine()).unwrap();
+    let (e, _) = resolve(&location, &["skylake"], false);
+    let e = e.unwrap_err();
+    assert!(e.starts_with("--target skylake: no such target (known: #1 znver3 (1 thread), #2 neoverse-n1 (1 thread), #3 znver3 (4 threads))"), "{e}");
+    let (e, _) = resolve(&location, &["znver3"], false);
+    let e = e.unwrap_err();
+    assert!(
+        e.contains("--target znver3: names 2 targets (#1 znver3 (1 thread), #3 znver3 (4 threads)); give its number instead"),
+        "{e}"
+    );
+    let (e, _) = resolve(&location, &["#9"], false);
+    assert!(e.unwrap_err().contains("no such target"));
+}
+
+#[test]
+fn all_without_registered_workers_is_refused() {
+    let Some(pg) = cluster("all_without_registered_workers_is_refused") else {
+        return;
+    };
+    let location = pg.database("fleet").unwrap();
+    drop(Database::connect(&location).unwrap());
+    let (e, _) = resolve(&location, &["all"], false);
+    assert!(
+        e.unwrap_err()
+            .contains("--target all: no worker has registered in this database yet"),
+    );
+    // Local workers will register this machine's target.
+    let (resolved, _) = resolve(&location, &["all"], true);
+    assert_eq!(resolved.unwrap().len(), 1);
+}
+
+#[test]
+fn a_target_without_a_machine_description_is_refused_and_left_out_of_all() {
+    let Some(pg) = cluster("a_target_without_a_machine_description_is_refused_and_left_out_of_all")
+    else {
+        return;
+    };
+    let location = two_target_fleet(&pg);
+    // As a worker of an older tb-tune leaves it; a malformed description is no better.
+    let db = Database::connect(&location).unwrap();
+    db.with(|s| {
+        s.execute(
+            "UPDATE targets SET machine = NULL WHERE cpu = 'znver3'",
+            &[],
+        )?;
+        s.execute(
+            "UPDATE targets SET machine = '{\"vector_bytes\": \"wide\"}' WHERE cpu = 'neoverse-n1'",
+            &[],
+        )
+    })
+    .unwrap();
+    let (e, _) = resolve(&location, &["#1"], false);
+    assert!(
+        e.unwrap_err().contains(
+            "--target #1: target #1 znver3 (1 thread) has no machine description: no worker of it has registered with this version of tb-tune"
+        )
+    );
+    let (e, _) = resolve(&location, &["#2"], false);
+    assert!(
+        e.unwrap_err()
+            .contains("machine description '{\"vector_bytes\": \"wide\"}' is malformed")
+    );
+    let (resolved, logged) = resolve(&location, &["all"], true);
+    let keys: Vec<TargetKey> = resolved.unwrap().into_iter().map(|t| t.key).collect();
+    assert_eq!(keys, [target_key("host-cpu", 1)]);
+    assert_eq!(logged.len(), 2, "{logged:?}");
+    assert!(
+        logged[0].starts_with("--target all: leaving a target out: target #1 znver3"),
+        "{logged:?}"
+    );
+}
+
+#[test]
+fn a_worker_stores_its_machine_and_learns_when_another_described_it_otherwise() {
+    let Some(pg) =
+        cluster("a_worker_stores_its_machine_and_learns_when_another_described_it_otherwise")
+    else {
+        return;
+    };
+    let location = pg.database("fleet").unwrap();
+    drop(Database::connect(&location).unwrap());
+    let mut c = tb_tune::database::postgres::connect(&location).unwrap();
+    let target = target_key("znver3", 1);
+    assert_eq!(
+        queue::register_worker(&mut c, "w1", "h1", &target, &machine()).unwrap(),
+        None
+    );
+    // The same machine again, or a second worker of it: nothing to say.
+    assert_eq!(
+        queue::register_worker(&mut c, "w2", "h2", &target, &machine()).unwrap(),
+        None
+    );
+    let wider = Machine {
+        cores: 8,
+        ..machine()
+    };
+    assert_eq!(
+        queue::register_worker(&mut c, "w3", "h3", &target, &wider).unwrap(),
+        Some(machine().to_json())
+    );
+    let db = Database::connect(&location).unwrap();
+    let stored = db
+        .with(|s| s.query("SELECT machine FROM targets", &[]))
+        .unwrap();
+    assert_eq!(stored[0][0].as_text(), Some(wider.to_json().as_str()));
+}
+
+#[test]
+fn a_claim_reads_the_open_jobs_of_its_target_not_every_job() {
+    let Some(pg) = cluster("a_claim_reads_the_open_jobs_of_its_target_not_every_job") else {
+        return;
+    };
+    let location = pg.database("claim").unwrap();
+    drop(Database::connect(&location).unwrap());
+    let target = target_key("znver3", 1);
+    let mut c = tb_tune::database::postgres::connect(&location).unwrap();
+    queue::enqueue(&mut c, &target, "c", 3, &[job("aa", vec![0])]).unwrap();
+    // A queue that has done most of its work: 5,000 jobs, all but the last 5 done.
+    c.batch_execute(
+        "INSERT INTO jobs (target_id, task_id, space, decision, description, search,
+             coordinator, max_attempts, created, state)
+         SELECT target_id, task_id, space, '[' || i || ']', '', search, 'c', 3, 0,
+             CASE WHEN i <= 4995 THEN 'done' ELSE 'queued' END
+         FROM jobs, generate_series(1, 5000) i;
+         UPDATE jobs SET state = 'done' WHERE decision = '[0]';
+         ANALYZE jobs;",
+    )
+    .unwrap();
+    // A worker's own session: the scans its statistics count before and after the claim
+    // (they are the session's, not yet flushed) are the claim's.
+    let mut w = tb_tune::database::postgres::connect(&location).unwrap();
+    let scans = |w: &mut postgres::Client| -> (i64, i64, i64) {
+        let row = w
+            .query_one(
+                "SELECT seq_scan, seq_tup_read, idx_scan FROM pg_stat_xact_user_tables
+                 WHERE relname = 'jobs'",
+                &[],
+            )
+            .unwrap();
+        (row.get(0), row.get(1), row.get(2))
+    };
+    w.batch_execute("BEGIN").unwrap();
+    let before = scans(&mut w);
+    let mut tasks = queue::TaskCache::new();
+    let claimed = queue::claim(
+        &mut w,
+        &mut Prepared::default(),
+        "w",
+        &target,
+        Duration::from_secs(30),
+        &mut tasks,
+    )
+    .unwrap()
+    .unwrap();
+    let after = scans(&mut w);
+    w.batch_execute("COMMIT").unwrap();
+    assert_eq!(claimed.decision, "[4996]", "the oldest open job");
+    assert_eq!(
+        (after.0 - before.0, after.1 - before.1),
+        (0, 0),
+        "the claim scanned the jobs table"
+    );
+    let idx_scan = after.2 - before.2;
+    assert!(idx_scan >= 1);
+}
+
+#[test]
+fn status_shows_the_machine_each_targets_workers_described() {
+    let Some(pg) = cluster("status_shows_the_machine_each_targets_workers_described") else {
+        return;
+    };
+    let location = two_target_fleet(&pg);
+    let db = Database::connect(&location).unwrap();
+    let report = tb_tune::status::report(&db).unwrap();
+    assert!(
+        report.contains(
+            "  #1 znver3 threads=1 features=+avx2,+fma\n      workers' machine: 32-byte vectors x 16, 2 cores\n"
+        ),
+        "{report}"
+    );
+    assert!(
+        report.contains(
+            "  #2 neoverse-n1 threads=1 features=+neon\n      workers' machine: 16-byte vectors x 32, 4 cores\n"
+        ),
         "{report}"
     );
 }

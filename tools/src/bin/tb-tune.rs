@@ -9,7 +9,8 @@
 //! search of the same budget and plots both.
 //!
 //! On a PostgreSQL database, `--workers` makes this process a coordinator that queues
-//! candidates for workers (`tb-tune worker`) on any machine of the same target;
+//! candidates for workers (`tb-tune worker`) on any machine of each target it tunes for
+//! (`--target auto|all|TARGET`: its own, every registered one, or a named one);
 //! `tb-tune status` reports the queue, the workers and the best latencies.
 //!
 //! `tb-tune score` trains the ranker on the records of some databases and reports its
@@ -21,15 +22,16 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::Parser;
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 use tb_passes::schedule::Target;
 use tb_tools::load::{load_mlir, load_onnx, parse_input_shapes};
 use tb_tools::tuning::{ChildMeasurer, DatabaseSink, host_target, measure_child};
 use tb_tune::Database;
-use tb_tune::coordinator::QueueMeasurer;
+use tb_tune::coordinator::{FleetTarget, QueueMeasurer, resolve_targets};
 use tb_tune::search::{SearchOptions, SearchResult, tune};
 use tb_tune::space::{Space, TunableTask};
 use tb_tune::synthetic::SyntheticMeasurer;
+use tb_tune::target::{Machine, TargetKey};
 use tb_tune::task::{FRONT_PIPELINE, run_pipeline, tasks};
 use tb_tune::worker::{WorkerOptions, run_worker};
 
@@ -63,6 +65,13 @@ struct Args {
     /// failed.
     #[arg(long, default_value_t = 3)]
     max_attempts: u32,
+    /// With --workers, the targets to tune for (repeatable): `auto`, this machine's (with
+    /// --threads); `all`, every target whose workers have registered in the database (and
+    /// this machine's when local workers start); or one target by its number in
+    /// `tb-tune status` (`#2`), its full key, or a CPU model that names one target. Each
+    /// target is tuned in search spaces built for the machine its workers described.
+    #[arg(long, value_name = "auto|all|TARGET", default_value = "auto")]
+    target: Vec<String>,
     /// Threads the kernels run on (part of the target: records answer for this count only).
     #[arg(long, default_value_t = 1)]
     threads: usize,
@@ -117,7 +126,9 @@ struct WorkerArgs {
     /// The database: `postgres://user@host/db`.
     #[arg(long, value_name = "URL")]
     db: String,
-    /// The target whose jobs to take: `auto`, this machine's.
+    /// The target whose jobs to take: `auto`, this machine's. A synthetic worker
+    /// (--synthetic) may stand in for another target, given by its key
+    /// (`CPU|FEATURES|threads=N`), to test a fleet of several targets on one machine.
     #[arg(long, default_value = "auto")]
     target: String,
     /// Threads the kernels run on (part of the target).
@@ -211,12 +222,19 @@ fn hostname() -> String {
 }
 
 fn worker(args: &WorkerArgs) -> Result<(), String> {
-    if args.target != "auto" {
-        return Err(format!(
-            "--target {}: a worker measures for the machine it runs on; only `auto` is accepted",
-            args.target
-        ));
-    }
+    let (target, machine) = match (args.target.as_str(), args.synthetic) {
+        ("auto", _) => (host_target(args.threads), Machine::host()),
+        (key, Some(_)) => {
+            let key = TargetKey::parse(key).map_err(|e| format!("--target {key}: {e}"))?;
+            let machine = key.assumed_machine();
+            (key, machine)
+        }
+        (key, None) => {
+            return Err(format!(
+                "--target {key}: a worker measures for the machine it runs on; only `auto` is accepted (a synthetic worker, --synthetic, may stand in for a target key `CPU|FEATURES|threads=N`)"
+            ));
+        }
+    };
     let positive = |name: &str, v: f64| {
         if v.is_finite() && v > 0.0 {
             Ok(Duration::from_secs_f64(v))
@@ -226,7 +244,8 @@ fn worker(args: &WorkerArgs) -> Result<(), String> {
     };
     let options = WorkerOptions {
         location: args.db.clone(),
-        target: host_target(args.threads),
+        target,
+        machine,
         name: args
             .name
             .clone()
@@ -477,64 +496,64 @@ fn run(args: &Args) -> Result<(), String> {
         }
         return Ok(());
     }
+    if args.workers.is_none() && args.target.iter().any(|t| t != "auto") {
+        return Err(format!(
+            "--target {}: measuring here is for this machine only; with --workers (PostgreSQL) jobs are queued for the workers of other targets",
+            args.target.join(" ")
+        ));
+    }
     let mut db = Database::open(&args.db)?;
+    if let Some(spec) = &args.workers {
+        return coordinate(args, spec, model, &tunable, db);
+    }
     let target = host_target(args.threads);
     let exe = std::env::current_exe().map_err(|e| format!("cannot find my own executable: {e}"))?;
-    let mut _local = LocalWorkers(Vec::new());
-    let mut batch = args.batch.unwrap_or(4).max(1);
-    let mut measurer: Box<dyn tb_tune::Measurer> = match &args.workers {
-        None => Box::new(ChildMeasurer::new(
-            exe,
-            args.threads,
-            Duration::from_secs_f64(args.timeout),
-        )?),
-        Some(spec) => {
-            if !db.is_postgres() {
-                return Err(format!(
-                    "--workers: {} is a SQLite file; the job queue needs --db postgres://...",
-                    db.location()
-                ));
-            }
-            let n = local_workers(spec)?;
-            if args.batch.is_none() {
-                batch = batch.max(n);
-            }
-            let location = args.db.to_string_lossy().to_string();
-            for _ in 0..n {
-                let child = std::process::Command::new(&exe)
-                    .args(["worker", "--db", &location, "--threads"])
-                    .arg(args.threads.to_string())
-                    .arg("--timeout")
-                    .arg(args.timeout.to_string())
-                    .stdin(std::process::Stdio::null())
-                    .spawn()
-                    .map_err(|e| format!("cannot start a local worker: {e}"))?;
-                _local.0.push(child);
-            }
-            let name = format!("{}:{}", hostname(), std::process::id());
-            Box::new(
-                QueueMeasurer::new(
-                    &location,
-                    target.clone(),
-                    name,
-                    if args.random { "random" } else { "model" }.into(),
-                    Box::new(|m| eprintln!("tb-tune: {m}")),
-                )
-                .map(|mut q| {
-                    q.max_attempts = args.max_attempts.max(1);
-                    q
-                })?,
-            )
-        }
-    };
-    let options = SearchOptions {
+    let batch = args.batch.unwrap_or(4).max(1);
+    let mut measurer =
+        ChildMeasurer::new(exe, args.threads, Duration::from_secs_f64(args.timeout))?;
+    let options = search_options(args, batch)?;
+    let result = tune_target(
+        args,
+        model,
+        &tunable,
+        &target,
+        &mut measurer,
+        &mut db,
+        false,
+        &options,
+        "",
+        &MultiProgress::new(),
+    )?;
+    print_summary(&tunable, &result);
+    Ok(())
+}
+
+fn search_options(args: &Args, batch: usize) -> Result<SearchOptions, String> {
+    Ok(SearchOptions {
         trials: args.trials,
         random: args.random,
         seed: args.seed,
         batch,
         model: tb_tune::cost_model::ModelKind::parse(&args.cost_model)?,
         ..SearchOptions::default()
-    };
+    })
+}
+
+/// Tunes `tunable` on `target` from the database's earlier records of that target, and
+/// with `--report` also runs the other search and plots both.
+#[allow(clippy::too_many_arguments)]
+fn tune_target(
+    args: &Args,
+    model: &str,
+    tunable: &[TunableTask],
+    target: &TargetKey,
+    measurer: &mut dyn tb_tune::Measurer,
+    db: &mut Database,
+    queued: bool,
+    options: &SearchOptions,
+    label: &str,
+    bars: &MultiProgress,
+) -> Result<SearchResult, String> {
     eprintln!(
         "tuning {} tasks ({} tunable) of {model} on {} with {} trials into {}",
         tunable.len(),
@@ -543,36 +562,28 @@ fn run(args: &Args) -> Result<(), String> {
         args.trials,
         db.location()
     );
-    let previous = db.records(&target)?;
+    let previous = db.records(target)?;
     for warning in db.take_warnings() {
         eprintln!("tb-tune: warning: {warning}");
     }
-    let queued = args.workers.is_some();
     let result = search(
-        &tunable,
-        &target,
-        &previous,
-        measurer.as_mut(),
-        &mut db,
-        queued,
-        &options,
-        "",
+        tunable, target, &previous, measurer, db, queued, options, label, bars,
     )?;
-    print_summary(&tunable, &result);
     if let Some(report) = &args.report {
         let baseline = SearchOptions {
             random: !args.random,
             ..options.clone()
         };
         let other = search(
-            &tunable,
-            &target,
+            tunable,
+            target,
             &[],
-            measurer.as_mut(),
-            &mut db,
+            measurer,
+            db,
             queued,
             &baseline,
-            "baseline ",
+            &format!("{label}baseline "),
+            bars,
         )?;
         let (model, random) = if args.random {
             (&other, &result)
@@ -582,7 +593,142 @@ fn run(args: &Args) -> Result<(), String> {
         write_report(report, &model.curve, &random.curve)?;
         eprintln!("wrote {}", report.display());
     }
-    Ok(())
+    Ok(result)
+}
+
+/// `--workers`: coordinates instead of measuring. Starts the local workers, resolves
+/// `--target` against the database, and tunes every target at once, each in a thread
+/// with its own spaces (built for the machine its workers described), records,
+/// queue connection and progress bar; the workers write the records.
+fn coordinate(
+    args: &Args,
+    spec: &str,
+    model: &str,
+    tunable: &[TunableTask],
+    db: Database,
+) -> Result<(), String> {
+    if !db.is_postgres() {
+        return Err(format!(
+            "--workers: {} is a SQLite file; the job queue needs --db postgres://...",
+            db.location()
+        ));
+    }
+    drop(db);
+    let n = local_workers(spec)?;
+    let location = args.db.to_string_lossy().to_string();
+    let host = host_target(args.threads);
+    let targets = {
+        let mut client = tb_tune::database::postgres::connect(&location)?;
+        resolve_targets(
+            &mut client,
+            &args.target,
+            &host,
+            &Machine::host(),
+            n > 0,
+            &mut |m| eprintln!("tb-tune: {m}"),
+        )?
+    };
+    if targets.len() > 1 && args.report.is_some() {
+        return Err(format!(
+            "--report plots the searches of one target; --target names {}",
+            targets.len()
+        ));
+    }
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find my own executable: {e}"))?;
+    let mut local = LocalWorkers(Vec::new());
+    for _ in 0..n {
+        let child = std::process::Command::new(&exe)
+            .args(["worker", "--db", &location, "--threads"])
+            .arg(args.threads.to_string())
+            .arg("--timeout")
+            .arg(args.timeout.to_string())
+            .stdin(std::process::Stdio::null())
+            .spawn()
+            .map_err(|e| format!("cannot start a local worker: {e}"))?;
+        local.0.push(child);
+    }
+    let options = search_options(args, args.batch.unwrap_or(n.max(4)).max(1))?;
+    let name = format!("{}:{}", hostname(), std::process::id());
+    let bars = MultiProgress::new();
+    let several = targets.len() > 1;
+    let tune_one = |t: &FleetTarget| -> Result<(Vec<TunableTask>, SearchResult), String> {
+        let in_target = |e: String| format!("target {}: {e}", t.key.describe());
+        // The target's own spaces: its vector width, registers and cores, not this host's.
+        let machine = t.machine.schedule_target();
+        let mut tasks = Vec::with_capacity(tunable.len());
+        for task in tunable {
+            let (space, summary) = Space::of(&task.task, &machine).map_err(in_target)?;
+            tasks.push(TunableTask {
+                task: task.task.clone(),
+                space,
+                summary,
+            });
+        }
+        let mut db = Database::connect(&location).map_err(in_target)?;
+        let label = if several {
+            format!("{} ", t.key.describe())
+        } else {
+            String::new()
+        };
+        let mut measurer = QueueMeasurer::new(
+            &location,
+            t.key.clone(),
+            name.clone(),
+            if args.random { "random" } else { "model" }.into(),
+            Box::new(move |m| eprintln!("tb-tune: {m}")),
+        )
+        .map_err(in_target)?;
+        measurer.max_attempts = args.max_attempts.max(1);
+        let result = tune_target(
+            args,
+            model,
+            &tasks,
+            &t.key,
+            &mut measurer,
+            &mut db,
+            true,
+            &options,
+            &label,
+            &bars,
+        )
+        .map_err(in_target)?;
+        Ok((tasks, result))
+    };
+    let results: Vec<Result<(Vec<TunableTask>, SearchResult), String>> =
+        std::thread::scope(|scope| {
+            let running: Vec<_> = targets
+                .iter()
+                .map(|t| scope.spawn(|| tune_one(t)))
+                .collect();
+            running
+                .into_iter()
+                .map(|r| {
+                    r.join()
+                        .unwrap_or_else(|_| Err("a target's search panicked".into()))
+                })
+                .collect()
+        });
+    drop(local);
+    let mut first_error = None;
+    for (t, result) in targets.iter().zip(results) {
+        match result {
+            Ok((tasks, result)) => {
+                if several {
+                    println!(
+                        "target {} ({}; {}):",
+                        t.key.describe(),
+                        t.key.id(),
+                        t.machine.describe()
+                    );
+                }
+                print_summary(&tasks, &result);
+            }
+            Err(e) => {
+                first_error.get_or_insert(e);
+            }
+        }
+    }
+    first_error.map_or(Ok(()), Err)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -595,8 +741,9 @@ fn search(
     queued: bool,
     options: &SearchOptions,
     label: &str,
+    bars: &MultiProgress,
 ) -> Result<SearchResult, String> {
-    let bar = ProgressBar::new(options.trials as u64);
+    let bar = bars.add(ProgressBar::new(options.trials as u64));
     bar.set_style(
         ProgressStyle::with_template("{prefix}[{bar:30}] {pos}/{len} trials {msg}")
             .expect("a valid template")

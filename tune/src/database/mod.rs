@@ -4,8 +4,8 @@
 //!
 //! | table | columns |
 //! |---|---|
-//! | `meta` | `key` (primary key), `value`: `format = tb-tune`, `schema_version = 2` |
-//! | `targets` | `id`, `key` (unique: CPU, features and threads), `cpu`, `features`, `threads` |
+//! | `meta` | `key` (primary key), `value`: `format = tb-tune`, `schema_version = 3` |
+//! | `targets` | `id`, `key` (unique: CPU, features and threads), `cpu`, `features`, `threads`, `machine` (what its workers build search spaces for, JSON) |
 //! | `tasks` | `id`, `key` (unique structural hash), `summary`, `ir` (the task module) |
 //! | `records` | `id`, `target_id`, `task_id`, `space` (the space's kind), `decision` (JSON array of knob indices; `[]`: the heuristic), `description`, `status` (`ok`, `crash`, `timeout`, `wrong`, `error`), `latency_s` (median, `ok` only), `runs_s` (JSON array), `error`, `search` (`default`, `model`, `random`), `created` (Unix seconds), `job_id` (the queue's job it answers, unique) |
 //! | `jobs`, `workers` | the measurement queue ([`crate::queue`]) |

@@ -10,10 +10,14 @@
 //! `jobs` (one candidate to measure on one target; unique per target, task and decision,
 //! so coordinators sharing a database never queue one candidate twice) and `workers`
 //! (each worker process, its target and when it was last seen).
+//! Version 3: `targets.machine`, the machine a target's workers build search spaces for
+//! (JSON of [`crate::target::Machine`]; NULL until a worker of the target registers), so a
+//! coordinator can queue candidates for targets other than its own; `jobs_open`, the open
+//! (queued or running) jobs of each target in id order, which a worker's claim walks.
 
 use super::sql::{Dialect, Sql};
 
-pub const SCHEMA_VERSION: i64 = 2;
+pub const SCHEMA_VERSION: i64 = 3;
 pub const FORMAT: &str = "tb-tune";
 
 /// The tables a tb-tune database has; a database holding one of them without `meta` is
@@ -53,6 +57,9 @@ pub const MIGRATIONS: &[&str] = &[
          target_id {int} NOT NULL REFERENCES targets(id),
          host TEXT NOT NULL, state TEXT NOT NULL, started {real} NOT NULL,
          last_seen {real} NOT NULL, jobs_done {int} NOT NULL DEFAULT 0);",
+    // 2 -> 3
+    "ALTER TABLE targets ADD COLUMN machine TEXT;
+     CREATE INDEX jobs_open ON jobs (target_id, id) WHERE state IN ('queued', 'running');",
 ];
 
 /// What a database holds before migrating.

@@ -2,8 +2,11 @@
 //! server listening on loopback only (a free port) and on a socket in that directory,
 //! stopped and removed on drop. PostgreSQL refuses to run as root, so under root (CI)
 //! the server runs as the `postgres` user (or `nobody`) that owns the directory.
-//! `PgCluster::start` fails when PostgreSQL is not installed: callers pass that to
-//! `tb_support::test_gate::skip`, which fails the test under `CI=true`.
+//! `PgCluster::start` fails when PostgreSQL is not installed; the `*_or_skip` helpers
+//! pass that to `tb_support::test_gate::skip`, which fails the test under `CI=true`.
+//!
+//! The one set-up of every PostgreSQL test: `tune/tests/postgres.rs` and
+//! `tools/tests/tb_tune_fleet.rs` both include this file (`#[path]`).
 
 #![allow(dead_code)]
 
@@ -146,6 +149,37 @@ impl TlsFiles {
     }
 }
 
+/// The cluster shared by the tests of this binary, or `None` once the test is skipped
+/// (PostgreSQL missing; under `CI=true` the skip fails the test).
+pub fn shared_or_skip(test: &str) -> Option<std::sync::Arc<PgCluster>> {
+    PgCluster::shared()
+        .map_err(|why| tb_support::test_gate::skip(test, why))
+        .ok()
+}
+
+/// The shared TLS cluster and its certificates, or `None` once the test is skipped.
+pub fn shared_tls_or_skip(test: &str) -> Option<std::sync::Arc<(PgCluster, TlsFiles)>> {
+    PgCluster::shared_tls()
+        .map_err(|why| tb_support::test_gate::skip(test, why))
+        .ok()
+}
+
+/// A cluster of the test's own (one it stops, or one with a password: see `start_with`),
+/// or `None` once the test is skipped.
+pub fn own_or_skip(test: &str, password: Option<&str>) -> Option<PgCluster> {
+    PgCluster::start_with(password)
+        .map_err(|why| tb_support::test_gate::skip(test, why))
+        .ok()
+}
+
+/// A cluster of the test's own with TLS and password login over TLS only (see
+/// `start_tls_with_password`), or `None` once the test is skipped.
+pub fn tls_with_password_or_skip(test: &str, password: &str) -> Option<(PgCluster, TlsFiles)> {
+    PgCluster::start_tls_with_password(password)
+        .map_err(|why| tb_support::test_gate::skip(test, why))
+        .ok()
+}
+
 impl PgCluster {
     /// A cluster shared by the tests that run at the same time (each creates its own
     /// database in it): started by the first, stopped when the last one drops it.
@@ -228,6 +262,38 @@ impl PgCluster {
             std::thread::sleep(std::time::Duration::from_millis(100));
         }
         Err(format!("the server did not turn TLS on: {last}"))
+    }
+
+    /// A cluster of its own with TLS on where the `tb` role logs in with `password`
+    /// (scram-sha-256) over TLS only: `hostssl` lines, loopback in the clear rejected.
+    pub fn start_tls_with_password(password: &str) -> Result<(PgCluster, TlsFiles), String> {
+        let cluster = PgCluster::start_with(Some(password))?;
+        let files = TlsFiles::generate(cluster.dir())?;
+        cluster.enable_tls(&files)?;
+        // Rewritten in place, so the file keeps its owner (the server's user).
+        std::fs::write(
+            cluster.data().join("pg_hba.conf"),
+            "local all all scram-sha-256\n\
+             hostssl all all 127.0.0.1/32 scram-sha-256\n\
+             hostnossl all all 127.0.0.1/32 reject\n",
+        )
+        .map_err(|e| e.to_string())?;
+        cluster.run(
+            "pg_ctl",
+            &["-D", cluster.data().to_str().expect("utf-8 path"), "reload"],
+        )?;
+        // The reload takes effect soon after, not at once.
+        let clear = format!(
+            "host=127.0.0.1 port={} user=tb dbname=postgres sslmode=disable",
+            cluster.port
+        );
+        for _ in 0..100 {
+            if cluster.run("psql", &[&clear, "-c", "SELECT 1"]).is_err() {
+                return Ok((cluster, files));
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        Err("the server still accepts logins in the clear after the reload".into())
     }
 
     /// Starts a cluster whose `tb` role logs in without a password over loopback.
