@@ -35,6 +35,7 @@ use crate::schedule::build::At as Builder;
 mod bool_globals;
 mod dot;
 mod isinf;
+mod loop_allocas;
 mod signless;
 
 pub(crate) fn info() -> PassInfo {
@@ -60,6 +61,7 @@ impl Pass for ConvertLoopToUpstream {
     fn run(&mut self, ctx: &mut Context, op: OpId) -> Result<(), Diagnostic> {
         signless::make_integers_signless(ctx, op);
         bool_globals::inline_bool_resources(ctx, op);
+        loop_allocas::heap_per_iteration(ctx, op);
         // Inner ops first (reversed pre-order): a loop's yield is replaced when the loop is,
         // so it must not be visited after.
         let mut ops = Vec::new();
