@@ -5,13 +5,50 @@
 //! are done. The calling thread works too. Chunks are handed out dynamically, a few per
 //! thread, so uneven iterations balance. A parallel loop nested in another runs in order
 //! on the thread that reaches it: the pool is already busy with the outer loop.
+//!
+//! A model runs one parallel loop after another, each often well under a millisecond, and
+//! waking a sleeping thread takes tens of microseconds (more in a virtual machine). So
+//! between loops the workers, and the caller waiting for the last chunk, first watch for
+//! the next event by spinning ([`SPIN`], then yielding the core until [`YIELD`]) and only
+//! then sleep on a condition variable.
 
 use std::cell::Cell;
 use std::collections::HashMap;
 use std::ffi::c_void;
-use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::thread;
+use std::time::{Duration, Instant};
+
+/// How long a waiting thread spins on the CPU before yielding it.
+const SPIN: Duration = Duration::from_micros(100);
+/// How long a waiting thread keeps checking (yielding the CPU between checks) before it
+/// sleeps.
+const YIELD: Duration = Duration::from_millis(2);
+
+/// Waits until `ready()` holds or the spin and yield phases are over; whether it holds.
+fn watch(ready: impl Fn() -> bool) -> bool {
+    let start = Instant::now();
+    let mut polls: u32 = 0;
+    loop {
+        if ready() {
+            return true;
+        }
+        polls = polls.wrapping_add(1);
+        // Reading the clock costs more than a poll: look at it every few polls.
+        if polls % 64 == 0 {
+            let waited = start.elapsed();
+            if waited > YIELD {
+                return false;
+            }
+            if waited > SPIN {
+                thread::yield_now();
+                continue;
+            }
+        }
+        std::hint::spin_loop();
+    }
+}
 
 /// The outlined body of a parallel loop: runs iterations `[begin, end)`.
 pub type Body = unsafe extern "C" fn(ctx: *mut c_void, begin: i64, end: i64);
@@ -45,7 +82,11 @@ impl Job {
             // SAFETY: `body` and `ctx` come from compiled code that waits in
             // `parallel_for` until every claimed chunk is done.
             unsafe { (self.body)(self.ctx as *mut c_void, begin, end) };
-            if self.done.fetch_add(end - begin, Ordering::AcqRel) + (end - begin) == self.n {
+            // Sequentially consistent with the caller's `caller_sleeps` store and `done`
+            // load: either it sees this chunk done, or this sees it asleep and wakes it.
+            if self.done.fetch_add(end - begin, Ordering::SeqCst) + (end - begin) == self.n
+                && state.caller_sleeps.load(Ordering::SeqCst)
+            {
                 let _guard = state.lock.lock().unwrap_or_else(|p| p.into_inner());
                 state.finished.notify_all();
             }
@@ -64,6 +105,12 @@ struct Shared {
     lock: Mutex<Slot>,
     wake: Condvar,
     finished: Condvar,
+    /// `Slot::generation`, readable without the lock by workers watching for a job.
+    generation: AtomicU64,
+    /// Workers asleep on `wake` (changed under the lock).
+    sleepers: AtomicUsize,
+    /// Whether the caller sleeps on `finished` (set under the lock).
+    caller_sleeps: AtomicBool,
 }
 
 /// A fixed set of worker threads waiting for jobs.
@@ -81,6 +128,9 @@ impl Pool {
             lock: Mutex::new(Slot::default()),
             wake: Condvar::new(),
             finished: Condvar::new(),
+            generation: AtomicU64::new(0),
+            sleepers: AtomicUsize::new(0),
+            caller_sleeps: AtomicBool::new(false),
         });
         for index in 1..size {
             let shared = Arc::clone(&shared);
@@ -102,17 +152,28 @@ impl Pool {
             let mut slot = self.shared.lock.lock().unwrap_or_else(|p| p.into_inner());
             slot.job = Some(Arc::clone(&job));
             slot.generation += 1;
-            self.shared.wake.notify_all();
+            self.shared
+                .generation
+                .store(slot.generation, Ordering::Release);
+            if self.shared.sleepers.load(Ordering::Acquire) > 0 {
+                self.shared.wake.notify_all();
+            }
         }
         job.work(&self.shared);
-        let mut slot = self.shared.lock.lock().unwrap_or_else(|p| p.into_inner());
-        while job.done.load(Ordering::Acquire) < job.n {
-            slot = self
-                .shared
-                .finished
-                .wait(slot)
-                .unwrap_or_else(|p| p.into_inner());
+        let finished = || job.done.load(Ordering::SeqCst) >= job.n;
+        if !watch(finished) {
+            let mut slot = self.shared.lock.lock().unwrap_or_else(|p| p.into_inner());
+            self.shared.caller_sleeps.store(true, Ordering::SeqCst);
+            while !finished() {
+                slot = self
+                    .shared
+                    .finished
+                    .wait(slot)
+                    .unwrap_or_else(|p| p.into_inner());
+            }
+            self.shared.caller_sleeps.store(false, Ordering::SeqCst);
         }
+        let mut slot = self.shared.lock.lock().unwrap_or_else(|p| p.into_inner());
         slot.job = None;
     }
 }
@@ -120,10 +181,15 @@ impl Pool {
 fn worker(shared: &Shared) {
     let mut seen = 0;
     loop {
+        watch(|| shared.generation.load(Ordering::Acquire) != seen);
         let job = {
             let mut slot = shared.lock.lock().unwrap_or_else(|p| p.into_inner());
-            while slot.generation == seen || slot.job.is_none() {
-                slot = shared.wake.wait(slot).unwrap_or_else(|p| p.into_inner());
+            if slot.generation == seen || slot.job.is_none() {
+                shared.sleepers.fetch_add(1, Ordering::AcqRel);
+                while slot.generation == seen || slot.job.is_none() {
+                    slot = shared.wake.wait(slot).unwrap_or_else(|p| p.into_inner());
+                }
+                shared.sleepers.fetch_sub(1, Ordering::AcqRel);
             }
             seen = slot.generation;
             slot.job.clone()

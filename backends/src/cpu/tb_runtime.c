@@ -10,12 +10,22 @@
  * The pool is started on the first parallel loop, with `threads` threads (0: one per
  * online core); the environment variable TB_NUM_THREADS, when set to a positive number,
  * overrides both. A parallel loop nested in another, or one started while the pool is busy
- * with another caller's loop, runs in order on the calling thread instead of waiting. */
+ * with another caller's loop, runs in order on the calling thread instead of waiting.
+ *
+ * Between loops, workers (and the caller waiting for the last worker) first watch for the
+ * next event by spinning for TB_RT_SPIN_NS, then yielding the core until TB_RT_YIELD_NS,
+ * and only then sleep on a condition variable: a model runs one short parallel loop after
+ * another, and waking a sleeping thread takes tens of microseconds. */
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
+
+#define TB_RT_SPIN_NS 100000
+#define TB_RT_YIELD_NS 2000000
 
 typedef void (*tb_rt_body)(void *ctx, int64_t begin, int64_t end);
 
@@ -42,6 +52,40 @@ static uint64_t tb_rt_generation;
 static int64_t tb_rt_size = 1;
 static __thread int tb_rt_in_parallel;
 
+static int64_t tb_rt_now_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+/* Waits until *value differs from `from` (or, with `until_zero`, is 0) or the spin and
+ * yield phases are over; whether it did. */
+static int tb_rt_watch(const void *value, uint64_t from, int until_zero) {
+    int64_t start = tb_rt_now_ns();
+    for (uint32_t polls = 1;; polls++) {
+        int ready;
+        if (until_zero)
+            ready = __atomic_load_n((const int *)value, __ATOMIC_ACQUIRE) == 0;
+        else
+            ready = __atomic_load_n((const uint64_t *)value, __ATOMIC_ACQUIRE) != from;
+        if (ready)
+            return 1;
+        /* Reading the clock costs more than a poll: look at it every few polls. */
+        if (polls % 64 == 0) {
+            int64_t waited = tb_rt_now_ns() - start;
+            if (waited > TB_RT_YIELD_NS)
+                return 0;
+            if (waited > TB_RT_SPIN_NS) {
+                sched_yield();
+                continue;
+            }
+        }
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+    }
+}
+
 /* Claims and runs chunks of `job` until none are left. */
 static void tb_rt_work(struct tb_rt_job *job) {
     tb_rt_in_parallel = 1;
@@ -60,19 +104,20 @@ static void *tb_rt_worker(void *unused) {
     (void)unused;
     uint64_t seen = 0;
     for (;;) {
+        tb_rt_watch(&tb_rt_generation, seen, 0);
         pthread_mutex_lock(&tb_rt_lock);
         while (tb_rt_current == NULL || tb_rt_generation == seen)
             pthread_cond_wait(&tb_rt_wake, &tb_rt_lock);
         seen = tb_rt_generation;
         struct tb_rt_job *job = tb_rt_current;
-        job->active++;
+        __atomic_add_fetch(&job->active, 1, __ATOMIC_ACQ_REL);
         pthread_mutex_unlock(&tb_rt_lock);
 
         tb_rt_work(job);
 
         pthread_mutex_lock(&tb_rt_lock);
         /* The caller frees the job (it lives on its stack) once no worker is inside. */
-        if (--job->active == 0)
+        if (__atomic_sub_fetch(&job->active, 1, __ATOMIC_ACQ_REL) == 0)
             pthread_cond_broadcast(&tb_rt_finished);
         pthread_mutex_unlock(&tb_rt_lock);
     }
@@ -126,7 +171,7 @@ void tb_rt_parallel_for(tb_rt_body body, void *ctx, int64_t n, int64_t threads) 
 
     pthread_mutex_lock(&tb_rt_lock);
     tb_rt_current = &job;
-    tb_rt_generation++;
+    __atomic_store_n(&tb_rt_generation, tb_rt_generation + 1, __ATOMIC_RELEASE);
     pthread_cond_broadcast(&tb_rt_wake);
     pthread_mutex_unlock(&tb_rt_lock);
 
@@ -135,8 +180,12 @@ void tb_rt_parallel_for(tb_rt_body body, void *ctx, int64_t n, int64_t threads) 
     pthread_mutex_lock(&tb_rt_lock);
     /* No worker may pick the job up from now on; wait for those inside it. */
     tb_rt_current = NULL;
-    while (job.active > 0)
-        pthread_cond_wait(&tb_rt_finished, &tb_rt_lock);
     pthread_mutex_unlock(&tb_rt_lock);
+    if (!tb_rt_watch(&job.active, 0, 1)) {
+        pthread_mutex_lock(&tb_rt_lock);
+        while (__atomic_load_n(&job.active, __ATOMIC_ACQUIRE) > 0)
+            pthread_cond_wait(&tb_rt_finished, &tb_rt_lock);
+        pthread_mutex_unlock(&tb_rt_lock);
+    }
     pthread_mutex_unlock(&tb_rt_busy);
 }

@@ -459,3 +459,51 @@ func.func @compare_cast(%a: memref<8xi8>, %b: memref<8xi8>) -> (memref<8x10xi1>,
 "#,
     );
 }
+
+#[test]
+fn thread_pool_wakes_workers_that_went_to_sleep() {
+    // Between runs the workers spin, then yield, then sleep (after 2 ms); a run after a
+    // longer pause must wake them and still get every iteration done once.
+    let parsed = Parsed::new(MATMUL);
+    let options = CompileOptions {
+        threads: Some(2),
+        ..CompileOptions::default()
+    };
+    let compiled = parsed.compile(&options);
+    let args = random_arguments(&parsed.ctx, parsed.function("matmul"), 11).unwrap();
+    let want = parsed.interpret("matmul", &args);
+    for pause_ms in [0, 1, 5, 0, 20] {
+        std::thread::sleep(std::time::Duration::from_millis(pause_ms));
+        let got = compiled.run("matmul", &args).unwrap();
+        got[0].allclose(&want[0], 1e-5, 1e-6).unwrap();
+    }
+}
+
+#[test]
+fn collapsed_parallel_dimensions_run_every_point_once() {
+    // Two blocks of channels times 7 rows: the blocks alone are too few to share, so the
+    // rows are collapsed into the distributed loop; every (block, row, k) point is
+    // written once, by whichever thread gets its iteration.
+    let source = r#"
+func.func @blocks(%a: memref<64x7x5xf32>, %s: f32) -> memref<64x7x5xf32> {
+  %out = loop.alloc() : memref<64x7x5xf32>
+  loop.parallel (%b, %r) = (0, 0) to (64, 7) step (32, 1) {
+    loop.for %c = 0 to 32 {
+      loop.for %k = 0 to 5 {
+        %x = loop.load %a[(d0, d1, d2, d3) -> (d0 + d1, d2, d3)](%b, %c, %r, %k) : memref<64x7x5xf32>
+        %y = arith.addf %x, %s : f32
+        loop.store %y, %out[(d0, d1, d2, d3) -> (d0 + d1, d2, d3)](%b, %c, %r, %k) : memref<64x7x5xf32>
+      }
+    }
+  }
+  return %out : memref<64x7x5xf32>
+}
+"#;
+    for threads in [2, 3] {
+        let options = CompileOptions {
+            threads: Some(threads),
+            ..CompileOptions::default()
+        };
+        check_with(source, &options, 3, 0.0, 0.0);
+    }
+}
