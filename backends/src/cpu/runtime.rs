@@ -36,7 +36,7 @@ fn watch(ready: impl Fn() -> bool) -> bool {
         }
         polls = polls.wrapping_add(1);
         // Reading the clock costs more than a poll: look at it every few polls.
-        if polls % 64 == 0 {
+        if polls.is_multiple_of(64) {
             let waited = start.elapsed();
             if waited > YIELD {
                 return false;
