@@ -58,6 +58,25 @@ pub trait Measurer {
         }
         Ok(out)
     }
+
+    /// Measures a round like [`Measurer::measure_batch`], handing each measurement to
+    /// `done` with its index in `batch` as soon as it is known, so it is stored before the
+    /// rest of the round is measured. A candidate never handed over was left unmeasured
+    /// because a stop was requested. By default the round is measured by `measure_batch`
+    /// and handed over in order.
+    fn measure_each(
+        &mut self,
+        tasks: &[TunableTask],
+        batch: &[(usize, Option<Vec<usize>>)],
+        done: &mut dyn FnMut(usize, Measurement) -> Result<(), String>,
+    ) -> Result<(), String> {
+        for (i, m) in self.measure_batch(tasks, batch)?.into_iter().enumerate() {
+            if let Some(m) = m {
+                done(i, m)?;
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Where records go as they are measured (the database, in the tool).
@@ -400,24 +419,22 @@ pub fn tune(
         .take(options.trials)
         .map(|&i| (i, None))
         .collect();
-    let mut stopped = false;
-    let measured_now = measurer.measure_batch(tasks, &heuristics)?;
-    for ((i, decision), m) in heuristics.into_iter().zip(measured_now) {
-        let Some(m) = m else {
-            stopped = true;
-            continue;
-        };
+    let mut delivered = 0;
+    measurer.measure_each(tasks, &heuristics, &mut |j, m| {
+        delivered += 1;
+        let (i, decision) = &heuristics[j];
         run(
-            i,
-            decision,
+            *i,
+            decision.clone(),
             m,
             &mut trial,
             &mut progress,
             &mut records,
             &mut measured,
             &mut curve,
-        )?;
-    }
+        )
+    })?;
+    let mut stopped = delivered < heuristics.len();
     let mut ranker: Option<Box<dyn CostModel>> = None;
     let mut exhausted: HashSet<usize> = HashSet::new();
     while trial < options.trials && !stopped {
@@ -448,23 +465,22 @@ pub fn tune(
         }
         let batch: Vec<(usize, Option<Vec<usize>>)> =
             proposals.into_iter().map(|d| (i, Some(d))).collect();
-        let measured_now = measurer.measure_batch(tasks, &batch)?;
-        for ((i, decision), m) in batch.into_iter().zip(measured_now) {
-            let Some(m) = m else {
-                stopped = true;
-                continue;
-            };
+        let mut delivered = 0;
+        measurer.measure_each(tasks, &batch, &mut |j, m| {
+            delivered += 1;
+            let (i, decision) = &batch[j];
             run(
-                i,
-                decision,
+                *i,
+                decision.clone(),
                 m,
                 &mut trial,
                 &mut progress,
                 &mut records,
                 &mut measured,
                 &mut curve,
-            )?;
-        }
+            )
+        })?;
+        stopped = delivered < batch.len();
         let best = progress[i].best_latency.unwrap_or(f64::INFINITY);
         progress[i].history.push(best);
         if !options.random {

@@ -66,6 +66,11 @@ struct Args {
     /// Threads the kernels run on (part of the target: records answer for this count only).
     #[arg(long, default_value_t = 1)]
     threads: usize,
+    /// Cores the measurement may use: the next candidates compile while one is timed, on
+    /// the cores its threads leave free (default: this machine's; with as many as
+    /// `--threads`, compiling and timing take turns).
+    #[arg(long, value_name = "N")]
+    cores: Option<usize>,
     /// Random search instead of the model-guided one.
     #[arg(long)]
     random: bool,
@@ -189,7 +194,7 @@ fn main() -> ExitCode {
         _ => {
             let args = Args::parse();
             if let Some(dir) = &args.measure {
-                println!("{}", measure_child(dir, &args.decision, args.threads));
+                measure_child(dir, &args.decision, args.threads);
                 return ExitCode::SUCCESS;
             }
             run(&args)
@@ -482,12 +487,22 @@ fn run(args: &Args) -> Result<(), String> {
     let exe = std::env::current_exe().map_err(|e| format!("cannot find my own executable: {e}"))?;
     let mut _local = LocalWorkers(Vec::new());
     let mut batch = args.batch.unwrap_or(4).max(1);
+    if args.cores == Some(0) {
+        return Err("--cores must be at least 1".into());
+    }
+    let mut children = ChildMeasurer::new(
+        exe.clone(),
+        args.threads,
+        Duration::from_secs_f64(args.timeout),
+    )?;
+    if let Some(cores) = args.cores {
+        children.cores = cores;
+    }
+    let profile = children.profile.clone();
+    let cores_used = children.cores;
+    let started = std::time::Instant::now();
     let mut measurer: Box<dyn tb_tune::Measurer> = match &args.workers {
-        None => Box::new(ChildMeasurer::new(
-            exe,
-            args.threads,
-            Duration::from_secs_f64(args.timeout),
-        )?),
+        None => Box::new(children),
         Some(spec) => {
             if !db.is_postgres() {
                 return Err(format!(
@@ -581,6 +596,17 @@ fn run(args: &Args) -> Result<(), String> {
         };
         write_report(report, &model.curve, &random.curve)?;
         eprintln!("wrote {}", report.display());
+    }
+    let profile = profile.borrow();
+    if !profile.is_empty() {
+        let seconds = started.elapsed().as_secs_f64();
+        eprintln!(
+            "measured {} trials in {seconds:.1} s ({:.1} per minute) on {} cores; per trial (medians): {}",
+            profile.len(),
+            profile.len() as f64 * 60.0 / seconds,
+            cores_used,
+            tb_tools::tuning::phases::median_line(&profile)
+        );
     }
     Ok(())
 }
