@@ -17,6 +17,7 @@
 pub mod child;
 pub mod phases;
 pub mod pipeline;
+pub mod reference;
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -26,7 +27,7 @@ use std::time::Duration;
 
 use tb_interpreter::check::random_arguments;
 use tb_interpreter::exec::Interpreter;
-use tb_interpreter::write_npy;
+use tb_interpreter::{Tensor, write_npy};
 use tb_tune::search::{Measurement, Measurer, RecordSink};
 use tb_tune::space::TunableTask;
 use tb_tune::task::{TASK_FUNCTION, parse_module};
@@ -109,19 +110,33 @@ impl ChildMeasurer {
 }
 
 /// Writes `DIR/task.mlir`, `DIR/in<i>.npy` (seeded random inputs) and `DIR/out<i>.npy`
-/// (the interpreter's results).
+/// (the interpreter's results; on a sample of the elements for a large task, which
+/// `DIR/sampled` then marks: see [`reference`]).
 fn prepare_task(dir: &Path, ir: &str) -> Result<PathBuf, String> {
     std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
     std::fs::write(dir.join("task.mlir"), ir).map_err(|e| e.to_string())?;
-    let (ctx, module) = parse_module(ir)?;
-    let mut interp = Interpreter::new(&ctx, module);
-    let func = interp
-        .function(TASK_FUNCTION)
-        .ok_or("the task module has no @task")?;
-    let inputs = random_arguments(&ctx, func, 7)?;
-    let outputs = interp
-        .run_function(TASK_FUNCTION, &inputs)
-        .map_err(|d| format!("the interpreter fails on the task: {}", d.message))?;
+    let run = |sample: bool| -> Result<(Vec<Tensor>, Vec<Tensor>, bool), String> {
+        let (mut ctx, module) = parse_module(ir)?;
+        let sampled =
+            sample && reference::sample_iterations(&mut ctx, module, reference::SAMPLE_BUDGET);
+        let mut interp = Interpreter::new(&ctx, module);
+        let func = interp
+            .function(TASK_FUNCTION)
+            .ok_or("the task module has no @task")?;
+        let inputs = random_arguments(&ctx, func, 7)?;
+        let outputs = interp
+            .run_function(TASK_FUNCTION, &inputs)
+            .map_err(|d| format!("the interpreter fails on the task: {}", d.message))?;
+        Ok((inputs, outputs, sampled))
+    };
+    let (mut inputs, mut outputs, mut sampled) = run(true)?;
+    // Unwritten elements of a sampled result are told apart by their NaN poison only.
+    if sampled && outputs.iter().any(|t| !t.dtype().is_float()) {
+        (inputs, outputs, sampled) = run(false)?;
+    }
+    if sampled {
+        std::fs::write(dir.join(reference::SAMPLED_MARK), "").map_err(|e| e.to_string())?;
+    }
     for (i, t) in inputs.iter().enumerate() {
         write_npy(dir.join(format!("in{i}.npy")), t).map_err(|e| e.to_string())?;
     }
@@ -263,4 +278,55 @@ pub fn apply_database(
             )
         })
         .collect())
+}
+
+/// The sampled decisions of `task`'s space that the lowering refuses: `samples` random
+/// decisions and as many mutations and crossovers of them, each applied with the rest of
+/// the CPU pipeline and, with `compile`, compiled by the CPU backend. Returns each refused
+/// decision's description and the reason.
+pub fn refused_decisions(
+    task: &TunableTask,
+    samples: usize,
+    seed: u64,
+    compile: bool,
+) -> Vec<(String, String)> {
+    let space = &task.space;
+    let mut rng = tb_passes::schedule::Rng::seeded(seed);
+    let mut decisions: Vec<Vec<usize>> = Vec::new();
+    for _ in 0..samples {
+        let Some(d) = space.sample(&mut rng) else {
+            break;
+        };
+        if let Some(m) = space.mutate(&d, &mut rng) {
+            decisions.push(m);
+        }
+        if let Some(e) = space.sample(&mut rng)
+            && let Some(c) = space.crossover(&d, &e, &mut rng)
+        {
+            decisions.push(c);
+        }
+        decisions.push(d);
+    }
+    decisions.sort();
+    decisions.dedup();
+    let mut refused = Vec::new();
+    for d in decisions {
+        let lowered = parse_module(&task.task.ir).and_then(|(mut ctx, module)| {
+            space.lower(&mut ctx, module, Some(&d))?;
+            tb_ir::verifier::verify(&ctx, module).map_err(|d| d.message)?;
+            if compile {
+                tb_backends::cpu::CompiledModule::compile(
+                    &ctx,
+                    module,
+                    &tb_backends::cpu::CompileOptions::default(),
+                )
+                .map_err(|e| e.message)?;
+            }
+            Ok(())
+        });
+        if let Err(why) = lowered {
+            refused.push((space.describe(&d), why));
+        }
+    }
+    refused
 }

@@ -223,19 +223,23 @@ fn propose(
     cache: &mut FeatureCache,
 ) -> Vec<Vec<usize>> {
     let space = &task.space;
-    let seen: HashSet<&Vec<usize>> = measured.iter().map(|(d, _)| d).collect();
+    // Decisions that spell the same schedule (a tile level equal to the extent is no tile,
+    // whichever level it is at) compile to the same code: measured once, by description.
+    let seen: HashSet<String> = measured.iter().map(|(d, _)| space.describe(d)).collect();
     let mut out: Vec<Vec<usize>> = Vec::new();
-    let random_one = |rng: &mut Rng, out: &Vec<Vec<usize>>| {
-        (0..20).find_map(|_| {
-            space
-                .sample(rng)
-                .filter(|d| !seen.contains(d) && !out.contains(d))
-        })
+    let mut taken: HashSet<String> = HashSet::new();
+    // Whether `d` is new and lowers; if so it is taken.
+    let mut take = |d: &Vec<usize>| {
+        let description = space.describe(d);
+        !seen.contains(&description) && task.lowers(d).is_ok() && taken.insert(description)
+    };
+    let random_one = |rng: &mut Rng, take: &mut dyn FnMut(&Vec<usize>) -> bool| {
+        (0..20).find_map(|_| space.sample(rng).filter(|d| take(d)))
     };
     let ranker = ranker.filter(|_| !options.random);
     let Some(ranker) = ranker else {
         while out.len() < count {
-            match random_one(rng, &out) {
+            match random_one(rng, &mut take) {
                 Some(d) => out.push(d),
                 None => break,
             }
@@ -297,17 +301,14 @@ fn propose(
     }
     let mut ranked: Vec<(Vec<usize>, f64)> = pool.into_iter().collect();
     ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-    let mut best = ranked
-        .into_iter()
-        .map(|(d, _)| d)
-        .filter(|d| !seen.contains(d));
+    let mut best = ranked.into_iter().map(|(d, _)| d);
     while out.len() < count {
         let next = if random_f64(rng) < options.epsilon {
-            random_one(rng, &out)
+            random_one(rng, &mut take)
         } else {
-            best.by_ref().find(|d| !out.contains(d))
+            best.by_ref().find(|d| take(d))
         };
-        match next.or_else(|| random_one(rng, &out)) {
+        match next.or_else(|| random_one(rng, &mut take)) {
             Some(d) => out.push(d),
             None => break,
         }

@@ -24,7 +24,9 @@ use clap::Parser;
 use indicatif::{ProgressBar, ProgressStyle};
 use tb_passes::schedule::Target;
 use tb_tools::load::{load_mlir, load_onnx, parse_input_shapes};
-use tb_tools::tuning::{ChildMeasurer, DatabaseSink, host_target, measure_child};
+use tb_tools::tuning::{
+    ChildMeasurer, DatabaseSink, host_target, measure_child, refused_decisions,
+};
 use tb_tune::Database;
 use tb_tune::coordinator::QueueMeasurer;
 use tb_tune::search::{SearchOptions, SearchResult, tune};
@@ -98,6 +100,14 @@ struct Args {
     /// is a model `tb-tune` tunes on its own).
     #[arg(long = "dump-tasks", value_name = "DIR", requires = "list_tasks")]
     dump_tasks: Option<PathBuf>,
+    /// With --list-tasks: apply N random decisions of each task's space (and a mutation
+    /// and a crossover of each) with the rest of the CPU pipeline, report every one the
+    /// lowering refuses, and fail if any is.
+    #[arg(long = "check-spaces", value_name = "N", requires = "list_tasks")]
+    check_spaces: Option<usize>,
+    /// With --check-spaces: also compile each decision with the CPU backend.
+    #[arg(long = "check-compile", requires = "check_spaces")]
+    check_compile: bool,
     /// Write every record of the database as JSON lines to FILE, and exit.
     #[arg(long, value_name = "FILE.jsonl")]
     export: Option<PathBuf>,
@@ -480,6 +490,9 @@ fn run(args: &Args) -> Result<(), String> {
                     .map_err(|e| format!("cannot write '{}': {e}", path.display()))?;
             }
         }
+        if let Some(samples) = args.check_spaces {
+            return check_spaces(&tunable, samples, args.seed, args.check_compile);
+        }
         return Ok(());
     }
     let mut db = Database::open(&args.db)?;
@@ -608,6 +621,33 @@ fn run(args: &Args) -> Result<(), String> {
             tb_tools::tuning::phases::median_line(&profile)
         );
     }
+    Ok(())
+}
+
+/// `--check-spaces`: every task's sampled decisions go through the lowering.
+fn check_spaces(
+    tunable: &[TunableTask],
+    samples: usize,
+    seed: u64,
+    compile: bool,
+) -> Result<(), String> {
+    let mut refused = 0;
+    for t in tunable.iter().filter(|t| t.space.is_tunable()) {
+        for (description, why) in refused_decisions(t, samples, seed, compile) {
+            println!(
+                "refused: {} {}: {description}: {why}",
+                t.task.key, t.summary
+            );
+            refused += 1;
+        }
+    }
+    let checked = tunable.iter().filter(|t| t.space.is_tunable()).count();
+    if refused > 0 {
+        return Err(format!(
+            "{refused} sampled decisions of {checked} spaces are refused by the lowering"
+        ));
+    }
+    println!("checked {checked} spaces: no sampled decision is refused");
     Ok(())
 }
 
