@@ -12,8 +12,11 @@
 //! and random samples, then generations of mutation and crossover of valid decisions, each
 //! scored by the ranker) proposes its best unmeasured decisions; each slot is a random
 //! sample instead with probability epsilon. Until the ranker is trained, and with
-//! `random`, every candidate is a random sample. The ranker retrains on every successful
-//! record of the target after each round.
+//! `random`, every candidate is a random sample. A candidate is proposed only if no
+//! measured or proposed one spells the same schedule and the lowering accepts it
+//! ([`TunableTask::lowers`]), so no trial is spent twice on one program or on a decision
+//! that cannot compile. The ranker retrains on every successful record of the target
+//! after each round.
 
 use std::collections::{HashMap, HashSet};
 
