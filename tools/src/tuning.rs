@@ -157,16 +157,17 @@ pub(crate) fn failed(status: Status, error: String) -> Measurement {
 
 impl Measurer for ChildMeasurer {
     fn measure(&mut self, task: &TunableTask, decision: Option<&[usize]>) -> Measurement {
+        // One candidate in hand (a worker's job) is measured even when a stop is requested.
         let batch = [(0, decision.map(<[usize]>::to_vec))];
         let mut out = None;
-        let result = self.measure_each(std::slice::from_ref(task), &batch, &mut |_, m| {
+        let result = self.run(std::slice::from_ref(task), &batch, false, &mut |_, m| {
             out = Some(m);
             Ok(())
         });
         match (result, out) {
             (_, Some(m)) => m,
             (Err(why), None) => failed(Status::Error, why),
-            (Ok(()), None) => failed(Status::Error, "not measured: a stop was requested".into()),
+            (Ok(()), None) => failed(Status::Error, "the candidate was not measured".into()),
         }
     }
 
@@ -189,6 +190,20 @@ impl Measurer for ChildMeasurer {
         batch: &[(usize, Option<Vec<usize>>)],
         done: &mut dyn FnMut(usize, Measurement) -> Result<(), String>,
     ) -> Result<(), String> {
+        self.run(tasks, batch, true, done)
+    }
+}
+
+impl ChildMeasurer {
+    /// Measures a round, pacing its children ([`pipeline`]); with `stoppable`, a stop
+    /// request keeps the candidates not started yet from being measured.
+    fn run(
+        &mut self,
+        tasks: &[TunableTask],
+        batch: &[(usize, Option<Vec<usize>>)],
+        stoppable: bool,
+        done: &mut dyn FnMut(usize, Measurement) -> Result<(), String>,
+    ) -> Result<(), String> {
         let wanted: Vec<&TunableTask> = batch.iter().map(|(i, _)| &tasks[*i]).collect();
         self.prepare(&wanted);
         let jobs: Vec<Job> = batch
@@ -206,6 +221,7 @@ impl Measurer for ChildMeasurer {
             threads: self.threads.max(1),
             cores: self.cores,
             timeout: self.timeout,
+            stoppable,
         };
         let profile = &self.profile;
         run_round(&pacing, &jobs, &mut |i, m, phases| {

@@ -37,6 +37,9 @@ pub struct Pacing<'a> {
     pub threads: usize,
     pub cores: usize,
     pub timeout: Duration,
+    /// Whether a stop request ([`tb_tune::stop`]) keeps new children from starting (a
+    /// search's round); a worker's job in hand is measured regardless.
+    pub stoppable: bool,
 }
 
 /// One candidate of the round: its prepared task directory and decision argument.
@@ -83,7 +86,8 @@ enum State {
 }
 
 /// Measures `jobs`, handing each measurement (with its phases) to `done` as soon as it is
-/// known; a job left pending when a stop is requested is never handed over.
+/// known. Once a stop is requested no new child starts: a job not started by then is never
+/// handed over.
 pub fn run_round(
     pacing: &Pacing,
     jobs: &[Job],
@@ -95,14 +99,11 @@ pub fn run_round(
     let mut running: Vec<Option<Running>> = (0..n).map(|_| None).collect();
     let (sender, receiver): (Sender<Line>, Receiver<Line>) = channel();
     loop {
-        let stop = tb_tune::stop::requested();
-        if stop {
-            // Stop cleanly: what is timed finishes and is stored; the rest is given up.
-            for i in 0..n {
-                if matches!(state[i], State::Pending | State::Compiling | State::Ready) {
-                    state[i] = State::Finished;
-                    running[i] = None;
-                }
+        if pacing.stoppable && tb_tune::stop::requested() {
+            // Stop cleanly: no new candidate starts; those started are measured and stored
+            // (a worker's job in hand included).
+            for s in state.iter_mut().filter(|s| **s == State::Pending) {
+                *s = State::Finished;
             }
         }
         let compiling = count(&state, State::Compiling);
@@ -112,12 +113,10 @@ pub fn run_round(
         {
             let r = running[i].as_mut().expect("a ready child runs");
             r.go_at = Some(Instant::now());
-            let told = r
-                .stdin
-                .as_mut()
-                .map(|s| s.write_all(b"go\n").and_then(|_| s.flush()));
-            // A child that cannot be told has died; its end of output says how.
-            let _ = told;
+            if let Some(stdin) = r.stdin.as_mut() {
+                // A child that cannot be told has died; its end of output says how.
+                let _ = stdin.write_all(b"go\n").and_then(|_| stdin.flush());
+            }
             state[i] = State::Timing;
         }
         let busy = count(&state, State::Timing) + count(&state, State::Ready) > 0;
