@@ -495,14 +495,14 @@ fn run(args: &Args) -> Result<(), String> {
         }
         return Ok(());
     }
+    if args.cores == Some(0) {
+        return Err("--cores must be at least 1".into());
+    }
     let mut db = Database::open(&args.db)?;
     let target = host_target(args.threads);
     let exe = std::env::current_exe().map_err(|e| format!("cannot find my own executable: {e}"))?;
     let mut _local = LocalWorkers(Vec::new());
     let mut batch = args.batch.unwrap_or(4).max(1);
-    if args.cores == Some(0) {
-        return Err("--cores must be at least 1".into());
-    }
     let mut children = ChildMeasurer::new(
         exe.clone(),
         args.threads,
