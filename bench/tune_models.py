@@ -58,12 +58,18 @@ def work(summary):
 def kind_of(summary, ir):
     """The benchmark's kind of a task (conv, gemm, attention), or None for other kernels.
 
-    A contraction is a nest with reductions (`nest 64x256 r256`) whose module multiplies
-    and takes no exponential (a softmax's reductions do); batched over heads (three or more
-    spatial dimensions, the first above 1) it is attention, else a GEMM (ResNet-18's fully
-    connected layer is a matrix-vector product, `nest 1000 r512`)."""
+    A matmul the micro-kernel takes (`matmul BxMxNxK`) is attention when it is batched
+    over heads (B above 1: the scores and the context) and a GEMM otherwise (the
+    projections and the feed-forward layers). Another contraction is a nest with
+    reductions (`nest 64x256 r256`) whose module multiplies and takes no exponential (a
+    softmax's reductions do); batched over heads (three or more spatial dimensions, the
+    first above 1) it is attention, else a GEMM (ResNet-18's fully connected layer is a
+    matrix-vector product, `nest 1000 r512`)."""
     if summary.startswith("conv "):
         return "conv"
+    mm = re.fullmatch(r"matmul (\d+)x\d+x\d+x\d+", summary)
+    if mm:
+        return "attention" if int(mm.group(1)) > 1 else "gemm"
     m = re.fullmatch(r"nest ([\dx]+) r([\dx]+)", summary)
     if not m or "arith.mulf" not in ir or "math.exp" in ir:
         return None
@@ -104,12 +110,16 @@ def trials_to(c, goal):
 
 
 def tune(tb_tune, task_file, db, trials, seed, threads, random):
+    """The run's latencies in trial order, and tb-tune's line on its measurement speed
+    (`measured N trials in S s (R per minute) ...`)."""
     cmd = [tb_tune, task_file, "--trials", str(trials), "--db", db, "--seed", str(seed),
            "--threads", str(threads)]
     if random:
         cmd.append("--random")
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return curve(db)
+    err = subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                         text=True).stderr
+    speed = next((l for l in err.splitlines() if l.startswith("measured ")), "")
+    return curve(db), speed
 
 
 def score(tb_tune, train, test, threads):
@@ -159,8 +169,12 @@ def main():
                 for db in (rdb, mdb):
                     if os.path.exists(db):
                         os.remove(db)
-                r = tune(args.tb_tune, task_file, rdb, args.random_trials, args.seed, args.threads, True)
-                m = tune(args.tb_tune, task_file, mdb, args.model_trials, args.seed, args.threads, False)
+                r, r_speed = tune(args.tb_tune, task_file, rdb, args.random_trials, args.seed,
+                                  args.threads, True)
+                m, m_speed = tune(args.tb_tune, task_file, mdb, args.model_trials, args.seed,
+                                  args.threads, False)
+                for search, speed in (("random", r_speed), ("model", m_speed)):
+                    print(f"    {search}: {speed}", file=sys.stderr, flush=True)
                 dbs[model] += [rdb, mdb]
                 random_dbs[model].append(rdb)
                 ok_r = [l for l in r if l is not None]
@@ -204,7 +218,8 @@ def main():
             print(f"\nmedian over {len(medians)} held-out tasks: top-1 "
                   f"{statistics.median(s[2] for s in medians):.3f}, top-5 "
                   f"{statistics.median(s[3] for s in medians):.3f}")
-        print(f"\nwall time {time.time() - start:.0f} s")
+        print(f"\nwall time {time.time() - start:.0f} s, load average at the end "
+              f"{os.getloadavg()[0]:.1f}")
     return 0
 
 

@@ -1,36 +1,41 @@
 //! Measuring tuning candidates with the CPU backend, each in a child process.
 //!
 //! The parent (`tb-tune`) prepares each task once: its module, seeded random inputs and the
-//! interpreter's results, as files in a scratch directory. Each candidate is then measured
-//! by re-running the tool's own executable with the hidden `--measure DIR --decision D`
-//! arguments ([`measure_child`]): it compiles the candidate, checks its results against the
-//! interpreter's, times it (one warm-up run, then the median of at least 3 runs and up to
-//! 20 or 0.3 s of runs, each after a 16 MiB write that flushes the caches) and prints one
-//! JSON line. A child that dies is a `crash`, one still running at the time limit is killed
-//! and is a `timeout`, one whose results differ is `wrong`; the tuner records it and goes
-//! on.
+//! interpreter's results, as files in a scratch directory (the tasks of a round are prepared
+//! side by side, one per core). Each candidate is then measured by re-running the tool's
+//! own executable with the hidden `--measure DIR --decision D` arguments ([`child`]): it
+//! compiles the candidate, waits for its turn, checks its results against the
+//! interpreter's, times it and prints one JSON line. While one candidate is timed the next
+//! ones compile on the cores the timing leaves free ([`pipeline`]). A child that dies is a
+//! `crash`, one still running at the time limit is killed and is a `timeout`, one whose
+//! results differ is `wrong`; the tuner records it and goes on.
 //!
 //! For tests, the environment variable `TB_TUNE_FAULT=crash:TEXT` (or `hang:TEXT`) makes a
 //! child abort (or never finish) when the candidate's description contains `TEXT` (an
 //! empty `TEXT` matches every candidate, the heuristic included).
 
-use std::collections::HashMap;
-use std::io::Read;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+pub mod child;
+pub mod phases;
+pub mod pipeline;
+pub mod reference;
 
-use tb_backends::cpu::{CompileOptions, CompiledModule};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::time::Duration;
+
 use tb_interpreter::check::random_arguments;
 use tb_interpreter::exec::Interpreter;
-use tb_interpreter::{Tensor, read_npy, write_npy};
-use tb_passes::schedule::Target;
+use tb_interpreter::{Tensor, write_npy};
 use tb_tune::search::{Measurement, Measurer, RecordSink};
-use tb_tune::space::{Space, TunableTask};
+use tb_tune::space::TunableTask;
 use tb_tune::task::{TASK_FUNCTION, parse_module};
 use tb_tune::{Database, Record, Status};
 
-use crate::compare::compare;
+pub use child::measure_child;
+use phases::Phases;
+use pipeline::{Job, Pacing, run_round};
 
 /// The environment variable of the test-only fault hook.
 pub const FAULT_VAR: &str = "TB_TUNE_FAULT";
@@ -40,8 +45,19 @@ pub struct ChildMeasurer {
     pub exe: PathBuf,
     pub threads: usize,
     pub timeout: Duration,
+    /// Cores the measurement may use: the timed candidate's threads and the compiling
+    /// children together stay within them (default: this machine's).
+    pub cores: usize,
+    /// The phases of every candidate measured so far, in the order they finished (shared,
+    /// so the tool can report them after the measurer is handed to the search).
+    pub profile: Rc<RefCell<Vec<Phases>>>,
     scratch: tempfile::TempDir,
     prepared: HashMap<String, Result<PathBuf, String>>,
+}
+
+/// The cores this process may run on.
+pub fn available_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 impl ChildMeasurer {
@@ -50,36 +66,77 @@ impl ChildMeasurer {
             exe,
             threads,
             timeout,
+            cores: available_cores(),
+            profile: Rc::default(),
             scratch: tempfile::tempdir()
                 .map_err(|e| format!("cannot create a scratch directory: {e}"))?,
             prepared: HashMap::new(),
         })
     }
 
-    fn prepare(&mut self, task: &TunableTask) -> Result<PathBuf, String> {
-        let dir = self.scratch.path().join(&task.task.key);
-        let result = self
-            .prepared
-            .entry(task.task.key.clone())
-            .or_insert_with(|| prepare_task(&dir, &task.task.ir));
-        result.clone()
+    /// Prepares the tasks of `wanted` not prepared yet, side by side on up to `cores`
+    /// threads (the interpreter's reference run is the slow part).
+    fn prepare(&mut self, wanted: &[&TunableTask]) {
+        let mut todo: Vec<(&TunableTask, PathBuf)> = Vec::new();
+        for task in wanted {
+            let key = &task.task.key;
+            if !self.prepared.contains_key(key) && !todo.iter().any(|(t, _)| &t.task.key == key) {
+                todo.push((task, self.scratch.path().join(key)));
+            }
+        }
+        let workers = self.cores.max(1).min(todo.len().max(1));
+        let results: Vec<(String, Result<PathBuf, String>)> = std::thread::scope(|scope| {
+            let chunks: Vec<Vec<(&TunableTask, PathBuf)>> = (0..workers)
+                .map(|w| todo.iter().skip(w).step_by(workers).cloned().collect())
+                .collect();
+            let handles: Vec<_> = chunks
+                .into_iter()
+                .map(|chunk| {
+                    scope.spawn(move || {
+                        chunk
+                            .into_iter()
+                            .map(|(t, dir)| (t.task.key.clone(), prepare_task(&dir, &t.task.ir)))
+                            .collect::<Vec<_>>()
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .flat_map(|h| h.join().expect("preparing a task does not panic"))
+                .collect()
+        });
+        self.prepared.extend(results);
     }
 }
 
 /// Writes `DIR/task.mlir`, `DIR/in<i>.npy` (seeded random inputs) and `DIR/out<i>.npy`
-/// (the interpreter's results).
+/// (the interpreter's results; on a sample of the elements for a large task, which
+/// `DIR/sampled` then marks: see [`reference`]).
 fn prepare_task(dir: &Path, ir: &str) -> Result<PathBuf, String> {
     std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
     std::fs::write(dir.join("task.mlir"), ir).map_err(|e| e.to_string())?;
-    let (ctx, module) = parse_module(ir)?;
-    let mut interp = Interpreter::new(&ctx, module);
-    let func = interp
-        .function(TASK_FUNCTION)
-        .ok_or("the task module has no @task")?;
-    let inputs = random_arguments(&ctx, func, 7)?;
-    let outputs = interp
-        .run_function(TASK_FUNCTION, &inputs)
-        .map_err(|d| format!("the interpreter fails on the task: {}", d.message))?;
+    let run = |sample: bool| -> Result<(Vec<Tensor>, Vec<Tensor>, bool), String> {
+        let (mut ctx, module) = parse_module(ir)?;
+        let sampled =
+            sample && reference::sample_iterations(&mut ctx, module, reference::SAMPLE_BUDGET);
+        let mut interp = Interpreter::new(&ctx, module);
+        let func = interp
+            .function(TASK_FUNCTION)
+            .ok_or("the task module has no @task")?;
+        let inputs = random_arguments(&ctx, func, 7)?;
+        let outputs = interp
+            .run_function(TASK_FUNCTION, &inputs)
+            .map_err(|d| format!("the interpreter fails on the task: {}", d.message))?;
+        Ok((inputs, outputs, sampled))
+    };
+    let (mut inputs, mut outputs, mut sampled) = run(true)?;
+    // Unwritten elements of a sampled result are told apart by their NaN poison only.
+    if sampled && outputs.iter().any(|t| !t.dtype().is_float()) {
+        (inputs, outputs, sampled) = run(false)?;
+    }
+    if sampled {
+        std::fs::write(dir.join(reference::SAMPLED_MARK), "").map_err(|e| e.to_string())?;
+    }
     for (i, t) in inputs.iter().enumerate() {
         write_npy(dir.join(format!("in{i}.npy")), t).map_err(|e| e.to_string())?;
     }
@@ -89,7 +146,7 @@ fn prepare_task(dir: &Path, ir: &str) -> Result<PathBuf, String> {
     Ok(dir.to_path_buf())
 }
 
-fn failed(status: Status, error: String) -> Measurement {
+pub(crate) fn failed(status: Status, error: String) -> Measurement {
     Measurement {
         status,
         latency_s: None,
@@ -100,92 +157,82 @@ fn failed(status: Status, error: String) -> Measurement {
 
 impl Measurer for ChildMeasurer {
     fn measure(&mut self, task: &TunableTask, decision: Option<&[usize]>) -> Measurement {
-        let dir = match self.prepare(task) {
-            Ok(dir) => dir,
-            Err(why) => return failed(Status::Error, why),
-        };
-        let decision_arg = match decision {
-            Some(d) => serde_json::to_string(d).expect("indices serialize"),
-            None => "default".into(),
-        };
-        use std::os::unix::process::CommandExt;
-        let child = Command::new(&self.exe)
-            // Its own process group: a Ctrl-C at the terminal stops the tuner cleanly
-            // (after this measurement) instead of killing the measurement as a crash.
-            .process_group(0)
-            .arg("--measure")
-            .arg(&dir)
-            .arg("--decision")
-            .arg(&decision_arg)
-            .arg("--threads")
-            .arg(self.threads.to_string())
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn();
-        let mut child = match child {
-            Ok(c) => c,
-            Err(e) => {
-                return failed(
-                    Status::Error,
-                    format!("cannot start the measuring process: {e}"),
-                );
-            }
-        };
-        let start = Instant::now();
-        let status = loop {
-            match child.try_wait() {
-                Ok(Some(status)) => break status,
-                Ok(None) if start.elapsed() > self.timeout => {
-                    let _ = child.kill();
-                    let _ = child.wait();
-                    return failed(
-                        Status::Timeout,
-                        format!("killed after {:.1} s", self.timeout.as_secs_f64()),
-                    );
-                }
-                Ok(None) => std::thread::sleep(Duration::from_millis(5)),
-                Err(e) => {
-                    return failed(
-                        Status::Error,
-                        format!("cannot wait for the measuring process: {e}"),
-                    );
-                }
-            }
-        };
-        let mut stdout = String::new();
-        let mut stderr = String::new();
-        if let Some(mut s) = child.stdout.take() {
-            let _ = s.read_to_string(&mut stdout);
+        // One candidate in hand (a worker's job) is measured even when a stop is requested.
+        let batch = [(0, decision.map(<[usize]>::to_vec))];
+        let mut out = None;
+        let result = self.run(std::slice::from_ref(task), &batch, false, &mut |_, m| {
+            out = Some(m);
+            Ok(())
+        });
+        match (result, out) {
+            (_, Some(m)) => m,
+            (Err(why), None) => failed(Status::Error, why),
+            (Ok(()), None) => failed(Status::Error, "the candidate was not measured".into()),
         }
-        if let Some(mut s) = child.stderr.take() {
-            let _ = s.read_to_string(&mut stderr);
-        }
-        if !status.success() {
-            use std::os::unix::process::ExitStatusExt;
-            if let Some(signal) = status.signal() {
-                return failed(
-                    Status::Crash,
-                    format!("the measuring process died of signal {signal}"),
-                );
-            }
-            let last = stderr.lines().last().unwrap_or("").to_string();
-            return failed(
-                Status::Error,
-                format!("the measuring process failed: {last}"),
-            );
-        }
-        parse_child_output(&stdout)
+    }
+
+    fn measure_batch(
+        &mut self,
+        tasks: &[TunableTask],
+        batch: &[(usize, Option<Vec<usize>>)],
+    ) -> Result<Vec<Option<Measurement>>, String> {
+        let mut out = vec![None; batch.len()];
+        self.measure_each(tasks, batch, &mut |i, m| {
+            out[i] = Some(m);
+            Ok(())
+        })?;
+        Ok(out)
+    }
+
+    fn measure_each(
+        &mut self,
+        tasks: &[TunableTask],
+        batch: &[(usize, Option<Vec<usize>>)],
+        done: &mut dyn FnMut(usize, Measurement) -> Result<(), String>,
+    ) -> Result<(), String> {
+        self.run(tasks, batch, true, done)
     }
 }
 
-fn parse_child_output(stdout: &str) -> Measurement {
-    let Some(line) = stdout.lines().rev().find(|l| l.starts_with('{')) else {
-        return failed(
-            Status::Error,
-            "the measuring process printed no result".into(),
-        );
-    };
+impl ChildMeasurer {
+    /// Measures a round, pacing its children ([`pipeline`]); with `stoppable`, a stop
+    /// request keeps the candidates not started yet from being measured.
+    fn run(
+        &mut self,
+        tasks: &[TunableTask],
+        batch: &[(usize, Option<Vec<usize>>)],
+        stoppable: bool,
+        done: &mut dyn FnMut(usize, Measurement) -> Result<(), String>,
+    ) -> Result<(), String> {
+        let wanted: Vec<&TunableTask> = batch.iter().map(|(i, _)| &tasks[*i]).collect();
+        self.prepare(&wanted);
+        let jobs: Vec<Job> = batch
+            .iter()
+            .map(|(i, decision)| Job {
+                dir: self.prepared[&tasks[*i].task.key].clone(),
+                decision: match decision {
+                    Some(d) => serde_json::to_string(d).expect("indices serialize"),
+                    None => "default".into(),
+                },
+            })
+            .collect();
+        let pacing = Pacing {
+            exe: &self.exe,
+            threads: self.threads.max(1),
+            cores: self.cores,
+            timeout: self.timeout,
+            stoppable,
+        };
+        let profile = &self.profile;
+        run_round(&pacing, &jobs, &mut |i, m, phases| {
+            profile.borrow_mut().push(phases);
+            done(i, m)
+        })
+    }
+}
+
+/// The measurement in a child's JSON line.
+pub(crate) fn parse_child_output(line: &str) -> Measurement {
     let value: serde_json::Value = match serde_json::from_str(line) {
         Ok(v) => v,
         Err(e) => return failed(Status::Error, format!("unreadable measurement: {e}")),
@@ -203,123 +250,6 @@ fn parse_child_output(stdout: &str) -> Measurement {
             .unwrap_or_default(),
         error: value["error"].as_str().map(str::to_owned),
     }
-}
-
-/// The child's side: measures one candidate of the task prepared in `dir` and prints
-/// its measurement as one JSON line.
-pub fn measure_child(dir: &Path, decision: &str, threads: usize) -> String {
-    let m = match measure_here(dir, decision, threads) {
-        Ok(m) => m,
-        Err((status, why)) => failed(status, why),
-    };
-    serde_json::json!({
-        "status": m.status.as_str(),
-        "latency_s": m.latency_s,
-        "runs_s": m.runs_s,
-        "error": m.error,
-    })
-    .to_string()
-}
-
-fn fault_hook(description: &str) {
-    let Ok(fault) = std::env::var(FAULT_VAR) else {
-        return;
-    };
-    let (kind, text) = fault.split_once(':').unwrap_or((fault.as_str(), ""));
-    if !description.contains(text) {
-        return;
-    }
-    match kind {
-        "crash" => std::process::abort(),
-        "hang" => loop {
-            std::thread::sleep(Duration::from_secs(1));
-        },
-        _ => {}
-    }
-}
-
-fn measure_here(
-    dir: &Path,
-    decision: &str,
-    threads: usize,
-) -> Result<Measurement, (Status, String)> {
-    let error = |e: String| (Status::Error, e);
-    let ir = std::fs::read_to_string(dir.join("task.mlir")).map_err(|e| error(e.to_string()))?;
-    let read_all = |prefix: &str| -> Result<Vec<Tensor>, (Status, String)> {
-        let mut out = Vec::new();
-        while let Ok(t) = read_npy(dir.join(format!("{prefix}{}.npy", out.len()))) {
-            out.push(t);
-        }
-        Ok(out)
-    };
-    let inputs = read_all("in")?;
-    let expected = read_all("out")?;
-    let task = tb_tune::Task {
-        key: String::new(),
-        ir: ir.clone(),
-        weight: 1,
-        origin: String::new(),
-    };
-    let (space, _) = Space::of(&task, &Target::host()).map_err(error)?;
-    let decision: Option<Vec<usize>> = if decision == "default" {
-        None
-    } else {
-        Some(serde_json::from_str(decision).map_err(|e| error(format!("bad --decision: {e}")))?)
-    };
-    let description = decision
-        .as_ref()
-        .map_or("heuristic".to_string(), |d| space.describe(d));
-    fault_hook(&description);
-    let (mut ctx, module) = parse_module(&ir).map_err(error)?;
-    space
-        .lower(&mut ctx, module, decision.as_deref())
-        .map_err(|e| error(format!("does not lower: {e}")))?;
-    let options = CompileOptions {
-        threads: (threads > 1).then_some(threads),
-        ..CompileOptions::default()
-    };
-    let compiled = CompiledModule::compile(&ctx, module, &options)
-        .map_err(|d| error(format!("does not compile: {}", d.message)))?;
-    let mut call = compiled
-        .prepare(TASK_FUNCTION, &inputs)
-        .map_err(|e| error(e.to_string()))?;
-    call.run().map_err(|e| error(e.to_string()))?;
-    let outputs = call.outputs().map_err(|e| error(e.to_string()))?;
-    if outputs.len() != expected.len() {
-        return Err((Status::Wrong, "a different number of results".into()));
-    }
-    for (i, (actual, reference)) in outputs.iter().zip(&expected).enumerate() {
-        let c = compare(actual, reference, 1e-3, 1e-4)
-            .map_err(|e| (Status::Wrong, format!("result {i} {e}")))?;
-        if let Some((index, a, e)) = c.first_mismatch {
-            return Err((
-                Status::Wrong,
-                format!("result {i} differs from the interpreter's at {index}: {a} vs {e}"),
-            ));
-        }
-    }
-    call.run().map_err(|e| error(e.to_string()))?;
-    let mut flush = vec![0u8; 16 << 20];
-    let mut runs = Vec::new();
-    let budget = Instant::now();
-    while runs.len() < 3 || (runs.len() < 20 && budget.elapsed() < Duration::from_millis(300)) {
-        for (i, b) in flush.iter_mut().enumerate() {
-            *b = b.wrapping_add(i as u8);
-        }
-        std::hint::black_box(&flush);
-        let start = Instant::now();
-        call.run().map_err(|e| error(e.to_string()))?;
-        runs.push(start.elapsed().as_secs_f64());
-    }
-    let mut sorted = runs.clone();
-    sorted.sort_by(f64::total_cmp);
-    let median = sorted[sorted.len() / 2];
-    Ok(Measurement {
-        status: Status::Ok,
-        latency_s: Some(median),
-        runs_s: runs,
-        error: None,
-    })
 }
 
 /// Records go to the database, one transaction each.
@@ -364,4 +294,55 @@ pub fn apply_database(
             )
         })
         .collect())
+}
+
+/// The sampled decisions of `task`'s space that the lowering refuses: `samples` random
+/// decisions and as many mutations and crossovers of them, each applied with the rest of
+/// the CPU pipeline and, with `compile`, compiled by the CPU backend. Returns each refused
+/// decision's description and the reason.
+pub fn refused_decisions(
+    task: &TunableTask,
+    samples: usize,
+    seed: u64,
+    compile: bool,
+) -> Vec<(String, String)> {
+    let space = &task.space;
+    let mut rng = tb_passes::schedule::Rng::seeded(seed);
+    let mut decisions: Vec<Vec<usize>> = Vec::new();
+    for _ in 0..samples {
+        let Some(d) = space.sample(&mut rng) else {
+            break;
+        };
+        if let Some(m) = space.mutate(&d, &mut rng) {
+            decisions.push(m);
+        }
+        if let Some(e) = space.sample(&mut rng)
+            && let Some(c) = space.crossover(&d, &e, &mut rng)
+        {
+            decisions.push(c);
+        }
+        decisions.push(d);
+    }
+    decisions.sort();
+    decisions.dedup();
+    let mut refused = Vec::new();
+    for d in decisions {
+        let lowered = parse_module(&task.task.ir).and_then(|(mut ctx, module)| {
+            space.lower(&mut ctx, module, Some(&d))?;
+            tb_ir::verifier::verify(&ctx, module).map_err(|d| d.message)?;
+            if compile {
+                tb_backends::cpu::CompiledModule::compile(
+                    &ctx,
+                    module,
+                    &tb_backends::cpu::CompileOptions::default(),
+                )
+                .map_err(|e| e.message)?;
+            }
+            Ok(())
+        });
+        if let Err(why) = lowered {
+            refused.push((space.describe(&d), why));
+        }
+    }
+    refused
 }

@@ -12,8 +12,11 @@
 //! and random samples, then generations of mutation and crossover of valid decisions, each
 //! scored by the ranker) proposes its best unmeasured decisions; each slot is a random
 //! sample instead with probability epsilon. Until the ranker is trained, and with
-//! `random`, every candidate is a random sample. The ranker retrains on every successful
-//! record of the target after each round.
+//! `random`, every candidate is a random sample. A candidate is proposed only if no
+//! measured or proposed one spells the same schedule and the lowering accepts it
+//! ([`TunableTask::lowers`]), so no trial is spent twice on one program or on a decision
+//! that cannot compile. The ranker retrains on every successful record of the target
+//! after each round.
 
 use std::collections::{HashMap, HashSet};
 
@@ -57,6 +60,25 @@ pub trait Measurer {
             }
         }
         Ok(out)
+    }
+
+    /// Measures a round like [`Measurer::measure_batch`], handing each measurement to
+    /// `done` with its index in `batch` as soon as it is known, so it is stored before the
+    /// rest of the round is measured. A candidate never handed over was left unmeasured
+    /// because a stop was requested. By default the round is measured by `measure_batch`
+    /// and handed over in order.
+    fn measure_each(
+        &mut self,
+        tasks: &[TunableTask],
+        batch: &[(usize, Option<Vec<usize>>)],
+        done: &mut dyn FnMut(usize, Measurement) -> Result<(), String>,
+    ) -> Result<(), String> {
+        for (i, m) in self.measure_batch(tasks, batch)?.into_iter().enumerate() {
+            if let Some(m) = m {
+                done(i, m)?;
+            }
+        }
+        Ok(())
     }
 }
 
@@ -204,19 +226,23 @@ fn propose(
     cache: &mut FeatureCache,
 ) -> Vec<Vec<usize>> {
     let space = &task.space;
-    let seen: HashSet<&Vec<usize>> = measured.iter().map(|(d, _)| d).collect();
+    // Decisions that spell the same schedule (a tile level equal to the extent is no tile,
+    // whichever level it is at) compile to the same code: measured once, by description.
+    let seen: HashSet<String> = measured.iter().map(|(d, _)| space.describe(d)).collect();
     let mut out: Vec<Vec<usize>> = Vec::new();
-    let random_one = |rng: &mut Rng, out: &Vec<Vec<usize>>| {
-        (0..20).find_map(|_| {
-            space
-                .sample(rng)
-                .filter(|d| !seen.contains(d) && !out.contains(d))
-        })
+    let mut taken: HashSet<String> = HashSet::new();
+    // Whether `d` is new and lowers; if so it is taken.
+    let mut take = |d: &Vec<usize>| {
+        let description = space.describe(d);
+        !seen.contains(&description) && task.lowers(d).is_ok() && taken.insert(description)
+    };
+    let random_one = |rng: &mut Rng, take: &mut dyn FnMut(&Vec<usize>) -> bool| {
+        (0..20).find_map(|_| space.sample(rng).filter(|d| take(d)))
     };
     let ranker = ranker.filter(|_| !options.random);
     let Some(ranker) = ranker else {
         while out.len() < count {
-            match random_one(rng, &out) {
+            match random_one(rng, &mut take) {
                 Some(d) => out.push(d),
                 None => break,
             }
@@ -278,17 +304,14 @@ fn propose(
     }
     let mut ranked: Vec<(Vec<usize>, f64)> = pool.into_iter().collect();
     ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-    let mut best = ranked
-        .into_iter()
-        .map(|(d, _)| d)
-        .filter(|d| !seen.contains(d));
+    let mut best = ranked.into_iter().map(|(d, _)| d);
     while out.len() < count {
         let next = if random_f64(rng) < options.epsilon {
-            random_one(rng, &out)
+            random_one(rng, &mut take)
         } else {
-            best.by_ref().find(|d| !out.contains(d))
+            best.by_ref().find(|d| take(d))
         };
-        match next.or_else(|| random_one(rng, &out)) {
+        match next.or_else(|| random_one(rng, &mut take)) {
             Some(d) => out.push(d),
             None => break,
         }
@@ -400,24 +423,22 @@ pub fn tune(
         .take(options.trials)
         .map(|&i| (i, None))
         .collect();
-    let mut stopped = false;
-    let measured_now = measurer.measure_batch(tasks, &heuristics)?;
-    for ((i, decision), m) in heuristics.into_iter().zip(measured_now) {
-        let Some(m) = m else {
-            stopped = true;
-            continue;
-        };
+    let mut delivered = 0;
+    measurer.measure_each(tasks, &heuristics, &mut |j, m| {
+        delivered += 1;
+        let (i, decision) = &heuristics[j];
         run(
-            i,
-            decision,
+            *i,
+            decision.clone(),
             m,
             &mut trial,
             &mut progress,
             &mut records,
             &mut measured,
             &mut curve,
-        )?;
-    }
+        )
+    })?;
+    let mut stopped = delivered < heuristics.len();
     let mut ranker: Option<Box<dyn CostModel>> = None;
     let mut exhausted: HashSet<usize> = HashSet::new();
     while trial < options.trials && !stopped {
@@ -448,23 +469,22 @@ pub fn tune(
         }
         let batch: Vec<(usize, Option<Vec<usize>>)> =
             proposals.into_iter().map(|d| (i, Some(d))).collect();
-        let measured_now = measurer.measure_batch(tasks, &batch)?;
-        for ((i, decision), m) in batch.into_iter().zip(measured_now) {
-            let Some(m) = m else {
-                stopped = true;
-                continue;
-            };
+        let mut delivered = 0;
+        measurer.measure_each(tasks, &batch, &mut |j, m| {
+            delivered += 1;
+            let (i, decision) = &batch[j];
             run(
-                i,
-                decision,
+                *i,
+                decision.clone(),
                 m,
                 &mut trial,
                 &mut progress,
                 &mut records,
                 &mut measured,
                 &mut curve,
-            )?;
-        }
+            )
+        })?;
+        stopped = delivered < batch.len();
         let best = progress[i].best_latency.unwrap_or(f64::INFINITY);
         progress[i].history.push(best);
         if !options.random {

@@ -262,6 +262,16 @@ pub struct TunableTask {
     pub summary: String,
 }
 
+impl TunableTask {
+    /// Whether the lowering accepts `decision`: it is applied, with the rest of the CPU
+    /// pipeline, to a fresh copy of the task, as the measuring process will before it
+    /// compiles; a decision refused here is never worth a trial.
+    pub fn lowers(&self, decision: &[usize]) -> Result<(), String> {
+        let (mut ctx, module) = parse_module(&self.task.ir)?;
+        self.space.lower(&mut ctx, module, Some(decision))
+    }
+}
+
 impl Space {
     /// The space of `task` on `target`: a matmul's micro-kernel parameters when the
     /// micro-kernel rewrites its nest, else its schedule knobs when `loop-apply-schedule`

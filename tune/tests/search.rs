@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{MODEL, model_tasks, target_key};
+use common::{KINDS, MODEL, model_tasks, target_key};
 use tb_tune::search::{Measurement, Measurer, RecordSink, SearchOptions, held_out_scores, tune};
 use tb_tune::space::{Space, TunableTask};
 use tb_tune::{Record, Status};
@@ -215,4 +215,58 @@ fn held_out_scores_need_records_to_train_on() {
         held_out_scores(train, &train_records, test, &[]).unwrap(),
         vec![]
     );
+}
+
+/// Every candidate costs the same, so only the search's own choices are tested.
+struct Flat;
+
+impl Measurer for Flat {
+    fn measure(&mut self, _: &TunableTask, _: Option<&[usize]>) -> Measurement {
+        Measurement {
+            status: Status::Ok,
+            latency_s: Some(1e-3),
+            runs_s: vec![1e-3],
+            error: None,
+        }
+    }
+}
+
+/// Decisions that spell one schedule (a tile level equal to the extent is no tile at
+/// whichever level) compile to the same code: a search measures each schedule once.
+#[test]
+fn no_two_trials_of_a_task_spell_the_same_schedule() {
+    // The two smallest spaces, where equal schedules are most often drawn.
+    let mut tasks: Vec<TunableTask> = model_tasks(KINDS)
+        .into_iter()
+        .filter(|t| matches!(t.space, Space::Schedule(_)))
+        .collect();
+    tasks.sort_by_key(|t| t.space.knob_sizes().iter().product::<usize>());
+    tasks.truncate(2);
+    for random in [true, false] {
+        let mut sink = Collect::default();
+        let options = SearchOptions {
+            trials: 60,
+            random,
+            ..SearchOptions::default()
+        };
+        tune(
+            &tasks,
+            &target_key("test", 1),
+            &[],
+            &mut Flat,
+            &mut sink,
+            &options,
+            &mut |_| {},
+        )
+        .unwrap();
+        assert_eq!(sink.0.len(), 60);
+        let mut seen = std::collections::HashSet::new();
+        for r in &sink.0 {
+            assert!(
+                seen.insert((r.task_key.clone(), r.description.clone())),
+                "{} measured twice (random: {random})",
+                r.description
+            );
+        }
+    }
 }

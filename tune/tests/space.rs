@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{CONV, MODEL, model_tasks};
+use common::{CONV, KINDS, MODEL, model_tasks};
 use tb_passes::schedule::Rng;
 use tb_tune::space::Space;
 use tb_tune::task::parse_module;
@@ -152,4 +152,50 @@ fn a_convolution_decision_lowers_to_its_micro_kernel() {
         assert!(text.contains("loop.fma"), "{}", t.space.describe(&d));
         assert_eq!(t.space.tokens(&d).len(), 5);
     }
+}
+
+/// Every sampled decision of every space, its mutations and crossovers included, is one
+/// the lowering accepts: the passes never refuse what a space offers.
+#[test]
+fn sampled_decisions_of_every_space_lower() {
+    let tasks: Vec<tb_tune::TunableTask> = [MODEL, CONV, KINDS]
+        .into_iter()
+        .flat_map(model_tasks)
+        .filter(|t| t.space.is_tunable())
+        .collect();
+    let kinds: std::collections::HashSet<&str> = tasks.iter().map(|t| t.space.kind()).collect();
+    assert_eq!(kinds.len(), 3, "{kinds:?}");
+    let mut rng = Rng::seeded(13);
+    for t in &tasks {
+        for _ in 0..12 {
+            let d = t.space.sample(&mut rng).expect("a sample");
+            let mut candidates = vec![d.clone()];
+            candidates.extend(t.space.mutate(&d, &mut rng));
+            let e = t.space.sample(&mut rng).expect("a sample");
+            candidates.extend(t.space.crossover(&d, &e, &mut rng));
+            for c in candidates {
+                if let Err(why) = t.lowers(&c) {
+                    panic!(
+                        "{} {}: {} is refused: {why}",
+                        t.task.key,
+                        t.summary,
+                        t.space.describe(&c)
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_decision_the_passes_refuse_does_not_lower() {
+    let t = model_tasks(KINDS)
+        .into_iter()
+        .find(|t| matches!(t.space, Space::Schedule(_)))
+        .expect("a scheduled nest");
+    let sizes = t.space.knob_sizes();
+    // One knob too many: no pass is ever run on it.
+    let mut d = vec![0; sizes.len()];
+    d.push(0);
+    assert!(t.lowers(&d).is_err());
 }

@@ -25,7 +25,9 @@ use clap::Parser;
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 use tb_passes::schedule::Target;
 use tb_tools::load::{load_mlir, load_onnx, parse_input_shapes};
-use tb_tools::tuning::{ChildMeasurer, DatabaseSink, host_target, measure_child};
+use tb_tools::tuning::{
+    ChildMeasurer, DatabaseSink, host_target, measure_child, refused_decisions,
+};
 use tb_tune::Database;
 use tb_tune::coordinator::{FleetTarget, QueueMeasurer, resolve_targets};
 use tb_tune::search::{SearchOptions, SearchResult, tune};
@@ -75,6 +77,11 @@ struct Args {
     /// Threads the kernels run on (part of the target: records answer for this count only).
     #[arg(long, default_value_t = 1)]
     threads: usize,
+    /// Cores the measurement may use: the next candidates compile while one is timed, on
+    /// the cores its threads leave free (default: this machine's; with as many as
+    /// `--threads`, compiling and timing take turns).
+    #[arg(long, value_name = "N")]
+    cores: Option<usize>,
     /// Random search instead of the model-guided one.
     #[arg(long)]
     random: bool,
@@ -102,6 +109,14 @@ struct Args {
     /// is a model `tb-tune` tunes on its own).
     #[arg(long = "dump-tasks", value_name = "DIR", requires = "list_tasks")]
     dump_tasks: Option<PathBuf>,
+    /// With --list-tasks: apply N random decisions of each task's space (and a mutation
+    /// and a crossover of each) with the rest of the CPU pipeline, report every one the
+    /// lowering refuses, and fail if any is.
+    #[arg(long = "check-spaces", value_name = "N", requires = "list_tasks")]
+    check_spaces: Option<usize>,
+    /// With --check-spaces: also compile each decision with the CPU backend.
+    #[arg(long = "check-compile", requires = "check_spaces")]
+    check_compile: bool,
     /// Write every record of the database as JSON lines to FILE, and exit.
     #[arg(long, value_name = "FILE.jsonl")]
     export: Option<PathBuf>,
@@ -200,7 +215,7 @@ fn main() -> ExitCode {
         _ => {
             let args = Args::parse();
             if let Some(dir) = &args.measure {
-                println!("{}", measure_child(dir, &args.decision, args.threads));
+                measure_child(dir, &args.decision, args.threads);
                 return ExitCode::SUCCESS;
             }
             run(&args)
@@ -494,6 +509,9 @@ fn run(args: &Args) -> Result<(), String> {
                     .map_err(|e| format!("cannot write '{}': {e}", path.display()))?;
             }
         }
+        if let Some(samples) = args.check_spaces {
+            return check_spaces(&tunable, samples, args.seed, args.check_compile);
+        }
         return Ok(());
     }
     if args.workers.is_none() && args.target.iter().any(|t| t != "auto") {
@@ -501,6 +519,9 @@ fn run(args: &Args) -> Result<(), String> {
             "--target {}: measuring here is for this machine only; with --workers (PostgreSQL) jobs are queued for the workers of other targets",
             args.target.join(" ")
         ));
+    }
+    if args.cores == Some(0) {
+        return Err("--cores must be at least 1".into());
     }
     let mut db = Database::open(&args.db)?;
     if let Some(spec) = &args.workers {
@@ -511,6 +532,12 @@ fn run(args: &Args) -> Result<(), String> {
     let batch = args.batch.unwrap_or(4).max(1);
     let mut measurer =
         ChildMeasurer::new(exe, args.threads, Duration::from_secs_f64(args.timeout))?;
+    if let Some(cores) = args.cores {
+        measurer.cores = cores;
+    }
+    let profile = measurer.profile.clone();
+    let cores_used = measurer.cores;
+    let started = std::time::Instant::now();
     let options = search_options(args, batch)?;
     let result = tune_target(
         args,
@@ -525,6 +552,17 @@ fn run(args: &Args) -> Result<(), String> {
         &MultiProgress::new(),
     )?;
     print_summary(&tunable, &result);
+    let profile = profile.borrow();
+    if !profile.is_empty() {
+        let seconds = started.elapsed().as_secs_f64();
+        eprintln!(
+            "measured {} trials in {seconds:.1} s ({:.1} per minute) on {} cores; per trial (medians): {}",
+            profile.len(),
+            profile.len() as f64 * 60.0 / seconds,
+            cores_used,
+            tb_tools::tuning::phases::median_line(&profile)
+        );
+    }
     Ok(())
 }
 
@@ -729,6 +767,33 @@ fn coordinate(
         }
     }
     first_error.map_or(Ok(()), Err)
+}
+
+/// `--check-spaces`: every task's sampled decisions go through the lowering.
+fn check_spaces(
+    tunable: &[TunableTask],
+    samples: usize,
+    seed: u64,
+    compile: bool,
+) -> Result<(), String> {
+    let mut refused = 0;
+    for t in tunable.iter().filter(|t| t.space.is_tunable()) {
+        for (description, why) in refused_decisions(t, samples, seed, compile) {
+            println!(
+                "refused: {} {}: {description}: {why}",
+                t.task.key, t.summary
+            );
+            refused += 1;
+        }
+    }
+    let checked = tunable.iter().filter(|t| t.space.is_tunable()).count();
+    if refused > 0 {
+        return Err(format!(
+            "{refused} sampled decisions of {checked} spaces are refused by the lowering"
+        ));
+    }
+    println!("checked {checked} spaces: no sampled decision is refused");
+    Ok(())
 }
 
 #[allow(clippy::too_many_arguments)]

@@ -39,6 +39,21 @@ pub const CONV: &str = r#"
 }) : () -> ()
 "#;
 
+/// One kernel of each kind the CPU pipeline leaves to `#loop.schedule` (a pooling window,
+/// a global average, a layer normalization's and a softmax's reductions, elementwise nests)
+/// and a matmul: every space kind but the convolution's.
+pub const KINDS: &str = r#"
+"func.func"() <{function_type = (tensor<1x8x12x12xf32>, tensor<6x40xf32>, tensor<40xf32>, tensor<40xf32>, tensor<40x20xf32>) -> (tensor<1x8x6x6xf32>, tensor<1x8x1x1xf32>, tensor<6x40xf32>, tensor<6x20xf32>), sym_name = "kinds"}> ({
+^bb0(%x: tensor<1x8x12x12xf32>, %y: tensor<6x40xf32>, %s: tensor<40xf32>, %b: tensor<40xf32>, %w: tensor<40x20xf32>):
+  %0 = "graph.max_pool"(%x) <{auto_pad = "NOTSET", ceil_mode = false, kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, storage_order = 0 : i64, strides = array<i64: 2, 2>}> : (tensor<1x8x12x12xf32>) -> tensor<1x8x6x6xf32>
+  %1 = "graph.global_average_pool"(%x) : (tensor<1x8x12x12xf32>) -> tensor<1x8x1x1xf32>
+  %2 = "graph.layer_normalization"(%y, %s, %b) <{axis = -1 : i64, epsilon = 9.99999974E-6 : f32, stash_type = 1 : i64}> : (tensor<6x40xf32>, tensor<40xf32>, tensor<40xf32>) -> tensor<6x40xf32>
+  %3 = "graph.softmax"(%2) <{axis = -1 : i64}> : (tensor<6x40xf32>) -> tensor<6x40xf32>
+  %4 = "graph.matmul"(%3, %w) : (tensor<6x40xf32>, tensor<40x20xf32>) -> tensor<6x20xf32>
+  "func.return"(%0, %1, %3, %4) : (tensor<1x8x6x6xf32>, tensor<1x8x1x1xf32>, tensor<6x40xf32>, tensor<6x20xf32>) -> ()
+}) : () -> ()
+"#;
+
 pub fn model_tasks(text: &str) -> Vec<TunableTask> {
     let (mut ctx, module) = parse_module(text).expect("the model parses");
     run_pipeline(&mut ctx, module, FRONT_PIPELINE).expect("the model lowers");
