@@ -2,30 +2,16 @@
 //! interpreter on random inputs, before and after the pass), on the lit cases and on the
 //! scheduled loop nests of layer norm, softmax and attention-style independent nests.
 
-use tb_interpreter::check::{CheckReport, Tolerance, check_transform};
-use tb_ir::pass::{Instrumentation, PassManager, PassRegistry, Pipeline};
+mod common;
+
+use tb_interpreter::check::CheckReport;
 
 /// The passes that bring graph-level IR to scheduled loop nests, as the CPU pipeline does
 /// before `loop-fuse`.
 const TO_SCHEDULED_LOOPS: &str = "builtin.module(canonicalize, convert-graph-to-te, te-fuse, convert-te-to-loop, canonicalize, loop-matmul-microkernel, loop-default-schedule{cores=2 vector-bytes=32}, loop-apply-schedule)";
 
 fn run(src: &str, pipeline: &str) -> CheckReport {
-    check_transform(
-        src,
-        |ctx, module| {
-            let mut registry = PassRegistry::new();
-            tb_passes::register_all(&mut registry);
-            let mut pm = PassManager::new(&Pipeline::parse(pipeline).unwrap(), &registry).unwrap();
-            let instr = Instrumentation {
-                verify_each: true,
-                ..Instrumentation::default()
-            };
-            pm.run(ctx, module, &instr)
-        },
-        Tolerance::default(),
-        4,
-    )
-    .unwrap_or_else(|e| panic!("{pipeline} changed the program's meaning:\n{e}"))
+    common::check_pipeline(src, pipeline)
 }
 
 /// Loop nests directly in function bodies of printed modules (indented by four spaces).
