@@ -127,10 +127,11 @@ fn the_host_blocking_on_threads_keeps_a_convolution() {
     let conv = Conv { cout: 32, ..BASE };
     let out = check(&conv.source(), "loop-conv-microkernel{threads=1}");
     rewritten(&out);
-    // The kernel and the transposition back, which computes the bias.
+    // The padded input's staging (per channel), the kernel and the transposition back,
+    // which computes the bias.
     assert_eq!(
         out.text.matches("loop.parallel").count(),
-        2,
+        3,
         "threads:\n{}",
         out.text
     );

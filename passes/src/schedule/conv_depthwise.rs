@@ -15,7 +15,7 @@
 //!   rows narrower than one vector are left to the loop schedules.
 
 use std::collections::HashMap;
-use tb_ir::affine::AffineExpr;
+use tb_ir::affine::{AffineExpr, AffineMap};
 
 use tb_ir::{Context, Value};
 
@@ -179,13 +179,32 @@ fn stage_input(ctx: &mut Context, c: &ConvNest, at: At, threads: bool) -> Value 
     let wp = s * (ow - 1) + c.cols.dilation * (kw - 1) + 1;
     let wq = (wp + s - 1) / s;
     let staged = alloc(ctx, at, vec![channels, s, hp, wq], f32_ty);
+    // Xs[c][x mod S][y][x floordiv S] for the operands (c, y, x).
+    let to_staged = map(3, vec![d(0), d(2).modulo(s), d(1), d(2).floor_div(s)]);
+    fill_padded(ctx, c, at, threads, staged, &to_staged, (hp, wp));
+    staged
+}
+
+/// Fills `staged`, the padded input laid out by `to_staged` over `(c, y, x)` (`y < hp`,
+/// `x < wp` in padded coordinates): per channel (on threads when `threads`), the border
+/// the windows read outside the input is set to the padding value, then the input is
+/// copied inside it, so every element is written once.
+pub(super) fn fill_padded(
+    ctx: &mut Context,
+    c: &ConvNest,
+    at: At,
+    threads: bool,
+    staged: Value,
+    to_staged: &AffineMap,
+    (hp, wp): (i64, i64),
+) {
+    let channels = c.input_shape[0];
+    let f32_ty = ctx.value_type(c.init);
     let [_, h, w] = c.input_shape;
     // The padded rows and columns where the input lies.
     let rows = ((-c.rows.offset).clamp(0, hp), hp.min(h - c.rows.offset));
     let cols = ((-c.cols.offset).clamp(0, wp), wp.min(w - c.cols.offset));
     let inside = rows.0 < rows.1 && cols.0 < cols.1;
-    // Xs[c][x mod S][y][x floordiv S] for the operands (c, y, x).
-    let to_staged = map(3, vec![d(0), d(2).modulo(s), d(1), d(2).floor_div(s)]);
     let (per_channel, ch) = outer_loops(ctx, at, &[channels], &[1], threads);
     let ch = ch[0];
     if let Some(pad) = c.pad {
@@ -232,9 +251,8 @@ fn stage_input(ctx: &mut Context, c: &ConvNest, at: At, threads: bool) -> Value 
             &operands,
             f32_ty,
         );
-        body.store(ctx, false, x, staged, to_staged, &operands);
+        body.store(ctx, false, x, staged, to_staged.clone(), &operands);
     }
-    staged
 }
 
 /// Splats, made once before the nest, of the values from outside it that the pool's

@@ -39,7 +39,7 @@ use tb_ir::{AttrKind, Context, Diagnostic, OpId, Type, TypeKind, Value};
 use super::build::{At, set_yield};
 use super::constant_pack::{ConstantBuffer, constant_f32, packed_global, release};
 use super::conv_depthwise::{
-    default_depthwise_blocking, fits as depthwise_fits, rewrite_depthwise,
+    default_depthwise_blocking, fill_padded, fits as depthwise_fits, rewrite_depthwise,
 };
 use super::conv_epilogue;
 use super::conv_nest::{CO, ConvNest, OH, OW, match_conv};
@@ -398,43 +398,27 @@ struct Source {
 
 /// Copies the input into a buffer that holds the padding, `Xp[C][Hp][Wp]` (or reads it
 /// where it lies when the window never leaves it).
-fn stage_input(ctx: &mut Context, c: &ConvNest, at: At, f32_ty: Type) -> Source {
+fn stage_input(ctx: &mut Context, c: &ConvNest, at: At, f32_ty: Type, threads: bool) -> Source {
     let [_, oh, ow, _, kh, kw] = c.extents;
-    let Some(pad) = c.pad else {
+    if c.pad.is_none() {
         return Source {
             memref: c.input,
             original: true,
         };
-    };
+    }
     let hp = c.rows.stride * (oh - 1) + c.rows.dilation * (kh - 1) + 1;
     let wp = c.cols.stride * (ow - 1) + c.cols.dilation * (kw - 1) + 1;
     let channels = c.input_shape[0];
     let staged = alloc(ctx, at, vec![channels, hp, wp], f32_ty);
-    let (body, ivs) = for_nest(ctx, at, &[(0, channels), (0, hp), (0, wp)]);
-    body.store(ctx, false, pad, staged, AffineMap::identity(3), &ivs);
-    let [_, h, w] = c.input_shape;
-    let rows = ((-c.rows.offset).max(0), hp.min(h - c.rows.offset));
-    let cols = ((-c.cols.offset).max(0), wp.min(w - c.cols.offset));
-    if rows.0 < rows.1 && cols.0 < cols.1 {
-        let (body, ivs) = for_nest(ctx, at, &[(0, channels), rows, cols]);
-        let x = body.load(
-            ctx,
-            false,
-            c.input,
-            map(
-                3,
-                vec![
-                    AffineExpr::constant(0),
-                    d(0),
-                    d(1) + c.rows.offset,
-                    d(2) + c.cols.offset,
-                ],
-            ),
-            &ivs,
-            f32_ty,
-        );
-        body.store(ctx, false, x, staged, AffineMap::identity(3), &ivs);
-    }
+    fill_padded(
+        ctx,
+        c,
+        at,
+        threads,
+        staged,
+        &AffineMap::identity(3),
+        (hp, wp),
+    );
     Source {
         memref: staged,
         original: false,
@@ -530,7 +514,7 @@ fn rewrite(
         element: f32_ty,
     });
     let columns = b.nr / b.width;
-    let source = stage_input(ctx, c, at, f32_ty);
+    let source = stage_input(ctx, c, at, f32_ty, b.threads);
     let constant_panels = if pack_constants {
         constant_f32(ctx, weights)
             .and_then(|source| constant_weights(ctx, c, at, mf, b.nr, &source).map(|p| (source, p)))
