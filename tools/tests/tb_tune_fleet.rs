@@ -571,18 +571,25 @@ fn assert_in_own_space(db: &Database, target: &str) {
     }
 }
 
+/// A fresh `fleet` database with stand-in workers for the AVX2 and the SSE target: its
+/// location and the workers.
+fn two_target_fleet(pg: &pg::PgCluster) -> (String, Vec<Child>) {
+    let location = pg.database("fleet").unwrap();
+    drop(Database::connect(&location).unwrap());
+    let log = |n: &str| pg.dir().join(format!("{n}.log"));
+    let workers = vec![
+        stand_in(&location, "avx2-worker", AVX2, &log("avx2")),
+        stand_in(&location, "sse-worker", SSE, &log("sse")),
+    ];
+    (location, workers)
+}
+
 #[test]
 fn a_coordinator_tunes_every_registered_target_in_its_own_space() {
     let Some(pg) = cluster("a_coordinator_tunes_every_registered_target_in_its_own_space") else {
         return;
     };
-    let location = pg.database("fleet").unwrap();
-    drop(Database::connect(&location).unwrap());
-    let log = |n: &str| pg.dir().join(format!("{n}.log"));
-    let mut workers = vec![
-        stand_in(&location, "avx2-worker", AVX2, &log("avx2")),
-        stand_in(&location, "sse-worker", SSE, &log("sse")),
-    ];
+    let (location, mut workers) = two_target_fleet(&pg);
     let out = coordinate(&location, &["all"], 12);
     stop(&mut workers);
     let table = String::from_utf8_lossy(&out.stdout).to_string();
@@ -633,13 +640,7 @@ fn a_coordinator_tunes_only_the_target_it_names() {
     let Some(pg) = cluster("a_coordinator_tunes_only_the_target_it_names") else {
         return;
     };
-    let location = pg.database("fleet").unwrap();
-    drop(Database::connect(&location).unwrap());
-    let log = |n: &str| pg.dir().join(format!("{n}.log"));
-    let mut workers = vec![
-        stand_in(&location, "avx2-worker", AVX2, &log("avx2")),
-        stand_in(&location, "sse-worker", SSE, &log("sse")),
-    ];
+    let (location, mut workers) = two_target_fleet(&pg);
     // By its CPU model; the table is the single target's, as without --target.
     let out = coordinate(&location, &["fleet-sse"], 6);
     stop(&mut workers);

@@ -529,18 +529,32 @@ fn parse_vector_type(p: &mut OpAsmParser) -> PResult<Type> {
 }
 
 pub(crate) fn parse_load(p: &mut OpAsmParser, state: &mut OperationParseState) -> PResult<()> {
+    parse_load_like(p, state, false)
+}
+
+/// `%A[map] {attrs}? : memref<...>` and, for a vector load, `, vector<...>`: the result is
+/// the memref's element or that vector.
+fn parse_load_like(
+    p: &mut OpAsmParser,
+    state: &mut OperationParseState,
+    vector: bool,
+) -> PResult<()> {
     let memref = p.parse_operand()?;
     let (map, indices) = ssa_map::parse_bracketed(p)?;
     parse_attr_dict(p, state)?;
     p.parse_literal(":")?;
     let at = p.offset();
     let memref_ty = p.parse_type()?;
-    let element = memref_element(p, memref_ty, at)?;
+    let mut result = memref_element(p, memref_ty, at)?;
+    if vector {
+        p.parse_literal(",")?;
+        result = parse_vector_type(p)?;
+    }
     let attr = map_attr(p, map);
     state.add_attr("map", attr);
     state.operands = vec![p.resolve_operand(&memref, memref_ty)?];
     state.operands.extend(indices);
-    state.result_types = vec![element];
+    state.result_types = vec![result];
     Ok(())
 }
 
@@ -563,6 +577,16 @@ pub(crate) fn print_load(p: &mut OpAsmPrinter, op: OpId) {
 }
 
 pub(crate) fn parse_store(p: &mut OpAsmParser, state: &mut OperationParseState) -> PResult<()> {
+    parse_store_like(p, state, false)
+}
+
+/// `%v, %A[map] {attrs}? : memref<...>` and, for a vector store, `, vector<...>`: the
+/// value is the memref's element or that vector.
+fn parse_store_like(
+    p: &mut OpAsmParser,
+    state: &mut OperationParseState,
+    vector: bool,
+) -> PResult<()> {
     let value = p.parse_operand()?;
     p.parse_literal(",")?;
     let memref = p.parse_operand()?;
@@ -571,11 +595,15 @@ pub(crate) fn parse_store(p: &mut OpAsmParser, state: &mut OperationParseState) 
     p.parse_literal(":")?;
     let at = p.offset();
     let memref_ty = p.parse_type()?;
-    let element = memref_element(p, memref_ty, at)?;
+    let mut value_ty = memref_element(p, memref_ty, at)?;
+    if vector {
+        p.parse_literal(",")?;
+        value_ty = parse_vector_type(p)?;
+    }
     let attr = map_attr(p, map);
     state.add_attr("map", attr);
     state.operands = vec![
-        p.resolve_operand(&value, element)?,
+        p.resolve_operand(&value, value_ty)?,
         p.resolve_operand(&memref, memref_ty)?,
     ];
     state.operands.extend(indices);
@@ -599,30 +627,11 @@ pub(crate) fn parse_vector_load(
     p: &mut OpAsmParser,
     state: &mut OperationParseState,
 ) -> PResult<()> {
-    let memref = p.parse_operand()?;
-    let (map, indices) = ssa_map::parse_bracketed(p)?;
-    parse_attr_dict(p, state)?;
-    p.parse_literal(":")?;
-    let at = p.offset();
-    let memref_ty = p.parse_type()?;
-    memref_element(p, memref_ty, at)?;
-    p.parse_literal(",")?;
-    let vector_ty = parse_vector_type(p)?;
-    let attr = map_attr(p, map);
-    state.add_attr("map", attr);
-    state.operands = vec![p.resolve_operand(&memref, memref_ty)?];
-    state.operands.extend(indices);
-    state.result_types = vec![vector_ty];
-    Ok(())
+    parse_load_like(p, state, true)
 }
 
 pub(crate) fn print_vector_load(p: &mut OpAsmPrinter, op: OpId) {
-    let operands = p.ctx().op(op).operands.to_vec();
-    p.print_str(" ");
-    print_access(p, op, operands[0], &operands[1..]);
-    p.print_optional_attr_dict(op, &["map"], false);
-    p.print_str(" : ");
-    p.print_type(p.ctx().value_type(operands[0]));
+    print_load(p, op);
     p.print_str(", ");
     let types = result_types(p, op);
     p.print_types(&types);
@@ -633,38 +642,14 @@ pub(crate) fn parse_vector_store(
     p: &mut OpAsmParser,
     state: &mut OperationParseState,
 ) -> PResult<()> {
-    let value = p.parse_operand()?;
-    p.parse_literal(",")?;
-    let memref = p.parse_operand()?;
-    let (map, indices) = ssa_map::parse_bracketed(p)?;
-    parse_attr_dict(p, state)?;
-    p.parse_literal(":")?;
-    let at = p.offset();
-    let memref_ty = p.parse_type()?;
-    memref_element(p, memref_ty, at)?;
-    p.parse_literal(",")?;
-    let vector_ty = parse_vector_type(p)?;
-    let attr = map_attr(p, map);
-    state.add_attr("map", attr);
-    state.operands = vec![
-        p.resolve_operand(&value, vector_ty)?,
-        p.resolve_operand(&memref, memref_ty)?,
-    ];
-    state.operands.extend(indices);
-    Ok(())
+    parse_store_like(p, state, true)
 }
 
 pub(crate) fn print_vector_store(p: &mut OpAsmPrinter, op: OpId) {
-    let operands = p.ctx().op(op).operands.to_vec();
-    p.print_str(" ");
-    p.print_value(operands[0]);
+    print_store(p, op);
     p.print_str(", ");
-    print_access(p, op, operands[1], &operands[2..]);
-    p.print_optional_attr_dict(op, &["map"], false);
-    p.print_str(" : ");
-    p.print_type(p.ctx().value_type(operands[1]));
-    p.print_str(", ");
-    p.print_type(p.ctx().value_type(operands[0]));
+    let value = p.ctx().op(op).operands[0];
+    p.print_type(p.ctx().value_type(value));
 }
 
 fn bool_attr(p: &mut OpAsmParser, value: bool) -> Attr {

@@ -1222,7 +1222,7 @@ fn constant_panels(
 }
 
 /// Gives the `loop.parallel` `op` the constant bounds `[lower, upper)`.
-pub(super) fn set_bounds(ctx: &mut Context, op: OpId, lower: &[i64], upper: &[i64]) {
+pub fn set_bounds(ctx: &mut Context, op: OpId, lower: &[i64], upper: &[i64]) {
     let array = |ctx: &mut Context, values: &[i64]| -> Attr {
         let maps = values
             .iter()

@@ -28,6 +28,7 @@ mod vector_epilogue;
 
 pub use heuristic::{default_schedule, loop_nest_schedule, reduction_vector, register_block};
 pub use loop_conv_microkernel::{ConvBlocking, default_conv_blocking};
+pub use loop_matmul_microkernel::set_bounds as set_parallel_bounds;
 pub use rng::Rng;
 pub use space::{Decision, Knob, KnobSpace, Nest, Violation};
 pub use target::Target;

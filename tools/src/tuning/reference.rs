@@ -106,32 +106,8 @@ pub fn sample_iterations(ctx: &mut Context, module: OpId, budget: i64) -> bool {
 
 /// Gives the `loop.parallel` `op` the constant bounds `[lower, upper)` of each dimension.
 fn set_bounds(ctx: &mut Context, op: OpId, ranges: &[(i64, i64)]) {
-    use tb_ir::affine::AffineMap;
-    use tb_ir::{Attr, AttrKind};
-    let array = |ctx: &mut Context, values: Vec<i64>| -> Attr {
-        let maps = values
-            .into_iter()
-            .map(|v| ctx.intern_attr(AttrKind::AffineMap(AffineMap::constant(v))))
-            .collect();
-        ctx.intern_attr(AttrKind::Array(maps))
-    };
-    let lower = array(ctx, ranges.iter().map(|r| r.0).collect());
-    let upper = array(ctx, ranges.iter().map(|r| r.1).collect());
-    let props = ctx
-        .op(op)
-        .properties
-        .expect("a loop.parallel has properties");
-    let entries: Vec<(String, Attr)> = ctx
-        .dictionary_entries(props)
-        .iter()
-        .map(|(name, attr)| match name.as_str() {
-            "lower_bounds" => (name.clone(), lower),
-            "upper_bounds" => (name.clone(), upper),
-            _ => (name.clone(), *attr),
-        })
-        .collect();
-    let dict = ctx.dictionary_attr(entries);
-    ctx.op_mut(op).properties = Some(dict);
+    let (lower, upper): (Vec<i64>, Vec<i64>) = ranges.iter().copied().unzip();
+    tb_passes::schedule::set_parallel_bounds(ctx, op, &lower, &upper);
 }
 
 /// The first element of `actual` out of tolerance (`atol + rtol * |expected|`; NaN
