@@ -113,7 +113,9 @@ pub fn c_compiler() -> String {
 /// call) and returns the library's bytes; the caller writes them where the user asked, so
 /// the linker never writes to a user's path itself. With `with_runtime`, the runtime
 /// library ([`super::runtime_library`]: the thread pool parallel loops run on) is compiled
-/// and linked in, so the library runs its parallel loops on threads by itself. The object
+/// and linked in, so the library runs its parallel loops on threads by itself; such a
+/// library is marked `nodelete`, so unloading it leaves its code mapped for the pool's
+/// threads. The object
 /// and the library live in a private temporary directory (created with a random name, so no
 /// other user can place a file or link there first), removed afterwards.
 pub fn link_shared_library(object: &[u8], with_runtime: bool) -> Result<Vec<u8>, String> {
@@ -136,7 +138,12 @@ pub fn link_shared_library(object: &[u8], with_runtime: bool) -> Result<Vec<u8>,
         let source = scratch.path().join(super::runtime_library::FILE_NAME);
         std::fs::write(&source, super::runtime_library::SOURCE)
             .map_err(|e| format!("cannot write '{}': {e}", source.display()))?;
-        command.args(["-O2", "-fPIC", "-pthread"]).arg(&source);
+        // The pool's threads run the library's own code (they watch for the next loop
+        // before they sleep) for as long as the process lives: a `dlclose` must not unmap
+        // it under them.
+        command
+            .args(["-O2", "-fPIC", "-pthread", "-Wl,-z,nodelete"])
+            .arg(&source);
     }
     let result = command.arg("-lm").output();
     match result {
