@@ -268,6 +268,52 @@ fn depthwise_convolutions_vectorize_along_rows() {
 }
 
 #[test]
+fn a_depthwise_input_is_staged_one_channel_at_a_time_on_the_stack() {
+    let conv = Conv {
+        stride: 2,
+        ..DEPTHWISE
+    };
+    let out = check(
+        &conv.source(),
+        "loop-conv-microkernel{mr=4 vector=4 threads=1}",
+    );
+    rewritten(&out);
+    // Each channel's padded copy (2 phases of 11 padded rows and 7 columns) is made in the
+    // loop over channels, on the stack; no buffer holds every channel's copy.
+    assert!(
+        out.text
+            .contains("memref.alloca() {alignment = 64 : i64} : memref<2x11x7xf32>"),
+        "{}",
+        out.text
+    );
+    assert!(!out.text.contains(": memref<24x2x"), "{}", out.text);
+}
+
+#[test]
+fn few_depthwise_channels_are_staged_together() {
+    // Four channels are too few to share between threads one at a time: every channel is
+    // copied first (on threads), then the rows of every channel are shared.
+    let conv = Conv {
+        cin: 4,
+        cout: 4,
+        group: 4,
+        stride: 2,
+        ..DEPTHWISE
+    };
+    let out = check(
+        &conv.source(),
+        "loop-conv-microkernel{mr=4 vector=4 threads=1}",
+    );
+    rewritten(&out);
+    assert!(
+        out.text.contains("loop.alloc() : memref<4x2x11x7xf32>"),
+        "{}",
+        out.text
+    );
+    assert!(!out.text.contains("memref.alloca"), "{}", out.text);
+}
+
+#[test]
 fn an_unpadded_depthwise_convolution_reads_its_input_in_place() {
     let conv = Conv {
         pads: [0; 4],

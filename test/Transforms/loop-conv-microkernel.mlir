@@ -146,9 +146,9 @@ func.func @depthwise(%arg0: memref<1x8x6x6xf32>, %arg1: memref<8x1x3x3xf32>) -> 
 // as -inf) and its combining op to vectors of the row; the values the prologue reads from
 // outside the nest are splat once.
 // CHECK-LABEL: func.func @max_pool
+// CHECK: %[[LOWV:.*]] = loop.broadcast %[[LOW:.*]] : f32 to vector<4xf32>
 // CHECK: %[[STAGED:.*]] = loop.alloc() : memref<2x2x9x5xf32>
-// CHECK: loop.store %[[LOW:.*]], %[[STAGED]]
-// CHECK: %[[LOWV:.*]] = loop.broadcast %[[LOW]] : f32 to vector<4xf32>
+// CHECK: loop.store %[[LOW]], %[[STAGED]]
 // CHECK: loop.for %[[CH:.*]] = 0 to 2 {
 // CHECK-NEXT: loop.for %[[OH:.*]] = 0 to 4 {
 // CHECK-NEXT: loop.for %[[OW:.*]] = 0 to 4 step 4 {
@@ -190,6 +190,57 @@ func.func @max_pool(%arg0: memref<1x2x8x8xf32>) -> memref<1x2x4x4xf32> {
     loop.store %1, %0[%c0, %arg1, %arg2, %arg3] : memref<1x2x4x4xf32>
   }
   return %0 : memref<1x2x4x4xf32>
+}
+
+// With enough channels to share between threads one at a time, each channel's padded,
+// phase-split input is staged on the stack just before its rows are computed: the border
+// is set, then whole pairs of columns are copied to the two phases (consecutive stores),
+// and the columns left over one at a time.
+// CHECK-LABEL: func.func @max_pool_channel_staging
+// CHECK: loop.for %[[CH:.*]] = 0 to 16 {
+// CHECK-NEXT: %[[STAGED:.*]] = memref.alloca() {alignment = 64 : i64} : memref<2x9x5xf32>
+// CHECK: loop.for %[[J:.*]] = 1 to 4 {
+// CHECK-NEXT: %[[EVEN:.*]] = loop.load %arg0[(d0, d1, d2) -> (0, d0, d1 + -1, d2 * 2 + -1)](%[[CH]], %[[Y:.*]], %[[J]])
+// CHECK-NEXT: loop.store %[[EVEN]], %[[STAGED]][(d0, d1, d2) -> (0, d1, d2)](%[[CH]], %[[Y]], %[[J]])
+// CHECK-NEXT: %[[ODD:.*]] = loop.load %arg0[(d0, d1, d2) -> (0, d0, d1 + -1, d2 * 2)](%[[CH]], %[[Y]], %[[J]])
+// CHECK-NEXT: loop.store %[[ODD]], %[[STAGED]][(d0, d1, d2) -> (1, d1, d2)](%[[CH]], %[[Y]], %[[J]])
+// CHECK: loop.for %[[OH:.*]] = 0 to 4 {
+// CHECK-NEXT: loop.for %[[OW:.*]] = 0 to 4 step 4 {
+// CHECK: loop.vector_load %[[STAGED]][(d0, d1, d2, d3, d4) -> (d4 mod 2, d1 * 2 + d2, d3 + d4 floordiv 2)]
+// CHECK: loop.vector_store %{{.*}}, %{{.*}}[(d0, d1, d2) -> (0, d0, d1, d2)](%[[CH]], %[[OH]], %[[OW]]) : memref<1x16x4x4xf32>, vector<4xf32>
+// CHECK-NOT: loop.alloc
+func.func @max_pool_channel_staging(%arg0: memref<1x16x8x8xf32>) -> memref<1x16x4x4xf32> {
+  %c-1 = arith.constant -1 : index
+  %c2 = arith.constant 2 : index
+  %c0 = arith.constant 0 : index
+  %cst = arith.constant 0xFF800000 : f32
+  %0 = loop.alloc() : memref<1x16x4x4xf32>
+  loop.parallel (%arg1, %arg2, %arg3) = (0, 0, 0) to (16, 4, 4) {
+    %1 = loop.for %arg4 = 0 to 3 iter_args(%arg5 = %cst) -> (f32) {
+      %2 = loop.for %arg6 = 0 to 3 iter_args(%arg7 = %arg5) -> (f32) {
+        %3 = arith.muli %arg2, %c2 : index
+        %4 = arith.addi %3, %arg4 : index
+        %5 = arith.addi %4, %c-1 : index
+        %6 = arith.cmpi sge, %5, %c0 : index
+        %7 = arith.maxsi %5, %c0 : index
+        %8 = arith.muli %arg3, %c2 : index
+        %9 = arith.addi %8, %arg6 : index
+        %10 = arith.addi %9, %c-1 : index
+        %11 = arith.cmpi sge, %10, %c0 : index
+        %12 = arith.andi %6, %11 : i1
+        %13 = arith.maxsi %10, %c0 : index
+        %14 = loop.load %arg0[%c0, %arg1, %7, %13] : memref<1x16x8x8xf32>
+        %15 = arith.select %12, %14, %cst : f32
+        %16 = math.isnan %15 : f32
+        %17 = arith.select %16, %cst, %15 : f32
+        %18 = arith.maximumf %arg7, %17 : f32
+        loop.yield %18 : f32
+      }
+      loop.yield %2 : f32
+    }
+    loop.store %1, %0[%c0, %arg1, %arg2, %arg3] : memref<1x16x4x4xf32>
+  }
+  return %0 : memref<1x16x4x4xf32>
 }
 
 // A window read that can leave the input on a side its condition does not check (here

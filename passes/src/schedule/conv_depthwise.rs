@@ -1,11 +1,16 @@
 //! The depthwise kernel of `loop-conv-microkernel`, for depthwise convolutions and pools:
 //! vectorized along the output row, in the result's own layout, so nothing is transposed.
 //!
-//! - The input is copied once into `Xs[C][S][Hp][Wq]`, padding included, with its columns
-//!   split by phase modulo the column stride `S` (`Xs[c][x mod S][y][x floordiv S]`), so the
-//!   columns a strided window reads for consecutive output pixels are consecutive; an
-//!   unpadded stride-1 convolution reads its input where it lies.
-//! - Per channel and output row (on threads), blocks of `MR` pixels (`MR / W` vectors)
+//! - The input is copied into `Xs[S][Hp][Wq]`, padding included, with its columns split by
+//!   phase modulo the column stride `S` (`Xs[x mod S][y][x floordiv S]`), so the columns a
+//!   strided window reads for consecutive output pixels are consecutive; an unpadded
+//!   stride-1 convolution reads its input where it lies. The copy is made per channel,
+//!   just before that channel's rows are computed, into a buffer on the thread's stack: it
+//!   is still in the core's caches when the windows read it, where a copy of the whole
+//!   input would go out to memory and back. Few channels (too few to share between
+//!   threads) or a channel too large for the stack keep one copy of every channel,
+//!   `Xs[C][S][Hp][Wq]`, made before the rows are computed (on threads, per row).
+//! - Per channel and output row, blocks of `MR` pixels (`MR / W` vectors)
 //!   carry their vector accumulators through the `kh`, `kw` loops: each step broadcasts
 //!   one weight, loads `MR / W` input vectors and does as many FMAs (a pool applies its
 //!   elementwise prologue and combining op to each vector instead); the results are stored
@@ -17,7 +22,7 @@
 use std::collections::HashMap;
 use tb_ir::affine::{AffineExpr, AffineMap};
 
-use tb_ir::{Context, Value};
+use tb_ir::{Context, TypeKind, Value};
 
 use super::build::{At, set_yield};
 use super::conv_epilogue;
@@ -65,14 +70,27 @@ pub fn rewrite_depthwise(
     if let Some(e) = &epilogue {
         e.prepare(ctx, c.parallel);
     }
-    let staged = (c.pad.is_some() || s > 1).then(|| stage_input(ctx, c, at, b.threads));
     let splats = match &c.tap {
         Tap::Pool(pool) => outside_splats(ctx, at, pool, b.width),
         Tap::Product { .. } => HashMap::new(),
     };
-
-    let (row, ivs) = outer_loops(ctx, at, &[channels, oh_n], &[1, 1], b.threads);
-    let (ch, oh) = (ivs[0], ivs[1]);
+    let staging = (c.pad.is_some() || s > 1).then(|| staged_extents(c));
+    let per_channel = staging.is_some_and(|e| stage_per_channel(c, e));
+    // The staged buffer, whether it holds every channel, and the loops over (ch, oh).
+    let (staged, row, ch, oh) = if per_channel {
+        let extents = staging.expect("staging is needed");
+        let (channel, ivs) = outer_loops(ctx, at, &[channels], &[1], b.threads);
+        let ch = ivs[0];
+        let buffer = stage_channel(ctx, c, channel, ch, extents);
+        let (row, ivs) = for_nest(ctx, channel, &[(0, oh_n)]);
+        (Some(buffer), row, ch, ivs[0])
+    } else {
+        let buffer = staging.map(|e| stage_input(ctx, c, at, b.threads, e));
+        let (row, ivs) = outer_loops(ctx, at, &[channels, oh_n], &[1, 1], b.threads);
+        (buffer, row, ivs[0], ivs[1])
+    };
+    // A per-channel buffer has no channel dimension.
+    let channel_index = |ch_expr: AffineExpr| if per_channel { vec![] } else { vec![ch_expr] };
     // Blocks of MR pixels, then single vectors, then one overlapping vector.
     let full = ow_n - ow_n % b.mr;
     let singles = ow_n - ow_n % b.width;
@@ -107,12 +125,14 @@ pub fn rewrite_depthwise(
                 let first = v * b.width;
                 // Operands (ch, oh, kh, ow0, kw).
                 let indices = match staged {
-                    Some(_) => vec![
-                        d(0),
-                        (d(4) * c.cols.dilation).modulo(s),
-                        row_expr.clone(),
-                        d(3) + first + (d(4) * c.cols.dilation).floor_div(s),
-                    ],
+                    Some(_) => channel_index(d(0))
+                        .into_iter()
+                        .chain([
+                            (d(4) * c.cols.dilation).modulo(s),
+                            row_expr.clone(),
+                            d(3) + first + (d(4) * c.cols.dilation).floor_div(s),
+                        ])
+                        .collect(),
                     None => vec![
                         AffineExpr::constant(0),
                         d(0),
@@ -151,7 +171,7 @@ pub fn rewrite_depthwise(
             block.store(ctx, true, sum, c.output, omap, &[ch, oh, ow0]);
         }
     }
-    if let Some(buffer) = staged {
+    if let Some(buffer) = staged.filter(|_| !per_channel) {
         at.create(
             ctx,
             tb_dialects::loop_::DEALLOC,
@@ -167,28 +187,81 @@ pub fn rewrite_depthwise(
     }
 }
 
-/// The padded, phase-split copy `Xs[C][S][Hp][Wq]` of the input: per channel (on threads
-/// when the kernel runs on threads), the border the windows read outside the input is set
-/// to the padding value, then the input is copied inside it. Positions no window reads
-/// (past the last column of a phase) are left unset.
-fn stage_input(ctx: &mut Context, c: &ConvNest, at: At, threads: bool) -> Value {
-    let [channels, oh, ow, _, kh, kw] = c.extents;
+/// The padded rows and columns the windows read, `(Hp, Wp)`: one channel's staged input
+/// holds `S * Hp * ceil(Wp / S)` elements.
+fn staged_extents(c: &ConvNest) -> (i64, i64) {
+    let [_, oh, ow, _, kh, kw] = c.extents;
+    let hp = c.rows.stride * (oh - 1) + c.rows.dilation * (kh - 1) + 1;
+    let wp = c.cols.stride * (ow - 1) + c.cols.dilation * (kw - 1) + 1;
+    (hp, wp)
+}
+
+/// Channels below which the channels are too few to share between threads one at a time;
+/// the rows of every channel are shared instead.
+const MIN_CHANNELS_PER_CHANNEL_STAGING: i64 = 16;
+/// The largest per-channel copy kept on a thread's stack.
+const MAX_CHANNEL_STAGING_BYTES: i64 = 256 << 10;
+/// The stack copy's alignment: a cache line, enough for the widest vector loads.
+const STAGING_ALIGNMENT: i64 = 64;
+
+/// Whether the input is staged one channel at a time (see the module's comment).
+fn stage_per_channel(c: &ConvNest, (hp, wp): (i64, i64)) -> bool {
+    let s = c.cols.stride;
+    let bytes = s * hp * ((wp + s - 1) / s) * 4;
+    c.extents[0] >= MIN_CHANNELS_PER_CHANNEL_STAGING && bytes <= MAX_CHANNEL_STAGING_BYTES
+}
+
+/// The padded, phase-split copy `Xs[C][S][Hp][Wq]` of every channel of the input: per
+/// channel (on threads when the kernel runs on threads), the border the windows read
+/// outside the input is set to the padding value, then the input is copied inside it.
+/// Positions no window reads (past the last column of a phase) are left unset.
+fn stage_input(
+    ctx: &mut Context,
+    c: &ConvNest,
+    at: At,
+    threads: bool,
+    (hp, wp): (i64, i64),
+) -> Value {
+    let channels = c.extents[0];
     let f32_ty = ctx.value_type(c.init);
     let s = c.cols.stride;
-    let hp = c.rows.stride * (oh - 1) + c.rows.dilation * (kh - 1) + 1;
-    let wp = s * (ow - 1) + c.cols.dilation * (kw - 1) + 1;
-    let wq = (wp + s - 1) / s;
-    let staged = alloc(ctx, at, vec![channels, s, hp, wq], f32_ty);
+    let staged = alloc(ctx, at, vec![channels, s, hp, (wp + s - 1) / s], f32_ty);
     // Xs[c][x mod S][y][x floordiv S] for the operands (c, y, x).
     let to_staged = map(3, vec![d(0), d(2).modulo(s), d(1), d(2).floor_div(s)]);
-    fill_padded(ctx, c, at, threads, staged, &to_staged, (hp, wp));
+    fill_padded(ctx, c, at, threads, staged, &to_staged, s, (hp, wp));
+    staged
+}
+
+/// Channel `ch`'s padded, phase-split copy `Xs[S][Hp][Wq]`, in a stack buffer made at `at`
+/// (the body of the loop over channels) and filled there.
+fn stage_channel(
+    ctx: &mut Context,
+    c: &ConvNest,
+    at: At,
+    ch: Value,
+    (hp, wp): (i64, i64),
+) -> Value {
+    let f32_ty = ctx.value_type(c.init);
+    let s = c.cols.stride;
+    let ty = ctx.intern_type(TypeKind::MemRef {
+        shape: vec![s, hp, (wp + s - 1) / s],
+        element: f32_ty,
+        layout: None,
+        memory_space: None,
+    });
+    let staged = at.alloca(ctx, ty, STAGING_ALIGNMENT);
+    // Xs[x mod S][y][x floordiv S] for the operands (c, y, x).
+    let to_staged = map(3, vec![d(2).modulo(s), d(1), d(2).floor_div(s)]);
+    fill_channel(ctx, c, at, ch, staged, &to_staged, s, (hp, wp));
     staged
 }
 
 /// Fills `staged`, the padded input laid out by `to_staged` over `(c, y, x)` (`y < hp`,
 /// `x < wp` in padded coordinates): per channel (on threads when `threads`), the border
 /// the windows read outside the input is set to the padding value, then the input is
-/// copied inside it, so every element is written once.
+/// copied inside it, so every element is written once. `phases` is the number of phases
+/// `to_staged` splits the columns into (`x mod phases`; 1: not split).
+#[allow(clippy::too_many_arguments)]
 pub(super) fn fill_padded(
     ctx: &mut Context,
     c: &ConvNest,
@@ -196,17 +269,41 @@ pub(super) fn fill_padded(
     threads: bool,
     staged: Value,
     to_staged: &AffineMap,
+    phases: i64,
     (hp, wp): (i64, i64),
 ) {
     let channels = c.input_shape[0];
+    let (per_channel, ch) = outer_loops(ctx, at, &[channels], &[1], threads);
+    fill_channel(
+        ctx,
+        c,
+        per_channel,
+        ch[0],
+        staged,
+        to_staged,
+        phases,
+        (hp, wp),
+    );
+}
+
+/// Fills channel `ch` of `staged` at `per_channel` (see [`fill_padded`]).
+#[allow(clippy::too_many_arguments)]
+fn fill_channel(
+    ctx: &mut Context,
+    c: &ConvNest,
+    per_channel: At,
+    ch: Value,
+    staged: Value,
+    to_staged: &AffineMap,
+    phases: i64,
+    (hp, wp): (i64, i64),
+) {
     let f32_ty = ctx.value_type(c.init);
     let [_, h, w] = c.input_shape;
     // The padded rows and columns where the input lies.
     let rows = ((-c.rows.offset).clamp(0, hp), hp.min(h - c.rows.offset));
     let cols = ((-c.cols.offset).clamp(0, wp), wp.min(w - c.cols.offset));
     let inside = rows.0 < rows.1 && cols.0 < cols.1;
-    let (per_channel, ch) = outer_loops(ctx, at, &[channels], &[1], threads);
-    let ch = ch[0];
     if let Some(pad) = c.pad {
         let border = if inside {
             vec![
@@ -232,27 +329,53 @@ pub(super) fn fill_padded(
             }
         }
     }
-    if inside {
-        let (body, ivs) = for_nest(ctx, per_channel, &[rows, cols]);
-        let operands = [ch, ivs[0], ivs[1]];
-        let x = body.load(
-            ctx,
-            false,
-            c.input,
-            map(
-                3,
-                vec![
-                    AffineExpr::constant(0),
-                    d(0),
-                    d(1) + c.rows.offset,
-                    d(2) + c.cols.offset,
-                ],
-            ),
-            &operands,
-            f32_ty,
-        );
-        body.store(ctx, false, x, staged, to_staged.clone(), &operands);
+    if !inside {
+        return;
     }
+    // Copies the input columns `xs` (padded coordinates) of every row, one at a time.
+    let copy_columns = |ctx: &mut Context, xs: (i64, i64)| {
+        if xs.0 >= xs.1 {
+            return;
+        }
+        let (body, ivs) = for_nest(ctx, per_channel, &[rows, xs]);
+        let operands = [ch, ivs[0], ivs[1]];
+        let x = body.load(ctx, false, c.input, input_map(c, 1, 0), &operands, f32_ty);
+        body.store(ctx, false, x, staged, to_staged.clone(), &operands);
+    };
+    let s = phases;
+    // Whole groups of S columns: column S*j + p goes to phase p's row at j, so each phase's
+    // stores are consecutive and the loads of a group are one interleaved block, which
+    // LLVM vectorizes; a copy column by column through `mod`/`floordiv` would not be.
+    let groups = ((cols.0 + s - 1) / s, cols.1 / s);
+    if s == 1 || groups.0 >= groups.1 {
+        copy_columns(ctx, cols);
+        return;
+    }
+    copy_columns(ctx, (cols.0, s * groups.0));
+    let (body, ivs) = for_nest(ctx, per_channel, &[rows, groups]);
+    let operands = [ch, ivs[0], ivs[1]];
+    for p in 0..s {
+        let x = body.load(ctx, false, c.input, input_map(c, s, p), &operands, f32_ty);
+        // (c, y, j) -> (c, y, S*j + p), then the staged layout.
+        let column = map(3, vec![d(0), d(1), d(2) * s + p]);
+        let store_map = to_staged.compose(&column).simplify();
+        body.store(ctx, false, x, staged, store_map, &operands);
+    }
+    copy_columns(ctx, (s * groups.1, cols.1));
+}
+
+/// The input element of padded row `y` and padded column `scale * x + shift` for the
+/// operands `(c, y, x)`.
+fn input_map(c: &ConvNest, scale: i64, shift: i64) -> AffineMap {
+    map(
+        3,
+        vec![
+            AffineExpr::constant(0),
+            d(0),
+            d(1) + c.rows.offset,
+            d(2) * scale + (shift + c.cols.offset),
+        ],
+    )
 }
 
 /// Splats, made once before the nest, of the values from outside it that the pool's

@@ -417,6 +417,7 @@ fn stage_input(ctx: &mut Context, c: &ConvNest, at: At, f32_ty: Type, threads: b
         threads,
         staged,
         &AffineMap::identity(3),
+        1,
         (hp, wp),
     );
     Source {
