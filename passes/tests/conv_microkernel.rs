@@ -201,7 +201,7 @@ fn an_unpadded_pointwise_convolution_reads_its_input_in_place() {
     };
     let out = check(
         &conv.source(),
-        "loop-conv-microkernel{mr=6 nr=16 vector=8 threads=0}",
+        "loop-conv-microkernel{mr=6 nr=16 vector=8 threads=0 pointwise=false}",
     );
     rewritten(&out);
     // Buffers: the packed weights, the channels-last result and the bias's result (the

@@ -332,3 +332,46 @@ func.func @max_pool_unchecked_side(%arg0: memref<1x2x7x7xf32>) -> memref<1x2x4x4
     loop.dealloc %0 : memref<1x4x4x4xf32>
     return %1 : memref<1x4x4x4xf32>
   }
+
+// A 1x1 convolution that reads consecutive columns without padding keeps output pixels in
+// the vector lanes: per block of output channels (here all 4) and row, each input channel
+// loads the row's vectors where they lie and broadcasts one weight per output channel;
+// the sums are stored straight into the result's rows, so nothing is transposed.
+// CHECK-LABEL: func.func @pointwise
+// CHECK: loop.for %[[CO:.*]] = 0 to 4 step 4 {
+// CHECK-NEXT: loop.for %[[OH:.*]] = 0 to 2 {
+// CHECK: %[[CO1:.*]] = arith.addi %[[CO]], %{{.*}} : index
+// CHECK: loop.for %[[OW:.*]] = 0 to 8 step 8 {
+// CHECK: loop.for %[[CI:.*]] = 0 to 3 iter_args
+// CHECK-NEXT: %[[X0:.*]] = loop.vector_load %arg0[(d0, d1, d2) -> (0, d0, d1, d2)](%[[CI]], %[[OH]], %[[OW]]) : memref<1x3x2x8xf32>, vector<4xf32>
+// CHECK-NEXT: %[[X1:.*]] = loop.vector_load %arg0[(d0, d1, d2) -> (0, d0, d1, d2 + 4)](%[[CI]], %[[OH]], %[[OW]]) : memref<1x3x2x8xf32>, vector<4xf32>
+// CHECK-NEXT: %[[W0:.*]] = loop.load %arg1[(d0, d1) -> (d0, d1, 0, 0)](%[[CO]], %[[CI]]) : memref<4x3x1x1xf32>
+// CHECK-NEXT: %[[B0:.*]] = loop.broadcast %[[W0]] : f32 to vector<4xf32>
+// CHECK-NEXT: loop.fma %[[X0]], %[[B0]], %{{.*}} : vector<4xf32>
+// CHECK-NEXT: loop.fma %[[X1]], %[[B0]], %{{.*}} : vector<4xf32>
+// CHECK-NEXT: loop.load %arg1[(d0, d1) -> (d0, d1, 0, 0)](%[[CO1]], %[[CI]])
+// CHECK: loop.vector_store %{{.*}}, %{{.*}}[(d0, d1, d2) -> (0, d0, d1, d2 + 4)](%[[CO1]], %[[OH]], %[[OW]]) : memref<1x4x2x8xf32>, vector<4xf32>
+// CHECK-NOT: loop.alloc
+// CHECK: return
+func.func @pointwise(%arg0: memref<1x3x2x8xf32>, %arg1: memref<4x3x1x1xf32>) -> memref<1x4x2x8xf32> {
+  %c0 = arith.constant 0 : index
+  %cst = arith.constant 0.000000e+00 : f32
+  %0 = loop.alloc() : memref<1x4x2x8xf32>
+  loop.parallel (%arg2, %arg3, %arg4) = (0, 0, 0) to (4, 2, 8) {
+    %1 = loop.for %arg5 = 0 to 3 iter_args(%arg6 = %cst) -> (f32) {
+      %2 = loop.for %arg7 = 0 to 1 iter_args(%arg8 = %arg6) -> (f32) {
+        %3 = loop.for %arg9 = 0 to 1 iter_args(%arg10 = %arg8) -> (f32) {
+          %4 = loop.load %arg0[(d0, d1, d2, d3, d4, d5, d6) -> (d0, d4, d2 + d5, d3 + d6)](%c0, %arg2, %arg3, %arg4, %arg5, %arg7, %arg9) : memref<1x3x2x8xf32>
+          %5 = loop.load %arg1[(d0, d1, d2, d3, d4, d5, d6) -> (d1, d4, d5, d6)](%c0, %arg2, %arg3, %arg4, %arg5, %arg7, %arg9) : memref<4x3x1x1xf32>
+          %6 = arith.mulf %4, %5 : f32
+          %7 = arith.addf %arg10, %6 : f32
+          loop.yield %7 : f32
+        }
+        loop.yield %3 : f32
+      }
+      loop.yield %2 : f32
+    }
+    loop.store %1, %0[%c0, %arg2, %arg3, %arg4] : memref<1x4x2x8xf32>
+  }
+  return %0 : memref<1x4x2x8xf32>
+}

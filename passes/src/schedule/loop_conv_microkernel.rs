@@ -1,8 +1,11 @@
 //! `loop-conv-microkernel{mr,nr,vector,threads}`: rewrites 2-D convolution nests (batch 1,
 //! one group or depthwise; see [`super::conv_nest`]) into register-blocked direct
 //! convolutions. Depthwise convolutions get their own kernel ([`super::conv_depthwise`]),
-//! which also runs pools (max, min or sum over a window, [`super::pool_tap`]); a
-//! convolution with one group is vectorized over output channels:
+//! which also runs pools (max, min or sum over a window, [`super::pool_tap`]); 1x1
+//! convolutions that read consecutive columns without padding, with rows of at least one
+//! vector and no schedule, get the pointwise kernel ([`super::conv_pointwise`], pixels in
+//! the vector lanes; option `pointwise`); any other convolution with one group is
+//! vectorized over output channels:
 //!
 //! - a padded input is copied once into a buffer that holds the padding (`Xp[C][Hp][Wp]`),
 //!   so the kernel reads no clamp and no select; an unpadded input is read where it lies;
@@ -43,6 +46,7 @@ use super::conv_depthwise::{
 };
 use super::conv_epilogue;
 use super::conv_nest::{CO, ConvNest, OH, OW, match_conv};
+use super::conv_pointwise::{default_pointwise_blocking, rewrite_pointwise};
 use super::loop_matmul_microkernel::{drop_schedule, set_bounds};
 use super::strip_mine::set_mark;
 use super::vector_epilogue;
@@ -80,6 +84,12 @@ const OPTIONS: &[PassOptionInfo] = &[
         help: "When the weights are a constant global, pack their panels at compile time into a new constant global instead of on every call",
     },
     PassOptionInfo {
+        name: "pointwise",
+        kind: OptionKind::Bool,
+        default: "true",
+        help: "Compute 1x1 convolutions with unit column stride and no padding by the pointwise kernel (pixels in the vector lanes, no transposition) when their rows hold a full vector and they carry no schedule",
+    },
+    PassOptionInfo {
         name: "epilogues",
         kind: OptionKind::Bool,
         default: "true",
@@ -99,6 +109,7 @@ pub(crate) fn info() -> PassInfo {
                 vector: o.int("vector"),
                 threads: o.int("threads"),
                 pack_constants: o.bool("pack-constants"),
+                pointwise: o.bool("pointwise"),
                 epilogues: o.bool("epilogues"),
             })
         },
@@ -111,6 +122,7 @@ struct ConvMicrokernel {
     vector: i64,
     threads: i64,
     pack_constants: bool,
+    pointwise: bool,
     epilogues: bool,
 }
 
@@ -218,6 +230,12 @@ impl Pass for ConvMicrokernel {
             if self.threads >= 0 {
                 blocking.threads = self.threads > 0;
             }
+            if self.pointwise
+                && loop_::schedule(ctx, parallel).is_none()
+                && self.rewrite_pointwise(ctx, &conv, &host, blocking.threads)
+            {
+                continue;
+            }
             let loc = ctx.op(parallel).loc;
             let chosen = match loop_::schedule(ctx, parallel).cloned() {
                 Some(schedule) if !schedule.pack.packs_rhs() => continue,
@@ -278,6 +296,41 @@ impl Pass for ConvMicrokernel {
             );
         }
         Ok(())
+    }
+}
+
+impl ConvMicrokernel {
+    /// Rewrites `conv` with the pointwise kernel when it applies and its epilogue, if any,
+    /// can be computed on its vectors; returns whether it did.
+    fn rewrite_pointwise(
+        &self,
+        ctx: &mut Context,
+        conv: &ConvNest,
+        host: &Target,
+        threads: bool,
+    ) -> bool {
+        let mut target = host.clone();
+        if self.vector > 0 {
+            target.vector_bytes = self.vector * 4;
+        }
+        let Some(blocking) = default_pointwise_blocking(&target, conv, threads) else {
+            return false;
+        };
+        let epilogue = match self
+            .epilogues
+            .then(|| conv_epilogue::find(ctx, conv))
+            .flatten()
+        {
+            Some(e) => match vector_epilogue::plan(ctx, e, conv.parallel) {
+                Some(vector) => Some(vector),
+                // The channel-vectorized kernel computes it in its transposition instead.
+                None => return false,
+            },
+            None => None,
+        };
+        drop_schedule(ctx, conv.parallel);
+        rewrite_pointwise(ctx, conv, blocking, epilogue);
+        true
     }
 }
 

@@ -10,6 +10,7 @@ mod constant_pack;
 mod conv_depthwise;
 mod conv_epilogue;
 mod conv_nest;
+mod conv_pointwise;
 pub mod heuristic;
 pub(crate) mod loop_apply_schedule;
 pub(crate) mod loop_conv_microkernel;

@@ -1,0 +1,257 @@
+//! The pointwise kernel of `loop-conv-microkernel`: a 1x1 convolution that reads its input
+//! rows with a unit column stride and no padding, vectorized along the output row, in the
+//! result's own layout, so nothing is transposed.
+//!
+//! Such a convolution is a matrix product of the weights `W[co][c]` and the input rows:
+//! `Y[co][oh][ow] = sum_c W[co][c] * X[c][oh * S + o][ow + o']`. The channel-vectorized
+//! kernel computes it channels-last and transposes every result back; this one keeps
+//! pixels in the vector lanes, as the depthwise kernel does:
+//!
+//! - per block of `MR` output channels and output row (on threads), blocks of `V` vectors
+//!   of `W` neighbouring pixels carry `MR * V` vector accumulators through the loop over
+//!   input channels: each step loads `V` input vectors of the row, broadcasts `MR` weights
+//!   and does `MR * V` FMAs;
+//! - pixels left over by the block are done one vector at a time, and a last partial vector
+//!   is recomputed overlapping the one before it (it stores the same values again);
+//! - channels left over by `MR` get one smaller block;
+//! - the sums go straight into the result rows, or through the elementwise nest that reads
+//!   the result (bias, activation, residual add) computed on the same vectors
+//!   ([`super::vector_epilogue`]), and the result is never written.
+//!
+//! Rows narrower than a full vector of the target keep the channel-vectorized kernel.
+//! Each output sums over `c` in the original order; the FMA rounds once where the original
+//! multiply and add round twice.
+
+use tb_ir::affine::AffineExpr;
+use tb_ir::{AttrKind, Context, Value};
+
+use super::Target;
+use super::build::{At, set_yield};
+use super::conv_nest::{C, CO, ConvNest, KH, KW, OW};
+use super::loop_conv_microkernel::{constant, d, map, outer_loops};
+use super::vector_epilogue::{VectorEpilogue, vector_type};
+
+/// The register block of the pointwise kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PointwiseBlocking {
+    /// Output channels of a block (`MR`).
+    pub channels: i64,
+    /// Vectors of pixels of a block (`V`).
+    pub vectors: i64,
+    /// Lanes of a vector (`W`).
+    pub width: i64,
+    pub threads: bool,
+}
+
+/// Whether the pointwise kernel computes nest `c`: a 1x1 convolution (one group) whose
+/// window never leaves the input and reads consecutive columns for consecutive pixels.
+pub fn applies(c: &ConvNest) -> bool {
+    !c.depthwise
+        && c.tap.weights().is_some()
+        && c.extents[KH] == 1
+        && c.extents[KW] == 1
+        && c.pad.is_none()
+        && c.cols.stride == 1
+}
+
+/// The pointwise blocking of `c` on `target`, or `None` when its rows are narrower than a
+/// full vector: up to 4 vectors of the row, and as many output channels as the vector
+/// registers left by the input vectors and the weight broadcast hold (at most 8), or the
+/// largest count down to half of that which divides the output channels (channels left
+/// over by the block take a second pass over the input).
+pub fn default_pointwise_blocking(
+    target: &Target,
+    c: &ConvNest,
+    threads: bool,
+) -> Option<PointwiseBlocking> {
+    let width = target.lanes(4);
+    let row = c.extents[OW];
+    if !applies(c) || row < width {
+        return None;
+    }
+    let vectors = (row / width).clamp(1, 4);
+    let most = ((target.vector_registers - vectors - 1) / vectors)
+        .clamp(1, 8)
+        .min(c.extents[CO]);
+    let channels = ((most + 1) / 2..=most)
+        .rev()
+        .find(|&n| c.extents[CO] % n == 0)
+        .unwrap_or(most);
+    Some(PointwiseBlocking {
+        channels,
+        vectors,
+        width,
+        threads,
+    })
+}
+
+pub fn rewrite_pointwise(
+    ctx: &mut Context,
+    c: &ConvNest,
+    b: PointwiseBlocking,
+    epilogue: Option<VectorEpilogue>,
+) {
+    let [m, oh_n, _, ..] = c.extents;
+    let at = At {
+        before: c.parallel,
+        loc: ctx.op(c.parallel).loc,
+    };
+    if let Some(e) = &epilogue {
+        e.prepare(ctx, c.parallel);
+    }
+    let full = m - m % b.channels;
+    if full > 0 {
+        let (row, ivs) = outer_loops(ctx, at, &[full, oh_n], &[b.channels, 1], b.threads);
+        emit_row(
+            ctx,
+            c,
+            b,
+            epilogue.as_ref(),
+            row,
+            ivs[0],
+            ivs[1],
+            b.channels,
+        );
+    }
+    if full < m {
+        // The channels left over: one block of `m - full` channels per row.
+        let (row, ivs) = outer_loops(ctx, at, &[oh_n], &[1], b.threads);
+        let first = index_constant(ctx, row, full);
+        emit_row(ctx, c, b, epilogue.as_ref(), row, first, ivs[0], m - full);
+    }
+    ctx.erase_op(c.parallel);
+    if let Some(e) = epilogue {
+        super::conv_epilogue::finish(ctx, e.epilogue, c, m);
+    }
+}
+
+/// One output row `oh` of the `channels` output channels from `co0`, at `row`.
+#[allow(clippy::too_many_arguments)]
+fn emit_row(
+    ctx: &mut Context,
+    c: &ConvNest,
+    b: PointwiseBlocking,
+    epilogue: Option<&VectorEpilogue>,
+    row: At,
+    co0: Value,
+    oh: Value,
+    channels: i64,
+) {
+    let ow_n = c.extents[OW];
+    let block = b.vectors * b.width;
+    // Blocks of V vectors, then one block of the whole vectors left, then one overlapping
+    // vector.
+    let full = ow_n - ow_n % block;
+    let singles = ow_n - ow_n % b.width;
+    let mut groups: Vec<(i64, i64, i64)> = vec![(0, full, block)];
+    if full < singles {
+        groups.push((full, full + 1, singles - full));
+    }
+    if singles < ow_n {
+        groups.push((ow_n - b.width, ow_n - b.width + 1, b.width));
+    }
+    // The channel indices of the block, made once per row.
+    let offsets: Vec<Value> = (0..channels)
+        .map(|j| {
+            if j == 0 {
+                return co0;
+            }
+            let offset = index_constant(ctx, row, j);
+            let index_ty = ctx.value_type(co0);
+            let sum = row.create(
+                ctx,
+                "arith.addi",
+                vec![co0, offset],
+                vec![index_ty],
+                vec![],
+                0,
+            );
+            ctx.op(sum).results[0]
+        })
+        .collect();
+    for (lo, hi, pixels) in groups.into_iter().filter(|&(lo, hi, _)| lo < hi) {
+        emit_block(ctx, c, b, epilogue, row, (lo, hi, pixels), &offsets, oh);
+    }
+}
+
+/// The blocks of `pixels` pixels starting at `lo, lo + pixels, ..` below `hi` of row `oh`,
+/// for the output channels `channels`.
+#[allow(clippy::too_many_arguments)]
+fn emit_block(
+    ctx: &mut Context,
+    c: &ConvNest,
+    b: PointwiseBlocking,
+    epilogue: Option<&VectorEpilogue>,
+    row: At,
+    (lo, hi, pixels): (i64, i64, i64),
+    channels: &[Value],
+    oh: Value,
+) {
+    let f32_ty = ctx.value_type(c.init);
+    let vec_ty = vector_type(ctx, f32_ty, b.width);
+    let weights = c.tap.weights().expect("a pointwise nest has weights");
+    let vectors = pixels / b.width;
+    let (_, block, ow0, _) = row.for_loop(ctx, constant(lo), constant(hi), pixels, &[]);
+    let splat = block.broadcast(ctx, c.init, vec_ty);
+    let inits = vec![splat; channels.len() * vectors as usize];
+    let (c_loop, body, ci, acc) =
+        block.for_loop(ctx, constant(0), constant(c.extents[C]), 1, &inits);
+    // X[0][ci][oh * S + o][ow0 + v * W + o'] for the operands (ci, oh, ow0).
+    let xs: Vec<Value> = (0..vectors)
+        .map(|v| {
+            let indices = vec![
+                AffineExpr::constant(0),
+                d(0),
+                d(1) * c.rows.stride + c.rows.offset,
+                d(2) + (v * b.width + c.cols.offset),
+            ];
+            body.load(ctx, true, c.input, map(3, indices), &[ci, oh, ow0], vec_ty)
+        })
+        .collect();
+    let mut next = Vec::with_capacity(acc.len());
+    for (j, &co) in channels.iter().enumerate() {
+        // W[co][ci][0][0], broadcast.
+        let wmap = map(
+            2,
+            vec![d(0), d(1), AffineExpr::constant(0), AffineExpr::constant(0)],
+        );
+        let w = body.load(ctx, false, weights, wmap, &[co, ci], f32_ty);
+        let wb = body.broadcast(ctx, w, vec_ty);
+        for (v, &x) in xs.iter().enumerate() {
+            next.push(body.fma(ctx, x, wb, acc[j * vectors as usize + v]));
+        }
+    }
+    set_yield(ctx, body, &next);
+    let sums = ctx.op(c_loop).results.to_vec();
+    for (j, &co) in channels.iter().enumerate() {
+        for v in 0..vectors {
+            let sum = sums[j * vectors as usize + v as usize];
+            let first = v * b.width;
+            match epilogue {
+                Some(e) => e.emit(ctx, block, [co, oh, ow0], first, sum, b.width),
+                None => {
+                    let omap = map(3, vec![AffineExpr::constant(0), d(0), d(1), d(2) + first]);
+                    block.store(ctx, true, sum, c.output, omap, &[co, oh, ow0]);
+                }
+            }
+        }
+    }
+}
+
+/// An `index` constant `value`, made at `at`.
+fn index_constant(ctx: &mut Context, at: At, value: i64) -> Value {
+    let index_ty = ctx.index_type();
+    let attr = ctx.intern_attr(AttrKind::Integer {
+        ty: index_ty,
+        value: value as i128,
+    });
+    let op = at.create(
+        ctx,
+        "arith.constant",
+        vec![],
+        vec![index_ty],
+        vec![("value", attr)],
+        0,
+    );
+    ctx.op(op).results[0]
+}
