@@ -1,7 +1,8 @@
 """Convolution layers as single-op ONNX models: TensorBind against onnxruntime, in one run.
 
 The layers are the distinct convolutions of ResNet-18 (stem, 3x3 stages, strided 3x3 and
-1x1 downsamples) and the depthwise 3x3 layers of MobileNet-V2 (group = channels), batch 1,
+1x1 downsamples), the depthwise 3x3 layers of MobileNet-V2 (group = channels) and its 1x1
+expansions and projections (`pointwise`, one per row width), batch 1,
 f32, seeded random weights stored in the model. For each layer and thread count it
 prints the median milliseconds of `tb-run model.onnx --bench RUNS --threads T` (the
 default CPU pipeline) and of onnxruntime (CPUExecutionProvider, intra_op_num_threads=T,
@@ -9,7 +10,7 @@ one warm-up run, then RUNS timed runs), and tb/ort (below 1: TensorBind is faste
 `--only TEXT` keeps the layers whose name contains TEXT; `--baseline PATH` also times
 another `tb-run` binary (an older build) in the same run and prints new/base.
 
-Usage: .venv/bin/python bench/conv.py [--runs 5] [--threads 1,2] [--layers resnet,depthwise]
+Usage: .venv/bin/python bench/conv.py [--runs 5] [--threads 1,2] [--layers resnet,depthwise,pointwise]
        [--only TEXT] [--baseline PATH]
 """
 
@@ -46,13 +47,26 @@ DEPTHWISE = {
     "mbv2 dw 384 @14": (384, 384, 14, 3, 1, 1, 384),
     "mbv2 dw 960 @7": (960, 960, 7, 3, 1, 1, 960),
 }
+POINTWISE = {
+    "mbv2 pw 16->96 @112": (16, 96, 112, 1, 1, 0, 1),
+    "mbv2 pw 24->144 @56": (24, 144, 56, 1, 1, 0, 1),
+    "mbv2 pw 144->24 @56": (144, 24, 56, 1, 1, 0, 1),
+    "mbv2 pw 32->192 @28": (32, 192, 28, 1, 1, 0, 1),
+    "mbv2 pw 96->576 @14": (96, 576, 14, 1, 1, 0, 1),
+    "mbv2 pw 576->96 @14": (576, 96, 14, 1, 1, 0, 1),
+    "mbv2 pw 160->960 @7": (160, 960, 7, 1, 1, 0, 1),
+    "mbv2 pw 960->160 @7": (960, 160, 7, 1, 1, 0, 1),
+    "mbv2 pw 320->1280 @7": (320, 1280, 7, 1, 1, 0, 1),
+}
+GROUPS = {"resnet": RESNET, "depthwise": DEPTHWISE, "pointwise": POINTWISE}
 
 
 def parse_args():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--runs", type=int, default=5, help="timed runs per measurement (median)")
     p.add_argument("--threads", default="1,2", help="comma-separated thread counts")
-    p.add_argument("--layers", default="resnet,depthwise", help="resnet, depthwise or both")
+    p.add_argument("--layers", default="resnet,depthwise,pointwise",
+                   help="comma-separated groups: resnet, depthwise, pointwise")
     p.add_argument("--tb-run", type=Path, default=ROOT / "target/release/tb-run")
     p.add_argument("--timeout", type=float, default=600, help="seconds per tb-run call")
     p.add_argument("--only", default="", help="keep the layers whose name contains this")
@@ -65,9 +79,9 @@ def parse_args():
     args.threads = [int(t) for t in args.threads.split(",")]
     layers = {}
     for group in args.layers.split(","):
-        if group not in ("resnet", "depthwise"):
-            p.error(f"unknown layer group {group!r} (resnet or depthwise)")
-        layers.update(RESNET if group == "resnet" else DEPTHWISE)
+        if group not in GROUPS:
+            p.error(f"unknown layer group {group!r} (resnet, depthwise or pointwise)")
+        layers.update(GROUPS[group])
     args.layers = {name: shape for name, shape in layers.items() if args.only in name}
     if args.baseline is not None and not args.baseline.is_file():
         p.error(f"{args.baseline} does not exist")
