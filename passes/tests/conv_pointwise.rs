@@ -134,3 +134,15 @@ fn the_option_keeps_the_channel_vectorized_kernel() {
     );
     assert!(!writes_result_rows(&out.text, 16), "{}", out.text);
 }
+
+#[test]
+fn explicit_channel_blocking_keeps_the_channel_vectorized_kernel() {
+    // The tuner's convolution decisions spell `mr`/`nr`: they block the
+    // channel-vectorized kernel, whatever the convolution's shape.
+    let out = check(
+        &pointwise(6, 16, (5, 19), 1, false),
+        "loop-conv-microkernel{mr=4 nr=16 vector=8 threads=0}",
+    );
+    assert!(out.text.contains("loop.fma"), "{}", out.text);
+    assert!(!writes_result_rows(&out.text, 16), "{}", out.text);
+}

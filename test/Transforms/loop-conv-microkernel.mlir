@@ -1,4 +1,5 @@
 // RUN: tb-opt %s --pass-pipeline='builtin.module(loop-conv-microkernel{mr=4 nr=8 vector=4 threads=0})' | FileCheck %s
+// RUN: tb-opt %s --pass-pipeline='builtin.module(loop-conv-microkernel{vector=4 threads=0})' | FileCheck %s --check-prefix=POINTWISE
 
 // A convolution (one group) becomes a micro-kernel vectorized over output channels: the
 // weights are packed into NR-channel panels, MR pixels x NR / W channel vectors of
@@ -336,23 +337,29 @@ func.func @max_pool_unchecked_side(%arg0: memref<1x2x7x7xf32>) -> memref<1x2x4x4
 // A 1x1 convolution that reads consecutive columns without padding keeps output pixels in
 // the vector lanes: per block of output channels (here all 4) and row, each input channel
 // loads the row's vectors where they lie and broadcasts one weight per output channel;
-// the sums are stored straight into the result's rows, so nothing is transposed.
+// the sums are stored straight into the result's rows, so nothing is transposed. With mr
+// and nr given (the first RUN line) the pointwise kernel is not used, and the
+// channel-vectorized kernel's nr=8 is more than the 4 channels: the nest stays.
 // CHECK-LABEL: func.func @pointwise
-// CHECK: loop.for %[[CO:.*]] = 0 to 4 step 4 {
-// CHECK-NEXT: loop.for %[[OH:.*]] = 0 to 2 {
-// CHECK: %[[CO1:.*]] = arith.addi %[[CO]], %{{.*}} : index
-// CHECK: loop.for %[[OW:.*]] = 0 to 8 step 8 {
-// CHECK: loop.for %[[CI:.*]] = 0 to 3 iter_args
-// CHECK-NEXT: %[[X0:.*]] = loop.vector_load %arg0[(d0, d1, d2) -> (0, d0, d1, d2)](%[[CI]], %[[OH]], %[[OW]]) : memref<1x3x2x8xf32>, vector<4xf32>
-// CHECK-NEXT: %[[X1:.*]] = loop.vector_load %arg0[(d0, d1, d2) -> (0, d0, d1, d2 + 4)](%[[CI]], %[[OH]], %[[OW]]) : memref<1x3x2x8xf32>, vector<4xf32>
-// CHECK-NEXT: %[[W0:.*]] = loop.load %arg1[(d0, d1) -> (d0, d1, 0, 0)](%[[CO]], %[[CI]]) : memref<4x3x1x1xf32>
-// CHECK-NEXT: %[[B0:.*]] = loop.broadcast %[[W0]] : f32 to vector<4xf32>
-// CHECK-NEXT: loop.fma %[[X0]], %[[B0]], %{{.*}} : vector<4xf32>
-// CHECK-NEXT: loop.fma %[[X1]], %[[B0]], %{{.*}} : vector<4xf32>
-// CHECK-NEXT: loop.load %arg1[(d0, d1) -> (d0, d1, 0, 0)](%[[CO1]], %[[CI]])
-// CHECK: loop.vector_store %{{.*}}, %{{.*}}[(d0, d1, d2) -> (0, d0, d1, d2 + 4)](%[[CO1]], %[[OH]], %[[OW]]) : memref<1x4x2x8xf32>, vector<4xf32>
-// CHECK-NOT: loop.alloc
+// CHECK: loop.parallel (%{{.*}}, %{{.*}}, %{{.*}}) = (0, 0, 0) to (4, 2, 8) {
+// CHECK-NOT: loop.fma
 // CHECK: return
+// POINTWISE-LABEL: func.func @pointwise
+// POINTWISE: loop.for %[[CO:.*]] = 0 to 4 step 4 {
+// POINTWISE-NEXT: loop.for %[[OH:.*]] = 0 to 2 {
+// POINTWISE: %[[CO1:.*]] = arith.addi %[[CO]], %{{.*}} : index
+// POINTWISE: loop.for %[[OW:.*]] = 0 to 8 step 8 {
+// POINTWISE: loop.for %[[CI:.*]] = 0 to 3 iter_args
+// POINTWISE-NEXT: %[[X0:.*]] = loop.vector_load %arg0[(d0, d1, d2) -> (0, d0, d1, d2)](%[[CI]], %[[OH]], %[[OW]]) : memref<1x3x2x8xf32>, vector<4xf32>
+// POINTWISE-NEXT: %[[X1:.*]] = loop.vector_load %arg0[(d0, d1, d2) -> (0, d0, d1, d2 + 4)](%[[CI]], %[[OH]], %[[OW]]) : memref<1x3x2x8xf32>, vector<4xf32>
+// POINTWISE-NEXT: %[[W0:.*]] = loop.load %arg1[(d0, d1) -> (d0, d1, 0, 0)](%[[CO]], %[[CI]]) : memref<4x3x1x1xf32>
+// POINTWISE-NEXT: %[[B0:.*]] = loop.broadcast %[[W0]] : f32 to vector<4xf32>
+// POINTWISE-NEXT: loop.fma %[[X0]], %[[B0]], %{{.*}} : vector<4xf32>
+// POINTWISE-NEXT: loop.fma %[[X1]], %[[B0]], %{{.*}} : vector<4xf32>
+// POINTWISE-NEXT: loop.load %arg1[(d0, d1) -> (d0, d1, 0, 0)](%[[CO1]], %[[CI]])
+// POINTWISE: loop.vector_store %{{.*}}, %{{.*}}[(d0, d1, d2) -> (0, d0, d1, d2 + 4)](%[[CO1]], %[[OH]], %[[OW]]) : memref<1x4x2x8xf32>, vector<4xf32>
+// POINTWISE-NOT: loop.alloc
+// POINTWISE: return
 func.func @pointwise(%arg0: memref<1x3x2x8xf32>, %arg1: memref<4x3x1x1xf32>) -> memref<1x4x2x8xf32> {
   %c0 = arith.constant 0 : index
   %cst = arith.constant 0.000000e+00 : f32

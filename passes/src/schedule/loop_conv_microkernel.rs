@@ -3,8 +3,9 @@
 //! convolutions. Depthwise convolutions get their own kernel ([`super::conv_depthwise`]),
 //! which also runs pools (max, min or sum over a window, [`super::pool_tap`]); 1x1
 //! convolutions that read consecutive columns without padding, with rows of at least one
-//! vector and no schedule, get the pointwise kernel ([`super::conv_pointwise`], pixels in
-//! the vector lanes; option `pointwise`); any other convolution with one group is
+//! vector, no schedule and no `mr`/`nr` option, get the pointwise kernel
+//! ([`super::conv_pointwise`], pixels in the vector lanes; option `pointwise`); any other
+//! convolution with one group is
 //! vectorized over output channels:
 //!
 //! - a padded input is copied once into a buffer that holds the padding (`Xp[C][Hp][Wp]`),
@@ -87,7 +88,7 @@ const OPTIONS: &[PassOptionInfo] = &[
         name: "pointwise",
         kind: OptionKind::Bool,
         default: "true",
-        help: "Compute 1x1 convolutions with unit column stride and no padding by the pointwise kernel (pixels in the vector lanes, no transposition) when their rows hold a full vector and they carry no schedule",
+        help: "Compute 1x1 convolutions with unit column stride and no padding by the pointwise kernel (pixels in the vector lanes, no transposition) when their rows hold a full vector, they carry no schedule and neither mr nor nr is given",
     },
     PassOptionInfo {
         name: "epilogues",
@@ -230,7 +231,11 @@ impl Pass for ConvMicrokernel {
             if self.threads >= 0 {
                 blocking.threads = self.threads > 0;
             }
+            // Explicit `mr`/`nr` (the tuner's decisions) ask for the channel-vectorized
+            // kernel's blocking.
             if self.pointwise
+                && self.mr == 0
+                && self.nr == 0
                 && loop_::schedule(ctx, parallel).is_none()
                 && self.rewrite_pointwise(ctx, &conv, &host, blocking.threads)
             {
