@@ -139,9 +139,12 @@ pub struct ConvBlocking {
 /// Iterations (all six loops) from which a convolution runs on threads.
 const MIN_PARALLEL_WORK: i64 = 1 << 16;
 
-/// The default blocking of a convolution with `channels` outputs and `work` iterations on
-/// `target`: `NR` output channels of `columns` vectors of `width` lanes, and as many pixels
-/// (up to 8) as leave registers for the weight vectors and the broadcast input.
+/// The default blocking of a convolution with `channels` outputs, output rows of `row`
+/// pixels and `work` iterations on `target`: `NR` output channels of `columns` vectors of
+/// `width` lanes, and as many pixels (up to 8) as leave registers for the weight vectors
+/// and the broadcast input, or the largest count down to half of that which divides the
+/// row: a row the block does not divide ends with a block that recomputes pixels of the
+/// one before it (28-pixel rows in blocks of 8 compute 32 pixels; in blocks of 7, 28).
 ///
 /// Channels that `NR` leaves over run in the original, unvectorized nest, so the blocking
 /// first minimises them: the register's width and narrower ones (down to 4 lanes) are
@@ -149,7 +152,7 @@ const MIN_PARALLEL_WORK: i64 = 1 << 16;
 /// vector wins, then two columns (enough independent accumulators to hide the FMA
 /// latency), then three, one and four. A convolution with 24 outputs on a 16-lane target
 /// gets three 8-lane columns instead of one 16-lane column and 8 unvectorized channels.
-pub fn default_conv_blocking(target: &Target, channels: i64, work: i64) -> ConvBlocking {
+pub fn default_conv_blocking(target: &Target, channels: i64, row: i64, work: i64) -> ConvBlocking {
     let lanes = target.lanes(4);
     let (_, two_vectors) = register_block(target, 4);
     let mut widths = vec![lanes];
@@ -175,7 +178,11 @@ pub fn default_conv_blocking(target: &Target, channels: i64, work: i64) -> ConvB
         None => (lanes, two_vectors),
     };
     let columns = nr / width;
-    let mr = ((target.vector_registers - columns - 1) / columns).clamp(1, 8);
+    let most = ((target.vector_registers - columns - 1) / columns).clamp(1, 8);
+    let mr = ((most + 1) / 2..=most)
+        .rev()
+        .find(|&mr| row % mr == 0)
+        .unwrap_or(most);
     ConvBlocking {
         mr,
         nr,
@@ -215,7 +222,7 @@ impl Pass for ConvMicrokernel {
                 let threads = host.cores > 1 && work >= MIN_PARALLEL_WORK;
                 default_depthwise_blocking(lanes, conv.extents[OW], threads)
             } else {
-                default_conv_blocking(&host, conv.extents[CO], work)
+                default_conv_blocking(&host, conv.extents[CO], conv.extents[OW], work)
             };
             if self.vector > 0 && !conv.depthwise {
                 blocking.width = self.vector;
