@@ -21,6 +21,7 @@ pub mod stop;
 pub mod synthetic;
 pub mod target;
 pub mod task;
+pub mod tlm;
 pub mod transformer;
 pub mod worker;
 
