@@ -54,7 +54,7 @@ struct Saved {
     tokenizer_version: u32,
     generator_schema: u32,
     config: Config,
-    params: Vec<(String, Vec<usize>, Vec<f32>)>,
+    params: Vec<model::SavedParam>,
 }
 
 /// A task on a target as the generator reads it: the prefix's ids and, per knob, the

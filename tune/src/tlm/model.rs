@@ -45,6 +45,9 @@ pub fn output_id(word: &str) -> u32 {
     token_id(&format!("\u{1}{word}"))
 }
 
+/// A parameter as saved: its name, shape and values.
+pub type SavedParam = (String, Vec<usize>, Vec<f32>);
+
 /// The decoder and its parameters (named, in a fixed order).
 pub struct Decoder {
     pub config: Config,
@@ -138,7 +141,7 @@ impl Decoder {
     }
 
     /// Every parameter's name, shape and values, in order (what a saved model holds).
-    pub fn values(&self) -> Result<Vec<(String, Vec<usize>, Vec<f32>)>, String> {
+    pub fn values(&self) -> Result<Vec<SavedParam>, String> {
         self.params
             .iter()
             .map(|(name, var)| {
@@ -154,10 +157,7 @@ impl Decoder {
 
     /// A decoder of `config` holding `values` (from [`Decoder::values`]), refused unless
     /// every parameter's name and shape match.
-    pub fn with_values(
-        config: Config,
-        values: &[(String, Vec<usize>, Vec<f32>)],
-    ) -> Result<Decoder, String> {
+    pub fn with_values(config: Config, values: &[SavedParam]) -> Result<Decoder, String> {
         let decoder = Decoder::new(config, 0)?;
         if values.len() != decoder.params.len() {
             return Err(format!(

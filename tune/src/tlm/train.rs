@@ -66,8 +66,9 @@ pub struct TrainLog {
 pub fn examples(tasks: &[TunableTask], records: &[Record], top_fraction: f64) -> Vec<Example> {
     let by_key: HashMap<&str, &TunableTask> =
         tasks.iter().map(|t| (t.task.key.as_str(), t)).collect();
-    let mut groups: BTreeMap<(String, String), (crate::TargetKey, HashMap<Vec<usize>, f64>)> =
-        BTreeMap::new();
+    // Per (task key, target id): the target and each decision's fastest latency.
+    type Group = (crate::TargetKey, HashMap<Vec<usize>, f64>);
+    let mut groups: BTreeMap<(String, String), Group> = BTreeMap::new();
     for r in records {
         let (Status::Ok, Some(latency)) = (r.status, r.latency_s) else {
             continue;
