@@ -5,8 +5,11 @@ Builds ResNet-18 and the BERT-style encoder (`models/make_models.py`, seeded wei
 their tasks (`tb-tune --list-tasks --dump-tasks`) and sorts those of the benchmark's kinds
 (conv, GEMM, attention; see `tune_models.kind_of`) by weight x work. The heaviest task of
 each kind and model is a test task; the next `--pretrain-per-kind` are pretraining tasks,
-each measured with `--pretrain-trials` random trials into one database. The test tasks are
-never in it: the generator meets them for the first time.
+each measured with `--pretrain-trials` random trials into one database. With
+`--pretrain-size IMAGE SEQ` the pretraining tasks are instead the heaviest
+`--pretrain-per-kind` of each kind of the same two models built at another input size
+(the same operators at other shapes). The test tasks are never in it (by task key): the
+generator meets them for the first time.
 
 Each test task module is then tuned on its own, each search into a fresh SQLite database,
 one `tb-tune` at a time with `--cores 1`: `--random-trials` random trials (seed 1), and for
@@ -16,7 +19,8 @@ of its runs measured; per run the table gives the trial (the heuristic's include
 which it first came within 95% of it (best / 0.95; `>N`: not within its N trials).
 
     .venv/bin/python bench/tune_tlm.py [--random-trials 150] [--trials 48]
-        [--pretrain-trials 60] [--pretrain-per-kind 2] [--image-size 64] [--seq-len 64]
+        [--pretrain-trials 60] [--pretrain-per-kind 2] [--pretrain-size 32 32]
+        [--image-size 64] [--seq-len 64]
         [--seeds 1 2] [--threads 1] [--work DIR]
 """
 
@@ -35,8 +39,9 @@ from tune_models import ROOT, curve, kind_of, list_tasks, trials_to, work  # noq
 KINDS = ("gemm", "conv", "attention")
 
 
-def split_tasks(tasks, dump, pretrain_per_kind):
-    """(test tasks, pretraining tasks) of one model: [(kind, key, summary)] each."""
+def split_tasks(tasks, dump, pretrain_per_kind, tests=1):
+    """(the first `tests` tasks of each kind, the next `pretrain_per_kind`) of one model,
+    heaviest first: [(kind, key, summary)] each."""
     by_kind = {k: [] for k in KINDS}
     for key, summary, weight, knobs in tasks:
         if knobs.startswith("none"):
@@ -48,8 +53,9 @@ def split_tasks(tasks, dump, pretrain_per_kind):
     test, pretrain = [], []
     for kind, rows in by_kind.items():
         rows.sort()
-        test += [(kind, key, summary) for _, key, summary in rows[:1]]
-        pretrain += [(kind, key, summary) for _, key, summary in rows[1:1 + pretrain_per_kind]]
+        test += [(kind, key, summary) for _, key, summary in rows[:tests]]
+        pretrain += [(kind, key, summary)
+                     for _, key, summary in rows[tests:tests + pretrain_per_kind]]
     return test, pretrain
 
 
@@ -71,6 +77,8 @@ def main():
     p.add_argument("--trials", type=int, default=48, help="trials of each tree-guided and TLM run")
     p.add_argument("--pretrain-trials", type=int, default=60)
     p.add_argument("--pretrain-per-kind", type=int, default=2)
+    p.add_argument("--pretrain-size", type=int, nargs=2, metavar=("IMAGE", "SEQ"),
+                   help="pretrain on the models built at this image size and sequence length")
     p.add_argument("--image-size", type=int, default=64, help="ResNet-18 input size")
     p.add_argument("--seq-len", type=int, default=64, help="encoder sequence length")
     p.add_argument("--seeds", type=int, nargs="+", default=[1, 2])
@@ -96,6 +104,20 @@ def main():
                       for kind, key, summary in t]
             pretrain += [(model, kind, key, summary, os.path.join(dump, f"{key}.mlir"))
                          for kind, key, summary in pt]
+        if args.pretrain_size:
+            other = os.path.join(work_dir, "pretrain-models")
+            image, seq = args.pretrain_size
+            subprocess.run([sys.executable, os.path.join(ROOT, "models", "make_models.py"),
+                            other, "--models", "resnet18,bert", "--image-size", str(image),
+                            "--seq-len", str(seq)], check=True, stdout=subprocess.DEVNULL)
+            pretrain = []
+            for model in ("resnet18", "bert"):
+                onnx = os.path.join(other, model, "model.onnx")
+                dump = os.path.join(other, model, "tasks")
+                _, pt = split_tasks(list_tasks(args.tb_tune, onnx, dump, []), dump,
+                                    args.pretrain_per_kind, tests=0)
+                pretrain += [(model, kind, key, summary, os.path.join(dump, f"{key}.mlir"))
+                             for kind, key, summary in pt]
         test_keys = {t[2] for t in tests}
         pretrain = [t for t in pretrain if t[2] not in test_keys]
         pretrain_db = os.path.join(work_dir, "pretrain.db")
@@ -136,7 +158,10 @@ def main():
               f"{args.image_size}, encoder at sequence {args.seq_len}, {args.threads} thread(s); "
               f"random {args.random_trials} trials, tree-guided and TLM {args.trials} per seed, "
               f"seeds {' '.join(map(str, seeds))}; the generator pretrained on {len(pretrain)} "
-              f"other tasks x {args.pretrain_trials} random trials):\n")
+              f"other tasks x {args.pretrain_trials} random trials"
+              + (f", from the models at {args.pretrain_size[0]}x{args.pretrain_size[0]} and "
+                 f"sequence {args.pretrain_size[1]}" if args.pretrain_size else "")
+              + "):\n")
         print("| model | kind | task | heuristic ms | best-known ms | random | "
               + " | ".join(f"tree s{s}" for s in seeds) + " | "
               + " | ".join(f"TLM s{s}" for s in seeds) + " |")
