@@ -221,6 +221,15 @@ struct ScoreArgs {
 }
 
 fn main() -> ExitCode {
+    // candle (the transformer and the schedule generator) runs its CPU kernels on a pool of
+    // spinning threads, one per core; their matrices are small, and on a machine whose cores
+    // measure or serve other jobs the spinning threads wait for each other (one thread
+    // trained the generator 4 times faster at a load average of 6 on 2 cores). One thread
+    // unless the user asks for more.
+    if std::env::var_os("CANDLE_NUM_THREADS").is_none() {
+        // SAFETY: the first statement of `main`, before any thread is started.
+        unsafe { std::env::set_var("CANDLE_NUM_THREADS", "1") };
+    }
     let first = std::env::args().nth(1);
     if first.as_deref() != Some("--measure") {
         tb_tune::stop::install();

@@ -158,20 +158,35 @@ fn batch_loss(decoder: &Decoder, batch: &[&Example]) -> Result<Tensor, String> {
     let hidden = decoder.hidden(&ids)?;
     let dim = decoder.config.dim;
     // One row per (example, knob): the hidden state before the knob's word, its choices
-    // (padded to the widest knob of the batch) and the choice taken.
+    // (padded to the widest knob of the batch) as columns into the batch's distinct
+    // words, and the choice taken. Each distinct word's vector is computed once.
     let width = batch
         .iter()
         .flat_map(|e| e.choices.iter().map(Vec::len))
         .max()
         .unwrap_or(1);
-    let (mut rows, mut words, mut pad, mut taken, mut weights) =
+    let mut distinct: Vec<(u32, u32)> = Vec::new();
+    let mut column: HashMap<(u32, u32), u32> = HashMap::new();
+    let (mut rows, mut columns, mut pad, mut taken, mut weights) =
         (vec![], vec![], vec![], vec![], vec![]);
     for (b, e) in batch.iter().enumerate() {
         for (knob, (choices, &choice)) in e.choices.iter().zip(&e.decision).enumerate() {
             rows.push((b * len + e.prefix + knob - 1) as u32);
             for c in 0..width {
-                words.push(choices.get(c).copied().unwrap_or((0, 0)));
-                pad.push(if c < choices.len() { 0f32 } else { -1e9 });
+                match choices.get(c) {
+                    Some(&word) => {
+                        let next = distinct.len() as u32;
+                        columns.push(*column.entry(word).or_insert_with(|| {
+                            distinct.push(word);
+                            next
+                        }));
+                        pad.push(0f32);
+                    }
+                    None => {
+                        columns.push(0);
+                        pad.push(-1e9);
+                    }
+                }
             }
             taken.push(choice as u32);
             weights.push(e.weight as f32);
@@ -179,15 +194,14 @@ fn batch_loss(decoder: &Decoder, batch: &[&Example]) -> Result<Tensor, String> {
     }
     let n = rows.len();
     let dev = &Device::Cpu;
-    let vectors = decoder.word_vectors(&words)?;
+    let vectors = decoder.word_vectors(&distinct)?;
     (|| -> candle_core::Result<Tensor> {
         let states = hidden
             .reshape((batch.len() * len, dim))?
             .index_select(&Tensor::from_vec(rows, n, dev)?, 0)?;
-        let logits = vectors
-            .reshape((n, width, dim))?
-            .broadcast_mul(&states.unsqueeze(1)?)?
-            .sum(2)?
+        let logits = states
+            .matmul(&vectors.t()?)?
+            .gather(&Tensor::from_vec(columns, (n, width), dev)?, 1)?
             .broadcast_add(&Tensor::from_vec(pad, (n, width), dev)?)?;
         let log_probs = candle_nn::ops::log_softmax(&logits, D::Minus1)?;
         let picked = log_probs
