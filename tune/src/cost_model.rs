@@ -61,6 +61,9 @@ pub enum ModelKind {
     #[default]
     Tree,
     Transformer,
+    /// The schedule generator ([`crate::tlm`]): not a ranker but the search's proposal
+    /// distribution, fine-tuned as records arrive.
+    Tlm,
 }
 
 impl ModelKind {
@@ -68,15 +71,17 @@ impl ModelKind {
         match text {
             "tree" => Ok(ModelKind::Tree),
             "transformer" => Ok(ModelKind::Transformer),
+            "tlm" => Ok(ModelKind::Tlm),
             other => Err(format!(
-                "unknown cost model '{other}' (expected tree or transformer)"
+                "unknown cost model '{other}' (expected tree, transformer or tlm)"
             )),
         }
     }
 }
 
 /// A model of `kind` trained on `records` of `tasks`; `None` while there are too few
-/// records to learn an order from.
+/// records to learn an order from. The generator ranks a task's decisions by their
+/// likelihood under it.
 pub fn train_model(
     kind: ModelKind,
     tasks: &[TunableTask],
@@ -97,5 +102,14 @@ pub fn train_model(
             },
         )
         .map(|r| Box::new(r) as Box<dyn CostModel>),
+        ModelKind::Tlm => crate::tlm::Generator::train_on(
+            tasks,
+            records,
+            &crate::tlm::TrainOptions {
+                seed,
+                ..Default::default()
+            },
+        )
+        .map(|g| Box::new(g) as Box<dyn CostModel>),
     }
 }

@@ -1,6 +1,7 @@
 //! TensorBind tuning: the tasks of a model ([`task`]), their knobs ([`space`]), loop
 //! features ([`features`]), a gradient-boosted-tree ranker ([`gbdt`]), model-guided search
-//! with a task scheduler ([`search`]), the tuning database ([`database`]) and applying its
+//! with a task scheduler ([`search`]), a schedule generator that writes decisions knob by
+//! knob for the search to measure ([`tlm`]), the tuning database ([`database`]) and applying its
 //! best records when a model is compiled ([`apply`]); on PostgreSQL, a measurement job
 //! queue ([`queue`]) with workers ([`worker`]) and a coordinator ([`coordinator`]) so many
 //! machines measure for one search. Measuring (compiling and timing with
@@ -21,6 +22,7 @@ pub mod stop;
 pub mod synthetic;
 pub mod target;
 pub mod task;
+pub mod tlm;
 pub mod transformer;
 pub mod worker;
 

@@ -17,8 +17,15 @@
 //! ([`TunableTask::lowers`]), so no trial is spent twice on one program or on a decision
 //! that cannot compile. The ranker retrains on every successful record of the target
 //! after each round.
+//!
+//! **Generated candidates** ([`ModelKind::Tlm`]). The schedule generator
+//! ([`crate::tlm`]) replaces the evolutionary search: each round takes its beam search's
+//! most likely decisions and its samples in turn (epsilon-greedy random samples as
+//! above), and it is fine-tuned on the best records after every round, starting from a
+//! pretrained generator when one is given.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use tb_passes::schedule::Rng;
 
@@ -29,6 +36,7 @@ use crate::gbdt::{Dataset, Ranker, TrainOptions};
 use crate::space::TunableTask;
 use crate::target::TargetKey;
 use crate::task::parse_module;
+use crate::tlm::{Config as GeneratorConfig, Generator, examples, search_training};
 
 /// What a measurement returns.
 #[derive(Clone, Debug, PartialEq)]
@@ -98,6 +106,11 @@ pub struct SearchOptions {
     pub seed: u64,
     /// The cost model the search trains and ranks with.
     pub model: ModelKind,
+    /// With [`ModelKind::Tlm`]: the generator to start from (pretrained on other tasks'
+    /// records); the search fine-tunes a copy. Without one it starts from a fresh one.
+    pub pretrained: Option<Arc<Generator>>,
+    /// With [`ModelKind::Tlm`]: the temperature the generator samples at.
+    pub temperature: f64,
 }
 
 impl Default for SearchOptions {
@@ -111,6 +124,8 @@ impl Default for SearchOptions {
             random: false,
             seed: 1,
             model: ModelKind::Tree,
+            pretrained: None,
+            temperature: 1.0,
         }
     }
 }
@@ -319,6 +334,68 @@ fn propose(
     out
 }
 
+/// Proposes up to `count` unmeasured decisions for `task` from the schedule generator:
+/// the most likely decisions beam search finds and decisions sampled at the options'
+/// temperature, taken in turn, each slot a random sample instead with probability
+/// epsilon; the same filters as [`propose`] (new schedule, lowers) apply.
+#[allow(clippy::too_many_arguments)]
+fn propose_generated(
+    task: &TunableTask,
+    target: &TargetKey,
+    measured: &[(Vec<usize>, Option<f64>)],
+    generator: &Generator,
+    options: &SearchOptions,
+    rng: &mut Rng,
+    count: usize,
+) -> Result<Vec<Vec<usize>>, String> {
+    let space = &task.space;
+    let seen: HashSet<String> = measured.iter().map(|(d, _)| space.describe(d)).collect();
+    let mut taken: HashSet<String> = HashSet::new();
+    let mut take = |d: &Vec<usize>| {
+        let description = space.describe(d);
+        !seen.contains(&description) && task.lowers(d).is_ok() && taken.insert(description)
+    };
+    let beams = generator.beam(task, target, 2 * count)?;
+    let samples = generator.sample(task, target, 8 * count, options.temperature, rng)?;
+    // Most likely first, alternating with samples so each round also explores.
+    let mut generated = Vec::with_capacity(beams.len() + samples.len());
+    let mut beams = beams.into_iter().map(|(d, _)| d);
+    let mut samples = samples.into_iter();
+    loop {
+        match (beams.next(), samples.next()) {
+            (None, None) => break,
+            (b, s) => generated.extend(b.into_iter().chain(s)),
+        }
+    }
+    let mut generated = generated.into_iter();
+    let mut out = Vec::new();
+    while out.len() < count {
+        let next = if random_f64(rng) < options.epsilon {
+            None
+        } else {
+            generated.by_ref().find(|d| take(d))
+        };
+        let next = next.or_else(|| (0..20).find_map(|_| space.sample(rng).filter(|d| take(d))));
+        match next {
+            Some(d) => out.push(d),
+            None => break,
+        }
+    }
+    Ok(out)
+}
+
+/// Fine-tunes the generator on the best of `records` (see [`crate::tlm::examples`]).
+fn fine_tune(
+    generator: &Generator,
+    tasks: &[TunableTask],
+    records: &[Record],
+    seed: u64,
+) -> Result<(), String> {
+    let options = search_training(seed);
+    generator.fit(&examples(tasks, records, options.top_fraction), &options)?;
+    Ok(())
+}
+
 /// Tunes `tasks` on `target` within `options.trials` measurements (the heuristic's
 /// included). `previous` are records measured before (the database's), which seed the
 /// ranker and the population. `on_trial` sees every trial.
@@ -440,6 +517,19 @@ pub fn tune(
     })?;
     let mut stopped = delivered < heuristics.len();
     let mut ranker: Option<Box<dyn CostModel>> = None;
+    // The generator proposes instead of the evolutionary search; it starts from the
+    // pretrained one (or a fresh one) and first learns from the records before the search.
+    let generator = match (options.model, options.random) {
+        (ModelKind::Tlm, false) => {
+            let g = match &options.pretrained {
+                Some(g) => g.duplicate()?,
+                None => Generator::new(GeneratorConfig::default(), options.seed)?,
+            };
+            fine_tune(&g, tasks, &records, options.seed)?;
+            Some(g)
+        }
+        _ => None,
+    };
     let mut exhausted: HashSet<usize> = HashSet::new();
     while trial < options.trials && !stopped {
         let Some(&i) = tunable
@@ -453,16 +543,21 @@ pub fn tune(
             break;
         };
         let count = options.batch.min(options.trials - trial);
-        let proposals = propose(
-            &tasks[i],
-            target,
-            &measured[i],
-            ranker.as_deref(),
-            options,
-            &mut rng,
-            count,
-            &mut cache,
-        );
+        let proposals = match &generator {
+            Some(g) => {
+                propose_generated(&tasks[i], target, &measured[i], g, options, &mut rng, count)?
+            }
+            None => propose(
+                &tasks[i],
+                target,
+                &measured[i],
+                ranker.as_deref(),
+                options,
+                &mut rng,
+                count,
+                &mut cache,
+            ),
+        };
         if proposals.is_empty() {
             exhausted.insert(i);
             continue;
@@ -487,7 +582,9 @@ pub fn tune(
         stopped = delivered < batch.len();
         let best = progress[i].best_latency.unwrap_or(f64::INFINITY);
         progress[i].history.push(best);
-        if !options.random {
+        if let Some(g) = &generator {
+            fine_tune(g, tasks, &records, options.seed)?;
+        } else if !options.random {
             ranker =
                 train_model(options.model, tasks, &records, &mut cache, options.seed).or(ranker);
         }

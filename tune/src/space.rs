@@ -381,6 +381,59 @@ impl Space {
         }
     }
 
+    /// The validity mask of generation: the choices of knob `prefix.len()` that some valid
+    /// decision starting with `prefix` takes, ascending (empty when `prefix` is no valid
+    /// decision's beginning, or is already whole). A decoder that picks each knob among
+    /// these never reaches a dead end, and every decision it completes validates.
+    ///
+    /// Micro-kernel and convolution spaces are searched exhaustively (a handful of knobs).
+    /// A schedule space is too large for that; a choice is kept when one of a few
+    /// completions built to meet the constraints still open validates: every later tile
+    /// level of a dimension already tiled is 1 and of the others the extent (the smallest
+    /// register block, the widest innermost reduction tile), or every later level the
+    /// extent; the first loop order, no threads, no unroll, no packing; and each vector
+    /// width in turn (the one knob the register budget and the divisibility of the
+    /// innermost tile both bind).
+    pub fn allowed_values(&self, prefix: &[usize]) -> Vec<usize> {
+        let sizes = self.knob_sizes();
+        let Some(&size) = sizes.get(prefix.len()) else {
+            return vec![];
+        };
+        let mut decision = prefix.to_vec();
+        (0..size)
+            .filter(|&choice| {
+                decision.truncate(prefix.len());
+                decision.push(choice);
+                self.completable(&mut decision)
+            })
+            .collect()
+    }
+
+    /// Whether `partial` extends to a valid decision; `partial` is left as it was.
+    fn completable(&self, partial: &mut Vec<usize>) -> bool {
+        match self {
+            Space::MicroKernel(_) | Space::Conv(_) => {
+                let sizes = self.knob_sizes();
+                let at = partial.len();
+                if at == sizes.len() {
+                    return self.validate(partial).is_ok();
+                }
+                let found = (0..sizes[at]).any(|choice| {
+                    partial.push(choice);
+                    let ok = self.completable(partial);
+                    partial.pop();
+                    ok
+                });
+                partial.truncate(at);
+                found
+            }
+            Space::Schedule(s) => schedule_witnesses(s, partial)
+                .into_iter()
+                .any(|d| self.validate(&d).is_ok()),
+            Space::Fixed(_) => false,
+        }
+    }
+
     /// A random valid decision.
     pub fn sample(&self, rng: &mut Rng) -> Option<Vec<usize>> {
         match self {
@@ -669,6 +722,55 @@ impl Space {
         ctx.erase_op(scratch);
         result
     }
+}
+
+/// Completions of `partial` in a schedule space that meet every constraint a completion
+/// can still meet, if any does (see [`Space::allowed_values`]).
+fn schedule_witnesses(s: &KnobSpace, partial: &[usize]) -> Vec<Vec<usize>> {
+    use tb_passes::schedule::Knob;
+    let knobs = s.knobs();
+    let nest = s.nest();
+    let untiled = |choices: &[i64], dim: usize| {
+        choices
+            .iter()
+            .position(|&c| c >= nest.extents[dim])
+            .unwrap_or(choices.len() - 1)
+    };
+    let mut out = Vec::new();
+    for smallest_block in [true, false] {
+        let mut base = partial.to_vec();
+        let mut vector_knob = None;
+        for (j, knob) in knobs.iter().enumerate().skip(partial.len()) {
+            let choice = match knob {
+                Knob::Tile { dim, choices, .. } => {
+                    let tiled = knobs[..j].iter().zip(&base).any(|(k, &c)| {
+                        matches!(k, Knob::Tile { dim: d, choices: cs, .. }
+                            if d == dim && cs[c] < nest.extents[*dim])
+                    });
+                    match choices.iter().position(|&c| c == 1) {
+                        Some(one) if smallest_block && tiled && !nest.reduction[*dim] => one,
+                        _ => untiled(choices, *dim),
+                    }
+                }
+                Knob::Vector(_) => {
+                    vector_knob = Some(j);
+                    0
+                }
+                Knob::Pack(c) => c.iter().position(|&p| p == Packing::None).unwrap_or(0),
+                Knob::Order(_) | Knob::Parallel(_) | Knob::Unroll(_) => 0,
+            };
+            base.push(choice);
+        }
+        match vector_knob {
+            Some(v) => out.extend((0..knobs[v].len()).map(|w| {
+                let mut d = base.clone();
+                d[v] = w;
+                d
+            })),
+            None => out.push(base),
+        }
+    }
+    out
 }
 
 /// Features of a decision: this many numbers.

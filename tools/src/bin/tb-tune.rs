@@ -3,10 +3,11 @@
 //!
 //! The model (ONNX or MLIR) is lowered to loop nests; each distinct nest is a task. Each
 //! task is measured with the heuristic schedule, then candidates chosen by a model-guided
-//! evolutionary search (or at random with `--random`) are compiled and timed, each in a
-//! child process, until `--trials` measurements are spent; every trial is written to the
-//! database as it completes. A per-task table ends the run; `--report` also runs a random
-//! search of the same budget and plots both.
+//! evolutionary search (or at random with `--random`, or written by the schedule
+//! generator with `--model tlm`, pretrained with `--pretrain`) are compiled and timed,
+//! each in a child process, until `--trials` measurements are spent; every trial is
+//! written to the database as it completes. A per-task table ends the run; `--report`
+//! also runs the random, tree-guided and TLM searches of the same budget and plots them.
 //!
 //! On a PostgreSQL database, `--workers` makes this process a coordinator that queues
 //! candidates for workers (`tb-tune worker`) on any machine of each target it tunes for
@@ -30,11 +31,13 @@ use tb_tools::tuning::{
 };
 use tb_tune::Database;
 use tb_tune::coordinator::{FleetTarget, QueueMeasurer, resolve_targets};
+use tb_tune::cost_model::ModelKind;
 use tb_tune::search::{SearchOptions, SearchResult, tune};
 use tb_tune::space::{Space, TunableTask};
 use tb_tune::synthetic::SyntheticMeasurer;
 use tb_tune::target::{Machine, TargetKey};
 use tb_tune::task::{FRONT_PIPELINE, run_pipeline, tasks};
+use tb_tune::tlm::Generator;
 use tb_tune::worker::{WorkerOptions, run_worker};
 
 #[derive(Parser, Debug)]
@@ -85,12 +88,26 @@ struct Args {
     /// Random search instead of the model-guided one.
     #[arg(long)]
     random: bool,
-    /// The cost model of the model-guided search: `tree` (gradient-boosted trees over
-    /// loop features) or `transformer` (attention over tensor sentences).
-    #[arg(long = "model", value_name = "tree|transformer", default_value = "tree", value_parser = ["tree", "transformer"])]
+    /// The model of the model-guided search: `tree` (gradient-boosted trees over loop
+    /// features) or `transformer` (attention over tensor sentences) rank an evolutionary
+    /// search's candidates; `tlm` generates the candidates with a schedule generator.
+    #[arg(long = "model", value_name = "tree|transformer|tlm", default_value = "tree", value_parser = ["tree", "transformer", "tlm"])]
     cost_model: String,
-    /// Also run a random search of the same budget and plot best-so-far latency against
-    /// trials for both (SVG).
+    /// With --model tlm: start the schedule generator from one pretrained on the records
+    /// of a tuning database (of this target: this machine with --threads), or from a
+    /// generator saved with --save-generator (`.json`).
+    #[arg(long, value_name = "FILE.db|FILE.json")]
+    pretrain: Option<String>,
+    /// With --pretrain FILE.db: also save the pretrained generator (JSON, with its
+    /// tokenizer version) for later runs' --pretrain.
+    #[arg(
+        long = "save-generator",
+        value_name = "FILE.json",
+        requires = "pretrain"
+    )]
+    save_generator: Option<PathBuf>,
+    /// Also run the other searches of the same budget (random, tree-guided and TLM, each
+    /// from no earlier records) and plot best-so-far latency against trials for all (SVG).
     #[arg(long, value_name = "FILE.svg")]
     report: Option<PathBuf>,
     /// Seed of the search.
@@ -204,6 +221,15 @@ struct ScoreArgs {
 }
 
 fn main() -> ExitCode {
+    // candle (the transformer and the schedule generator) runs its CPU kernels on a pool of
+    // spinning threads, one per core; their matrices are small, and on a machine whose cores
+    // measure or serve other jobs the spinning threads wait for each other (one thread
+    // trained the generator 4 times faster at a load average of 6 on 2 cores). One thread
+    // unless the user asks for more.
+    if std::env::var_os("CANDLE_NUM_THREADS").is_none() {
+        // SAFETY: the first statement of `main`, before any thread is started.
+        unsafe { std::env::set_var("CANDLE_NUM_THREADS", "1") };
+    }
     let first = std::env::args().nth(1);
     if first.as_deref() != Some("--measure") {
         tb_tune::stop::install();
@@ -567,14 +593,73 @@ fn run(args: &Args) -> Result<(), String> {
 }
 
 fn search_options(args: &Args, batch: usize) -> Result<SearchOptions, String> {
+    let model = tb_tune::cost_model::ModelKind::parse(&args.cost_model)?;
+    let wants_generator =
+        model == tb_tune::cost_model::ModelKind::Tlm && !args.random || args.report.is_some();
+    if args.pretrain.is_some() && !wants_generator {
+        return Err(
+            "--pretrain is for the schedule generator: use it with --model tlm (or --report)"
+                .into(),
+        );
+    }
     Ok(SearchOptions {
         trials: args.trials,
         random: args.random,
         seed: args.seed,
         batch,
-        model: tb_tune::cost_model::ModelKind::parse(&args.cost_model)?,
+        model,
+        pretrained: pretrained_generator(args)?.map(std::sync::Arc::new),
         ..SearchOptions::default()
     })
+}
+
+/// The generator `--pretrain` names: loaded from a saved generator, or trained on the
+/// records of a database (this machine's target), then saved with `--save-generator`.
+fn pretrained_generator(args: &Args) -> Result<Option<Generator>, String> {
+    let Some(location) = &args.pretrain else {
+        return Ok(None);
+    };
+    if location.ends_with(".json") {
+        let text = std::fs::read_to_string(location)
+            .map_err(|e| format!("--pretrain: cannot read '{location}': {e}"))?;
+        if args.save_generator.is_some() {
+            return Err("--save-generator saves a generator pretrained from a database, not one loaded from JSON".into());
+        }
+        let generator =
+            Generator::from_json(&text).map_err(|e| format!("--pretrain: {location}: {e}"))?;
+        return Ok(Some(generator));
+    }
+    let target = host_target(args.threads);
+    let (tasks, records) = tasks_and_records(std::slice::from_ref(location), &target)
+        .map_err(|e| format!("--pretrain: {e}"))?;
+    let options = tb_tune::tlm::TrainOptions {
+        seed: args.seed,
+        ..Default::default()
+    };
+    let examples = tb_tune::tlm::examples(&tasks, &records, options.top_fraction);
+    if examples.is_empty() {
+        return Err(format!(
+            "--pretrain: {location}: no successful record of {} to pretrain the schedule generator on",
+            target.describe()
+        ));
+    }
+    let started = std::time::Instant::now();
+    let generator = Generator::new(tb_tune::tlm::Config::default(), args.seed)?;
+    let log = generator.fit(&examples, &options)?;
+    eprintln!(
+        "pretrained the schedule generator on {} decisions of {} tasks from {location} in {:.1} s (loss {:.3} -> {:.3})",
+        examples.len(),
+        tasks.len(),
+        started.elapsed().as_secs_f64(),
+        log.epoch_loss.first().copied().unwrap_or(f64::NAN),
+        log.epoch_loss.last().copied().unwrap_or(f64::NAN)
+    );
+    if let Some(path) = &args.save_generator {
+        std::fs::write(path, generator.to_json()?)
+            .map_err(|e| format!("--save-generator: cannot write '{}': {e}", path.display()))?;
+        eprintln!("wrote {}", path.display());
+    }
+    Ok(Some(generator))
 }
 
 /// Tunes `tunable` on `target` from the database's earlier records of that target, and
@@ -608,27 +693,38 @@ fn tune_target(
         tunable, target, &previous, measurer, db, queued, options, label, bars,
     )?;
     if let Some(report) = &args.report {
-        let baseline = SearchOptions {
-            random: !args.random,
-            ..options.clone()
-        };
-        let other = search(
-            tunable,
-            target,
-            &[],
-            measurer,
-            db,
-            queued,
-            &baseline,
-            &format!("{label}baseline "),
-            bars,
-        )?;
-        let (model, random) = if args.random {
-            (&other, &result)
-        } else {
-            (&result, &other)
-        };
-        write_report(report, &model.curve, &random.curve)?;
+        // The three searches of one budget, each from no earlier records; the one just
+        // run is not run again.
+        let mut curves = vec![(search_label(options), result.curve.clone())];
+        let others = [
+            (true, ModelKind::Tree),
+            (false, ModelKind::Tree),
+            (false, ModelKind::Tlm),
+        ];
+        for (random, model) in others {
+            let baseline = SearchOptions {
+                random,
+                model,
+                ..options.clone()
+            };
+            let label = search_label(&baseline);
+            if curves.iter().any(|(l, _)| *l == label) {
+                continue;
+            }
+            let other = search(
+                tunable,
+                target,
+                &[],
+                measurer,
+                db,
+                queued,
+                &baseline,
+                &format!("{label} "),
+                bars,
+            )?;
+            curves.push((label, other.curve));
+        }
+        write_report(report, &curves)?;
         eprintln!("wrote {}", report.display());
     }
     Ok(result)
@@ -917,7 +1013,21 @@ fn print_summary(tunable: &[TunableTask], result: &SearchResult) {
     }
 }
 
-fn write_report(path: &Path, model: &[f64], random: &[f64]) -> Result<(), String> {
+/// How `--report` names a search.
+fn search_label(options: &SearchOptions) -> String {
+    if options.random {
+        return "random".into();
+    }
+    match options.model {
+        ModelKind::Tree => "tree-guided",
+        ModelKind::Transformer => "transformer-guided",
+        ModelKind::Tlm => "TLM",
+    }
+    .into()
+}
+
+/// Plots each search's best-so-far latency (weighted sum over tasks) against trials.
+fn write_report(path: &Path, curves: &[(String, Vec<f64>)]) -> Result<(), String> {
     use plotters::prelude::*;
     let to_ms = |c: &[f64]| -> Vec<(f64, f64)> {
         c.iter()
@@ -926,12 +1036,12 @@ fn write_report(path: &Path, model: &[f64], random: &[f64]) -> Result<(), String
             .map(|(i, v)| ((i + 1) as f64, v * 1e3))
             .collect()
     };
-    let (m, r) = (to_ms(model), to_ms(random));
-    let max_x = m.len().max(r.len()).max(2) as f64;
-    let max_y = m
+    let series: Vec<(&str, Vec<(f64, f64)>)> =
+        curves.iter().map(|(l, c)| (l.as_str(), to_ms(c))).collect();
+    let max_x = series.iter().map(|s| s.1.len()).max().unwrap_or(0).max(2) as f64;
+    let max_y = series
         .iter()
-        .chain(&r)
-        .map(|p| p.1)
+        .flat_map(|s| s.1.iter().map(|p| p.1))
         .fold(0.0, f64::max)
         .max(1e-6)
         * 1.1;
@@ -954,16 +1064,15 @@ fn write_report(path: &Path, model: &[f64], random: &[f64]) -> Result<(), String
         .y_desc("ms")
         .draw()
         .map_err(|e| fail(&e))?;
-    chart
-        .draw_series(LineSeries::new(m, &BLUE))
-        .map_err(|e| fail(&e))?
-        .label("model-guided")
-        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLUE));
-    chart
-        .draw_series(LineSeries::new(r, &RED))
-        .map_err(|e| fail(&e))?
-        .label("random")
-        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], RED));
+    let colors = [RED, BLUE, GREEN, MAGENTA];
+    for (i, (label, points)) in series.into_iter().enumerate() {
+        let color = colors[i % colors.len()];
+        chart
+            .draw_series(LineSeries::new(points, &color))
+            .map_err(|e| fail(&e))?
+            .label(label)
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color));
+    }
     chart
         .configure_series_labels()
         .border_style(BLACK)

@@ -1,0 +1,312 @@
+//! The generator's network: a small causal transformer decoder over tensor sentences.
+//! Pre-norm layers (masked multi-head self-attention, so a word sees only the words before
+//! it, and a ReLU feed-forward block, with residual connections), learned word and
+//! position embeddings and a final layer norm. The hidden state after a word predicts the
+//! next word: a candidate word's logit is the dot product of that state with the word's
+//! output vector, the sum of its input embedding (tied) and a second embedding looked up
+//! by another hash of the word ([`output_id`]), so two words that share a tokenizer id
+//! still get different logits. Parameters are `candle` variables drawn from a seeded
+//! generator, so training is reproducible.
+
+use candle_core::{D, Device, Tensor, Var};
+use serde::{Deserialize, Serialize};
+use tb_passes::schedule::Rng;
+
+use crate::sentence::{PAD, RESERVED, VOCABULARY, token_id};
+
+/// The decoder's sizes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Config {
+    /// Width of the word vectors.
+    pub dim: usize,
+    pub heads: usize,
+    pub layers: usize,
+    /// Width of the feed-forward block.
+    pub hidden: usize,
+    /// Longest sentence the position table covers.
+    pub max_len: usize,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            dim: 32,
+            heads: 4,
+            layers: 2,
+            hidden: 64,
+            max_len: 64,
+        }
+    }
+}
+
+/// The id of a word's second output vector: the tokenizer's hash of the word behind a
+/// prefix no word starts with, an independent bucket of the same vocabulary.
+pub fn output_id(word: &str) -> u32 {
+    token_id(&format!("\u{1}{word}"))
+}
+
+/// A parameter as saved: its name, shape and values.
+pub type SavedParam = (String, Vec<usize>, Vec<f32>);
+
+/// The decoder and its parameters (named, in a fixed order).
+pub struct Decoder {
+    pub config: Config,
+    params: Vec<(String, Var)>,
+}
+
+enum Init {
+    Uniform(f64),
+    /// Uniform within 1/sqrt(rows): the scale of a linear layer's input.
+    FanIn,
+    Ones,
+    Zeros,
+}
+
+pub(crate) fn located(what: &str) -> impl Fn(candle_core::Error) -> String + '_ {
+    move |e| format!("schedule generator {what}: {e}")
+}
+
+fn uniform(rng: &mut Rng, n: usize, bound: f64) -> Vec<f32> {
+    (0..n)
+        .map(|_| {
+            let u = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+            ((2.0 * u - 1.0) * bound) as f32
+        })
+        .collect()
+}
+
+impl Decoder {
+    /// A fresh decoder with parameters drawn from `seed`.
+    pub fn new(config: Config, seed: u64) -> Result<Decoder, String> {
+        if config.dim == 0 || config.heads == 0 || !config.dim.is_multiple_of(config.heads) {
+            return Err(format!(
+                "schedule generator: dim {} is not a positive multiple of heads {}",
+                config.dim, config.heads
+            ));
+        }
+        if config.max_len < 2 {
+            return Err("schedule generator: max_len must be at least 2".into());
+        }
+        let mut rng = Rng::seeded(seed);
+        let (d, h) = (config.dim, config.hidden);
+        let mut shapes: Vec<(String, Vec<usize>, Init)> = vec![
+            ("embed".into(), vec![VOCABULARY, d], Init::Uniform(0.1)),
+            ("output".into(), vec![VOCABULARY, d], Init::Uniform(0.1)),
+            (
+                "position".into(),
+                vec![config.max_len, d],
+                Init::Uniform(0.1),
+            ),
+        ];
+        for l in 0..config.layers {
+            let p = |n: &str| format!("layer{l}.{n}");
+            shapes.extend([
+                (p("norm1.gain"), vec![d], Init::Ones),
+                (p("norm1.bias"), vec![d], Init::Zeros),
+                (p("query"), vec![d, d], Init::FanIn),
+                (p("key"), vec![d, d], Init::FanIn),
+                (p("value"), vec![d, d], Init::FanIn),
+                (p("out"), vec![d, d], Init::FanIn),
+                (p("out.bias"), vec![d], Init::Zeros),
+                (p("norm2.gain"), vec![d], Init::Ones),
+                (p("norm2.bias"), vec![d], Init::Zeros),
+                (p("up"), vec![d, h], Init::FanIn),
+                (p("up.bias"), vec![h], Init::Zeros),
+                (p("down"), vec![h, d], Init::FanIn),
+                (p("down.bias"), vec![d], Init::Zeros),
+            ]);
+        }
+        shapes.extend([
+            ("final.gain".into(), vec![d], Init::Ones),
+            ("final.bias".into(), vec![d], Init::Zeros),
+        ]);
+        let mut params = Vec::with_capacity(shapes.len());
+        for (name, shape, init) in shapes {
+            let n: usize = shape.iter().product();
+            let values = match init {
+                Init::Uniform(b) => uniform(&mut rng, n, b),
+                Init::FanIn => uniform(&mut rng, n, 1.0 / (shape[0] as f64).sqrt()),
+                Init::Ones => vec![1.0; n],
+                Init::Zeros => vec![0.0; n],
+            };
+            let t = Tensor::from_vec(values, shape, &Device::Cpu).map_err(located("init"))?;
+            params.push((name, Var::from_tensor(&t).map_err(located("init"))?));
+        }
+        Ok(Decoder { config, params })
+    }
+
+    /// The trainable parameters.
+    pub fn vars(&self) -> Vec<Var> {
+        self.params.iter().map(|(_, v)| v.clone()).collect()
+    }
+
+    /// Every parameter's name, shape and values, in order (what a saved model holds).
+    pub fn values(&self) -> Result<Vec<SavedParam>, String> {
+        self.params
+            .iter()
+            .map(|(name, var)| {
+                let t = var.as_tensor();
+                let values = t
+                    .flatten_all()
+                    .and_then(|f| f.to_vec1::<f32>())
+                    .map_err(located("save"))?;
+                Ok((name.clone(), t.dims().to_vec(), values))
+            })
+            .collect()
+    }
+
+    /// A decoder of `config` holding `values` (from [`Decoder::values`]), refused unless
+    /// every parameter's name and shape match.
+    pub fn with_values(config: Config, values: &[SavedParam]) -> Result<Decoder, String> {
+        let decoder = Decoder::new(config, 0)?;
+        if values.len() != decoder.params.len() {
+            return Err(format!(
+                "the saved generator has {} parameters, its config needs {}",
+                values.len(),
+                decoder.params.len()
+            ));
+        }
+        for ((name, shape, v), (expected, var)) in values.iter().zip(&decoder.params) {
+            if name != expected || shape.as_slice() != var.as_tensor().dims() {
+                return Err(format!(
+                    "saved parameter '{name}' {shape:?} where '{expected}' {:?} was expected",
+                    var.as_tensor().dims()
+                ));
+            }
+            if v.len() != shape.iter().product::<usize>() {
+                return Err(format!(
+                    "saved parameter '{name}' has the wrong number of values"
+                ));
+            }
+            let t = Tensor::from_vec(v.clone(), shape.as_slice(), &Device::Cpu)
+                .map_err(located("load"))?;
+            var.set(&t).map_err(located("load"))?;
+        }
+        Ok(decoder)
+    }
+
+    /// An independent copy (fine-tuning the copy leaves this one as it is).
+    pub fn duplicate(&self) -> Result<Decoder, String> {
+        Decoder::with_values(self.config, &self.values()?)
+    }
+
+    fn param(&self, name: &str) -> &Tensor {
+        self.params
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_tensor())
+            .expect("every parameter name the forward pass uses is created by Decoder::new")
+    }
+
+    /// Hidden states of a batch of sentences (token ids, padded on the right), as a
+    /// `[batch, len, dim]` tensor: position `i` has seen words `0..=i` only. Sentences
+    /// longer than `max_len` are refused.
+    pub fn hidden(&self, sentences: &[Vec<u32>]) -> Result<Tensor, String> {
+        let err = located("forward");
+        let n = sentences.len();
+        let len = sentences.iter().map(Vec::len).max().unwrap_or(0).max(1);
+        if len > self.config.max_len {
+            return Err(format!(
+                "schedule generator: a sentence of {len} words is longer than the {} the model reads",
+                self.config.max_len
+            ));
+        }
+        let (d, heads) = (self.config.dim, self.config.heads);
+        let dh = d / heads;
+        let mut ids = Vec::with_capacity(n * len);
+        let mut keep = Vec::with_capacity(n * len);
+        for s in sentences {
+            for i in 0..len {
+                let id = s.get(i).copied().unwrap_or(PAD);
+                ids.push(id.min(VOCABULARY as u32 - 1));
+                keep.push(if id == PAD { 0f32 } else { 1f32 });
+            }
+        }
+        // Key j is visible from query i when j <= i and j is a word.
+        let mut bias = Vec::with_capacity(n * len * len);
+        for b in 0..n {
+            for i in 0..len {
+                for j in 0..len {
+                    let visible = j <= i && keep[b * len + j] > 0.0;
+                    bias.push(if visible { 0f32 } else { -1e9 });
+                }
+            }
+        }
+        let dev = &Device::Cpu;
+        let ids = Tensor::from_vec(ids, n * len, dev).map_err(&err)?;
+        let bias = Tensor::from_vec(bias, (n, 1, len, len), dev).map_err(&err)?;
+        let words = self.param("embed").index_select(&ids, 0).map_err(&err)?;
+        let positions = self.param("position").narrow(0, 0, len).map_err(&err)?;
+        let mut x = words
+            .reshape((n, len, d))
+            .and_then(|w| w.broadcast_add(&positions))
+            .map_err(&err)?;
+        for l in 0..self.config.layers {
+            let p = |name: &str| self.param(&format!("layer{l}.{name}"));
+            let h = layer_norm(&x, p("norm1.gain"), p("norm1.bias")).map_err(&err)?;
+            let flat = h.reshape((n * len, d)).map_err(&err)?;
+            let split = |w: &Tensor| -> candle_core::Result<Tensor> {
+                flat.matmul(w)?
+                    .reshape((n, len, heads, dh))?
+                    .transpose(1, 2)?
+                    .contiguous()
+            };
+            let q = split(p("query")).map_err(&err)?;
+            let k = split(p("key")).map_err(&err)?;
+            let v = split(p("value")).map_err(&err)?;
+            let attended = (|| -> candle_core::Result<Tensor> {
+                let scores = (q.matmul(&k.t()?.contiguous()?)? / (dh as f64).sqrt())?
+                    .broadcast_add(&bias)?;
+                let weights = candle_nn::ops::softmax(&scores, D::Minus1)?;
+                weights
+                    .matmul(&v)?
+                    .transpose(1, 2)?
+                    .contiguous()?
+                    .reshape((n * len, d))?
+                    .matmul(p("out"))?
+                    .broadcast_add(p("out.bias"))?
+                    .reshape((n, len, d))
+            })()
+            .map_err(&err)?;
+            x = (x + attended).map_err(&err)?;
+            let h = layer_norm(&x, p("norm2.gain"), p("norm2.bias")).map_err(&err)?;
+            let ff = (|| -> candle_core::Result<Tensor> {
+                h.reshape((n * len, d))?
+                    .matmul(p("up"))?
+                    .broadcast_add(p("up.bias"))?
+                    .relu()?
+                    .matmul(p("down"))?
+                    .broadcast_add(p("down.bias"))?
+                    .reshape((n, len, d))
+            })()
+            .map_err(&err)?;
+            x = (x + ff).map_err(&err)?;
+        }
+        layer_norm(&x, self.param("final.gain"), self.param("final.bias")).map_err(&err)
+    }
+
+    /// Output vectors of words given as `(token id, output id)` pairs: `[count, dim]`.
+    pub fn word_vectors(&self, words: &[(u32, u32)]) -> Result<Tensor, String> {
+        let err = located("output");
+        let dev = &Device::Cpu;
+        let clamp = |id: u32| id.clamp(RESERVED as u32, VOCABULARY as u32 - 1);
+        let ids: Vec<u32> = words.iter().map(|w| clamp(w.0)).collect();
+        let out: Vec<u32> = words.iter().map(|w| clamp(w.1)).collect();
+        let ids = Tensor::from_vec(ids, words.len(), dev).map_err(&err)?;
+        let out = Tensor::from_vec(out, words.len(), dev).map_err(&err)?;
+        let tied = self.param("embed").index_select(&ids, 0).map_err(&err)?;
+        let second = self.param("output").index_select(&out, 0).map_err(&err)?;
+        (tied + second).map_err(&err)
+    }
+}
+
+/// Layer norm over the last dimension, from differentiable primitives.
+fn layer_norm(x: &Tensor, gain: &Tensor, bias: &Tensor) -> candle_core::Result<Tensor> {
+    let mean = x.mean_keepdim(D::Minus1)?;
+    let centered = x.broadcast_sub(&mean)?;
+    let variance = centered.sqr()?.mean_keepdim(D::Minus1)?;
+    centered
+        .broadcast_div(&(variance + 1e-5)?.sqrt()?)?
+        .broadcast_mul(gain)?
+        .broadcast_add(bias)
+}
