@@ -19,8 +19,17 @@ Steps (everything seeded):
 4. `tb-tune --db OUT/<model>.db --export-dataset OUT/<model>.jsonl`: every record with its
    tensor sentence.
 
+5. With `--evaluate` (alone it skips steps 1-4 and reads OUT as built): held-out scores
+   (`tb-tune score`, trained on ResNet-18's and MobileNet-V2's records, scored on the
+   encoder's unseen tasks) of the tree and the transformer on every device; transfer to
+   each device of `--transfer-to` (pretrained on the other devices, fine-tuned on 10% of
+   its records); record translation of the encoder's tasks from `avx512` to each device of
+   `--translate-to` (zero-shot and 8-shot, measured). Outputs go to OUT/eval/, training
+   runs to OUT/eval/runs.jsonl.
+
     .venv/bin/python bench/cross_device.py OUT [--trials 32] [--per-model 20]
         [--image-size 64] [--seq-len 64] [--threads 1] [--seed 1] [--devices avx512,avx2,sse]
+        [--evaluate] [--transfer-to avx2,sse] [--translate-to avx2,sse]
 
 A rerun into the same OUT adds records (the search starts from those already there); use
 a fresh OUT to rebuild from scratch.
@@ -88,6 +97,41 @@ def pick(rows, count, taken):
     return out
 
 
+def run_logged(cmd, path):
+    """Runs `cmd`, writing its output (stdout, then stderr) to `path` and echoing it."""
+    started = time.time()
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    with open(path, "w") as f:
+        f.write("$ " + " ".join(cmd) + "\n" + r.stdout + r.stderr)
+        f.write(f"# exit {r.returncode}, {time.time() - started:.1f} s\n")
+    print(f"== {' '.join(cmd)} ({time.time() - started:.1f} s, exit {r.returncode})", flush=True)
+    print(r.stdout + r.stderr, flush=True)
+
+
+def evaluate(args, devices):
+    out = os.path.join(args.out, "eval")
+    os.makedirs(out, exist_ok=True)
+    log = os.path.join(out, "runs.jsonl")
+    dbs = {m: os.path.join(args.out, f"{m}.db") for m in MODELS}
+    held_out = ["--train", dbs["resnet18"], "--train", dbs["mobilenetv2"], "--test", dbs["bert"]]
+    common = ["--threads", str(args.threads), "--seed", str(args.seed), "--log", log]
+    for device in devices:
+        for model in ["tree", "transformer"]:
+            if model == "transformer" and device in args.transfer_to.split(","):
+                continue  # the transfer run trains the same model on all records
+            run_logged([args.tb_tune, "score", "--model", model] + held_out + common
+                       + DEVICES[device], os.path.join(out, f"score-{model}-{device}.txt"))
+    for device in filter(None, args.transfer_to.split(",")):
+        run_logged([args.tb_tune, "score", "--model", "transformer", "--fine-tune-fraction",
+                    "0.1"] + held_out + common + DEVICES[device],
+                   os.path.join(out, f"transfer-{device}.txt"))
+    for device in filter(None, args.translate_to.split(",")):
+        run_logged([args.tb_tune, os.path.join(args.out, "models", "bert", "model.onnx"),
+                    "--db", dbs["bert"], "--translate-from", "avx512", "--shots", "8",
+                    "--cores", "1", "--threads", str(args.threads), "--seed", str(args.seed)]
+                   + DEVICES[device], os.path.join(out, f"translate-{device}.txt"))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("out")
@@ -99,11 +143,17 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--devices", default="avx512,avx2,sse")
     ap.add_argument("--tb-tune", default=os.path.join(ROOT, "target/release/tb-tune"))
+    ap.add_argument("--evaluate", action="store_true")
+    ap.add_argument("--transfer-to", default="avx2,sse")
+    ap.add_argument("--translate-to", default="avx2,sse")
     args = ap.parse_args()
     devices = args.devices.split(",")
-    for d in devices:
-        if d not in DEVICES:
+    for d in devices + args.transfer_to.split(",") + args.translate_to.split(","):
+        if d and d not in DEVICES:
             sys.exit(f"unknown device '{d}' (known: {', '.join(DEVICES)})")
+    if args.evaluate:
+        evaluate(args, devices)
+        return
     os.makedirs(args.out, exist_ok=True)
     models_dir = os.path.join(args.out, "models")
     subprocess.run([sys.executable, os.path.join(ROOT, "models/make_models.py"), models_dir,

@@ -417,6 +417,16 @@ fn records_of(devices: &[DeviceRecords], target: &TargetKey) -> DeviceRecords {
 }
 
 fn score(args: &ScoreArgs) -> Result<(), String> {
+    if let Some(fraction) = args.fine_tune_fraction {
+        if args.cost_model != "transformer" {
+            return Err("--fine-tune-fraction: transfer fine-tunes the transformer (--model transformer); the tree ranker's features carry no hardware".into());
+        }
+        if !(fraction > 0.0 && fraction <= 1.0) {
+            return Err(format!(
+                "--fine-tune-fraction {fraction}: expected a share above 0 and at most 1"
+            ));
+        }
+    }
     let device = Device::resolve(args.mcpu.as_deref(), args.mattr.as_deref(), args.threads)?;
     let target = device.key.clone();
     let train_devices = device_records(&args.train)?;
@@ -469,14 +479,6 @@ fn score(args: &ScoreArgs) -> Result<(), String> {
         Ok(())
     };
     if let Some(fraction) = args.fine_tune_fraction {
-        if args.cost_model != "transformer" {
-            return Err("--fine-tune-fraction: transfer fine-tunes the transformer (--model transformer); the tree ranker's features carry no hardware".into());
-        }
-        if !(fraction > 0.0 && fraction <= 1.0) {
-            return Err(format!(
-                "--fine-tune-fraction {fraction}: expected a share above 0 and at most 1"
-            ));
-        }
         let others: Vec<DeviceRecords> = train_devices
             .iter()
             .filter(|d| d.target != target)
