@@ -4,10 +4,11 @@
 //! A record of A spells its decision as knob words (`mr=4 nr=32 vector=16 ...`); the words
 //! decode into B's space when B offers every value ([`crate::sentence::decode`]), and a
 //! record whose words B does not offer (a 16-lane vector on an SSE device) becomes B's
-//! candidate sharing the most words with it. These translated records, their mutations and
-//! random decisions of B's space are ranked by a transformer trained on A's records, read
-//! with B's hardware words: the first is B's zero-shot schedule (no measurement on B before
-//! it), the first k the candidates of k-shot translation (measure k, keep the fastest).
+//! candidate sharing the most words with it. A transformer trained on A's records, read
+//! with B's hardware words, ranks the translated records, and apart from them their
+//! mutations and random decisions of B's space. The translated record it ranks first is
+//! B's zero-shot schedule (no measurement on B before it); the first k of the two lists,
+//! alternating, are the candidates of k-shot translation (measure k, keep the fastest).
 
 use std::collections::HashSet;
 
@@ -84,8 +85,10 @@ pub fn translate_record(
 
 /// Ranks candidates of `task_b` (the task with its space on B) for `target_b` with `model`:
 /// A's fastest successful records of the task (`records_a`, decisions of `space_a`)
-/// translated, their mutations, and random decisions of B's space. Only decisions that
-/// lower are kept, each schedule once; at most `count` are returned.
+/// translated, ranked by the model, alternating with the model's favourites among their
+/// mutations and random decisions of B's space (the translated records first; either list
+/// continues when the other runs out). Only decisions that lower are kept, each schedule
+/// once; at most `count` are returned.
 pub fn propose(
     task_b: &TunableTask,
     target_b: &TargetKey,
@@ -129,21 +132,43 @@ pub fn propose(
             }
         }
     }
-    pool.extend(translated);
-    pool.sort();
-    pool.dedup();
     let mut cache = FeatureCache::new();
-    let scores = model.scores(task_b, target_b, &pool, &mut cache);
-    let mut ranked: Vec<(Vec<usize>, f64)> = pool.into_iter().zip(scores).collect();
-    ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    // Each list ranked by the model, best first, each schedule once and lowering.
     let mut seen = HashSet::new();
-    let mut out = Vec::new();
-    for (d, _) in ranked {
-        if out.len() >= count {
-            break;
+    let mut rank = |mut list: Vec<Vec<usize>>, seen: &mut HashSet<String>| {
+        list.sort();
+        list.dedup();
+        let scores = model.scores(task_b, target_b, &list, &mut cache);
+        let mut ranked: Vec<(Vec<usize>, f64)> = list.into_iter().zip(scores).collect();
+        ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        let mut out = Vec::new();
+        for (d, _) in ranked {
+            if out.len() >= count {
+                break;
+            }
+            if !seen.contains(&space.describe(&d)) && task_b.lowers(&d).is_ok() {
+                seen.insert(space.describe(&d));
+                out.push(d);
+            }
         }
-        if seen.insert(space.describe(&d)) && task_b.lowers(&d).is_ok() {
-            out.push(d);
+        out
+    };
+    // A's measured schedules come first: the zero-shot proposal is the one of them the
+    // model ranks highest on B; the few-shot candidates alternate between them and the
+    // model's favourites among the mutations and random decisions.
+    let from_records = rank(translated, &mut seen);
+    let from_model = rank(pool, &mut seen);
+    let mut out = Vec::new();
+    let (mut a, mut b) = (from_records.into_iter(), from_model.into_iter());
+    while out.len() < count {
+        let next = if out.len() % 2 == 0 {
+            a.next().or_else(|| b.next())
+        } else {
+            b.next().or_else(|| a.next())
+        };
+        match next {
+            Some(d) => out.push(d),
+            None => break,
         }
     }
     Proposals {

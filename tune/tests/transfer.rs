@@ -278,7 +278,37 @@ fn proposals_are_distinct_lowering_decisions_ranked_by_the_model() {
     for d in &p.ranked {
         b[0].lowers(d).unwrap();
     }
-    // Ranked by the model: made-up latencies never decrease down the list.
+    // Translated records and the model's other favourites alternate, each list ranked by
+    // the model: made-up latencies never decrease down either.
     let costs: Vec<f64> = p.ranked.iter().map(|d| cost(&b[0], d)).collect();
-    assert!(costs.windows(2).all(|w| w[0] <= w[1]), "{costs:?}");
+    for start in [0, 1] {
+        let list: Vec<f64> = costs.iter().skip(start).step_by(2).copied().collect();
+        assert!(list.windows(2).all(|w| w[0] <= w[1]), "{costs:?}");
+    }
+}
+
+#[test]
+fn the_zero_shot_proposal_is_the_translated_record_the_model_ranks_first() {
+    let a = matmuls_on(&avx2());
+    let b = matmuls_on(&avx2());
+    // A's records: every one decodes exactly into B's (identical) space.
+    let recs = records(&avx2(), &a, 16, 9);
+    let best_translated = recs
+        .iter()
+        .filter(|r| r.task_key == a[0].task.key)
+        .map(|r| r.decision.clone())
+        .filter(|d| b[0].lowers(d).is_ok())
+        .min_by(|x, y| cost(&b[0], x).total_cmp(&cost(&b[0], y)))
+        .unwrap();
+    let p = propose(
+        &b[0],
+        &avx2(),
+        &a[0].space,
+        &recs,
+        &Oracle(1.0),
+        1,
+        &TranslateOptions::default(),
+    );
+    assert_eq!(p.exact, 16);
+    assert_eq!(cost(&b[0], &p.ranked[0]), cost(&b[0], &best_translated));
 }
