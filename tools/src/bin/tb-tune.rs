@@ -1021,10 +1021,11 @@ fn tune_target(
     bars: &MultiProgress,
 ) -> Result<SearchResult, String> {
     eprintln!(
-        "tuning {} tasks ({} tunable) of {model} on {} with {} trials into {}",
+        "tuning {} tasks ({} tunable) of {model} on {} [{}] with {} trials into {}",
         tunable.len(),
         tunable.iter().filter(|t| t.space.is_tunable()).count(),
         target.describe(),
+        target.isa(),
         args.trials,
         db.location()
     );
