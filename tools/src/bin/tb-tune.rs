@@ -248,7 +248,9 @@ struct ScoreArgs {
 
 fn main() -> ExitCode {
     let first = std::env::args().nth(1);
-    if first.as_deref() != Some("--measure") {
+    // `score` writes no database, and its training would not look at a stop request: a
+    // signal ends it at once.
+    if !matches!(first.as_deref(), Some("--measure" | "score")) {
         tb_tune::stop::install();
     }
     let result = match first.as_deref() {
