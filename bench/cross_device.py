@@ -18,14 +18,14 @@ Steps (everything seeded):
    model, so held-out scoring trains on some models and tests on another.
 4. `tb-tune --db OUT/<model>.db --export-dataset OUT/<model>.jsonl`: every record with its
    tensor sentence.
-
-5. With `--evaluate` (alone it skips steps 1-4 and reads OUT as built): held-out scores
+5. `--evaluate` skips steps 1-4 and evaluates the data set already in OUT: held-out scores
    (`tb-tune score`, trained on ResNet-18's and MobileNet-V2's records, scored on the
    encoder's unseen tasks) of the tree and the transformer on every device; transfer to
    each device of `--transfer-to` (pretrained on the other devices, fine-tuned on 10% of
    its records); record translation of the encoder's tasks from `avx512` to each device of
-   `--translate-to` (zero-shot and 8-shot, measured). Outputs go to OUT/eval/, training
-   runs to OUT/eval/runs.jsonl.
+   `--translate-to` (zero-shot and 8-shot, measured; stored in OUT/bert.db with search
+   `translate`, after the held-out scores, which read that database). Outputs go to
+   OUT/eval/, training runs to OUT/eval/runs.jsonl.
 
     .venv/bin/python bench/cross_device.py OUT [--trials 32] [--per-model 20]
         [--image-size 64] [--seq-len 64] [--threads 1] [--seed 1] [--devices avx512,avx2,sse]
