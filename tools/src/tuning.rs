@@ -303,13 +303,13 @@ pub fn apply_database(
 
 /// The sampled decisions of `task`'s space that the lowering refuses: `samples` random
 /// decisions and as many mutations and crossovers of them, each applied with the rest of
-/// the CPU pipeline and, with `compile`, compiled by the CPU backend. Returns each refused
-/// decision's description and the reason.
+/// the CPU pipeline and, with `compile`, compiled by the CPU backend for `device`'s CPU
+/// and features. Returns each refused decision's description and the reason.
 pub fn refused_decisions(
     task: &TunableTask,
     samples: usize,
     seed: u64,
-    compile: bool,
+    compile: Option<&Device>,
 ) -> Vec<(String, String)> {
     let space = &task.space;
     let mut rng = tb_passes::schedule::Rng::seeded(seed);
@@ -335,11 +335,14 @@ pub fn refused_decisions(
         let lowered = parse_module(&task.task.ir).and_then(|(mut ctx, module)| {
             space.lower(&mut ctx, module, Some(&d))?;
             tb_ir::verifier::verify(&ctx, module).map_err(|d| d.message)?;
-            if compile {
+            if let Some(device) = compile {
                 tb_backends::cpu::CompiledModule::compile(
                     &ctx,
                     module,
-                    &tb_backends::cpu::CompileOptions::default(),
+                    &tb_backends::cpu::CompileOptions {
+                        target: device.options.clone(),
+                        ..tb_backends::cpu::CompileOptions::default()
+                    },
                 )
                 .map_err(|e| e.message)?;
             }

@@ -930,7 +930,8 @@ fn run(args: &Args) -> Result<(), String> {
             }
         }
         if let Some(samples) = args.check_spaces {
-            return check_spaces(&tunable, samples, args.seed, args.check_compile);
+            let compile = args.check_compile.then_some(&device);
+            return check_spaces(&tunable, samples, args.seed, compile);
         }
         return Ok(());
     }
@@ -1200,12 +1201,13 @@ fn coordinate(
     first_error.map_or(Ok(()), Err)
 }
 
-/// `--check-spaces`: every task's sampled decisions go through the lowering.
+/// `--check-spaces`: every task's sampled decisions go through the lowering (and, with
+/// `compile`, the backend for that device).
 fn check_spaces(
     tunable: &[TunableTask],
     samples: usize,
     seed: u64,
-    compile: bool,
+    compile: Option<&Device>,
 ) -> Result<(), String> {
     let mut refused = 0;
     for t in tunable.iter().filter(|t| t.space.is_tunable()) {
