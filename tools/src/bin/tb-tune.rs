@@ -944,17 +944,17 @@ fn run(args: &Args) -> Result<(), String> {
     if args.cores == Some(0) {
         return Err("--cores must be at least 1".into());
     }
+    if args.workers.is_some() && !device.args.is_empty() {
+        return Err(
+            "--mcpu/--mattr: with --workers each worker measures for the machine it runs on"
+                .into(),
+        );
+    }
     let mut db = Database::open(&args.db)?;
     if !args.translate_from.is_empty() {
         return translate(args, &device, &tunable, &mut db);
     }
     if let Some(spec) = &args.workers {
-        if !device.args.is_empty() {
-            return Err(
-                "--mcpu/--mattr: with --workers each worker measures for the machine it runs on"
-                    .into(),
-            );
-        }
         return coordinate(args, spec, model, &tunable, db);
     }
     let target = device.key.clone();
