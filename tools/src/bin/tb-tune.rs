@@ -946,8 +946,7 @@ fn run(args: &Args) -> Result<(), String> {
     }
     if args.workers.is_some() && !device.args.is_empty() {
         return Err(
-            "--mcpu/--mattr: with --workers each worker measures for the machine it runs on"
-                .into(),
+            "--mcpu/--mattr: with --workers each worker measures for the machine it runs on".into(),
         );
     }
     let mut db = Database::open(&args.db)?;
