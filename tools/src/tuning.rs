@@ -15,6 +15,7 @@
 //! empty `TEXT` matches every candidate, the heuristic included).
 
 pub mod child;
+pub mod device;
 pub mod phases;
 pub mod pipeline;
 pub mod reference;
@@ -34,6 +35,7 @@ use tb_tune::task::{TASK_FUNCTION, parse_module};
 use tb_tune::{Database, Record, Status};
 
 pub use child::measure_child;
+pub use device::Device;
 use phases::Phases;
 use pipeline::{Job, Pacing, run_round};
 
@@ -51,6 +53,9 @@ pub struct ChildMeasurer {
     /// The phases of every candidate measured so far, in the order they finished (shared,
     /// so the tool can report them after the measurer is handed to the search).
     pub profile: Rc<RefCell<Vec<Phases>>>,
+    /// The device's `--mcpu`/`--mattr` arguments, passed on to every child (empty: this
+    /// machine as it is).
+    pub device_args: Vec<String>,
     scratch: tempfile::TempDir,
     prepared: HashMap<String, Result<PathBuf, String>>,
 }
@@ -68,6 +73,7 @@ impl ChildMeasurer {
             timeout,
             cores: available_cores(),
             profile: Rc::default(),
+            device_args: Vec::new(),
             scratch: tempfile::tempdir()
                 .map_err(|e| format!("cannot create a scratch directory: {e}"))?,
             prepared: HashMap::new(),
@@ -222,6 +228,7 @@ impl ChildMeasurer {
             cores: self.cores,
             timeout: self.timeout,
             stoppable,
+            device_args: &self.device_args,
         };
         let profile = &self.profile;
         run_round(&pacing, &jobs, &mut |i, m, phases| {
@@ -263,25 +270,23 @@ impl RecordSink for DatabaseSink<'_> {
 
 /// The target this process compiles for, with `threads`.
 pub fn host_target(threads: usize) -> tb_tune::TargetKey {
-    let (cpu, features) = tb_backends::cpu::TargetOptions::host().resolve();
-    tb_tune::TargetKey {
-        cpu,
-        features,
-        threads: threads.max(1),
-    }
+    Device::host(threads).key
 }
 
 /// `tb-run --db`: lowers `module` with the CPU pipeline's front half and applies the best
-/// record of each kernel; returns the explanation lines for `--explain`.
+/// record of each kernel for the device `--mcpu`/`--mattr` name (`None`: this machine)
+/// with `threads`; returns the explanation lines for `--explain`.
 pub fn apply_database(
     ctx: &mut tb_ir::Context,
     module: tb_ir::OpId,
     db_path: &Path,
+    mcpu: Option<&str>,
+    mattr: Option<&str>,
     threads: usize,
 ) -> Result<Vec<String>, String> {
+    let target = Device::resolve(mcpu, mattr, threads)?.key;
     let db = Database::open(db_path)?;
     tb_tune::task::run_pipeline(ctx, module, tb_tune::FRONT_PIPELINE)?;
-    let target = host_target(threads);
     let explained = tb_tune::apply::apply_records(ctx, module, &db, &target)?;
     Ok(explained
         .into_iter()
@@ -298,13 +303,13 @@ pub fn apply_database(
 
 /// The sampled decisions of `task`'s space that the lowering refuses: `samples` random
 /// decisions and as many mutations and crossovers of them, each applied with the rest of
-/// the CPU pipeline and, with `compile`, compiled by the CPU backend. Returns each refused
-/// decision's description and the reason.
+/// the CPU pipeline and, with `compile`, compiled by the CPU backend for `device`'s CPU
+/// and features. Returns each refused decision's description and the reason.
 pub fn refused_decisions(
     task: &TunableTask,
     samples: usize,
     seed: u64,
-    compile: bool,
+    compile: Option<&Device>,
 ) -> Vec<(String, String)> {
     let space = &task.space;
     let mut rng = tb_passes::schedule::Rng::seeded(seed);
@@ -330,11 +335,14 @@ pub fn refused_decisions(
         let lowered = parse_module(&task.task.ir).and_then(|(mut ctx, module)| {
             space.lower(&mut ctx, module, Some(&d))?;
             tb_ir::verifier::verify(&ctx, module).map_err(|d| d.message)?;
-            if compile {
+            if let Some(device) = compile {
                 tb_backends::cpu::CompiledModule::compile(
                     &ctx,
                     module,
-                    &tb_backends::cpu::CompileOptions::default(),
+                    &tb_backends::cpu::CompileOptions {
+                        target: device.options.clone(),
+                        ..tb_backends::cpu::CompileOptions::default()
+                    },
                 )
                 .map_err(|e| e.message)?;
             }

@@ -58,6 +58,7 @@ fn round(
         threads,
         cores,
         timeout: Duration::from_secs_f64(timeout),
+        device_args: &[],
         stoppable: true,
     };
     let jobs: Vec<Job> = decisions
@@ -170,6 +171,7 @@ fn a_task_that_could_not_be_prepared_is_an_error_without_a_child() {
         threads: 1,
         cores: 2,
         timeout: Duration::from_secs(5),
+        device_args: &[],
         stoppable: true,
     };
     let jobs = [Job {

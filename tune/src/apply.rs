@@ -4,7 +4,6 @@
 //! rest of the pipeline.
 
 use tb_ir::{Context, OpId};
-use tb_passes::schedule::Target;
 
 use crate::database::Database;
 use crate::space::Space;
@@ -28,7 +27,8 @@ pub fn apply_records(
     db: &Database,
     target: &TargetKey,
 ) -> Result<Vec<Explanation>, String> {
-    let host = Target::host();
+    // The target's own spaces: its records index knobs built for its vector registers.
+    let machine = target.machine().schedule_target();
     let mut out = Vec::new();
     let found = kernels(ctx, module);
     let mut index_in_function = std::collections::HashMap::<String, usize>::new();
@@ -53,7 +53,7 @@ pub fn apply_records(
                 record.latency_s.unwrap_or(0.0) * 1e3
             ),
             Some(record) => {
-                let (space, _) = Space::of(&task, &host)?;
+                let (space, _) = Space::of(&task, &machine)?;
                 match space.apply_to_nest(ctx, kernel.nest, &record.decision) {
                     Ok(()) => format!(
                         "record {} ({:.3} ms)",

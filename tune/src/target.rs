@@ -48,26 +48,29 @@ impl TargetKey {
         })
     }
 
-    /// Whether the feature string turns `feature` on (`+avx2` among `+avx2,-avx512f,...`).
-    fn has(&self, feature: &str) -> bool {
-        self.features
-            .split(',')
-            .any(|f| f.strip_prefix('+') == Some(feature))
+    /// The machine this key stands for on this host: vector width and registers from its
+    /// ISA features (a device with AVX-512 turned off has AVX2's 32-byte vectors, even on
+    /// an AVX-512 host), cores and caches from the host. Spaces of a device are built for
+    /// it, so its decisions are those its code is generated for.
+    pub fn machine(&self) -> Machine {
+        let (vector_bytes, vector_registers) = crate::isa::vector_registers(&self.features);
+        Machine {
+            vector_bytes,
+            vector_registers,
+            ..Machine::host()
+        }
+    }
+
+    /// The ISA class of the key (`avx512`, `avx2`, `sse`, `neon`).
+    pub fn isa(&self) -> &'static str {
+        crate::isa::class(&self.features)
     }
 
     /// The machine a key alone implies: vector registers from its ISA features, one core
     /// per thread, common cache sizes. Only for synthetic workers, which stand in for a
     /// machine they do not run on; a real worker describes the machine it runs on.
     pub fn assumed_machine(&self) -> Machine {
-        let (vector_bytes, vector_registers) = if self.has("avx512f") {
-            (64, 32)
-        } else if self.has("avx2") && self.has("fma") {
-            (32, 16)
-        } else if self.has("neon") {
-            (16, 32)
-        } else {
-            (16, 16)
-        };
+        let (vector_bytes, vector_registers) = crate::isa::vector_registers(&self.features);
         Machine {
             vector_bytes,
             vector_registers,

@@ -416,9 +416,15 @@ fn run(args: &Args) -> Result<(), String> {
                 t
             }
         });
-        let explained =
-            tb_tools::tuning::apply_database(&mut loaded.ctx, loaded.module, db, threads)
-                .map_err(|m| format!("tb-run: --db: {m}"))?;
+        let explained = tb_tools::tuning::apply_database(
+            &mut loaded.ctx,
+            loaded.module,
+            db,
+            args.mcpu.as_deref(),
+            args.mattr.as_deref(),
+            threads,
+        )
+        .map_err(|m| format!("tb-run: --db: {m}"))?;
         if args.explain {
             for line in explained {
                 eprintln!("explain: {line}");

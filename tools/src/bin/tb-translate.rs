@@ -526,15 +526,23 @@ fn emit_upstream(cli: &Cli, loaded: &mut Loaded) -> Result<(), Failure> {
 }
 
 /// `--db`: lowers the module's front half and gives each kernel the best record of its task
-/// for this machine and `--threads` (as `tb-run --db` does); `--explain` prints the choices.
+/// for the device `--mcpu`/`--mattr` name on this machine and `--threads` (as `tb-run --db`
+/// does); `--explain` prints the choices.
 fn apply_database(cli: &Cli, loaded: &mut Loaded, db: &Path) -> Result<(), Failure> {
     let threads = match cli.threads {
         None => 1,
         Some(0) => std::thread::available_parallelism().map_or(1, |n| n.get()),
         Some(n) => n,
     };
-    let explained = tb_tools::tuning::apply_database(&mut loaded.ctx, loaded.module, db, threads)
-        .map_err(|m| Failure::Translate(format!("tb-translate: --db: {m}")))?;
+    let explained = tb_tools::tuning::apply_database(
+        &mut loaded.ctx,
+        loaded.module,
+        db,
+        cli.mcpu.as_deref(),
+        cli.mattr.as_deref(),
+        threads,
+    )
+    .map_err(|m| Failure::Translate(format!("tb-translate: --db: {m}")))?;
     if cli.explain {
         for line in explained {
             eprintln!("explain: {line}");

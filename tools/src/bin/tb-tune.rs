@@ -24,14 +24,14 @@ use std::time::Duration;
 
 use clap::Parser;
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
-use tb_passes::schedule::Target;
 use tb_tools::load::{load_mlir, load_onnx, parse_input_shapes};
 use tb_tools::tuning::{
-    ChildMeasurer, DatabaseSink, host_target, measure_child, refused_decisions,
+    ChildMeasurer, DatabaseSink, Device, host_target, measure_child, refused_decisions,
 };
 use tb_tune::Database;
 use tb_tune::coordinator::{FleetTarget, QueueMeasurer, resolve_targets};
 use tb_tune::cost_model::ModelKind;
+use tb_tune::dataset::DeviceRecords;
 use tb_tune::search::{SearchOptions, SearchResult, tune};
 use tb_tune::space::{Space, TunableTask};
 use tb_tune::synthetic::SyntheticMeasurer;
@@ -49,7 +49,7 @@ use tb_tune::worker::{WorkerOptions, run_worker};
 )]
 struct Args {
     /// The model: an ONNX file (`.onnx`) or an MLIR module at any level.
-    #[arg(required_unless_present_any = ["measure", "export", "import"])]
+    #[arg(required_unless_present_any = ["measure", "export", "import", "export_dataset"])]
     model: Option<String>,
     /// Measurements to spend, the heuristic schedule of each task included.
     #[arg(long, default_value_t = 64)]
@@ -80,6 +80,14 @@ struct Args {
     /// Threads the kernels run on (part of the target: records answer for this count only).
     #[arg(long, default_value_t = 1)]
     threads: usize,
+    /// The CPU to generate code for: this machine's (`native`, the default) or an x86-64
+    /// level whose features it has (`x86-64-v2`, `x86-64-v3`, ...); part of the target.
+    #[arg(long, value_name = "NAME")]
+    mcpu: Option<String>,
+    /// Features turned on or off (`-avx512f`: an AVX2 device on an AVX-512 machine); part
+    /// of the target, and a feature this machine lacks is refused.
+    #[arg(long, value_name = "FEATURES", allow_hyphen_values = true)]
+    mattr: Option<String>,
     /// Cores the measurement may use: the next candidates compile while one is timed, on
     /// the cores its threads leave free (default: this machine's; with as many as
     /// `--threads`, compiling and timing take turns).
@@ -137,6 +145,20 @@ struct Args {
     /// Write every record of the database as JSON lines to FILE, and exit.
     #[arg(long, value_name = "FILE.jsonl")]
     export: Option<PathBuf>,
+    /// Write every record with a decision as a JSON line with its tensor sentence, target,
+    /// ISA and label (the sequence models' data set), and exit.
+    #[arg(long, value_name = "FILE.jsonl")]
+    export_dataset: Option<PathBuf>,
+    /// Record translation: propose each task's schedule on this device from the
+    /// database's records of other targets (repeatable: an ISA class `avx512`, `avx2`,
+    /// `sse` at the same thread count, a full target key, or `others`), measure the
+    /// zero-shot proposal and the first `--shots`, and compare them with this device's
+    /// tuned best.
+    #[arg(long, value_name = "ISA|KEY|others")]
+    translate_from: Vec<String>,
+    /// With --translate-from: the measurements of few-shot translation per task.
+    #[arg(long, default_value_t = 8)]
+    shots: usize,
     /// Add the records of a JSON-lines export to the database, and exit.
     #[arg(long, value_name = "FILE.jsonl")]
     import: Option<PathBuf>,
@@ -218,6 +240,27 @@ struct ScoreArgs {
     /// The thread count of the records to use (part of the target).
     #[arg(long, default_value_t = 1)]
     threads: usize,
+    /// The CPU of the records to use (as `tb-tune --mcpu`).
+    #[arg(long, value_name = "NAME")]
+    mcpu: Option<String>,
+    /// The features of the records to use (as `tb-tune --mattr`).
+    #[arg(long, value_name = "FEATURES", allow_hyphen_values = true)]
+    mattr: Option<String>,
+    /// The ranker: `tree` (gradient-boosted trees over loop features) or `transformer`
+    /// (attention over tensor sentences).
+    #[arg(long = "model", value_name = "tree|transformer", default_value = "tree", value_parser = ["tree", "transformer"])]
+    cost_model: String,
+    /// Transfer: pretrain the transformer on the other targets' records of the training
+    /// databases, fine-tune it on this share (seeded) of this target's training records,
+    /// and report it next to models trained on all of them and on the share alone.
+    #[arg(long, value_name = "FRACTION")]
+    fine_tune_fraction: Option<f64>,
+    /// Seed of training and of the fine-tuning selection.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Append each training run (seed, sizes, epochs, loss, figures) as a JSON line.
+    #[arg(long, value_name = "FILE.jsonl")]
+    log: Option<PathBuf>,
 }
 
 fn main() -> ExitCode {
@@ -231,7 +274,9 @@ fn main() -> ExitCode {
         unsafe { std::env::set_var("CANDLE_NUM_THREADS", "1") };
     }
     let first = std::env::args().nth(1);
-    if first.as_deref() != Some("--measure") {
+    // `score` writes no database, and its training would not look at a stop request: a
+    // signal ends it at once.
+    if !matches!(first.as_deref(), Some("--measure" | "score")) {
         tb_tune::stop::install();
     }
     let result = match first.as_deref() {
@@ -241,7 +286,18 @@ fn main() -> ExitCode {
         _ => {
             let args = Args::parse();
             if let Some(dir) = &args.measure {
-                measure_child(dir, &args.decision, args.threads);
+                let device = match Device::resolve(
+                    args.mcpu.as_deref(),
+                    args.mattr.as_deref(),
+                    args.threads,
+                ) {
+                    Ok(d) => d,
+                    Err(e) => {
+                        eprintln!("tb-tune: {e}");
+                        return ExitCode::FAILURE;
+                    }
+                };
+                measure_child(dir, &args.decision, args.threads, &device);
                 return ExitCode::SUCCESS;
             }
             run(&args)
@@ -357,70 +413,200 @@ fn status(args: &StatusArgs) -> Result<(), String> {
     Ok(())
 }
 
-/// The tasks and records of the databases at `locations` measured on `target`; each task
-/// (by key) once, with the space it has on this machine.
-fn tasks_and_records(
-    locations: &[String],
-    target: &tb_tune::TargetKey,
-) -> Result<(Vec<TunableTask>, Vec<tb_tune::Record>), String> {
-    let host = Target::host();
-    let (mut tasks, mut records) = (Vec::<TunableTask>::new(), Vec::new());
+/// Every target's records in the databases at `locations`, each task with its space on
+/// its target.
+fn device_records(locations: &[String]) -> Result<Vec<DeviceRecords>, String> {
+    let mut devices = Vec::new();
     for location in locations {
         if !tb_tune::database::postgres::is_postgres(location) && !Path::new(location).exists() {
             return Err(format!("{location}: no such database"));
         }
         let db = Database::connect(location)?;
-        let rows = db.select(
-            "WHERE t.key = ?1",
-            &[tb_tune::database::sql::Value::text(target.id())],
-        )?;
+        let rows = db.select("", &[])?;
         for warning in db.take_warnings() {
             eprintln!("tb-tune: warning: {warning}");
         }
-        for (record, summary, ir) in rows {
-            if !tasks.iter().any(|t| t.task.key == record.task_key) {
-                let task = tb_tune::Task {
-                    key: record.task_key.clone(),
-                    ir,
-                    weight: 1,
-                    origin: location.clone(),
-                };
-                let (space, _) = Space::of(&task, &host)
-                    .map_err(|e| format!("{location}: task {}: {e}", task.key))?;
-                tasks.push(TunableTask {
-                    task,
-                    space,
-                    summary,
-                });
-            }
-            records.push(record);
-        }
+        tb_tune::dataset::add_rows(&mut devices, rows, location)?;
     }
-    Ok((tasks, records))
+    Ok(devices)
+}
+
+/// The records of `target` among `devices` (none: an empty set).
+fn records_of(devices: &[DeviceRecords], target: &TargetKey) -> DeviceRecords {
+    devices
+        .iter()
+        .find(|d| d.target == *target)
+        .cloned()
+        .unwrap_or(DeviceRecords {
+            target: target.clone(),
+            tasks: vec![],
+            records: vec![],
+        })
 }
 
 fn score(args: &ScoreArgs) -> Result<(), String> {
-    let target = host_target(args.threads);
-    let (train_tasks, train_records) = tasks_and_records(&args.train, &target)?;
-    let (test_tasks, test_records) = tasks_and_records(&args.test, &target)?;
-    let unseen: Vec<TunableTask> = test_tasks
-        .into_iter()
-        .filter(|t| !train_tasks.iter().any(|s| s.task.key == t.task.key))
-        .collect();
-    let scores =
-        tb_tune::search::held_out_scores(&train_tasks, &train_records, &unseen, &test_records)
-            .ok_or_else(|| {
-                format!(
-                    "too few successful records of {} to train the ranker on",
-                    target.describe()
-                )
-            })?;
+    if let Some(fraction) = args.fine_tune_fraction {
+        if args.cost_model != "transformer" {
+            return Err("--fine-tune-fraction: transfer fine-tunes the transformer (--model transformer); the tree ranker's features carry no hardware".into());
+        }
+        if !(fraction > 0.0 && fraction <= 1.0) {
+            return Err(format!(
+                "--fine-tune-fraction {fraction}: expected a share above 0 and at most 1"
+            ));
+        }
+    }
+    let device = Device::resolve(args.mcpu.as_deref(), args.mattr.as_deref(), args.threads)?;
+    let target = device.key.clone();
+    let train_devices = device_records(&args.train)?;
+    let train = records_of(&train_devices, &target);
+    let mut test = records_of(&device_records(&args.test)?, &target);
+    // Unseen: a task of any target of a training database is left out.
+    test.tasks.retain(|t| {
+        !train_devices
+            .iter()
+            .any(|d| d.tasks.iter().any(|s| s.task.key == t.task.key))
+    });
+    if train.successes() < 8 {
+        return Err(format!(
+            "too few successful records of {} to train the ranker on ({} in the training databases)",
+            device.describe(),
+            train.successes()
+        ));
+    }
+    let mut log = match &args.log {
+        Some(path) => Some(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|e| format!("cannot write '{}': {e}", path.display()))?,
+        ),
+        None => None,
+    };
+    let mut write_log = |run: &tb_tune::transfer::TrainRun| -> Result<(), String> {
+        eprintln!(
+            "{} {} on {} records ({} sentences, {} groups), seed {}, {} epochs, loss {} -> {}, {:.1} s: held-out top-1 {:.3}, top-5 {:.3} on {} tasks",
+            run.model,
+            run.what,
+            run.records,
+            run.sentences,
+            run.groups,
+            run.seed,
+            run.epochs,
+            run.first_loss.map_or("-".into(), |l| format!("{l:.4}")),
+            run.last_loss.map_or("-".into(), |l| format!("{l:.4}")),
+            run.seconds,
+            run.top1,
+            run.top5,
+            run.held_out_tasks
+        );
+        if let Some(file) = log.as_mut() {
+            let line = serde_json::to_string(run).expect("a run serializes");
+            writeln!(file, "{line}").map_err(|e| format!("cannot write the log: {e}"))?;
+        }
+        Ok(())
+    };
+    if let Some(fraction) = args.fine_tune_fraction {
+        let others: Vec<DeviceRecords> = train_devices
+            .iter()
+            .filter(|d| d.target != target)
+            .cloned()
+            .collect();
+        if others.is_empty() {
+            return Err(format!(
+                "--fine-tune-fraction: the training databases hold records of {} only; pretraining needs other devices' records",
+                device.describe()
+            ));
+        }
+        let options = tb_tune::transfer::TransferOptions::new(fraction, args.seed);
+        let t = tb_tune::transfer::transfer(&others, &train, &test, &options)?;
+        for run in [&t.all, &t.scratch, &t.pretrained, &t.fine_tuned] {
+            write_log(run)?;
+        }
+        println!(
+            "transfer to {} (pretrained on {} records of {} other targets; {} held-out tasks):",
+            device.describe(),
+            t.pretrained.records,
+            others.len(),
+            t.all.held_out_tasks
+        );
+        for (name, run) in [
+            ("all records of the device", &t.all),
+            ("from scratch on the fraction", &t.scratch),
+            ("pretrained only (zero-shot)", &t.pretrained),
+            ("pretrained + fine-tuned", &t.fine_tuned),
+        ] {
+            println!(
+                "  {name:<30}  {:>6} records  top-1 {:.3}  top-5 {:.3}",
+                run.records, run.top1, run.top5
+            );
+        }
+        println!(
+            "fine-tuned on {:.0}% of the records: top-1 {:.3} of the model trained on all of them",
+            fraction * 100.0,
+            t.fine_tuned.top1 / t.all.top1
+        );
+        return Ok(());
+    }
+    let started = std::time::Instant::now();
+    let (scores, run) = match args.cost_model.as_str() {
+        "transformer" => {
+            let options = tb_tune::transformer::TrainOptions {
+                seed: args.seed,
+                ..Default::default()
+            };
+            let samples = tb_tune::transfer::device_samples(&[(&train.tasks, &train.records)]);
+            let (ranker, run) = tb_tune::transfer::train_and_score(
+                "all",
+                None,
+                &samples,
+                train.records.len(),
+                &options,
+                &target,
+                &test,
+            )?;
+            let scores = tb_tune::transfer::held_out(&ranker, &target, &test.tasks, &test.records);
+            (scores, Some(run))
+        }
+        _ => {
+            let mut cache = Default::default();
+            let ranker = tb_tune::search::train_ranker(&train.tasks, &train.records, &mut cache)
+                .ok_or("too few successful records to train the ranker on")?;
+            let scores = tb_tune::transfer::held_out(&ranker, &target, &test.tasks, &test.records);
+            (scores, None)
+        }
+    };
+    if let Some(run) = &run {
+        write_log(run)?;
+    } else {
+        let (top1, top5) = tb_tune::transfer::medians(&scores);
+        let mut run = tb_tune::transfer::TrainRun {
+            what: "all".into(),
+            model: "tree".into(),
+            target: target.id(),
+            seed: args.seed,
+            records: train.records.len(),
+            sentences: 0,
+            groups: train.tasks.len(),
+            epochs: 0,
+            steps: 0,
+            first_loss: None,
+            last_loss: None,
+            seconds: started.elapsed().as_secs_f64(),
+            held_out_tasks: scores.len(),
+            top1,
+            top5,
+        };
+        run.sentences = train.successes();
+        write_log(&run)?;
+    }
     println!(
         "{:<16}  {:<24}  {:>10}  {:>6}  {:>6}",
         "task", "kernel", "candidates", "top-1", "top-5"
     );
     for s in &scores {
-        let summary = unseen
+        let summary = test
+            .tasks
             .iter()
             .find(|t| t.task.key == s.task_key)
             .map_or("", |t| t.summary.as_str());
@@ -429,21 +615,230 @@ fn score(args: &ScoreArgs) -> Result<(), String> {
             s.task_key, summary, s.candidates, s.top1, s.top5
         );
     }
-    let median = |mut v: Vec<f64>| -> f64 {
-        v.sort_by(f64::total_cmp);
-        match v.len() {
-            0 => f64::NAN,
-            n if n % 2 == 1 => v[n / 2],
-            n => (v[n / 2 - 1] + v[n / 2]) / 2.0,
+    let (top1, top5) = tb_tune::transfer::medians(&scores);
+    println!(
+        "median over {} held-out tasks ({} model on {}, trained on {} records of {} tasks): top-1 {:.3}, top-5 {:.3}",
+        scores.len(),
+        args.cost_model,
+        device.describe(),
+        train.records.len(),
+        train.tasks.len(),
+        top1,
+        top5
+    );
+    Ok(())
+}
+
+/// Whether `spec` (`others`, an ISA class such as `avx2`, or a full target key) names
+/// `target` as a source of translated records for `device`.
+fn names_source(spec: &str, target: &TargetKey, device: &TargetKey) -> bool {
+    target != device
+        && match spec {
+            "others" => true,
+            "avx512" | "avx2" | "sse" | "neon" => {
+                target.isa() == spec && target.threads == device.threads
+            }
+            key => target.id() == key,
+        }
+}
+
+/// `--translate-from`: proposes each task's schedule on `device` from the records of the
+/// named targets in the database (record translation), measures the zero-shot proposal
+/// and the `--shots` first ones, and compares them with the device's tuned best.
+fn translate(
+    args: &Args,
+    device: &Device,
+    tunable: &[TunableTask],
+    db: &mut Database,
+) -> Result<(), String> {
+    let location = db.location().to_string();
+    let mut devices = Vec::new();
+    tb_tune::dataset::add_rows(&mut devices, db.select("", &[])?, &location)?;
+    for warning in db.take_warnings() {
+        eprintln!("tb-tune: warning: {warning}");
+    }
+    let sources: Vec<&DeviceRecords> = devices
+        .iter()
+        .filter(|d| {
+            args.translate_from
+                .iter()
+                .any(|s| names_source(s, &d.target, &device.key))
+        })
+        .collect();
+    if sources.iter().map(|d| d.successes()).sum::<usize>() < 8 {
+        return Err(format!(
+            "--translate-from {}: {location} holds too few successful records of such a target (other than {}) to translate",
+            args.translate_from.join(" "),
+            device.describe()
+        ));
+    }
+    let pairs: Vec<(&[TunableTask], &[tb_tune::Record])> = sources
+        .iter()
+        .map(|d| (d.tasks.as_slice(), d.records.as_slice()))
+        .collect();
+    let samples = tb_tune::transfer::device_samples(&pairs);
+    let options = tb_tune::transformer::TrainOptions {
+        seed: args.seed,
+        ..Default::default()
+    };
+    let started = std::time::Instant::now();
+    let (encoder, log) =
+        tb_tune::transformer::train(&samples, tb_tune::transformer::Config::default(), &options)?;
+    eprintln!(
+        "transformer trained on {} sentences of {} target(s), seed {}, {} epochs, loss {:.4} -> {:.4}, {:.1} s",
+        samples.len(),
+        sources.len(),
+        options.seed,
+        options.epochs,
+        log.epoch_loss.first().copied().unwrap_or(f64::NAN),
+        log.epoch_loss.last().copied().unwrap_or(f64::NAN),
+        started.elapsed().as_secs_f64()
+    );
+    let model = tb_tune::transformer::TransformerRanker { encoder };
+    let own = records_of(&devices, &device.key);
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find my own executable: {e}"))?;
+    let mut measurer =
+        ChildMeasurer::new(exe, args.threads, Duration::from_secs_f64(args.timeout))?;
+    if let Some(cores) = args.cores {
+        measurer.cores = cores;
+    }
+    measurer.device_args = device.args.clone();
+    let shots = args.shots.max(1);
+    println!(
+        "{:<16}  {:<24}  {:>6}  {:>10}  {:>10}  {:>10}  {:>9}  {:>9}",
+        "task",
+        "kernel",
+        "exact",
+        "zero ms",
+        format!("{shots}-shot ms"),
+        "tuned ms",
+        "zero/best",
+        format!("{shots}/best")
+    );
+    let (mut zero_fractions, mut few_fractions) = (Vec::new(), Vec::new());
+    for task in tunable.iter().filter(|t| t.space.is_tunable()) {
+        if tb_tune::stop::requested() {
+            break;
+        }
+        // The source that measured this task most.
+        let source = sources
+            .iter()
+            .filter_map(|d| {
+                let t = d.tasks.iter().find(|t| t.task.key == task.task.key)?;
+                let n = d
+                    .records
+                    .iter()
+                    .filter(|r| r.task_key == task.task.key)
+                    .count();
+                Some((n, t, d))
+            })
+            .max_by_key(|(n, _, _)| *n);
+        let (space_a, records_a): (&Space, &[tb_tune::Record]) = match source {
+            Some((_, t, d)) => (&t.space, &d.records),
+            None => (&task.space, &[]),
+        };
+        let proposals = tb_tune::translate::propose(
+            task,
+            &device.key,
+            space_a,
+            records_a,
+            &model,
+            shots,
+            &tb_tune::translate::TranslateOptions {
+                seed: args.seed,
+                ..Default::default()
+            },
+        );
+        let batch: Vec<(usize, Option<Vec<usize>>)> = proposals
+            .ranked
+            .iter()
+            .map(|d| (0, Some(d.clone())))
+            .collect();
+        let measured =
+            tb_tune::Measurer::measure_batch(&mut measurer, std::slice::from_ref(task), &batch)?;
+        let mut latencies = Vec::new();
+        for ((_, decision), m) in batch.iter().zip(measured) {
+            let Some(m) = m else { continue };
+            let decision = decision.clone().expect("proposals are decisions");
+            let record = tb_tune::Record {
+                target: device.key.clone(),
+                task_key: task.task.key.clone(),
+                space: task.space.kind().to_string(),
+                description: task.space.describe(&decision),
+                decision,
+                status: m.status,
+                latency_s: m.latency_s,
+                runs_s: m.runs_s.clone(),
+                error: m.error.clone(),
+                search: "translate".into(),
+            };
+            db.add(&record, &task.summary, &task.task.ir)?;
+            latencies.push(match m.status {
+                tb_tune::Status::Ok => m.latency_s,
+                _ => None,
+            });
+        }
+        let zero = latencies.first().copied().flatten();
+        let few = latencies.iter().flatten().copied().reduce(f64::min);
+        let tuned = own
+            .records
+            .iter()
+            .filter(|r| {
+                r.task_key == task.task.key
+                    && r.search != "translate"
+                    && r.status == tb_tune::Status::Ok
+            })
+            .filter_map(|r| r.latency_s)
+            .reduce(f64::min);
+        let fraction = |l: Option<f64>| match (tuned, l) {
+            (Some(b), Some(l)) if l > 0.0 => Some(b / l),
+            _ => None,
+        };
+        if let (Some(z), Some(f)) = (fraction(zero), fraction(few)) {
+            zero_fractions.push(z);
+            few_fractions.push(f);
+        } else if tuned.is_some() {
+            // A failed proposal earns nothing.
+            zero_fractions.push(fraction(zero).unwrap_or(0.0));
+            few_fractions.push(fraction(few).unwrap_or(0.0));
+        }
+        let show = |f: Option<f64>| f.map_or("-".into(), |f| format!("{f:.3}"));
+        println!(
+            "{:<16}  {:<24}  {:>6}  {:>10}  {:>10}  {:>10}  {:>9}  {:>9}",
+            task.task.key,
+            task.summary,
+            format!(
+                "{}/{}",
+                proposals.exact,
+                proposals.exact + proposals.nearest
+            ),
+            ms(zero),
+            ms(few),
+            ms(tuned),
+            show(fraction(zero)),
+            show(fraction(few))
+        );
+    }
+    let geomean = |v: &[f64]| {
+        if v.iter().any(|&x| x <= 0.0) || v.is_empty() {
+            f64::NAN
+        } else {
+            (v.iter().map(|x| x.ln()).sum::<f64>() / v.len() as f64).exp()
         }
     };
     println!(
-        "median over {} held-out tasks (trained on {} records of {} tasks): top-1 {:.3}, top-5 {:.3}",
-        scores.len(),
-        train_records.len(),
-        train_tasks.len(),
-        median(scores.iter().map(|s| s.top1).collect()),
-        median(scores.iter().map(|s| s.top5).collect())
+        "translated to {} from {}: over {} tasks with a tuned best, zero-shot {:.3} (median; geometric mean {:.3}), {shots}-shot {:.3} (median; geometric mean {:.3}) of the tuned best",
+        device.describe(),
+        sources
+            .iter()
+            .map(|d| format!("{} {}", d.target.cpu, d.target.isa()))
+            .collect::<Vec<_>>()
+            .join(", "),
+        zero_fractions.len(),
+        tb_tune::transfer::median(zero_fractions.clone()),
+        geomean(&zero_fractions),
+        tb_tune::transfer::median(few_fractions.clone()),
+        geomean(&few_fractions)
     );
     Ok(())
 }
@@ -475,6 +870,29 @@ impl Drop for LocalWorkers {
 }
 
 fn run(args: &Args) -> Result<(), String> {
+    if let Some(path) = &args.export_dataset {
+        let location = args.db.to_string_lossy().to_string();
+        if !tb_tune::database::postgres::is_postgres(&location) && !args.db.exists() {
+            return Err(format!("{location}: no such database"));
+        }
+        let devices = device_records(&[location])?;
+        let mut file = std::fs::File::create(path)
+            .map_err(|e| format!("cannot write '{}': {e}", path.display()))?;
+        let (written, skipped) = tb_tune::dataset::export(&devices, &mut file)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        file.flush().map_err(|e| e.to_string())?;
+        println!(
+            "exported {written} records of {} targets with their sentences to {}{}",
+            devices.len(),
+            path.display(),
+            if skipped > 0 {
+                format!(" ({skipped} whose decision this build's spaces refuse left out)")
+            } else {
+                String::new()
+            }
+        );
+        return Ok(());
+    }
     if args.export.is_some() || args.import.is_some() {
         let mut db = Database::open(&args.db)?;
         if let Some(path) = &args.import {
@@ -504,10 +922,12 @@ fn run(args: &Args) -> Result<(), String> {
     };
     run_pipeline(&mut loaded.ctx, loaded.module, FRONT_PIPELINE)
         .map_err(|e| format!("{model}: cannot lower to loops: {e}"))?;
-    let host = Target::host();
+    let device = Device::resolve(args.mcpu.as_deref(), args.mattr.as_deref(), args.threads)?;
+    // The device's spaces: vector width and registers from its features.
+    let machine = device.machine();
     let mut tunable = Vec::new();
     for task in tasks(&mut loaded.ctx, loaded.module) {
-        let (space, summary) = Space::of(&task, &host)?;
+        let (space, summary) = Space::of(&task, &machine)?;
         tunable.push(TunableTask {
             task,
             space,
@@ -536,7 +956,8 @@ fn run(args: &Args) -> Result<(), String> {
             }
         }
         if let Some(samples) = args.check_spaces {
-            return check_spaces(&tunable, samples, args.seed, args.check_compile);
+            let compile = args.check_compile.then_some(&device);
+            return check_spaces(&tunable, samples, args.seed, compile);
         }
         return Ok(());
     }
@@ -549,11 +970,19 @@ fn run(args: &Args) -> Result<(), String> {
     if args.cores == Some(0) {
         return Err("--cores must be at least 1".into());
     }
+    if args.workers.is_some() && !device.args.is_empty() {
+        return Err(
+            "--mcpu/--mattr: with --workers each worker measures for the machine it runs on".into(),
+        );
+    }
     let mut db = Database::open(&args.db)?;
+    if !args.translate_from.is_empty() {
+        return translate(args, &device, &tunable, &mut db);
+    }
     if let Some(spec) = &args.workers {
         return coordinate(args, spec, model, &tunable, db);
     }
-    let target = host_target(args.threads);
+    let target = device.key.clone();
     let exe = std::env::current_exe().map_err(|e| format!("cannot find my own executable: {e}"))?;
     let batch = args.batch.unwrap_or(4).max(1);
     let mut measurer =
@@ -561,6 +990,7 @@ fn run(args: &Args) -> Result<(), String> {
     if let Some(cores) = args.cores {
         measurer.cores = cores;
     }
+    measurer.device_args = device.args.clone();
     let profile = measurer.profile.clone();
     let cores_used = measurer.cores;
     let started = std::time::Instant::now();
@@ -614,7 +1044,7 @@ fn search_options(args: &Args, batch: usize) -> Result<SearchOptions, String> {
 }
 
 /// The generator `--pretrain` names: loaded from a saved generator, or trained on the
-/// records of a database (this machine's target), then saved with `--save-generator`.
+/// records of a database (of the device being tuned), then saved with `--save-generator`.
 fn pretrained_generator(args: &Args) -> Result<Option<Generator>, String> {
     let Some(location) = &args.pretrain else {
         return Ok(None);
@@ -629,9 +1059,11 @@ fn pretrained_generator(args: &Args) -> Result<Option<Generator>, String> {
             Generator::from_json(&text).map_err(|e| format!("--pretrain: {location}: {e}"))?;
         return Ok(Some(generator));
     }
-    let target = host_target(args.threads);
-    let (tasks, records) = tasks_and_records(std::slice::from_ref(location), &target)
-        .map_err(|e| format!("--pretrain: {e}"))?;
+    // The records of the device being tuned (`--mcpu`/`--mattr`, `--threads`).
+    let target = Device::resolve(args.mcpu.as_deref(), args.mattr.as_deref(), args.threads)?.key;
+    let devices =
+        device_records(std::slice::from_ref(location)).map_err(|e| format!("--pretrain: {e}"))?;
+    let DeviceRecords { tasks, records, .. } = records_of(&devices, &target);
     let options = tb_tune::tlm::TrainOptions {
         seed: args.seed,
         ..Default::default()
@@ -678,10 +1110,11 @@ fn tune_target(
     bars: &MultiProgress,
 ) -> Result<SearchResult, String> {
     eprintln!(
-        "tuning {} tasks ({} tunable) of {model} on {} with {} trials into {}",
+        "tuning {} tasks ({} tunable) of {model} on {} [{}] with {} trials into {}",
         tunable.len(),
         tunable.iter().filter(|t| t.space.is_tunable()).count(),
         target.describe(),
+        target.isa(),
         args.trials,
         db.location()
     );
@@ -865,12 +1298,13 @@ fn coordinate(
     first_error.map_or(Ok(()), Err)
 }
 
-/// `--check-spaces`: every task's sampled decisions go through the lowering.
+/// `--check-spaces`: every task's sampled decisions go through the lowering (and, with
+/// `compile`, the backend for that device).
 fn check_spaces(
     tunable: &[TunableTask],
     samples: usize,
     seed: u64,
-    compile: bool,
+    compile: Option<&Device>,
 ) -> Result<(), String> {
     let mut refused = 0;
     for t in tunable.iter().filter(|t| t.space.is_tunable()) {

@@ -18,22 +18,21 @@ use std::time::{Duration, Instant};
 
 use tb_backends::cpu::{CompileOptions, CompiledModule};
 use tb_interpreter::{Tensor, read_npy};
-use tb_passes::schedule::Target;
 use tb_tune::space::Space;
 use tb_tune::task::{TASK_FUNCTION, parse_module};
 use tb_tune::{Measurement, Status};
 
 use super::reference::{SAMPLED_MARK, first_mismatch};
-use super::{FAULT_VAR, Phases, failed};
+use super::{Device, FAULT_VAR, Phases, failed};
 
 /// What the child prints when its candidate is compiled and it waits for `go`.
 pub const READY: &str = "ready";
 
 /// Runs the child: prints its measurement (or the ready line, then the measurement) on
 /// standard output.
-pub fn measure_child(dir: &Path, decision: &str, threads: usize) {
+pub fn measure_child(dir: &Path, decision: &str, threads: usize, device: &Device) {
     let mut phases = Phases::default();
-    let compiled = compile_step(dir, decision, threads, &mut phases);
+    let compiled = compile_step(dir, decision, threads, device, &mut phases);
     let outcome = match compiled {
         Err(e) => Err(e),
         Ok(candidate) => {
@@ -116,6 +115,7 @@ fn compile_step(
     dir: &Path,
     decision: &str,
     threads: usize,
+    device: &Device,
     phases: &mut Phases,
 ) -> Result<Candidate, Failure> {
     let error = |e: String| (Status::Error, e);
@@ -137,7 +137,8 @@ fn compile_step(
         weight: 1,
         origin: String::new(),
     };
-    let (space, _) = Space::of(&task, &Target::host()).map_err(error)?;
+    // The device's space: the decision's indices are into the knobs built for it.
+    let (space, _) = Space::of(&task, &device.machine()).map_err(error)?;
     let decision: Option<Vec<usize>> = if decision == "default" {
         None
     } else {
@@ -154,6 +155,7 @@ fn compile_step(
         .map_err(|e| error(format!("does not lower: {e}")))?;
     phases.lower = lap(&mut clock);
     let options = CompileOptions {
+        target: device.options.clone(),
         threads: (threads > 1).then_some(threads),
         ..CompileOptions::default()
     };

@@ -40,6 +40,8 @@ pub struct Pacing<'a> {
     /// Whether a stop request ([`tb_tune::stop`]) keeps new children from starting (a
     /// search's round); a worker's job in hand is measured regardless.
     pub stoppable: bool,
+    /// The device's `--mcpu`/`--mattr` arguments for every child.
+    pub device_args: &'a [String],
 }
 
 /// One candidate of the round: its prepared task directory and decision argument.
@@ -222,6 +224,7 @@ fn spawn(
         .arg(&job.decision)
         .arg("--threads")
         .arg(pacing.threads.to_string())
+        .args(pacing.device_args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

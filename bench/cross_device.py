@@ -1,0 +1,190 @@
+#!/usr/bin/env python3
+"""Builds the cross-device data set from scratch: the same tasks measured on several devices
+of this one machine (issue 20).
+
+A device is this machine with ISA features turned off: `avx512` (as it is), `avx2`
+(`--mattr=-avx512f`) and `sse` (`--mattr=-avx`: SSE4.2), all at `--threads` threads. Code
+generated for each runs here, so every record is a real measurement of that ISA.
+
+Steps (everything seeded):
+1. `models/make_models.py OUT/models --image-size S --seq-len L --seed SEED`: ResNet-18,
+   MobileNet-V2 and the BERT-style encoder with seeded weights.
+2. `tb-tune MODEL --list-tasks --dump-tasks`: each model's tasks as single-task modules;
+   up to `--per-model` tunable tasks of each model are picked, round-robin over kinds
+   (convolution, matmul, reducing nest, element-wise nest), the most work first, a task
+   already picked for an earlier model skipped.
+3. Each picked task is tuned on its own for every device in turn (`--trials` model-guided
+   trials, seed SEED + task index, `--cores 1`), into OUT/<model>.db: one database per
+   model, so held-out scoring trains on some models and tests on another.
+4. `tb-tune --db OUT/<model>.db --export-dataset OUT/<model>.jsonl`: every record with its
+   tensor sentence.
+5. `--evaluate` skips steps 1-4 and evaluates the data set already in OUT: held-out scores
+   (`tb-tune score`, trained on ResNet-18's and MobileNet-V2's records, scored on the
+   encoder's unseen tasks) of the tree and the transformer on every device; transfer to
+   each device of `--transfer-to` (pretrained on the other devices, fine-tuned on 10% of
+   its records); record translation of the encoder's tasks from `avx512` to each device of
+   `--translate-to` (zero-shot and 8-shot, measured; stored in OUT/bert.db with search
+   `translate`, after the held-out scores, which read that database). Outputs go to
+   OUT/eval/, training runs to OUT/eval/runs.jsonl.
+
+    .venv/bin/python bench/cross_device.py OUT [--trials 32] [--per-model 20]
+        [--image-size 64] [--seq-len 64] [--threads 1] [--seed 1] [--devices avx512,avx2,sse]
+        [--evaluate] [--transfer-to avx2,sse] [--translate-to avx2,sse]
+
+A rerun into the same OUT adds records (the search starts from those already there); use
+a fresh OUT to rebuild from scratch.
+"""
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# Device name -> the tb-tune arguments that make this machine stand in for it.
+DEVICES = {
+    "avx512": [],
+    "avx2": ["--mattr=-avx512f"],
+    "sse": ["--mattr=-avx"],
+}
+
+MODELS = ["resnet18", "mobilenetv2", "bert"]
+
+
+def list_tasks(tb_tune, model, dump_dir):
+    """[(key, kernel summary, knobs)] of a model's tunable tasks; writes DIR/<key>.mlir."""
+    out = subprocess.run([tb_tune, model, "--list-tasks", "--dump-tasks", dump_dir],
+                         check=True, capture_output=True, text=True).stdout
+    rows = []
+    for line in out.splitlines()[1:]:
+        parts = re.split(r"\s{2,}", line.strip())
+        if len(parts) >= 4 and not parts[3].startswith("none"):
+            rows.append((parts[0], parts[1], parts[3]))
+    return rows
+
+
+def kind_of(summary):
+    if summary.startswith("conv"):
+        return "conv"
+    if summary.startswith("matmul"):
+        return "matmul"
+    if " r" in summary:
+        return "reduction"
+    return "elementwise"
+
+
+def work(summary):
+    p = 1
+    for n in re.findall(r"\d+", summary):
+        p *= int(n)
+    return p
+
+
+def pick(rows, count, taken):
+    """Up to `count` rows, round-robin over kinds, the most work first within a kind."""
+    by_kind = {}
+    for row in sorted(rows, key=lambda r: -work(r[1])):
+        if row[0] not in taken:
+            by_kind.setdefault(kind_of(row[1]), []).append(row)
+    out = []
+    while len(out) < count and any(by_kind.values()):
+        for kind in ["conv", "matmul", "reduction", "elementwise"]:
+            if by_kind.get(kind) and len(out) < count:
+                out.append(by_kind[kind].pop(0))
+    return out
+
+
+def run_logged(cmd, path):
+    """Runs `cmd`, writing its output (stdout, then stderr) to `path` and echoing it."""
+    started = time.time()
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    with open(path, "w") as f:
+        f.write("$ " + " ".join(cmd) + "\n" + r.stdout + r.stderr)
+        f.write(f"# exit {r.returncode}, {time.time() - started:.1f} s\n")
+    print(f"== {' '.join(cmd)} ({time.time() - started:.1f} s, exit {r.returncode})", flush=True)
+    print(r.stdout + r.stderr, flush=True)
+
+
+def evaluate(args, devices):
+    out = os.path.join(args.out, "eval")
+    os.makedirs(out, exist_ok=True)
+    log = os.path.join(out, "runs.jsonl")
+    dbs = {m: os.path.join(args.out, f"{m}.db") for m in MODELS}
+    held_out = ["--train", dbs["resnet18"], "--train", dbs["mobilenetv2"], "--test", dbs["bert"]]
+    common = ["--threads", str(args.threads), "--seed", str(args.seed), "--log", log]
+    for device in devices:
+        for model in ["tree", "transformer"]:
+            if model == "transformer" and device in args.transfer_to.split(","):
+                continue  # the transfer run trains the same model on all records
+            run_logged([args.tb_tune, "score", "--model", model] + held_out + common
+                       + DEVICES[device], os.path.join(out, f"score-{model}-{device}.txt"))
+    for device in filter(None, args.transfer_to.split(",")):
+        run_logged([args.tb_tune, "score", "--model", "transformer", "--fine-tune-fraction",
+                    "0.1"] + held_out + common + DEVICES[device],
+                   os.path.join(out, f"transfer-{device}.txt"))
+    for device in filter(None, args.translate_to.split(",")):
+        run_logged([args.tb_tune, os.path.join(args.out, "models", "bert", "model.onnx"),
+                    "--db", dbs["bert"], "--translate-from", "avx512", "--shots", "8",
+                    "--cores", "1", "--threads", str(args.threads), "--seed", str(args.seed)]
+                   + DEVICES[device], os.path.join(out, f"translate-{device}.txt"))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("out")
+    ap.add_argument("--trials", type=int, default=32)
+    ap.add_argument("--per-model", type=int, default=20)
+    ap.add_argument("--image-size", type=int, default=64)
+    ap.add_argument("--seq-len", type=int, default=64)
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--devices", default="avx512,avx2,sse")
+    ap.add_argument("--tb-tune", default=os.path.join(ROOT, "target/release/tb-tune"))
+    ap.add_argument("--evaluate", action="store_true")
+    ap.add_argument("--transfer-to", default="avx2,sse")
+    ap.add_argument("--translate-to", default="avx2,sse")
+    args = ap.parse_args()
+    devices = args.devices.split(",")
+    for d in devices + args.transfer_to.split(",") + args.translate_to.split(","):
+        if d and d not in DEVICES:
+            sys.exit(f"unknown device '{d}' (known: {', '.join(DEVICES)})")
+    if args.evaluate:
+        evaluate(args, devices)
+        return
+    os.makedirs(args.out, exist_ok=True)
+    models_dir = os.path.join(args.out, "models")
+    subprocess.run([sys.executable, os.path.join(ROOT, "models/make_models.py"), models_dir,
+                    "--image-size", str(args.image_size), "--seq-len", str(args.seq_len),
+                    "--seed", str(args.seed)], check=True)
+    taken = set()
+    plan = []
+    for model in MODELS:
+        dump = os.path.join(args.out, "tasks", model)
+        rows = pick(list_tasks(args.tb_tune, os.path.join(models_dir, model, "model.onnx"), dump),
+                    args.per_model, taken)
+        taken.update(r[0] for r in rows)
+        plan += [(model, os.path.join(dump, r[0] + ".mlir"), r[1]) for r in rows]
+    print(f"{len(plan)} tasks x {len(devices)} devices x {args.trials} trials", flush=True)
+    started = time.time()
+    for i, (model, task, summary) in enumerate(plan):
+        db = os.path.join(args.out, f"{model}.db")
+        for device in devices:
+            cmd = [args.tb_tune, task, "--trials", str(args.trials), "--db", db,
+                   "--threads", str(args.threads), "--cores", "1",
+                   "--seed", str(args.seed + i)] + DEVICES[device]
+            r = subprocess.run(cmd, capture_output=True, text=True)
+            status = "ok" if r.returncode == 0 else f"FAILED: {r.stderr.strip()[-300:]}"
+            print(f"[{time.time() - started:7.1f} s] {i + 1}/{len(plan)} {model} {summary} "
+                  f"{device}: {status}", flush=True)
+    for model in MODELS:
+        db = os.path.join(args.out, f"{model}.db")
+        if os.path.exists(db):
+            subprocess.run([args.tb_tune, "--db", db, "--export-dataset",
+                            os.path.join(args.out, f"{model}.jsonl")], check=True)
+
+
+if __name__ == "__main__":
+    main()
