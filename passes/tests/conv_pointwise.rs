@@ -146,3 +146,16 @@ fn explicit_channel_blocking_keeps_the_channel_vectorized_kernel() {
     assert!(out.text.contains("loop.fma"), "{}", out.text);
     assert!(!writes_result_rows(&out.text, 16), "{}", out.text);
 }
+
+#[test]
+fn convolutions_with_no_channels_are_left_alone() {
+    // Zero input channels (every output is the bias) or zero output channels: nothing for
+    // the kernel to block, and no panic.
+    for (cin, cout) in [(0, 8), (3, 0)] {
+        let out = check(
+            &pointwise(cin, cout, (4, 16), 1, false),
+            "loop-conv-microkernel{vector=4 threads=0}",
+        );
+        assert!(!out.text.contains("loop.fma"), "{}", out.text);
+    }
+}

@@ -52,6 +52,7 @@ pub fn applies(c: &ConvNest) -> bool {
         && c.extents[KW] == 1
         && c.pad.is_none()
         && c.cols.stride == 1
+        && c.extents.iter().all(|&e| e > 0)
 }
 
 /// The pointwise blocking of `c` on `target`, or `None` when its rows are narrower than a
