@@ -4,35 +4,16 @@
 //! add, activation) computed on the same vectors. Checked by the interpreter on random
 //! inputs against the graph-level program.
 
-use tb_interpreter::check::{CheckReport, Tolerance, check_transform};
-use tb_ir::pass::{Instrumentation, PassManager, PassRegistry, Pipeline};
+mod common;
 
+use tb_interpreter::check::CheckReport;
+
+/// The graph-level `src` lowered to loops, then `kernel`, checked on 3 random inputs.
 fn check(src: &str, kernel: &str) -> CheckReport {
     let pipeline = format!(
         "builtin.module(convert-graph-to-te, te-fuse, convert-te-to-loop, canonicalize, func.func({kernel}))"
     );
-    let report = check_transform(
-        src,
-        |ctx, module| {
-            let mut registry = PassRegistry::new();
-            tb_passes::register_all(&mut registry);
-            let mut pm = PassManager::new(&Pipeline::parse(&pipeline).unwrap(), &registry).unwrap();
-            let instr = Instrumentation {
-                verify_each: true,
-                ..Instrumentation::default()
-            };
-            pm.run(ctx, module, &instr)
-        },
-        Tolerance::default(),
-        3,
-    )
-    .unwrap_or_else(|e| panic!("{pipeline} changed the program's meaning:\n{e}"));
-    assert!(
-        report.skipped.is_empty(),
-        "every function runs: {:?}",
-        report.skipped
-    );
-    report
+    common::check_pipeline_with_seeds(src, &pipeline, 3)
 }
 
 /// `conv(x, w, b)` with a 1x1 kernel, `cin -> cout` channels on an `h x w` image, then

@@ -8,11 +8,12 @@
 //! still get different logits. Parameters are `candle` variables drawn from a seeded
 //! generator, so training is reproducible.
 
-use candle_core::{D, Device, Tensor, Var};
+use candle_core::{Device, Tensor, Var};
 use serde::{Deserialize, Serialize};
 use tb_passes::schedule::Rng;
 
 use crate::sentence::{PAD, RESERVED, VOCABULARY, token_id};
+use crate::transformer::layers::{layer_norm, pre_norm_layer, uniform};
 
 /// The decoder's sizes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -64,15 +65,6 @@ enum Init {
 
 pub(crate) fn located(what: &str) -> impl Fn(candle_core::Error) -> String + '_ {
     move |e| format!("schedule generator {what}: {e}")
-}
-
-fn uniform(rng: &mut Rng, n: usize, bound: f64) -> Vec<f32> {
-    (0..n)
-        .map(|_| {
-            let u = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
-            ((2.0 * u - 1.0) * bound) as f32
-        })
-        .collect()
 }
 
 impl Decoder {
@@ -212,7 +204,6 @@ impl Decoder {
             ));
         }
         let (d, heads) = (self.config.dim, self.config.heads);
-        let dh = d / heads;
         let mut ids = Vec::with_capacity(n * len);
         let mut keep = Vec::with_capacity(n * len);
         for s in sentences {
@@ -243,44 +234,7 @@ impl Decoder {
             .map_err(&err)?;
         for l in 0..self.config.layers {
             let p = |name: &str| self.param(&format!("layer{l}.{name}"));
-            let h = layer_norm(&x, p("norm1.gain"), p("norm1.bias")).map_err(&err)?;
-            let flat = h.reshape((n * len, d)).map_err(&err)?;
-            let split = |w: &Tensor| -> candle_core::Result<Tensor> {
-                flat.matmul(w)?
-                    .reshape((n, len, heads, dh))?
-                    .transpose(1, 2)?
-                    .contiguous()
-            };
-            let q = split(p("query")).map_err(&err)?;
-            let k = split(p("key")).map_err(&err)?;
-            let v = split(p("value")).map_err(&err)?;
-            let attended = (|| -> candle_core::Result<Tensor> {
-                let scores = (q.matmul(&k.t()?.contiguous()?)? / (dh as f64).sqrt())?
-                    .broadcast_add(&bias)?;
-                let weights = candle_nn::ops::softmax(&scores, D::Minus1)?;
-                weights
-                    .matmul(&v)?
-                    .transpose(1, 2)?
-                    .contiguous()?
-                    .reshape((n * len, d))?
-                    .matmul(p("out"))?
-                    .broadcast_add(p("out.bias"))?
-                    .reshape((n, len, d))
-            })()
-            .map_err(&err)?;
-            x = (x + attended).map_err(&err)?;
-            let h = layer_norm(&x, p("norm2.gain"), p("norm2.bias")).map_err(&err)?;
-            let ff = (|| -> candle_core::Result<Tensor> {
-                h.reshape((n * len, d))?
-                    .matmul(p("up"))?
-                    .broadcast_add(p("up.bias"))?
-                    .relu()?
-                    .matmul(p("down"))?
-                    .broadcast_add(p("down.bias"))?
-                    .reshape((n, len, d))
-            })()
-            .map_err(&err)?;
-            x = (x + ff).map_err(&err)?;
+            x = pre_norm_layer(&x, &bias, heads, &p).map_err(&err)?;
         }
         layer_norm(&x, self.param("final.gain"), self.param("final.bias")).map_err(&err)
     }
@@ -298,15 +252,4 @@ impl Decoder {
         let second = self.param("output").index_select(&out, 0).map_err(&err)?;
         (tied + second).map_err(&err)
     }
-}
-
-/// Layer norm over the last dimension, from differentiable primitives.
-fn layer_norm(x: &Tensor, gain: &Tensor, bias: &Tensor) -> candle_core::Result<Tensor> {
-    let mean = x.mean_keepdim(D::Minus1)?;
-    let centered = x.broadcast_sub(&mean)?;
-    let variance = centered.sqr()?.mean_keepdim(D::Minus1)?;
-    centered
-        .broadcast_div(&(variance + 1e-5)?.sqrt()?)?
-        .broadcast_mul(gain)?
-        .broadcast_add(bias)
 }

@@ -4,6 +4,7 @@
 //! input, one model learns from records of several devices and is fine-tuned on a few
 //! records of a new one.
 
+pub(crate) mod layers;
 pub mod model;
 pub mod train;
 
