@@ -3,11 +3,67 @@
 //! transformer layer. The two differ only in what attention may see, which the caller
 //! passes as an additive bias.
 
-use candle_core::{D, Tensor};
+use candle_core::{D, Device, Tensor, Var};
 use tb_passes::schedule::Rng;
 
+/// How a parameter starts.
+pub(crate) enum Init {
+    Uniform(f64),
+    /// Uniform within 1/sqrt(rows): the scale of a linear layer's input.
+    FanIn,
+    Ones,
+    Zeros,
+}
+
+/// The parameters of layer `l` of width `d` with a feed-forward block of `hidden` units,
+/// as [`pre_norm_layer`] reads them.
+pub(crate) fn layer_parameters(
+    l: usize,
+    d: usize,
+    hidden: usize,
+) -> Vec<(String, Vec<usize>, Init)> {
+    let p = |n: &str| format!("layer{l}.{n}");
+    vec![
+        (p("norm1.gain"), vec![d], Init::Ones),
+        (p("norm1.bias"), vec![d], Init::Zeros),
+        (p("query"), vec![d, d], Init::FanIn),
+        (p("key"), vec![d, d], Init::FanIn),
+        (p("value"), vec![d, d], Init::FanIn),
+        (p("out"), vec![d, d], Init::FanIn),
+        (p("out.bias"), vec![d], Init::Zeros),
+        (p("norm2.gain"), vec![d], Init::Ones),
+        (p("norm2.bias"), vec![d], Init::Zeros),
+        (p("up"), vec![d, hidden], Init::FanIn),
+        (p("up.bias"), vec![hidden], Init::Zeros),
+        (p("down"), vec![hidden, d], Init::FanIn),
+        (p("down.bias"), vec![d], Init::Zeros),
+    ]
+}
+
+/// The parameters `shapes` describes, in order, drawn from `seed`; `err` names a failure.
+pub(crate) fn initial_parameters(
+    shapes: Vec<(String, Vec<usize>, Init)>,
+    seed: u64,
+    err: &dyn Fn(candle_core::Error) -> String,
+) -> Result<Vec<(String, Var)>, String> {
+    let mut rng = Rng::seeded(seed);
+    let mut params = Vec::with_capacity(shapes.len());
+    for (name, shape, init) in shapes {
+        let n: usize = shape.iter().product();
+        let values = match init {
+            Init::Uniform(b) => uniform(&mut rng, n, b),
+            Init::FanIn => uniform(&mut rng, n, 1.0 / (shape[0] as f64).sqrt()),
+            Init::Ones => vec![1.0; n],
+            Init::Zeros => vec![0.0; n],
+        };
+        let t = Tensor::from_vec(values, shape, &Device::Cpu).map_err(err)?;
+        params.push((name, Var::from_tensor(&t).map_err(err)?));
+    }
+    Ok(params)
+}
+
 /// `n` values uniform in `[-bound, bound)`, drawn from `rng`.
-pub(crate) fn uniform(rng: &mut Rng, n: usize, bound: f64) -> Vec<f32> {
+fn uniform(rng: &mut Rng, n: usize, bound: f64) -> Vec<f32> {
     (0..n)
         .map(|_| {
             let u = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;

@@ -7,9 +7,8 @@
 
 use candle_core::{Device, Tensor, Var};
 use serde::{Deserialize, Serialize};
-use tb_passes::schedule::Rng;
 
-use super::layers::{layer_norm, pre_norm_layer, uniform};
+use super::layers::{Init, initial_parameters, layer_norm, layer_parameters, pre_norm_layer};
 use crate::sentence::{PAD, TOKENIZER_VERSION, VOCABULARY};
 
 /// What a saved model says it is.
@@ -72,7 +71,6 @@ impl Encoder {
                 config.dim, config.heads
             ));
         }
-        let mut rng = Rng::seeded(seed);
         let (d, h) = (config.dim, config.hidden);
         let mut shapes: Vec<(String, Vec<usize>, Init)> = vec![
             ("embed".into(), vec![VOCABULARY, d], Init::Uniform(0.1)),
@@ -83,22 +81,7 @@ impl Encoder {
             ),
         ];
         for l in 0..config.layers {
-            let p = |n: &str| format!("layer{l}.{n}");
-            shapes.extend([
-                (p("norm1.gain"), vec![d], Init::Ones),
-                (p("norm1.bias"), vec![d], Init::Zeros),
-                (p("query"), vec![d, d], Init::FanIn),
-                (p("key"), vec![d, d], Init::FanIn),
-                (p("value"), vec![d, d], Init::FanIn),
-                (p("out"), vec![d, d], Init::FanIn),
-                (p("out.bias"), vec![d], Init::Zeros),
-                (p("norm2.gain"), vec![d], Init::Ones),
-                (p("norm2.bias"), vec![d], Init::Zeros),
-                (p("up"), vec![d, h], Init::FanIn),
-                (p("up.bias"), vec![h], Init::Zeros),
-                (p("down"), vec![h, d], Init::FanIn),
-                (p("down.bias"), vec![d], Init::Zeros),
-            ]);
+            shapes.extend(layer_parameters(l, d, h));
         }
         shapes.extend([
             ("final.gain".into(), vec![d], Init::Ones),
@@ -106,18 +89,7 @@ impl Encoder {
             ("readout".into(), vec![d, 1], Init::FanIn),
             ("readout.bias".into(), vec![1], Init::Zeros),
         ]);
-        let mut params = Vec::with_capacity(shapes.len());
-        for (name, shape, init) in shapes {
-            let n: usize = shape.iter().product();
-            let values = match init {
-                Init::Uniform(b) => uniform(&mut rng, n, b),
-                Init::FanIn => uniform(&mut rng, n, 1.0 / (shape[0] as f64).sqrt()),
-                Init::Ones => vec![1.0; n],
-                Init::Zeros => vec![0.0; n],
-            };
-            let t = Tensor::from_vec(values, shape, &Device::Cpu).map_err(located("init"))?;
-            params.push((name, Var::from_tensor(&t).map_err(located("init"))?));
-        }
+        let params = initial_parameters(shapes, seed, &located("init"))?;
         Ok(Encoder { config, params })
     }
 
@@ -273,12 +245,4 @@ impl Encoder {
         }
         Ok(encoder)
     }
-}
-
-enum Init {
-    Uniform(f64),
-    /// Uniform within 1/sqrt(rows): the scale of a linear layer's input.
-    FanIn,
-    Ones,
-    Zeros,
 }
