@@ -616,6 +616,33 @@ pub struct HeldOutScore {
     pub top5: f64,
 }
 
+impl HeldOutScore {
+    /// The scores of task `task_key` from `scored`, its candidates as (prediction,
+    /// latency) pairs; `None` when fewer than two candidates leave nothing to rank.
+    pub fn of(task_key: &str, mut scored: Vec<(f64, f64)>) -> Option<HeldOutScore> {
+        if scored.len() < 2 {
+            return None;
+        }
+        let best = scored.iter().map(|s| s.1).fold(f64::INFINITY, f64::min);
+        // Highest prediction first; ties broken towards the slower candidate, so a ranker
+        // that cannot tell candidates apart earns no credit from the order they came in.
+        scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(b.1.total_cmp(&a.1)));
+        let top = |k: usize| {
+            best / scored
+                .iter()
+                .take(k)
+                .map(|s| s.1)
+                .fold(f64::INFINITY, f64::min)
+        };
+        Some(HeldOutScore {
+            task_key: task_key.to_string(),
+            candidates: scored.len(),
+            top1: top(1),
+            top5: top(5),
+        })
+    }
+}
+
 /// Trains a ranker on `train` (tasks and their records) and scores it on the tasks of
 /// `test`, which it has never seen: for each test task, the measured candidates are ranked
 /// by the ranker's prediction and the fastest latency among its first k is compared with
@@ -641,30 +668,11 @@ pub fn held_out_scores(
                 *entry = entry.min(l);
             }
         }
-        let mut scored: Vec<(f64, f64)> = fastest
+        let scored: Vec<(f64, f64)> = fastest
             .into_iter()
             .filter_map(|(d, l)| candidate_features(task, d).map(|f| (ranker.predict(&f), l)))
             .collect();
-        if scored.len() < 2 {
-            continue;
-        }
-        let best = scored.iter().map(|s| s.1).fold(f64::INFINITY, f64::min);
-        // Highest prediction first; ties broken towards the slower candidate, so a ranker
-        // that cannot tell candidates apart earns no credit from the order they came in.
-        scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(b.1.total_cmp(&a.1)));
-        let top = |k: usize| {
-            best / scored
-                .iter()
-                .take(k)
-                .map(|s| s.1)
-                .fold(f64::INFINITY, f64::min)
-        };
-        out.push(HeldOutScore {
-            task_key: task.task.key.clone(),
-            candidates: scored.len(),
-            top1: top(1),
-            top5: top(5),
-        });
+        out.extend(HeldOutScore::of(&task.task.key, scored));
     }
     Some(out)
 }

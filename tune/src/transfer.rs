@@ -58,29 +58,12 @@ pub fn held_out(
         candidates.sort_by(|a, b| a.0.cmp(&b.0));
         let decisions: Vec<Vec<usize>> = candidates.iter().map(|c| c.0.clone()).collect();
         let predicted = model.scores(task, target, &decisions, &mut cache);
-        let mut scored: Vec<(f64, f64)> = predicted
+        let scored: Vec<(f64, f64)> = predicted
             .into_iter()
             .zip(candidates.iter().map(|c| c.1))
             .filter(|(s, _)| s.is_finite())
             .collect();
-        if scored.len() < 2 {
-            continue;
-        }
-        let best = scored.iter().map(|s| s.1).fold(f64::INFINITY, f64::min);
-        scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(b.1.total_cmp(&a.1)));
-        let top = |k: usize| {
-            best / scored
-                .iter()
-                .take(k)
-                .map(|s| s.1)
-                .fold(f64::INFINITY, f64::min)
-        };
-        out.push(HeldOutScore {
-            task_key: task.task.key.clone(),
-            candidates: scored.len(),
-            top1: top(1),
-            top5: top(5),
-        });
+        out.extend(HeldOutScore::of(&task.task.key, scored));
     }
     out
 }
