@@ -2,7 +2,8 @@
 
 The layers are the distinct convolutions of ResNet-18 (stem, 3x3 stages, strided 3x3 and
 1x1 downsamples), the depthwise 3x3 layers of MobileNet-V2 (group = channels) and its 1x1
-expansions and projections (`pointwise`, one per row width), batch 1,
+expansions and projections (`pointwise`, one per row width), and MobileNet-V2's stem
+(`stems`), batch 1,
 f32, seeded random weights stored in the model. For each layer and thread count it
 prints the median milliseconds of `tb-run model.onnx --bench RUNS --threads T` (the
 default CPU pipeline) and of onnxruntime (CPUExecutionProvider, intra_op_num_threads=T,
@@ -10,7 +11,7 @@ one warm-up run, then RUNS timed runs), and tb/ort (below 1: TensorBind is faste
 `--only TEXT` keeps the layers whose name contains TEXT; `--baseline PATH` also times
 another `tb-run` binary (an older build) in the same run and prints new/base.
 
-Usage: .venv/bin/python bench/conv.py [--runs 5] [--threads 1,2] [--layers resnet,depthwise,pointwise]
+Usage: .venv/bin/python bench/conv.py [--runs 5] [--threads 1,2] [--layers resnet,depthwise,pointwise,stems]
        [--only TEXT] [--baseline PATH]
 """
 
@@ -58,7 +59,11 @@ POINTWISE = {
     "mbv2 pw 960->160 @7": (960, 160, 7, 1, 1, 0, 1),
     "mbv2 pw 320->1280 @7": (320, 1280, 7, 1, 1, 0, 1),
 }
-GROUPS = {"resnet": RESNET, "depthwise": DEPTHWISE, "pointwise": POINTWISE}
+# Stems of other models (ResNet-18's is in RESNET): few input channels under a window.
+STEMS = {
+    "mbv2 stem 3x3/2 3->32 @224": (3, 32, 224, 3, 2, 1, 1),
+}
+GROUPS = {"resnet": RESNET, "depthwise": DEPTHWISE, "pointwise": POINTWISE, "stems": STEMS}
 
 
 def parse_args():
@@ -66,7 +71,7 @@ def parse_args():
     p.add_argument("--runs", type=int, default=5, help="timed runs per measurement (median)")
     p.add_argument("--threads", default="1,2", help="comma-separated thread counts")
     p.add_argument("--layers", default="resnet,depthwise,pointwise",
-                   help="comma-separated groups: resnet, depthwise, pointwise")
+                   help="comma-separated groups: resnet, depthwise, pointwise, stems")
     p.add_argument("--tb-run", type=Path, default=ROOT / "target/release/tb-run")
     p.add_argument("--timeout", type=float, default=600, help="seconds per tb-run call")
     p.add_argument("--only", default="", help="keep the layers whose name contains this")
@@ -80,7 +85,7 @@ def parse_args():
     layers = {}
     for group in args.layers.split(","):
         if group not in GROUPS:
-            p.error(f"unknown layer group {group!r} (resnet, depthwise or pointwise)")
+            p.error(f"unknown layer group {group!r} (resnet, depthwise, pointwise or stems)")
         layers.update(GROUPS[group])
     args.layers = {name: shape for name, shape in layers.items() if args.only in name}
     if args.baseline is not None and not args.baseline.is_file():

@@ -1,8 +1,9 @@
 //! `loop-conv-microkernel`'s pointwise kernel: a 1x1 convolution with unit column stride
-//! and no padding keeps output pixels in the vector lanes and writes the result's rows
-//! directly (no channels-last copy, no transposition), with its epilogue (bias, residual
-//! add, activation) computed on the same vectors. Checked by the interpreter on random
-//! inputs against the graph-level program.
+//! and no padding, or a convolution with a window over few input channels (a stem), keeps
+//! output pixels in the vector lanes and writes the result's rows directly (no
+//! channels-last copy, no transposition), with its epilogue (bias, residual add,
+//! activation) computed on the same vectors. Checked by the interpreter on random inputs
+//! against the graph-level program.
 
 mod common;
 
@@ -36,6 +37,74 @@ fn pointwise(cin: i64, cout: i64, (h, w): (i64, i64), stride: i64, relu_add: boo
     format!(
         "func.func @f(%x: tensor<1x{cin}x{h}x{w}xf32>, %w: tensor<{cout}x{cin}x1x1xf32>, %b: tensor<{cout}xf32>{extra}) -> {t} {{\n  {conv}\n{body}  return {result} : {t}\n}}\n"
     )
+}
+
+/// A convolution with a `k x k` window: `cin -> cout` channels on an `h x w` image, with
+/// `stride`, `pad` on every side and `dilation`, then a residual add and ReLU when
+/// `relu_add`.
+struct Windowed {
+    cin: i64,
+    cout: i64,
+    size: (i64, i64),
+    k: i64,
+    stride: i64,
+    pad: i64,
+    dilation: i64,
+    relu_add: bool,
+}
+
+impl Windowed {
+    fn source(&self) -> String {
+        let Windowed {
+            cin,
+            cout,
+            size: (h, w),
+            k,
+            stride,
+            pad,
+            dilation,
+            relu_add,
+        } = *self;
+        let out = |n: i64| (n + 2 * pad - dilation * (k - 1) - 1) / stride + 1;
+        let t = format!("tensor<1x{cout}x{}x{}xf32>", out(h), out(w));
+        let conv = format!(
+            "%0 = graph.conv %x, %w, %b {{dilations = array<i64: {dilation}, {dilation}>, pads = array<i64: {pad}, {pad}, {pad}, {pad}>, strides = array<i64: {stride}, {stride}>}} : (tensor<1x{cin}x{h}x{w}xf32>, tensor<{cout}x{cin}x{k}x{k}xf32>, tensor<{cout}xf32>) -> {t}"
+        );
+        let (extra, body, result) = if relu_add {
+            (
+                format!(", %r: {t}"),
+                format!(
+                    "  %1 = graph.add %0, %r : ({t}, {t}) -> {t}\n  %2 = graph.relu %1 : {t}\n"
+                ),
+                "%2",
+            )
+        } else {
+            (String::new(), String::new(), "%0")
+        };
+        format!(
+            "func.func @f(%x: tensor<1x{cin}x{h}x{w}xf32>, %w: tensor<{cout}x{cin}x{k}x{k}xf32>, %b: tensor<{cout}xf32>{extra}) -> {t} {{\n  {conv}\n{body}  return {result} : {t}\n}}\n"
+        )
+    }
+}
+
+/// A stem: 3 colour channels, a 7x7 window, stride 2 and padding 3.
+fn stem(size: (i64, i64), cout: i64) -> Windowed {
+    Windowed {
+        cin: 3,
+        cout,
+        size,
+        k: 7,
+        stride: 2,
+        pad: 3,
+        dilation: 1,
+        relu_add: false,
+    }
+}
+
+/// Whether the sums are stored as vectors straight into rows of a `1 x cout x ..` buffer.
+fn stores_result_rows(text: &str, cout: i64) -> bool {
+    text.lines()
+        .any(|l| l.contains("loop.vector_store") && l.contains(&format!("memref<1x{cout}x")))
 }
 
 /// Whether the kernel's sums are stored as vectors straight into rows of a `1 x cout x ..`
@@ -86,11 +155,11 @@ fn a_residual_add_and_relu_are_computed_on_the_kernel_vectors() {
 }
 
 #[test]
-fn a_strided_row_read_keeps_the_channel_vectorized_kernel() {
-    // Stride 2 in both directions reads every other column: the channel-vectorized
-    // kernel computes it.
+fn a_strided_row_read_over_many_channels_keeps_the_channel_vectorized_kernel() {
+    // Stride 2 in both directions reads every other column of 8 input channels (more than
+    // a stem's): the channel-vectorized kernel computes it.
     let out = check(
-        &pointwise(4, 8, (9, 18), 2, false),
+        &pointwise(8, 8, (9, 18), 2, false),
         "loop-conv-microkernel{vector=4 threads=0}",
     );
     assert!(out.text.contains("loop.fma"), "{}", out.text);
@@ -139,4 +208,83 @@ fn convolutions_with_no_channels_are_left_alone() {
         );
         assert!(!out.text.contains("loop.fma"), "{}", out.text);
     }
+}
+
+#[test]
+fn a_stem_keeps_pixels_in_the_vector_lanes() {
+    // Rows of 11 output pixels: one 8-lane vector, then one overlapping it.
+    let out = check(
+        &stem((13, 21), 16).source(),
+        "loop-conv-microkernel{vector=8 threads=0}",
+    );
+    assert!(stores_result_rows(&out.text, 16), "{}", out.text);
+    // The padded input is copied once with its columns split by phase (stride 2).
+    assert!(
+        out.text.contains("loop.alloc() : memref<3x2x"),
+        "{}",
+        out.text
+    );
+    assert!(
+        !out.text.contains("loop.alloc() : memref<7x11x"),
+        "{}",
+        out.text
+    );
+}
+
+#[test]
+fn a_stem_on_threads_with_channels_left_over_is_computed() {
+    // 11 output channels: a block and a smaller one, rows shared between threads.
+    let out = check(
+        &stem((16, 16), 11).source(),
+        "loop-conv-microkernel{vector=4 threads=1}",
+    );
+    assert!(stores_result_rows(&out.text, 11), "{}", out.text);
+    assert!(out.text.contains("loop.parallel"), "{}", out.text);
+}
+
+#[test]
+fn an_unpadded_dilated_window_reads_the_input_where_it_lies() {
+    let conv = Windowed {
+        cin: 2,
+        cout: 8,
+        size: (9, 14),
+        k: 3,
+        stride: 1,
+        pad: 0,
+        dilation: 2,
+        relu_add: false,
+    };
+    let out = check(&conv.source(), "loop-conv-microkernel{vector=4 threads=0}");
+    assert!(stores_result_rows(&out.text, 8), "{}", out.text);
+    assert!(out.text.contains("loop.vector_load %arg0"), "{}", out.text);
+    assert_eq!(out.text.matches("loop.alloc").count(), 1, "{}", out.text);
+}
+
+#[test]
+fn a_windowed_convolution_computes_its_residual_add_and_relu_on_the_kernel_vectors() {
+    let conv = Windowed {
+        relu_add: true,
+        ..stem((12, 12), 8)
+    };
+    // The result is 6 x 6: one 4-lane vector, then one overlapping it.
+    let out = check(&conv.source(), "loop-conv-microkernel{vector=4 threads=0}");
+    assert!(stores_result_rows(&out.text, 8), "{}", out.text);
+    assert!(out.text.contains("arith.select"), "the ReLU:\n{}", out.text);
+}
+
+#[test]
+fn a_window_over_many_input_channels_keeps_the_channel_vectorized_kernel() {
+    let conv = Windowed {
+        cin: 8,
+        cout: 8,
+        size: (6, 12),
+        k: 3,
+        stride: 1,
+        pad: 1,
+        dilation: 1,
+        relu_add: false,
+    };
+    let out = check(&conv.source(), "loop-conv-microkernel{vector=4 threads=0}");
+    assert!(out.text.contains("loop.fma"), "{}", out.text);
+    assert!(!stores_result_rows(&out.text, 8), "{}", out.text);
 }

@@ -189,7 +189,7 @@ pub fn rewrite_depthwise(
 
 /// The padded rows and columns the windows read, `(Hp, Wp)`: one channel's staged input
 /// holds `S * Hp * ceil(Wp / S)` elements.
-fn staged_extents(c: &ConvNest) -> (i64, i64) {
+pub(super) fn staged_extents(c: &ConvNest) -> (i64, i64) {
     let [_, oh, ow, _, kh, kw] = c.extents;
     let hp = c.rows.stride * (oh - 1) + c.rows.dilation * (kh - 1) + 1;
     let wp = c.cols.stride * (ow - 1) + c.cols.dilation * (kw - 1) + 1;
@@ -215,14 +215,14 @@ fn stage_per_channel(c: &ConvNest, (hp, wp): (i64, i64)) -> bool {
 /// channel (on threads when the kernel runs on threads), the border the windows read
 /// outside the input is set to the padding value, then the input is copied inside it.
 /// Positions no window reads (past the last column of a phase) are left unset.
-fn stage_input(
+pub(super) fn stage_input(
     ctx: &mut Context,
     c: &ConvNest,
     at: At,
     threads: bool,
     (hp, wp): (i64, i64),
 ) -> Value {
-    let channels = c.extents[0];
+    let channels = c.input_shape[0];
     let f32_ty = ctx.value_type(c.init);
     let s = c.cols.stride;
     let staged = alloc(ctx, at, vec![channels, s, hp, (wp + s - 1) / s], f32_ty);

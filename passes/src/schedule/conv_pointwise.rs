@@ -18,15 +18,24 @@
 //!   the result (bias, activation, residual add) computed on the same vectors
 //!   ([`super::vector_epilogue`]), and the result is never written.
 //!
+//! Convolutions with a window over few input channels (an image's stem: 3 colour channels,
+//! a 7x7 window, stride 2) run on the same kernel. Their sum per output is short, so the
+//! channel-vectorized kernel's transposition of every result costs a large share of the
+//! arithmetic. The steps then loop over `c, kh, kw`, and a padded or column-strided input is
+//! first copied once, phase-split as for the depthwise kernel (`Xs[C][S][Hp][Wq]`, see
+//! [`super::conv_depthwise`]), so the columns the windows of consecutive pixels read are
+//! consecutive.
+//!
 //! Rows narrower than a full vector of the target keep the channel-vectorized kernel.
-//! Each output sums over `c` in the original order; the FMA rounds once where the original
-//! multiply and add round twice.
+//! Each output sums over `c, kh, kw` in the original order; the FMA rounds once where the
+//! original multiply and add round twice.
 
 use tb_ir::affine::AffineExpr;
 use tb_ir::{AttrKind, Context, Value};
 
 use super::Target;
 use super::build::{At, set_yield};
+use super::conv_depthwise::{stage_input, staged_extents};
 use super::conv_nest::{C, CO, ConvNest, KH, KW, OW};
 use super::loop_conv_microkernel::{constant, d, map, outer_loops};
 use super::vector_epilogue::{VectorEpilogue, vector_type};
@@ -46,17 +55,29 @@ pub struct PointwiseBlocking {
 /// Whether the pointwise kernel computes nest `c`: a 1x1 convolution (one group) whose
 /// window never leaves the input and reads consecutive columns for consecutive pixels.
 pub fn applies(c: &ConvNest) -> bool {
-    !c.depthwise
-        && c.tap.weights().is_some()
+    one_group(c)
         && c.extents[KH] == 1
         && c.extents[KW] == 1
         && c.pad.is_none()
         && c.cols.stride == 1
-        && c.extents.iter().all(|&e| e > 0)
 }
 
-/// The pointwise blocking of `c` on `target`, or `None` when its rows are narrower than a
-/// full vector: up to 4 vectors of the row, and as many output channels as the vector
+/// Input channels up to which a convolution with a window runs on this kernel: the colour
+/// channels of an image.
+pub const MAX_WINDOWED_INPUT_CHANNELS: i64 = 4;
+
+/// Whether the kernel computes nest `c` as a convolution with a window over few input
+/// channels (see the module's comment): any window, padding, stride and dilation.
+pub fn applies_windowed(c: &ConvNest) -> bool {
+    one_group(c) && !applies(c) && c.extents[C] <= MAX_WINDOWED_INPUT_CHANNELS
+}
+
+fn one_group(c: &ConvNest) -> bool {
+    !c.depthwise && c.tap.weights().is_some() && c.extents.iter().all(|&e| e > 0)
+}
+
+/// The pointwise blocking of `c` on `target`, or `None` when the kernel does not apply or
+/// the rows are narrower than a full vector: up to 4 vectors of the row, and as many output channels as the vector
 /// registers left by the input vectors and the weight broadcast hold (at most 8), or the
 /// largest count down to half of that which divides the output channels (channels left
 /// over by the block take a second pass over the input).
@@ -67,7 +88,7 @@ pub fn default_pointwise_blocking(
 ) -> Option<PointwiseBlocking> {
     let width = target.lanes(4);
     let row = c.extents[OW];
-    if !applies(c) || row < width {
+    if !(applies(c) || applies_windowed(c)) || row < width {
         return None;
     }
     let vectors = (row / width).clamp(1, 4);
@@ -86,6 +107,14 @@ pub fn default_pointwise_blocking(
     })
 }
 
+/// Where the kernel reads its input: the input itself, or its padded, phase-split copy
+/// `Xs[C][S][Hp][Wq]`.
+#[derive(Clone, Copy)]
+struct Input {
+    memref: Value,
+    staged: bool,
+}
+
 pub fn rewrite_pointwise(
     ctx: &mut Context,
     c: &ConvNest,
@@ -100,6 +129,12 @@ pub fn rewrite_pointwise(
     if let Some(e) = &epilogue {
         e.prepare(ctx, c.parallel);
     }
+    let staged = (c.pad.is_some() || c.cols.stride > 1)
+        .then(|| stage_input(ctx, c, at, b.threads, staged_extents(c)));
+    let input = Input {
+        memref: staged.unwrap_or(c.input),
+        staged: staged.is_some(),
+    };
     let full = m - m % b.channels;
     if full > 0 {
         let (row, ivs) = outer_loops(ctx, at, &[full, oh_n], &[b.channels, 1], b.threads);
@@ -108,6 +143,7 @@ pub fn rewrite_pointwise(
             c,
             b,
             epilogue.as_ref(),
+            input,
             row,
             ivs[0],
             ivs[1],
@@ -118,7 +154,27 @@ pub fn rewrite_pointwise(
         // The channels left over: one block of `m - full` channels per row.
         let (row, ivs) = outer_loops(ctx, at, &[oh_n], &[1], b.threads);
         let first = index_constant(ctx, row, full);
-        emit_row(ctx, c, b, epilogue.as_ref(), row, first, ivs[0], m - full);
+        emit_row(
+            ctx,
+            c,
+            b,
+            epilogue.as_ref(),
+            input,
+            row,
+            first,
+            ivs[0],
+            m - full,
+        );
+    }
+    if let Some(buffer) = staged {
+        at.create(
+            ctx,
+            tb_dialects::loop_::DEALLOC,
+            vec![buffer],
+            vec![],
+            vec![],
+            0,
+        );
     }
     ctx.erase_op(c.parallel);
     if let Some(e) = epilogue {
@@ -133,6 +189,7 @@ fn emit_row(
     c: &ConvNest,
     b: PointwiseBlocking,
     epilogue: Option<&VectorEpilogue>,
+    input: Input,
     row: At,
     co0: Value,
     oh: Value,
@@ -171,7 +228,17 @@ fn emit_row(
         })
         .collect();
     for (lo, hi, pixels) in groups.into_iter().filter(|&(lo, hi, _)| lo < hi) {
-        emit_block(ctx, c, b, epilogue, row, (lo, hi, pixels), &offsets, oh);
+        emit_block(
+            ctx,
+            c,
+            b,
+            epilogue,
+            input,
+            row,
+            (lo, hi, pixels),
+            &offsets,
+            oh,
+        );
     }
 }
 
@@ -183,6 +250,7 @@ fn emit_block(
     c: &ConvNest,
     b: PointwiseBlocking,
     epilogue: Option<&VectorEpilogue>,
+    input: Input,
     row: At,
     (lo, hi, pixels): (i64, i64, i64),
     channels: &[Value],
@@ -195,34 +263,92 @@ fn emit_block(
     let (_, block, ow0, _) = row.for_loop(ctx, constant(lo), constant(hi), pixels, &[]);
     let splat = block.broadcast(ctx, c.init, vec_ty);
     let inits = vec![splat; channels.len() * vectors as usize];
-    let (c_loop, body, ci, acc) =
+    let (c_loop, c_body, ci, c_acc) =
         block.for_loop(ctx, constant(0), constant(c.extents[C]), 1, &inits);
-    // X[0][ci][oh * S + o][ow0 + v * W + o'] for the operands (ci, oh, ow0).
+    // A window's rows and columns are loops inside the one over input channels; a 1x1
+    // convolution has none.
+    let windowed = c.extents[KH] > 1 || c.extents[KW] > 1;
+    let (kh_loop, kh_body, kh, kh_acc) = if windowed {
+        let (l, body, iv, acc) =
+            c_body.for_loop(ctx, constant(0), constant(c.extents[KH]), 1, &c_acc);
+        (Some(l), body, Some(iv), acc)
+    } else {
+        (None, c_body, None, c_acc)
+    };
+    let (kw_loop, body, kw, acc) = if windowed {
+        let (l, body, iv, acc) =
+            kh_body.for_loop(ctx, constant(0), constant(c.extents[KW]), 1, &kh_acc);
+        (Some(l), body, Some(iv), acc)
+    } else {
+        (None, kh_body, None, kh_acc)
+    };
+    // The operands (ci, oh, ow0[, kh, kw]) of the input and weight maps.
+    let mut operands = vec![ci, oh, ow0];
+    operands.extend(kh.into_iter().chain(kw));
+    let dims = operands.len() as u32;
+    let (kh_expr, kw_expr) = if windowed {
+        (d(3), d(4))
+    } else {
+        (AffineExpr::constant(0), AffineExpr::constant(0))
+    };
+    let row_expr = d(1) * c.rows.stride + kh_expr.clone() * c.rows.dilation;
+    let column = kw_expr.clone() * c.cols.dilation;
     let xs: Vec<Value> = (0..vectors)
         .map(|v| {
-            let indices = vec![
-                AffineExpr::constant(0),
-                d(0),
-                d(1) * c.rows.stride + c.rows.offset,
-                d(2) + (v * b.width + c.cols.offset),
-            ];
-            body.load(ctx, true, c.input, map(3, indices), &[ci, oh, ow0], vec_ty)
+            let first = v * b.width;
+            let indices = if input.staged {
+                // Xs[ci][col mod S][row][ow0 + v * W + col floordiv S] (padded coordinates).
+                let s = c.cols.stride;
+                vec![
+                    d(0),
+                    column.clone().modulo(s),
+                    row_expr.clone(),
+                    d(2) + first + column.clone().floor_div(s),
+                ]
+            } else {
+                // X[0][ci][oh * S + kh * D + o][ow0 + v * W + kw * D' + o'].
+                vec![
+                    AffineExpr::constant(0),
+                    d(0),
+                    row_expr.clone() + c.rows.offset,
+                    d(2) + column.clone() + (first + c.cols.offset),
+                ]
+            };
+            body.load(
+                ctx,
+                true,
+                input.memref,
+                map(dims, indices),
+                &operands,
+                vec_ty,
+            )
         })
         .collect();
     let mut next = Vec::with_capacity(acc.len());
     for (j, &co) in channels.iter().enumerate() {
-        // W[co][ci][0][0], broadcast.
-        let wmap = map(
-            2,
-            vec![d(0), d(1), AffineExpr::constant(0), AffineExpr::constant(0)],
-        );
-        let w = body.load(ctx, false, weights, wmap, &[co, ci], f32_ty);
+        // W[co][ci][kh][kw] for the operands (co, ci[, kh, kw]), broadcast.
+        let window: Vec<AffineExpr> = if windowed {
+            vec![d(2), d(3)]
+        } else {
+            vec![AffineExpr::constant(0), AffineExpr::constant(0)]
+        };
+        let wmap = map(dims - 1, [d(0), d(1)].into_iter().chain(window).collect());
+        let w_operands: Vec<Value> = [co, ci].into_iter().chain(kh).chain(kw).collect();
+        let w = body.load(ctx, false, weights, wmap, &w_operands, f32_ty);
         let wb = body.broadcast(ctx, w, vec_ty);
         for (v, &x) in xs.iter().enumerate() {
             next.push(body.fma(ctx, x, wb, acc[j * vectors as usize + v]));
         }
     }
     set_yield(ctx, body, &next);
+    if let Some(kw_loop) = kw_loop {
+        let results = ctx.op(kw_loop).results.to_vec();
+        set_yield(ctx, kh_body, &results);
+    }
+    if let Some(kh_loop) = kh_loop {
+        let results = ctx.op(kh_loop).results.to_vec();
+        set_yield(ctx, c_body, &results);
+    }
     let sums = ctx.op(c_loop).results.to_vec();
     for (j, &co) in channels.iter().enumerate() {
         for v in 0..vectors {

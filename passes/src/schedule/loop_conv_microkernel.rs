@@ -2,8 +2,9 @@
 //! one group or depthwise; see [`super::conv_nest`]) into register-blocked direct
 //! convolutions. Depthwise convolutions get their own kernel ([`super::conv_depthwise`]),
 //! which also runs pools (max, min or sum over a window, [`super::pool_tap`]); 1x1
-//! convolutions that read consecutive columns without padding, with rows of at least one
-//! vector, no schedule and no `mr`/`nr` option, get the pointwise kernel
+//! convolutions that read consecutive columns without padding, and convolutions with a
+//! window over at most 4 input channels (stems), with rows of at least one vector, no
+//! schedule and no `mr`/`nr` option, get the pointwise kernel
 //! ([`super::conv_pointwise`], pixels in the vector lanes; option `pointwise`); any other
 //! convolution with one group is
 //! vectorized over output channels:
@@ -88,7 +89,7 @@ const OPTIONS: &[PassOptionInfo] = &[
         name: "pointwise",
         kind: OptionKind::Bool,
         default: "true",
-        help: "Compute 1x1 convolutions with unit column stride and no padding by the pointwise kernel (pixels in the vector lanes, no transposition) when their rows hold a full vector, they carry no schedule and neither mr nor nr is given",
+        help: "Compute 1x1 convolutions with unit column stride and no padding, and convolutions with a window over at most 4 input channels (stems), by the pointwise kernel (pixels in the vector lanes, no transposition) when their rows hold a full vector, they carry no schedule and neither mr nor nr is given",
     },
     PassOptionInfo {
         name: "epilogues",
