@@ -401,3 +401,67 @@ func.func @dw_relu6(%x: tensor<1x8x9x9xf32>, %w: tensor<8x1x3x3xf32>, %b: tensor
         out.text
     );
 }
+
+/// The `loop.vector_load`s of the input copy `memref<...>` in `text`.
+fn vector_loads_of(text: &str, memref: &str) -> usize {
+    text.lines()
+        .filter(|l| l.contains("loop.vector_load") && l.contains(memref))
+        .count()
+}
+
+#[test]
+fn a_depthwise_block_of_rows_loads_each_input_row_once() {
+    // 9 output rows in blocks of 4: two blocks, then one row left. A block of 4 rows of a
+    // 3x3 window reads 6 input rows, 3 columns each, one vector per row of 4 pixels (11
+    // columns: a block of 2 vectors and an overlapping one): 18 loads per vector instead
+    // of 36; the row left keeps the window in loops (one load per vector).
+    let out = check(
+        &DEPTHWISE.source(),
+        "loop-conv-microkernel{mr=8 vector=4 rows=4 threads=1}",
+    );
+    rewritten(&out);
+    assert!(stores_result_rows(&out.text), "{}", out.text);
+    let staged = ": memref<1x11x13xf32>";
+    assert_eq!(
+        vector_loads_of(&out.text, staged),
+        (6 * 3) * (2 + 1) + (2 + 1),
+        "{}",
+        out.text
+    );
+}
+
+#[test]
+fn blocks_of_rows_of_strided_and_dilated_windows() {
+    // Windows of neighbouring output rows share input rows with stride 2 (one row) and
+    // dilation 2 (rows two apart); rows left over by the block are one smaller block.
+    for (stride, dilation, rows) in [(2, 1, 3), (1, 2, 2), (3, 1, 2)] {
+        let conv = Conv {
+            stride,
+            dilation,
+            pads: [dilation; 4],
+            ..DEPTHWISE
+        };
+        let out = check(
+            &conv.source(),
+            &format!("loop-conv-microkernel{{mr=4 vector=4 rows={rows} threads=1}}"),
+        );
+        rewritten(&out);
+        assert!(stores_result_rows(&out.text), "{}", out.text);
+    }
+}
+
+#[test]
+fn one_row_per_block_keeps_the_window_in_loops() {
+    let out = check(
+        &DEPTHWISE.source(),
+        "loop-conv-microkernel{mr=8 vector=4 rows=1 threads=0}",
+    );
+    rewritten(&out);
+    // One load per vector of a block, inside the kh and kw loops.
+    assert_eq!(
+        vector_loads_of(&out.text, ": memref<1x11x13xf32>"),
+        2 + 1,
+        "{}",
+        out.text
+    );
+}

@@ -1,4 +1,4 @@
-// RUN: tb-opt %s --pass-pipeline='builtin.module(loop-conv-microkernel{mr=4 nr=8 vector=4 threads=0})' | FileCheck %s
+// RUN: tb-opt %s --pass-pipeline='builtin.module(loop-conv-microkernel{mr=4 nr=8 vector=4 rows=1 threads=0})' | FileCheck %s
 
 // A convolution nest's schedule overrides the options when it packs: dimensions are
 // (co, oh, ow, c, kh, kw); co's innermost tile is NR = 8, ow's is MR = 2 pixels, vector

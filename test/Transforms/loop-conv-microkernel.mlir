@@ -1,5 +1,6 @@
-// RUN: tb-opt %s --pass-pipeline='builtin.module(loop-conv-microkernel{mr=4 nr=8 vector=4 threads=0})' | FileCheck %s
-// RUN: tb-opt %s --pass-pipeline='builtin.module(loop-conv-microkernel{vector=4 threads=0})' | FileCheck %s --check-prefix=POINTWISE
+// RUN: tb-opt %s --pass-pipeline='builtin.module(loop-conv-microkernel{mr=4 nr=8 vector=4 rows=1 threads=0})' | FileCheck %s
+// RUN: tb-opt %s --pass-pipeline='builtin.module(loop-conv-microkernel{vector=4 rows=1 threads=0})' | FileCheck %s --check-prefix=POINTWISE
+// RUN: tb-opt %s --pass-pipeline='builtin.module(loop-conv-microkernel{mr=4 nr=8 vector=4 rows=2 threads=0})' | FileCheck %s --check-prefix=ROWS
 
 // A convolution (one group) becomes a micro-kernel vectorized over output channels: the
 // weights are packed into NR-channel panels, MR pixels x NR / W channel vectors of
@@ -119,6 +120,21 @@ func.func @padded(%arg0: memref<1x2x4x4xf32>, %arg1: memref<8x2x3x3xf32>) -> mem
 // CHECK-NEXT: %[[X:.*]] = loop.vector_load %arg0[(d0, d1, d2, d3, d4) -> (0, d0, d1 + d2, d3 + d4)]
 // CHECK-NEXT: loop.fma %[[X]], %[[WB]]
 // CHECK: loop.vector_store %{{.*}}, %{{.*}}[(d0, d1, d2) -> (0, d0, d1, d2)](%[[CH]], %[[OH]], %[[OW]]) : memref<1x8x4x4xf32>, vector<4xf32>
+// With `rows = 2`, a block computes two output rows: the 9 weights are broadcast once per
+// block, each of the 4 input rows the two windows span is loaded once per window column,
+// and an input vector of a row both windows hold feeds both rows' sums (kh = 1 of the
+// first row, kh = 0 of the second).
+// ROWS-LABEL: func.func @depthwise
+// ROWS: loop.for %[[CH:.*]] = 0 to 8 {
+// ROWS-NEXT: loop.for %[[OH:.*]] = 0 to 4 step 2 {
+// ROWS-NEXT: loop.for %[[OW:.*]] = 0 to 4 step 4 {
+// ROWS-COUNT-9: loop.broadcast %{{.*}} : f32 to vector<4xf32>
+// ROWS: %[[X1:.*]] = loop.vector_load %arg0[(d0, d1, d2) -> (0, d0, d1 + 1, d2)](%[[CH]], %[[OH]], %[[OW]])
+// ROWS-NEXT: loop.fma %[[X1]], %{{.*}}, %{{.*}} : vector<4xf32>
+// ROWS-NEXT: loop.fma %[[X1]], %{{.*}}, %{{.*}} : vector<4xf32>
+// ROWS: loop.vector_store %{{.*}}, %0[(d0, d1, d2) -> (0, d0, d1, d2)](%[[CH]], %[[OH]], %[[OW]])
+// ROWS: %[[NEXT:.*]] = arith.addi %[[OH]], %{{.*}} : index
+// ROWS-NEXT: loop.vector_store %{{.*}}, %0[(d0, d1, d2) -> (0, d0, d1, d2)](%[[CH]], %[[NEXT]], %[[OW]])
 func.func @depthwise(%arg0: memref<1x8x6x6xf32>, %arg1: memref<8x1x3x3xf32>) -> memref<1x8x4x4xf32> {
   %c0 = arith.constant 0 : index
   %cst = arith.constant 0.000000e+00 : f32

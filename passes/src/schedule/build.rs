@@ -115,6 +115,32 @@ impl At {
         )
     }
 
+    /// An `index` constant.
+    pub fn index_constant(self, ctx: &mut Context, value: i64) -> Value {
+        let index_ty = ctx.index_type();
+        let attr = ctx.intern_attr(AttrKind::Integer {
+            ty: index_ty,
+            value: value as i128,
+        });
+        self.value(
+            ctx,
+            "arith.constant",
+            vec![],
+            index_ty,
+            vec![("value", attr)],
+        )
+    }
+
+    /// `index + offset` (`index` itself for offset 0).
+    pub fn add_index(self, ctx: &mut Context, index: Value, offset: i64) -> Value {
+        if offset == 0 {
+            return index;
+        }
+        let offset = self.index_constant(ctx, offset);
+        let index_ty = ctx.index_type();
+        self.value(ctx, "arith.addi", vec![index, offset], index_ty, vec![])
+    }
+
     pub fn broadcast(self, ctx: &mut Context, scalar: Value, ty: Type) -> Value {
         self.value(ctx, loop_::BROADCAST, vec![scalar], ty, vec![])
     }

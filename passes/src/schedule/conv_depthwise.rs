@@ -26,7 +26,7 @@ use tb_ir::{Context, TypeKind, Value};
 
 use super::build::{At, set_yield};
 use super::conv_epilogue;
-use super::conv_nest::{ConvNest, OW};
+use super::conv_nest::{ConvNest, KH, KW, OW};
 use super::loop_conv_microkernel::{ConvBlocking, alloc, constant, d, for_nest, map, outer_loops};
 use super::pool_tap::{PoolTap, Tap};
 use super::vector_epilogue::{VectorEpilogue, vector_type, widened};
@@ -53,19 +53,47 @@ pub fn default_depthwise_blocking(lanes: i64, row: i64, threads: bool) -> ConvBl
     }
 }
 
+/// Output rows a block computes at once with `registers` vector registers: as many as
+/// keep the block's accumulators (`vectors` per row) beside the window's weights, at most
+/// [`MAX_BLOCK_ROWS`]; 1 (one row at a time, the window in loops) for a window of more
+/// than [`MAX_UNROLLED_TAPS`] taps, whose steps are not written out one by one.
+pub fn default_depthwise_rows(registers: i64, c: &ConvNest, b: ConvBlocking) -> i64 {
+    let taps = c.extents[KH] * c.extents[KW];
+    let vectors = (b.mr / b.width.max(1)).max(1);
+    if taps > MAX_UNROLLED_TAPS {
+        return 1;
+    }
+    ((registers - 2 - taps) / vectors).clamp(1, MAX_BLOCK_ROWS)
+}
+
+/// The most output rows of a block.
+pub const MAX_BLOCK_ROWS: i64 = 4;
+/// The largest window whose steps a block of several rows writes out one by one.
+pub const MAX_UNROLLED_TAPS: i64 = 25;
+
+/// What every row block of the kernel shares.
+struct Kernel<'a> {
+    c: &'a ConvNest,
+    b: ConvBlocking,
+    epilogue: Option<&'a VectorEpilogue>,
+    splats: &'a HashMap<Value, Value>,
+    /// The staged input, if any, and whether it holds one channel only.
+    staged: Option<Value>,
+    per_channel: bool,
+}
+
 pub fn rewrite_depthwise(
     ctx: &mut Context,
     c: &ConvNest,
     b: ConvBlocking,
+    rows: i64,
     epilogue: Option<VectorEpilogue>,
 ) {
-    let [channels, oh_n, ow_n, _, kh_n, kw_n] = c.extents;
+    let [channels, oh_n, ..] = c.extents;
     let at = At {
         before: c.parallel,
         loc: ctx.op(c.parallel).loc,
     };
-    let f32_ty = ctx.value_type(c.init);
-    let vec_ty = vector_type(ctx, f32_ty, b.width);
     let s = c.cols.stride;
     if let Some(e) = &epilogue {
         e.prepare(ctx, c.parallel);
@@ -76,102 +104,43 @@ pub fn rewrite_depthwise(
     };
     let staging = (c.pad.is_some() || s > 1).then(|| staged_extents(c));
     let per_channel = staging.is_some_and(|e| stage_per_channel(c, e));
-    // The staged buffer, whether it holds every channel, and the loops over (ch, oh).
-    let (staged, row, ch, oh) = if per_channel {
+    let rows = rows.clamp(1, oh_n.max(1));
+    // Whole blocks of `rows` rows, then one block of the rows left.
+    let full = oh_n - oh_n % rows;
+    let mut kernel = Kernel {
+        c,
+        b,
+        epilogue: epilogue.as_ref(),
+        splats: &splats,
+        staged: None,
+        per_channel,
+    };
+    if per_channel {
         let extents = staging.expect("staging is needed");
         let (channel, ivs) = outer_loops(ctx, at, &[channels], &[1], b.threads);
         let ch = ivs[0];
-        let buffer = stage_channel(ctx, c, channel, ch, extents);
-        let (row, ivs) = for_nest(ctx, channel, &[(0, oh_n)]);
-        (Some(buffer), row, ch, ivs[0])
+        kernel.staged = Some(stage_channel(ctx, c, channel, ch, extents));
+        if full > 0 {
+            let (_, row, oh, _) = channel.for_loop(ctx, constant(0), constant(full), rows, &[]);
+            emit_rows(ctx, &kernel, row, ch, oh, rows);
+        }
+        if full < oh_n {
+            let oh = channel.index_constant(ctx, full);
+            emit_rows(ctx, &kernel, channel, ch, oh, oh_n - full);
+        }
     } else {
-        let buffer = staging.map(|e| stage_input(ctx, c, at, b.threads, e));
-        let (row, ivs) = outer_loops(ctx, at, &[channels, oh_n], &[1, 1], b.threads);
-        (buffer, row, ivs[0], ivs[1])
-    };
-    // A per-channel buffer has no channel dimension.
-    let channel_index = |ch_expr: AffineExpr| if per_channel { vec![] } else { vec![ch_expr] };
-    // Blocks of MR pixels, then single vectors, then one overlapping vector.
-    let full = ow_n - ow_n % b.mr;
-    let singles = ow_n - ow_n % b.width;
-    let mut blocks: Vec<(i64, i64, i64)> = vec![(0, full, b.mr), (full, singles, b.width)];
-    if singles < ow_n {
-        blocks.push((ow_n - b.width, ow_n - b.width + 1, b.width));
-    }
-    for (lo, hi, pixels) in blocks.into_iter().filter(|&(lo, hi, _)| lo < hi) {
-        let vectors = pixels / b.width;
-        let (_, block, ow0, _) = row.for_loop(ctx, constant(lo), constant(hi), pixels, &[]);
-        let splat = block.broadcast(ctx, c.init, vec_ty);
-        let inits = vec![splat; vectors as usize];
-        let (kh_loop, kh_body, kh, kh_acc) =
-            block.for_loop(ctx, constant(0), constant(kh_n), 1, &inits);
-        let (kw_loop, body, kw, acc) =
-            kh_body.for_loop(ctx, constant(0), constant(kw_n), 1, &kh_acc);
-        // W[ch][0][kh][kw], broadcast, for a convolution.
-        let weight = c.tap.weights().map(|weights| {
-            let w = body.load(
-                ctx,
-                false,
-                weights,
-                map(3, vec![d(0), AffineExpr::constant(0), d(1), d(2)]),
-                &[ch, kh, kw],
-                f32_ty,
-            );
-            body.broadcast(ctx, w, vec_ty)
-        });
-        let row_expr = d(1) * c.rows.stride + d(2) * c.rows.dilation;
-        let next: Vec<Value> = (0..vectors)
-            .map(|v| {
-                let first = v * b.width;
-                // Operands (ch, oh, kh, ow0, kw).
-                let indices = match staged {
-                    Some(_) => channel_index(d(0))
-                        .into_iter()
-                        .chain([
-                            (d(4) * c.cols.dilation).modulo(s),
-                            row_expr.clone(),
-                            d(3) + first + (d(4) * c.cols.dilation).floor_div(s),
-                        ])
-                        .collect(),
-                    None => vec![
-                        AffineExpr::constant(0),
-                        d(0),
-                        row_expr.clone() + c.rows.offset,
-                        d(3) + first + d(4) * c.cols.dilation + c.cols.offset,
-                    ],
-                };
-                let x = body.load(
-                    ctx,
-                    true,
-                    staged.unwrap_or(c.input),
-                    map(5, indices),
-                    &[ch, oh, kh, ow0, kw],
-                    vec_ty,
-                );
-                match (&c.tap, weight) {
-                    (Tap::Pool(pool), _) => {
-                        pool_step(ctx, body, pool, &splats, x, acc[v as usize], b.width)
-                    }
-                    (Tap::Product { .. }, Some(wb)) => body.fma(ctx, x, wb, acc[v as usize]),
-                    (Tap::Product { .. }, None) => unreachable!("a product tap has weights"),
-                }
-            })
-            .collect();
-        set_yield(ctx, body, &next);
-        let kw_results = ctx.op(kw_loop).results.to_vec();
-        set_yield(ctx, kh_body, &kw_results);
-        let sums = ctx.op(kh_loop).results.to_vec();
-        for (v, sum) in sums.into_iter().enumerate() {
-            let first = v as i64 * b.width;
-            if let Some(e) = &epilogue {
-                e.emit(ctx, block, [ch, oh, ow0], first, sum, b.width);
-                continue;
-            }
-            let omap = map(3, vec![AffineExpr::constant(0), d(0), d(1), d(2) + first]);
-            block.store(ctx, true, sum, c.output, omap, &[ch, oh, ow0]);
+        kernel.staged = staging.map(|e| stage_input(ctx, c, at, b.threads, e));
+        if full > 0 {
+            let (row, ivs) = outer_loops(ctx, at, &[channels, full], &[1, rows], b.threads);
+            emit_rows(ctx, &kernel, row, ivs[0], ivs[1], rows);
+        }
+        if full < oh_n {
+            let (row, ivs) = outer_loops(ctx, at, &[channels], &[1], b.threads);
+            let oh = row.index_constant(ctx, full);
+            emit_rows(ctx, &kernel, row, ivs[0], oh, oh_n - full);
         }
     }
-    if let Some(buffer) = staged.filter(|_| !per_channel) {
+    if let Some(buffer) = kernel.staged.filter(|_| !per_channel) {
         at.create(
             ctx,
             tb_dialects::loop_::DEALLOC,
@@ -184,6 +153,229 @@ pub fn rewrite_depthwise(
     ctx.erase_op(c.parallel);
     if let Some(e) = epilogue {
         conv_epilogue::finish(ctx, e.epilogue, c, channels);
+    }
+}
+
+/// The pixel blocks of a row: blocks of `MR` pixels, then single vectors, then one vector
+/// overlapping the one before it, as `(first, end, pixels)` of a loop over the row.
+fn pixel_blocks(ow_n: i64, b: ConvBlocking) -> Vec<(i64, i64, i64)> {
+    let full = ow_n - ow_n % b.mr;
+    let singles = ow_n - ow_n % b.width;
+    let mut blocks: Vec<(i64, i64, i64)> = vec![(0, full, b.mr), (full, singles, b.width)];
+    if singles < ow_n {
+        blocks.push((ow_n - b.width, ow_n - b.width + 1, b.width));
+    }
+    blocks.retain(|&(lo, hi, _)| lo < hi);
+    blocks
+}
+
+/// Output rows `oh .. oh + rows` of channel `ch`, at `row`: one row with the window in
+/// loops, or several with the window's steps written out, each input row loaded once for
+/// every output row whose window holds it.
+fn emit_rows(ctx: &mut Context, k: &Kernel, row: At, ch: Value, oh: Value, rows: i64) {
+    for block in pixel_blocks(k.c.extents[OW], k.b) {
+        if rows == 1 {
+            emit_single_row(ctx, k, row, ch, oh, block);
+        } else {
+            emit_row_block(ctx, k, row, ch, oh, rows, block);
+        }
+    }
+}
+
+/// The input vector `first` lanes into the pixel block at output row `oh` and first pixel
+/// `ow0` (expressions of the map's `dims` operands, the channel `d0` first), input row
+/// `offset` (padded, relative to `oh` times the stride) and window column `kw`.
+fn input_vector_map(
+    k: &Kernel,
+    dims: u32,
+    (oh, ow0): (AffineExpr, AffineExpr),
+    offset: AffineExpr,
+    kw: AffineExpr,
+    first: i64,
+) -> AffineMap {
+    let c = k.c;
+    let s = c.cols.stride;
+    let row_expr = oh * c.rows.stride + offset;
+    let column = kw * c.cols.dilation;
+    let indices = match k.staged {
+        Some(_) => {
+            let channel = if k.per_channel { vec![] } else { vec![d(0)] };
+            channel
+                .into_iter()
+                .chain([
+                    column.clone().modulo(s),
+                    row_expr,
+                    ow0 + first + column.floor_div(s),
+                ])
+                .collect()
+        }
+        None => vec![
+            AffineExpr::constant(0),
+            d(0),
+            row_expr + c.rows.offset,
+            ow0 + first + column + c.cols.offset,
+        ],
+    };
+    map(dims, indices)
+}
+
+/// One step of the window: `acc` combined with the input vector `x` (weighted by `w` for a
+/// convolution).
+fn step(ctx: &mut Context, k: &Kernel, body: At, x: Value, w: Option<Value>, acc: Value) -> Value {
+    match (&k.c.tap, w) {
+        (Tap::Pool(pool), _) => pool_step(ctx, body, pool, k.splats, x, acc, k.b.width),
+        (Tap::Product { .. }, Some(wb)) => body.fma(ctx, x, wb, acc),
+        (Tap::Product { .. }, None) => unreachable!("a product tap has weights"),
+    }
+}
+
+/// Stores (or hands to the epilogue) the sums of one output row's pixel block.
+fn finish_row(ctx: &mut Context, k: &Kernel, block: At, ivs: [Value; 3], sums: &[Value]) {
+    for (v, &sum) in sums.iter().enumerate() {
+        let first = v as i64 * k.b.width;
+        if let Some(e) = k.epilogue {
+            e.emit(ctx, block, ivs, first, sum, k.b.width);
+            continue;
+        }
+        let omap = map(3, vec![AffineExpr::constant(0), d(0), d(1), d(2) + first]);
+        block.store(ctx, true, sum, k.c.output, omap, &ivs);
+    }
+}
+
+/// Pixel block `(lo, hi, pixels)` of output row `oh`, the window in `kh`, `kw` loops
+/// carrying the block's accumulators.
+fn emit_single_row(
+    ctx: &mut Context,
+    k: &Kernel,
+    row: At,
+    ch: Value,
+    oh: Value,
+    (lo, hi, pixels): (i64, i64, i64),
+) {
+    let c = k.c;
+    let f32_ty = ctx.value_type(c.init);
+    let vec_ty = vector_type(ctx, f32_ty, k.b.width);
+    let vectors = pixels / k.b.width;
+    let (_, block, ow0, _) = row.for_loop(ctx, constant(lo), constant(hi), pixels, &[]);
+    let splat = block.broadcast(ctx, c.init, vec_ty);
+    let inits = vec![splat; vectors as usize];
+    let (kh_loop, kh_body, kh, kh_acc) =
+        block.for_loop(ctx, constant(0), constant(c.extents[KH]), 1, &inits);
+    let (kw_loop, body, kw, acc) =
+        kh_body.for_loop(ctx, constant(0), constant(c.extents[KW]), 1, &kh_acc);
+    // W[ch][0][kh][kw], broadcast, for a convolution.
+    let weight = c.tap.weights().map(|weights| {
+        let w = body.load(
+            ctx,
+            false,
+            weights,
+            map(3, vec![d(0), AffineExpr::constant(0), d(1), d(2)]),
+            &[ch, kh, kw],
+            f32_ty,
+        );
+        body.broadcast(ctx, w, vec_ty)
+    });
+    let next: Vec<Value> = (0..vectors)
+        .map(|v| {
+            // Operands (ch, oh, kh, ow0, kw).
+            let m = input_vector_map(
+                k,
+                5,
+                (d(1), d(3)),
+                d(2) * c.rows.dilation,
+                d(4),
+                v * k.b.width,
+            );
+            let source = k.staged.unwrap_or(c.input);
+            let x = body.load(ctx, true, source, m, &[ch, oh, kh, ow0, kw], vec_ty);
+            step(ctx, k, body, x, weight, acc[v as usize])
+        })
+        .collect();
+    set_yield(ctx, body, &next);
+    let kw_results = ctx.op(kw_loop).results.to_vec();
+    set_yield(ctx, kh_body, &kw_results);
+    let sums = ctx.op(kh_loop).results.to_vec();
+    finish_row(ctx, k, block, [ch, oh, ow0], &sums);
+}
+
+/// Pixel block `(lo, hi, pixels)` of the `rows` output rows from `oh`: the window's steps
+/// written out, input row by input row, so an input vector shared by the windows of
+/// several output rows is loaded once. Each output still combines its window in the
+/// original order (`kh`, then `kw`).
+// `acc[r][v]`: the vector index picks a column of the accumulators of several rows.
+#[allow(clippy::too_many_arguments, clippy::needless_range_loop)]
+fn emit_row_block(
+    ctx: &mut Context,
+    k: &Kernel,
+    row: At,
+    ch: Value,
+    oh: Value,
+    rows: i64,
+    (lo, hi, pixels): (i64, i64, i64),
+) {
+    let c = k.c;
+    let [_, _, _, _, kh_n, kw_n] = c.extents;
+    let f32_ty = ctx.value_type(c.init);
+    let vec_ty = vector_type(ctx, f32_ty, k.b.width);
+    let vectors = (pixels / k.b.width) as usize;
+    let (_, block, ow0, _) = row.for_loop(ctx, constant(lo), constant(hi), pixels, &[]);
+    let splat = block.broadcast(ctx, c.init, vec_ty);
+    // W[ch][0][kh][kw], broadcast, made once per block.
+    let weights: Vec<Option<Value>> = (0..kh_n * kw_n)
+        .map(|tap| {
+            c.tap.weights().map(|weights| {
+                let (kh, kw) = (tap / kw_n, tap % kw_n);
+                let wmap = map(
+                    1,
+                    vec![
+                        d(0),
+                        AffineExpr::constant(0),
+                        AffineExpr::constant(kh),
+                        AffineExpr::constant(kw),
+                    ],
+                );
+                let w = block.load(ctx, false, weights, wmap, &[ch], f32_ty);
+                block.broadcast(ctx, w, vec_ty)
+            })
+        })
+        .collect();
+    let mut acc = vec![vec![splat; vectors]; rows as usize];
+    // Input rows (relative to oh * stride), each with the (output row, kh) windows it is in.
+    let mut input_rows: Vec<(i64, Vec<(usize, i64)>)> = Vec::new();
+    for r in 0..rows {
+        for kh in 0..kh_n {
+            let offset = r * c.rows.stride + kh * c.rows.dilation;
+            match input_rows.iter_mut().find(|(o, _)| *o == offset) {
+                Some((_, uses)) => uses.push((r as usize, kh)),
+                None => input_rows.push((offset, vec![(r as usize, kh)])),
+            }
+        }
+    }
+    input_rows.sort_by_key(|(offset, _)| *offset);
+    let source = k.staged.unwrap_or(c.input);
+    for (offset, uses) in &input_rows {
+        for kw in 0..kw_n {
+            for v in 0..vectors {
+                let first = v as i64 * k.b.width;
+                let m = input_vector_map(
+                    k,
+                    3,
+                    (d(1), d(2)),
+                    AffineExpr::constant(*offset),
+                    AffineExpr::constant(kw),
+                    first,
+                );
+                let x = block.load(ctx, true, source, m, &[ch, oh, ow0], vec_ty);
+                for &(r, kh) in uses {
+                    let w = weights[(kh * kw_n + kw) as usize];
+                    acc[r][v] = step(ctx, k, block, x, w, acc[r][v]);
+                }
+            }
+        }
+    }
+    for (r, sums) in acc.iter().enumerate() {
+        let oh_r = block.add_index(ctx, oh, r as i64);
+        finish_row(ctx, k, block, [ch, oh_r, ow0], sums);
     }
 }
 

@@ -31,7 +31,7 @@
 //! original multiply and add round twice.
 
 use tb_ir::affine::AffineExpr;
-use tb_ir::{AttrKind, Context, Value};
+use tb_ir::{Context, Value};
 
 use super::Target;
 use super::build::{At, set_yield};
@@ -153,7 +153,7 @@ pub fn rewrite_pointwise(
     if full < m {
         // The channels left over: one block of `m - full` channels per row.
         let (row, ivs) = outer_loops(ctx, at, &[oh_n], &[1], b.threads);
-        let first = index_constant(ctx, row, full);
+        let first = row.index_constant(ctx, full);
         emit_row(
             ctx,
             c,
@@ -209,24 +209,7 @@ fn emit_row(
         groups.push((ow_n - b.width, ow_n - b.width + 1, b.width));
     }
     // The channel indices of the block, made once per row.
-    let offsets: Vec<Value> = (0..channels)
-        .map(|j| {
-            if j == 0 {
-                return co0;
-            }
-            let offset = index_constant(ctx, row, j);
-            let index_ty = ctx.value_type(co0);
-            let sum = row.create(
-                ctx,
-                "arith.addi",
-                vec![co0, offset],
-                vec![index_ty],
-                vec![],
-                0,
-            );
-            ctx.op(sum).results[0]
-        })
-        .collect();
+    let offsets: Vec<Value> = (0..channels).map(|j| row.add_index(ctx, co0, j)).collect();
     for (lo, hi, pixels) in groups.into_iter().filter(|&(lo, hi, _)| lo < hi) {
         emit_block(
             ctx,
@@ -363,22 +346,4 @@ fn emit_block(
             }
         }
     }
-}
-
-/// An `index` constant `value`, made at `at`.
-fn index_constant(ctx: &mut Context, at: At, value: i64) -> Value {
-    let index_ty = ctx.index_type();
-    let attr = ctx.intern_attr(AttrKind::Integer {
-        ty: index_ty,
-        value: value as i128,
-    });
-    let op = at.create(
-        ctx,
-        "arith.constant",
-        vec![],
-        vec![index_ty],
-        vec![("value", attr)],
-        0,
-    );
-    ctx.op(op).results[0]
 }

@@ -44,7 +44,8 @@ use tb_ir::{AttrKind, Context, Diagnostic, OpId, Type, TypeKind, Value};
 use super::build::{At, set_yield};
 use super::constant_pack::{ConstantBuffer, constant_f32, packed_global, release};
 use super::conv_depthwise::{
-    default_depthwise_blocking, fill_padded, fits as depthwise_fits, rewrite_depthwise,
+    default_depthwise_blocking, default_depthwise_rows, fill_padded, fits as depthwise_fits,
+    rewrite_depthwise,
 };
 use super::conv_epilogue;
 use super::conv_nest::{CO, ConvNest, OH, OW, match_conv};
@@ -72,6 +73,12 @@ const OPTIONS: &[PassOptionInfo] = &[
         kind: OptionKind::Int,
         default: "0",
         help: "Vector width in elements (0: the host's)",
+    },
+    PassOptionInfo {
+        name: "rows",
+        kind: OptionKind::Int,
+        default: "0",
+        help: "Output rows a depthwise or pooling block computes at once, each input vector loaded once for all of them (0: from the host's vector registers and the window; 1: one row, the window in loops)",
     },
     PassOptionInfo {
         name: "threads",
@@ -109,6 +116,7 @@ pub(crate) fn info() -> PassInfo {
                 mr: o.int("mr"),
                 nr: o.int("nr"),
                 vector: o.int("vector"),
+                rows: o.int("rows"),
                 threads: o.int("threads"),
                 pack_constants: o.bool("pack-constants"),
                 pointwise: o.bool("pointwise"),
@@ -122,6 +130,7 @@ struct ConvMicrokernel {
     mr: i64,
     nr: i64,
     vector: i64,
+    rows: i64,
     threads: i64,
     pack_constants: bool,
     pointwise: bool,
@@ -289,7 +298,12 @@ impl Pass for ConvMicrokernel {
                 } else {
                     None
                 };
-                rewrite_depthwise(ctx, &conv, chosen, epilogue);
+                let rows = if self.rows > 0 {
+                    self.rows
+                } else {
+                    default_depthwise_rows(host.vector_registers, &conv, chosen)
+                };
+                rewrite_depthwise(ctx, &conv, chosen, rows, epilogue);
                 continue;
             }
             let Some(weights) = conv.tap.weights() else {
