@@ -8,18 +8,20 @@
 //! [`OUTLINE_FROM_KERNELS`] top-level loops, each top-level loop that yields no values
 //! becomes an internal `noinline` function `void kernel(ctx *)`, called with a context
 //! struct (on the caller's stack) of the values the loop uses from outside, as parallel
-//! loop bodies are (see [`super::parallel`]). Small functions, and the lit tests that read
-//! their LLVM IR, keep their loops inline.
+//! loop bodies are (see [`super::parallel`]), and like them through a body proper whose
+//! disjoint buffers are `noalias` ([`super::disjoint_buffers`]). Small functions, and the
+//! lit tests that read their LLVM IR, keep their loops inline.
 
 use inkwell::AddressSpace;
 use inkwell::attributes::{Attribute, AttributeLoc};
 use inkwell::module::Linkage;
 use inkwell::types::BasicTypeEnum;
-use inkwell::values::BasicValueEnum;
+use inkwell::values::{BasicMetadataValueEnum, BasicValueEnum};
 use tb_dialects::loop_;
-use tb_ir::OpId;
+use tb_ir::{OpId, Value};
 
-use super::parallel::{captured_values, store_context};
+use super::disjoint_buffers::disjoint;
+use super::parallel::{captured_values, noalias_body, rematerializable, store_context};
 use super::translate::{TResult, Translator};
 
 /// The number of top-level loops from which a function's kernels are outlined.
@@ -48,7 +50,12 @@ pub(crate) fn emit(
     op: OpId,
     emit_loop: fn(&mut Translator, OpId) -> TResult,
 ) -> TResult {
-    let captured = captured_values(tr, op);
+    // As for parallel bodies: constants and globals are made again inside, and the body
+    // proper takes the fields as parameters, the disjoint buffers `noalias`.
+    let (remade, captured): (Vec<Value>, Vec<Value>) = captured_values(tr, op)
+        .into_iter()
+        .partition(|&v| rematerializable(tr.ir, v).is_some());
+    let noalias = disjoint(tr.ir, &captured);
     let fields: Vec<BasicValueEnum> = captured
         .iter()
         .map(|&v| tr.value(v))
@@ -87,13 +94,28 @@ pub(crate) fn emit(
             .get_nth_param(0)
             .ok_or("missing parameter")?
             .into_pointer_value();
-        tr.values.clear();
-        for (i, (&value, ty)) in captured.iter().zip(&field_types).enumerate() {
+        let mut loaded = Vec::with_capacity(captured.len());
+        for (i, ty) in field_types.iter().enumerate() {
             let at = tr
                 .builder
                 .build_struct_gep(context_type, context, i as u32, "")?;
-            let loaded = tr.builder.build_load(*ty, at, "")?;
-            tr.values.insert(value, loaded);
+            loaded.push(tr.builder.build_load(*ty, at, "")?);
+        }
+        let inner = noalias_body(tr, kernel, &loaded, &noalias)?;
+        let args: Vec<BasicMetadataValueEnum> = loaded.iter().map(|&v| v.into()).collect();
+        tr.builder.build_call(inner, &args, "")?;
+        tr.builder.build_return(None)?;
+        tr.function = Some(inner);
+        tr.builder
+            .position_at_end(tr.llvm.append_basic_block(inner, "entry"));
+        tr.values.clear();
+        for (&value, param) in captured.iter().zip(inner.get_param_iter()) {
+            tr.values.insert(value, param);
+        }
+        for &value in &remade {
+            if let Some(def) = rematerializable(tr.ir, value) {
+                tr.translate_op(def)?;
+            }
         }
         emit_loop(tr, op)?;
         tr.builder.build_return(None)?;

@@ -9,6 +9,7 @@
 
 pub mod abi;
 pub(crate) mod buffers;
+mod disjoint_buffers;
 pub mod emit;
 pub(crate) mod function;
 pub mod header;

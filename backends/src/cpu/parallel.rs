@@ -20,9 +20,12 @@
 
 use inkwell::AddressSpace;
 use inkwell::IntPredicate;
+use inkwell::attributes::{Attribute, AttributeLoc};
 use inkwell::module::Linkage;
 use inkwell::types::{BasicMetadataTypeEnum, BasicTypeEnum, StructType};
-use inkwell::values::{BasicValueEnum, FunctionValue, IntValue, PointerValue};
+use inkwell::values::{
+    BasicMetadataValueEnum, BasicValueEnum, FunctionValue, IntValue, PointerValue,
+};
 use rustc_hash::FxHashSet;
 use tb_ir::{BlockId, OpId, Value};
 
@@ -60,6 +63,51 @@ pub(crate) fn captured_values(tr: &Translator, op: OpId) -> Vec<Value> {
         }
     });
     order
+}
+
+/// `void <outlined>.body(fields...)`: internal and always inlined into `outlined` (a
+/// parallel body or a kernel taking a context struct), with its attributes but `noinline`,
+/// and `noalias` on the parameters of the fields `noalias` marks (the captured buffers
+/// disjoint from every other one; fields past its end, bounds, get none).
+pub(crate) fn noalias_body<'ctx>(
+    tr: &Translator<'_, 'ctx>,
+    outlined: FunctionValue<'ctx>,
+    fields: &[BasicValueEnum<'ctx>],
+    noalias: &[bool],
+) -> TResult<FunctionValue<'ctx>> {
+    let types: Vec<BasicMetadataTypeEnum> = fields.iter().map(|f| f.get_type().into()).collect();
+    let name = format!("{}.body", outlined.get_name().to_string_lossy());
+    let inner = tr.module.add_function(
+        &name,
+        tr.llvm.void_type().fn_type(&types, false),
+        Some(Linkage::Internal),
+    );
+    let noinline = Attribute::get_named_enum_kind_id("noinline");
+    for attribute in outlined.attributes(AttributeLoc::Function) {
+        if !(attribute.is_enum() && attribute.get_enum_kind_id() == noinline) {
+            inner.add_attribute(AttributeLoc::Function, attribute);
+        }
+    }
+    let attribute = |name: &str| {
+        tr.llvm
+            .create_enum_attribute(Attribute::get_named_enum_kind_id(name), 0)
+    };
+    inner.add_attribute(AttributeLoc::Function, attribute("alwaysinline"));
+    for (i, (&distinct, field)) in noalias.iter().zip(fields).enumerate() {
+        if distinct && field.is_pointer_value() {
+            inner.add_attribute(AttributeLoc::Param(i as u32), attribute("noalias"));
+        }
+    }
+    Ok(inner)
+}
+
+/// The op defining `v` when an outlined body makes it again rather than reading it from
+/// its context: a constant or a global's address (no operands, no side effects).
+pub(crate) fn rematerializable(ir: &tb_ir::Context, v: Value) -> Option<OpId> {
+    let def = ir.defining_op(v)?;
+    let op = ir.op(def);
+    let cheap = matches!(ir.op_name(def), "arith.constant" | "memref.get_global");
+    (cheap && op.operands.is_empty() && op.regions.is_empty()).then_some(def)
 }
 
 /// A struct of `fields` in a stack slot of the current function (allocated in its entry
@@ -153,8 +201,13 @@ pub(crate) fn emit<'a, 'ctx>(
             .into_int_value()
     };
 
-    // The context: captured values, then the bounds of every dimension.
-    let captured = captured_values(tr, op);
+    // The context: captured values, then the bounds of every dimension. Constants and
+    // globals are made again inside the body instead: LLVM then knows their values (a
+    // padding value, a constant weight buffer that no store can reach) where a field
+    // loaded from the context would hide them.
+    let (remade, captured): (Vec<Value>, Vec<Value>) = captured_values(tr, op)
+        .into_iter()
+        .partition(|&v| rematerializable(tr.ir, v).is_some());
     let mut fields: Vec<BasicValueEnum<'ctx>> = captured
         .iter()
         .map(|&v| tr.value(v))
@@ -182,11 +235,14 @@ pub(crate) fn emit<'a, 'ctx>(
     let saved_entry = tr.entry.take();
     tr.function = Some(outlined);
     let steps: Vec<i64> = ranges.iter().map(|r| r.step).collect();
+    let noalias = super::disjoint_buffers::disjoint(tr.ir, &captured);
     let result = outline_body(
         tr,
         outlined,
         context_type,
         &captured,
+        &noalias,
+        &remade,
         &steps,
         &collapsed,
         ivs,
@@ -262,6 +318,8 @@ fn outline_body<'a, 'ctx>(
     function: FunctionValue<'ctx>,
     context_type: inkwell::types::StructType<'ctx>,
     captured: &[Value],
+    noalias: &[bool],
+    remade: &[Value],
     steps: &[i64],
     collapsed: &[i64],
     ivs: &[Value],
@@ -273,21 +331,38 @@ fn outline_body<'a, 'ctx>(
         .position_at_end(tr.llvm.append_basic_block(function, "entry"));
     let param = |i| function.get_nth_param(i).ok_or("missing parameter");
     let context = param(0)?.into_pointer_value();
-    let begin = param(1)?.into_int_value();
-    let end = param(2)?.into_int_value();
-    let mut fields = Vec::with_capacity(captured.len() + 2 * dims);
+    let mut loaded = Vec::with_capacity(captured.len() + 2 * dims + 2);
     for i in 0..context_type.count_fields() {
         let ty = context_type
             .get_field_type_at_index(i)
             .ok_or("context field missing")?;
         let at = tr.builder.build_struct_gep(context_type, context, i, "")?;
-        fields.push(tr.builder.build_load(ty, at, "")?);
+        loaded.push(tr.builder.build_load(ty, at, "")?);
     }
+    loaded.push(param(1)?);
+    loaded.push(param(2)?);
+    // The body proper takes the fields as parameters, the disjoint buffers `noalias`, and
+    // is inlined here: LLVM turns the parameters' `noalias` into alias scopes.
+    let inner = noalias_body(tr, function, &loaded, noalias)?;
+    let args: Vec<BasicMetadataValueEnum> = loaded.iter().map(|&v| v.into()).collect();
+    tr.builder.build_call(inner, &args, "")?;
+    tr.builder.build_return(None)?;
+    tr.function = Some(inner);
+    tr.builder
+        .position_at_end(tr.llvm.append_basic_block(inner, "entry"));
+    let fields: Vec<BasicValueEnum<'ctx>> = inner.get_param_iter().collect();
+    let begin = fields[fields.len() - 2].into_int_value();
+    let end = fields[fields.len() - 1].into_int_value();
     tr.values.clear();
     for (&v, &field) in captured.iter().zip(&fields) {
         tr.values.insert(v, field);
     }
-    let bounds: Vec<IntValue> = fields[captured.len()..]
+    for &v in remade {
+        if let Some(def) = rematerializable(tr.ir, v) {
+            tr.translate_op(def)?;
+        }
+    }
+    let bounds: Vec<IntValue> = fields[captured.len()..fields.len() - 2]
         .iter()
         .map(|f| f.into_int_value())
         .collect();

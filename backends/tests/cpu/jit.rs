@@ -2,6 +2,7 @@
 
 use tb_backends::cpu::{CompileOptions, OptLevel, TargetOptions};
 
+use tb_interpreter::Tensor;
 use tb_interpreter::check::random_arguments;
 
 use super::harness::{Parsed, check, check_with};
@@ -505,5 +506,51 @@ func.func @blocks(%a: memref<64x7x5xf32>, %s: f32) -> memref<64x7x5xf32> {
             ..CompileOptions::default()
         };
         check_with(source, &options, 3, 0.0, 0.0);
+    }
+}
+
+#[test]
+fn overlapping_views_in_a_parallel_body_keep_their_dependence() {
+    // `y` is `x` one element on: y[j] = x[j] + 1 is the recurrence buf[j + 1] = buf[j] + 1,
+    // which a body assuming the two buffers disjoint would vectorize into a wrong result.
+    let source = r#"
+func.func @smear(%a: memref<64xf32>) -> memref<64xf32> {
+  %arena = loop.alloc() : memref<260xi8>
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %x = memref.view %arena[%c0][] : memref<260xi8> to memref<64xf32>
+  %y = memref.view %arena[%c4][] : memref<260xi8> to memref<64xf32>
+  %out = loop.alloc() : memref<64xf32>
+  %one = arith.constant 1.0 : f32
+  loop.parallel (%r) = (0) to (1) {
+    loop.for %j = 0 to 64 {
+      %v = loop.load %a[%j] : memref<64xf32>
+      loop.store %v, %x[%j] : memref<64xf32>
+    }
+    loop.for %j = 0 to 63 {
+      %v = loop.load %x[%j] : memref<64xf32>
+      %w = arith.addf %v, %one : f32
+      loop.store %w, %y[%j] : memref<64xf32>
+    }
+    loop.for %j = 0 to 64 {
+      %v = loop.load %x[%j] : memref<64xf32>
+      loop.store %v, %out[%j] : memref<64xf32>
+    }
+  }
+  return %out : memref<64xf32>
+}
+"#;
+    let parsed = Parsed::new(source);
+    let input: Vec<f32> = (0..64).map(|i| (i * i % 17) as f32 - 8.0).collect();
+    let a = Tensor::from_vec(vec![64], input.clone()).unwrap();
+    // buf[0] = a[0], then each element one more than the one before it.
+    let want: Vec<f64> = (0..64).map(|j| f64::from(input[0]) + j as f64).collect();
+    for threads in [None, Some(1), Some(2)] {
+        let options = CompileOptions {
+            threads,
+            ..CompileOptions::default()
+        };
+        let got = parsed.compile(&options).run("smear", std::slice::from_ref(&a)).unwrap();
+        assert_eq!(got[0].to_f64_vec(), want, "threads {threads:?}");
     }
 }

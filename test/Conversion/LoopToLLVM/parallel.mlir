@@ -12,11 +12,16 @@
 // CHECK:         call void @tb_rt_parallel_for(ptr @tb_scale.parallel, ptr %[[CTX]], i64 8, i64 4)
 // CHECK-NEXT:    ret i32 0
 
-// The outlined body loads the context and runs its share of rows.
+// The outlined body loads the context and runs its share of rows, through a body that
+// takes the fields as parameters and is inlined into it: the buffers are disjoint (an
+// argument and a fresh allocation), so their parameters are `noalias`, which inlining
+// turns into alias scopes.
 // CHECK-LABEL: define internal void @tb_scale.parallel(ptr %0, i64 %1, i64 %2)
 // CHECK:         %[[A:.*]] = load ptr, ptr %{{.*}}, align 8
 // CHECK:         %[[S:.*]] = load float, ptr %{{.*}}, align 4
-// CHECK:         %[[T:iv]] = phi i64 [ %1, %entry ]
+// CHECK:         call void @llvm.experimental.noalias.scope.decl
+// CHECK-NEXT:    call void @llvm.experimental.noalias.scope.decl
+// CHECK:         %[[T:iv.*]] = phi i64 [ %1, %entry ]
 // CHECK-NEXT:    icmp slt i64 %[[T]], %2
 // CHECK:         fmul float %{{.*}}, %[[S]]
 
@@ -39,6 +44,10 @@ func.func @scale(%a: memref<8x16xf32>, %s: f32) -> memref<8x16xf32> {
 // A loop.for marked parallel is outlined too; its trip count is ceil((ub - lb) / step).
 // CHECK-LABEL: define i32 @tb_strided(ptr noalias %0)
 // CHECK:         call void @tb_rt_parallel_for(ptr @tb_strided.parallel, ptr %{{.*}}, i64 3, i64 4)
+// Constants are made again inside the body, not carried in the context.
+// CHECK-LABEL: define internal void @tb_strided.parallel(ptr %0, i64 %1, i64 %2)
+// CHECK:         getelementptr inbounds nuw { ptr, i64, i64 }, ptr %0
+// CHECK:         store float 1.000000e+00
 func.func @strided(%a: memref<10xf32>) {
   %one = arith.constant 1.0 : f32
   loop.for %i = 1 to 10 step 3 parallel {
@@ -74,6 +83,43 @@ func.func @rows(%a: memref<2x40xf32>) {
   %one = arith.constant 1.0 : f32
   loop.parallel (%i, %j) = (0, 0) to (2, 40) {
     loop.store %one, %a[%i, %j] : memref<2x40xf32>
+  }
+  return
+}
+
+
+// Views of one buffer at disjoint byte ranges (what plan-buffers makes) stay disjoint.
+// CHECK-LABEL: define internal void @tb_disjoint_views.parallel(ptr %0, i64 %1, i64 %2)
+// CHECK:         call void @llvm.experimental.noalias.scope.decl
+// CHECK-NEXT:    call void @llvm.experimental.noalias.scope.decl
+// CHECK:         ret void
+func.func @disjoint_views(%a: memref<4x16xf32>) {
+  %arena = loop.alloc() : memref<512xi8>
+  %c0 = arith.constant 0 : index
+  %c256 = arith.constant 256 : index
+  %x = memref.view %arena[%c0][] : memref<512xi8> to memref<4x16xf32>
+  %y = memref.view %arena[%c256][] : memref<512xi8> to memref<4x16xf32>
+  loop.parallel (%i, %j) = (0, 0) to (4, 16) {
+    %v = loop.load %x[%i, %j] : memref<4x16xf32>
+    loop.store %v, %y[%i, %j] : memref<4x16xf32>
+  }
+  return
+}
+
+// Views that overlap get no alias scopes: a store through one may change what the other
+// reads.
+// CHECK-LABEL: define internal void @tb_overlapping_views.parallel(ptr %0, i64 %1, i64 %2)
+// CHECK-NOT:     noalias.scope.decl
+// CHECK:         ret void
+func.func @overlapping_views(%a: memref<4x16xf32>) {
+  %arena = loop.alloc() : memref<512xi8>
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %x = memref.view %arena[%c0][] : memref<512xi8> to memref<4x16xf32>
+  %y = memref.view %arena[%c4][] : memref<512xi8> to memref<4x16xf32>
+  loop.parallel (%i, %j) = (0, 0) to (4, 16) {
+    %v = loop.load %x[%i, %j] : memref<4x16xf32>
+    loop.store %v, %y[%i, %j] : memref<4x16xf32>
   }
   return
 }
