@@ -508,17 +508,31 @@ fn fill_channel(
             vec![((0, hp), (0, wp))]
         };
         for (ys, xs) in border {
-            if ys.0 < ys.1 && xs.0 < xs.1 {
-                let (body, ivs) = for_nest(ctx, per_channel, &[ys, xs]);
-                body.store(
-                    ctx,
-                    false,
-                    pad,
-                    staged,
-                    to_staged.clone(),
-                    &[ch, ivs[0], ivs[1]],
-                );
+            if ys.0 >= ys.1 || xs.0 >= xs.1 {
+                continue;
             }
+            if phases > 1 && xs == (0, wp) {
+                // Whole rows, phase by phase: each phase's row is consecutive in the
+                // staged layout (also setting the positions past a phase's last column,
+                // which no window reads).
+                for p in 0..phases {
+                    let groups = (0, (wp + phases - 1) / phases);
+                    let (body, ivs) = for_nest(ctx, per_channel, &[ys, groups]);
+                    let column = map(3, vec![d(0), d(1), d(2) * phases + p]);
+                    let store_map = to_staged.compose(&column).simplify();
+                    body.store(ctx, false, pad, staged, store_map, &[ch, ivs[0], ivs[1]]);
+                }
+                continue;
+            }
+            let (body, ivs) = for_nest(ctx, per_channel, &[ys, xs]);
+            body.store(
+                ctx,
+                false,
+                pad,
+                staged,
+                to_staged.clone(),
+                &[ch, ivs[0], ivs[1]],
+            );
         }
     }
     if !inside {
