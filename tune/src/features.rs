@@ -106,7 +106,7 @@ pub fn features(ctx: &Context, module: OpId, decision: &[f64]) -> Vec<f64> {
             blocks.push(b);
         }
     });
-    let mut innermost = vec![0.0; INNERMOST_FEATURES];
+    let mut innermost = [0.0; INNERMOST_FEATURES];
     let mut innermost_weight = 0.0;
     for block in blocks {
         let loops = enclosing_loops(ctx, block);
