@@ -34,25 +34,48 @@
 //! | 40 | buffers the task allocates |
 //! | 41 | bytes it allocates in all |
 //! | 42 | bytes of its largest allocation |
-//! | 43 .. 66 | the decision ([`crate::space::DECISION_FEATURES`] numbers) |
+//! | 43 .. 59 | how the innermost loops run: strides, vectorization, overhead, reuse ([`innermost`]; averages over the statements, not log-scaled again) |
+//! | 60 .. 83 | the decision ([`crate::space::DECISION_FEATURES`] numbers) |
+//!
+//! A loop whose bounds are not constants (a tile's loop) counts the iterations of a full
+//! tile.
+//!
+//! The amounts that grow with the task's size (operation and access counts, iterations of
+//! parallel loops, bytes and cache lines, allocations: indices [`PER_WORK`]) are divided by
+//! the task's floating-point operations (its iterations where it has none) before they are
+//! log-scaled, so a ranker trained on some tasks compares candidates of a task of another
+//! size by the same measures: loads per flop, not loads.
 
 use std::collections::HashSet;
 
 use tb_dialects::loop_;
+use tb_ir::affine::AffineExpr;
 use tb_ir::printer::type_to_string;
 use tb_ir::value::ValueDef;
 use tb_ir::{BlockId, Context, OpId, TypeKind, Value};
 
 use crate::space::DECISION_FEATURES;
 
-/// Bumped whenever the features change meaning: saved models record it.
-pub const FEATURE_SCHEMA_VERSION: u32 = 1;
+mod innermost;
 
-/// Loop features per task program (indices 0..43 of the table).
-pub const PROGRAM_FEATURES: usize = 43;
+pub use innermost::INNERMOST_FEATURES;
+
+/// Bumped whenever the features change meaning: saved models record it.
+pub const FEATURE_SCHEMA_VERSION: u32 = 2;
+
+/// Loop features summed over statements (indices 0..43 of the table).
+pub const SUMMED_FEATURES: usize = 43;
+
+/// Features per task program: summed and innermost-loop ones (indices 0..60).
+pub const PROGRAM_FEATURES: usize = SUMMED_FEATURES + INNERMOST_FEATURES;
 
 /// All features of a candidate: program and decision.
 pub const FEATURE_COUNT: usize = PROGRAM_FEATURES + DECISION_FEATURES;
+
+/// The summed features divided by the task's work (see the module comment).
+pub const PER_WORK: [usize; 24] = [
+    0, 1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12, 17, 20, 21, 22, 25, 26, 27, 30, 31, 32, 41, 42,
+];
 
 const BUFFER_SLOTS: usize = 3;
 const CACHE_LINE: f64 = 64.0;
@@ -63,7 +86,7 @@ fn log_scale(x: f64) -> f64 {
 
 /// The features of a scheduled task module and its decision's numbers.
 pub fn features(ctx: &Context, module: OpId, decision: &[f64]) -> Vec<f64> {
-    let mut sums = vec![0.0; PROGRAM_FEATURES];
+    let mut sums = vec![0.0; SUMMED_FEATURES];
     let mut blocks: Vec<BlockId> = Vec::new();
     let mut allocs: Vec<f64> = Vec::new();
     ctx.walk_nested(module, &mut |op| {
@@ -83,16 +106,29 @@ pub fn features(ctx: &Context, module: OpId, decision: &[f64]) -> Vec<f64> {
             blocks.push(b);
         }
     });
+    let mut innermost = [0.0; INNERMOST_FEATURES];
+    let mut innermost_weight = 0.0;
     for block in blocks {
-        let f = statement(ctx, block);
+        let loops = enclosing_loops(ctx, block);
+        let f = statement(ctx, block, &loops);
         for (s, v) in sums.iter_mut().zip(f) {
             *s += v;
         }
+        let (f, weight) = innermost::statement(ctx, block, &loops);
+        for (s, v) in innermost.iter_mut().zip(f) {
+            *s += weight * v;
+        }
+        innermost_weight += weight;
     }
     sums[40] = allocs.len() as f64;
     sums[41] = allocs.iter().sum();
     sums[42] = allocs.iter().copied().fold(0.0, f64::max);
-    let mut out: Vec<f64> = sums.into_iter().map(log_scale).collect();
+    let mut out: Vec<f64> = sums.iter().copied().map(log_scale).collect();
+    let work = if sums[7] > 0.0 { sums[7] } else { sums[14] };
+    for i in PER_WORK {
+        out[i] = log_scale(sums[i] / work.max(1.0));
+    }
+    out.extend(innermost.iter().map(|v| v / innermost_weight.max(1e-300)));
     out.extend(decision.iter().copied());
     out.resize(FEATURE_COUNT, 0.0);
     out
@@ -113,6 +149,14 @@ fn is_statement_op(name: &str) -> bool {
 struct Enclosing {
     trip: f64,
     ivs: Vec<Value>,
+    /// Its step along its last (fastest) induction variable.
+    step: i64,
+    /// Each induction variable's lower bound as `Σ coefficient * value` where it is linear
+    /// (a tile's loop starts at the outer tile loop's variable), so an access indexed by an
+    /// inner variable is known to move with the outer one too.
+    origins: Vec<(Value, Vec<(Value, i64)>)>,
+    /// Whether an upper bound is a `min` (a partial tile is guarded).
+    guarded: bool,
     parallel: bool,
     vectorize: i64,
     unroll: i64,
@@ -131,9 +175,19 @@ fn enclosing_loops(ctx: &Context, block: BlockId) -> Vec<Enclosing> {
                         .map_or_else(|| estimate_trip(d), |t| t as f64)
                 })
                 .product();
+            let origins = dims
+                .iter()
+                .filter_map(|d| match d.lower.map.results.as_slice() {
+                    [only] => bound_terms(&d.lower, only).map(|(t, _)| (d.induction_var, t)),
+                    _ => None,
+                })
+                .collect();
             out.push(Enclosing {
                 trip: trip.max(1.0),
                 ivs: loop_::induction_vars(ctx, op),
+                step: dims.last().map_or(1, |d| d.step.max(1)),
+                origins,
+                guarded: dims.iter().any(|d| d.upper.map.results.len() > 1),
                 parallel: ctx.op_name(op) == loop_::PARALLEL || loop_::is_parallel(ctx, op),
                 vectorize: loop_::vector_width(ctx, op).unwrap_or(1),
                 unroll: loop_::unroll_factor(ctx, op).unwrap_or(1),
@@ -144,9 +198,29 @@ fn enclosing_loops(ctx: &Context, block: BlockId) -> Vec<Enclosing> {
     out
 }
 
-/// A loop whose bounds are not constants (a partial tile's `min`): the largest constant
-/// its upper bound names, over its step, else 1.
+/// A loop whose bounds are not both constants. A tile's loop runs from an outer induction
+/// variable to `min(extent, that variable + tile)`: its trip count is the smallest constant
+/// difference between an upper and the lower bound (a full tile), over its step. Without
+/// one, the largest constant upper bound over the step, else 1.
 fn estimate_trip(d: &loop_::LoopDim) -> f64 {
+    let step = d.step.max(1) as f64;
+    let lower = match d.lower.map.results.as_slice() {
+        [only] => bound_terms(&d.lower, only),
+        _ => None,
+    };
+    let tile = lower.and_then(|(lower_terms, lower_constant)| {
+        d.upper
+            .map
+            .results
+            .iter()
+            .filter_map(|r| bound_terms(&d.upper, r))
+            .filter(|(terms, _)| *terms == lower_terms)
+            .map(|(_, constant)| constant - lower_constant)
+            .min()
+    });
+    if let Some(span) = tile {
+        return (span as f64 / step).ceil().max(1.0);
+    }
     let upper = d
         .upper
         .map
@@ -155,7 +229,29 @@ fn estimate_trip(d: &loop_::LoopDim) -> f64 {
         .filter_map(|r| r.as_constant())
         .max()
         .unwrap_or(1);
-    (upper as f64 / d.step.max(1) as f64).max(1.0)
+    (upper as f64 / step).max(1.0)
+}
+
+/// A bound's result as `constant + Σ coefficient * operand`, its terms sorted by operand;
+/// `None` when it is not linear in the bound's operands.
+fn bound_terms(bound: &loop_::Bound, result: &AffineExpr) -> Option<(Vec<(Value, i64)>, i64)> {
+    let linear = result.linear_form()?;
+    let dims = bound.map.num_dims as usize;
+    let mut terms: Vec<(Value, i64)> = Vec::new();
+    for (atom, coefficient) in linear.terms() {
+        let operand = match atom {
+            AffineExpr::Dim(i) => *bound.operands.get(*i as usize)?,
+            AffineExpr::Symbol(i) => *bound.operands.get(dims + *i as usize)?,
+            _ => return None,
+        };
+        match terms.iter_mut().find(|(v, _)| *v == operand) {
+            Some(t) => t.1 += coefficient,
+            None => terms.push((operand, coefficient)),
+        }
+    }
+    terms.retain(|t| t.1 != 0);
+    terms.sort();
+    Some((terms, linear.constant_term()))
 }
 
 fn lanes(ctx: &Context, v: Value) -> f64 {
@@ -209,6 +305,8 @@ struct Access {
     memref: Value,
     bytes: f64,
     unique_bytes: f64,
+    /// Unique bytes within the innermost 1, 2, 3 and 4 loops.
+    unique_within: [f64; 4],
     lines: f64,
     contiguous: bool,
 }
@@ -230,7 +328,6 @@ fn access(ctx: &Context, op: OpId, loops: &[Enclosing], weight: f64) -> Option<A
     let all_ivs: HashSet<Value> = loops.iter().flat_map(|l| l.ivs.iter().copied()).collect();
     let map = loop_::access_map(ctx, op);
     // Which index operands feed the last (contiguous) dimension of the buffer.
-    let mut used: HashSet<Value> = HashSet::new();
     let mut last_dim: HashSet<Value> = HashSet::new();
     for (p, &v) in indices.iter().enumerate() {
         let mut sources = HashSet::new();
@@ -242,27 +339,16 @@ fn access(ctx: &Context, op: OpId, loops: &[Enclosing], weight: f64) -> Option<A
                 .is_some_and(|r| r.is_function_of_dim(p as u32)),
             None => p + 1 == indices.len(),
         };
-        let feeds_any = match &map {
-            Some(m) => m.results.iter().any(|r| r.is_function_of_dim(p as u32)),
-            None => true,
-        };
-        if feeds_any {
-            used.extend(sources.iter().copied());
-        }
         if feeds_last {
             last_dim.extend(sources);
         }
     }
-    let mut unique_elements = width;
-    for l in loops {
-        if l.ivs.iter().any(|v| used.contains(v)) {
-            unique_elements *= l.trip;
-        }
-    }
-    let capacity = buffer_bytes(ctx, memref) / eb;
-    if capacity > 0.0 {
-        unique_elements = unique_elements.min(capacity);
-    }
+    // The loops it moves along, a tile loop's included (its variable reaches the index
+    // through the inner loop's bounds).
+    let strided = innermost::strided(ctx, op, loops)?;
+    let unique_elements = strided.elements_within(loops, loops.len());
+    let unique_within: [f64; 4] =
+        std::array::from_fn(|k| strided.elements_within(loops, k + 1) * eb);
     let contiguous = loops
         .first()
         .is_some_and(|inner| inner.ivs.iter().any(|v| last_dim.contains(v)))
@@ -277,15 +363,15 @@ fn access(ctx: &Context, op: OpId, loops: &[Enclosing], weight: f64) -> Option<A
         memref,
         bytes: weight * width * eb,
         unique_bytes,
+        unique_within,
         lines,
         contiguous,
     })
 }
 
-fn statement(ctx: &Context, block: BlockId) -> Vec<f64> {
-    let loops = enclosing_loops(ctx, block);
+fn statement(ctx: &Context, block: BlockId, loops: &[Enclosing]) -> Vec<f64> {
     let weight: f64 = loops.iter().map(|l| l.trip).product();
-    let mut f = vec![0.0; PROGRAM_FEATURES];
+    let mut f = vec![0.0; SUMMED_FEATURES];
     let mut accesses: Vec<Access> = Vec::new();
     for op in ctx.block_ops(block) {
         let name = ctx.op_name(op);
@@ -331,12 +417,15 @@ fn statement(ctx: &Context, block: BlockId) -> Vec<f64> {
             || name == loop_::STORE
             || name == loop_::VECTOR_LOAD
             || name == loop_::VECTOR_STORE)
-            && let Some(a) = access(ctx, op, &loops, weight)
+            && let Some(a) = access(ctx, op, loops, weight)
         {
             match accesses.iter_mut().find(|b| b.memref == a.memref) {
                 Some(b) => {
                     b.bytes += a.bytes;
                     b.unique_bytes = b.unique_bytes.max(a.unique_bytes);
+                    for (u, v) in b.unique_within.iter_mut().zip(a.unique_within) {
+                        *u = u.max(v);
+                    }
                     b.lines = b.lines.max(a.lines);
                     b.contiguous &= a.contiguous;
                 }
@@ -372,10 +461,7 @@ fn statement(ctx: &Context, block: BlockId) -> Vec<f64> {
         let inner: f64 = loops.iter().take(levels).map(|l| l.trip).product();
         let outer = (weight / inner.max(1.0)).max(1.0);
         let flops = f[7] / outer;
-        let unique: f64 = accesses
-            .iter()
-            .map(|a| (a.bytes / outer).min(a.unique_bytes))
-            .sum();
+        let unique: f64 = accesses.iter().map(|a| a.unique_within[levels - 1]).sum();
         f[35 + levels] = flops / unique.max(1.0);
     }
     f

@@ -177,6 +177,16 @@ pub fn train_ranker(
     records: &[Record],
     cache: &mut FeatureCache,
 ) -> Option<Ranker> {
+    train_ranker_with(tasks, records, cache, &TrainOptions::default())
+}
+
+/// [`train_ranker`] with the trees grown as `options` says.
+pub fn train_ranker_with(
+    tasks: &[TunableTask],
+    records: &[Record],
+    cache: &mut FeatureCache,
+    options: &TrainOptions,
+) -> Option<Ranker> {
     let mut rows = Vec::new();
     let mut labels = Vec::new();
     let mut groups = Vec::new();
@@ -220,7 +230,7 @@ pub fn train_ranker(
         },
         FEATURE_COUNT,
         FEATURE_SCHEMA_VERSION,
-        &TrainOptions::default(),
+        options,
     ))
 }
 

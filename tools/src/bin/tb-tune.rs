@@ -570,8 +570,17 @@ fn score(args: &ScoreArgs) -> Result<(), String> {
         }
         _ => {
             let mut cache = Default::default();
-            let ranker = tb_tune::search::train_ranker(&train.tasks, &train.records, &mut cache)
-                .ok_or("too few successful records to train the ranker on")?;
+            let options = tb_tune::gbdt::TrainOptions {
+                seed: args.seed,
+                ..Default::default()
+            };
+            let ranker = tb_tune::search::train_ranker_with(
+                &train.tasks,
+                &train.records,
+                &mut cache,
+                &options,
+            )
+            .ok_or("too few successful records to train the ranker on")?;
             let scores = tb_tune::transfer::held_out(&ranker, &target, &test.tasks, &test.records);
             (scores, None)
         }

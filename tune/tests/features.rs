@@ -1,0 +1,133 @@
+//! Loop features of scheduled candidates: what a tile loop counts, and how the innermost
+//! loop's features tell a contiguous walk from a strided one.
+
+mod common;
+
+use common::{KINDS, model_tasks};
+use tb_passes::schedule::{Knob, KnobSpace};
+use tb_tune::features::SUMMED_FEATURES;
+use tb_tune::search::candidate_features;
+use tb_tune::space::{Space, TunableTask};
+
+/// Index of feature 14 of the table: the iterations a statement runs, summed.
+const ITERATIONS: usize = 14;
+/// Indices of the innermost-loop features (see `features/innermost.rs`).
+const CONTIGUOUS: usize = SUMMED_FEATURES + 2;
+const STRIDED: usize = SUMMED_FEATURES + 3;
+const CLEAN_VECTOR: usize = SUMMED_FEATURES + 6;
+const GATHER_VECTOR: usize = SUMMED_FEATURES + 7;
+
+/// The elementwise nest of two dimensions among the test model's tasks, with its space.
+fn elementwise() -> (TunableTask, KnobSpace) {
+    let tasks = model_tasks(KINDS);
+    let summaries: Vec<String> = tasks.iter().map(|t| t.summary.clone()).collect();
+    tasks
+        .into_iter()
+        .find_map(|t| match &t.space {
+            Space::Schedule(s)
+                if s.nest().rank() == 2
+                    && !s.nest().reduction.iter().any(|&r| r)
+                    && s.nest().extents.iter().all(|&e| e > 4) =>
+            {
+                let s = s.clone();
+                Some((t, s))
+            }
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("no 2-d elementwise nest among {summaries:?}"))
+}
+
+/// The decision of `space` that tiles dimension `tile.0` by `tile.1` at the outer level
+/// (no other tiles), runs the dimensions in `order`, vectorizes by `vector`, and neither
+/// parallelizes nor unrolls.
+fn decision(
+    space: &KnobSpace,
+    tile: Option<(usize, i64)>,
+    order: &[usize],
+    vector: i64,
+) -> Vec<usize> {
+    let extents = &space.nest().extents;
+    space
+        .knobs()
+        .iter()
+        .map(|knob| {
+            let position = match knob {
+                Knob::Tile {
+                    dim,
+                    level,
+                    choices,
+                } => {
+                    let size = match tile {
+                        Some((d, t)) if d == *dim && *level == 0 => t,
+                        _ => extents[*dim],
+                    };
+                    choices.iter().position(|&c| c == size)
+                }
+                Knob::Order(c) => c.iter().position(|o| o == order),
+                Knob::Parallel(c) => c.iter().position(|p| p.is_empty()),
+                Knob::Vector(c) => c.iter().position(|&w| w == vector),
+                Knob::Unroll(c) => c.iter().position(|&u| u == 1),
+                Knob::Pack(_) => Some(0),
+            };
+            position.unwrap_or_else(|| panic!("knob {} has no such choice", knob.name()))
+        })
+        .collect()
+}
+
+fn features_of(task: &TunableTask, d: &[usize]) -> Vec<f64> {
+    task.space.validate(d).expect("a valid decision");
+    candidate_features(task, d).expect("the candidate transforms")
+}
+
+#[test]
+fn a_tile_loop_counts_the_iterations_of_one_tile() {
+    let (task, space) = elementwise();
+    let extent = space.nest().extents[1];
+    let tile = (2..extent).find(|t| extent % t == 0).expect("a divisor");
+    let plain = features_of(&task, &decision(&space, None, &[0, 1], 1));
+    let tiled = features_of(&task, &decision(&space, Some((1, tile)), &[0, 1], 1));
+    assert!(
+        (plain[ITERATIONS] - tiled[ITERATIONS]).abs() < 1e-9,
+        "tiling by {tile} changed the iterations counted: {} -> {}",
+        plain[ITERATIONS],
+        tiled[ITERATIONS]
+    );
+}
+
+#[test]
+fn the_innermost_loop_walking_rows_is_contiguous_and_across_them_strided() {
+    let (task, space) = elementwise();
+    let rows = features_of(&task, &decision(&space, None, &[0, 1], 1));
+    let columns = features_of(&task, &decision(&space, None, &[1, 0], 1));
+    assert!(rows[CONTIGUOUS] > 0.0 && rows[STRIDED] == 0.0, "{rows:?}");
+    // Across rows, the row-major buffers stride (a per-row buffer may walk contiguously).
+    assert!(
+        columns[STRIDED] > 0.0 && columns[CONTIGUOUS] < rows[CONTIGUOUS],
+        "{columns:?}"
+    );
+}
+
+#[test]
+fn vectorizing_a_strided_loop_counts_as_a_gather() {
+    let (task, space) = elementwise();
+    let width = space
+        .knobs()
+        .iter()
+        .find_map(|k| match k {
+            Knob::Vector(c) => c.iter().copied().filter(|&w| w > 1).min(),
+            _ => None,
+        })
+        .expect("a vector width");
+    // The vector runs along the innermost dimension of the order; the tile of the other
+    // dimension keeps the decision valid whichever dimension that is.
+    let along_rows = features_of(&task, &decision(&space, None, &[0, 1], width));
+    let along_columns = features_of(&task, &decision(&space, None, &[1, 0], width));
+    assert!(
+        along_rows[CLEAN_VECTOR] > 0.0 && along_rows[GATHER_VECTOR] == 0.0,
+        "{along_rows:?}"
+    );
+    assert!(
+        along_columns[GATHER_VECTOR] > 0.0 && along_columns[CLEAN_VECTOR] == 0.0,
+        "{along_columns:?}"
+    );
+}
