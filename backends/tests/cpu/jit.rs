@@ -550,7 +550,10 @@ func.func @smear(%a: memref<64xf32>) -> memref<64xf32> {
             threads,
             ..CompileOptions::default()
         };
-        let got = parsed.compile(&options).run("smear", std::slice::from_ref(&a)).unwrap();
+        let got = parsed
+            .compile(&options)
+            .run("smear", std::slice::from_ref(&a))
+            .unwrap();
         assert_eq!(got[0].to_f64_vec(), want, "threads {threads:?}");
     }
 }
