@@ -115,6 +115,11 @@ impl At {
         )
     }
 
+    /// `loop.dealloc` of `buffer`.
+    pub fn dealloc(self, ctx: &mut Context, buffer: Value) {
+        self.create(ctx, loop_::DEALLOC, vec![buffer], vec![], vec![], 0);
+    }
+
     /// An `index` constant.
     pub fn index_constant(self, ctx: &mut Context, value: i64) -> Value {
         let index_ty = ctx.index_type();

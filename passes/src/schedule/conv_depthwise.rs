@@ -141,14 +141,7 @@ pub fn rewrite_depthwise(
         }
     }
     if let Some(buffer) = kernel.staged.filter(|_| !per_channel) {
-        at.create(
-            ctx,
-            tb_dialects::loop_::DEALLOC,
-            vec![buffer],
-            vec![],
-            vec![],
-            0,
-        );
+        at.dealloc(ctx, buffer);
     }
     ctx.erase_op(c.parallel);
     if let Some(e) = epilogue {

@@ -167,14 +167,7 @@ pub fn rewrite_pointwise(
         );
     }
     if let Some(buffer) = staged {
-        at.create(
-            ctx,
-            tb_dialects::loop_::DEALLOC,
-            vec![buffer],
-            vec![],
-            vec![],
-            0,
-        );
+        at.dealloc(ctx, buffer);
     }
     ctx.erase_op(c.parallel);
     if let Some(e) = epilogue {

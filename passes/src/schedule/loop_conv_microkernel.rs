@@ -750,7 +750,7 @@ fn rewrite(
     .into_iter()
     .flatten()
     {
-        at.create(ctx, loop_::DEALLOC, vec![buffer], vec![], vec![], 0);
+        at.dealloc(ctx, buffer);
     }
 
     // Channels left over by NR keep the original nest.

@@ -491,9 +491,9 @@ fn rewrite(
     );
     pack(ctx, at, c, &c.lhs, c.m, (a_panel, a_map), element);
     kernel(ctx, at, c, b, (a_panel, b_panel, nf, groups), element);
-    at.create(ctx, loop_::DEALLOC, vec![a_panel], vec![], vec![], 0);
+    at.dealloc(ctx, a_panel);
     if b_allocated {
-        at.create(ctx, loop_::DEALLOC, vec![b_panel], vec![], vec![], 0);
+        at.dealloc(ctx, b_panel);
     }
     if nf < c.n {
         let copy = ctx.clone_op(c.parallel, &mut Default::default());

@@ -559,7 +559,7 @@ fn rewrite(ctx: &mut Context, c: &Contraction, b: Blocking) {
             vec_ty,
             Some(&panels),
         );
-        at.create(ctx, loop_::DEALLOC, vec![panels.memref], vec![], vec![], 0);
+        at.dealloc(ctx, panels.memref);
         peel(ctx, c, (m, n), (m, nf));
     } else {
         kernel(ctx, c, b, at, &row_groups(m, mf, b.mr), nf, vec_ty, None);
@@ -1166,13 +1166,13 @@ fn packed_kernel(
         }
     }
     if let Some(lhs_panels) = lhs_panels {
-        at.create(ctx, loop_::DEALLOC, vec![lhs_panels], vec![], vec![], 0);
+        at.dealloc(ctx, lhs_panels);
     }
     match constant {
         // Released by the caller once the original nest is gone.
         Some((source, _)) => Some(source),
         None => {
-            at.create(ctx, loop_::DEALLOC, vec![panels], vec![], vec![], 0);
+            at.dealloc(ctx, panels);
             None
         }
     }
