@@ -254,6 +254,16 @@ fn bound_terms(bound: &loop_::Bound, result: &AffineExpr) -> Option<(Vec<(Value,
     Some((terms, linear.constant_term()))
 }
 
+/// The lanes one access moves: its result's (a load) or its stored value's (a store,
+/// the first operand).
+fn access_lanes(ctx: &Context, op: OpId, operands: &[Value]) -> f64 {
+    ctx.op(op)
+        .results
+        .first()
+        .map(|&r| lanes(ctx, r))
+        .unwrap_or_else(|| lanes(ctx, operands[0]))
+}
+
 fn lanes(ctx: &Context, v: Value) -> f64 {
     match ctx.type_kind(ctx.value_type(v)) {
         TypeKind::Vector { shape, .. } => shape.iter().product::<i64>().max(1) as f64,
@@ -318,12 +328,7 @@ fn access(ctx: &Context, op: OpId, loops: &[Enclosing], weight: f64) -> Option<A
         .position(|&v| matches!(ctx.type_kind(ctx.value_type(v)), TypeKind::MemRef { .. }))?;
     let memref = operands[position];
     let indices = &operands[position + 1..];
-    let width = ctx
-        .op(op)
-        .results
-        .first()
-        .map(|&r| lanes(ctx, r))
-        .unwrap_or_else(|| lanes(ctx, operands[0]));
+    let width = access_lanes(ctx, op, operands);
     let eb = element_bytes(ctx, memref);
     let all_ivs: HashSet<Value> = loops.iter().flat_map(|l| l.ivs.iter().copied()).collect();
     let map = loop_::access_map(ctx, op);

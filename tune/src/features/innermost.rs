@@ -33,7 +33,7 @@ use tb_ir::affine::AffineExpr;
 use tb_ir::value::ValueDef;
 use tb_ir::{BlockId, Context, OpId, TypeKind, Value};
 
-use super::{Enclosing, element_bytes, lanes};
+use super::{Enclosing, access_lanes, element_bytes};
 
 /// Features per statement (the table's rows).
 pub const INNERMOST_FEATURES: usize = 17;
@@ -252,12 +252,7 @@ pub(super) fn strided(ctx: &Context, op: OpId, loops: &[Enclosing]) -> Option<St
             stride.abs() * l.step as f64
         })
         .collect();
-    let lanes = ctx
-        .op(op)
-        .results
-        .first()
-        .map(|&r| lanes(ctx, r))
-        .unwrap_or_else(|| lanes(ctx, operands[0]));
+    let lanes = access_lanes(ctx, op, operands);
     let element = element_bytes(ctx, memref);
     let capacity = shape.iter().map(|&d| d.max(0) as f64).product::<f64>();
     Some(Strided {
