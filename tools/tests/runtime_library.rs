@@ -2,7 +2,8 @@
 //! into `--emit=shared-lib --threads=N` libraries): a C program drives its
 //! `tb_rt_parallel_for` directly and checks that every iteration runs exactly once, on
 //! several threads, for empty, single and uneven ranges, nested loops (run in order) and two
-//! callers at once.
+//! callers at once, and that each thread starts on a home share of its own (the caller on
+//! the first).
 //!
 //! Skipped, with a message saying why, where no C compiler is installed (fails under CI).
 
@@ -53,6 +54,15 @@ static void count(void *ctx, int64_t begin, int64_t end) {
         usleep(2000);
 }
 
+static pthread_t owners[N];
+/* Notes which thread ran each iteration; slow, like `count` on `visits`. */
+static void own(void *ctx, int64_t begin, int64_t end) {
+    (void)ctx;
+    for (int64_t i = begin; i < end; i++)
+        owners[i] = pthread_self();
+    usleep(2000);
+}
+
 static int all_once(const int *cells, int64_t n) {
     for (int64_t i = 0; i < n; i++)
         if (cells[i] != 1)
@@ -80,6 +90,14 @@ int main(void) {
     tb_rt_parallel_for(count, visits, N, 4);
     check(all_once(visits, N), "every iteration of an uneven range runs once");
     check(seen_count > 1, "the iterations ran on more than one thread");
+
+    tb_rt_parallel_for(own, NULL, N, 4);
+    check(pthread_equal(owners[0], pthread_self()), "the caller starts on the first share");
+    int distinct = 1;
+    for (int a = 0; a < 4; a++)
+        for (int b = 0; b < a; b++)
+            distinct &= !pthread_equal(owners[(int64_t)N * a / 4], owners[(int64_t)N * b / 4]);
+    check(distinct, "each thread starts on a share of its own");
 
     memset(visits, 0, sizeof visits);
     tb_rt_parallel_for(count, visits, 0, 4);
@@ -147,7 +165,7 @@ fn parallel_for_runs_every_iteration_once_on_the_pool() {
     assert!(ran.status.success(), "{printed}");
     assert_eq!(
         printed.lines().filter(|l| l.starts_with("ok ")).count(),
-        7,
+        9,
         "{printed}"
     );
     assert!(!printed.contains("FAIL"), "{printed}");

@@ -2,9 +2,13 @@
 //!
 //! `tb_rt_parallel_for(body, ctx, n, threads)` runs `body(ctx, begin, end)` over chunks of
 //! `[0, n)` on a pool of `threads` threads (0: one per core) and returns when all chunks
-//! are done. The calling thread works too. Chunks are handed out dynamically, a few per
-//! thread, so uneven iterations balance. A parallel loop nested in another runs in order
-//! on the thread that reaches it: the pool is already busy with the outer loop.
+//! are done. The calling thread works too. Each thread has a home share of `[0, n)`, the
+//! same from one loop to the next, which it claims a few chunks at a time; a thread done
+//! with its share claims chunks of the others', so uneven iterations (or a thread the
+//! system holds back) still balance. Home shares keep each thread on the data it touched
+//! in the previous loop, and the one before, which its caches still hold. A parallel loop
+//! nested in another runs in order on the thread that reaches it: the pool is already busy
+//! with the outer loop.
 //!
 //! A model runs one parallel loop after another, each often well under a millisecond, and
 //! waking a sleeping thread takes tens of microseconds (more in a virtual machine). So
@@ -58,27 +62,71 @@ thread_local! {
     static IN_PARALLEL: Cell<bool> = const { Cell::new(false) };
 }
 
+/// One thread's home share of a job's iterations, on a cache line of its own so that
+/// claims in one share do not slow down claims in another.
+#[repr(align(64))]
+struct Share {
+    /// The first iteration of the share not yet claimed.
+    next: AtomicI64,
+    end: i64,
+    /// Iterations per claim.
+    grain: i64,
+}
+
 /// One parallel loop being run.
 struct Job {
     body: Body,
     /// The caller's context; only dereferenced by `body` while the caller waits.
     ctx: usize,
     n: i64,
-    grain: i64,
-    next: AtomicI64,
+    /// Thread `t`'s home share is `shares[t]`: the caller's is 0, worker `t`'s is `t`.
+    shares: Box<[Share]>,
     done: AtomicI64,
 }
 
 impl Job {
-    /// Claims and runs chunks until none are left.
-    fn work(&self, state: &Shared) {
+    /// `[0, n)` in `threads` home shares of nearly equal size, each claimed in about
+    /// four chunks.
+    fn new(body: Body, ctx: usize, n: i64, threads: usize) -> Job {
+        let count = threads as i64;
+        let shares = (0..count)
+            .map(|t| {
+                let begin = n * t / count;
+                let end = n * (t + 1) / count;
+                Share {
+                    next: AtomicI64::new(begin),
+                    end,
+                    grain: ((end - begin) / 4).max(1),
+                }
+            })
+            .collect();
+        Job {
+            body,
+            ctx,
+            n,
+            shares,
+            done: AtomicI64::new(0),
+        }
+    }
+
+    /// Claims and runs chunks, those of home share `home` first, until none are left.
+    fn work(&self, state: &Shared, home: usize) {
         IN_PARALLEL.with(|flag| flag.set(true));
+        let count = self.shares.len();
+        for offset in 0..count {
+            self.work_share(state, &self.shares[(home + offset) % count]);
+        }
+        IN_PARALLEL.with(|flag| flag.set(false));
+    }
+
+    /// Claims and runs the chunks of `share` until none are left.
+    fn work_share(&self, state: &Shared, share: &Share) {
         loop {
-            let begin = self.next.fetch_add(self.grain, Ordering::Relaxed);
-            if begin >= self.n {
+            let begin = share.next.fetch_add(share.grain, Ordering::Relaxed);
+            if begin >= share.end {
                 break;
             }
-            let end = (begin + self.grain).min(self.n);
+            let end = (begin + share.grain).min(share.end);
             // SAFETY: `body` and `ctx` come from compiled code that waits in
             // `parallel_for` until every claimed chunk is done.
             unsafe { (self.body)(self.ctx as *mut c_void, begin, end) };
@@ -91,7 +139,6 @@ impl Job {
                 state.finished.notify_all();
             }
         }
-        IN_PARALLEL.with(|flag| flag.set(false));
     }
 }
 
@@ -137,7 +184,7 @@ impl Pool {
             // A worker that cannot start leaves its share to the others.
             let _ = thread::Builder::new()
                 .name(format!("tb-worker-{index}"))
-                .spawn(move || worker(&shared));
+                .spawn(move || worker(&shared, index));
         }
         Pool {
             shared,
@@ -159,7 +206,7 @@ impl Pool {
                 self.shared.wake.notify_all();
             }
         }
-        job.work(&self.shared);
+        job.work(&self.shared, 0);
         let finished = || job.done.load(Ordering::SeqCst) >= job.n;
         if !watch(finished) {
             let mut slot = self.shared.lock.lock().unwrap_or_else(|p| p.into_inner());
@@ -178,7 +225,8 @@ impl Pool {
     }
 }
 
-fn worker(shared: &Shared) {
+/// Worker `index` of a pool: runs each job it sees, from home share `index` on.
+fn worker(shared: &Shared, index: usize) {
     let mut seen = 0;
     loop {
         watch(|| shared.generation.load(Ordering::Acquire) != seen);
@@ -195,7 +243,7 @@ fn worker(shared: &Shared) {
             slot.job.clone()
         };
         if let Some(job) = job {
-            job.work(shared);
+            job.work(shared, index);
         }
     }
 }
@@ -238,13 +286,68 @@ pub unsafe extern "C" fn tb_rt_parallel_for(body: Body, ctx: *mut c_void, n: i64
         unsafe { body(ctx, 0, n) };
         return;
     }
-    let grain = (n / (pool.size as i64 * 4)).max(1);
-    pool.run(Arc::new(Job {
-        body,
-        ctx: ctx as usize,
-        n,
-        grain,
-        next: AtomicI64::new(0),
-        done: AtomicI64::new(0),
-    }));
+    pool.run(Arc::new(Job::new(body, ctx as usize, n, pool.size)));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::thread::ThreadId;
+
+    const N: usize = 10_007;
+
+    /// Which thread ran each iteration, and how many times it ran.
+    struct Record {
+        runs: Vec<AtomicUsize>,
+        owners: Vec<Mutex<Option<ThreadId>>>,
+    }
+
+    /// A body slow enough that every worker wakes up while the caller works.
+    unsafe extern "C" fn note(ctx: *mut c_void, begin: i64, end: i64) {
+        // SAFETY: the tests pass a `Record` that outlives the loop.
+        let record = unsafe { &*(ctx as *const Record) };
+        for i in begin as usize..end as usize {
+            record.runs[i].fetch_add(1, Ordering::Relaxed);
+            *record.owners[i].lock().unwrap() = Some(thread::current().id());
+        }
+        thread::sleep(Duration::from_millis(2));
+    }
+
+    fn run(threads: i64) -> Record {
+        let record = Record {
+            runs: (0..N).map(|_| AtomicUsize::new(0)).collect(),
+            owners: (0..N).map(|_| Mutex::new(None)).collect(),
+        };
+        let ctx = &record as *const Record as *mut c_void;
+        // SAFETY: `note` only reads `record`'s atomics and locks.
+        unsafe { tb_rt_parallel_for(note, ctx, N as i64, threads) };
+        record
+    }
+
+    #[test]
+    fn every_iteration_of_an_uneven_range_runs_once() {
+        let record = run(4);
+        assert!(record.runs.iter().all(|r| r.load(Ordering::Relaxed) == 1));
+    }
+
+    #[test]
+    fn each_thread_starts_on_a_home_share_of_its_own() {
+        let record = run(4);
+        let firsts: Vec<ThreadId> = (0..4)
+            .map(|t| record.owners[N * t / 4].lock().unwrap().unwrap())
+            .collect();
+        assert_eq!(
+            firsts[0],
+            thread::current().id(),
+            "the caller starts on share 0"
+        );
+        for a in 0..4 {
+            for b in 0..a {
+                assert_ne!(
+                    firsts[a], firsts[b],
+                    "shares {b} and {a} started on one thread"
+                );
+            }
+        }
+    }
 }

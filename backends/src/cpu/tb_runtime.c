@@ -2,7 +2,11 @@
  *
  * Compiled code calls tb_rt_parallel_for(body, ctx, n, threads) for each parallel loop;
  * this runs body(ctx, begin, end) over chunks of [0, n) on a pool of worker threads and
- * returns once every chunk is done. The calling thread works too. `tb-translate
+ * returns once every chunk is done. The calling thread works too. Each thread has a home
+ * share of [0, n), the same from one loop to the next, which it claims a few chunks at a
+ * time; a thread done with its share claims chunks of the others', so uneven iterations
+ * (or a thread the system holds back) still balance. Home shares keep each thread on the
+ * data it touched in the previous loops, which its caches still hold. `tb-translate
  * --emit=shared-lib --threads=N` links this file into the library, where it replaces the
  * weak, sequential tb_rt_parallel_for the object file carries; a program linking an object
  * file (--emit=obj) compiles it alongside (`tb-translate --emit=c-runtime`).
@@ -29,14 +33,21 @@
 
 typedef void (*tb_rt_body)(void *ctx, int64_t begin, int64_t end);
 
+/* One thread's home share of a job's iterations, on a cache line of its own so that claims
+ * in one share do not slow down claims in another. */
+struct tb_rt_share {
+    _Alignas(64) int64_t next; /* first iteration not yet claimed (atomic) */
+    int64_t end;
+    int64_t grain; /* iterations per claim */
+};
+
 struct tb_rt_job {
     tb_rt_body body;
     void *ctx;
-    int64_t n;
-    int64_t grain;
-    int64_t next; /* first iteration not yet claimed (atomic) */
-    int64_t done; /* iterations finished (atomic) */
-    int active;   /* workers inside the job (under tb_rt_lock) */
+    /* Thread t's home share is shares[t]: the caller's is 0, worker t's is t. */
+    struct tb_rt_share *shares;
+    int64_t count; /* shares */
+    int active;    /* workers inside the job (under tb_rt_lock) */
 };
 
 static pthread_mutex_t tb_rt_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -86,22 +97,25 @@ static int tb_rt_watch(const void *value, uint64_t from, int until_zero) {
     }
 }
 
-/* Claims and runs chunks of `job` until none are left. */
-static void tb_rt_work(struct tb_rt_job *job) {
+/* Claims and runs chunks of `job`, those of home share `home` first, until none are left. */
+static void tb_rt_work(struct tb_rt_job *job, int64_t home) {
     tb_rt_in_parallel = 1;
-    for (;;) {
-        int64_t begin = __atomic_fetch_add(&job->next, job->grain, __ATOMIC_RELAXED);
-        if (begin >= job->n)
-            break;
-        int64_t end = job->n - begin < job->grain ? job->n : begin + job->grain;
-        job->body(job->ctx, begin, end);
-        __atomic_add_fetch(&job->done, end - begin, __ATOMIC_ACQ_REL);
+    for (int64_t offset = 0; offset < job->count; offset++) {
+        struct tb_rt_share *share = &job->shares[(home + offset) % job->count];
+        for (;;) {
+            int64_t begin = __atomic_fetch_add(&share->next, share->grain, __ATOMIC_RELAXED);
+            if (begin >= share->end)
+                break;
+            int64_t end = share->end - begin < share->grain ? share->end : begin + share->grain;
+            job->body(job->ctx, begin, end);
+        }
     }
     tb_rt_in_parallel = 0;
 }
 
-static void *tb_rt_worker(void *unused) {
-    (void)unused;
+/* Worker `index` (1, 2, ...) of the pool. */
+static void *tb_rt_worker(void *index_ptr) {
+    int64_t index = (int64_t)(intptr_t)index_ptr;
     uint64_t seen = 0;
     for (;;) {
         tb_rt_watch(&tb_rt_generation, seen, 0);
@@ -113,7 +127,7 @@ static void *tb_rt_worker(void *unused) {
         __atomic_add_fetch(&job->active, 1, __ATOMIC_ACQ_REL);
         pthread_mutex_unlock(&tb_rt_lock);
 
-        tb_rt_work(job);
+        tb_rt_work(job, index);
 
         pthread_mutex_lock(&tb_rt_lock);
         /* The caller frees the job (it lives on its stack) once no worker is inside. */
@@ -136,7 +150,7 @@ static void tb_rt_start(int64_t size) {
     for (int64_t i = 1; i < size; i++) {
         pthread_t thread;
         /* A worker that cannot start leaves its share to the others. */
-        if (pthread_create(&thread, NULL, tb_rt_worker, NULL) == 0) {
+        if (pthread_create(&thread, NULL, tb_rt_worker, (void *)(intptr_t)started) == 0) {
             pthread_detach(thread);
             started++;
         }
@@ -166,8 +180,15 @@ void tb_rt_parallel_for(tb_rt_body body, void *ctx, int64_t n, int64_t threads) 
         body(ctx, 0, n);
         return;
     }
-    int64_t grain = n / (tb_rt_size * 4);
-    struct tb_rt_job job = {body, ctx, n, grain > 0 ? grain : 1, 0, 0, 0};
+    /* [0, n) in home shares of nearly equal size, each claimed in about four chunks. */
+    struct tb_rt_share shares[tb_rt_size];
+    for (int64_t t = 0; t < tb_rt_size; t++) {
+        shares[t].next = n * t / tb_rt_size;
+        shares[t].end = n * (t + 1) / tb_rt_size;
+        int64_t grain = (shares[t].end - shares[t].next) / 4;
+        shares[t].grain = grain > 0 ? grain : 1;
+    }
+    struct tb_rt_job job = {body, ctx, shares, tb_rt_size, 0};
 
     pthread_mutex_lock(&tb_rt_lock);
     tb_rt_current = &job;
@@ -175,7 +196,7 @@ void tb_rt_parallel_for(tb_rt_body body, void *ctx, int64_t n, int64_t threads) 
     pthread_cond_broadcast(&tb_rt_wake);
     pthread_mutex_unlock(&tb_rt_lock);
 
-    tb_rt_work(&job);
+    tb_rt_work(&job, 0);
 
     pthread_mutex_lock(&tb_rt_lock);
     /* No worker may pick the job up from now on; wait for those inside it. */
