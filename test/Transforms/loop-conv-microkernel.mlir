@@ -52,8 +52,9 @@ func.func @conv(%arg0: memref<1x2x6x6xf32>, %arg1: memref<8x2x3x3xf32>) -> memre
 }
 
 // A padded input is copied once into a buffer holding the padding, so the kernel reads
-// it with no clamp and no select. Per channel, the border rows and columns get the
-// padding value and the input is copied inside them: every element is written once.
+// it with no clamp and no select. Per channel, the border rows get the padding value;
+// then each row where the input lies gets its left border, its input columns and its
+// right border in one loop body: every element is written once.
 // CHECK-LABEL: func.func @padded
 // CHECK: %[[PADDED:.*]] = loop.alloc() : memref<2x6x6xf32>
 // CHECK: loop.for %{{.*}} = 0 to 2 {
@@ -61,10 +62,18 @@ func.func @conv(%arg0: memref<1x2x6x6xf32>, %arg1: memref<8x2x3x3xf32>) -> memre
 // CHECK-NEXT: loop.for %{{.*}} = 0 to 6 {
 // CHECK-NEXT: loop.store %cst, %[[PADDED]]
 // CHECK: loop.for %{{.*}} = 5 to 6 {
-// CHECK: loop.for %{{.*}} = 5 to 6 {
+// CHECK-NEXT: loop.for %{{.*}} = 0 to 6 {
+// CHECK-NEXT: loop.store %cst, %[[PADDED]]
 // CHECK: loop.for %{{.*}} = 1 to 5 {
+// CHECK-NEXT: loop.for %{{.*}} = 0 to 1 {
+// CHECK-NEXT: loop.store %cst, %[[PADDED]]
+// CHECK-NEXT: }
 // CHECK-NEXT: loop.for %{{.*}} = 1 to 5 {
 // CHECK-NEXT: loop.load %arg0[(d0, d1, d2) -> (0, d0, d1 + -1, d2 + -1)]
+// CHECK-NEXT: loop.store
+// CHECK-NEXT: }
+// CHECK-NEXT: loop.for %{{.*}} = 5 to 6 {
+// CHECK-NEXT: loop.store %cst, %[[PADDED]]
 // CHECK: loop.load %[[PADDED]][(d0, d1, d2, d3, d4) -> (d4, d0 + d1, d2 + d3)]
 // CHECK-NOT: arith.select
 // CHECK: return

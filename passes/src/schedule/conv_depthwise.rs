@@ -471,7 +471,12 @@ pub(super) fn fill_padded(
     );
 }
 
-/// Fills channel `ch` of `staged` at `per_channel` (see [`fill_padded`]).
+/// Fills channel `ch` of `staged` at `per_channel` (see [`fill_padded`]): the border rows
+/// whole, then one loop over the rows where the input lies, which sets each row's left
+/// border, copies its input columns and sets its right border. A row's pieces stay in one
+/// loop body so that only the copy along the row is a loop LLVM vectorizes: border
+/// columns in loops of their own over the rows would be vectorized down the column, into
+/// gathers and scatters.
 #[allow(clippy::too_many_arguments)]
 fn fill_channel(
     ctx: &mut Context,
@@ -489,58 +494,52 @@ fn fill_channel(
     let rows = ((-c.rows.offset).clamp(0, hp), hp.min(h - c.rows.offset));
     let cols = ((-c.cols.offset).clamp(0, wp), wp.min(w - c.cols.offset));
     let inside = rows.0 < rows.1 && cols.0 < cols.1;
+    let whole_rows = if inside {
+        vec![(0, rows.0), (rows.1, hp)]
+    } else {
+        vec![(0, hp)]
+    };
     if let Some(pad) = c.pad {
-        let border = if inside {
-            vec![
-                ((0, rows.0), (0, wp)),
-                ((rows.1, hp), (0, wp)),
-                (rows, (0, cols.0)),
-                (rows, (cols.1, wp)),
-            ]
-        } else {
-            vec![((0, hp), (0, wp))]
-        };
-        for (ys, xs) in border {
-            if ys.0 >= ys.1 || xs.0 >= xs.1 {
+        for ys in whole_rows {
+            if ys.0 >= ys.1 {
                 continue;
             }
-            if phases > 1 && xs == (0, wp) {
-                // Whole rows, phase by phase: each phase's row is consecutive in the
-                // staged layout (also setting the positions past a phase's last column,
-                // which no window reads).
-                for p in 0..phases {
-                    let groups = (0, (wp + phases - 1) / phases);
-                    let (body, ivs) = for_nest(ctx, per_channel, &[ys, groups]);
-                    let column = map(3, vec![d(0), d(1), d(2) * phases + p]);
-                    let store_map = to_staged.compose(&column).simplify();
-                    body.store(ctx, false, pad, staged, store_map, &[ch, ivs[0], ivs[1]]);
-                }
-                continue;
+            // Phase by phase: each phase's row is consecutive in the staged layout (also
+            // setting the positions past a phase's last column, which no window reads).
+            for p in 0..phases {
+                let groups = (0, (wp + phases - 1) / phases);
+                let (body, ivs) = for_nest(ctx, per_channel, &[ys, groups]);
+                let column = map(3, vec![d(0), d(1), d(2) * phases + p]);
+                let store_map = to_staged.compose(&column).simplify();
+                body.store(ctx, false, pad, staged, store_map, &[ch, ivs[0], ivs[1]]);
             }
-            let (body, ivs) = for_nest(ctx, per_channel, &[ys, xs]);
-            body.store(
-                ctx,
-                false,
-                pad,
-                staged,
-                to_staged.clone(),
-                &[ch, ivs[0], ivs[1]],
-            );
         }
     }
     if !inside {
         return;
     }
-    // Copies the input columns `xs` (padded coordinates) of every row, one at a time.
+    let (row, y) = for_nest(ctx, per_channel, &[rows]);
+    let y = y[0];
+    // Sets the columns `xs` (padded coordinates) of row `y` to the padding value.
+    let pad_columns = |ctx: &mut Context, xs: (i64, i64)| {
+        if let Some(pad) = c.pad
+            && xs.0 < xs.1
+        {
+            let (body, x) = for_nest(ctx, row, &[xs]);
+            body.store(ctx, false, pad, staged, to_staged.clone(), &[ch, y, x[0]]);
+        }
+    };
+    // Copies the input columns `xs` (padded coordinates) of row `y`, one at a time.
     let copy_columns = |ctx: &mut Context, xs: (i64, i64)| {
         if xs.0 >= xs.1 {
             return;
         }
-        let (body, ivs) = for_nest(ctx, per_channel, &[rows, xs]);
-        let operands = [ch, ivs[0], ivs[1]];
+        let (body, x) = for_nest(ctx, row, &[xs]);
+        let operands = [ch, y, x[0]];
         let x = body.load(ctx, false, c.input, input_map(c, 1, 0), &operands, f32_ty);
         body.store(ctx, false, x, staged, to_staged.clone(), &operands);
     };
+    pad_columns(ctx, (0, cols.0));
     let s = phases;
     // Whole groups of S columns: column S*j + p goes to phase p's row at j, so each phase's
     // stores are consecutive and the loads of a group are one interleaved block, which
@@ -548,19 +547,20 @@ fn fill_channel(
     let groups = ((cols.0 + s - 1) / s, cols.1 / s);
     if s == 1 || groups.0 >= groups.1 {
         copy_columns(ctx, cols);
-        return;
+    } else {
+        copy_columns(ctx, (cols.0, s * groups.0));
+        let (body, j) = for_nest(ctx, row, &[groups]);
+        let operands = [ch, y, j[0]];
+        for p in 0..s {
+            let x = body.load(ctx, false, c.input, input_map(c, s, p), &operands, f32_ty);
+            // (c, y, j) -> (c, y, S*j + p), then the staged layout.
+            let column = map(3, vec![d(0), d(1), d(2) * s + p]);
+            let store_map = to_staged.compose(&column).simplify();
+            body.store(ctx, false, x, staged, store_map, &operands);
+        }
+        copy_columns(ctx, (s * groups.1, cols.1));
     }
-    copy_columns(ctx, (cols.0, s * groups.0));
-    let (body, ivs) = for_nest(ctx, per_channel, &[rows, groups]);
-    let operands = [ch, ivs[0], ivs[1]];
-    for p in 0..s {
-        let x = body.load(ctx, false, c.input, input_map(c, s, p), &operands, f32_ty);
-        // (c, y, j) -> (c, y, S*j + p), then the staged layout.
-        let column = map(3, vec![d(0), d(1), d(2) * s + p]);
-        let store_map = to_staged.compose(&column).simplify();
-        body.store(ctx, false, x, staged, store_map, &operands);
-    }
-    copy_columns(ctx, (s * groups.1, cols.1));
+    pad_columns(ctx, (cols.1, wp));
 }
 
 /// The input element of padded row `y` and padded column `scale * x + shift` for the
