@@ -288,3 +288,46 @@ fn a_window_over_many_input_channels_keeps_the_channel_vectorized_kernel() {
     assert!(out.text.contains("loop.fma"), "{}", out.text);
     assert!(!stores_result_rows(&out.text, 8), "{}", out.text);
 }
+
+/// The bounds of the kernel's `loop.parallel`, as printed (`(0, 0) to (.., ..)`).
+fn parallel_bounds(text: &str) -> &str {
+    let line = text
+        .lines()
+        .find(|l| l.contains("loop.parallel"))
+        .expect("a loop.parallel");
+    let start = line.find("= (").expect("bounds") + 2;
+    line[start..].split(" step").next().unwrap()
+}
+
+#[test]
+fn a_large_input_over_several_channel_blocks_loops_over_rows_outside_them() {
+    // 32 input channels of 12 x 32 pixels (48 KiB) against 16 x 32 weights (2 KiB): with
+    // the rows inside, every block of at most 8 output channels would read the input again.
+    let out = check(
+        &pointwise(32, 16, (12, 32), 1, false),
+        "loop-conv-microkernel{vector=8 threads=1}",
+    );
+    assert_eq!(
+        parallel_bounds(&out.text),
+        "(0, 0) to (12, 16)",
+        "{}",
+        out.text
+    );
+    assert!(writes_result_rows(&out.text, 16), "{}", out.text);
+}
+
+#[test]
+fn one_block_of_output_channels_keeps_the_rows_inside() {
+    // 4 output channels make one block, which reads the input once either way.
+    let out = check(
+        &pointwise(32, 4, (12, 32), 1, false),
+        "loop-conv-microkernel{vector=8 threads=1}",
+    );
+    assert_eq!(
+        parallel_bounds(&out.text),
+        "(0, 0) to (4, 12)",
+        "{}",
+        out.text
+    );
+    assert!(writes_result_rows(&out.text, 4), "{}", out.text);
+}

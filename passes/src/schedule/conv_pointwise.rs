@@ -36,7 +36,7 @@ use tb_ir::{Context, Value};
 use super::Target;
 use super::build::{At, set_yield};
 use super::conv_depthwise::{stage_input, staged_extents};
-use super::conv_nest::{C, CO, ConvNest, KH, KW, OW};
+use super::conv_nest::{C, CO, ConvNest, KH, KW, OH, OW};
 use super::loop_conv_microkernel::{constant, d, map, outer_loops};
 use super::vector_epilogue::{VectorEpilogue, vector_type};
 
@@ -50,6 +50,22 @@ pub struct PointwiseBlocking {
     /// Lanes of a vector (`W`).
     pub width: i64,
     pub threads: bool,
+    /// Whether the loop over output rows is outside the loop over blocks of output
+    /// channels (else inside it); see [`rows_outside`].
+    pub rows_outer: bool,
+}
+
+/// Whether the loop over output rows goes outside the loop over channel blocks: when
+/// that re-reads fewer bytes. With the rows inside, each block of `MR` output channels
+/// reads the whole input again (a large input then comes from memory once per block);
+/// with the rows outside, each row reads all the weights again, while its input row stays
+/// in the core's first-level cache for every block.
+pub fn rows_outside(c: &ConvNest, channels: i64) -> bool {
+    let bytes = |dims: &[i64]| dims.iter().product::<i64>() * 4;
+    let blocks = (c.extents[CO] + channels - 1) / channels.max(1);
+    let input = bytes(&c.input_shape);
+    let weights = bytes(&[c.extents[CO], c.extents[C], c.extents[KH], c.extents[KW]]);
+    (blocks - 1) * input > (c.extents[OH] - 1) * weights
 }
 
 /// Whether the pointwise kernel computes nest `c`: a 1x1 convolution (one group) whose
@@ -104,6 +120,7 @@ pub fn default_pointwise_blocking(
         vectors,
         width,
         threads,
+        rows_outer: rows_outside(c, channels),
     })
 }
 
@@ -137,7 +154,13 @@ pub fn rewrite_pointwise(
     };
     let full = m - m % b.channels;
     if full > 0 {
-        let (row, ivs) = outer_loops(ctx, at, &[full, oh_n], &[b.channels, 1], b.threads);
+        let (row, co0, oh) = if b.rows_outer {
+            let (row, ivs) = outer_loops(ctx, at, &[oh_n, full], &[1, b.channels], b.threads);
+            (row, ivs[1], ivs[0])
+        } else {
+            let (row, ivs) = outer_loops(ctx, at, &[full, oh_n], &[b.channels, 1], b.threads);
+            (row, ivs[0], ivs[1])
+        };
         emit_row(
             ctx,
             c,
@@ -145,8 +168,8 @@ pub fn rewrite_pointwise(
             epilogue.as_ref(),
             input,
             row,
-            ivs[0],
-            ivs[1],
+            co0,
+            oh,
             b.channels,
         );
     }
