@@ -81,6 +81,7 @@ pub(crate) fn build<'ctx>(
         llvm.create_module(tb_ir::symbol_table::symbol_name(ir, module).unwrap_or("tb_module"));
     target::configure_module(&llvm_module, &machine);
     let (cpu, features) = options.target.resolve();
+    let features = target::codegen_features(&features);
     let translate_options = module::TranslateOptions {
         packed_wrappers: jit,
         threads: options.threads,

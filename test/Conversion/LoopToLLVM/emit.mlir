@@ -19,7 +19,7 @@
 // SSE-LABEL: define {{.*}}i32 @tb_scale(
 // SSE:         fmul <4 x float>
 // SSE-NOT:     <8 x float>
-// SSE:       "target-features"="-avx,-avx2"
+// SSE:       "target-features"="-avx,-avx2,+prefer-no-gather,+prefer-no-scatter"
 // ASM-LABEL: tb_scale:
 // ASM:         vmulps {{.*}}%ymm
 // NM: T tb_scale
