@@ -97,6 +97,24 @@ fn trace(ir: &Context, v: Value) -> Traced {
                 shift = shift.zip(constant(ir, op.operands[1])).map(|(s, c)| s + c);
                 current = op.operands[0];
             }
+            "memref.subview" | "memref.reinterpret_cast"
+                if current == v && static_strided(ir, v).is_some() =>
+            {
+                // The buffer itself, a strided view with constant strides and offset of a
+                // buffer laid out row-major (whose base pointer it shares): it starts
+                // `offset` elements after that buffer's start.
+                let source = ir.op(def).operands[0];
+                let offset = static_strided(ir, v).map(|(_, offset)| offset);
+                let row_major = matches!(
+                    ir.type_kind(ir.value_type(source)),
+                    TypeKind::MemRef { layout: None, .. }
+                );
+                shift = match (shift, offset, element_bytes(ir, v)) {
+                    (Some(s), Some(k), Some(e)) if row_major => Some(s + k as i128 * e),
+                    _ => None,
+                };
+                current = source;
+            }
             "memref.subview"
             | "memref.reinterpret_cast"
             | "memref.collapse_shape"
@@ -110,7 +128,7 @@ fn trace(ir: &Context, v: Value) -> Traced {
         }
     }
     let bytes = shift
-        .zip(byte_size(ir, v))
+        .zip(span_bytes(ir, v))
         .map(|(start, size)| (start, start + size));
     Traced::At(Placement {
         root: current,
@@ -154,6 +172,56 @@ fn constant(ir: &Context, v: Value) -> Option<i128> {
 }
 
 /// The bytes a statically shaped buffer spans (identity layout).
+/// The constant strides and offset (in elements) of a strided memref type whose sizes are
+/// all known and positive.
+fn static_strided(ir: &Context, v: Value) -> Option<(Vec<i64>, i64)> {
+    let TypeKind::MemRef {
+        shape,
+        layout: Some(layout),
+        ..
+    } = ir.type_kind(ir.value_type(v))
+    else {
+        return None;
+    };
+    let tb_ir::AttrKind::Strided { strides, offset } = ir.attr_kind(*layout) else {
+        return None;
+    };
+    let known = |x: i64| x != tb_ir::types::DYNAMIC;
+    (shape.iter().all(|&d| d > 0)
+        && strides.iter().all(|&s| known(s) && s >= 0)
+        && known(*offset)
+        && *offset >= 0)
+        .then(|| (strides.clone(), *offset))
+}
+
+fn element_bytes(ir: &Context, v: Value) -> Option<i128> {
+    match ir.type_kind(ir.value_type(v)) {
+        TypeKind::MemRef { element, .. } => {
+            Some(ElementKind::of(ir, *element).ok()?.size_in_bytes() as i128)
+        }
+        _ => None,
+    }
+}
+
+/// Bytes from `v`'s first element to just past its last: its size for a row-major buffer;
+/// for a strided view, the span its strides reach (the elements between its rows
+/// included).
+fn span_bytes(ir: &Context, v: Value) -> Option<i128> {
+    let Some((strides, _)) = static_strided(ir, v) else {
+        return byte_size(ir, v);
+    };
+    let TypeKind::MemRef { shape, .. } = ir.type_kind(ir.value_type(v)) else {
+        return None;
+    };
+    let last = shape
+        .iter()
+        .zip(&strides)
+        .try_fold(0i128, |sum, (&size, &stride)| {
+            sum.checked_add((size as i128 - 1).checked_mul(stride as i128)?)
+        })?;
+    (last + 1).checked_mul(element_bytes(ir, v)?)
+}
+
 fn byte_size(ir: &Context, v: Value) -> Option<i128> {
     match ir.type_kind(ir.value_type(v)) {
         TypeKind::MemRef {

@@ -116,8 +116,8 @@ impl At {
     }
 
     /// `loop.dealloc` of `buffer`.
-    pub fn dealloc(self, ctx: &mut Context, buffer: Value) {
-        self.create(ctx, loop_::DEALLOC, vec![buffer], vec![], vec![], 0);
+    pub fn dealloc(self, ctx: &mut Context, buffer: Value) -> OpId {
+        self.create(ctx, loop_::DEALLOC, vec![buffer], vec![], vec![], 0)
     }
 
     /// An `index` constant.

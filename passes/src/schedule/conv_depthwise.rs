@@ -22,7 +22,7 @@
 use std::collections::HashMap;
 use tb_ir::affine::{AffineExpr, AffineMap};
 
-use tb_ir::{Context, TypeKind, Value};
+use tb_ir::{Context, OpId, TypeKind, Value};
 
 use super::build::{At, set_yield};
 use super::conv_epilogue;
@@ -445,7 +445,9 @@ fn stage_channel(
 /// `x < wp` in padded coordinates): per channel (on threads when `threads`), the border
 /// the windows read outside the input is set to the padding value, then the input is
 /// copied inside it, so every element is written once. `phases` is the number of phases
-/// `to_staged` splits the columns into (`x mod phases`; 1: not split).
+/// `to_staged` splits the columns into (`x mod phases`; 1: not split). Returns the loop
+/// that copies a row's input columns, when one loop copies them all (see
+/// [`super::padded_in_place`]).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn fill_padded(
     ctx: &mut Context,
@@ -456,7 +458,7 @@ pub(super) fn fill_padded(
     to_staged: &AffineMap,
     phases: i64,
     (hp, wp): (i64, i64),
-) {
+) -> Option<OpId> {
     let channels = c.input_shape[0];
     let (per_channel, ch) = outer_loops(ctx, at, &[channels], &[1], threads);
     fill_channel(
@@ -468,7 +470,7 @@ pub(super) fn fill_padded(
         to_staged,
         phases,
         (hp, wp),
-    );
+    )
 }
 
 /// Fills channel `ch` of `staged` at `per_channel` (see [`fill_padded`]): the border rows
@@ -476,7 +478,8 @@ pub(super) fn fill_padded(
 /// border, copies its input columns and sets its right border. A row's pieces stay in one
 /// loop body so that only the copy along the row is a loop LLVM vectorizes: border
 /// columns in loops of their own over the rows would be vectorized down the column, into
-/// gathers and scatters.
+/// gathers and scatters. Returns the loop copying the row's input columns when one loop
+/// copies them all.
 #[allow(clippy::too_many_arguments)]
 fn fill_channel(
     ctx: &mut Context,
@@ -487,7 +490,7 @@ fn fill_channel(
     to_staged: &AffineMap,
     phases: i64,
     (hp, wp): (i64, i64),
-) {
+) -> Option<OpId> {
     let f32_ty = ctx.value_type(c.init);
     let [_, h, w] = c.input_shape;
     // The padded rows and columns where the input lies.
@@ -516,7 +519,7 @@ fn fill_channel(
         }
     }
     if !inside {
-        return;
+        return None;
     }
     let (row, y) = for_nest(ctx, per_channel, &[rows]);
     let y = y[0];
@@ -529,15 +532,17 @@ fn fill_channel(
             body.store(ctx, false, pad, staged, to_staged.clone(), &[ch, y, x[0]]);
         }
     };
-    // Copies the input columns `xs` (padded coordinates) of row `y`, one at a time.
+    // Copies the input columns `xs` (padded coordinates) of row `y`, one at a time, in the
+    // loop it returns.
     let copy_columns = |ctx: &mut Context, xs: (i64, i64)| {
         if xs.0 >= xs.1 {
-            return;
+            return None;
         }
         let (body, x) = for_nest(ctx, row, &[xs]);
         let operands = [ch, y, x[0]];
-        let x = body.load(ctx, false, c.input, input_map(c, 1, 0), &operands, f32_ty);
-        body.store(ctx, false, x, staged, to_staged.clone(), &operands);
+        let v = body.load(ctx, false, c.input, input_map(c, 1, 0), &operands, f32_ty);
+        body.store(ctx, false, v, staged, to_staged.clone(), &operands);
+        loop_of_iv(ctx, x[0])
     };
     pad_columns(ctx, (0, cols.0));
     let s = phases;
@@ -545,8 +550,9 @@ fn fill_channel(
     // stores are consecutive and the loads of a group are one interleaved block, which
     // LLVM vectorizes; a copy column by column through `mod`/`floordiv` would not be.
     let groups = ((cols.0 + s - 1) / s, cols.1 / s);
+    let mut single_copy = None;
     if s == 1 || groups.0 >= groups.1 {
-        copy_columns(ctx, cols);
+        single_copy = copy_columns(ctx, cols);
     } else {
         copy_columns(ctx, (cols.0, s * groups.0));
         let (body, j) = for_nest(ctx, row, &[groups]);
@@ -561,6 +567,16 @@ fn fill_channel(
         copy_columns(ctx, (s * groups.1, cols.1));
     }
     pad_columns(ctx, (cols.1, wp));
+    single_copy
+}
+
+/// The loop whose induction variable `iv` is.
+fn loop_of_iv(ctx: &Context, iv: Value) -> Option<OpId> {
+    let tb_ir::value::ValueDef::BlockArgument { block, .. } = ctx.value(iv).def else {
+        return None;
+    };
+    let region = ctx.block(block).parent?;
+    ctx.region(region).parent
 }
 
 /// The input element of padded row `y` and padded column `scale * x + shift` for the

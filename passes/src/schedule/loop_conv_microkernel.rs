@@ -11,6 +11,8 @@
 //!
 //! - a padded input is copied once into a buffer that holds the padding (`Xp[C][Hp][Wp]`),
 //!   so the kernel reads no clamp and no select; an unpadded input is read where it lies;
+//!   where the input is a buffer the function allocates, its producer writes it straight
+//!   into the copy's interior instead (`in-place`, see [`super::padded_in_place`]);
 //! - the weights are packed into `NR`-channel panels `Wp[M/NR][C][KH][KW][NR]`: on every
 //!   call, or once at compile time into a new constant global when they are a constant
 //!   global (`pack-constants`);
@@ -51,6 +53,7 @@ use super::conv_epilogue;
 use super::conv_nest::{CO, ConvNest, OH, OW, match_conv};
 use super::conv_pointwise::{default_pointwise_blocking, rewrite_pointwise};
 use super::loop_matmul_microkernel::{drop_schedule, set_bounds};
+use super::padded_in_place::{PaddedCopy, write_in_place};
 use super::strip_mine::set_mark;
 use super::vector_epilogue;
 use super::{Target, register_block};
@@ -104,6 +107,12 @@ const OPTIONS: &[PassOptionInfo] = &[
         default: "true",
         help: "Compute the elementwise nest that reads the result (bias, activation, residual add) where the kernel writes it, instead of writing the result",
     },
+    PassOptionInfo {
+        name: "in-place",
+        kind: OptionKind::Bool,
+        default: "true",
+        help: "Let the producer of a padded input write it straight into the padded copy (a view of its interior) when the input is a buffer the function allocates and only reads and writes element by element, instead of copying it there",
+    },
 ];
 
 pub(crate) fn info() -> PassInfo {
@@ -121,6 +130,7 @@ pub(crate) fn info() -> PassInfo {
                 pack_constants: o.bool("pack-constants"),
                 pointwise: o.bool("pointwise"),
                 epilogues: o.bool("epilogues"),
+                in_place: o.bool("in-place"),
             })
         },
     }
@@ -135,6 +145,7 @@ struct ConvMicrokernel {
     pack_constants: bool,
     pointwise: bool,
     epilogues: bool,
+    in_place: bool,
 }
 
 /// The block sizes and threading of one rewrite.
@@ -218,6 +229,7 @@ impl Pass for ConvMicrokernel {
                 candidates.push(inner);
             }
         });
+        let mut copies = Vec::new();
         for parallel in candidates {
             let Some(conv) = match_conv(ctx, parallel) else {
                 continue;
@@ -320,7 +332,11 @@ impl Pass for ConvMicrokernel {
                 chosen,
                 self.pack_constants,
                 self.epilogues,
+                &mut copies,
             );
+        }
+        if self.in_place {
+            write_in_place(ctx, copies);
         }
         Ok(())
     }
@@ -474,6 +490,8 @@ struct Source {
     memref: Value,
     /// Read the original `X[0][c][y + offset][x + offset]`.
     original: bool,
+    /// The loop copying a row's input columns into the padded copy, when one does.
+    copy: Option<OpId>,
 }
 
 /// Copies the input into a buffer that holds the padding, `Xp[C][Hp][Wp]` (or reads it
@@ -484,13 +502,14 @@ fn stage_input(ctx: &mut Context, c: &ConvNest, at: At, f32_ty: Type, threads: b
         return Source {
             memref: c.input,
             original: true,
+            copy: None,
         };
     }
     let hp = c.rows.stride * (oh - 1) + c.rows.dilation * (kh - 1) + 1;
     let wp = c.cols.stride * (ow - 1) + c.cols.dilation * (kw - 1) + 1;
     let channels = c.input_shape[0];
     let staged = alloc(ctx, at, vec![channels, hp, wp], f32_ty);
-    fill_padded(
+    let copy = fill_padded(
         ctx,
         c,
         at,
@@ -503,6 +522,7 @@ fn stage_input(ctx: &mut Context, c: &ConvNest, at: At, f32_ty: Type, threads: b
     Source {
         memref: staged,
         original: false,
+        copy,
     }
 }
 
@@ -581,6 +601,7 @@ fn rewrite(
     b: ConvBlocking,
     pack_constants: bool,
     epilogues: bool,
+    copies: &mut Vec<PaddedCopy>,
 ) {
     let [m, oh_n, ow_n, ch_n, kh_n, kw_n] = c.extents;
     let mf = m - m % b.nr;
@@ -745,12 +766,23 @@ fn rewrite(
     for buffer in [
         Some(staged_out),
         constant_panels.is_none().then_some(panels),
-        (!source.original).then_some(source.memref),
     ]
     .into_iter()
     .flatten()
     {
         at.dealloc(ctx, buffer);
+    }
+    if !source.original {
+        let dealloc = at.dealloc(ctx, source.memref);
+        if let Some(copy) = source.copy {
+            copies.push(PaddedCopy {
+                input: c.input,
+                padded: source.memref,
+                copy,
+                dealloc,
+                origin: (-c.rows.offset, -c.cols.offset),
+            });
+        }
     }
 
     // Channels left over by NR keep the original nest.

@@ -20,6 +20,7 @@ pub(crate) mod loop_interchange;
 pub(crate) mod loop_matmul_microkernel;
 pub(crate) mod loop_tile;
 mod nest;
+mod padded_in_place;
 mod pool_tap;
 pub mod rng;
 pub mod space;

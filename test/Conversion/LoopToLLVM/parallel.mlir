@@ -123,3 +123,43 @@ func.func @overlapping_views(%a: memref<4x16xf32>) {
   }
   return
 }
+
+// A strided view with constant strides and offset (the interior of a padded copy) covers
+// the bytes from its first element to its last: disjoint from a view past them, it gets
+// an alias scope like any buffer.
+// CHECK-LABEL: define internal void @tb_strided_view_apart.parallel(ptr %0, i64 %1, i64 %2)
+// CHECK:         call void @llvm.experimental.noalias.scope.decl
+// CHECK-NEXT:    call void @llvm.experimental.noalias.scope.decl
+// CHECK:         ret void
+func.func @strided_view_apart(%a: memref<4x16xf32>) {
+  %arena = loop.alloc() : memref<1024xi8>
+  %c0 = arith.constant 0 : index
+  %c512 = arith.constant 512 : index
+  %padded = memref.view %arena[%c0][] : memref<1024xi8> to memref<6x18xf32>
+  %x = memref.reinterpret_cast %padded to offset: [19], sizes: [4, 16], strides: [18, 1] : memref<6x18xf32> to memref<4x16xf32, strided<[18, 1], offset: 19>>
+  %y = memref.view %arena[%c512][] : memref<1024xi8> to memref<4x16xf32>
+  loop.parallel (%i, %j) = (0, 0) to (4, 16) {
+    %v = loop.load %x[%i, %j] : memref<4x16xf32, strided<[18, 1], offset: 19>>
+    loop.store %v, %y[%i, %j] : memref<4x16xf32>
+  }
+  return
+}
+
+// The same view reaching into the other buffer's bytes (its last row ends at byte
+// 4 * (19 + 3 * 18 + 15 + 1) = 356): no alias scopes.
+// CHECK-LABEL: define internal void @tb_strided_view_overlapping.parallel(ptr %0, i64 %1, i64 %2)
+// CHECK-NOT:     noalias.scope.decl
+// CHECK:         ret void
+func.func @strided_view_overlapping(%a: memref<4x16xf32>) {
+  %arena = loop.alloc() : memref<1024xi8>
+  %c0 = arith.constant 0 : index
+  %c352 = arith.constant 352 : index
+  %padded = memref.view %arena[%c0][] : memref<1024xi8> to memref<6x18xf32>
+  %x = memref.reinterpret_cast %padded to offset: [19], sizes: [4, 16], strides: [18, 1] : memref<6x18xf32> to memref<4x16xf32, strided<[18, 1], offset: 19>>
+  %y = memref.view %arena[%c352][] : memref<1024xi8> to memref<4x16xf32>
+  loop.parallel (%i, %j) = (0, 0) to (4, 16) {
+    %v = loop.load %x[%i, %j] : memref<4x16xf32, strided<[18, 1], offset: 19>>
+    loop.store %v, %y[%i, %j] : memref<4x16xf32>
+  }
+  return
+}
