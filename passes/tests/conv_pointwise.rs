@@ -331,3 +331,80 @@ fn one_block_of_output_channels_keeps_the_rows_inside() {
     );
     assert!(writes_result_rows(&out.text, 4), "{}", out.text);
 }
+
+#[test]
+fn an_expansion_on_rows_narrower_than_a_vector_reads_each_plane_as_one_row() {
+    // 7-pixel rows, 10 of them: the 70-pixel plane is one row of eight 8-lane vectors and
+    // one overlapping the last, through views of the input and result as `1 x 70` planes.
+    let out = check(
+        &pointwise(4, 12, (10, 7), 1, false),
+        "loop-conv-microkernel{vector=8 threads=1}",
+    );
+    assert!(out.text.contains("loop.fma"), "{}", out.text);
+    assert!(
+        out.text
+            .contains("memref<1x4x10x7xf32> to memref<1x4x1x70xf32>"),
+        "{}",
+        out.text
+    );
+    assert!(
+        out.text
+            .contains("memref<1x12x10x7xf32> to memref<1x12x1x70xf32>"),
+        "{}",
+        out.text
+    );
+    assert!(
+        !out.text.contains("memref<10x7x"),
+        "nothing staged channels-last:\n{}",
+        out.text
+    );
+}
+
+#[test]
+fn a_plane_epilogue_reads_and_writes_its_buffers_as_planes() {
+    // The residual add and ReLU run on the kernel's vectors, on views of the residual and
+    // of the result as planes; the convolution's own result is never written.
+    let out = check(
+        &pointwise(4, 12, (10, 7), 1, true),
+        "loop-conv-microkernel{vector=8 threads=0}",
+    );
+    assert_eq!(
+        out.text
+            .matches("memref<1x12x10x7xf32> to memref<1x12x1x70xf32>")
+            .count(),
+        2,
+        "{}",
+        out.text
+    );
+    assert!(!out.text.contains("memref<10x7x"), "{}", out.text);
+}
+
+#[test]
+fn a_projection_on_narrow_rows_keeps_the_channel_vectorized_kernel() {
+    // More input than output channels: each output sums many products, and the
+    // channel-vectorized kernel's transposition costs less than the plane's partial
+    // vector.
+    let out = check(
+        &pointwise(12, 4, (10, 7), 1, false),
+        "loop-conv-microkernel{vector=8 threads=1}",
+    );
+    assert!(
+        !out.text.contains("memref.reinterpret_cast"),
+        "{}",
+        out.text
+    );
+}
+
+#[test]
+fn a_plane_of_few_vectors_keeps_the_channel_vectorized_kernel() {
+    // 5 x 7 = 35 pixels: four 8-lane vectors and one partial, fewer than eight.
+    let out = check(
+        &pointwise(4, 12, (5, 7), 1, false),
+        "loop-conv-microkernel{vector=8 threads=1}",
+    );
+    assert!(
+        !out.text.contains("memref.reinterpret_cast"),
+        "{}",
+        out.text
+    );
+}

@@ -51,7 +51,7 @@ use super::conv_depthwise::{
 };
 use super::conv_epilogue;
 use super::conv_nest::{CO, ConvNest, OH, OW, match_conv};
-use super::conv_pointwise::{default_pointwise_blocking, rewrite_pointwise};
+use super::conv_pointwise::{as_plane, default_pointwise_blocking, rewrite_pointwise};
 use super::loop_matmul_microkernel::{drop_schedule, set_bounds};
 use super::padded_in_place::{PaddedCopy, write_in_place};
 use super::strip_mine::set_mark;
@@ -356,7 +356,14 @@ impl ConvMicrokernel {
         if self.vector > 0 {
             target.vector_bytes = self.vector * 4;
         }
-        let Some(blocking) = default_pointwise_blocking(&target, conv, threads) else {
+        // Rows narrower than a vector: the whole plane as one row, where it is one.
+        let plane = default_pointwise_blocking(&target, conv, threads)
+            .is_none()
+            .then(|| as_plane(ctx, conv, target.lanes(4)))
+            .flatten();
+        let Some(blocking) =
+            default_pointwise_blocking(&target, plane.as_ref().unwrap_or(conv), threads)
+        else {
             return false;
         };
         let epilogue = match self
@@ -365,14 +372,21 @@ impl ConvMicrokernel {
             .flatten()
         {
             Some(e) => match vector_epilogue::plan(ctx, e, conv.parallel) {
-                Some(vector) => Some(vector),
+                Some(vector)
+                    if plane.is_none()
+                        || vector
+                            .plane_buffers(ctx, (conv.extents[OH], conv.extents[OW]))
+                            .is_some() =>
+                {
+                    Some(vector)
+                }
                 // The channel-vectorized kernel computes it in its transposition instead.
-                None => return false,
+                _ => return false,
             },
             None => None,
         };
         drop_schedule(ctx, conv.parallel);
-        rewrite_pointwise(ctx, conv, blocking, epilogue);
+        rewrite_pointwise(ctx, conv, plane.as_ref(), blocking, epilogue);
         true
     }
 }

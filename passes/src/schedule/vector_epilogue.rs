@@ -47,6 +47,9 @@ pub(super) struct VectorEpilogue {
     ops: Vec<(OpId, Option<Lane>)>,
     /// The store's buffer, when its `loop.alloc` must move before the kernel.
     hoist: Option<OpId>,
+    /// Buffers read or written along the row through a view of their planes as single
+    /// rows (see [`VectorEpilogue::plane_buffers`]): the buffer and its view.
+    views: HashMap<Value, Value>,
 }
 
 fn defining_op(ctx: &Context, v: Value) -> Option<OpId> {
@@ -192,6 +195,7 @@ pub(super) fn plan(ctx: &Context, e: Epilogue, kernel: OpId) -> Option<VectorEpi
         epilogue: e,
         ops,
         hoist,
+        views: HashMap::new(),
     })
 }
 
@@ -219,6 +223,61 @@ fn shifted(map: &AffineMap, positions: &[usize], k: i64) -> AffineMap {
 }
 
 impl VectorEpilogue {
+    /// The buffers the epilogue reads or writes along the row, when it can run on rows
+    /// that are whole `oh x ow` planes seen as one row (`oh = 0`, `ow` the position in
+    /// the plane): each such access indexes a row-major buffer whose last two
+    /// dimensions are `oh, ow` by exactly `(oh, ow)` there and by neither elsewhere, and
+    /// no other access depends on `oh`. Each of these buffers is then read and written
+    /// through a view with the plane as one row ([`VectorEpilogue::view`]).
+    pub fn plane_buffers(&self, ctx: &Context, (oh, ow): (i64, i64)) -> Option<Vec<Value>> {
+        let ivs = self.epilogue.ivs;
+        let mut buffers = Vec::new();
+        // The read of the kernel's result is checked too; the kernel replaces it.
+        let read = std::iter::once((self.epilogue.load, Some(Lane::Vector)));
+        for (op, lane) in self.ops.iter().copied().chain(read) {
+            let (memref, first) = match LoopOp::of(ctx, op) {
+                Some(LoopOp::Load) => (ctx.op(op).operands[0], 1),
+                Some(LoopOp::Store) => (ctx.op(op).operands[1], 2),
+                _ => continue,
+            };
+            let indices = access(ctx, op, &ivs, first)?;
+            if lane != Some(Lane::Vector) {
+                if indices.iter().any(|e| e.is_function_of_dim(1)) {
+                    return None;
+                }
+                continue;
+            }
+            let n = indices.len();
+            let TypeKind::MemRef {
+                shape,
+                layout: None,
+                ..
+            } = ctx.type_kind(ctx.value_type(memref))
+            else {
+                return None;
+            };
+            let exact = n >= 2
+                && shape[n - 2..] == [oh, ow]
+                && indices[n - 2] == AffineExpr::dim(1)
+                && indices[n - 1] == AffineExpr::dim(2)
+                && indices[..n - 2]
+                    .iter()
+                    .all(|e| !e.is_function_of_dim(1) && !e.is_function_of_dim(2));
+            if !exact {
+                return None;
+            }
+            if op != self.epilogue.load && !buffers.contains(&memref) {
+                buffers.push(memref);
+            }
+        }
+        Some(buffers)
+    }
+
+    /// Reads and writes `buffer` through `view` (the same elements, each plane one row).
+    pub fn view(&mut self, buffer: Value, view: Value) {
+        self.views.insert(buffer, view);
+    }
+
     /// Moves the store's buffer before the kernel, when it was allocated after it.
     pub fn prepare(&self, ctx: &mut Context, kernel: OpId) {
         if let Some(alloc) = self.hoist {
@@ -268,6 +327,7 @@ impl VectorEpilogue {
             match (LoopOp::of(ctx, op), lane) {
                 (Some(LoopOp::Load), Some(Lane::Vector)) => {
                     let memref = ctx.op(op).operands[0];
+                    let memref = *self.views.get(&memref).unwrap_or(&memref);
                     let (map, operands) = self.vector_access(ctx, op, 1, &scalars, first);
                     let ty = vector_type(ctx, ctx.value_type(ctx.op(op).results[0]), width);
                     let v = body.load(ctx, true, memref, map, &operands, ty);
@@ -275,6 +335,7 @@ impl VectorEpilogue {
                 }
                 (Some(LoopOp::Store), _) => {
                     let [stored, memref] = [0, 1].map(|i| ctx.op(op).operands[i]);
+                    let memref = *self.views.get(&memref).unwrap_or(&memref);
                     let (map, operands) = self.vector_access(ctx, op, 2, &scalars, first);
                     let v = as_vector(ctx, body, stored, &scalars, &mut vectors, width);
                     body.store(ctx, true, v, memref, map, &operands);
