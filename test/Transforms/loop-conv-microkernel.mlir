@@ -118,6 +118,68 @@ func.func @padded(%arg0: memref<1x2x4x4xf32>, %arg1: memref<8x2x3x3xf32>) -> mem
   return %0 : memref<1x8x4x4xf32>
 }
 
+// A padded input the function allocates, and only reads and writes element by element,
+// is not copied: it becomes a view of the padded buffer's interior, which its producer
+// writes; the padded buffer is allocated and freed where the input was, and only its
+// border is set before the kernel.
+// CHECK-LABEL: func.func @padded_in_place
+// CHECK: %[[PADDED:.*]] = loop.alloc() : memref<2x6x6xf32>
+// CHECK-NEXT: %[[IN:.*]] = memref.reinterpret_cast %[[PADDED]] to offset: [7], sizes: [1, 2, 4, 4], strides: [72, 36, 6, 1] : memref<2x6x6xf32> to memref<1x2x4x4xf32, strided<[72, 36, 6, 1], offset: 7>>
+// CHECK: loop.store %{{.*}}, %[[IN]]
+// CHECK-NOT: loop.load %[[IN]]
+// CHECK: loop.load %[[PADDED]]
+// CHECK: loop.dealloc %[[PADDED]] : memref<2x6x6xf32>
+// CHECK-NEXT: return
+func.func @padded_in_place(%arg0: memref<1x2x4x4xf32>, %arg1: memref<8x2x3x3xf32>) -> memref<1x8x4x4xf32> {
+  %cst0 = arith.constant 0.000000e+00 : f32
+  %c00 = arith.constant 0 : index
+  %in = loop.alloc() : memref<1x2x4x4xf32>
+  loop.parallel (%i, %j, %k) = (0, 0, 0) to (2, 4, 4) {
+    %x = loop.load %arg0[%c00, %i, %j, %k] : memref<1x2x4x4xf32>
+    %r = arith.maximumf %x, %cst0 : f32
+    loop.store %r, %in[%c00, %i, %j, %k] : memref<1x2x4x4xf32>
+  }
+  %c3 = arith.constant 3 : index
+  %c-1 = arith.constant -1 : index
+  %c0 = arith.constant 0 : index
+  %cst = arith.constant 0.000000e+00 : f32
+  %0 = loop.alloc() : memref<1x8x4x4xf32>
+  loop.parallel (%arg2, %arg3, %arg4) = (0, 0, 0) to (8, 4, 4) {
+    %1 = loop.for %arg5 = 0 to 2 iter_args(%arg6 = %cst) -> (f32) {
+      %2 = loop.for %arg7 = 0 to 3 iter_args(%arg8 = %arg6) -> (f32) {
+        %3 = loop.for %arg9 = 0 to 3 iter_args(%arg10 = %arg8) -> (f32) {
+          %4 = arith.addi %arg3, %arg7 : index
+          %5 = arith.addi %4, %c-1 : index
+          %6 = arith.cmpi sge, %5, %c0 : index
+          %7 = arith.maxsi %5, %c0 : index
+          %8 = arith.cmpi sle, %5, %c3 : index
+          %9 = arith.andi %6, %8 : i1
+          %10 = arith.minsi %7, %c3 : index
+          %11 = arith.addi %arg4, %arg9 : index
+          %12 = arith.addi %11, %c-1 : index
+          %13 = arith.cmpi sge, %12, %c0 : index
+          %14 = arith.andi %9, %13 : i1
+          %15 = arith.maxsi %12, %c0 : index
+          %16 = arith.cmpi sle, %12, %c3 : index
+          %17 = arith.andi %14, %16 : i1
+          %18 = arith.minsi %15, %c3 : index
+          %19 = loop.load %in[%c0, %arg5, %10, %18] : memref<1x2x4x4xf32>
+          %20 = arith.select %17, %19, %cst : f32
+          %21 = loop.load %arg1[(d0, d1, d2, d3, d4, d5, d6) -> (d1, d4, d5, d6)](%c0, %arg2, %arg3, %arg4, %arg5, %arg7, %arg9) : memref<8x2x3x3xf32>
+          %22 = arith.mulf %20, %21 : f32
+          %23 = arith.addf %arg10, %22 : f32
+          loop.yield %23 : f32
+        }
+        loop.yield %3 : f32
+      }
+      loop.yield %2 : f32
+    }
+    loop.store %1, %0[%c0, %arg2, %arg3, %arg4] : memref<1x8x4x4xf32>
+  }
+  loop.dealloc %in : memref<1x2x4x4xf32>
+  return %0 : memref<1x8x4x4xf32>
+}
+
 // A depthwise convolution is vectorized along the output row, in the result's layout:
 // one broadcast weight and one input vector per step, the sums stored into the row.
 // CHECK-LABEL: func.func @depthwise
