@@ -8,8 +8,13 @@ same process run (one warm-up, then N timed runs, intra_op_num_threads=T), and p
 table. A model tb-run cannot run gets its error line and the others go on; the exit status
 is non-zero only when onnxruntime itself fails (or a --check comparison fails).
 
-    .venv/bin/python scripts/bench_models.py [--runs N] [--threads T]
+    .venv/bin/python scripts/bench_models.py [--runs N] [--threads T] [--rounds R]
         [--models resnet18,mobilenetv2,bert|real|ppocr_det,...] [--out-dir DIR] [--check]
+
+With --rounds R, each model is timed R times, tb-run then onnxruntime each time, and the
+table gives the median of the rounds' medians and the median of the rounds' ratios, with
+each round's ratio listed under it: on a shared host, a burst of load then spoils one
+round of both engines rather than one engine's whole measurement.
 """
 
 import argparse
@@ -67,6 +72,7 @@ class Result:
     ort_error: Optional[str] = None
     check_error: Optional[float] = None  # max |tb - ort| / max |ort| over the outputs
     check_problem: Optional[str] = None
+    ratios: Optional[list] = None  # tb/ort of each round, with --rounds above 1
 
 
 def model_names(text):
@@ -85,6 +91,8 @@ def model_names(text):
 def parse_args():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--runs", type=int, default=10, help="timed runs per model and engine (default 10)")
+    p.add_argument("--rounds", type=int, default=1,
+                   help="time each model this many times, alternating the engines, and report medians over the rounds (default 1)")
     p.add_argument("--threads", type=int, default=1, help="threads for both engines; 0: all cores (default 1)")
     p.add_argument("--models", type=model_names, default=list(make_models.MODELS),
                    help="comma-separated subset of " + ",".join(make_models.MODELS) + ", or of "
@@ -97,6 +105,8 @@ def parse_args():
     args = p.parse_args()
     if args.runs < 1:
         p.error("--runs must be at least 1")
+    if args.rounds < 1:
+        p.error("--rounds must be at least 1")
     if args.threads < 0:
         p.error("--threads must be 0 (all cores) or more")
     return args
@@ -168,6 +178,32 @@ def bench_ort(args, model_dir, inputs, result):
     return outputs
 
 
+def bench_rounds(args, model_dir, inputs, result):
+    """Times both engines `args.rounds` times, alternating; keeps the medians of the rounds'
+    medians, the extreme minimum and maximum, and each round's ratio. Returns onnxruntime's
+    outputs, or None if it failed."""
+    tb_rounds, ort_rounds, outputs = [], [], None
+    for round_ in range(args.rounds):
+        suffix = f" (round {round_ + 1} of {args.rounds})" if args.rounds > 1 else ""
+        print(f"{result.model}: tb-run ...{suffix}", flush=True)
+        result.tb = None
+        bench_tb(args, model_dir, result)
+        print(f"{result.model}: onnxruntime ...{suffix}", flush=True)
+        result.ort = None
+        outputs = bench_ort(args, model_dir, inputs, result)
+        if result.tb_error or result.ort_error:
+            break
+        tb_rounds.append(result.tb)
+        ort_rounds.append(result.ort)
+    if len(tb_rounds) > 1:
+        def merged(timings):
+            return Timing(statistics.median(t.median for t in timings),
+                          min(t.min for t in timings), max(t.max for t in timings))
+        result.ratios = [t.median / o.median for t, o in zip(tb_rounds, ort_rounds)]
+        result.tb, result.ort = merged(tb_rounds), merged(ort_rounds)
+    return outputs
+
+
 def check_tb(args, model_dir, expected, result):
     out_dir = model_dir / "tb-output"
     _, error = call_tb_run(args, model_dir, ["--output-dir", str(out_dir)])
@@ -203,7 +239,10 @@ def print_table(args, results):
         header.append("max rel err")
     rows = []
     for r in results:
-        ratio = f"{r.tb.median / r.ort.median:.2f}" if r.tb and r.ort else "-"
+        if r.ratios:
+            ratio = f"{statistics.median(r.ratios):.2f}"
+        else:
+            ratio = f"{r.tb.median / r.ort.median:.2f}" if r.tb and r.ort else "-"
         peak = f"{r.tb_peak_mib:.1f}" if r.tb_peak_mib is not None else "-"
         compile_times = [f"{t:.2f}" if t is not None else "-" for t in r.tb_compile or (None, None)]
         row = [r.model, *fmt_ms(r.tb), *fmt_ms(r.ort), ratio, peak, *compile_times]
@@ -214,11 +253,15 @@ def print_table(args, results):
 
     def line(cells):  # the model name left-aligned, numbers right-aligned
         return "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths)))
-    print(f"\ntimes in ms over {args.runs} runs, {args.threads or 'all'} thread(s)")
+    rounds = f", median over {args.rounds} rounds" if args.rounds > 1 else ""
+    print(f"\ntimes in ms over {args.runs} runs{rounds}, {args.threads or 'all'} thread(s)")
     print(line(header))
     print(line(["-" * w for w in widths]))
     for row in rows:
         print(line(row))
+    for r in results:
+        if r.ratios:
+            print(f"{r.model}: tb/ort per round: {', '.join(f'{x:.2f}' for x in r.ratios)}")
     for r in results:
         for label, message in (("tb-run", r.tb_error), ("onnxruntime", r.ort_error), ("check", r.check_problem)):
             if message:
@@ -240,10 +283,7 @@ def main():
             model_dir = out_dir / name
             result = Result(name)
             inputs = [np.load(p) for p in input_files(model_dir)]
-            print(f"{name}: tb-run ...", flush=True)
-            bench_tb(args, model_dir, result)
-            print(f"{name}: onnxruntime ...", flush=True)
-            outputs = bench_ort(args, model_dir, inputs, result)
+            outputs = bench_rounds(args, model_dir, inputs, result)
             if args.check and outputs is not None:
                 check_tb(args, model_dir, outputs, result)
             results.append(result)
