@@ -115,6 +115,30 @@ impl At {
         )
     }
 
+    /// `memref.reinterpret_cast` of `source` to the memref type `ty` with the static
+    /// `offset` (in elements), sizes (`ty`'s shape) and `strides`: a view of the same
+    /// elements, laid out as they say.
+    pub fn reinterpret_cast(
+        self,
+        ctx: &mut Context,
+        source: Value,
+        ty: Type,
+        offset: i64,
+        strides: &[i64],
+    ) -> Value {
+        let sizes = match ctx.type_kind(ty) {
+            tb_ir::TypeKind::MemRef { shape, .. } => shape.clone(),
+            _ => panic!("reinterpret_cast to a type that is not a memref"),
+        };
+        let props = vec![
+            ("operandSegmentSizes", segments(ctx, &[1, 0, 0, 0])),
+            ("static_offsets", i64_array(ctx, &[offset])),
+            ("static_sizes", i64_array(ctx, &sizes)),
+            ("static_strides", i64_array(ctx, strides)),
+        ];
+        self.value(ctx, "memref.reinterpret_cast", vec![source], ty, props)
+    }
+
     /// `loop.dealloc` of `buffer`.
     pub fn dealloc(self, ctx: &mut Context, buffer: Value) -> OpId {
         self.create(ctx, loop_::DEALLOC, vec![buffer], vec![], vec![], 0)
@@ -284,6 +308,14 @@ pub fn set_yield(ctx: &mut Context, inside: At, values: &[Value]) {
     for (i, &v) in values.iter().enumerate() {
         ctx.set_operand(inside.before, i, v);
     }
+}
+
+fn i64_array(ctx: &mut Context, values: &[i64]) -> Attr {
+    let i64_ty = ctx.i64();
+    ctx.intern_attr(AttrKind::DenseArray {
+        element: i64_ty,
+        data: DenseArrayData::Int(values.iter().map(|&v| v as i128).collect()),
+    })
 }
 
 fn segments(ctx: &mut Context, sizes: &[usize]) -> Attr {

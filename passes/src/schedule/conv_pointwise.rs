@@ -198,31 +198,9 @@ fn plane_views(ctx: &mut Context, at: At, buffers: &[Value]) -> Vec<Value> {
                 layout: None,
                 memory_space,
             });
-            let properties = vec![
-                ("operandSegmentSizes", dense_array(ctx, 32, &[1, 0, 0, 0])),
-                ("static_offsets", dense_array(ctx, 64, &[0])),
-                ("static_sizes", dense_array(ctx, 64, &flat)),
-                ("static_strides", dense_array(ctx, 64, &strides)),
-            ];
-            let op = at.create(
-                ctx,
-                "memref.reinterpret_cast",
-                vec![buffer],
-                vec![ty],
-                properties,
-                0,
-            );
-            ctx.op(op).results[0]
+            at.reinterpret_cast(ctx, buffer, ty, 0, &strides)
         })
         .collect()
-}
-
-fn dense_array(ctx: &mut Context, bits: u32, values: &[i64]) -> tb_ir::Attr {
-    let ty = ctx.integer_type(bits, tb_ir::types::Signedness::Signless);
-    ctx.intern_attr(tb_ir::attributes::AttrKind::DenseArray {
-        element: ty,
-        data: tb_ir::attributes::DenseArrayData::Int(values.iter().map(|&v| v as i128).collect()),
-    })
 }
 
 /// Where the kernel reads its input: the input itself, or its padded, phase-split copy

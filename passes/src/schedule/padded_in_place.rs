@@ -12,8 +12,7 @@
 //! where the input was.
 
 use tb_dialects::loop_;
-use tb_ir::attributes::{AttrKind, DenseArrayData};
-use tb_ir::types::Signedness;
+use tb_ir::attributes::AttrKind;
 use tb_ir::{Context, OpId, TypeKind, Value};
 
 use super::build::At;
@@ -145,41 +144,11 @@ fn apply(ctx: &mut Context, copy: &PaddedCopy, plan: Plan) {
         before: plan.input_alloc,
         loc: ctx.op(plan.input_alloc).loc,
     };
-    let properties = vec![
-        ("operandSegmentSizes", i32_array(ctx, &[1, 0, 0, 0])),
-        ("static_offsets", i64_array(ctx, &[offset])),
-        ("static_sizes", i64_array(ctx, &plan.input_shape)),
-        ("static_strides", i64_array(ctx, &strides)),
-    ];
-    let cast = at.create(
-        ctx,
-        "memref.reinterpret_cast",
-        vec![copy.padded],
-        vec![view_ty],
-        properties,
-        0,
-    );
-    let view = ctx.op(cast).results[0];
+    let view = at.reinterpret_cast(ctx, copy.padded, view_ty, offset, &strides);
     ctx.replace_all_uses(copy.input, view);
     // The copy is freed where the input was, instead of after the kernel.
     ctx.set_operand(plan.input_dealloc, 0, copy.padded);
     ctx.erase_op(copy.dealloc);
     ctx.erase_op(copy.copy);
     ctx.erase_op(plan.input_alloc);
-}
-
-fn i64_array(ctx: &mut Context, values: &[i64]) -> tb_ir::Attr {
-    let i64_ty = ctx.i64();
-    ctx.intern_attr(AttrKind::DenseArray {
-        element: i64_ty,
-        data: DenseArrayData::Int(values.iter().map(|&v| v as i128).collect()),
-    })
-}
-
-fn i32_array(ctx: &mut Context, values: &[i64]) -> tb_ir::Attr {
-    let i32_ty = ctx.integer_type(32, Signedness::Signless);
-    ctx.intern_attr(AttrKind::DenseArray {
-        element: i32_ty,
-        data: DenseArrayData::Int(values.iter().map(|&v| v as i128).collect()),
-    })
 }
