@@ -98,19 +98,15 @@ fn trace(ir: &Context, v: Value) -> Traced {
                 current = op.operands[0];
             }
             "memref.subview" | "memref.reinterpret_cast"
-                if current == v && static_strided(ir, v).is_some() =>
+                if current == v && (static_strided(ir, v).is_some() || row_major(ir, v)) =>
             {
-                // The buffer itself, a strided view with constant strides and offset of a
-                // buffer laid out row-major (whose base pointer it shares): it starts
-                // `offset` elements after that buffer's start.
+                // The buffer itself, a view with constant strides and offset (none for a
+                // row-major view) of a buffer laid out row-major, whose base pointer it
+                // shares: it starts `offset` elements after that buffer's start.
                 let source = ir.op(def).operands[0];
-                let offset = static_strided(ir, v).map(|(_, offset)| offset);
-                let row_major = matches!(
-                    ir.type_kind(ir.value_type(source)),
-                    TypeKind::MemRef { layout: None, .. }
-                );
+                let offset = Some(static_strided(ir, v).map_or(0, |(_, offset)| offset));
                 shift = match (shift, offset, element_bytes(ir, v)) {
-                    (Some(s), Some(k), Some(e)) if row_major => Some(s + k as i128 * e),
+                    (Some(s), Some(k), Some(e)) if row_major(ir, source) => Some(s + k as i128 * e),
                     _ => None,
                 };
                 current = source;
@@ -172,6 +168,14 @@ fn constant(ir: &Context, v: Value) -> Option<i128> {
 }
 
 /// The bytes a statically shaped buffer spans (identity layout).
+/// Whether `v` is a memref laid out row-major (no layout).
+fn row_major(ir: &Context, v: Value) -> bool {
+    matches!(
+        ir.type_kind(ir.value_type(v)),
+        TypeKind::MemRef { layout: None, .. }
+    )
+}
+
 /// The constant strides and offset (in elements) of a strided memref type whose sizes are
 /// all known and positive.
 fn static_strided(ir: &Context, v: Value) -> Option<(Vec<i64>, i64)> {
