@@ -163,3 +163,23 @@ func.func @strided_view_overlapping(%a: memref<4x16xf32>) {
   }
   return
 }
+
+// A row-major view of a row-major buffer (a plane seen as one row) covers that buffer's
+// bytes: disjoint from a buffer past them, it gets an alias scope.
+// CHECK-LABEL: define internal void @tb_plane_view_apart.parallel(ptr %0, i64 %1, i64 %2)
+// CHECK:         call void @llvm.experimental.noalias.scope.decl
+// CHECK-NEXT:    call void @llvm.experimental.noalias.scope.decl
+// CHECK:         ret void
+func.func @plane_view_apart(%a: memref<4x16xf32>) {
+  %arena = loop.alloc() : memref<1024xi8>
+  %c0 = arith.constant 0 : index
+  %c256 = arith.constant 256 : index
+  %planes = memref.view %arena[%c0][] : memref<1024xi8> to memref<1x4x4x4xf32>
+  %x = memref.reinterpret_cast %planes to offset: [0], sizes: [1, 4, 1, 16], strides: [64, 16, 16, 1] : memref<1x4x4x4xf32> to memref<1x4x1x16xf32>
+  %y = memref.view %arena[%c256][] : memref<1024xi8> to memref<4x16xf32>
+  loop.parallel (%i, %j) = (0, 0) to (4, 16) {
+    %v = loop.load %x[%c0, %i, %c0, %j] : memref<1x4x1x16xf32>
+    loop.store %v, %y[%i, %j] : memref<4x16xf32>
+  }
+  return
+}
