@@ -61,6 +61,9 @@ static struct tb_rt_job *tb_rt_current;
 static uint64_t tb_rt_generation;
 /* Threads in the pool, the caller included; written once, before tb_rt_started. */
 static int64_t tb_rt_size = 1;
+/* The home shares of the loop running on the pool (one loop at a time), one per thread;
+ * allocated with the pool. */
+static struct tb_rt_share *tb_rt_shares;
 static __thread int tb_rt_in_parallel;
 
 static int64_t tb_rt_now_ns(void) {
@@ -155,7 +158,10 @@ static void tb_rt_start(int64_t size) {
             started++;
         }
     }
-    tb_rt_size = started;
+    /* A share's size is a multiple of its 64-byte alignment, as aligned_alloc needs. */
+    tb_rt_shares = aligned_alloc(_Alignof(struct tb_rt_share), (size_t)started * sizeof *tb_rt_shares);
+    /* Without room for the shares, loops run in order on their caller. */
+    tb_rt_size = tb_rt_shares != NULL ? started : 1;
 }
 
 /* The number of threads parallel loops run on (starting the pool with `threads` if no
@@ -181,7 +187,7 @@ void tb_rt_parallel_for(tb_rt_body body, void *ctx, int64_t n, int64_t threads) 
         return;
     }
     /* [0, n) in home shares of nearly equal size, each claimed in about four chunks. */
-    struct tb_rt_share shares[tb_rt_size];
+    struct tb_rt_share *shares = tb_rt_shares;
     for (int64_t t = 0; t < tb_rt_size; t++) {
         shares[t].next = n * t / tb_rt_size;
         shares[t].end = n * (t + 1) / tb_rt_size;
