@@ -16,12 +16,12 @@ use inkwell::AddressSpace;
 use inkwell::attributes::{Attribute, AttributeLoc};
 use inkwell::module::Linkage;
 use inkwell::types::BasicTypeEnum;
-use inkwell::values::{BasicMetadataValueEnum, BasicValueEnum};
+use inkwell::values::BasicValueEnum;
 use tb_dialects::loop_;
 use tb_ir::{OpId, Value};
 
 use super::disjoint_buffers::disjoint;
-use super::parallel::{captured_values, noalias_body, rematerializable, store_context};
+use super::parallel::{captured_values, enter_noalias_body, rematerializable, store_context};
 use super::translate::{TResult, Translator};
 
 /// The number of top-level loops from which a function's kernels are outlined.
@@ -101,14 +101,7 @@ pub(crate) fn emit(
                 .build_struct_gep(context_type, context, i as u32, "")?;
             loaded.push(tr.builder.build_load(*ty, at, "")?);
         }
-        let inner = noalias_body(tr, kernel, &loaded, &noalias)?;
-        let args: Vec<BasicMetadataValueEnum> = loaded.iter().map(|&v| v.into()).collect();
-        tr.builder.build_call(inner, &args, "")?;
-        tr.builder.build_return(None)?;
-        tr.function = Some(inner);
-        tr.builder
-            .position_at_end(tr.llvm.append_basic_block(inner, "entry"));
-        tr.values.clear();
+        let inner = enter_noalias_body(tr, kernel, &loaded, &noalias)?;
         for (&value, param) in captured.iter().zip(inner.get_param_iter()) {
             tr.values.insert(value, param);
         }

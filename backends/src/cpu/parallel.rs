@@ -69,7 +69,7 @@ pub(crate) fn captured_values(tr: &Translator, op: OpId) -> Vec<Value> {
 /// parallel body or a kernel taking a context struct), with its attributes but `noinline`,
 /// and `noalias` on the parameters of the fields `noalias` marks (the captured buffers
 /// disjoint from every other one; fields past its end, bounds, get none).
-pub(crate) fn noalias_body<'ctx>(
+fn noalias_body<'ctx>(
     tr: &Translator<'_, 'ctx>,
     outlined: FunctionValue<'ctx>,
     fields: &[BasicValueEnum<'ctx>],
@@ -98,6 +98,26 @@ pub(crate) fn noalias_body<'ctx>(
             inner.add_attribute(AttributeLoc::Param(i as u32), attribute("noalias"));
         }
     }
+    Ok(inner)
+}
+
+/// Ends the outlined function being built by calling its body proper
+/// ([`noalias_body`]) on `fields`, then starts translating into that body: the
+/// translator's function becomes the body, at its entry, with no values mapped yet.
+pub(crate) fn enter_noalias_body<'ctx>(
+    tr: &mut Translator<'_, 'ctx>,
+    outlined: FunctionValue<'ctx>,
+    fields: &[BasicValueEnum<'ctx>],
+    noalias: &[bool],
+) -> TResult<FunctionValue<'ctx>> {
+    let inner = noalias_body(tr, outlined, fields, noalias)?;
+    let args: Vec<BasicMetadataValueEnum> = fields.iter().map(|&v| v.into()).collect();
+    tr.builder.build_call(inner, &args, "")?;
+    tr.builder.build_return(None)?;
+    tr.function = Some(inner);
+    tr.builder
+        .position_at_end(tr.llvm.append_basic_block(inner, "entry"));
+    tr.values.clear();
     Ok(inner)
 }
 
@@ -343,17 +363,10 @@ fn outline_body<'a, 'ctx>(
     loaded.push(param(2)?);
     // The body proper takes the fields as parameters, the disjoint buffers `noalias`, and
     // is inlined here: LLVM turns the parameters' `noalias` into alias scopes.
-    let inner = noalias_body(tr, function, &loaded, noalias)?;
-    let args: Vec<BasicMetadataValueEnum> = loaded.iter().map(|&v| v.into()).collect();
-    tr.builder.build_call(inner, &args, "")?;
-    tr.builder.build_return(None)?;
-    tr.function = Some(inner);
-    tr.builder
-        .position_at_end(tr.llvm.append_basic_block(inner, "entry"));
+    let inner = enter_noalias_body(tr, function, &loaded, noalias)?;
     let fields: Vec<BasicValueEnum<'ctx>> = inner.get_param_iter().collect();
     let begin = fields[fields.len() - 2].into_int_value();
     let end = fields[fields.len() - 1].into_int_value();
-    tr.values.clear();
     for (&v, &field) in captured.iter().zip(&fields) {
         tr.values.insert(v, field);
     }
