@@ -321,13 +321,18 @@ struct Access {
     contiguous: bool,
 }
 
-fn access(ctx: &Context, op: OpId, loops: &[Enclosing], weight: f64) -> Option<Access> {
+/// The buffer a load or store accesses and its indices (the operands after it).
+fn memref_and_indices(ctx: &Context, op: OpId) -> Option<(Value, &[Value])> {
     let operands = &ctx.op(op).operands;
     let position = operands
         .iter()
         .position(|&v| matches!(ctx.type_kind(ctx.value_type(v)), TypeKind::MemRef { .. }))?;
-    let memref = operands[position];
-    let indices = &operands[position + 1..];
+    Some((operands[position], &operands[position + 1..]))
+}
+
+fn access(ctx: &Context, op: OpId, loops: &[Enclosing], weight: f64) -> Option<Access> {
+    let operands = &ctx.op(op).operands;
+    let (memref, indices) = memref_and_indices(ctx, op)?;
     let width = access_lanes(ctx, op, operands);
     let eb = element_bytes(ctx, memref);
     let all_ivs: HashSet<Value> = loops.iter().flat_map(|l| l.ivs.iter().copied()).collect();

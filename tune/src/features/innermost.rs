@@ -31,9 +31,9 @@ use std::collections::HashMap;
 use tb_dialects::loop_;
 use tb_ir::affine::AffineExpr;
 use tb_ir::value::ValueDef;
-use tb_ir::{BlockId, Context, OpId, TypeKind, Value};
+use tb_ir::{BlockId, Context, OpId, Value};
 
-use super::{Enclosing, access_lanes, element_bytes};
+use super::{Enclosing, access_lanes, element_bytes, memref_and_indices};
 
 /// Features per statement (the table's rows).
 pub const INNERMOST_FEATURES: usize = 17;
@@ -201,11 +201,7 @@ fn band_reuse(accesses: &[Strided], loops: &[Enclosing], running: usize, capacit
 /// An access with its strides along the loops around it.
 pub(super) fn strided(ctx: &Context, op: OpId, loops: &[Enclosing]) -> Option<Strided> {
     let operands = &ctx.op(op).operands;
-    let position = operands
-        .iter()
-        .position(|&v| matches!(ctx.type_kind(ctx.value_type(v)), TypeKind::MemRef { .. }))?;
-    let memref = operands[position];
-    let indices = &operands[position + 1..];
+    let (memref, indices) = memref_and_indices(ctx, op)?;
     let shape: Vec<i64> = ctx
         .type_kind(ctx.value_type(memref))
         .shape()
