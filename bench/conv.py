@@ -10,13 +10,18 @@ default CPU pipeline) and of onnxruntime (CPUExecutionProvider, intra_op_num_thr
 one warm-up run, then RUNS timed runs), and tb/ort (below 1: TensorBind is faster).
 `--only TEXT` keeps the layers whose name contains TEXT; `--baseline PATH` also times
 another `tb-run` binary (an older build) in the same run and prints new/base.
+`--rounds R` measures every layer R times, one round after the other, and prints the
+median of the R medians of each engine: on a shared machine, where another process can
+take a core for a second, one round's figure moves by tens of percent and the median
+over rounds does not.
 
-Usage: .venv/bin/python bench/conv.py [--runs 5] [--threads 1,2] [--layers resnet,depthwise,pointwise,stems]
-       [--only TEXT] [--baseline PATH]
+Usage: .venv/bin/python bench/conv.py [--runs 5] [--rounds 1] [--threads 1,2]
+       [--layers resnet,depthwise,pointwise,stems] [--only TEXT] [--baseline PATH]
 """
 
 import argparse
 import re
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -69,6 +74,8 @@ GROUPS = {"resnet": RESNET, "depthwise": DEPTHWISE, "pointwise": POINTWISE, "ste
 def parse_args():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--runs", type=int, default=5, help="timed runs per measurement (median)")
+    p.add_argument("--rounds", type=int, default=1,
+                   help="measure every layer this many times and print medians over rounds")
     p.add_argument("--threads", default="1,2", help="comma-separated thread counts")
     p.add_argument("--layers", default="resnet,depthwise,pointwise",
                    help="comma-separated groups: resnet, depthwise, pointwise, stems")
@@ -81,6 +88,8 @@ def parse_args():
         p.error(f"{args.tb_run} does not exist (cargo build --release -p tb-tools)")
     if args.runs < 1:
         p.error("--runs must be at least 1")
+    if args.rounds < 1:
+        p.error("--rounds must be at least 1")
     args.threads = [int(t) for t in args.threads.split(",")]
     layers = {}
     for group in args.layers.split(","):
@@ -115,34 +124,58 @@ def make_model(directory, cin, cout, size, kernel, stride, pad, group):
     return x
 
 
+def measure(args, directory, x, threads):
+    """One round's medians of one layer: {engine: ms}, or the error that stopped tb-run."""
+    times = {"ort": ort_ms(directory / "model.onnx", {"x": x}, args.runs, threads)}
+    engines = [("tb", args.tb_run)] + ([("base", args.baseline)] if args.baseline else [])
+    for engine, binary in engines:
+        ms, error = tb_ms(binary, directory / "model.onnx", directory / "x.npy", args.runs,
+                          threads, args.timeout)
+        if error:
+            return times, f"{'baseline: ' if engine == 'base' else ''}{error}"
+        times[engine] = ms
+    return times, None
+
+
 def main():
     args = parse_args()
-    print(f"runs: {args.runs} (medians, ms per call)")
+    rounds = f", median over {args.rounds} rounds" if args.rounds > 1 else ""
+    print(f"runs: {args.runs} (medians, ms per call{rounds})")
     base = f" {'base ms':>10} {'new/base':>8}" if args.baseline else ""
-    print(f"{'layer':<28} {'thr':>3} {'tb ms':>10} {'ort ms':>10} {'tb/ort':>8}{base}")
     failed = False
     with tempfile.TemporaryDirectory() as tmp:
+        cases = []
         for name, shape in args.layers.items():
             directory = Path(tmp) / re.sub(r"[^A-Za-z0-9]+", "_", name)
             directory.mkdir()
             x = make_model(directory, *shape)
-            for threads in args.threads:
-                ort_time = ort_ms(directory / "model.onnx", {"x": x}, args.runs, threads)
-                tb_time, error = tb_ms(args.tb_run, directory / "model.onnx", directory / "x.npy",
-                                       args.runs, threads, args.timeout)
-                if error:
-                    failed = True
-                    print(f"{name:<28} {threads:>3} {'-':>10} {ort_time:>10.3f} {'-':>8}  {error}")
+            cases += [(name, directory, x, threads) for threads in args.threads]
+        samples = {case[0:1] + case[3:]: {} for case in cases}
+        errors = {}
+        for round_index in range(args.rounds):
+            if args.rounds > 1:
+                print(f"round {round_index + 1} of {args.rounds} ...", file=sys.stderr, flush=True)
+            for name, directory, x, threads in cases:
+                if (name, threads) in errors:
                     continue
-                base = ""
-                if args.baseline:
-                    base_time, error = tb_ms(args.baseline, directory / "model.onnx",
-                                             directory / "x.npy", args.runs, threads,
-                                             args.timeout)
-                    base = (f" {base_time:>10.3f} {tb_time / base_time:>8.2f}" if not error
-                            else f" {'-':>10} {'-':>8}  baseline: {error}")
-                print(f"{name:<28} {threads:>3} {tb_time:>10.3f} {ort_time:>10.3f} "
-                      f"{tb_time / ort_time:>8.2f}{base}", flush=True)
+                times, error = measure(args, directory, x, threads)
+                if error:
+                    errors[(name, threads)] = (times.get("ort"), error)
+                for engine, ms in times.items():
+                    samples[(name, threads)].setdefault(engine, []).append(ms)
+        print(f"{'layer':<28} {'thr':>3} {'tb ms':>10} {'ort ms':>10} {'tb/ort':>8}{base}")
+        for (name, threads), times in samples.items():
+            median = {engine: statistics.median(ms) for engine, ms in times.items()}
+            if (name, threads) in errors:
+                failed = True
+                ort_time, error = errors[(name, threads)]
+                print(f"{name:<28} {threads:>3} {'-':>10} {ort_time:>10.3f} {'-':>8}  {error}")
+                continue
+            row = ""
+            if args.baseline:
+                row = f" {median['base']:>10.3f} {median['tb'] / median['base']:>8.2f}"
+            print(f"{name:<28} {threads:>3} {median['tb']:>10.3f} {median['ort']:>10.3f} "
+                  f"{median['tb'] / median['ort']:>8.2f}{row}", flush=True)
     sys.exit(1 if failed else 0)
 
 

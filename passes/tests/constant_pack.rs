@@ -6,6 +6,7 @@
 
 mod common;
 
+use common::{dense, values};
 use tb_interpreter::check::CheckReport;
 
 /// `common::check_pipeline_with_seeds` on 3 seeds.
@@ -17,38 +18,6 @@ fn lowered_then(kernel: &str) -> String {
     format!(
         "builtin.module(convert-graph-to-te, convert-te-to-loop, canonicalize, func.func({kernel}))"
     )
-}
-
-/// `n` reproducible values in [-1, 1) that no two positions share by accident.
-fn values(n: i64, seed: u64) -> Vec<f32> {
-    let mut state = seed
-        .wrapping_mul(6364136223846793005)
-        .wrapping_add(1442695040888963407);
-    (0..n)
-        .map(|_| {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((state >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0
-        })
-        .collect()
-}
-
-/// A `dense<...>` literal of `values` (row-major) as a `shape` tensor.
-fn dense(values: &[f32], shape: &[i64]) -> String {
-    fn nested(values: &[f32], shape: &[i64]) -> String {
-        match shape {
-            [] => format!("{:e}", values[0]),
-            [first, rest @ ..] => {
-                let stride: i64 = rest.iter().product();
-                let items: Vec<String> = (0..*first)
-                    .map(|i| nested(&values[(i * stride) as usize..], rest))
-                    .collect();
-                format!("[{}]", items.join(", "))
-            }
-        }
-    }
-    format!("dense<{}>", nested(values, shape))
 }
 
 /// The `{-# dialect_resources #-}` trailer holding `values` as the blob `name`.

@@ -5,8 +5,10 @@
 //! convolutions that read consecutive columns without padding, and convolutions with a
 //! window over at most 4 input channels (stems), with rows of at least one vector, no
 //! schedule and no `mr`/`nr` option, get the pointwise kernel
-//! ([`super::conv_pointwise`], pixels in the vector lanes; option `pointwise`); any other
-//! convolution with one group is
+//! ([`super::conv_pointwise`], pixels in the vector lanes; option `pointwise`); 3x3
+//! convolutions with unit stride and dilation, constant weights and channel counts the
+//! vector divides, with no schedule and no `mr`/`nr` option, get Winograd's F(2x2, 3x3)
+//! ([`super::conv_winograd`], option `winograd`); any other convolution with one group is
 //! vectorized over output channels:
 //!
 //! - a padded input is copied once into a buffer that holds the padding (`Xp[C][Hp][Wp]`),
@@ -52,6 +54,7 @@ use super::conv_depthwise::{
 use super::conv_epilogue;
 use super::conv_nest::{CO, ConvNest, OH, OW, match_conv};
 use super::conv_pointwise::{as_plane, default_pointwise_blocking, rewrite_pointwise};
+use super::conv_winograd;
 use super::loop_matmul_microkernel::{drop_schedule, set_bounds};
 use super::padded_in_place::{PaddedCopy, write_in_place};
 use super::strip_mine::set_mark;
@@ -102,6 +105,12 @@ const OPTIONS: &[PassOptionInfo] = &[
         help: "Compute 1x1 convolutions with unit column stride and no padding, and convolutions with a window over at most 4 input channels (stems), by the pointwise kernel (pixels in the vector lanes, no transposition) when their rows hold a full vector, they carry no schedule and neither mr nor nr is given",
     },
     PassOptionInfo {
+        name: "winograd",
+        kind: OptionKind::Bool,
+        default: "true",
+        help: "Compute 3x3 convolutions with unit stride and dilation, one group and constant weights by Winograd's F(2x2, 3x3) (16 multiplications per 2x2 outputs and channel pair instead of 36) when they carry no schedule and neither mr nor nr is given",
+    },
+    PassOptionInfo {
         name: "epilogues",
         kind: OptionKind::Bool,
         default: "true",
@@ -129,6 +138,7 @@ pub(crate) fn info() -> PassInfo {
                 threads: o.int("threads"),
                 pack_constants: o.bool("pack-constants"),
                 pointwise: o.bool("pointwise"),
+                winograd: o.bool("winograd"),
                 epilogues: o.bool("epilogues"),
                 in_place: o.bool("in-place"),
             })
@@ -144,6 +154,7 @@ struct ConvMicrokernel {
     threads: i64,
     pack_constants: bool,
     pointwise: bool,
+    winograd: bool,
     epilogues: bool,
     in_place: bool,
 }
@@ -262,10 +273,22 @@ impl Pass for ConvMicrokernel {
             }
             // Explicit `mr`/`nr` (the tuner's decisions) ask for the channel-vectorized
             // kernel's blocking.
+            let plain = self.mr == 0 && self.nr == 0 && loop_::schedule(ctx, parallel).is_none();
+            if self.winograd
+                && plain
+                && conv_winograd::rewrite(
+                    ctx,
+                    &conv,
+                    &host,
+                    blocking.width,
+                    blocking.threads,
+                    self.epilogues,
+                )
+            {
+                continue;
+            }
             if self.pointwise
-                && self.mr == 0
-                && self.nr == 0
-                && loop_::schedule(ctx, parallel).is_none()
+                && plain
                 && self.rewrite_pointwise(ctx, &conv, &host, blocking.threads)
             {
                 continue;
@@ -732,51 +755,20 @@ fn rewrite(
         }
     }
 
-    // Back to the result's layout: Y[0][co][oh][ow] = Ot[oh][ow][co], or the epilogue
-    // computed from Ot where its nest was.
     let epilogue = if epilogues {
         conv_epilogue::find(ctx, c)
     } else {
         None
     };
-    let at = match &epilogue {
-        Some(e) => At {
-            before: e.consumer,
-            loc: ctx.op(e.consumer).loc,
-        },
-        None => at,
-    };
-    // The kernel's own outer loops (channel blocks and rows): the `OW x NR` tile of `Ot`
-    // a step transposes stays in cache, and `loop-fuse` can run the transposition right
-    // after the kernel computes the tile, in the same iteration.
-    let (tile, outer) = outer_loops(ctx, at, &[mf, oh_n], &[b.nr, 1], b.threads);
-    let (mb, oh) = (outer[0], outer[1]);
-    let (_, channels, j, _) = tile.for_loop(ctx, constant(0), constant(b.nr), 1, &[]);
-    let (_, body, ow, _) = channels.for_loop(ctx, constant(0), constant(ow_n), 1, &[]);
-    let index_ty = ctx.value_type(mb);
-    let co = body.create(ctx, "arith.addi", vec![mb, j], vec![index_ty], vec![], 0);
-    let ivs = [ctx.op(co).results[0], oh, ow];
-    let v = body.load(
+    let at = write_result(
         ctx,
-        false,
+        c,
+        at,
         staged_out,
-        map(4, vec![d(0), d(1), d(2) + d(3)]),
-        &[oh, ow, mb, j],
-        f32_ty,
+        (mf, b.nr),
+        b.threads,
+        epilogue.as_ref(),
     );
-    match &epilogue {
-        Some(e) => conv_epilogue::emit(ctx, e, body, ivs, v),
-        None => {
-            body.store(
-                ctx,
-                false,
-                v,
-                c.output,
-                map(3, vec![AffineExpr::constant(0), d(0), d(1), d(2)]),
-                &ivs,
-            );
-        }
-    }
     for buffer in [
         Some(staged_out),
         constant_panels.is_none().then_some(panels),
@@ -812,4 +804,59 @@ fn rewrite(
     if let Some((source, _)) = constant_panels {
         release(ctx, &source);
     }
+}
+
+/// Writes the channels-last sums `Ot[oh][ow][co]` of the channels `[0, mf)` into the
+/// result, `Y[0][co][oh][ow] = Ot[oh][ow][co]`, or computes `epilogue` from them where its
+/// nest was; returns where the kernel's buffers are freed (after the copy).
+pub(super) fn write_result(
+    ctx: &mut Context,
+    c: &ConvNest,
+    at: At,
+    staged_out: Value,
+    (mf, nr): (i64, i64),
+    threads: bool,
+    epilogue: Option<&conv_epilogue::Epilogue>,
+) -> At {
+    let [_, oh_n, ow_n, ..] = c.extents;
+    let f32_ty = ctx.value_type(c.init);
+    let at = match epilogue {
+        Some(e) => At {
+            before: e.consumer,
+            loc: ctx.op(e.consumer).loc,
+        },
+        None => at,
+    };
+    // The kernel's own outer loops (channel blocks and rows): the `OW x NR` tile of `Ot`
+    // a step transposes stays in cache, and `loop-fuse` can run the transposition right
+    // after the kernel computes the tile, in the same iteration.
+    let (tile, outer) = outer_loops(ctx, at, &[mf, oh_n], &[nr, 1], threads);
+    let (mb, oh) = (outer[0], outer[1]);
+    let (_, channels, j, _) = tile.for_loop(ctx, constant(0), constant(nr), 1, &[]);
+    let (_, body, ow, _) = channels.for_loop(ctx, constant(0), constant(ow_n), 1, &[]);
+    let index_ty = ctx.value_type(mb);
+    let co = body.create(ctx, "arith.addi", vec![mb, j], vec![index_ty], vec![], 0);
+    let ivs = [ctx.op(co).results[0], oh, ow];
+    let v = body.load(
+        ctx,
+        false,
+        staged_out,
+        map(4, vec![d(0), d(1), d(2) + d(3)]),
+        &[oh, ow, mb, j],
+        f32_ty,
+    );
+    match epilogue {
+        Some(e) => conv_epilogue::emit(ctx, e, body, ivs, v),
+        None => {
+            body.store(
+                ctx,
+                false,
+                v,
+                c.output,
+                map(3, vec![AffineExpr::constant(0), d(0), d(1), d(2)]),
+                &ivs,
+            );
+        }
+    }
+    at
 }

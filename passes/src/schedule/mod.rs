@@ -11,6 +11,7 @@ mod conv_depthwise;
 mod conv_epilogue;
 mod conv_nest;
 mod conv_pointwise;
+mod conv_winograd;
 pub mod heuristic;
 pub(crate) mod loop_apply_schedule;
 pub(crate) mod loop_conv_microkernel;

@@ -10,6 +10,16 @@ use tb_ir::pass::{Instrumentation, PassManager, PassRegistry, Pipeline};
 /// random argument sets that every function computes what it computed before; every
 /// function must run.
 pub fn check_pipeline_with_seeds(src: &str, pipeline: &str, seeds: u64) -> CheckReport {
+    check_pipeline_within(src, pipeline, seeds, Tolerance::default())
+}
+
+/// [`check_pipeline_with_seeds`] with results compared within `tolerance`.
+pub fn check_pipeline_within(
+    src: &str,
+    pipeline: &str,
+    seeds: u64,
+    tolerance: Tolerance,
+) -> CheckReport {
     let report = check_transform(
         src,
         |ctx, module| {
@@ -22,7 +32,7 @@ pub fn check_pipeline_with_seeds(src: &str, pipeline: &str, seeds: u64) -> Check
             };
             pm.run(ctx, module, &instr)
         },
-        Tolerance::default(),
+        tolerance,
         seeds,
     )
     .unwrap_or_else(|e| panic!("{pipeline} changed the program's meaning:\n{e}"));
@@ -37,4 +47,36 @@ pub fn check_pipeline_with_seeds(src: &str, pipeline: &str, seeds: u64) -> Check
 /// [`check_pipeline_with_seeds`] on 4 seeds.
 pub fn check_pipeline(src: &str, pipeline: &str) -> CheckReport {
     check_pipeline_with_seeds(src, pipeline, 4)
+}
+
+/// `n` reproducible values in [-1, 1) that no two positions share by accident.
+pub fn values(n: i64, seed: u64) -> Vec<f32> {
+    let mut state = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    (0..n)
+        .map(|_| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((state >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0
+        })
+        .collect()
+}
+
+/// A `dense<...>` literal of `values` (row-major) as a `shape` tensor.
+pub fn dense(values: &[f32], shape: &[i64]) -> String {
+    fn nested(values: &[f32], shape: &[i64]) -> String {
+        match shape {
+            [] => format!("{:e}", values[0]),
+            [first, rest @ ..] => {
+                let stride: i64 = rest.iter().product();
+                let items: Vec<String> = (0..*first)
+                    .map(|i| nested(&values[(i * stride) as usize..], rest))
+                    .collect();
+                format!("[{}]", items.join(", "))
+            }
+        }
+    }
+    format!("dense<{}>", nested(values, shape))
 }

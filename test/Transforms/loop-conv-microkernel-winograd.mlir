@@ -1,0 +1,69 @@
+// RUN: tb-opt %s --pass-pipeline='builtin.module(convert-graph-to-te, te-fuse, convert-te-to-loop, canonicalize, func.func(loop-conv-microkernel{vector=4 threads=0}))' | FileCheck %s
+// RUN: tb-opt %s --pass-pipeline='builtin.module(convert-graph-to-te, te-fuse, convert-te-to-loop, canonicalize, func.func(loop-conv-microkernel{vector=4 threads=0 winograd=false}))' | FileCheck %s --check-prefix=DIRECT
+
+// A 3x3 unit-stride convolution with constant weights runs as Winograd's F(2x2, 3x3):
+// the weights are transformed at compile time (U = G g G^T) into the product's panels
+// U[16][M / NR][C][NR]; the padded input is copied channels-last (Xp[8][8][C]: 3x3 tiles
+// of 2x2 outputs read 8x8 padded inputs), each tile's 4x4 window is transformed into
+// V[16][T][C] a vector of channels at a time (16 loads, 16 stores; B^T only adds and
+// subtracts); the 16 products M[p] = V[p] U[p] carry MR x NR accumulators through the
+// channel loop (9 tiles: a block of 8 and one overlapping it); each tile's 16 products
+// are transformed (A^T M A) into its 2x2 outputs, channels-last (Ot[6][6][M]), and the
+// bias and relu are computed where the result is written.
+// With all weights 1, U's first position is 1 (G's first row picks g[0][0]) and its
+// second 1.5 (the sum of G's second row, 1/2 + 1/2 + 1/2).
+// CHECK:         memref.global "private" constant @__constant_32x16x3x3xf32_packed : memref<16x8x16x4xf32>
+// CHECK-LABEL: func.func @winograd
+// CHECK:         %[[U:.*]] = memref.get_global @__constant_32x16x3x3xf32_packed : memref<16x8x16x4xf32>
+// CHECK:         %[[XP:.*]] = loop.alloc() : memref<8x8x16xf32>
+// CHECK:         loop.store %{{.*}}, %[[XP]][(d0, d1, d2) -> (d1, d2, d0)]
+// CHECK:         %[[V:.*]] = loop.alloc() : memref<16x9x16xf32>
+// CHECK:         loop.for %{{.*}} = 0 to 3 {
+// CHECK-NEXT:      loop.for %{{.*}} = 0 to 3 {
+// CHECK-NEXT:        loop.for %{{.*}} = 0 to 16 step 4 {
+// CHECK-NEXT:          loop.vector_load %[[XP]][(d0, d1, d2) -> (d0 * 2, d1 * 2, d2)]
+// CHECK-COUNT-15:      loop.vector_load %[[XP]]
+// CHECK:               arith.subf
+// CHECK:               loop.vector_store %{{.*}}, %[[V]][(d0, d1, d2) -> (0, d0 * 3 + d1, d2)]
+// CHECK-COUNT-15:      loop.vector_store %{{.*}}, %[[V]]
+// CHECK:         %[[M:.*]] = loop.alloc() : memref<16x9x32xf32>
+// CHECK:         loop.for %{{.*}} = 0 to 16 {
+// CHECK-NEXT:      loop.for %{{.*}} = 0 to 32 step 4 {
+// CHECK-NEXT:        loop.for %{{.*}} = 0 to 8 step 8 {
+// CHECK:               loop.for %{{.*}} = 0 to 16 iter_args(
+// CHECK-NEXT:            loop.vector_load %[[U]][(d0, d1, d2) -> (d0, d1 floordiv 4, d2, 0)]
+// CHECK-NEXT:            loop.load %[[V]]
+// CHECK-NEXT:            loop.broadcast
+// CHECK-NEXT:            loop.fma
+// CHECK-COUNT-8:       loop.vector_store %{{.*}}, %[[M]]
+// CHECK:             loop.for %{{.*}} = 1 to 2 step 8 {
+// CHECK:         %[[OT:.*]] = loop.alloc() : memref<6x6x32xf32>
+// CHECK:         loop.for %{{.*}} = 0 to 3 {
+// CHECK-NEXT:      loop.for %{{.*}} = 0 to 3 {
+// CHECK-NEXT:        loop.for %{{.*}} = 0 to 32 step 4 {
+// CHECK-COUNT-16:      loop.vector_load %[[M]]
+// CHECK:               loop.vector_store %{{.*}}, %[[OT]][(d0, d1, d2) -> (d0 * 2, d1 * 2, d2)]
+// CHECK:               loop.vector_store %{{.*}}, %[[OT]][(d0, d1, d2) -> (d0 * 2, d1 * 2 + 1, d2)]
+// CHECK:               loop.vector_store %{{.*}}, %[[OT]][(d0, d1, d2) -> (d0 * 2 + 1, d1 * 2, d2)]
+// CHECK:               loop.vector_store %{{.*}}, %[[OT]][(d0, d1, d2) -> (d0 * 2 + 1, d1 * 2 + 1, d2)]
+// CHECK:         %[[Y:.*]] = loop.alloc() : memref<1x32x6x6xf32>
+// CHECK:         loop.load %[[OT]]
+// CHECK:         arith.select
+// CHECK-NEXT:    loop.store %{{.*}}, %[[Y]]
+// CHECK-DAG:     loop.dealloc %[[XP]]
+// CHECK-DAG:     loop.dealloc %[[V]]
+// CHECK-DAG:     loop.dealloc %[[M]]
+// CHECK-DAG:     loop.dealloc %[[OT]]
+// CHECK:         __constant_32x16x3x3xf32_packed: "0x04000000{{(0000803F)+}}0000C03F
+// Without the option, the direct kernel: no transform.
+// DIRECT-LABEL: func.func @winograd
+// DIRECT-NOT:   arith.subf
+// DIRECT:       loop.fma
+// DIRECT-NOT:   arith.subf
+func.func @winograd(%x: tensor<1x16x6x6xf32>) -> tensor<1x32x6x6xf32> {
+  %w = graph.constant dense<1.000000e+00> : tensor<32x16x3x3xf32>
+  %b = graph.constant dense<5.000000e-01> : tensor<32xf32>
+  %y = graph.conv %x, %w, %b {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x16x6x6xf32>, tensor<32x16x3x3xf32>, tensor<32xf32>) -> tensor<1x32x6x6xf32>
+  %r = graph.relu %y : tensor<1x32x6x6xf32>
+  return %r : tensor<1x32x6x6xf32>
+}
