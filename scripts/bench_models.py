@@ -46,7 +46,7 @@ BENCH_LINE = re.compile(
     re.MULTILINE,
 )
 MEMORY_LINE = re.compile(
-    r"^peak memory: (?P<peak>[\d.]+) MiB \(weights (?P<weights>[\d.]+) MiB, .*\)$",
+    r"^peak memory: (?P<peak>[\d.]+) MiB \(weights .*\)$",
     re.MULTILINE,
 )
 # The compile line of `tb-run --timing` (on stderr): wall clock and the process's CPU time.
@@ -133,7 +133,8 @@ def call_tb_run(args, model_dir, extra):
     command = [str(args.tb_run), str(model_dir / "model.onnx")]
     for path in input_files(model_dir):
         command += ["--input", str(path)]
-    command += ["--threads", str(args.threads)] + extra
+    # `args.extra`: options every call adds (bench/tune_e2e.py's `--db`).
+    command += ["--threads", str(args.threads)] + getattr(args, "extra", []) + extra
     try:
         done = subprocess.run(command, capture_output=True, text=True, timeout=args.timeout)
     except subprocess.TimeoutExpired:
@@ -150,7 +151,7 @@ def bench_tb(args, model_dir, result):
         return
     bench, memory = BENCH_LINE.search(stdout), MEMORY_LINE.search(stdout)
     if not bench or not memory:
-        missing = "a 'bench:' line" if not bench else "a 'peak memory:' line"
+        missing = "'bench:' line" if not bench else "'peak memory:' line"
         result.tb_error = f"tb-run succeeded but printed no {missing}"
         return
     result.tb = Timing(float(bench["median"]), float(bench["min"]), float(bench["max"]))
