@@ -15,9 +15,11 @@ use tb_ir::value::ValueDef;
 use tb_ir::{Context, OpId, TypeKind, Value};
 
 /// The part of the CPU pipeline ([`tb_passes::pipelines::CPU`]) before scheduling: what
-/// turns a model into the loop nests the tuner schedules.
-pub const FRONT_PIPELINE: &str =
-    "builtin.module(canonicalize, convert-graph-to-te, convert-te-to-loop, canonicalize)";
+/// turns a model into the loop nests the tuner schedules, after equality saturation and
+/// fusion, so a task is a kernel as the compiled model runs it (`tb-run --db` lowers with
+/// it and then runs the whole CPU pipeline, whose graph and te passes then find nothing
+/// left to do).
+pub const FRONT_PIPELINE: &str = "builtin.module(graph-eqsat, canonicalize, convert-graph-to-te, te-fuse, convert-te-to-loop, canonicalize)";
 
 /// The name of the function a task module holds.
 pub const TASK_FUNCTION: &str = "task";

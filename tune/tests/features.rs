@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{KINDS, model_tasks};
+use common::{KINDS, model_tasks_lowered_by};
 use tb_passes::schedule::{Knob, KnobSpace};
 use tb_tune::features::SUMMED_FEATURES;
 use tb_tune::search::candidate_features;
@@ -17,9 +17,14 @@ const STRIDED: usize = SUMMED_FEATURES + 3;
 const CLEAN_VECTOR: usize = SUMMED_FEATURES + 6;
 const GATHER_VECTOR: usize = SUMMED_FEATURES + 7;
 
+/// The test model lowered without fusion: its first elementwise nest of two dimensions is
+/// then layer normalization's `y - mean`, one row-major operand and one per-row buffer.
+const UNFUSED: &str =
+    "builtin.module(canonicalize, convert-graph-to-te, convert-te-to-loop, canonicalize)";
+
 /// The elementwise nest of two dimensions among the test model's tasks, with its space.
 fn elementwise() -> (TunableTask, KnobSpace) {
-    let tasks = model_tasks(KINDS);
+    let tasks = model_tasks_lowered_by(KINDS, UNFUSED);
     let summaries: Vec<String> = tasks.iter().map(|t| t.summary.clone()).collect();
     tasks
         .into_iter()

@@ -19,7 +19,10 @@ fn identical_kernels_are_one_task_weighted_by_count() {
     assert_eq!(matmuls[1].summary, "matmul 1x32x8x24");
     assert_eq!(matmuls[1].task.weight, 1);
     let total: usize = tasks.iter().map(|t| t.task.weight).sum();
-    assert_eq!(total, 5, "five nests: three matmuls, add, relu");
+    assert_eq!(
+        total, 4,
+        "four nests: three matmuls, the add and relu fused into one"
+    );
 }
 
 #[test]
@@ -70,4 +73,23 @@ fn elementwise_nests_get_a_space_or_say_why_not() {
             }
         }
     }
+}
+
+#[test]
+fn tasks_come_from_the_cpu_pipelines_own_front_half() {
+    // `tb-run --db` lowers with the front half, then runs the whole CPU pipeline: a pass
+    // the front half skipped (equality saturation, te fusion) would find nothing left to
+    // do, and the tuned model would run unfused kernels.
+    let passes = |pipeline: &str| -> Vec<String> {
+        pipeline
+            .trim_start_matches("builtin.module(")
+            .trim_end_matches(')')
+            .split(", ")
+            .map(str::to_owned)
+            .collect()
+    };
+    let front = passes(tb_tune::FRONT_PIPELINE);
+    let cpu = passes(tb_passes::pipelines::CPU);
+    assert_eq!(front[..], cpu[..front.len()], "{front:?} against {cpu:?}");
+    assert_eq!(cpu[front.len()], "loop-matmul-microkernel", "{cpu:?}");
 }

@@ -55,8 +55,13 @@ pub const KINDS: &str = r#"
 "#;
 
 pub fn model_tasks(text: &str) -> Vec<TunableTask> {
+    model_tasks_lowered_by(text, FRONT_PIPELINE)
+}
+
+/// The tasks of `text` lowered by `pipeline` instead of the tuner's front half.
+pub fn model_tasks_lowered_by(text: &str, pipeline: &str) -> Vec<TunableTask> {
     let (mut ctx, module) = parse_module(text).expect("the model parses");
-    run_pipeline(&mut ctx, module, FRONT_PIPELINE).expect("the model lowers");
+    run_pipeline(&mut ctx, module, pipeline).expect("the model lowers");
     tasks(&mut ctx, module)
         .into_iter()
         .map(|task| {
