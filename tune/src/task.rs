@@ -3,16 +3,23 @@
 //! kernel. A kernel is extracted as a standalone module (`func.func @task` on buffer
 //! arguments, returning the buffers it writes) that can be compiled and run alone, and is
 //! keyed by a structural hash of that module's text: ops, types, shapes and attributes,
-//! never SSA names, locations or weight values (weights are arguments of the task).
+//! never SSA names, locations or weight values. A buffer the kernel reads from a constant
+//! global (its weights) stays a constant global in the task, with every element 1: the
+//! passes that need constant operands (weights packed at compile time, Winograd's
+//! transformed weights) then schedule the task as they schedule the model, and two
+//! kernels that differ only in their weights are one task.
 
 use std::collections::HashMap;
 
 use tb_dialects::loop_;
+use tb_ir::attributes::{DenseData, DenseElement};
+use tb_ir::float::bits_from_f64;
 use tb_ir::operation::OperationState;
 use tb_ir::pass::{Instrumentation, PassManager, PassRegistry, Pipeline};
 use tb_ir::printer::{PrintOptions, print_operation};
+use tb_ir::symbol_table::lookup_symbol;
 use tb_ir::value::ValueDef;
-use tb_ir::{Context, OpId, TypeKind, Value};
+use tb_ir::{Attr, AttrKind, Context, OpId, TypeKind, Value};
 
 /// The part of the CPU pipeline ([`tb_passes::pipelines::CPU`]) before scheduling: what
 /// turns a model into the loop nests the tuner schedules, after equality saturation and
@@ -183,6 +190,7 @@ pub fn extract(ctx: &mut Context, nest: OpId) -> Option<(String, String)> {
     }
     let mut constants = Vec::new();
     let mut arguments = Vec::new();
+    let mut weights = Vec::new();
     let mut results = Vec::new();
     for &v in &outside {
         if is_memref(ctx, v) {
@@ -191,6 +199,8 @@ pub fn extract(ctx: &mut Context, nest: OpId) -> Option<(String, String)> {
                     return None;
                 }
                 results.push(v);
+            } else if let Some(splat) = constant_of_ones(ctx, v) {
+                weights.push((v, splat));
             } else {
                 arguments.push(v);
             }
@@ -236,6 +246,28 @@ pub fn extract(ctx: &mut Context, nest: OpId) -> Option<(String, String)> {
         let copy = ctx.clone_op(c, &mut mapping);
         ctx.append_op(body, copy);
     }
+    for (i, &(v, initial)) in weights.iter().enumerate() {
+        let ty = ctx.value_type(v);
+        let name = format!("__task_constant_{i}");
+        let properties = vec![
+            ("sym_name".to_string(), ctx.string_attr(&name)),
+            ("sym_visibility".to_string(), ctx.string_attr("private")),
+            ("type".to_string(), ctx.intern_attr(AttrKind::Type(ty))),
+            ("initial_value".to_string(), initial),
+            ("constant".to_string(), ctx.unit_attr()),
+        ];
+        let properties = ctx.dictionary_attr(properties);
+        let global = create(ctx, "memref.global", vec![], vec![], 0, Some(properties));
+        ctx.append_op(module_block, global);
+        let symbol = ctx.intern_attr(AttrKind::SymbolRef {
+            root: name,
+            nested: vec![],
+        });
+        let symbol = ctx.dictionary_attr(vec![("name".to_string(), symbol)]);
+        let get = create(ctx, "memref.get_global", vec![], vec![ty], 0, Some(symbol));
+        ctx.append_op(body, get);
+        mapping.insert(v, ctx.op(get).results[0]);
+    }
     let result_types: Vec<_> = results.iter().map(|&v| ctx.value_type(v)).collect();
     let mut returned = Vec::new();
     for (&v, &ty) in results.iter().zip(&result_types) {
@@ -276,6 +308,56 @@ pub fn extract(ctx: &mut Context, nest: OpId) -> Option<(String, String)> {
     }
     let key = structural_hash(&text);
     Some((text, key))
+}
+
+/// The initial value of a task's stand-in for `v` when `v` is read from a constant global
+/// (`memref.get_global` of a `constant` `memref.global`) of a static shape and a float or
+/// integer element type: every element 1.
+fn constant_of_ones(ctx: &mut Context, v: Value) -> Option<Attr> {
+    let ValueDef::Result { op: get, .. } = ctx.value(v).def else {
+        return None;
+    };
+    if ctx.op_name(get) != "memref.get_global" {
+        return None;
+    }
+    let name = ctx.op_inherent_or_attr(get, "name")?;
+    let AttrKind::SymbolRef { root, .. } = ctx.attr_kind(name).clone() else {
+        return None;
+    };
+    let global = lookup_symbol(ctx, get, &root)?;
+    if ctx.op_name(global) != "memref.global" {
+        return None;
+    }
+    ctx.op_inherent_or_attr(global, "constant")?;
+    let TypeKind::MemRef {
+        shape,
+        element,
+        layout: None,
+        ..
+    } = ctx.type_kind(ctx.value_type(v)).clone()
+    else {
+        return None;
+    };
+    if shape.iter().any(|&d| d < 0) {
+        return None;
+    }
+    let one = match ctx.type_kind(element).clone() {
+        TypeKind::Float(kind) => DenseElement::Float(bits_from_f64(kind, 1.0)?),
+        TypeKind::Integer { .. } => DenseElement::Int(1),
+        _ => return None,
+    };
+    let ty = ctx.intern_type(TypeKind::RankedTensor {
+        shape,
+        element,
+        encoding: None,
+    });
+    Some(ctx.intern_attr(AttrKind::DenseElements {
+        ty,
+        data: DenseData {
+            splat: true,
+            elements: vec![one],
+        },
+    }))
 }
 
 /// Parses a task module (or any module text) into a fresh context.

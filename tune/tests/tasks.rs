@@ -93,3 +93,33 @@ fn tasks_come_from_the_cpu_pipelines_own_front_half() {
     assert_eq!(front[..], cpu[..front.len()], "{front:?} against {cpu:?}");
     assert_eq!(cpu[front.len()], "loop-matmul-microkernel", "{cpu:?}");
 }
+
+#[test]
+fn weights_stay_constant_in_a_task_and_do_not_split_it() {
+    // Two matmuls of one shape with different constant weights: one task, whose weights
+    // are a constant global of ones (so compile-time packing and the other passes that
+    // need constant operands apply as in the model), not an argument.
+    let model = "func.func @weights(%a: tensor<8x16xf32>) -> tensor<8x16xf32> {\n\
+                 %w1 = graph.constant dense<2.0> : tensor<16x16xf32>\n\
+                 %w2 = graph.constant dense<3.0> : tensor<16x16xf32>\n\
+                 %0 = graph.matmul %a, %w1 : (tensor<8x16xf32>, tensor<16x16xf32>) -> tensor<8x16xf32>\n\
+                 %1 = graph.matmul %0, %w2 : (tensor<8x16xf32>, tensor<16x16xf32>) -> tensor<8x16xf32>\n\
+                 return %1 : tensor<8x16xf32>\n}\n";
+    let tasks = model_tasks(model);
+    let matmuls: Vec<_> = tasks
+        .iter()
+        .filter(|t| t.summary.starts_with("matmul"))
+        .collect();
+    assert_eq!(matmuls.len(), 1, "{tasks:#?}");
+    assert_eq!(matmuls[0].task.weight, 2);
+    let ir = &matmuls[0].task.ir;
+    assert!(
+        ir.contains("\"memref.global\"() <{constant, initial_value = dense<1.000000e+00> : tensor<16x16xf32>"),
+        "{ir}"
+    );
+    assert!(ir.contains("\"memref.get_global\""), "{ir}");
+    assert!(
+        ir.contains("function_type = (memref<8x16xf32>) -> memref<8x16xf32>"),
+        "the weights are not an argument: {ir}"
+    );
+}
