@@ -27,7 +27,7 @@
 //! and subtract).
 
 use tb_ir::affine::AffineExpr;
-use tb_ir::{AttrKind, Context, OpId, Type, TypeKind, Value};
+use tb_ir::{AttrKind, Context, Type, TypeKind, Value};
 
 use super::Target;
 use super::build::{At, set_yield};
@@ -36,7 +36,8 @@ use super::conv_depthwise::fill_padded;
 use super::conv_epilogue;
 use super::conv_nest::{CO, ConvNest, OH, OW};
 use super::loop_conv_microkernel::{
-    ConvBlocking, alloc, constant, d, default_conv_blocking, map, outer_loops, write_result,
+    ConvBlocking, alloc, constant, d, default_conv_blocking, map, outer_loops, overlapping_blocks,
+    store_accumulators, write_result,
 };
 use super::strip_mine::set_mark;
 
@@ -289,15 +290,27 @@ fn stage_channels_last(
     staged
 }
 
-/// Marks `op` `unroll = 1`: a transform's body is already 16 loads, 16 stores and 32
-/// adds, and LLVM unrolling its short channel loop only costs compile time.
-fn keep_rolled(ctx: &mut Context, op: OpId) {
+/// The loops of a transform: tile rows (on threads when `b.threads`), tile columns, and
+/// `channels` a vector of `b.width` at a time; returns the body and `(ty, tx, channel)`.
+/// The channel loop is marked `unroll = 1`: a transform's body is already 16 loads, 16
+/// stores and 32 adds, and LLVM unrolling that short loop only costs compile time.
+fn tile_loops(
+    ctx: &mut Context,
+    at: At,
+    (th, tw, channels): (i64, i64, i64),
+    b: ConvBlocking,
+) -> (At, [Value; 3]) {
+    let (rows, ty) = outer_loops(ctx, at, &[th], &[1], b.threads);
+    let (_, columns, tx, _) = rows.for_loop(ctx, constant(0), constant(tw), 1, &[]);
+    let (channel_loop, body, channel, _) =
+        columns.for_loop(ctx, constant(0), constant(channels), b.width, &[]);
     let i64_ty = ctx.i64();
     let once = ctx.intern_attr(AttrKind::Integer {
         ty: i64_ty,
         value: 1,
     });
-    set_mark(ctx, op, "unroll", once);
+    set_mark(ctx, channel_loop, "unroll", once);
+    (body, [ty[0], tx, channel])
 }
 
 /// Phase 1: `V[p][t][c] = (Bᵀ d B)[p]` of tile `t`'s window `d`, a vector of channels at a
@@ -310,12 +323,7 @@ fn transform_input(
     vec_ty: Type,
     b: ConvBlocking,
 ) {
-    let (rows, ty) = outer_loops(ctx, at, &[th], &[1], b.threads);
-    let (_, columns, tx, _) = rows.for_loop(ctx, constant(0), constant(tw), 1, &[]);
-    let (channel_loop, body, cv, _) =
-        columns.for_loop(ctx, constant(0), constant(ch), b.width, &[]);
-    keep_rolled(ctx, channel_loop);
-    let operands = [ty[0], tx, cv];
+    let (body, operands) = tile_loops(ctx, at, (th, tw, ch), b);
     let mut window = Vec::new();
     for i in 0..4 {
         for j in 0..4 {
@@ -336,7 +344,7 @@ fn transform_input(
 /// Phase 2: `M[p] = V[p] U[p]` for the 16 positions, positions and `NR`-channel blocks
 /// on threads, `MR` tiles by `NR` channels of accumulators carried through the channel
 /// loop. The tiles left over by `MR` are recomputed by one block overlapping the one
-/// before it (fewer tiles than `MR`: one block of all of them).
+/// before it ([`overlapping_blocks`]).
 fn multiply(
     ctx: &mut Context,
     c: &ConvNest,
@@ -351,15 +359,7 @@ fn multiply(
     let columns = b.nr / b.width;
     let (blocks, outer) = outer_loops(ctx, at, &[POSITIONS, m], &[1, b.nr], b.threads);
     let (p, mb) = (outer[0], outer[1]);
-    let full = t_n - t_n % b.mr;
-    let groups: Vec<(i64, i64, i64)> = if full == 0 {
-        vec![(0, 1, t_n)]
-    } else if full < t_n {
-        vec![(0, full, b.mr), (t_n - b.mr, t_n - b.mr + 1, b.mr)]
-    } else {
-        vec![(0, full, b.mr)]
-    };
-    for (lo, hi, mr) in groups {
+    for (lo, hi, mr) in overlapping_blocks(t_n, b.mr) {
         let (_, tiles, t0, _) = blocks.for_loop(ctx, constant(lo), constant(hi), mr, &[]);
         let zero = tiles.broadcast(ctx, c.init, vec_ty);
         let accumulators = vec![zero; (mr * columns) as usize];
@@ -392,19 +392,7 @@ fn multiply(
         set_yield(ctx, body, &next);
         let sums = ctx.op(c_loop).results.to_vec();
         // M[p][t0 + r][mb + j * W]
-        for r in 0..mr {
-            for j in 0..columns {
-                let omap = map(3, vec![d(0), d(1) + r, d(2) + j * b.width]);
-                tiles.store(
-                    ctx,
-                    true,
-                    sums[(r * columns + j) as usize],
-                    products,
-                    omap,
-                    &[p, t0, mb],
-                );
-            }
-        }
+        store_accumulators(ctx, tiles, &sums, products, [p, t0, mb], (mr, b.width));
     }
 }
 
@@ -418,11 +406,7 @@ fn transform_output(
     vec_ty: Type,
     b: ConvBlocking,
 ) {
-    let (rows, ty) = outer_loops(ctx, at, &[th], &[1], b.threads);
-    let (_, columns, tx, _) = rows.for_loop(ctx, constant(0), constant(tw), 1, &[]);
-    let (channel_loop, body, kv, _) = columns.for_loop(ctx, constant(0), constant(m), b.width, &[]);
-    keep_rolled(ctx, channel_loop);
-    let operands = [ty[0], tx, kv];
+    let (body, operands) = tile_loops(ctx, at, (th, tw, m), b);
     let tile: Vec<Value> = (0..POSITIONS)
         .map(|p| {
             let from = map(3, vec![AffineExpr::constant(p), d(0) * tw + d(1), d(2)]);

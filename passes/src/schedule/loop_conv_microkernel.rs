@@ -669,18 +669,7 @@ fn rewrite(
     // Channel blocks and rows (on threads), then pixel blocks.
     let (rows, outer) = outer_loops(ctx, at, &[mf, oh_n], &[b.nr, 1], b.threads);
     let (mb, oh) = (outer[0], outer[1]);
-    let owf = ow_n - ow_n % b.mr;
-    // Pixels left over by MR: one block recomputed overlapping the one before it (it
-    // stores the same sums again), so the kernel's code exists once; a row narrower than
-    // MR is one block of its width.
-    let groups: Vec<(i64, i64, i64)> = if owf == 0 {
-        vec![(0, ow_n, ow_n)]
-    } else if owf < ow_n {
-        vec![(0, owf, b.mr), (ow_n - b.mr, ow_n - b.mr + 1, b.mr)]
-    } else {
-        vec![(0, owf, b.mr)]
-    };
-    for (lo, hi, mr) in groups {
+    for (lo, hi, mr) in overlapping_blocks(ow_n, b.mr) {
         let (_, pixels, ow0, _) = rows.for_loop(ctx, constant(lo), constant(hi), mr, &[]);
         let splat = pixels.broadcast(ctx, c.init, vec_ty);
         let accumulators = vec![splat; (mr * columns) as usize];
@@ -740,19 +729,7 @@ fn rewrite(
         set_yield(ctx, c_body, &kh_results);
         let sums = ctx.op(c_loop).results.to_vec();
         // Ot[oh][ow0 + r][mb + j * W]
-        for r in 0..mr {
-            for j in 0..columns {
-                let omap = map(3, vec![d(0), d(1) + r, d(2) + j * b.width]);
-                pixels.store(
-                    ctx,
-                    true,
-                    sums[(r * columns + j) as usize],
-                    staged_out,
-                    omap,
-                    &[oh, ow0, mb],
-                );
-            }
-        }
+        store_accumulators(ctx, pixels, &sums, staged_out, [oh, ow0, mb], (mr, b.width));
     }
 
     let epilogue = if epilogues {
@@ -803,6 +780,47 @@ fn rewrite(
     }
     if let Some((source, _)) = constant_panels {
         release(ctx, &source);
+    }
+}
+
+/// The blocks of `mr` that cover `[0, n)`, as `(lower, upper, step)` loops: the
+/// iterations left over by `mr` are one block recomputed overlapping the one before it (it
+/// stores the same sums again), so the kernel's code exists once; fewer than `mr` are one
+/// block of all of them.
+pub(super) fn overlapping_blocks(n: i64, mr: i64) -> Vec<(i64, i64, i64)> {
+    let full = n - n % mr;
+    if full == 0 {
+        vec![(0, n, n)]
+    } else if full < n {
+        vec![(0, full, mr), (n - mr, n - mr + 1, mr)]
+    } else {
+        vec![(0, full, mr)]
+    }
+}
+
+/// Stores a register block's accumulators `sums` (`mr` rows of vectors of `width` lanes,
+/// row by row) at `at` into `buffer[a][b + r][c + j * width]` for the operands `(a, b, c)`.
+pub(super) fn store_accumulators(
+    ctx: &mut Context,
+    at: At,
+    sums: &[Value],
+    buffer: Value,
+    operands: [Value; 3],
+    (mr, width): (i64, i64),
+) {
+    let columns = sums.len() as i64 / mr;
+    for r in 0..mr {
+        for j in 0..columns {
+            let to = map(3, vec![d(0), d(1) + r, d(2) + j * width]);
+            at.store(
+                ctx,
+                true,
+                sums[(r * columns + j) as usize],
+                buffer,
+                to,
+                &operands,
+            );
+        }
     }
 }
 
