@@ -1,5 +1,5 @@
-// RUN: tb-opt %s --pass-pipeline='builtin.module(convert-graph-to-te, te-fuse, convert-te-to-loop, canonicalize, func.func(loop-conv-microkernel{vector=4 threads=0}))' | FileCheck %s
-// RUN: tb-opt %s --pass-pipeline='builtin.module(convert-graph-to-te, te-fuse, convert-te-to-loop, canonicalize, func.func(loop-conv-microkernel{vector=4 threads=0 winograd=false}))' | FileCheck %s --check-prefix=DIRECT
+// RUN: tb-opt %s --pass-pipeline='builtin.module(convert-graph-to-te, te-fuse, convert-te-to-loop, canonicalize, loop-conv-microkernel{vector=4 threads=0})' | FileCheck %s
+// RUN: tb-opt %s --pass-pipeline='builtin.module(convert-graph-to-te, te-fuse, convert-te-to-loop, canonicalize, loop-conv-microkernel{vector=4 threads=0 winograd=false})' | FileCheck %s --check-prefix=DIRECT
 
 // A 3x3 unit-stride convolution with constant weights runs as Winograd's F(2x2, 3x3):
 // the weights are transformed at compile time (U = G g G^T) into the product's panels
@@ -56,6 +56,13 @@
 // CHECK-DAG:     loop.dealloc %[[V]]
 // CHECK-DAG:     loop.dealloc %[[M]]
 // CHECK-DAG:     loop.dealloc %[[OT]]
+// A large image keeps the direct kernel: V[16][T][C] and M[16][T][M] would take
+// 16 * 128 * 129 tiles * (64 + 64) channels * 4 bytes = 129 MiB, past the 128 MiB
+// (`MAX_SCRATCH_BYTES`).
+// CHECK-LABEL: func.func @large
+// CHECK-NOT:     arith.subf
+// CHECK:         loop.fma
+// CHECK-NOT:     arith.subf
 // CHECK:         __constant_32x16x3x3xf32_packed: "0x04000000{{(0000803F)+}}0000C03F
 // Without the option, the direct kernel: no transform.
 // DIRECT-LABEL: func.func @winograd
@@ -68,4 +75,10 @@ func.func @winograd(%x: tensor<1x16x6x6xf32>) -> tensor<1x32x6x6xf32> {
   %y = graph.conv %x, %w, %b {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x16x6x6xf32>, tensor<32x16x3x3xf32>, tensor<32xf32>) -> tensor<1x32x6x6xf32>
   %r = graph.relu %y : tensor<1x32x6x6xf32>
   return %r : tensor<1x32x6x6xf32>
+}
+
+func.func @large(%x: tensor<1x64x256x256xf32>) -> tensor<1x64x256x258xf32> {
+  %w = graph.constant dense<1.000000e+00> : tensor<64x64x3x3xf32>
+  %y = graph.conv %x, %w {pads = array<i64: 1, 2, 1, 2>} : (tensor<1x64x256x256xf32>, tensor<64x64x3x3xf32>) -> tensor<1x64x256x258xf32>
+  return %y : tensor<1x64x256x258xf32>
 }

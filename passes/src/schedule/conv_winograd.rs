@@ -63,6 +63,11 @@ const MIN_CHANNELS: i64 = 16;
 /// transform (256 to 16 channels at 28x28 ran 1.15x the direct kernel's time).
 const MIN_OUTPUT_CHANNELS: i64 = 32;
 
+/// The most bytes the products' operands and results (`V[16][T][C]` and `M[16][T][M]`,
+/// four times the input and the output each) may take: beyond it a large image keeps the
+/// direct kernel, whose buffers do not grow with the transforms.
+const MAX_SCRATCH_BYTES: i64 = 128 << 20;
+
 /// The tile grid of `c`: `(TH, TW)`, tiles of 2x2 outputs.
 fn tiles(c: &ConvNest) -> (i64, i64) {
     ((c.extents[OH] + 1) / 2, (c.extents[OW] + 1) / 2)
@@ -85,6 +90,13 @@ pub(super) fn fits(c: &ConvNest, lanes: i64) -> bool {
         && m % lanes == 0
         && oh >= MIN_OUTPUT_SIDE
         && ow >= MIN_OUTPUT_SIDE
+        && {
+            let (th, tw) = tiles(c);
+            POSITIONS
+                .checked_mul(th * tw)
+                .and_then(|n| n.checked_mul((ch + m) * 4))
+                .is_some_and(|bytes| bytes <= MAX_SCRATCH_BYTES)
+        }
 }
 
 /// The product's blocking: `NR` output channels (dividing `M`) of `width` lanes, `MR`
