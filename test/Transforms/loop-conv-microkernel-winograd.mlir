@@ -7,7 +7,8 @@
 // of 2x2 outputs read 8x8 padded inputs), each tile's 4x4 window is transformed into
 // V[16][T][C] a vector of channels at a time (16 loads, 16 stores; B^T only adds and
 // subtracts); the 16 products M[p] = V[p] U[p] carry MR x NR accumulators through the
-// channel loop (9 tiles: a block of 8 and one overlapping it); each tile's 16 products
+// channel loop (9 tiles: a block of 8 and one overlapping it), the last block also
+// prefetching the next channel block's panel of U; each tile's 16 products
 // are transformed (A^T M A) into its 2x2 outputs, channels-last (Ot[6][6][M]), and the
 // bias and relu are computed where the result is written. The transforms' channel loops
 // stay rolled (`unroll = 1`): their bodies are already long, and unrolling them only costs
@@ -31,6 +32,7 @@
 // CHECK:         %[[M:.*]] = loop.alloc() : memref<16x9x32xf32>
 // CHECK:         loop.for %{{.*}} = 0 to 16 {
 // CHECK-NEXT:      loop.for %{{.*}} = 0 to 32 step 4 {
+// CHECK:             %[[NEXT:.*]] = arith.minsi
 // CHECK-NEXT:        loop.for %{{.*}} = 0 to 8 step 8 {
 // CHECK:               loop.for %{{.*}} = 0 to 16 iter_args(
 // CHECK-NEXT:            loop.vector_load %[[U]][(d0, d1, d2) -> (d0, d1 floordiv 4, d2, 0)]
@@ -39,6 +41,9 @@
 // CHECK-NEXT:            loop.fma
 // CHECK-COUNT-8:       loop.vector_store %{{.*}}, %[[M]]
 // CHECK:             loop.for %{{.*}} = 1 to 2 step 8 {
+// CHECK:                 loop.vector_load %[[U]]
+// CHECK-NEXT:            arith.constant 0 : index
+// CHECK-NEXT:            memref.prefetch %[[U]][%{{.*}}, %[[NEXT]], %{{.*}}, %{{.*}}], read, locality<2>, data : memref<16x8x16x4xf32>
 // CHECK:         %[[OT:.*]] = loop.alloc() : memref<6x6x32xf32>
 // CHECK:         loop.for %{{.*}} = 0 to 3 {
 // CHECK-NEXT:      loop.for %{{.*}} = 0 to 3 {

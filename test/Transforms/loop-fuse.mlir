@@ -48,6 +48,42 @@ func.func @row_stages(%x: memref<8x16xf32>) -> memref<8x16xf32> {
 
 // -----
 
+// A prefetch is only a hint: it neither reads what the program sees nor writes, so a nest
+// that prefetches (a kernel reading its next weights ahead) fuses as any other.
+// CHECK-LABEL: func.func @prefetching_stage
+// CHECK: loop.for %[[I:.*]] = 0 to 8 {
+// CHECK: memref.prefetch
+// CHECK: arith.divf
+// CHECK-NOT: loop.for %{{.*}} = 0 to 8
+// CHECK: return
+func.func @prefetching_stage(%x: memref<8x16xf32>, %w: memref<16x16xf32>) -> memref<8x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %sums = loop.alloc() : memref<8xf32>
+  loop.for %i = 0 to 8 {
+    memref.prefetch %w[%i, %c0], read, locality<2>, data : memref<16x16xf32>
+    %s = loop.for %j = 0 to 16 iter_args(%acc = %zero) -> (f32) {
+      %v = loop.load %x[%i, %j] : memref<8x16xf32>
+      %n = arith.addf %acc, %v : f32
+      loop.yield %n : f32
+    }
+    loop.store %s, %sums[%i] : memref<8xf32>
+  }
+  %y = loop.alloc() : memref<8x16xf32>
+  loop.for %i = 0 to 8 {
+    loop.for %j = 0 to 16 {
+      %v = loop.load %x[%i, %j] : memref<8x16xf32>
+      %s = loop.load %sums[%i] : memref<8xf32>
+      %d = arith.divf %v, %s : f32
+      loop.store %d, %y[%i, %j] : memref<8x16xf32>
+    }
+  }
+  loop.dealloc %sums : memref<8xf32>
+  return %y : memref<8x16xf32>
+}
+
+// -----
+
 // Chunks of a parallel loop: iteration %i touches rows %i to %i + 3 of both buffers, and
 // no other iteration does, so the fused loop stays parallel.
 // CHECK-LABEL: func.func @parallel_chunks

@@ -52,10 +52,11 @@ pub(crate) fn memref_handler(kind: MemRefOp) -> Option<Handler> {
         M::Dim => dim,
         M::Rank => rank,
         M::GetGlobal => get_global,
+        M::Prefetch => prefetch,
         // Defined with the module; realloc and reshape are not compiled (yet): reported as
         // ops without a translation.
-        // The assumption, metadata, transpose, memory-space, atomic, DMA and prefetch ops
-        // are not compiled either.
+        // The assumption, metadata, transpose, memory-space, atomic and DMA ops are not
+        // compiled either.
         M::Global
         | M::Realloc
         | M::Reshape
@@ -68,7 +69,6 @@ pub(crate) fn memref_handler(kind: MemRefOp) -> Option<Handler> {
         | M::DmaWait
         | M::ExtractStridedMetadata
         | M::MemorySpaceCast
-        | M::Prefetch
         | M::Transpose => return None,
     })
 }
@@ -258,6 +258,35 @@ fn memref_store(tr: &mut Translator, op: OpId) -> TResult {
     let base = tr.pointer_operand(op, 1)?;
     let pointer = element_pointer(tr, base, &layout, &index_operands(tr, op, 2)?)?;
     store_element(tr, &layout, pointer, tr.operand(op, 0)?)
+}
+
+/// `memref.prefetch`: `llvm.prefetch` of the element's address, with the op's read or
+/// write, locality (0 to 3) and data or instruction cache.
+fn prefetch(tr: &mut Translator, op: OpId) -> TResult {
+    let layout = operand_layout(tr, op, 0)?;
+    let base = tr.pointer_operand(op, 0)?;
+    let pointer = element_pointer(tr, base, &layout, &index_operands(tr, op, 1)?)?;
+    let int_attr = |name: &str| match tr.attr(op, name).map(|a| tr.ir.attr_kind(a)) {
+        Some(AttrKind::Integer { value, .. }) => *value as u64,
+        _ => 0,
+    };
+    let i32_type = tr.llvm.i32_type();
+    let args = [
+        pointer.into(),
+        i32_type.const_int(int_attr("isWrite"), false).into(),
+        i32_type
+            .const_int(int_attr("localityHint").min(3), false)
+            .into(),
+        i32_type.const_int(int_attr("isDataCache"), false).into(),
+    ];
+    let intrinsic = inkwell::intrinsics::Intrinsic::find("llvm.prefetch")
+        .ok_or("LLVM has no intrinsic 'llvm.prefetch'")?;
+    let ptr_type = tr.llvm.ptr_type(AddressSpace::default());
+    let declaration = intrinsic
+        .get_declaration(tr.module, &[ptr_type.into()])
+        .ok_or("cannot declare 'llvm.prefetch'")?;
+    tr.builder.build_call(declaration, &args, "")?;
+    Ok(())
 }
 
 /// Copies every element of `source` into `target` (same shape): one `memcpy` when both are

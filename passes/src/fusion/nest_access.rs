@@ -131,6 +131,8 @@ fn effect(ctx: &Context, op: OpId) -> Result<Effect, String> {
         },
         loop_::FOR | loop_::PARALLEL | loop_::YIELD | loop_::ALLOC | loop_::DEALLOC => Effect::None,
         "scf.if" | "scf.yield" => Effect::None,
+        // A hint: it reads nothing the program sees and writes nothing.
+        "memref.prefetch" => Effect::None,
         _ if crate::is_pure(ctx, op) => Effect::None,
         _ => {
             return Err(format!(

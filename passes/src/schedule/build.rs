@@ -170,6 +170,46 @@ impl At {
         self.value(ctx, "arith.addi", vec![index, offset], index_ty, vec![])
     }
 
+    /// `arith.<name> a, b` on `index` values (`divui`, `minsi`, ...).
+    pub fn index_op(self, ctx: &mut Context, name: &str, a: Value, b: Value) -> Value {
+        let index_ty = ctx.index_type();
+        self.value(ctx, &format!("arith.{name}"), vec![a, b], index_ty, vec![])
+    }
+
+    /// `memref.prefetch memref[indices], read, locality<2>, data`: asks for the cache
+    /// line of that element to be brought into the second-level cache (and above).
+    pub fn prefetch_read(self, ctx: &mut Context, memref: Value, indices: &[Value]) {
+        let i1 = ctx.integer_type(1, Signedness::Signless);
+        let i32_ty = ctx.integer_type(32, Signedness::Signless);
+        let flag = |ctx: &mut Context, on: bool| {
+            ctx.intern_attr(AttrKind::Integer {
+                ty: i1,
+                value: on as i128,
+            })
+        };
+        let read = flag(ctx, false);
+        let data = flag(ctx, true);
+        let locality = ctx.intern_attr(AttrKind::Integer {
+            ty: i32_ty,
+            value: 2,
+        });
+        let operands = std::iter::once(memref)
+            .chain(indices.iter().copied())
+            .collect();
+        self.create(
+            ctx,
+            "memref.prefetch",
+            operands,
+            vec![],
+            vec![
+                ("isWrite", read),
+                ("localityHint", locality),
+                ("isDataCache", data),
+            ],
+            0,
+        );
+    }
+
     pub fn broadcast(self, ctx: &mut Context, scalar: Value, ty: Type) -> Value {
         self.value(ctx, loop_::BROADCAST, vec![scalar], ty, vec![])
     }

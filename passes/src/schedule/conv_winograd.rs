@@ -36,8 +36,8 @@ use super::conv_depthwise::fill_padded;
 use super::conv_epilogue;
 use super::conv_nest::{CO, ConvNest, OH, OW};
 use super::loop_conv_microkernel::{
-    ConvBlocking, alloc, constant, d, default_conv_blocking, map, outer_loops, overlapping_blocks,
-    store_accumulators, write_result,
+    ConvBlocking, alloc, constant, d, default_conv_blocking, map, next_panel, outer_loops,
+    prefetch_vectors, prefetching_blocks, store_accumulators, write_result,
 };
 use super::strip_mine::set_mark;
 
@@ -210,6 +210,7 @@ pub(super) fn rewrite(
     width: i64,
     threads: bool,
     epilogues: bool,
+    prefetch: bool,
 ) -> bool {
     if !fits(c, width) {
         return false;
@@ -241,7 +242,15 @@ pub(super) fn rewrite(
     let v = alloc(ctx, at, vec![POSITIONS, t_n, ch], f32_ty);
     transform_input(ctx, at, (staged, v), (th, tw, ch), vec_ty, b);
     let products = alloc(ctx, at, vec![POSITIONS, t_n, m], f32_ty);
-    multiply(ctx, c, at, (v, panels, products), t_n, vec_ty, b);
+    multiply(
+        ctx,
+        c,
+        at,
+        (v, panels, products),
+        t_n,
+        vec_ty,
+        (b, prefetch),
+    );
     let staged_out = alloc(ctx, at, vec![2 * th, 2 * tw, m], f32_ty);
     transform_output(ctx, at, (products, staged_out), (th, tw, m), vec_ty, b);
 
@@ -356,7 +365,9 @@ fn transform_input(
 /// Phase 2: `M[p] = V[p] U[p]` for the 16 positions, positions and `NR`-channel blocks
 /// on threads, `MR` tiles by `NR` channels of accumulators carried through the channel
 /// loop. The tiles left over by `MR` are recomputed by one block overlapping the one
-/// before it ([`overlapping_blocks`]).
+/// before it; with `prefetch`, the last block also reads the next channel block's panel
+/// of `U` ahead ([`prefetching_blocks`]): with few tiles (a 7x7 output) each panel serves
+/// only a few blocks, and `U`, 16 times the weights, comes from memory.
 fn multiply(
     ctx: &mut Context,
     c: &ConvNest,
@@ -364,14 +375,15 @@ fn multiply(
     (v, panels, products): (Value, Value, Value),
     t_n: i64,
     vec_ty: Type,
-    b: ConvBlocking,
+    (b, prefetch): (ConvBlocking, bool),
 ) {
     let [m, _, _, ch, ..] = c.extents;
     let f32_ty = ctx.value_type(c.init);
     let columns = b.nr / b.width;
     let (blocks, outer) = outer_loops(ctx, at, &[POSITIONS, m], &[1, b.nr], b.threads);
     let (p, mb) = (outer[0], outer[1]);
-    for (lo, hi, mr) in overlapping_blocks(t_n, b.mr) {
+    let next = (prefetch && m > b.nr).then(|| next_panel(ctx, blocks, mb, b.nr, m / b.nr));
+    for (lo, hi, mr, ahead) in prefetching_blocks(t_n, b.mr, next.is_some()) {
         let (_, tiles, t0, _) = blocks.for_loop(ctx, constant(lo), constant(hi), mr, &[]);
         let zero = tiles.broadcast(ctx, c.init, vec_ty);
         let accumulators = vec![zero; (mr * columns) as usize];
@@ -392,6 +404,9 @@ fn multiply(
                 body.load(ctx, true, panels, wmap, &[p, mb, ci], vec_ty)
             })
             .collect();
+        if let Some(next) = next.filter(|_| ahead) {
+            prefetch_vectors(ctx, body, panels, &[p, next, ci], columns, b.width);
+        }
         let mut next = Vec::new();
         for r in 0..mr {
             let vmap = map(3, vec![d(0), d(1) + r, d(2)]);

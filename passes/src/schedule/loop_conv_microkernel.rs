@@ -26,6 +26,10 @@
 //!   when an elementwise nest (bias, activation, residual add) is the result's only
 //!   reader, that nest is computed in the transposition instead and the result is never
 //!   written (`epilogues`, see [`super::conv_epilogue`]);
+//! - while a block of channels is computed, its last block of pixels also prefetches the
+//!   next block's weight panel, step by step (`prefetch`): a model's weights seldom stay in
+//!   cache from one call to the next, and a panel read from memory would stall the next
+//!   block's first steps (on MobileNet-V2's 7x7 layers, 6% to 10% faster at 2 threads);
 //! - the pixels left over by `MR` are recomputed by one block overlapping the one before
 //!   (a row narrower than `MR` is one block); the channels left over by `NR` keep the
 //!   original nest, narrowed to them.
@@ -111,6 +115,12 @@ const OPTIONS: &[PassOptionInfo] = &[
         help: "Compute 3x3 convolutions with unit stride and dilation, one group and constant weights by Winograd's F(2x2, 3x3) (16 multiplications per 2x2 outputs and channel pair instead of 36) when they carry no schedule and neither mr nor nr is given",
     },
     PassOptionInfo {
+        name: "prefetch",
+        kind: OptionKind::Bool,
+        default: "true",
+        help: "In the channel-vectorized and Winograd kernels, prefetch the weight panel of the next block of output channels while the current one is computed, step by step, so that a panel coming from memory is in cache when its block starts",
+    },
+    PassOptionInfo {
         name: "epilogues",
         kind: OptionKind::Bool,
         default: "true",
@@ -139,6 +149,7 @@ pub(crate) fn info() -> PassInfo {
                 pack_constants: o.bool("pack-constants"),
                 pointwise: o.bool("pointwise"),
                 winograd: o.bool("winograd"),
+                prefetch: o.bool("prefetch"),
                 epilogues: o.bool("epilogues"),
                 in_place: o.bool("in-place"),
             })
@@ -155,6 +166,7 @@ struct ConvMicrokernel {
     pack_constants: bool,
     pointwise: bool,
     winograd: bool,
+    prefetch: bool,
     epilogues: bool,
     in_place: bool,
 }
@@ -283,6 +295,7 @@ impl Pass for ConvMicrokernel {
                     blocking.width,
                     blocking.threads,
                     self.epilogues,
+                    self.prefetch,
                 )
             {
                 continue;
@@ -353,8 +366,11 @@ impl Pass for ConvMicrokernel {
                 &conv,
                 weights,
                 chosen,
-                self.pack_constants,
-                self.epilogues,
+                Options {
+                    pack_constants: self.pack_constants,
+                    epilogues: self.epilogues,
+                    prefetch: self.prefetch,
+                },
                 &mut copies,
             );
         }
@@ -631,13 +647,19 @@ fn constant_weights(
     ))
 }
 
+/// The choices of the channel-vectorized kernel besides its blocking.
+struct Options {
+    pack_constants: bool,
+    epilogues: bool,
+    prefetch: bool,
+}
+
 fn rewrite(
     ctx: &mut Context,
     c: &ConvNest,
     weights: Value,
     b: ConvBlocking,
-    pack_constants: bool,
-    epilogues: bool,
+    options: Options,
     copies: &mut Vec<PaddedCopy>,
 ) {
     let [m, oh_n, ow_n, ch_n, kh_n, kw_n] = c.extents;
@@ -654,7 +676,7 @@ fn rewrite(
     });
     let columns = b.nr / b.width;
     let source = stage_input(ctx, c, at, f32_ty, b.threads);
-    let constant_panels = if pack_constants {
+    let constant_panels = if options.pack_constants {
         constant_f32(ctx, weights)
             .and_then(|source| constant_weights(ctx, c, at, mf, b.nr, &source).map(|p| (source, p)))
     } else {
@@ -669,7 +691,8 @@ fn rewrite(
     // Channel blocks and rows (on threads), then pixel blocks.
     let (rows, outer) = outer_loops(ctx, at, &[mf, oh_n], &[b.nr, 1], b.threads);
     let (mb, oh) = (outer[0], outer[1]);
-    for (lo, hi, mr) in overlapping_blocks(ow_n, b.mr) {
+    let next = (options.prefetch && mf > b.nr).then(|| next_panel(ctx, rows, mb, b.nr, mf / b.nr));
+    for (lo, hi, mr, ahead) in prefetching_blocks(ow_n, b.mr, next.is_some()) {
         let (_, pixels, ow0, _) = rows.for_loop(ctx, constant(lo), constant(hi), mr, &[]);
         let splat = pixels.broadcast(ctx, c.init, vec_ty);
         let accumulators = vec![splat; (mr * columns) as usize];
@@ -695,6 +718,9 @@ fn rewrite(
                 body.load(ctx, true, panels, wmap, &[mb, ci, kh, kw], vec_ty)
             })
             .collect();
+        if let Some(next) = next.filter(|_| ahead) {
+            prefetch_vectors(ctx, body, panels, &[next, ci, kh, kw], columns, b.width);
+        }
         // Input row and column of pixel r: stride * o + dilation * k (+ offset).
         let offset = |w: i64| if source.original { w } else { 0 };
         let row = d(0) * c.rows.stride + d(1) * c.rows.dilation + offset(c.rows.offset);
@@ -732,7 +758,7 @@ fn rewrite(
         store_accumulators(ctx, pixels, &sums, staged_out, [oh, ow0, mb], (mr, b.width));
     }
 
-    let epilogue = if epilogues {
+    let epilogue = if options.epilogues {
         conv_epilogue::find(ctx, c)
     } else {
         None
@@ -783,6 +809,37 @@ fn rewrite(
     }
 }
 
+/// The index of the weight panel after the one of the channel block starting at channel
+/// `mb` (`nr` channels a block, `blocks` panels; the last one's successor is itself), made
+/// at `at`: what [`prefetch_vectors`] reads ahead in. A thread's next iteration of a
+/// kernel's outer loops is usually the next block, whose panel, when it comes from memory
+/// (a model's weights rarely stay in cache from one call to the next), would otherwise
+/// stall its first steps.
+pub(super) fn next_panel(ctx: &mut Context, at: At, mb: Value, nr: i64, blocks: i64) -> Value {
+    let nr = at.index_constant(ctx, nr);
+    let block = at.index_op(ctx, "divui", mb, nr);
+    let next = at.add_index(ctx, block, 1);
+    let last = at.index_constant(ctx, blocks - 1);
+    at.index_op(ctx, "minsi", next, last)
+}
+
+/// Prefetches, at `at`, the `columns` vectors of `width` lanes of `panels` at `prefix`
+/// followed by each vector's first lane: one cache line each for 16 lanes of `f32`.
+pub(super) fn prefetch_vectors(
+    ctx: &mut Context,
+    at: At,
+    panels: Value,
+    prefix: &[Value],
+    columns: i64,
+    width: i64,
+) {
+    for j in 0..columns {
+        let lane = at.index_constant(ctx, j * width);
+        let indices: Vec<Value> = prefix.iter().copied().chain([lane]).collect();
+        at.prefetch_read(ctx, panels, &indices);
+    }
+}
+
 /// The blocks of `mr` that cover `[0, n)`, as `(lower, upper, step)` loops: the
 /// iterations left over by `mr` are one block recomputed overlapping the one before it (it
 /// stores the same sums again), so the kernel's code exists once; fewer than `mr` are one
@@ -796,6 +853,30 @@ pub(super) fn overlapping_blocks(n: i64, mr: i64) -> Vec<(i64, i64, i64)> {
     } else {
         vec![(0, full, mr)]
     }
+}
+
+/// [`overlapping_blocks`], each with whether it prefetches the next panel (when `prefetch`
+/// holds): the last block only, split off the loop before it when that loop has several
+/// iterations, so that a panel a block reuses for many pixels or tiles is fetched ahead
+/// once per iteration of the outer loops, not once per block.
+pub(super) fn prefetching_blocks(n: i64, mr: i64, prefetch: bool) -> Vec<(i64, i64, i64, bool)> {
+    let mut blocks: Vec<(i64, i64, i64, bool)> = overlapping_blocks(n, mr)
+        .into_iter()
+        .map(|(lo, hi, step)| (lo, hi, step, false))
+        .collect();
+    if !prefetch {
+        return blocks;
+    }
+    if let Some(last) = blocks.pop() {
+        let (lo, hi, step, _) = last;
+        if hi - lo > step {
+            blocks.push((lo, hi - step, step, false));
+            blocks.push((hi - step, hi, step, true));
+        } else {
+            blocks.push((lo, hi, step, true));
+        }
+    }
+    blocks
 }
 
 /// Stores a register block's accumulators `sums` (`mr` rows of vectors of `width` lanes,

@@ -91,3 +91,16 @@ func.func @lookup(%i: index) -> i16 {
   }
   return %x : i16
 }
+
+// memref.prefetch becomes llvm.prefetch of the element's address: read (0) or write (1),
+// the locality hint (0 to 3), data (1) or instruction (0) cache.
+// CHECK-LABEL: define i32 @tb_prefetch(ptr noalias %0, i64 %1)
+// CHECK:         %[[P:.*]] = getelementptr inbounds float, ptr %0, i64
+// CHECK-NEXT:    call void @llvm.prefetch.p0(ptr %[[P]], i32 0, i32 2, i32 1)
+// CHECK:         call void @llvm.prefetch.p0(ptr %{{.*}}, i32 1, i32 3, i32 1)
+func.func @prefetch(%a: memref<4x16xf32>, %i: index) {
+  %c8 = arith.constant 8 : index
+  memref.prefetch %a[%i, %c8], read, locality<2>, data : memref<4x16xf32>
+  memref.prefetch %a[%i, %i], write, locality<3>, data : memref<4x16xf32>
+  return
+}
