@@ -2,7 +2,7 @@
 
 The layers are the distinct convolutions of ResNet-18 (stem, 3x3 stages, strided 3x3 and
 1x1 downsamples), the depthwise 3x3 layers of MobileNet-V2 (group = channels) and its 1x1
-expansions and projections (`pointwise`, one per row width), and MobileNet-V2's stem
+expansions and projections (`pointwise`, one per row width, and the 112x112 projection), and MobileNet-V2's stem
 (`stems`), batch 1,
 f32, seeded random weights stored in the model. For each layer and thread count it
 prints the median milliseconds of `tb-run model.onnx --bench RUNS --threads T` (the
