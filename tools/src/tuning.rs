@@ -14,6 +14,7 @@
 //! child abort (or never finish) when the candidate's description contains `TEXT` (an
 //! empty `TEXT` matches every candidate, the heuristic included).
 
+pub mod cache_flush;
 pub mod child;
 pub mod device;
 pub mod phases;

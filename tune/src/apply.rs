@@ -2,13 +2,39 @@
 //! front half, each top-level loop nest whose task has a successful record on this target
 //! gets the best record's decision; the others are left to the heuristic schedule of the
 //! rest of the pipeline.
+//!
+//! A task is measured alone, but `loop-fuse` later fuses many small nests of a model with
+//! their neighbours (a bias add into the matmul before it, a softmax's stages into one
+//! nest), and a schedule tuned for the nest alone can keep it from fusing: its loops no
+//! longer match its neighbour's. The encoder, tuned for 300 trials, compiled to 90 kernels
+//! instead of 54 and ran slower than with no database. So a record of a nest's schedule
+//! (`#loop.schedule` knobs) is applied only to a nest that the heuristic schedules leave
+//! unfused: the rest of the pipeline is first run, up to `loop-fuse`, on a copy of the
+//! module, and a nest whose stores end up in a kernel with another nest's (or with a
+//! micro-kernel's), or nowhere (inlined into its consumers), keeps the heuristic. A
+//! matmul's record (micro-kernel parameters) is tried the same way, on all the nests of
+//! its task at once, and kept only when no nest fused before is left unfused and the
+//! model has no more kernels (the encoder's batched attention matmuls, tuned, had kept
+//! four nests apart). Records of convolutions' blocking always apply: the kernel computes
+//! its epilogue itself.
 
+use std::collections::{HashMap, HashSet};
+
+use tb_dialects::loop_;
+use tb_ir::attributes::AttrKind;
 use tb_ir::{Context, OpId};
 
 use crate::database::Database;
 use crate::space::Space;
 use crate::target::TargetKey;
-use crate::task::kernels;
+use crate::task::{kernels, run_pipeline};
+
+/// The discardable attribute the probe marks each kernel's stores with: its index.
+const KERNEL_MARK: &str = "tb.tune_kernel";
+
+/// The rest of the CPU pipeline up to and with `loop-fuse`, every nest on its heuristic
+/// schedule (`tb_passes::pipelines::CPU` between the front half and `plan-buffers`).
+const FUSING_PIPELINE: &str = "builtin.module(loop-matmul-microkernel, loop-int-matmul-microkernel, loop-conv-microkernel, loop-default-schedule, loop-apply-schedule, loop-fuse)";
 
 /// What one kernel got.
 #[derive(Clone, Debug, PartialEq)]
@@ -29,10 +55,61 @@ pub fn apply_records(
 ) -> Result<Vec<Explanation>, String> {
     // The target's own spaces: its records index knobs built for its vector registers.
     let machine = target.machine().schedule_target();
-    let mut out = Vec::new();
     let found = kernels(ctx, module);
-    let mut index_in_function = std::collections::HashMap::<String, usize>::new();
-    for kernel in found {
+    // Each kernel's best record and space, looked up before any nest changes.
+    let mut chosen = Vec::with_capacity(found.len());
+    for kernel in &found {
+        let best = match &kernel.task {
+            Some(task) => db.best(target, &task.key)?,
+            None => None,
+        };
+        let space = match (&kernel.task, &best) {
+            (Some(task), Some(record)) if !record.decision.is_empty() => {
+                Some(Space::of(task, &machine)?.0)
+            }
+            _ => None,
+        };
+        chosen.push((best, space));
+    }
+    let any_record = chosen.iter().any(|(_, space)| space.is_some());
+    let (fused, heuristic_kernels) = if any_record {
+        fused_nests(ctx, module, found.len(), &[])?
+    } else {
+        (vec![false; found.len()], 0)
+    };
+    // A matmul's record, measured alone, can keep a neighbour from fusing into its kernel
+    // (another blocking, other loops): each task's record is tried on a copy, on all of
+    // the task's nests at once, and kept only when every nest fused before still is and
+    // the model has no more kernels than with the heuristic schedules.
+    let mut breaks_fusion: HashMap<String, usize> = HashMap::new();
+    let mut tried: HashSet<String> = HashSet::new();
+    for (kernel, (best, space)) in found.iter().zip(&chosen) {
+        let (Some(task), Some(record), Some(Space::MicroKernel(_))) = (&kernel.task, best, space)
+        else {
+            continue;
+        };
+        if !tried.insert(task.key.clone()) {
+            continue;
+        }
+        let records: Vec<(usize, &Space, &[usize])> = found
+            .iter()
+            .zip(&chosen)
+            .enumerate()
+            .filter(|(_, (k, _))| k.task.as_ref().is_some_and(|t| t.key == task.key))
+            .filter_map(|(i, (_, (_, space)))| {
+                space.as_ref().map(|sp| (i, sp, record.decision.as_slice()))
+            })
+            .collect();
+        let (with, kernels_with) = fused_nests(ctx, module, found.len(), &records)?;
+        let lost = fused.iter().zip(&with).filter(|&(&f, &w)| f && !w).count();
+        let more = kernels_with.saturating_sub(heuristic_kernels);
+        if lost > 0 || more > 0 {
+            breaks_fusion.insert(task.key.clone(), lost.max(more));
+        }
+    }
+    let mut out = Vec::new();
+    let mut index_in_function = HashMap::<String, usize>::new();
+    for ((kernel, (best, space)), fused) in found.into_iter().zip(chosen).zip(fused) {
         let n = index_in_function
             .entry(kernel.function.clone())
             .or_default();
@@ -46,19 +123,34 @@ pub fn apply_records(
             });
             continue;
         };
-        let choice = match db.best(target, &task.key)? {
-            None => "heuristic (no record for this task and target)".to_string(),
-            Some(record) if record.decision.is_empty() => format!(
+        let latency = |ms: Option<f64>| ms.unwrap_or(0.0) * 1e3;
+        let choice = match (best, space) {
+            (None, _) => "heuristic (no record for this task and target)".to_string(),
+            (Some(record), None) => format!(
                 "heuristic (its record: {:.3} ms, the fastest measured)",
-                record.latency_s.unwrap_or(0.0) * 1e3
+                latency(record.latency_s)
             ),
-            Some(record) => {
-                let (space, _) = Space::of(&task, &machine)?;
+            (Some(record), Some(Space::MicroKernel(_)))
+                if breaks_fusion.contains_key(&task.key) =>
+            {
+                format!(
+                    "heuristic (its record {}, {:.3} ms measured alone, keeps {} nest(s) of the model from fusing)",
+                    record.description,
+                    latency(record.latency_s),
+                    breaks_fusion[&task.key]
+                )
+            }
+            (Some(record), Some(Space::Schedule(_))) if fused => format!(
+                "heuristic (fused with its neighbours under the heuristic schedules; its record {}, {:.3} ms, was measured alone)",
+                record.description,
+                latency(record.latency_s)
+            ),
+            (Some(record), Some(space)) => {
                 match space.apply_to_nest(ctx, kernel.nest, &record.decision) {
                     Ok(()) => format!(
                         "record {} ({:.3} ms)",
                         record.description,
-                        record.latency_s.unwrap_or(0.0) * 1e3
+                        latency(record.latency_s)
                     ),
                     Err(why) => format!("heuristic (the record does not apply: {why})"),
                 }
@@ -71,4 +163,131 @@ pub fn apply_records(
         });
     }
     Ok(out)
+}
+
+/// The top-level loop nests of `module`'s functions, in the order of [`kernels`].
+fn top_level_nests(ctx: &Context, module: OpId) -> Vec<OpId> {
+    let Some(&body) = ctx
+        .op(module)
+        .regions
+        .first()
+        .and_then(|r| ctx.region(*r).blocks.first())
+    else {
+        return Vec::new();
+    };
+    let functions: Vec<OpId> = ctx
+        .block_ops(body)
+        .filter(|&op| ctx.op_name(op) == "func.func")
+        .collect();
+    functions
+        .into_iter()
+        .filter_map(|func| {
+            ctx.op(func)
+                .regions
+                .first()
+                .and_then(|r| ctx.region(*r).blocks.first())
+                .copied()
+        })
+        .flat_map(|block| {
+            ctx.block_ops(block)
+                .filter(|&op| loop_::is_loop(ctx, op))
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+fn is_store(ctx: &Context, op: OpId) -> bool {
+    matches!(
+        ctx.op_name(op),
+        loop_::STORE | loop_::VECTOR_STORE | "memref.store"
+    )
+}
+
+/// Marks every store inside `nest` with `index` (a discardable attribute).
+fn mark_stores(ctx: &mut Context, nest: OpId, index: usize) {
+    let mut stores = Vec::new();
+    ctx.walk_nested(nest, &mut |op| {
+        if is_store(ctx, op) {
+            stores.push(op);
+        }
+    });
+    let index_ty = ctx.index_type();
+    let mark = ctx.intern_attr(AttrKind::Integer {
+        ty: index_ty,
+        value: index as i128,
+    });
+    for op in stores {
+        let mut entries = ctx.dictionary_entries(ctx.op(op).attributes).to_vec();
+        entries.retain(|(n, _)| n != KERNEL_MARK);
+        entries.push((KERNEL_MARK.to_string(), mark));
+        let dict = ctx.dictionary_attr(entries);
+        ctx.op_mut(op).attributes = dict;
+    }
+}
+
+/// What the rest of the pipeline makes of `module` with `records` (nest index, space,
+/// decision) applied to their nests and the heuristic schedules elsewhere: which of its
+/// `count` top-level nests (in [`kernels`]' order) are fused, and how many kernels there
+/// are. On a copy of the module whose stores carry their nest's index, the rest of the
+/// pipeline runs up to `loop-fuse`; a nest is fused when a kernel of the copy holds its
+/// stores and another nest's, or stores no nest made (a micro-kernel's), or when none
+/// holds its stores (inlined into its consumers).
+fn fused_nests(
+    ctx: &mut Context,
+    module: OpId,
+    count: usize,
+    records: &[(usize, &Space, &[usize])],
+) -> Result<(Vec<bool>, usize), String> {
+    let probe = ctx.clone_op(module, &mut HashMap::new());
+    let result = probe_fusion(ctx, probe, count, records);
+    ctx.erase_op(probe);
+    result
+}
+
+fn probe_fusion(
+    ctx: &mut Context,
+    probe: OpId,
+    count: usize,
+    records: &[(usize, &Space, &[usize])],
+) -> Result<(Vec<bool>, usize), String> {
+    let nests = top_level_nests(ctx, probe);
+    if nests.len() != count {
+        return Err("the copy of the module has other kernels than the module".into());
+    }
+    for (index, &nest) in nests.iter().enumerate() {
+        mark_stores(ctx, nest, index);
+    }
+    for &(index, space, decision) in records {
+        space.apply_to_nest(ctx, nests[index], decision)?;
+    }
+    run_pipeline(ctx, probe, FUSING_PIPELINE)
+        .map_err(|why| format!("the rest of the pipeline fails on the model: {why}"))?;
+    let mut fused = vec![true; count];
+    let kernels = top_level_nests(ctx, probe);
+    let kernel_count = kernels.len();
+    for kernel in kernels {
+        let mut marks: HashSet<usize> = HashSet::new();
+        let mut unmarked = false;
+        ctx.walk_nested(kernel, &mut |op| {
+            if !is_store(ctx, op) {
+                return;
+            }
+            match ctx
+                .op_attr(op, KERNEL_MARK)
+                .map(|a| ctx.attr_kind(a).clone())
+            {
+                Some(AttrKind::Integer { value, .. }) => {
+                    marks.insert(value as usize);
+                }
+                _ => unmarked = true,
+            }
+        });
+        let alone = marks.len() == 1 && !unmarked;
+        for index in marks {
+            if index < count {
+                fused[index] = !alone;
+            }
+        }
+    }
+    Ok((fused, kernel_count))
 }

@@ -6,7 +6,8 @@
 //!    then print `{"ready": true, ...}` and wait for a line on standard input.
 //! 2. **Measure**, on `go`: run the code once and compare its results with the
 //!    interpreter's, then time it (one warm-up run, then the median of at least 3 runs and up
-//!    to 20 or 0.3 s of runs, each after a 16 MiB write that flushes the caches).
+//!    to 20 or 0.3 s of runs, each after a write of twice the last-level cache, on every
+//!    thread of the pool, that flushes the caches: see [`super::cache_flush`]).
 //!
 //! Either step ends with one JSON line: the measurement, with the seconds each phase took.
 //! The parent compiles the next candidates while one is timed, so the wait between the
@@ -22,6 +23,7 @@ use tb_tune::space::Space;
 use tb_tune::task::{TASK_FUNCTION, parse_module};
 use tb_tune::{Measurement, Status};
 
+use super::cache_flush::CacheFlush;
 use super::reference::{SAMPLED_MARK, first_mismatch};
 use super::{Device, FAULT_VAR, Phases, failed};
 
@@ -72,6 +74,8 @@ struct Candidate {
     sampled: bool,
     /// The test hook spoils its results.
     spoilt: bool,
+    /// Threads its parallel loops run on.
+    threads: usize,
 }
 
 type Failure = (Status, String);
@@ -168,6 +172,7 @@ fn compile_step(
         expected,
         sampled: dir.join(SAMPLED_MARK).exists(),
         spoilt,
+        threads,
     })
 }
 
@@ -198,14 +203,11 @@ fn measure_step(candidate: &Candidate, phases: &mut Phases) -> Result<Measuremen
     }
     phases.check = lap(&mut clock);
     call.run().map_err(|e| error(e.to_string()))?;
-    let mut flush = vec![0u8; 16 << 20];
+    let mut flush = CacheFlush::new(candidate.threads);
     let mut runs = Vec::new();
     let budget = Instant::now();
     while runs.len() < 3 || (runs.len() < 20 && budget.elapsed() < Duration::from_millis(300)) {
-        for (i, b) in flush.iter_mut().enumerate() {
-            *b = b.wrapping_add(i as u8);
-        }
-        std::hint::black_box(&flush);
+        flush.run();
         let start = Instant::now();
         call.run().map_err(|e| error(e.to_string()))?;
         runs.push(start.elapsed().as_secs_f64());
