@@ -72,23 +72,26 @@ pub fn apply_records(
         chosen.push((best, space));
     }
     let any_record = chosen.iter().any(|(_, space)| space.is_some());
-    let (fused, heuristic_kernels) = if any_record {
-        fused_nests(ctx, module, found.len(), &[])?
+    // Without the probe (the rest of the pipeline failing on the copy: it will fail on
+    // the module too, and say why), every record applies as it would alone.
+    let probe = if any_record {
+        fused_nests(ctx, module, found.len(), &[]).ok()
     } else {
-        (vec![false; found.len()], 0)
+        None
     };
+    let (fused, heuristic_kernels) = probe.unwrap_or_else(|| (vec![false; found.len()], 0));
     // A matmul's record, measured alone, can keep a neighbour from fusing into its kernel
     // (another blocking, other loops): each task's record is tried on a copy, on all of
     // the task's nests at once, and kept only when every nest fused before still is and
     // the model has no more kernels than with the heuristic schedules.
-    let mut breaks_fusion: HashMap<String, usize> = HashMap::new();
+    let mut breaks_fusion: HashMap<String, Result<usize, String>> = HashMap::new();
     let mut tried: HashSet<String> = HashSet::new();
     for (kernel, (best, space)) in found.iter().zip(&chosen) {
         let (Some(task), Some(record), Some(Space::MicroKernel(_))) = (&kernel.task, best, space)
         else {
             continue;
         };
-        if !tried.insert(task.key.clone()) {
+        if heuristic_kernels == 0 || !tried.insert(task.key.clone()) {
             continue;
         }
         let records: Vec<(usize, &Space, &[usize])> = found
@@ -100,11 +103,17 @@ pub fn apply_records(
                 space.as_ref().map(|sp| (i, sp, record.decision.as_slice()))
             })
             .collect();
-        let (with, kernels_with) = fused_nests(ctx, module, found.len(), &records)?;
-        let lost = fused.iter().zip(&with).filter(|&(&f, &w)| f && !w).count();
-        let more = kernels_with.saturating_sub(heuristic_kernels);
-        if lost > 0 || more > 0 {
-            breaks_fusion.insert(task.key.clone(), lost.max(more));
+        match fused_nests(ctx, module, found.len(), &records) {
+            Ok((with, kernels_with)) => {
+                let lost = fused.iter().zip(&with).filter(|&(&f, &w)| f && !w).count();
+                let more = kernels_with.saturating_sub(heuristic_kernels);
+                if lost > 0 || more > 0 {
+                    breaks_fusion.insert(task.key.clone(), Ok(lost.max(more)));
+                }
+            }
+            Err(why) => {
+                breaks_fusion.insert(task.key.clone(), Err(why));
+            }
         }
     }
     let mut out = Vec::new();
@@ -133,12 +142,14 @@ pub fn apply_records(
             (Some(record), Some(Space::MicroKernel(_)))
                 if breaks_fusion.contains_key(&task.key) =>
             {
-                format!(
-                    "heuristic (its record {}, {:.3} ms measured alone, keeps {} nest(s) of the model from fusing)",
-                    record.description,
-                    latency(record.latency_s),
-                    breaks_fusion[&task.key]
-                )
+                match &breaks_fusion[&task.key] {
+                    Ok(nests) => format!(
+                        "heuristic (its record {}, {:.3} ms measured alone, keeps {nests} nest(s) of the model from fusing)",
+                        record.description,
+                        latency(record.latency_s),
+                    ),
+                    Err(why) => format!("heuristic (the record does not apply: {why})"),
+                }
             }
             (Some(record), Some(Space::Schedule(_))) if fused => format!(
                 "heuristic (fused with its neighbours under the heuristic schedules; its record {}, {:.3} ms, was measured alone)",
