@@ -299,7 +299,10 @@ fn propose(
     for _ in 0..options.generations {
         let mut ranked: Vec<(Vec<usize>, f64)> =
             pool.iter().map(|(d, s)| (d.clone(), *s)).collect();
-        ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
+        // Ties (a tree model scores many candidates alike) go by the decision, not by the
+        // pool's hash order, which changes from one process to the next: the same seed
+        // must pick the same parents.
+        ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
         let parents: Vec<Vec<usize>> = ranked
             .into_iter()
             .take(options.population / 2)
