@@ -27,7 +27,7 @@ use tb_ir::{Context, OpId};
 use crate::database::Database;
 use crate::space::Space;
 use crate::target::TargetKey;
-use crate::task::{kernels, run_pipeline};
+use crate::task::{function_nests, kernels, run_pipeline};
 
 /// The discardable attribute the probe marks each kernel's stores with: its index.
 const KERNEL_MARK: &str = "tb.tune_kernel";
@@ -178,32 +178,9 @@ pub fn apply_records(
 
 /// The top-level loop nests of `module`'s functions, in the order of [`kernels`].
 fn top_level_nests(ctx: &Context, module: OpId) -> Vec<OpId> {
-    let Some(&body) = ctx
-        .op(module)
-        .regions
-        .first()
-        .and_then(|r| ctx.region(*r).blocks.first())
-    else {
-        return Vec::new();
-    };
-    let functions: Vec<OpId> = ctx
-        .block_ops(body)
-        .filter(|&op| ctx.op_name(op) == "func.func")
-        .collect();
-    functions
+    function_nests(ctx, module)
         .into_iter()
-        .filter_map(|func| {
-            ctx.op(func)
-                .regions
-                .first()
-                .and_then(|r| ctx.region(*r).blocks.first())
-                .copied()
-        })
-        .flat_map(|block| {
-            ctx.block_ops(block)
-                .filter(|&op| loop_::is_loop(ctx, op))
-                .collect::<Vec<_>>()
-        })
+        .flat_map(|(_, nests)| nests)
         .collect()
 }
 

@@ -76,25 +76,7 @@ pub fn structural_hash(text: &str) -> String {
 /// The functions of `module` and their top-level loop nests, in program order.
 pub fn kernels(ctx: &mut Context, module: OpId) -> Vec<Kernel> {
     let mut found = Vec::new();
-    for func in top_ops(ctx, module) {
-        if ctx.op_name(func) != "func.func" {
-            continue;
-        }
-        let name = tb_ir::symbol_table::symbol_name(ctx, func)
-            .unwrap_or("")
-            .to_owned();
-        let Some(&body) = ctx
-            .op(func)
-            .regions
-            .first()
-            .and_then(|r| ctx.region(*r).blocks.first())
-        else {
-            continue;
-        };
-        let nests: Vec<OpId> = ctx
-            .block_ops(body)
-            .filter(|&op| loop_::is_loop(ctx, op))
-            .collect();
+    for (name, nests) in function_nests(ctx, module) {
         for (index, nest) in nests.into_iter().enumerate() {
             let task = extract(ctx, nest).map(|(ir, key)| Task {
                 key,
@@ -110,6 +92,34 @@ pub fn kernels(ctx: &mut Context, module: OpId) -> Vec<Kernel> {
         }
     }
     found
+}
+
+/// Each function of `module`, by name, with its top-level loop nests, in program order
+/// (the nests [`kernels`] makes kernels of).
+pub fn function_nests(ctx: &Context, module: OpId) -> Vec<(String, Vec<OpId>)> {
+    let mut out = Vec::new();
+    for func in top_ops(ctx, module) {
+        if ctx.op_name(func) != "func.func" {
+            continue;
+        }
+        let name = tb_ir::symbol_table::symbol_name(ctx, func)
+            .unwrap_or("")
+            .to_owned();
+        let Some(&body) = ctx
+            .op(func)
+            .regions
+            .first()
+            .and_then(|r| ctx.region(*r).blocks.first())
+        else {
+            continue;
+        };
+        let nests = ctx
+            .block_ops(body)
+            .filter(|&op| loop_::is_loop(ctx, op))
+            .collect();
+        out.push((name, nests));
+    }
+    out
 }
 
 /// The distinct tasks of `module` (already at the loop level), each weighted by how many
