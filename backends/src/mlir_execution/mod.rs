@@ -30,10 +30,12 @@ pub use signature::{Param, Signature};
 /// MLIR's own lowering of the exported dialects to the LLVM dialect. Integer powers
 /// (`math.ipowi`) become outlined functions, views (`memref.subview`, `collapse_shape`,
 /// `expand_shape`) explicit strided metadata, and `arith` ops without an LLVM counterpart
-/// (`ceildivsi`, ...) are expanded.
+/// (`ceildivsi`, ...) are expanded. `math` functions on vectors without an LLVM intrinsic
+/// (`math.erf` in a matmul's GELU epilogue) become libm calls lane by lane, through
+/// `vector.extract`/`insert`: the vector ops are lowered again after that.
 pub const LOWERING_PIPELINE: &str = "builtin.module(func.func(llvm-request-c-wrappers),\
      convert-math-to-funcs,expand-strided-metadata,convert-scf-to-cf,lower-affine,convert-vector-to-llvm,\
-     finalize-memref-to-llvm,convert-math-to-llvm,convert-math-to-libm,arith-expand,\
+     finalize-memref-to-llvm,convert-math-to-llvm,convert-math-to-libm,convert-vector-to-llvm,arith-expand,\
      convert-arith-to-llvm,convert-cf-to-llvm,convert-func-to-llvm,reconcile-unrealized-casts)";
 
 /// Why a module did not run.

@@ -227,7 +227,7 @@ fn finish_row(ctx: &mut Context, k: &Kernel, block: At, ivs: [Value; 3], sums: &
     for (v, &sum) in sums.iter().enumerate() {
         let first = v as i64 * k.b.width;
         if let Some(e) = k.epilogue {
-            e.emit(ctx, block, ivs, first, sum, k.b.width);
+            e.emit(ctx, block, &ivs, &[0, 0, first], sum, k.b.width);
             continue;
         }
         let omap = map(3, vec![AffineExpr::constant(0), d(0), d(1), d(2) + first]);

@@ -23,6 +23,7 @@ use std::collections::HashMap;
 
 use tb_dialects::arith::ArithOp;
 use tb_dialects::loop_::{self, LoopOp};
+use tb_dialects::math::MathOp;
 use tb_ir::affine::AffineExpr;
 use tb_ir::ods::OpKind;
 use tb_ir::rewrite::folder::constant_value;
@@ -36,8 +37,9 @@ use super::loop_matmul_microkernel::set_bounds;
 /// The elementwise nest that consumes a convolution's result.
 pub(super) struct Epilogue {
     pub consumer: OpId,
-    /// The consumer's `(co, oh, ow)`.
-    pub ivs: [Value; 3],
+    /// The consumer's induction variables: `(co, oh, ow)` after a convolution, `(i, j)`
+    /// after a matmul.
+    pub ivs: Vec<Value>,
     /// The consumer's load of the convolution's result.
     pub load: OpId,
     /// The result buffer's `loop.alloc` and `loop.dealloc`s.
@@ -54,42 +56,61 @@ fn defining_op(ctx: &Context, v: Value) -> Option<OpId> {
 
 /// The epilogue of `c`, when there is one it may compute (see the module doc).
 pub(super) fn find(ctx: &Context, c: &ConvNest) -> Option<Epilogue> {
-    let alloc = defining_op(ctx, c.output)?;
+    let own_index = [
+        AffineExpr::constant(0),
+        AffineExpr::dim(0),
+        AffineExpr::dim(1),
+        AffineExpr::dim(2),
+    ];
+    let extents = [c.extents[CO], c.extents[OH], c.extents[OW]];
+    find_consumer(ctx, c.output, c.parallel, &extents, &own_index, false)
+}
+
+/// The elementwise nest after `producer` that is the only reader of its result `output`:
+/// a `loop.parallel` over `extents` (from 0, step 1) reading `output` once, at
+/// `own_index` (a function of its induction variables, dims `0..`), whose body is loads,
+/// `arith` ops (and `math` ops with `math`) and one store. `output` must be a
+/// `loop.alloc` whose other uses are `producer`'s stores and `loop.dealloc`s.
+pub(super) fn find_consumer(
+    ctx: &Context,
+    output: Value,
+    producer: OpId,
+    extents: &[i64],
+    own_index: &[AffineExpr],
+    math: bool,
+) -> Option<Epilogue> {
+    let alloc = defining_op(ctx, output)?;
     if LoopOp::of(ctx, alloc) != Some(LoopOp::Alloc) {
         return None;
     }
     let mut load = None;
     let mut deallocs = Vec::new();
-    for user in ctx.value(c.output).uses.iter().map(|u| u.op) {
+    for user in ctx.value(output).uses.iter().map(|u| u.op) {
         match LoopOp::of(ctx, user) {
             Some(LoopOp::Dealloc) => deallocs.push(user),
-            Some(LoopOp::Store) if ctx.parent_op(user) == Some(c.parallel) => {}
+            Some(LoopOp::Store) if inside(ctx, user, producer) => {}
             Some(LoopOp::Load) if load.is_none() => load = Some(user),
             _ => return None,
         }
     }
     let load = load?;
     let consumer = ctx.parent_op(load)?;
-    if LoopOp::of(ctx, consumer) != Some(LoopOp::Parallel)
-        || !comes_after(ctx, consumer, c.parallel)
+    if LoopOp::of(ctx, consumer) != Some(LoopOp::Parallel) || !comes_after(ctx, consumer, producer)
     {
         return None;
     }
     let dims = loop_::loop_dims(ctx, consumer)?;
-    let extents = [c.extents[CO], c.extents[OH], c.extents[OW]];
-    if dims.len() != 3
-        || dims.iter().zip(extents).any(|(d, e)| {
+    if dims.len() != extents.len()
+        || dims.iter().zip(extents).any(|(d, &e)| {
             d.lower.constant() != Some(0) || d.upper.constant() != Some(e) || d.step != 1
         })
     {
         return None;
     }
-    let ivs = [
-        dims[0].induction_var,
-        dims[1].induction_var,
-        dims[2].induction_var,
-    ];
-    if !reads_at_own_index(ctx, load, &ivs) || !elementwise_body(ctx, consumer, c.output) {
+    let ivs: Vec<Value> = dims.iter().map(|d| d.induction_var).collect();
+    if access(ctx, load, &ivs, 1).as_deref() != Some(own_index)
+        || !elementwise_body(ctx, consumer, output, math)
+    {
         return None;
     }
     Some(Epilogue {
@@ -99,6 +120,18 @@ pub(super) fn find(ctx: &Context, c: &ConvNest) -> Option<Epilogue> {
         alloc,
         deallocs,
     })
+}
+
+/// Whether `op` is nested in `ancestor`.
+fn inside(ctx: &Context, op: OpId, ancestor: OpId) -> bool {
+    let mut parent = ctx.parent_op(op);
+    while let Some(p) = parent {
+        if p == ancestor {
+            return true;
+        }
+        parent = ctx.parent_op(p);
+    }
+    false
 }
 
 /// Whether `op` follows `first` in `first`'s block.
@@ -113,26 +146,13 @@ fn comes_after(ctx: &Context, op: OpId, first: OpId) -> bool {
     false
 }
 
-/// Whether `load` reads `Y[0, co, oh, ow]` at the consumer's `ivs`.
-fn reads_at_own_index(ctx: &Context, load: OpId, ivs: &[Value; 3]) -> bool {
-    access(ctx, load, ivs, 1).is_some_and(|results| {
-        results
-            == [
-                AffineExpr::constant(0),
-                AffineExpr::dim(0),
-                AffineExpr::dim(1),
-                AffineExpr::dim(2),
-            ]
-    })
-}
-
 /// The indices a load or store (its index operands from `first_index` on) accesses, as
-/// functions of the consumer's `(co, oh, ow)` (dims 0, 1, 2), when its index operands
-/// are those induction variables or constants.
+/// functions of the consumer's induction variables `ivs` (dims 0, 1, ...), when its index
+/// operands are those induction variables or constants.
 pub(super) fn access(
     ctx: &Context,
     op: OpId,
-    ivs: &[Value; 3],
+    ivs: &[Value],
     first_index: usize,
 ) -> Option<Vec<AffineExpr>> {
     let map = loop_::access_map(ctx, op)?;
@@ -162,9 +182,9 @@ pub(super) fn access(
     )
 }
 
-/// Whether the consumer's body is `arith` ops and loads, then one store, none of them
-/// writing `result`.
-fn elementwise_body(ctx: &Context, consumer: OpId, result: Value) -> bool {
+/// Whether the consumer's body is `arith` ops (and `math` ops with `math`) and loads, then
+/// one store, none of them writing `result`.
+fn elementwise_body(ctx: &Context, consumer: OpId, result: Value, math: bool) -> bool {
     let Some(body) = loop_::body(ctx, consumer) else {
         return false;
     };
@@ -180,14 +200,17 @@ fn elementwise_body(ctx: &Context, consumer: OpId, result: Value) -> bool {
         && ctx.op(store).operands[1] != result
         && rest.iter().all(|&op| {
             ctx.op(op).regions.is_empty()
-                && (ArithOp::of(ctx, op).is_some() || LoopOp::of(ctx, op) == Some(LoopOp::Load))
+                && (ArithOp::of(ctx, op).is_some()
+                    || (math && MathOp::of(ctx, op).is_some())
+                    || LoopOp::of(ctx, op) == Some(LoopOp::Load))
         })
 }
 
 /// Computes the consumer's body at `body` for the point `ivs`, where the convolution's
 /// result there is `value`.
-pub(super) fn emit(ctx: &mut Context, e: &Epilogue, body: At, ivs: [Value; 3], value: Value) {
-    let mut mapping: HashMap<Value, Value> = e.ivs.iter().copied().zip(ivs).collect();
+pub(super) fn emit(ctx: &mut Context, e: &Epilogue, body: At, ivs: &[Value], value: Value) {
+    let mut mapping: HashMap<Value, Value> =
+        e.ivs.iter().copied().zip(ivs.iter().copied()).collect();
     mapping.insert(ctx.op(e.load).results[0], value);
     let block = loop_::body(ctx, e.consumer).expect("a loop.parallel has a body");
     let ops: Vec<OpId> = ctx.block_ops(block).collect();
@@ -208,9 +231,19 @@ pub(super) fn finish(ctx: &mut Context, e: Epilogue, c: &ConvNest, mf: i64) {
         set_bounds(ctx, e.consumer, &[mf, 0, 0], &[m, oh, ow]);
         return;
     }
-    ctx.erase_op(e.consumer);
-    for dealloc in e.deallocs {
-        ctx.erase_op(dealloc);
+    e.remove(ctx, true);
+}
+
+impl Epilogue {
+    /// Erases the consumer, and the result buffer with it when `result_unused` (nothing
+    /// reads or writes it any more).
+    pub(super) fn remove(self, ctx: &mut Context, result_unused: bool) {
+        ctx.erase_op(self.consumer);
+        if result_unused {
+            for dealloc in self.deallocs {
+                ctx.erase_op(dealloc);
+            }
+            ctx.erase_op(self.alloc);
+        }
     }
-    ctx.erase_op(e.alloc);
 }

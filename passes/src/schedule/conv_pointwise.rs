@@ -466,7 +466,7 @@ fn emit_block(
             let sum = sums[j * vectors as usize + v as usize];
             let first = v * b.width;
             match epilogue {
-                Some(e) => e.emit(ctx, block, [co, oh, ow0], first, sum, b.width),
+                Some(e) => e.emit(ctx, block, &[co, oh, ow0], &[0, 0, first], sum, b.width),
                 None => {
                     let omap = map(3, vec![AffineExpr::constant(0), d(0), d(1), d(2) + first]);
                     block.store(ctx, true, sum, c.output, omap, &[co, oh, ow0]);

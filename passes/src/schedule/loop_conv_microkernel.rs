@@ -945,7 +945,7 @@ pub(super) fn write_result(
         f32_ty,
     );
     match epilogue {
-        Some(e) => conv_epilogue::emit(ctx, e, body, ivs, v),
+        Some(e) => conv_epilogue::emit(ctx, e, body, &ivs, v),
         None => {
             body.store(
                 ctx,

@@ -42,6 +42,8 @@ use tb_ir::{Attr, AttrKind, Context, Diagnostic, FloatKind, OpId, TypeKind, Valu
 
 use super::build::{At, set_yield};
 use super::constant_pack::{ConstantBuffer, constant_f32, packed_global, release};
+use super::conv_epilogue::find_consumer;
+use super::vector_epilogue::{self, VectorEpilogue};
 use super::{Target, register_block};
 
 const OPTIONS: &[PassOptionInfo] = &[
@@ -93,6 +95,12 @@ const OPTIONS: &[PassOptionInfo] = &[
         default: "0",
         help: "Vector width in elements (0: the host's)",
     },
+    PassOptionInfo {
+        name: "epilogues",
+        kind: OptionKind::Bool,
+        default: "true",
+        help: "Compute the elementwise nest that reads a packed matmul's result (bias, activation, residual add) on the accumulators where the kernel stores them",
+    },
 ];
 
 pub(crate) fn info() -> PassInfo {
@@ -110,6 +118,7 @@ pub(crate) fn info() -> PassInfo {
                 pack_lhs: o.bool("pack-lhs"),
                 nc: o.int("nc"),
                 pack_constants: o.bool("pack-constants"),
+                epilogues: o.bool("epilogues"),
             })
         },
     }
@@ -124,6 +133,7 @@ struct MatmulMicrokernel {
     pack_lhs: bool,
     nc: i64,
     pack_constants: bool,
+    epilogues: bool,
 }
 
 /// One access `memref[map(operands)]`.
@@ -162,6 +172,7 @@ struct Blocking {
     pack_lhs: bool,
     nc: i64,
     pack_constants: bool,
+    epilogues: bool,
 }
 
 impl Pass for MatmulMicrokernel {
@@ -194,6 +205,7 @@ impl Pass for MatmulMicrokernel {
             pack_lhs: self.pack_lhs,
             nc: self.nc,
             pack_constants: self.pack_constants,
+            epilogues: self.epilogues,
         };
         if blocking.nr > 0 {
             blocking.nc = (blocking.nc - blocking.nc % blocking.nr).max(blocking.nr);
@@ -282,6 +294,7 @@ fn blocking_of(
         pack_lhs: schedule.pack.packs_lhs(),
         nc: (nc - nc % nr).max(nr),
         pack_constants: fallback.pack_constants,
+        epilogues: fallback.epilogues,
     })
 }
 
@@ -540,31 +553,65 @@ fn rewrite(ctx: &mut Context, c: &Contraction, b: Blocking) {
         scalable: vec![false],
         element: f32_ty,
     });
+    let epilogue = b.epilogues.then(|| epilogue_of(ctx, c)).flatten();
+    if let Some(e) = &epilogue {
+        e.prepare(ctx, c.parallel);
+    }
+    let e = epilogue.as_ref();
     if packed {
         // The leftover rows get a smaller register block; only columns are peeled.
-        let packed_source = packed_kernel(ctx, c, b, at, (mf, nf), vec_ty);
+        let packed_source = packed_kernel(ctx, c, b, at, (mf, nf), vec_ty, e);
         peel(ctx, c, (m, n), (m, nf));
         if let Some(source) = packed_source {
             release(ctx, &source);
         }
     } else if batched_panels {
         let panels = batched_panels_of(ctx, c, b, at, nf, vec_ty);
-        kernel(
-            ctx,
-            c,
-            b,
-            at,
-            &row_groups(m, mf, b.mr),
-            nf,
-            vec_ty,
-            Some(&panels),
-        );
+        let groups = row_groups(m, mf, b.mr);
+        kernel(ctx, c, b, at, &groups, nf, vec_ty, Some(&panels), e);
         at.dealloc(ctx, panels.memref);
         peel(ctx, c, (m, n), (m, nf));
     } else {
-        kernel(ctx, c, b, at, &row_groups(m, mf, b.mr), nf, vec_ty, None);
+        let groups = row_groups(m, mf, b.mr);
+        kernel(ctx, c, b, at, &groups, nf, vec_ty, None, e);
         peel(ctx, c, (m, n), (m, nf));
     }
+    if let Some(e) = epilogue {
+        if nf < n {
+            // The peeled columns still write C; the consumer keeps them.
+            let mut lower = vec![0; rank];
+            lower[rank - 1] = nf;
+            set_bounds(ctx, e.epilogue.consumer, &lower, &c.extents);
+        } else {
+            // With one KC slice nothing writes C any more; with several it holds the
+            // partial sums.
+            e.epilogue.remove(ctx, c.k_extent <= b.kc);
+        }
+    }
+}
+
+/// The elementwise nest after a matmul that the kernel can compute on its accumulators
+/// (see [`super::vector_epilogue`]): the only reader of `C`, reading it at its own
+/// `(.., i, j)`, and writing neither `A` nor `B`.
+fn epilogue_of(ctx: &Context, c: &Contraction) -> Option<VectorEpilogue> {
+    let position = |v: &Value| c.ivs.iter().position(|iv| iv == v);
+    let dims = c
+        .out
+        .operands
+        .iter()
+        .map(|v| position(v).map(|p| AffineExpr::dim(p as u32)))
+        .collect::<Option<Vec<_>>>()?;
+    let own_index: Vec<AffineExpr> = c
+        .out
+        .map
+        .results
+        .iter()
+        .map(|r| r.replace_dims_and_symbols(&dims, &[]).simplify())
+        .collect();
+    let e = find_consumer(ctx, c.out.memref, c.parallel, &c.extents, &own_index, true)?;
+    let plan = vector_epilogue::plan(ctx, e, c.parallel)?;
+    let output = plan.output();
+    (output != c.lhs.memref && output != c.rhs.memref).then_some(plan)
 }
 
 /// Row blocks `(first, end, rows)`: full blocks of `mr` rows up to `mf`, then one block of
@@ -703,6 +750,7 @@ fn kernel(
     nf: i64,
     vec_ty: tb_ir::Type,
     panels: Option<&BatchedPanels>,
+    epilogue: Option<&VectorEpilogue>,
 ) {
     for &(lo, hi, mr) in groups {
         kernel_rows(
@@ -714,6 +762,7 @@ fn kernel(
             nf,
             vec_ty,
             panels,
+            epilogue,
         );
     }
 }
@@ -729,6 +778,7 @@ fn kernel_rows(
     nf: i64,
     vec_ty: tb_ir::Type,
     panels: Option<&BatchedPanels>,
+    epilogue: Option<&VectorEpilogue>,
 ) {
     let rank = c.extents.len();
     let f32_ty = ctx.value_type(c.init);
@@ -752,119 +802,150 @@ fn kernel_rows(
         .collect();
     replace.push((i_old, ib));
 
-    // Fill the block's rows of C with the reduction's initial value.
-    let splat = rows.broadcast(ctx, c.init, vec_ty);
-    let (_, fill, jb) = {
-        let (op, inside, iv, _) = rows.for_loop(
-            ctx,
-            (AffineMap::constant(0), vec![]),
-            (AffineMap::constant(nf), vec![]),
-            b.nr,
-            &[],
-        );
-        (op, inside, iv)
-    };
     let with_j = |replace: &[(Value, Value)], jb: Value| -> Vec<(Value, Value)> {
         let mut r = replace.to_vec();
         r.push((j_old, jb));
         r
     };
-    for r in 0..b.mr {
-        for col in 0..columns {
-            let (map, operands) = shifted(
-                &c.out,
-                &with_j(&replace, jb),
-                &[(i_old, r), (j_old, col * b.width)],
+    // Fill the block's rows of C with the reduction's initial value, unless the reduction
+    // is one KC slice: the accumulators then start from it in registers.
+    let single_slice = c.k_extent <= b.kc;
+    if !single_slice {
+        let splat = rows.broadcast(ctx, c.init, vec_ty);
+        let (_, fill, jb) = {
+            let (op, inside, iv, _) = rows.for_loop(
+                ctx,
+                (AffineMap::constant(0), vec![]),
+                (AffineMap::constant(nf), vec![]),
+                b.nr,
+                &[],
             );
-            fill.store(ctx, true, splat, c.out.memref, map, &operands);
+            (op, inside, iv)
+        };
+        for r in 0..b.mr {
+            for col in 0..columns {
+                let (map, operands) = shifted(
+                    &c.out,
+                    &with_j(&replace, jb),
+                    &[(i_old, r), (j_old, col * b.width)],
+                );
+                fill.store(ctx, true, splat, c.out.memref, map, &operands);
+            }
         }
     }
 
-    // Reduction slices, then column blocks, then the register-blocked k loop.
-    let (_, slices, kb) = {
-        let (op, inside, iv, _) = rows.for_loop(
-            ctx,
-            (AffineMap::constant(0), vec![]),
-            (AffineMap::constant(c.k_extent), vec![]),
-            b.kc,
-            &[],
-        );
-        (op, inside, iv)
+    // Reduction slices, then column blocks, then the register-blocked k loop. With an
+    // epilogue the last slice is peeled: it computes the epilogue where the others store
+    // partial sums into C.
+    let last = match epilogue {
+        Some(_) => (c.k_extent - 1) / b.kc * b.kc,
+        None => c.k_extent,
     };
-    let (_, block, jb) = {
-        let (op, inside, iv, _) = slices.for_loop(
-            ctx,
-            (AffineMap::constant(0), vec![]),
-            (AffineMap::constant(nf), vec![]),
-            b.nr,
-            &[],
-        );
-        (op, inside, iv)
-    };
-    let replace_j = with_j(&replace, jb);
-    let mut accumulators = Vec::new();
-    let mut c_maps = Vec::new();
-    for r in 0..b.mr {
-        for col in 0..columns {
-            let (map, operands) =
-                shifted(&c.out, &replace_j, &[(i_old, r), (j_old, col * b.width)]);
-            accumulators.push(block.load(ctx, true, c.out.memref, map.clone(), &operands, vec_ty));
-            c_maps.push((map, operands));
+    let emit_slice = |ctx: &mut Context,
+                      slices: At,
+                      kb: Value,
+                      epilogue: Option<&VectorEpilogue>| {
+        let (_, block, jb) = {
+            let (op, inside, iv, _) = slices.for_loop(
+                ctx,
+                (AffineMap::constant(0), vec![]),
+                (AffineMap::constant(nf), vec![]),
+                b.nr,
+                &[],
+            );
+            (op, inside, iv)
+        };
+        let replace_j = with_j(&replace, jb);
+        let splat = single_slice.then(|| block.broadcast(ctx, c.init, vec_ty));
+        let mut accumulators = Vec::new();
+        let mut c_maps = Vec::new();
+        for r in 0..b.mr {
+            for col in 0..columns {
+                let (map, operands) =
+                    shifted(&c.out, &replace_j, &[(i_old, r), (j_old, col * b.width)]);
+                accumulators.push(match splat {
+                    Some(splat) => splat,
+                    None => block.load(ctx, true, c.out.memref, map.clone(), &operands, vec_ty),
+                });
+                c_maps.push((map, operands));
+            }
         }
-    }
-    let k_upper = if c.k_extent % b.kc == 0 {
-        AffineMap::new(1, 0, vec![AffineExpr::dim(0) + b.kc])
-    } else {
-        AffineMap::new(
+        let k_upper = if c.k_extent % b.kc == 0 {
+            AffineMap::new(1, 0, vec![AffineExpr::dim(0) + b.kc])
+        } else {
+            AffineMap::new(
+                1,
+                0,
+                vec![AffineExpr::constant(c.k_extent), AffineExpr::dim(0) + b.kc],
+            )
+        };
+        let (k_loop, body, k, acc) = block.for_loop(
+            ctx,
+            (AffineMap::identity(1), vec![kb]),
+            (k_upper, vec![kb]),
             1,
-            0,
-            vec![AffineExpr::constant(c.k_extent), AffineExpr::dim(0) + b.kc],
-        )
+            &accumulators,
+        );
+        let mut replace_k = replace_j.clone();
+        replace_k.push((c.k_iv, k));
+        let lhs: Vec<Value> = (0..b.mr)
+            .map(|r| {
+                let (map, operands) = shifted(&c.lhs, &replace_k, &[(i_old, r)]);
+                let scalar = body.load(ctx, false, c.lhs.memref, map, &operands, f32_ty);
+                body.broadcast(ctx, scalar, vec_ty)
+            })
+            .collect();
+        let rhs: Vec<Value> = (0..columns)
+            .map(|col| match panels {
+                Some(p) => {
+                    let mut operands: Vec<Value> = p.batch.iter().map(|&d| outer_ivs[d]).collect();
+                    operands.extend([jb, k]);
+                    body.load(
+                        ctx,
+                        true,
+                        p.memref,
+                        p.map(b.nr, col * b.width),
+                        &operands,
+                        vec_ty,
+                    )
+                }
+                None => {
+                    let (map, operands) = shifted(&c.rhs, &replace_k, &[(j_old, col * b.width)]);
+                    body.load(ctx, true, c.rhs.memref, map, &operands, vec_ty)
+                }
+            })
+            .collect();
+        let next: Vec<Value> = (0..b.mr as usize)
+            .flat_map(|r| (0..columns as usize).map(move |col| (r, col)))
+            .map(|(r, col)| body.fma(ctx, lhs[r], rhs[col], acc[r * columns as usize + col]))
+            .collect();
+        set_yield(ctx, body, &next);
+        let results = ctx.op(k_loop).results.to_vec();
+        for (index, (value, (map, operands))) in results.into_iter().zip(c_maps).enumerate() {
+            match epilogue {
+                Some(e) => {
+                    let (r, col) = (index as i64 / columns, index as i64 % columns);
+                    let mut point = outer_ivs[..rank - 2].to_vec();
+                    point.extend([ib, jb]);
+                    let mut offsets = vec![0; rank - 2];
+                    offsets.extend([r, col * b.width]);
+                    e.emit(ctx, block, &point, &offsets, value, b.width);
+                }
+                None => block.store(ctx, true, value, c.out.memref, map, &operands),
+            }
+        }
     };
-    let (k_loop, body, k, acc) = block.for_loop(
-        ctx,
-        (AffineMap::identity(1), vec![kb]),
-        (k_upper, vec![kb]),
-        1,
-        &accumulators,
-    );
-    let mut replace_k = replace_j.clone();
-    replace_k.push((c.k_iv, k));
-    let lhs: Vec<Value> = (0..b.mr)
-        .map(|r| {
-            let (map, operands) = shifted(&c.lhs, &replace_k, &[(i_old, r)]);
-            let scalar = body.load(ctx, false, c.lhs.memref, map, &operands, f32_ty);
-            body.broadcast(ctx, scalar, vec_ty)
-        })
-        .collect();
-    let rhs: Vec<Value> = (0..columns)
-        .map(|col| match panels {
-            Some(p) => {
-                let mut operands: Vec<Value> = p.batch.iter().map(|&d| outer_ivs[d]).collect();
-                operands.extend([jb, k]);
-                body.load(
-                    ctx,
-                    true,
-                    p.memref,
-                    p.map(b.nr, col * b.width),
-                    &operands,
-                    vec_ty,
-                )
-            }
-            None => {
-                let (map, operands) = shifted(&c.rhs, &replace_k, &[(j_old, col * b.width)]);
-                body.load(ctx, true, c.rhs.memref, map, &operands, vec_ty)
-            }
-        })
-        .collect();
-    let next: Vec<Value> = (0..b.mr as usize)
-        .flat_map(|r| (0..columns as usize).map(move |col| (r, col)))
-        .map(|(r, col)| body.fma(ctx, lhs[r], rhs[col], acc[r * columns as usize + col]))
-        .collect();
-    set_yield(ctx, body, &next);
-    let results = ctx.op(k_loop).results.to_vec();
-    for (value, (map, operands)) in results.into_iter().zip(c_maps) {
-        block.store(ctx, true, value, c.out.memref, map, &operands);
+    for (first, end, epilogue) in [(0, last, None), (last, c.k_extent, epilogue)] {
+        if first < end {
+            let (_, slices, kb, _) = rows.for_loop(
+                ctx,
+                (AffineMap::constant(first), vec![]),
+                (AffineMap::constant(end), vec![]),
+                b.kc,
+                &[],
+            );
+            emit_slice(ctx, slices, kb, epilogue);
+        }
     }
 }
 
@@ -906,6 +987,7 @@ fn packed_kernel(
     at: At,
     (mf, nf): (i64, i64),
     vec_ty: tb_ir::Type,
+    epilogue: Option<&VectorEpilogue>,
 ) -> Option<ConstantBuffer> {
     let f32_ty = ctx.value_type(c.init);
     let (i_old, j_old) = (c.ivs[0], c.ivs[1]);
@@ -984,13 +1066,6 @@ fn packed_kernel(
         }
     }
 
-    let (_, slice, kb, _) = at.for_loop(
-        ctx,
-        (AffineMap::constant(0), vec![]),
-        (AffineMap::constant(c.k_extent), vec![]),
-        kc,
-        &[],
-    );
     let k_upper = if c.k_extent % kc == 0 {
         AffineMap::new(1, 0, vec![AffineExpr::dim(0) + kc])
     } else {
@@ -1021,150 +1096,180 @@ fn packed_kernel(
         .simplify()
     };
 
-    // Pack the slice: column panels on threads.
-    if !whole {
-        let (_, pack_panels, pack_ivs) = slice.parallel(ctx, &[0], &[nf], &[b.nr]);
-        let jp = pack_ivs[0];
-        let (_, pack, kp, _) = pack_panels.for_loop(
-            ctx,
-            (AffineMap::identity(1), vec![kb]),
-            (k_upper.clone(), vec![kb]),
-            1,
-            &[],
-        );
-        // B's row is k, so the row block's value is irrelevant: replace i by the column too.
-        copy_panel_row(
-            ctx,
-            pack,
-            c,
-            b,
-            &[(j_old, jp), (c.k_iv, kp), (i_old, jp)],
-            (panels, &panel_map, &[jp, kp, kb]),
-            (f32_ty, vec_ty),
-        );
-    }
-
-    // Pack the slice of A's full row blocks: row blocks on threads.
-    if let Some(lhs_panels) = lhs_panels {
-        let (_, pack_rows, pack_ivs) = slice.parallel(ctx, &[0], &[mf], &[b.mr]);
-        let ip = pack_ivs[0];
-        let (_, pack, kp, _) = pack_rows.for_loop(
-            ctx,
-            (AffineMap::identity(1), vec![kb]),
-            (k_upper.clone(), vec![kb]),
-            1,
-            &[],
-        );
-        for r in 0..b.mr {
-            // A does not depend on the column: replace j by the row.
-            let (map, operands) = shifted(
-                &c.lhs,
-                &[(i_old, ip), (c.k_iv, kp), (j_old, ip)],
-                &[(i_old, r)],
-            );
-            let v = pack.load(ctx, false, c.lhs.memref, map, &operands, f32_ty);
-            pack.store(ctx, false, v, lhs_panels, lhs_panel_map(r), &[ip, kp, kb]);
-        }
-    }
-
-    // NC columns of panels at a time (kept in cache), row blocks on threads, column
-    // blocks, the register-blocked k loop.
-    let nc = b.nc.min(nf);
-    let (_, sweep, jc, _) = slice.for_loop(
-        ctx,
-        (AffineMap::constant(0), vec![]),
-        (AffineMap::constant(nf), vec![]),
-        nc,
-        &[],
-    );
-    let j_upper = if nf % nc == 0 {
-        AffineMap::new(1, 0, vec![AffineExpr::dim(0) + nc])
-    } else {
-        AffineMap::new(
-            1,
-            0,
-            vec![AffineExpr::constant(nf), AffineExpr::dim(0) + nc],
-        )
+    // The KC slices of the reduction. With an epilogue the last slice is peeled: it stores
+    // the epilogue's results where the others store partial sums into C.
+    let last = match epilogue {
+        Some(_) => (c.k_extent - 1) / kc * kc,
+        None => c.k_extent,
     };
-    for &(lo, hi, mr) in &groups {
-        let (_, rows, row_ivs) = sweep.parallel(ctx, &[lo], &[hi], &[mr]);
-        let ib = row_ivs[0];
-        let (_, block, jb, _) = rows.for_loop(
-            ctx,
-            (AffineMap::identity(1), vec![jc]),
-            (j_upper.clone(), vec![jc]),
-            b.nr,
-            &[],
-        );
-        let replace = [(i_old, ib), (j_old, jb)];
-        let mut accumulators = Vec::new();
-        let mut c_maps = Vec::new();
-        let splat = single_slice.then(|| block.broadcast(ctx, c.init, vec_ty));
-        for r in 0..mr {
-            for col in 0..columns {
-                let (map, operands) =
-                    shifted(&c.out, &replace, &[(i_old, r), (j_old, col * b.width)]);
-                accumulators.push(match splat {
-                    Some(splat) => splat,
-                    None => block.load(ctx, true, c.out.memref, map.clone(), &operands, vec_ty),
-                });
-                c_maps.push((map, operands));
+    let emit_slice = |ctx: &mut Context,
+                      slice: At,
+                      kb: Value,
+                      epilogue: Option<&VectorEpilogue>| {
+        // Pack the slice: column panels on threads.
+        if !whole {
+            let (_, pack_panels, pack_ivs) = slice.parallel(ctx, &[0], &[nf], &[b.nr]);
+            let jp = pack_ivs[0];
+            let (_, pack, kp, _) = pack_panels.for_loop(
+                ctx,
+                (AffineMap::identity(1), vec![kb]),
+                (k_upper.clone(), vec![kb]),
+                1,
+                &[],
+            );
+            // B's row is k, so the row block's value is irrelevant: replace i by the column too.
+            copy_panel_row(
+                ctx,
+                pack,
+                c,
+                b,
+                &[(j_old, jp), (c.k_iv, kp), (i_old, jp)],
+                (panels, &panel_map, &[jp, kp, kb]),
+                (f32_ty, vec_ty),
+            );
+        }
+
+        // Pack the slice of A's full row blocks: row blocks on threads.
+        if let Some(lhs_panels) = lhs_panels {
+            let (_, pack_rows, pack_ivs) = slice.parallel(ctx, &[0], &[mf], &[b.mr]);
+            let ip = pack_ivs[0];
+            let (_, pack, kp, _) = pack_rows.for_loop(
+                ctx,
+                (AffineMap::identity(1), vec![kb]),
+                (k_upper.clone(), vec![kb]),
+                1,
+                &[],
+            );
+            for r in 0..b.mr {
+                // A does not depend on the column: replace j by the row.
+                let (map, operands) = shifted(
+                    &c.lhs,
+                    &[(i_old, ip), (c.k_iv, kp), (j_old, ip)],
+                    &[(i_old, r)],
+                );
+                let v = pack.load(ctx, false, c.lhs.memref, map, &operands, f32_ty);
+                pack.store(ctx, false, v, lhs_panels, lhs_panel_map(r), &[ip, kp, kb]);
             }
         }
-        let (k_loop, body, k, acc) = block.for_loop(
+
+        // NC columns of panels at a time (kept in cache), row blocks on threads, column
+        // blocks, the register-blocked k loop.
+        let nc = b.nc.min(nf);
+        let (_, sweep, jc, _) = slice.for_loop(
             ctx,
-            (AffineMap::identity(1), vec![kb]),
-            (k_upper.clone(), vec![kb]),
-            1,
-            &accumulators,
+            (AffineMap::constant(0), vec![]),
+            (AffineMap::constant(nf), vec![]),
+            nc,
+            &[],
         );
-        // The full row blocks read A's panels; the leftover rows read A where it lies.
-        let from_panels = lhs_panels.filter(|_| lo == 0 && mr == b.mr);
-        let lhs: Vec<Value> = (0..mr)
-            .map(|r| {
-                let scalar = match from_panels {
-                    Some(lhs_panels) => body.load(
+        let j_upper = if nf % nc == 0 {
+            AffineMap::new(1, 0, vec![AffineExpr::dim(0) + nc])
+        } else {
+            AffineMap::new(
+                1,
+                0,
+                vec![AffineExpr::constant(nf), AffineExpr::dim(0) + nc],
+            )
+        };
+        for &(lo, hi, mr) in &groups {
+            let (_, rows, row_ivs) = sweep.parallel(ctx, &[lo], &[hi], &[mr]);
+            let ib = row_ivs[0];
+            let (_, block, jb, _) = rows.for_loop(
+                ctx,
+                (AffineMap::identity(1), vec![jc]),
+                (j_upper.clone(), vec![jc]),
+                b.nr,
+                &[],
+            );
+            let replace = [(i_old, ib), (j_old, jb)];
+            let mut accumulators = Vec::new();
+            let mut c_maps = Vec::new();
+            let splat = single_slice.then(|| block.broadcast(ctx, c.init, vec_ty));
+            for r in 0..mr {
+                for col in 0..columns {
+                    let (map, operands) =
+                        shifted(&c.out, &replace, &[(i_old, r), (j_old, col * b.width)]);
+                    accumulators.push(match splat {
+                        Some(splat) => splat,
+                        None => block.load(ctx, true, c.out.memref, map.clone(), &operands, vec_ty),
+                    });
+                    c_maps.push((map, operands));
+                }
+            }
+            let (k_loop, body, k, acc) = block.for_loop(
+                ctx,
+                (AffineMap::identity(1), vec![kb]),
+                (k_upper.clone(), vec![kb]),
+                1,
+                &accumulators,
+            );
+            // The full row blocks read A's panels; the leftover rows read A where it lies.
+            let from_panels = lhs_panels.filter(|_| lo == 0 && mr == b.mr);
+            let lhs: Vec<Value> = (0..mr)
+                .map(|r| {
+                    let scalar = match from_panels {
+                        Some(lhs_panels) => body.load(
+                            ctx,
+                            false,
+                            lhs_panels,
+                            lhs_panel_map(r),
+                            &[ib, k, kb],
+                            f32_ty,
+                        ),
+                        None => {
+                            let (map, operands) = shifted(
+                                &c.lhs,
+                                &[(i_old, ib), (j_old, jb), (c.k_iv, k)],
+                                &[(i_old, r)],
+                            );
+                            body.load(ctx, false, c.lhs.memref, map, &operands, f32_ty)
+                        }
+                    };
+                    body.broadcast(ctx, scalar, vec_ty)
+                })
+                .collect();
+            let rhs: Vec<Value> = (0..columns)
+                .map(|col| {
+                    body.load(
                         ctx,
-                        false,
-                        lhs_panels,
-                        lhs_panel_map(r),
-                        &[ib, k, kb],
-                        f32_ty,
-                    ),
-                    None => {
-                        let (map, operands) = shifted(
-                            &c.lhs,
-                            &[(i_old, ib), (j_old, jb), (c.k_iv, k)],
-                            &[(i_old, r)],
-                        );
-                        body.load(ctx, false, c.lhs.memref, map, &operands, f32_ty)
+                        true,
+                        panels,
+                        panel_map(col * b.width),
+                        &[jb, k, kb],
+                        vec_ty,
+                    )
+                })
+                .collect();
+            let next: Vec<Value> = (0..mr as usize)
+                .flat_map(|r| (0..columns as usize).map(move |col| (r, col)))
+                .map(|(r, col)| body.fma(ctx, lhs[r], rhs[col], acc[r * columns as usize + col]))
+                .collect();
+            set_yield(ctx, body, &next);
+            let results = ctx.op(k_loop).results.to_vec();
+            for (index, (value, (map, operands))) in results.into_iter().zip(c_maps).enumerate() {
+                match epilogue {
+                    Some(e) => {
+                        let (r, col) = (index as i64 / columns, index as i64 % columns);
+                        e.emit(ctx, block, &[ib, jb], &[r, col * b.width], value, b.width);
                     }
-                };
-                body.broadcast(ctx, scalar, vec_ty)
-            })
-            .collect();
-        let rhs: Vec<Value> = (0..columns)
-            .map(|col| {
-                body.load(
-                    ctx,
-                    true,
-                    panels,
-                    panel_map(col * b.width),
-                    &[jb, k, kb],
-                    vec_ty,
-                )
-            })
-            .collect();
-        let next: Vec<Value> = (0..mr as usize)
-            .flat_map(|r| (0..columns as usize).map(move |col| (r, col)))
-            .map(|(r, col)| body.fma(ctx, lhs[r], rhs[col], acc[r * columns as usize + col]))
-            .collect();
-        set_yield(ctx, body, &next);
-        let results = ctx.op(k_loop).results.to_vec();
-        for (value, (map, operands)) in results.into_iter().zip(c_maps) {
-            block.store(ctx, true, value, c.out.memref, map, &operands);
+                    None => block.store(ctx, true, value, c.out.memref, map, &operands),
+                }
+            }
+        }
+    };
+    for (first, end, epilogue) in [(0, last, None), (last, c.k_extent, epilogue)] {
+        if first < end {
+            let (_, slice, kb, _) = at.for_loop(
+                ctx,
+                (AffineMap::constant(first), vec![]),
+                (AffineMap::constant(end), vec![]),
+                kc,
+                &[],
+            );
+            emit_slice(ctx, slice, kb, epilogue);
         }
     }
+
     if let Some(lhs_panels) = lhs_panels {
         at.dealloc(ctx, lhs_panels);
     }

@@ -1,17 +1,20 @@
-//! Elementwise epilogues of the depthwise kernel, computed on its vectors of output pixels.
+//! Elementwise epilogues computed on a kernel's vectors of results.
 //!
-//! The depthwise kernel (convolutions and pools) ends each block with vectors of `W`
-//! neighbouring pixels of one output row. When the nest that reads its result is an
-//! epilogue ([`super::conv_epilogue::find`]: bias, activation, clamps), that nest's body is
-//! computed on those vectors where the kernel stores them, and the result buffer is never
-//! written. Each op of the body becomes:
+//! The depthwise and pointwise convolution kernels end each block with vectors of `W`
+//! neighbouring pixels of one output row, the matmul kernel with vectors of `W`
+//! neighbouring columns of one row. When the nest that reads the result is an epilogue
+//! ([`super::conv_epilogue::find_consumer`]: bias, activation, clamps, a residual add),
+//! that nest's body is computed on those vectors where the kernel stores them, and the
+//! result buffer is never written. The consumer's last induction variable runs along the
+//! vector (`ow`, or the matmul's `j`); each op of the body becomes:
 //!
-//! - a load whose indices do not depend on `ow`: the same scalar load at the block's
-//!   `(co, oh)`, splat where a vector needs it (a per-channel bias);
-//! - a load or the store whose last index is `ow` plus a constant, and whose other indices
-//!   do not depend on it: a vector load or store at the vector's first pixel;
-//! - an `arith` op on floats or integers: the same op on vectors when an operand is a
-//!   vector, else on scalars.
+//! - a load whose indices do not depend on the last induction variable: the same scalar
+//!   load at the vector's point, splat where a vector needs it (a per-channel bias);
+//! - a load or the store whose last index is the last induction variable plus a constant,
+//!   and whose other indices do not depend on it: a vector load or store at the vector's
+//!   first element;
+//! - an `arith` or `math` op on floats or integers: the same op on vectors when an operand
+//!   is a vector, else on scalars.
 //!
 //! Anything else (index arithmetic, a read along `ow` at another stride, a value that the
 //! kernel's position cannot see) keeps the epilogue as its own nest. The kernel computes
@@ -22,6 +25,7 @@ use std::collections::{HashMap, HashSet};
 
 use tb_dialects::arith::ArithOp;
 use tb_dialects::loop_::{self, LoopOp};
+use tb_dialects::math::MathOp;
 use tb_ir::affine::{AffineExpr, AffineMap};
 use tb_ir::ods::OpKind;
 use tb_ir::value::ValueDef;
@@ -45,6 +49,8 @@ pub(super) struct VectorEpilogue {
     /// The body's ops other than the read of the result and the terminator, in order,
     /// with the form of each load and store.
     ops: Vec<(OpId, Option<Lane>)>,
+    /// The buffer the store writes.
+    output: Value,
     /// The store's buffer, when its `loop.alloc` must move before the kernel.
     hoist: Option<OpId>,
     /// Buffers read or written along the row through a view of their planes as single
@@ -59,18 +65,31 @@ fn defining_op(ctx: &Context, v: Value) -> Option<OpId> {
     }
 }
 
-/// The lane form of an access: uniform when no index depends on `ow` (dim 2), a vector
-/// when only the last does, with a unit step.
-fn lane_of(indices: &[AffineExpr]) -> Option<Lane> {
+/// The lane form of an access: uniform when no index depends on the vector's dim `v`, a
+/// vector when only the last does, with a unit step.
+fn lane_of(indices: &[AffineExpr], v: u32) -> Option<Lane> {
     let (last, rest) = indices.split_last()?;
-    if rest.iter().any(|e| e.is_function_of_dim(2)) {
+    if rest.iter().any(|e| e.is_function_of_dim(v)) {
         return None;
     }
-    if !last.is_function_of_dim(2) {
+    if !last.is_function_of_dim(v) {
         return Some(Lane::Scalar);
     }
-    let step = (last.clone() - AffineExpr::dim(2)).simplify();
-    (!step.is_function_of_dim(2)).then_some(Lane::Vector)
+    let step = (last.clone() - AffineExpr::dim(v)).simplify();
+    (!step.is_function_of_dim(v)).then_some(Lane::Vector)
+}
+
+/// Whether `memref` has an identity layout, so its last dimension is contiguous.
+fn row_major(ctx: &Context, memref: Value) -> bool {
+    matches!(
+        ctx.type_kind(ctx.value_type(memref)),
+        TypeKind::MemRef { layout: None, .. }
+    )
+}
+
+/// Whether `op` is the `loop.alloc` that defines `buffer`.
+fn is_alloc_of(ctx: &Context, op: OpId, buffer: Value) -> bool {
+    ctx.op(op).results.first() == Some(&buffer)
 }
 
 fn is_data(ctx: &Context, v: Value) -> bool {
@@ -116,14 +135,15 @@ fn between(ctx: &Context, first: OpId, last: OpId) -> Vec<OpId> {
 /// The epilogue `e` of the nest `kernel` as the depthwise kernel computes it, when it can.
 pub(super) fn plan(ctx: &Context, e: Epilogue, kernel: OpId) -> Option<VectorEpilogue> {
     let body = loop_::body(ctx, e.consumer)?;
-    let ivs = e.ivs;
+    let ivs = e.ivs.clone();
+    let along = ivs.len().checked_sub(1)? as u32;
     let mut ops = Vec::new();
     let mut loaded = HashSet::new();
     let mut store_buffer = None;
     let inside: HashSet<Value> = ctx
         .block_ops(body)
         .flat_map(|op| ctx.op(op).results.clone())
-        .chain(ivs)
+        .chain(ivs.iter().copied())
         .collect();
     for op in ctx.block_ops(body) {
         if op == e.load || LoopOp::of(ctx, op) == Some(LoopOp::Yield) {
@@ -131,18 +151,24 @@ pub(super) fn plan(ctx: &Context, e: Epilogue, kernel: OpId) -> Option<VectorEpi
         }
         let lane = match LoopOp::of(ctx, op) {
             Some(LoopOp::Load) => {
-                let lane = lane_of(&access(ctx, op, &ivs, 1)?)?;
-                loaded.insert(ctx.op(op).operands[0]);
+                let memref = ctx.op(op).operands[0];
+                let lane = lane_of(&access(ctx, op, &ivs, 1)?, along)?;
+                if lane == Lane::Vector && !row_major(ctx, memref) {
+                    return None;
+                }
+                loaded.insert(memref);
                 Some(lane)
             }
             Some(LoopOp::Store) => {
-                if lane_of(&access(ctx, op, &ivs, 2)?)? != Lane::Vector {
+                if lane_of(&access(ctx, op, &ivs, 2)?, along)? != Lane::Vector
+                    || !row_major(ctx, ctx.op(op).operands[1])
+                {
                     return None;
                 }
                 store_buffer = Some(ctx.op(op).operands[1]);
                 Some(Lane::Vector)
             }
-            _ if ArithOp::of(ctx, op).is_some()
+            _ if (ArithOp::of(ctx, op).is_some() || MathOp::of(ctx, op).is_some())
                 && ctx.op(op).regions.is_empty()
                 && ctx.op(op).results.len() == 1
                 && ctx
@@ -165,19 +191,21 @@ pub(super) fn plan(ctx: &Context, e: Epilogue, kernel: OpId) -> Option<VectorEpi
         ops.push((op, lane));
     }
     let store_buffer = store_buffer?;
-    // Nothing between the kernel's position and the consumer may write what it reads.
+    // Nothing between the kernel's position and the consumer may write what it reads, or
+    // touch what it writes (it is written earlier now).
+    let conflicts = |inner: OpId| {
+        let is_load = matches!(
+            LoopOp::of(ctx, inner),
+            Some(LoopOp::Load | LoopOp::VectorLoad)
+        );
+        let operands = &ctx.op(inner).operands;
+        (!is_load && operands.iter().any(|v| loaded.contains(v)))
+            || (operands.contains(&store_buffer) && !is_alloc_of(ctx, inner, store_buffer))
+    };
     for op in between(ctx, kernel, e.consumer) {
-        let mut writes = false;
-        ctx.walk_nested(op, &mut |inner| {
-            let is_load = matches!(
-                LoopOp::of(ctx, inner),
-                Some(LoopOp::Load | LoopOp::VectorLoad)
-            );
-            if !is_load && ctx.op(inner).operands.iter().any(|v| loaded.contains(v)) {
-                writes = true;
-            }
-        });
-        if writes {
+        let mut conflict = conflicts(op);
+        ctx.walk_nested(op, &mut |inner| conflict |= conflicts(inner));
+        if conflict {
             return None;
         }
     }
@@ -194,22 +222,16 @@ pub(super) fn plan(ctx: &Context, e: Epilogue, kernel: OpId) -> Option<VectorEpi
     Some(VectorEpilogue {
         epilogue: e,
         ops,
+        output: store_buffer,
         hoist,
         views: HashMap::new(),
     })
 }
 
-/// `map` with the dims at `positions` shifted by `k`.
-fn shifted(map: &AffineMap, positions: &[usize], k: i64) -> AffineMap {
+/// `map` with each dim shifted by its entry of `offsets`.
+fn shifted(map: &AffineMap, offsets: &[i64]) -> AffineMap {
     let dims: Vec<AffineExpr> = (0..map.num_dims)
-        .map(|d| {
-            let e = AffineExpr::dim(d);
-            if positions.contains(&(d as usize)) {
-                e + k
-            } else {
-                e
-            }
-        })
+        .map(|d| AffineExpr::dim(d) + offsets[d as usize])
         .collect();
     AffineMap {
         num_dims: map.num_dims,
@@ -230,7 +252,7 @@ impl VectorEpilogue {
     /// no other access depends on `oh`. Each of these buffers is then read and written
     /// through a view with the plane as one row ([`VectorEpilogue::view`]).
     pub fn plane_buffers(&self, ctx: &Context, (oh, ow): (i64, i64)) -> Option<Vec<Value>> {
-        let ivs = self.epilogue.ivs;
+        let ivs = &self.epilogue.ivs;
         let mut buffers = Vec::new();
         // The read of the kernel's result is checked too; the kernel replaces it.
         let read = std::iter::once((self.epilogue.load, Some(Lane::Vector)));
@@ -240,7 +262,7 @@ impl VectorEpilogue {
                 Some(LoopOp::Store) => (ctx.op(op).operands[1], 2),
                 _ => continue,
             };
-            let indices = access(ctx, op, &ivs, first)?;
+            let indices = access(ctx, op, ivs, first)?;
             if lane != Some(Lane::Vector) {
                 if indices.iter().any(|e| e.is_function_of_dim(1)) {
                     return None;
@@ -273,6 +295,11 @@ impl VectorEpilogue {
         Some(buffers)
     }
 
+    /// The buffer the epilogue writes.
+    pub fn output(&self) -> Value {
+        self.output
+    }
+
     /// Reads and writes `buffer` through `view` (the same elements, each plane one row).
     pub fn view(&mut self, buffer: Value, view: Value) {
         self.views.insert(buffer, view);
@@ -286,41 +313,46 @@ impl VectorEpilogue {
         }
     }
 
-    /// The map and index operands of the vector form of load or store `op` (its indices
-    /// from operand `from` on): at the block's `(co, oh, ow0)`, the dims `ow` feeds
-    /// shifted to the vector's `first` pixel.
-    fn vector_access(
+    /// The map and index operands of load or store `op` (its indices from operand `from`
+    /// on) at the kernel's point `scalars` (the consumer's induction variables mapped to
+    /// the kernel's), each induction variable shifted by its entry of `offsets`.
+    fn shifted_access(
         &self,
         ctx: &Context,
         op: OpId,
         from: usize,
         scalars: &HashMap<Value, Value>,
-        first: i64,
+        offsets: &[i64],
     ) -> (AffineMap, Vec<Value>) {
         let indices = &ctx.op(op).operands[from..];
-        let ow = self.epilogue.ivs[2];
-        let positions: Vec<usize> = (0..indices.len()).filter(|&i| indices[i] == ow).collect();
+        let ivs = &self.epilogue.ivs;
+        let by_operand: Vec<i64> = indices
+            .iter()
+            .map(|v| ivs.iter().position(|iv| iv == v).map_or(0, |p| offsets[p]))
+            .collect();
         let map = loop_::access_map(ctx, op).expect("loads and stores have a map");
         let operands = indices
             .iter()
             .map(|v| *scalars.get(v).unwrap_or(v))
             .collect();
-        (shifted(&map, &positions, first), operands)
+        (shifted(&map, &by_operand), operands)
     }
 
-    /// Computes the epilogue at `body` for the vector `value` of `width` pixels starting
-    /// `first` pixels after `ivs = (co, oh, ow0)`.
+    /// Computes the epilogue at `body` for the vector `value` of `width` elements whose
+    /// first is at the consumer's point `ivs` shifted by `offsets` (one per induction
+    /// variable; the last runs along the vector).
     pub fn emit(
         &self,
         ctx: &mut Context,
         body: At,
-        ivs: [Value; 3],
-        first: i64,
+        ivs: &[Value],
+        offsets: &[i64],
         value: Value,
         width: i64,
     ) {
         let e = &self.epilogue;
-        let mut scalars: HashMap<Value, Value> = e.ivs.iter().copied().zip(ivs).collect();
+        let mut scalars: HashMap<Value, Value> =
+            e.ivs.iter().copied().zip(ivs.iter().copied()).collect();
         let mut vectors: HashMap<Value, Value> = HashMap::new();
         vectors.insert(ctx.op(e.load).results[0], value);
         for &(op, lane) in &self.ops {
@@ -328,15 +360,24 @@ impl VectorEpilogue {
                 (Some(LoopOp::Load), Some(Lane::Vector)) => {
                     let memref = ctx.op(op).operands[0];
                     let memref = *self.views.get(&memref).unwrap_or(&memref);
-                    let (map, operands) = self.vector_access(ctx, op, 1, &scalars, first);
+                    let (map, operands) = self.shifted_access(ctx, op, 1, &scalars, offsets);
                     let ty = vector_type(ctx, ctx.value_type(ctx.op(op).results[0]), width);
                     let v = body.load(ctx, true, memref, map, &operands, ty);
                     vectors.insert(ctx.op(op).results[0], v);
                 }
+                (Some(LoopOp::Load), _) => {
+                    // Uniform along the vector, at the point's other coordinates.
+                    let memref = ctx.op(op).operands[0];
+                    let memref = *self.views.get(&memref).unwrap_or(&memref);
+                    let (map, operands) = self.shifted_access(ctx, op, 1, &scalars, offsets);
+                    let ty = ctx.value_type(ctx.op(op).results[0]);
+                    let v = body.load(ctx, false, memref, map, &operands, ty);
+                    scalars.insert(ctx.op(op).results[0], v);
+                }
                 (Some(LoopOp::Store), _) => {
                     let [stored, memref] = [0, 1].map(|i| ctx.op(op).operands[i]);
                     let memref = *self.views.get(&memref).unwrap_or(&memref);
-                    let (map, operands) = self.vector_access(ctx, op, 2, &scalars, first);
+                    let (map, operands) = self.shifted_access(ctx, op, 2, &scalars, offsets);
                     let v = as_vector(ctx, body, stored, &scalars, &mut vectors, width);
                     body.store(ctx, true, v, memref, map, &operands);
                 }
@@ -350,7 +391,7 @@ impl VectorEpilogue {
                         let v = widened(ctx, body, op, wide, width);
                         vectors.insert(ctx.op(op).results[0], v);
                     } else {
-                        // Uniform: the op itself (a scalar load, or arith on scalars).
+                        // Uniform: the op itself, on scalars.
                         let copy = ctx.clone_op(op, &mut scalars);
                         ctx.insert_op_before(body.before, copy);
                     }
