@@ -6,8 +6,9 @@
 use tb_ir::pass::{OptionKind, Pass, PassInfo, PassOptionInfo, PassOptions, PassStatistic};
 use tb_ir::{Context, Diagnostic, OpId};
 
-use crate::fusion::{FusionLimits, FusionReport, fuse_function};
+use crate::fusion::{FusionLimits, FusionOrder, FusionReport, fuse_function};
 use crate::pass_support::{collect_functions, stat};
+use crate::schedule::Target;
 
 const OPTIONS: &[PassOptionInfo] = &[
     PassOptionInfo {
@@ -35,6 +36,18 @@ const OPTIONS: &[PassOptionInfo] = &[
         help: "The most bytes of distinct tensors a fused kernel may read (a cache or shared-memory budget; 0: none)",
     },
     PassOptionInfo {
+        name: "min-parallel-points",
+        kind: OptionKind::Int,
+        default: "0",
+        help: "Keep a producer with enough work for threads out of a consumer with fewer result points than this (0: the host's cores; 1: no limit)",
+    },
+    PassOptionInfo {
+        name: "order",
+        kind: OptionKind::String,
+        default: "benefit",
+        help: "Which fusion first: 'benefit' (the one saving the most bytes, over the whole function) or 'program' (each producer once, in program order)",
+    },
+    PassOptionInfo {
         name: "remarks",
         kind: OptionKind::Bool,
         default: "false",
@@ -54,7 +67,13 @@ pub(crate) fn info() -> PassInfo {
                     fuse_into_contractions: o.bool("fuse-into-contractions"),
                     max_body_ops: o.int("max-body-ops").max(0) as usize,
                     max_working_set_bytes: o.int("max-working-set-bytes").max(0) as u64,
+                    min_parallel_points: match o.int("min-parallel-points") {
+                        0 => Target::host().cores.max(1) as u64,
+                        n => n.max(0) as u64,
+                    },
+                    order: FusionOrder::Benefit,
                 },
+                order: o.string("order"),
                 remarks: o.bool("remarks"),
                 last: FusionReport::default(),
             })
@@ -64,6 +83,8 @@ pub(crate) fn info() -> PassInfo {
 
 struct TeFuse {
     limits: FusionLimits,
+    /// The `order` option as written, checked when the pass runs.
+    order: String,
     remarks: bool,
     /// The report of the last run, summed over its functions.
     last: FusionReport,
@@ -94,12 +115,19 @@ impl Pass for TeFuse {
                 "max-working-set-bytes".into(),
                 l.max_working_set_bytes.to_string(),
             ),
+            (
+                "min-parallel-points".into(),
+                l.min_parallel_points.to_string(),
+            ),
+            ("order".into(), self.order.clone()),
             ("remarks".into(), self.remarks.to_string()),
         ]
     }
 
     fn run(&mut self, ctx: &mut Context, op: OpId) -> Result<(), Diagnostic> {
         self.last = FusionReport::default();
+        self.limits.order = FusionOrder::parse(&self.order)
+            .map_err(|m| Diagnostic::error(ctx.op(op).loc, format!("te-fuse: {m}")))?;
         let mut funcs = Vec::new();
         collect_functions(ctx, op, &mut funcs);
         for func in funcs {
@@ -163,6 +191,11 @@ impl Pass for TeFuse {
                 "refused-working-set",
                 "Producers kept: the fused kernel would exceed the working-set budget",
                 refused("working-set"),
+            ),
+            stat(
+                "refused-parallelism",
+                "Producers kept: the consumer has too few points for the threads the producer's work needs",
+                refused("parallelism"),
             ),
             stat(
                 "refused-other",

@@ -8,7 +8,7 @@ use tb_ir::parser::{ParseOptions, parse_source};
 use tb_ir::pass::{Instrumentation, PassManager, PassRegistry, Pipeline};
 use tb_ir::{Context, OpId};
 use tb_passes::fusion::{
-    DependenceGraph, EdgeClass, FusionLimits, LoopTraffic, fuse_function, loop_traffic,
+    DependenceGraph, EdgeClass, FusionLimits, FusionOrder, LoopTraffic, fuse_function, loop_traffic,
 };
 
 /// Runs `pipeline` on `src` under the interpreter's before/after check.
@@ -388,4 +388,97 @@ fn working_set_budget_that_fits_fuses_and_keeps_the_meaning() {
         &fused.text,
         "builtin.module(convert-te-to-loop, canonicalize)",
     );
+}
+
+/// Two producers of `%c`, of which a budget of 8448 bytes of distinct inputs allows one
+/// inlined: `%p1` (256 bytes of result) first in program order, `%p2` (4096) the larger
+/// saving.
+const TWO_PRODUCERS_ONE_BUDGET: &str = r#"
+func.func @f(%x: tensor<64xf32>, %y: tensor<64xf32>, %z1: tensor<16x64xf32>, %z2: tensor<16x64xf32>) -> tensor<16x64xf32> {
+  %p1 = te.compute (%x, %y) [%j] {
+    %a = te.read %x[(d0) -> (d0)] : tensor<64xf32>
+    %b = te.read %y[(d0) -> (d0)] : tensor<64xf32>
+    %s = arith.addf %a, %b : f32
+    te.yield %s : f32
+  } : (tensor<64xf32>, tensor<64xf32>) -> tensor<64xf32>
+  %p2 = te.compute (%z1, %z2) [%i, %j] {
+    %a = te.read %z1[(d0, d1) -> (d0, d1)] : tensor<16x64xf32>
+    %b = te.read %z2[(d0, d1) -> (d0, d1)] : tensor<16x64xf32>
+    %s = arith.subf %a, %b : f32
+    te.yield %s : f32
+  } : (tensor<16x64xf32>, tensor<16x64xf32>) -> tensor<16x64xf32>
+  %c = te.compute (%p2, %p1) [%i, %j] {
+    %a = te.read %p2[(d0, d1) -> (d0, d1)] : tensor<16x64xf32>
+    %b = te.read %p1[(d0, d1) -> (d1)] : tensor<64xf32>
+    %s = arith.mulf %a, %b : f32
+    te.yield %s : f32
+  } : (tensor<16x64xf32>, tensor<64xf32>) -> tensor<16x64xf32>
+  return %c : tensor<16x64xf32>
+}
+"#;
+
+#[test]
+fn the_partition_spends_a_budget_on_the_larger_saving() {
+    let fused_with = |order| {
+        let (mut ctx, module) = parse(TWO_PRODUCERS_ONE_BUDGET);
+        let func = first_function(&ctx, module);
+        let limits = FusionLimits {
+            max_working_set_bytes: 8448,
+            order,
+            ..FusionLimits::default()
+        };
+        fuse_function(&mut ctx, func, &limits).unwrap()
+    };
+    let benefit = fused_with(FusionOrder::Benefit);
+    let program = fused_with(FusionOrder::Program);
+    for report in [&benefit, &program] {
+        assert_eq!(report.inlined, 1);
+        assert_eq!(report.kernels_after, 2);
+        assert_eq!(report.refusals.get("working-set"), Some(&1));
+    }
+    // %p2 inlined: %p1's 256 bytes stay materialized, not %p2's 4096.
+    assert_eq!(benefit.bytes_after, 13312);
+    assert_eq!(program.bytes_after, 20992);
+    for order in ["benefit", "program"] {
+        check_pipeline(
+            TWO_PRODUCERS_ONE_BUDGET,
+            &format!(
+                "builtin.module(te-fuse{{order={order} max-working-set-bytes=8448}}, convert-te-to-loop, canonicalize)"
+            ),
+        );
+    }
+}
+
+/// `sum(exp(x))` over 65536 elements into one value.
+const SERIAL_REDUCTION: &str = r#"
+func.func @f(%x: tensor<256x256xf32>) -> tensor<1xf32> {
+  %e = te.compute (%x) [%i, %j] {
+    %a = te.read %x[(d0, d1) -> (d0, d1)] : tensor<256x256xf32>
+    %s = math.exp %a : f32
+    te.yield %s : f32
+  } : (tensor<256x256xf32>) -> tensor<256x256xf32>
+  %r = te.compute (%e) [%o] reduce [%i, %j] in [256, 256] combiner = sum {
+    %a = te.read %e[(d0, d1, d2) -> (d1, d2)] : tensor<256x256xf32>
+    te.yield %a : f32
+  } : (tensor<256x256xf32>) -> tensor<1xf32>
+  return %r : tensor<1xf32>
+}
+"#;
+
+#[test]
+fn a_producer_keeps_its_threads_out_of_a_one_point_reduction() {
+    let fused_with = |min_parallel_points| {
+        let (mut ctx, module) = parse(SERIAL_REDUCTION);
+        let func = first_function(&ctx, module);
+        let limits = FusionLimits {
+            min_parallel_points,
+            ..FusionLimits::default()
+        };
+        fuse_function(&mut ctx, func, &limits).unwrap()
+    };
+    let kept = fused_with(2);
+    assert_eq!(kept.inlined, 0);
+    assert_eq!(kept.refusals.get("parallelism"), Some(&1));
+    assert_eq!(fused_with(1).inlined, 1);
+    assert_eq!(fused_with(0).inlined, 1);
 }

@@ -12,6 +12,8 @@ use tb_ir::{Context, OpId, Value};
 use super::access::EdgeClass;
 use super::cost::tensor_bytes;
 use super::graph::DependenceGraph;
+pub use super::partition::FusionOrder;
+use crate::schedule::heuristic::MIN_PARALLEL_WORK;
 
 /// The knobs of vertical fusion.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,6 +36,13 @@ pub struct FusionLimits {
     /// memory). Inlining a producer replaces the consumer's read of its result by the
     /// producer's inputs, which can grow the consumer's working set; 0 sets no budget.
     pub max_working_set_bytes: u64,
+    /// The parallelism a kernel must keep: a producer with enough work for threads is not
+    /// inlined into a consumer with fewer result points than this (a reduction to a few
+    /// values runs on one thread, and would run the producer's work there too). The CPU
+    /// pipeline sets it to the host's cores; 0 or 1 sets no limit.
+    pub min_parallel_points: u64,
+    /// The order in which producers are inlined (see [`FusionOrder`]).
+    pub order: FusionOrder,
 }
 
 impl Default for FusionLimits {
@@ -43,6 +52,8 @@ impl Default for FusionLimits {
             fuse_into_contractions: false,
             max_body_ops: 256,
             max_working_set_bytes: 0,
+            min_parallel_points: 0,
+            order: FusionOrder::Benefit,
         }
     }
 }
@@ -70,6 +81,8 @@ pub enum Refusal {
     BodyTooLarge { ops: usize, limit: usize },
     /// The fused kernel would read more bytes than the working-set budget.
     WorkingSet { bytes: u64, limit: u64 },
+    /// The consumer has too few points to run on threads, the producer enough.
+    Parallelism { points: u64, limit: u64 },
 }
 
 impl Refusal {
@@ -86,6 +99,7 @@ impl Refusal {
             Refusal::Recompute { .. } => "recompute",
             Refusal::BodyTooLarge { .. } => "body-too-large",
             Refusal::WorkingSet { .. } => "working-set",
+            Refusal::Parallelism { .. } => "parallelism",
         }
     }
 }
@@ -123,6 +137,10 @@ impl fmt::Display for Refusal {
             Refusal::WorkingSet { bytes, limit } => write!(
                 f,
                 "the fused kernel would read {bytes} bytes (max-working-set-bytes={limit})"
+            ),
+            Refusal::Parallelism { points, limit } => write!(
+                f,
+                "the consumer has {points} result points, too few for the threads its work would need (min-parallel-points={limit})"
             ),
         }
     }
@@ -193,6 +211,19 @@ pub fn decide(
                 .any(|(c, _)| is_contraction(ctx, graph.graph[*c].op))
         {
             return Err((Refusal::IntoContraction, at));
+        }
+        if limits.min_parallel_points > 1
+            && !widening
+            && consumer_node.cost.elements < limits.min_parallel_points
+            && node.cost.points >= MIN_PARALLEL_WORK as u64
+        {
+            return Err((
+                Refusal::Parallelism {
+                    points: consumer_node.cost.elements,
+                    limit: limits.min_parallel_points,
+                },
+                at,
+            ));
         }
         // The producer's body replaces each read: its reads and arithmetic, not its yield.
         let ops = consumer_node.cost.body_ops + reads.len() * node.cost.body_ops.saturating_sub(2);

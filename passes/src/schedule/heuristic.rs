@@ -7,7 +7,7 @@ use super::space::Nest;
 use super::target::Target;
 
 /// Work (iterations) below which a nest is not worth splitting over threads.
-const MIN_PARALLEL_WORK: i64 = 1 << 16;
+pub(crate) const MIN_PARALLEL_WORK: i64 = 1 << 16;
 
 /// The default schedule of `nest` on `target`.
 ///
