@@ -309,24 +309,12 @@ fn reads_in(ctx: &Context, producer: &Producer, consumer: OpId) -> Option<Vec<Op
     for u in &ctx.value(producer.buffer).uses {
         match ctx.op_name(u.op) {
             loop_::DEALLOC => {}
-            loop_::STORE if u.index == 1 && defined_in_op(ctx, u.op, producer.nest) => {}
-            loop_::LOAD if u.index == 0 && defined_in_op(ctx, u.op, consumer) => loads.push(u.op),
+            loop_::STORE if u.index == 1 && ctx.is_inside(producer.nest, u.op) => {}
+            loop_::LOAD if u.index == 0 && ctx.is_inside(consumer, u.op) => loads.push(u.op),
             _ => other_use = true,
         }
     }
     (!loads.is_empty() && !other_use).then_some(loads)
-}
-
-/// Whether `op` is nested inside `ancestor`.
-fn defined_in_op(ctx: &Context, op: OpId, ancestor: OpId) -> bool {
-    let mut parent = ctx.parent_op(op);
-    while let Some(p) = parent {
-        if p == ancestor {
-            return true;
-        }
-        parent = ctx.parent_op(p);
-    }
-    false
 }
 
 type Refusal = (&'static str, String);

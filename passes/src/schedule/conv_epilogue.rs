@@ -88,7 +88,7 @@ pub(super) fn find_consumer(
     for user in ctx.value(output).uses.iter().map(|u| u.op) {
         match LoopOp::of(ctx, user) {
             Some(LoopOp::Dealloc) => deallocs.push(user),
-            Some(LoopOp::Store) if inside(ctx, user, producer) => {}
+            Some(LoopOp::Store) if ctx.is_inside(producer, user) => {}
             Some(LoopOp::Load) if load.is_none() => load = Some(user),
             _ => return None,
         }
@@ -120,18 +120,6 @@ pub(super) fn find_consumer(
         alloc,
         deallocs,
     })
-}
-
-/// Whether `op` is nested in `ancestor`.
-fn inside(ctx: &Context, op: OpId, ancestor: OpId) -> bool {
-    let mut parent = ctx.parent_op(op);
-    while let Some(p) = parent {
-        if p == ancestor {
-            return true;
-        }
-        parent = ctx.parent_op(p);
-    }
-    false
 }
 
 /// Whether `op` follows `first` in `first`'s block.

@@ -921,19 +921,9 @@ fn kernel_rows(
             .collect();
         set_yield(ctx, body, &next);
         let results = ctx.op(k_loop).results.to_vec();
-        for (index, (value, (map, operands))) in results.into_iter().zip(c_maps).enumerate() {
-            match epilogue {
-                Some(e) => {
-                    let (r, col) = (index as i64 / columns, index as i64 % columns);
-                    let mut point = outer_ivs[..rank - 2].to_vec();
-                    point.extend([ib, jb]);
-                    let mut offsets = vec![0; rank - 2];
-                    offsets.extend([r, col * b.width]);
-                    e.emit(ctx, block, &point, &offsets, value, b.width);
-                }
-                None => block.store(ctx, true, value, c.out.memref, map, &operands),
-            }
-        }
+        let mut point = outer_ivs[..rank - 2].to_vec();
+        point.extend([ib, jb]);
+        store_block(ctx, block, c, b, (results, c_maps), epilogue, &point);
     };
     for (first, end, epilogue) in [(0, last, None), (last, c.k_extent, epilogue)] {
         if first < end {
@@ -945,6 +935,32 @@ fn kernel_rows(
                 &[],
             );
             emit_slice(ctx, slices, kb, epilogue);
+        }
+    }
+}
+
+/// Stores a register block's accumulators (row by row, `NR / W` vectors each) into `C`
+/// at `c_maps`, or, with an epilogue, computes it on each at the consumer's `point` (the
+/// block's first row and column) shifted to the accumulator's row and columns.
+fn store_block(
+    ctx: &mut Context,
+    block: At,
+    c: &Contraction,
+    b: Blocking,
+    (results, c_maps): (Vec<Value>, Vec<(AffineMap, Vec<Value>)>),
+    epilogue: Option<&VectorEpilogue>,
+    point: &[Value],
+) {
+    let columns = b.nr / b.width;
+    for (index, (value, (map, operands))) in results.into_iter().zip(c_maps).enumerate() {
+        match epilogue {
+            Some(e) => {
+                let (r, col) = (index as i64 / columns, index as i64 % columns);
+                let mut offsets = vec![0; point.len() - 2];
+                offsets.extend([r, col * b.width]);
+                e.emit(ctx, block, point, &offsets, value, b.width);
+            }
+            None => block.store(ctx, true, value, c.out.memref, map, &operands),
         }
     }
 }
@@ -1246,15 +1262,7 @@ fn packed_kernel(
                 .collect();
             set_yield(ctx, body, &next);
             let results = ctx.op(k_loop).results.to_vec();
-            for (index, (value, (map, operands))) in results.into_iter().zip(c_maps).enumerate() {
-                match epilogue {
-                    Some(e) => {
-                        let (r, col) = (index as i64 / columns, index as i64 % columns);
-                        e.emit(ctx, block, &[ib, jb], &[r, col * b.width], value, b.width);
-                    }
-                    None => block.store(ctx, true, value, c.out.memref, map, &operands),
-                }
-            }
+            store_block(ctx, block, c, b, (results, c_maps), epilogue, &[ib, jb]);
         }
     };
     for (first, end, epilogue) in [(0, last, None), (last, c.k_extent, epilogue)] {
