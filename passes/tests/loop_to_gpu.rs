@@ -12,7 +12,12 @@ const LOWER: &str =
 
 /// The lowering, then the mapping with `options`; returns the mapped module's text.
 fn check_mapping(src: &str, options: &str) -> String {
-    let pipeline = format!("builtin.module({LOWER}, convert-loop-to-gpu{options})");
+    check_after_lowering(src, &format!("convert-loop-to-gpu{options}"))
+}
+
+/// The lowering, then `passes` (ending with the mapping); returns the module's text.
+fn check_after_lowering(src: &str, passes: &str) -> String {
+    let pipeline = format!("builtin.module({LOWER}, {passes})");
     let report = check_transform(
         src,
         |ctx, module| {
@@ -228,4 +233,57 @@ func.func @columns(%x: tensor<64x10000xf32>) -> tensor<10000xf32> {
 "#;
     let text = check_mapping(src, "");
     assert!(!text.contains("gpu.shuffle"), "{text}");
+}
+
+/// `a x b` (`a: [batch x] m x k`, `b: k x n`), then relu.
+fn matmul_relu(batch: Option<i64>, m: i64, k: i64, n: i64) -> String {
+    let lead = batch.map_or(String::new(), |b| format!("{b}x"));
+    let a = format!("tensor<{lead}{m}x{k}xf32>");
+    let c = format!("tensor<{lead}{m}x{n}xf32>");
+    format!(
+        "func.func @mm(%a: {a}, %b: tensor<{k}x{n}xf32>) -> {c} {{\n\
+         %0 = \"graph.matmul\"(%a, %b) : ({a}, tensor<{k}x{n}xf32>) -> {c}\n\
+         %1 = \"graph.relu\"(%0) : ({c}) -> {c}\n\
+         return %1 : {c}\n}}\n"
+    )
+}
+
+#[test]
+fn register_tiles_cover_every_result_once() {
+    // Rows and columns the tiles leave over keep the one-result nest.
+    for (tm, tn, m, k, n) in [
+        (2, 3, 7, 5, 11),
+        (4, 4, 8, 3, 8),
+        (3, 2, 5, 9, 4),
+        (4, 4, 3, 2, 3),
+    ] {
+        let text = check_after_lowering(
+            &matmul_relu(None, m, k, n),
+            &format!(
+                "loop-gpu-register-tile{{tm={tm} tn={tn} min-threads=1}}, convert-loop-to-gpu{{block-size=8}}"
+            ),
+        );
+        if m >= tm && n >= tn {
+            let accumulators = (tm * tn) as usize;
+            assert!(
+                text.contains(&format!("-> ({})", vec!["f32"; accumulators].join(", "))),
+                "{tm}x{tn} tile of {m}x{n}:\n{text}"
+            );
+        }
+    }
+}
+
+#[test]
+fn register_tiles_of_a_batched_matmul() {
+    check_after_lowering(
+        &matmul_relu(Some(3), 5, 4, 6),
+        "loop-gpu-register-tile{tm=2 tn=2 min-threads=1}, convert-loop-to-gpu{block-size=16 max-blocks=3}",
+    );
+}
+
+#[test]
+fn a_matmul_with_too_few_tiles_keeps_one_result_per_thread() {
+    let pipeline = "loop-gpu-register-tile{tm=4 tn=4 min-threads=1000}, convert-loop-to-gpu";
+    let text = check_after_lowering(&matmul_relu(None, 8, 4, 8), pipeline);
+    assert!(!text.contains("-> (f32, f32"), "{text}");
 }

@@ -351,7 +351,8 @@ fn broadcast(tr: &mut Translator, op: OpId) -> TResult {
 }
 
 /// `a * b + c` with one rounding (`llvm.fma`), on scalars or vectors.
-fn fma(tr: &mut Translator, op: OpId) -> TResult {
+/// `loop.fma` on scalars or vectors: `llvm.fma` (one rounding).
+pub(crate) fn fma(tr: &mut Translator, op: OpId) -> TResult {
     let args = [tr.operand(op, 0)?, tr.operand(op, 1)?, tr.operand(op, 2)?];
     let value = tr.call_intrinsic("llvm.fma", &[args[0].get_type()], &args)?;
     tr.set_result(op, 0, value)

@@ -66,12 +66,13 @@ impl DialectTranslation for KernelLoopTranslation {
         match kind {
             LoopOp::For | LoopOp::Parallel => Some(loops::loop_handler()),
             LoopOp::Load | LoopOp::Store => buffers::loop_handler(kind),
+            // A register tile's multiply-adds (`loop-gpu-register-tile`): `fma.rn`.
+            LoopOp::Fma => Some(crate::llvm::vector::fma),
             LoopOp::Alloc
             | LoopOp::Dealloc
             | LoopOp::VectorLoad
             | LoopOp::VectorStore
             | LoopOp::Broadcast
-            | LoopOp::Fma
             | LoopOp::Dot
             | LoopOp::Yield => None,
         }

@@ -138,27 +138,27 @@ struct MatmulMicrokernel {
 
 /// One access `memref[map(operands)]`.
 #[derive(Clone)]
-pub(super) struct Access {
-    pub(super) memref: Value,
-    pub(super) map: AffineMap,
-    pub(super) operands: Vec<Value>,
+pub(crate) struct Access {
+    pub(crate) memref: Value,
+    pub(crate) map: AffineMap,
+    pub(crate) operands: Vec<Value>,
 }
 
 /// A matched matmul nest.
-struct Contraction {
-    parallel: OpId,
-    extents: Vec<i64>,
-    ivs: Vec<Value>,
-    k_extent: i64,
-    k_iv: Value,
-    init: Value,
-    lhs: Access,
-    rhs: Access,
-    out: Access,
+pub(crate) struct Contraction {
+    pub(crate) parallel: OpId,
+    pub(crate) extents: Vec<i64>,
+    pub(crate) ivs: Vec<Value>,
+    pub(crate) k_extent: i64,
+    pub(crate) k_iv: Value,
+    pub(crate) init: Value,
+    pub(crate) lhs: Access,
+    pub(crate) rhs: Access,
+    pub(crate) out: Access,
     /// `B` is not read consecutively along `j` (a transposed `B`, as attention's `Q K^T`
     /// reads it): it can only be blocked packed, the copy into panels reading it element
     /// by element.
-    rhs_gathered: bool,
+    pub(crate) rhs_gathered: bool,
 }
 
 /// The block sizes a rewrite uses.
@@ -401,7 +401,8 @@ pub(super) fn defined_outside(ctx: &Context, v: Value, op: OpId) -> bool {
     true
 }
 
-fn match_contraction(ctx: &Context, parallel: OpId) -> Option<Contraction> {
+/// The matmul nest `parallel` (see the module doc), when it is one.
+pub(crate) fn match_contraction(ctx: &Context, parallel: OpId) -> Option<Contraction> {
     let dims = loop_::loop_dims(ctx, parallel)?;
     if dims.len() < 2 {
         return None;
@@ -966,7 +967,7 @@ fn store_block(
 }
 
 /// The leftover rows and columns keep the original nest, narrowed; the original goes.
-fn peel(ctx: &mut Context, c: &Contraction, (m, n): (i64, i64), (mf, nf): (i64, i64)) {
+pub(crate) fn peel(ctx: &mut Context, c: &Contraction, (m, n): (i64, i64), (mf, nf): (i64, i64)) {
     let rank = c.extents.len();
     let remainders: Vec<(i64, i64, i64, i64)> = [(mf, m, 0, n), (0, mf, nf, n)]
         .into_iter()

@@ -593,12 +593,16 @@ fn emit_output(cli: &Cli, input: &Path, bytes: &[u8], output: Output) -> Result<
         .map_err(Failure::Input)?;
     } else if let Some(op) = first_unlowered_op(&loaded.ctx, loaded.module) {
         let name = loaded.ctx.op_name(op).to_owned();
+        let pipeline = if matches!(output, Output::Ptx) {
+            tb_passes::pipelines::GPU
+        } else {
+            tb_passes::pipelines::CPU
+        };
         let diag = tb_ir::Diagnostic::error(
             loaded.ctx.op(op).loc,
             format!(
                 "'{name}' is above the loop level, which --emit compiles: lower the module \
-                 first (add --lower, or run tb-opt --pass-pipeline='{}')",
-                tb_passes::pipelines::CPU
+                 first (add --lower, or run tb-opt --pass-pipeline='{pipeline}')"
             ),
         );
         return Err(Failure::Input(loaded.render(&diag)));
