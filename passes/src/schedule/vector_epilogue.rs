@@ -366,9 +366,9 @@ impl VectorEpilogue {
                     vectors.insert(ctx.op(op).results[0], v);
                 }
                 (Some(LoopOp::Load), _) => {
-                    // Uniform along the vector, at the point's other coordinates.
+                    // Uniform along the vector, at the point's other coordinates; read
+                    // where it lies (the plane views serve the accesses along the row).
                     let memref = ctx.op(op).operands[0];
-                    let memref = *self.views.get(&memref).unwrap_or(&memref);
                     let (map, operands) = self.shifted_access(ctx, op, 1, &scalars, offsets);
                     let ty = ctx.value_type(ctx.op(op).results[0]);
                     let v = body.load(ctx, false, memref, map, &operands, ty);
