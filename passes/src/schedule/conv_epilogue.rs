@@ -18,6 +18,10 @@
 //! `Y` only at its own index, and its body is `arith` ops, loads and one store. Every point
 //! of the consumer is still computed exactly once (a `loop.parallel`'s points have no
 //! order); channels the kernel leaves to the original nest keep the consumer, narrowed.
+//!
+//! [`find_consumer`] is the same match for any producer and rank; the matmul kernel uses
+//! it for the nest after a matmul (`loop_matmul_microkernel`), with `math` ops allowed
+//! since it computes the body on vectors ([`super::vector_epilogue`]).
 
 use std::collections::HashMap;
 
