@@ -19,8 +19,10 @@
 //! TB_FUZZ_CASES=1000000 cargo test --release -p tb-passes --test pipeline_fuzz -- --ignored --nocapture
 //! ```
 //!
-//! `TB_FUZZ_SEED=N` moves the seeds (case `i` uses seed `N + i`), and `TB_FUZZ_CASE=S`
-//! replays the single case of seed `S` and prints its IR.
+//! `TB_FUZZ_SEED=N` moves the seeds (case `i` uses seed `N + i`), `TB_FUZZ_CASE=S`
+//! replays the single case of seed `S` and prints its IR, and `TB_FUZZ_PIPELINE` runs
+//! another pipeline (the normal suite also runs 500 cases through fusion, the
+//! micro-kernels and the schedules: `SCHEDULED_PIPELINE`).
 
 use std::collections::BTreeMap;
 use std::panic::{self, AssertUnwindSafe};
@@ -45,6 +47,20 @@ use tb_ir::{Context, OpId, Type, Value, verifier};
 
 /// The pipeline every case runs: the CPU lowering with `cse` after canonicalization.
 const PIPELINE: &str = "builtin.module(canonicalize, cse, convert-graph-to-te, convert-te-to-loop, canonicalize, cse, plan-buffers)";
+
+/// The optimizing half of the CPU pipeline on loops: fusion, micro-kernels, schedules.
+const SCHEDULED_PIPELINE: &str = "builtin.module(canonicalize, cse, convert-graph-to-te, te-fuse, convert-te-to-loop, canonicalize, loop-matmul-microkernel, loop-int-matmul-microkernel, loop-conv-microkernel, loop-default-schedule, loop-apply-schedule, loop-fuse, plan-buffers)";
+
+thread_local! {
+    /// The pipeline the cases of this thread run (`TB_FUZZ_PIPELINE` overrides it).
+    static CASE_PIPELINE: std::cell::RefCell<String> = std::cell::RefCell::new(
+        std::env::var("TB_FUZZ_PIPELINE").unwrap_or_else(|_| PIPELINE.to_string()),
+    );
+}
+
+fn pipeline() -> String {
+    CASE_PIPELINE.with(|p| p.borrow().clone())
+}
 
 /// f32 loop code against interpreter kernels that compute in f64, over chains of ops.
 const RTOL: f64 = 1e-3;
@@ -887,7 +903,7 @@ fn run_case(text: &str) -> Result<Outcome, String> {
         .map_err(|m| format!("the graph interpreter cannot run the input: {m}"))?;
     let mut registry = PassRegistry::new();
     tb_passes::register_all(&mut registry);
-    let mut pm = PassManager::new(&Pipeline::parse(PIPELINE).unwrap(), &registry).unwrap();
+    let mut pm = PassManager::new(&Pipeline::parse(&pipeline()).unwrap(), &registry).unwrap();
     let instrumentation = Instrumentation {
         verify_each: true,
         ..Instrumentation::default()
@@ -1096,6 +1112,16 @@ fn random_graph_functions_lower_or_fail_cleanly() {
         return;
     }
     fuzz(env_u64("TB_FUZZ_CASES").unwrap_or(1000).min(1000), 0);
+}
+
+/// The same cases through fusion, the micro-kernels and the schedules (what the CPU
+/// pipeline runs before code generation), on this test's thread.
+#[test]
+fn random_graph_functions_survive_fusion_and_scheduling() {
+    if std::env::var("TB_FUZZ_PIPELINE").is_err() {
+        CASE_PIPELINE.with(|p| *p.borrow_mut() = SCHEDULED_PIPELINE.to_string());
+    }
+    fuzz(env_u64("TB_FUZZ_CASES").unwrap_or(500).min(500), 0);
 }
 
 #[test]

@@ -205,9 +205,17 @@ pub(crate) fn parallel(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     check_loop(ctx, op, ivs)
 }
 
-/// The range of an index value when it is the induction variable of an enclosing loop
-/// with constant bounds.
+/// The range of an index value when it is an integer constant (a unit dimension indexed
+/// with `%c0`) or the induction variable of an enclosing loop with constant bounds.
 fn index_range(ctx: &Context, op: OpId, value: Value) -> Option<Interval> {
+    if let Some(def) = ctx.defining_op(value)
+        && ctx.op_name(def) == "arith.constant"
+        && let Some(attr) = tb_ir::rewrite::folder::constant_value(ctx, def)
+        && let tb_ir::AttrKind::Integer { value: c, .. } = ctx.attr_kind(attr)
+        && let Ok(c) = i64::try_from(*c)
+    {
+        return Some(Interval { lo: c, hi: c });
+    }
     let mut at = ctx.parent_op(op);
     while let Some(parent) = at {
         if super::is_loop(ctx, parent)

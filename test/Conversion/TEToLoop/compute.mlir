@@ -289,3 +289,20 @@ func.func @all_unit_dims(%a: tensor<1x8xf32>) -> tensor<1x1xf32> {
   } : (tensor<1x8xf32>) -> tensor<1x1xf32>
   return %c : tensor<1x1xf32>
 }
+
+// A unit dimension is indexed with `%c0`. Over the domain a padded read whose map wraps
+// (`(d2 + 1) mod 2 - 1`, from a wrap pad of a constant pad that te-fuse composed) stays
+// inside the input: d2 is 0, so it reads element 0. It is a plain load, which verifies
+// because the constant index is a point ([0, 0]), not any index.
+// CHECK-LABEL: func.func @padded_read_over_a_unit_dimension
+// CHECK:         %[[C0:.*]] = arith.constant 0 : index
+// CHECK:         loop.parallel (%[[I:.*]], %[[J:.*]]) = (0, 0) to (4, 9) {
+// CHECK-NEXT:      loop.load %{{.*}}[(d0, d1, d2) -> ((d0 + -2) mod 3 + 1, (d1 + -1) mod 6, (d2 + 1) mod 2 + -1)](%[[I]], %[[J]], %[[C0]])
+// CHECK-NOT:       arith.select
+func.func @padded_read_over_a_unit_dimension(%x: tensor<4x6x2xf32>) -> tensor<4x9x1xf32> {
+  %1 = te.compute (%x) [%i, %j, %k] {
+    %2 = te.read %x[(d0, d1, d2) -> ((d0 + -2) mod 3 + 1, (d1 + -1) mod 6, (d2 + 1) mod 2 + -1)] {padding = 1.500000e+00 : f32} : tensor<4x6x2xf32>
+    te.yield %2 : f32
+  } : (tensor<4x6x2xf32>) -> tensor<4x9x1xf32>
+  return %1 : tensor<4x9x1xf32>
+}

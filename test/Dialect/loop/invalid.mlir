@@ -210,6 +210,18 @@ func.func @out_of_bounds(%m: memref<4x8xf32>) {
 
 // -----
 
+// A constant index is a point: `%c4` is past the end.
+func.func @constant_index_out_of_bounds(%m: memref<4x8xf32>) {
+  %c4 = arith.constant 4 : index
+  loop.for %j = 0 to 8 {
+    // expected-error @+1 {{index map result #0 (d0) takes values in [4, 4], out of bounds for dimension 0 (size 4) of memref 'memref<4x8xf32>'}}
+    %x = loop.load %m[%c4, %j] : memref<4x8xf32>
+  }
+  return
+}
+
+// -----
+
 func.func @vector_out_of_bounds(%m: memref<60xf32>) {
   loop.for %i = 0 to 60 step 8 {
     // expected-error @+1 {{index map result #0 (d0) takes values in [0, 63], out of bounds for dimension 0 (size 60) of memref 'memref<60xf32>'}}
