@@ -813,16 +813,13 @@ fn kernel_rows(
     let single_slice = c.k_extent <= b.kc;
     if !single_slice {
         let splat = rows.broadcast(ctx, c.init, vec_ty);
-        let (_, fill, jb) = {
-            let (op, inside, iv, _) = rows.for_loop(
-                ctx,
-                (AffineMap::constant(0), vec![]),
-                (AffineMap::constant(nf), vec![]),
-                b.nr,
-                &[],
-            );
-            (op, inside, iv)
-        };
+        let (_, fill, jb, _) = rows.for_loop(
+            ctx,
+            (AffineMap::constant(0), vec![]),
+            (AffineMap::constant(nf), vec![]),
+            b.nr,
+            &[],
+        );
         for r in 0..b.mr {
             for col in 0..columns {
                 let (map, operands) = shifted(
@@ -846,16 +843,13 @@ fn kernel_rows(
                       slices: At,
                       kb: Value,
                       epilogue: Option<&VectorEpilogue>| {
-        let (_, block, jb) = {
-            let (op, inside, iv, _) = slices.for_loop(
-                ctx,
-                (AffineMap::constant(0), vec![]),
-                (AffineMap::constant(nf), vec![]),
-                b.nr,
-                &[],
-            );
-            (op, inside, iv)
-        };
+        let (_, block, jb, _) = slices.for_loop(
+            ctx,
+            (AffineMap::constant(0), vec![]),
+            (AffineMap::constant(nf), vec![]),
+            b.nr,
+            &[],
+        );
         let replace_j = with_j(&replace, jb);
         let splat = single_slice.then(|| block.broadcast(ctx, c.init, vec_ty));
         let mut accumulators = Vec::new();
