@@ -17,6 +17,11 @@ fn check_mapping(src: &str, options: &str) -> String {
 
 /// The lowering, then `passes` (ending with the mapping); returns the module's text.
 fn check_after_lowering(src: &str, passes: &str) -> String {
+    check_after_lowering_within(src, passes, Tolerance::default())
+}
+
+/// [`check_after_lowering`], the results compared within `tolerance`.
+fn check_after_lowering_within(src: &str, passes: &str, tolerance: Tolerance) -> String {
     let pipeline = format!("builtin.module({LOWER}, {passes})");
     let report = check_transform(
         src,
@@ -33,7 +38,7 @@ fn check_after_lowering(src: &str, passes: &str) -> String {
             assert_all_computation_in_kernels(ctx, module);
             Ok(())
         },
-        Tolerance::default(),
+        tolerance,
         3,
     )
     .unwrap_or_else(|e| panic!("{pipeline} changed the program's meaning:\n{e}"));
@@ -286,4 +291,160 @@ fn a_matmul_with_too_few_tiles_keeps_one_result_per_thread() {
     let pipeline = "loop-gpu-register-tile{tm=4 tn=4 min-threads=1000}, convert-loop-to-gpu";
     let text = check_after_lowering(&matmul_relu(None, 8, 4, 8), pipeline);
     assert!(!text.contains("-> (f32, f32"), "{text}");
+}
+
+#[test]
+fn shared_tiles_cover_every_result_once() {
+    // Leftover rows, columns and reduction steps; a reduction shorter than one stage.
+    for (bm, bn, bk, tm, tn, m, k, n) in [
+        (8, 8, 4, 2, 2, 16, 8, 16),
+        (8, 8, 4, 2, 2, 19, 11, 21),
+        (4, 8, 2, 2, 4, 9, 3, 17),
+        (8, 4, 8, 4, 2, 8, 5, 12),
+    ] {
+        let text = check_after_lowering(
+            &matmul_relu(None, m, k, n),
+            &format!(
+                "loop-gpu-shared-tile{{bm={bm} bn={bn} bk={bk} tm={tm} tn={tn} min-blocks=1}}, convert-loop-to-gpu{{block-size=8}}"
+            ),
+        );
+        assert!(text.contains("workgroup("), "{text}");
+        if k >= bk {
+            assert!(text.contains("gpu.barrier"), "{text}");
+        }
+    }
+}
+
+#[test]
+fn shared_tiles_of_a_batched_matmul() {
+    let text = check_after_lowering(
+        &matmul_relu(Some(3), 9, 6, 8),
+        "loop-gpu-shared-tile{bm=4 bn=4 bk=2 tm=2 tn=2 min-blocks=1}, convert-loop-to-gpu",
+    );
+    assert!(text.contains("workgroup("), "{text}");
+}
+
+#[test]
+fn a_matmul_with_too_few_blocks_is_left_to_the_register_tiles() {
+    let text = check_after_lowering(
+        &matmul_relu(None, 16, 4, 16),
+        "loop-gpu-shared-tile{bm=8 bn=8 bk=4 tm=2 tn=2 min-blocks=5}, convert-loop-to-gpu",
+    );
+    assert!(!text.contains("workgroup("), "{text}");
+}
+
+/// Operands read across their rows: `C = A^T B^T`, so the copies into shared memory walk
+/// the tiles along the other dimension.
+#[test]
+fn shared_tiles_of_transposed_operands() {
+    let report = check_transform(
+        r#"
+func.func @f(%a: memref<6x10xf32>, %b: memref<12x6xf32>) -> memref<10x12xf32> {
+  %out = loop.alloc() : memref<10x12xf32>
+  %zero = arith.constant 0.0 : f32
+  loop.parallel (%i, %j) = (0, 0) to (10, 12) {
+    %s = loop.for %k = 0 to 6 iter_args(%acc = %zero) -> (f32) {
+      %x = loop.load %a[%k, %i] : memref<6x10xf32>
+      %y = loop.load %b[%j, %k] : memref<12x6xf32>
+      %p = arith.mulf %x, %y : f32
+      %q = arith.addf %acc, %p : f32
+      loop.yield %q : f32
+    }
+    loop.store %s, %out[%i, %j] : memref<10x12xf32>
+  }
+  return %out : memref<10x12xf32>
+}
+"#,
+        |ctx, module| {
+            let mut registry = PassRegistry::new();
+            tb_passes::register_all(&mut registry);
+            let parsed = Pipeline::parse(
+                "builtin.module(loop-gpu-shared-tile{bm=4 bn=4 bk=4 tm=2 tn=2 min-blocks=1}, convert-loop-to-gpu)",
+            )
+            .unwrap();
+            let mut pm = PassManager::new(&parsed, &registry).unwrap();
+            let instr = Instrumentation {
+                verify_each: true,
+                ..Instrumentation::default()
+            };
+            pm.run(ctx, module, &instr)?;
+            assert_all_computation_in_kernels(ctx, module);
+            Ok(())
+        },
+        Tolerance::default(),
+        3,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(report.text.contains("workgroup("), "{}", report.text);
+}
+
+#[test]
+fn shared_tile_sizes_that_make_no_kernel_are_refused() {
+    let mut registry = PassRegistry::new();
+    tb_passes::register_all(&mut registry);
+    for (options, expected) in [
+        ("{bm=6 tm=4}", "tm must divide bm"),
+        ("{bm=128 bn=128 tm=2 tn=2}", "more than 1024"),
+        ("{bm=64 bn=64 bk=128}", "shared memory"),
+        ("{bm=8 bn=8 bk=1 tm=1 tn=1}", "split both tiles evenly"),
+        ("{min-blocks=-1}", "negative"),
+        ("{tm=0}", "[1, 1024]"),
+    ] {
+        let parsed =
+            Pipeline::parse(&format!("builtin.module(loop-gpu-shared-tile{options})")).unwrap();
+        let mut ctx = Context::new();
+        tb_dialects::register_all(&mut ctx).unwrap();
+        let module = tb_ir::parser::parse_source(
+            &mut ctx,
+            "func.func @f() { return }",
+            "test.mlir",
+            &Default::default(),
+        )
+        .unwrap();
+        let error = PassManager::new(&parsed, &registry)
+            .unwrap()
+            .run(&mut ctx, module, &Instrumentation::default())
+            .unwrap_err();
+        assert!(
+            error.message.contains(expected),
+            "{options}: {}",
+            error.message
+        );
+    }
+}
+
+/// `a x b` of f16 tensors, the sums in f32 (as the te level computes them), the result
+/// rounded back to f16: its last bit may differ where the tiles fuse a multiply-add.
+fn f16_matmul(m: i64, k: i64, n: i64) -> String {
+    format!(
+        "func.func @mm(%a: tensor<{m}x{k}xf16>, %b: tensor<{k}x{n}xf16>) -> tensor<{m}x{n}xf16> {{\n\
+         %0 = \"graph.matmul\"(%a, %b) : (tensor<{m}x{k}xf16>, tensor<{k}x{n}xf16>) -> tensor<{m}x{n}xf16>\n\
+         return %0 : tensor<{m}x{n}xf16>\n}}\n"
+    )
+}
+
+const F16_RESULT: Tolerance = Tolerance {
+    rtol: 1e-3,
+    atol: 1e-3,
+};
+
+#[test]
+fn shared_tiles_widen_f16_operands_as_they_copy_them() {
+    let text = check_after_lowering_within(
+        &f16_matmul(10, 9, 12),
+        "loop-gpu-shared-tile{bm=4 bn=4 bk=4 tm=2 tn=2 min-blocks=1}, convert-loop-to-gpu",
+        F16_RESULT,
+    );
+    assert!(text.contains("workgroup("), "{text}");
+    assert!(text.contains("arith.extf"), "{text}");
+}
+
+#[test]
+fn register_tiles_widen_f16_operands() {
+    let text = check_after_lowering_within(
+        &f16_matmul(7, 5, 9),
+        "loop-gpu-register-tile{tm=2 tn=2 min-threads=1}, convert-loop-to-gpu{block-size=8}",
+        F16_RESULT,
+    );
+    assert!(text.contains("-> (f32, f32, f32, f32)"), "{text}");
 }

@@ -39,7 +39,8 @@ pub fn contiguous_strides(shape: &[i64]) -> Option<Vec<i64>> {
 
 impl MemRefLayout {
     /// The layout of memref type `ty`, or why the backend cannot handle it (dynamic sizes,
-    /// offsets or strides, non-strided affine-map layouts, memory spaces).
+    /// offsets or strides, non-strided affine-map layouts, memory spaces other than a GPU
+    /// block's shared memory).
     pub fn of(ir: &Context, ty: Type) -> Result<MemRefLayout, String> {
         let what = || type_to_string(ir, ty);
         let TypeKind::MemRef {
@@ -57,7 +58,9 @@ impl MemRefLayout {
                 what()
             ));
         }
-        if memory_space.is_some() {
+        // A GPU block's shared buffer is addressed like any other (NVPTX kernels reach it
+        // through a generic pointer, which LLVM narrows back to the shared space).
+        if memory_space.is_some() && !tb_dialects::gpu::is_workgroup_memref(ir, ty) {
             return Err(format!(
                 "memory spaces are not supported by the CPU backend ('{}')",
                 what()

@@ -196,12 +196,68 @@ fn define_kernel(tr: &mut Translator, kernel: &Kernel) -> Result<(), Diagnostic>
                     .insert(args[group * 3 + dim.index()], value.into());
             }
         }
+        let mut shared_bytes = 0;
+        for (i, &buffer) in args[tb_dialects::gpu::LAUNCH_BODY_ARGS..]
+            .iter()
+            .enumerate()
+        {
+            let pointer = shared_buffer(tr, &kernel.name, i, buffer, &mut shared_bytes)?;
+            tr.values.insert(buffer, pointer.into());
+        }
         tr.translate_block(body, true)?;
         tr.builder.build_return(None)?;
         Ok(())
     })();
     tr.function = None;
     result.map_err(located)
+}
+
+/// Static shared memory a block may use without opting in to more (48 KiB on every
+/// architecture since sm_70).
+const MAX_STATIC_SHARED_BYTES: u64 = 48 * 1024;
+
+/// The `index`-th workgroup buffer of `kernel_name`: a module global in NVPTX's shared
+/// address space (3), reached through a generic pointer as every other buffer is. `used`
+/// counts the bytes of the kernel's buffers so far.
+fn shared_buffer<'ctx>(
+    tr: &mut Translator<'_, 'ctx>,
+    kernel_name: &str,
+    index: usize,
+    buffer: tb_ir::Value,
+    used: &mut u64,
+) -> crate::llvm::translator::TResult<inkwell::values::PointerValue<'ctx>> {
+    use crate::llvm::memref::MemRefLayout;
+    let ty = tr.ir.value_type(buffer);
+    let layout = MemRefLayout::of(tr.ir, ty)?;
+    if !tb_dialects::gpu::is_workgroup_memref(tr.ir, ty) {
+        return Err(format!(
+            "has a workgroup buffer of type {} outside the workgroup memory space",
+            tb_ir::printer::type_to_string(tr.ir, ty)
+        )
+        .into());
+    }
+    let bytes = crate::cpu::buffers::checked_byte_size(tr.ir, &layout)?;
+    *used = used.saturating_add(bytes);
+    if *used > MAX_STATIC_SHARED_BYTES {
+        return Err(format!(
+            "needs {used} bytes of workgroup buffers, more than the {MAX_STATIC_SHARED_BYTES} a block has"
+        )
+        .into());
+    }
+    let shared = inkwell::AddressSpace::from(3u16);
+    let array = tr.llvm.i8_type().array_type(bytes.max(1) as u32);
+    let global = tr.module.add_global(
+        array,
+        Some(shared),
+        &format!("{kernel_name}_shared_{index}"),
+    );
+    global.set_linkage(Linkage::Internal);
+    global.set_initializer(&array.get_undef());
+    global.set_alignment(16);
+    let generic = tr.llvm.ptr_type(inkwell::AddressSpace::default());
+    Ok(tr
+        .builder
+        .build_address_space_cast(global.as_pointer_value(), generic, "")?)
 }
 
 /// Whether `ir` has a PTX-capable LLVM (always, in this build) — kept as a function so

@@ -3,7 +3,8 @@
 //! ```mlir
 //! gpu.launch blocks(%bx, %by, %bz) in (%gx = %c8, %gy = %c1, %gz = %c1)
 //!            threads(%tx, %ty, %tz) in (%sx = %c128, %sy = %c1, %sz = %c1)
-//!            dynamic_shared_memory_size %bytes {
+//!            dynamic_shared_memory_size %bytes
+//!            workgroup(%tile : memref<16x64xf32, #gpu.address_space<workgroup>>) {
 //!   gpu.terminator
 //! }
 //! %i = gpu.thread_id x
@@ -82,17 +83,28 @@ pub(crate) fn parse_launch(p: &mut OpAsmParser, state: &mut OperationParseState)
         operands.push(p.resolve_operand(&bytes, i32_ty)?);
         shared_memory = 1;
     }
-    for unsupported in ["workgroup", "private"] {
-        if p.peek_literal(unsupported) {
-            return p.error(format!(
-                "`{unsupported}` attributions are not supported by TensorBind yet"
-            ));
+    // `workgroup(%buffer : memref<..>, ...)`: the block's shared buffers, as more body
+    // arguments after the twelve ids and sizes.
+    let mut workgroup = Vec::new();
+    if p.parse_optional_literal("workgroup") {
+        p.parse_literal("(")?;
+        if !p.parse_optional_literal(")") {
+            loop {
+                workgroup.push(p.parse_region_argument()?);
+                if !p.parse_optional_literal(",") {
+                    break;
+                }
+            }
+            p.parse_literal(")")?;
         }
     }
-    // MLIR records the number of workgroup attributions (none here) on every launch.
+    if p.peek_literal("private") {
+        return p.error("`private` attributions are not supported by TensorBind yet");
+    }
+    // MLIR records the number of workgroup attributions on every launch.
     let i64_ty = p.ctx().i64();
-    let none = p.ctx().integer_attr(0, i64_ty);
-    state.add_attr(WORKGROUP_ATTRIBUTIONS, none);
+    let count = p.ctx().integer_attr(workgroup.len() as i128, i64_ty);
+    state.add_attr(WORKGROUP_ATTRIBUTIONS, count);
     for (name, value) in p.parse_optional_attr_dict_with_keyword()? {
         state.add_attr(&name, value);
     }
@@ -110,8 +122,8 @@ pub(crate) fn parse_launch(p: &mut OpAsmParser, state: &mut OperationParseState)
         .chain(grid_args)
         .chain(block_args)
         .map(|a| p.region_argument(a, index))
+        .chain(workgroup)
         .collect::<Vec<_>>();
-    debug_assert_eq!(arguments.len(), LAUNCH_BODY_ARGS);
     let region = p.new_region();
     p.parse_region(region, arguments)?;
     state.regions.push(region);
@@ -125,7 +137,7 @@ pub(crate) fn print_launch(p: &mut OpAsmPrinter, op: OpId) {
         .and_then(|r| ctx.entry_block(r))
         .map(|b| ctx.block(b).args.clone())
         .unwrap_or_default();
-    let Some(sizes) = launch_sizes(ctx, op).filter(|_| args.len() == LAUNCH_BODY_ARGS) else {
+    let Some(sizes) = launch_sizes(ctx, op).filter(|_| args.len() >= LAUNCH_BODY_ARGS) else {
         // Malformed (the verifier says why): print what is there, generically enough.
         p.print_str(" <<malformed gpu.launch>>");
         return;
@@ -151,6 +163,20 @@ pub(crate) fn print_launch(p: &mut OpAsmPrinter, op: OpId) {
     if operands.len() == 7 {
         p.print_str(" dynamic_shared_memory_size ");
         p.print_value(operands[6]);
+    }
+    let workgroup = &args[LAUNCH_BODY_ARGS..];
+    if !workgroup.is_empty() {
+        p.print_str(" workgroup(");
+        for (i, &buffer) in workgroup.iter().enumerate() {
+            if i > 0 {
+                p.print_str(", ");
+            }
+            p.print_value(buffer);
+            p.print_str(" : ");
+            let ty = ctx.value_type(buffer);
+            p.print_type(ty);
+        }
+        p.print_str(")");
     }
     p.print_optional_attr_dict(op, &[WORKGROUP_ATTRIBUTIONS], true);
     if let Some(region) = region {

@@ -39,7 +39,7 @@ pub const BARRIER: &str = "gpu.barrier";
 pub const SHUFFLE: &str = "gpu.shuffle";
 
 /// The discardable attribute MLIR keeps on `gpu.launch`: how many of the body's arguments
-/// after the twelve ids and sizes are workgroup buffers (always 0 here).
+/// after the twelve ids and sizes are workgroup buffers.
 pub const WORKGROUP_ATTRIBUTIONS: &str = "workgroup_attributions";
 
 /// Threads that execute a shuffle together (a warp on NVIDIA GPUs).
@@ -148,6 +148,53 @@ fn enum_attr(ctx: &mut Context, mnemonic: &str, word: &str) -> Attr {
         body: format!("<{mnemonic} {word}>"),
         ty: None,
     })
+}
+
+/// `#gpu.address_space<workgroup>`: the memory space of a block's shared buffers.
+pub fn workgroup_space_attr(ctx: &mut Context) -> Attr {
+    ctx.intern_attr(AttrKind::Opaque {
+        dialect: "gpu".to_owned(),
+        body: "address_space<workgroup>".to_owned(),
+        ty: None,
+    })
+}
+
+/// The word of a `#gpu.address_space<..>` attribute (`global`, `workgroup`, `private`);
+/// `None` for any other attribute.
+pub fn address_space(ctx: &Context, attr: Attr) -> Option<&str> {
+    let AttrKind::Opaque { dialect, body, .. } = ctx.attr_kind(attr) else {
+        return None;
+    };
+    let inner = body.strip_prefix("address_space<")?.strip_suffix('>')?;
+    (dialect == "gpu").then(|| inner.trim())
+}
+
+/// Whether memref type `ty` lives in a block's shared memory: its memory space is
+/// `#gpu.address_space<workgroup>` or NVVM's number for it, 3.
+pub fn is_workgroup_memref(ctx: &Context, ty: tb_ir::Type) -> bool {
+    let TypeKind::MemRef {
+        memory_space: Some(space),
+        ..
+    } = ctx.type_kind(ty)
+    else {
+        return false;
+    };
+    address_space(ctx, *space) == Some("workgroup")
+        || matches!(ctx.attr_kind(*space), AttrKind::Integer { value: 3, .. })
+}
+
+/// The workgroup buffers of a launch: its body's arguments after the twelve ids and sizes.
+pub fn workgroup_buffers(ctx: &Context, op: OpId) -> Vec<Value> {
+    launch_body(ctx, op)
+        .map(|b| {
+            ctx.block(b)
+                .args
+                .iter()
+                .skip(LAUNCH_BODY_ARGS)
+                .copied()
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// `#gpu<dim x>`.

@@ -16,24 +16,26 @@ pub(super) fn launch(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     if tb_ir::ods::segment_sizes(ctx, op).and_then(|s| s.first().copied()) != Some(0) {
         return Err(op_error(ctx, op, "async launches are not supported yet"));
     }
-    if let Some(attr) = ctx.op_attr(op, super::WORKGROUP_ATTRIBUTIONS)
-        && !matches!(
-            ctx.attr_kind(attr),
-            tb_ir::AttrKind::Integer { value: 0, .. }
-        )
-    {
-        return Err(op_error(
-            ctx,
-            op,
-            "workgroup attributions are not supported by TensorBind yet",
-        ));
-    }
     let Some(body) = launch_body(ctx, op) else {
         return Err(op_error(ctx, op, "requires a body with one block"));
     };
     let args = &ctx.block(body).args;
-    if args.len() != LAUNCH_BODY_ARGS
-        || args
+    let workgroup = match ctx
+        .op_attr(op, super::WORKGROUP_ATTRIBUTIONS)
+        .map(|a| ctx.attr_kind(a))
+    {
+        None => 0,
+        Some(tb_ir::AttrKind::Integer { value, .. }) if *value >= 0 => *value as usize,
+        Some(_) => {
+            return Err(op_error(
+                ctx,
+                op,
+                "requires 'workgroup_attributions' to be a non-negative integer",
+            ));
+        }
+    };
+    if args.len() != LAUNCH_BODY_ARGS + workgroup
+        || args[..LAUNCH_BODY_ARGS.min(args.len())]
             .iter()
             .any(|&a| !matches!(ctx.type_kind(ctx.value_type(a)), TypeKind::Index))
     {
@@ -41,10 +43,25 @@ pub(super) fn launch(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
             ctx,
             op,
             format!(
-                "requires {LAUNCH_BODY_ARGS} index body arguments (block ids, thread ids, grid and block sizes), found {}",
+                "requires {LAUNCH_BODY_ARGS} index body arguments (block ids, thread ids, grid and block sizes) and {workgroup} workgroup buffers, found {} arguments",
                 args.len()
             ),
         ));
+    }
+    for &buffer in &args[LAUNCH_BODY_ARGS..] {
+        let ty = ctx.value_type(buffer);
+        let TypeKind::MemRef { memory_space, .. } = ctx.type_kind(ty) else {
+            return Err(op_error(ctx, op, "expected memref type in attribution"));
+        };
+        if let Some(space) = memory_space.and_then(|s| super::address_space(ctx, s))
+            && space != "workgroup"
+        {
+            return Err(op_error(
+                ctx,
+                op,
+                "expected memory space workgroup in attribution",
+            ));
+        }
     }
     let ends_in_terminator = ctx
         .block(body)

@@ -92,6 +92,11 @@ impl Buffer {
         Rc::ptr_eq(&self.storage, &other.storage)
     }
 
+    /// An identity of the storage, the same for every view of it while it lives.
+    pub fn storage_id(&self) -> usize {
+        Rc::as_ptr(&self.storage) as usize
+    }
+
     /// An error if the storage was freed.
     pub fn check_live(&self) -> Result<(), String> {
         if self.storage.freed.get() {

@@ -6,14 +6,15 @@
 //! whole block when there is a barrier) before the next op starts, so a barrier is the
 //! boundary between two phases and a shuffle reads what the other lanes computed. A
 //! `loop.for` around a barrier or shuffle runs in lockstep too, and its bounds must agree
-//! between the threads of the group; any other op around one is refused.
+//! between the threads of the group; any other op around one is refused. Each block has
+//! its own workgroup buffers, shared by its threads.
 
 use tb_dialects::gpu::{self, GpuOp, WARP_SIZE};
 use tb_dialects::loop_::{self, LoopOp};
 use tb_ir::ods::OpKind;
 use tb_ir::{BlockId, Context, Diagnostic, OpId, Value};
 
-use super::loop_::bound_value as loop_bound;
+use super::loop_::{bound_value as loop_bound, new_buffer};
 use super::value::{RtValue, Scalar};
 use super::{Env, ExecError, ExecResult, Handler, Interpreter};
 
@@ -136,35 +137,160 @@ fn launch(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
         WARP_SIZE as usize
     };
     let args = ctx.block(body).args.clone();
+    let workgroup_types: Vec<tb_ir::Type> = gpu::workgroup_buffers(ctx, op)
+        .iter()
+        .map(|&b| ctx.value_type(b))
+        .collect();
+    for &ty in &workgroup_types {
+        let static_shape = matches!(ctx.type_kind(ty), tb_ir::TypeKind::MemRef { shape, .. } if shape.iter().all(|&d| d >= 0));
+        if !static_shape {
+            return Err(format!(
+                "has a workgroup buffer of type {} without a static shape",
+                tb_ir::printer::type_to_string(ctx, ty)
+            )
+            .into());
+        }
+    }
     for z in 0..gz {
         for y in 0..gy {
             for x in 0..gx {
                 let block_ids = [x, y, z];
                 let threads = thread_ids(bx, by, bz);
+                // Each block gets fresh shared buffers (undefined until written: NaN), which
+                // all its threads see.
+                let shared = workgroup_types
+                    .iter()
+                    .map(|&ty| Ok(RtValue::Buffer(new_buffer(ctx, ty, &[])?)))
+                    .collect::<ExecResult<Vec<_>>>()?;
                 let arg_values = |t: [i64; 3]| -> Vec<RtValue> {
                     block_ids
                         .into_iter()
                         .chain(t)
                         .chain([gx, gy, gz, bx, by, bz])
                         .map(|v| RtValue::Scalar(Scalar::Int(v)))
+                        .chain(shared.iter().cloned())
                         .collect()
                 };
-                if lockstep {
-                    for threads in threads.chunks(group.min(threads.len())) {
+                if !shared.is_empty() {
+                    interp.shared = Some(SharedAccesses::default());
+                }
+                let chunk = if lockstep {
+                    group.min(threads.len())
+                } else {
+                    1
+                };
+                for (c, threads) in threads.chunks(chunk).enumerate() {
+                    if let Some(accesses) = interp.shared.as_mut() {
+                        accesses.first_thread = c * chunk;
+                        accesses.thread = c * chunk;
+                    }
+                    if lockstep {
                         let mut locals: Vec<Env> = threads
                             .iter()
                             .map(|&t| args.iter().copied().zip(arg_values(t)).collect())
                             .collect();
                         run_in_lockstep(interp, env, body, &mut locals)?;
-                    }
-                } else {
-                    for &t in &threads {
+                    } else {
                         interp
-                            .run_nested_block(env, body, arg_values(t))
+                            .run_nested_block(env, body, arg_values(threads[0]))
                             .map_err(located)?;
                     }
                 }
             }
+        }
+    }
+    interp.shared = None;
+    Ok(())
+}
+
+/// Who touched each element of a block's workgroup buffers in the current phase (the
+/// ops between two barriers). A thread reading what another wrote in the same phase, or
+/// writing what another read or wrote, races with it: the interpreter's lockstep order
+/// would give it an answer, but a GPU gives none, so such an access is an error.
+#[derive(Default)]
+pub(crate) struct SharedAccesses {
+    /// The block's linear id (x fastest) of the thread running now.
+    thread: usize,
+    /// The id of the first thread of the group running in lockstep.
+    first_thread: usize,
+    /// Barriers passed so far.
+    phase: u64,
+    /// By (storage, position): the phase of the last access and who made it.
+    elements: rustc_hash::FxHashMap<(usize, usize), ElementAccess>,
+}
+
+#[derive(Clone, Copy)]
+struct ElementAccess {
+    phase: u64,
+    writer: Option<usize>,
+    /// A thread that read it, and whether others did too.
+    reader: Option<usize>,
+    many_readers: bool,
+}
+
+/// Records a `loop.load`/`loop.store`/`memref.load`/`memref.store` of `buffer` (operand
+/// `operand` of `op`) at `indices` when it is a workgroup buffer of the running launch,
+/// and reports a race with another thread of the block.
+pub(super) fn note_shared_access(
+    interp: &mut Interpreter,
+    op: OpId,
+    operand: usize,
+    buffer: &super::buffer::Buffer,
+    indices: &[i64],
+    write: bool,
+) -> ExecResult {
+    let ctx = interp.ctx;
+    let Some(accesses) = interp.shared.as_mut() else {
+        return Ok(());
+    };
+    let ty = ctx.value_type(ctx.op(op).operands[operand]);
+    if !gpu::is_workgroup_memref(ctx, ty) {
+        return Ok(());
+    }
+    let position = buffer.position(indices)?;
+    let (thread, phase) = (accesses.thread, accesses.phase);
+    let entry = accesses
+        .elements
+        .entry((buffer.storage_id(), position))
+        .or_insert(ElementAccess {
+            phase,
+            writer: None,
+            reader: None,
+            many_readers: false,
+        });
+    if entry.phase != phase {
+        *entry = ElementAccess {
+            phase,
+            writer: None,
+            reader: None,
+            many_readers: false,
+        };
+    }
+    let other_writer = entry.writer.filter(|&w| w != thread);
+    let other_reader = match entry.reader {
+        Some(r) if r != thread => Some(format!("thread {r} read")),
+        Some(_) if entry.many_readers => Some("other threads read".to_owned()),
+        _ => None,
+    };
+    let race = match (write, other_writer, other_reader) {
+        (_, Some(w), _) => Some(format!("thread {w} wrote")),
+        (true, None, Some(readers)) => Some(readers),
+        _ => None,
+    };
+    if let Some(earlier) = race {
+        let verb = if write { "writes" } else { "reads" };
+        return Err(format!(
+            "races: thread {thread} {verb} element {indices:?} of a workgroup buffer that {earlier} since the last gpu.barrier (a barrier is missing between them)"
+        )
+        .into());
+    }
+    if write {
+        entry.writer = Some(thread);
+    } else {
+        match entry.reader {
+            None => entry.reader = Some(thread),
+            Some(r) if r != thread => entry.many_readers = true,
+            Some(_) => {}
         }
     }
     Ok(())
@@ -213,7 +339,12 @@ fn run_in_lockstep(
         match GpuOp::of(ctx, op) {
             Some(GpuOp::Terminator) => break,
             // Every thread has run the ops before: that is the barrier.
-            Some(GpuOp::Barrier) => continue,
+            Some(GpuOp::Barrier) => {
+                if let Some(shared) = interp.shared.as_mut() {
+                    shared.phase += 1;
+                }
+                continue;
+            }
             Some(GpuOp::Shuffle) => {
                 shuffle_in_lockstep(interp, env, op, locals)?;
                 continue;
@@ -248,7 +379,10 @@ fn run_in_lockstep(
                 ),
             )));
         }
-        for thread in locals.iter_mut() {
+        for (t, thread) in locals.iter_mut().enumerate() {
+            if let Some(shared) = interp.shared.as_mut() {
+                shared.thread = shared.first_thread + t;
+            }
             bring_in(ctx, env, thread, op);
             interp.run_op(env, op).map_err(located)?;
             for &result in &ctx.op(op).results {

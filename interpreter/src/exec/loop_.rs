@@ -169,6 +169,7 @@ fn access_indices(interp: &Interpreter, env: &Env, op: OpId, first: usize) -> Ex
 fn load(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
     let buffer = interp.buffer_arg(env, op, 0)?;
     let indices = access_indices(interp, env, op, 1)?;
+    super::gpu::note_shared_access(interp, op, 0, &buffer, &indices, false)?;
     let v = buffer.load(&indices)?;
     interp.set_result(env, op, 0, RtValue::Scalar(v))
 }
@@ -177,6 +178,7 @@ fn store(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
     let value = interp.scalar_arg(env, op, 0)?;
     let buffer = interp.buffer_arg(env, op, 1)?;
     let indices = access_indices(interp, env, op, 2)?;
+    super::gpu::note_shared_access(interp, op, 1, &buffer, &indices, true)?;
     Ok(buffer.store(&indices, value)?)
 }
 

@@ -124,6 +124,7 @@ fn load(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
     let buffer = interp.buffer_arg(env, op, 0)?;
     let n = interp.ctx.op(op).operands.len();
     let indices = operands_from(interp, env, op, 1..n)?;
+    super::gpu::note_shared_access(interp, op, 0, &buffer, &indices, false)?;
     let v = buffer.load(&indices)?;
     interp.set_result(env, op, 0, RtValue::Scalar(v))
 }
@@ -133,6 +134,7 @@ fn store(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
     let buffer = interp.buffer_arg(env, op, 1)?;
     let n = interp.ctx.op(op).operands.len();
     let indices = operands_from(interp, env, op, 2..n)?;
+    super::gpu::note_shared_access(interp, op, 1, &buffer, &indices, true)?;
     Ok(buffer.store(&indices, value)?)
 }
 

@@ -109,6 +109,9 @@ pub struct Interpreter<'a> {
     /// The iteration indices of the `te.compute` bodies being evaluated, innermost last.
     pub(crate) te_domains: Vec<Vec<i64>>,
     call_depth: usize,
+    /// Inside a launch with workgroup buffers: who touched which of their elements in the
+    /// current phase, to report races (see `gpu::SharedAccesses`).
+    pub(crate) shared: Option<gpu::SharedAccesses>,
 }
 
 impl<'a> Interpreter<'a> {
@@ -139,6 +142,7 @@ impl<'a> Interpreter<'a> {
             handlers: FxHashMap::default(),
             te_domains: Vec::new(),
             call_depth: 0,
+            shared: None,
         };
         for (name, op) in globals_ops {
             // A malformed global is reported when code uses it.

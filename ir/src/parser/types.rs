@@ -1,7 +1,7 @@
 //! Parsing builtin types, type aliases and opaque dialect types.
 
 use super::{PResult, Parser};
-use crate::attributes::AttrKind;
+use crate::attributes::{Attr, AttrKind};
 use crate::lexer::TokenKind;
 use crate::types::{DYNAMIC, FloatKind, Signedness, Type, TypeKind};
 
@@ -380,11 +380,18 @@ impl<'a> Parser<'a> {
                 }
             }
         }
+        // A registered dialect's own space (`#gpu.address_space<workgroup>`) is one too; an
+        // unregistered dialect's attribute is not, as MLIR cannot know it names a space.
+        let supported = |space: Attr| match self.ctx.attr_kind(space) {
+            AttrKind::Integer { .. }
+            | AttrKind::String { .. }
+            | AttrKind::Dictionary(_)
+            | AttrKind::Dialect(_) => true,
+            AttrKind::Opaque { dialect, .. } => self.ctx.is_dialect_registered(dialect),
+            _ => false,
+        };
         if let Some(space) = memory_space
-            && !matches!(
-                self.ctx.attr_kind(space),
-                AttrKind::Integer { .. } | AttrKind::String { .. } | AttrKind::Dictionary(_)
-            )
+            && !supported(space)
         {
             return self.error_at(keyword_at, "unsupported memory space Attribute");
         }

@@ -520,27 +520,50 @@ fn create_launch(
     blocks: i64,
     block_size: i64,
 ) -> (Vec<Value>, Builder) {
-    let grid = at.index_constant(ctx, blocks);
-    let threads = at.index_constant(ctx, block_size);
-    let one = at.index_constant(ctx, 1);
+    create_launch_with(ctx, at, [blocks, 1, 1], [block_size, 1, 1], &[])
+}
+
+/// Creates `gpu.launch` of `grid` blocks of `block` threads, with a workgroup buffer of
+/// each type of `workgroup`, and an empty body: its body arguments (the twelve ids and
+/// sizes, then the buffers) and a builder before its terminator.
+pub(super) fn create_launch_with(
+    ctx: &mut Context,
+    at: Builder,
+    grid: [i64; 3],
+    block: [i64; 3],
+    workgroup: &[tb_ir::Type],
+) -> (Vec<Value>, Builder) {
+    let sizes = grid
+        .into_iter()
+        .chain(block)
+        .map(|n| at.index_constant(ctx, n))
+        .collect();
     let i32_ty = ctx.integer_type(32, tb_ir::Signedness::Signless);
     let segments = ctx.intern_attr(AttrKind::DenseArray {
         element: i32_ty,
         data: tb_ir::attributes::DenseArrayData::Int(vec![0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0]),
     });
+    let i64_ty = ctx.i64();
+    let count = ctx.integer_attr(workgroup.len() as i128, i64_ty);
     let launch = at.create(
         ctx,
         gpu::LAUNCH,
-        vec![grid, one, one, threads, one, one],
+        sizes,
         vec![],
         vec![("operandSegmentSizes", segments)],
         1,
     );
+    if !workgroup.is_empty() {
+        let attributes = ctx.dictionary_attr(vec![(gpu::WORKGROUP_ATTRIBUTIONS.to_owned(), count)]);
+        ctx.op_mut(launch).attributes = attributes;
+    }
     let block = ctx.create_block();
     ctx.append_block(ctx.op(launch).regions[0], block);
     let index = ctx.index_type();
     let args = (0..gpu::LAUNCH_BODY_ARGS)
-        .map(|_| ctx.add_block_argument(block, index, None))
+        .map(|_| index)
+        .chain(workgroup.iter().copied())
+        .map(|ty| ctx.add_block_argument(block, ty, None))
         .collect();
     let terminator =
         Builder::at_end(block, at.loc).create(ctx, gpu::TERMINATOR, vec![], vec![], vec![], 0);

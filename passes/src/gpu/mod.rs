@@ -1,7 +1,10 @@
 //! Passes that target GPUs: [`loop_to_gpu`] maps loop-level functions onto `gpu.launch`
 //! kernels, spreading long reductions over the lanes of warps ([`warp_reduce`]);
-//! [`register_tile`] gives each thread a register tile of a matmul's results first.
+//! [`register_tile`] gives each thread a register tile of a matmul's results first, and
+//! [`shared_tile`] maps large matmuls onto blocks that stage their operands in shared
+//! memory before that.
 
 pub(crate) mod loop_to_gpu;
 pub(crate) mod register_tile;
+pub(crate) mod shared_tile;
 mod warp_reduce;

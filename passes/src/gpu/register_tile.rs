@@ -4,7 +4,8 @@
 //! mapping loads two values per multiply-add.
 //!
 //! A matmul nest as `convert-te-to-loop` writes it (the form `loop-matmul-microkernel`
-//! matches, batched too),
+//! matches, batched too; f16 or bf16 operands widened to the f32 sums as they are
+//! loaded, too),
 //!
 //! ```text
 //! loop.parallel (.., i, j) = (..) to (.., M, N) {
@@ -133,7 +134,7 @@ impl Pass for RegisterTile {
 
 /// `access` with each operand `old` of `substitutions` (old, new, scale, offset) replaced
 /// by `new`, its dimension by `scale * new + offset`.
-fn substituted(
+pub(super) fn substituted(
     access: &Access,
     substitutions: &[(Value, Value, i64, i64)],
 ) -> (AffineMap, Vec<Value>) {
@@ -162,6 +163,26 @@ fn substituted(
     (AffineMap::new(access.map.num_dims, 0, results), operands)
 }
 
+/// Loads an element of `A` or `B` (`memref`) at `map(operands)`, widened to the
+/// accumulator's type when the matmul reads a narrower float (f16, bf16).
+pub(super) fn load_operand(
+    ctx: &mut Context,
+    at: At,
+    c: &Contraction,
+    memref: Value,
+    (map, operands): (AffineMap, Vec<Value>),
+) -> Value {
+    let acc = ctx.value_type(c.init);
+    match c.widened_from {
+        None => at.load(ctx, false, memref, map, &operands, acc),
+        Some(narrow) => {
+            let value = at.load(ctx, false, memref, map, &operands, narrow);
+            let widen = at.create(ctx, "arith.extf", vec![value], vec![acc], vec![], 0);
+            ctx.op(widen).results[0]
+        }
+    }
+}
+
 /// Rewrites the matmul `c` into `TM x TN` tiles per thread (see the module doc).
 fn tile(ctx: &mut Context, c: &Contraction, (tm, tn): (i64, i64)) {
     let rank = c.extents.len();
@@ -183,7 +204,6 @@ fn tile(ctx: &mut Context, c: &Contraction, (tm, tn): (i64, i64)) {
         .zip(&ivs[..rank - 2])
         .map(|(&old, &new)| (old, new, 1, 0))
         .collect();
-    let f32_ty = ctx.value_type(c.init);
     let count = (tm * tn) as usize;
     let (k_loop, body, k, acc) = tiles.for_loop(
         ctx,
@@ -203,16 +223,10 @@ fn tile(ctx: &mut Context, c: &Contraction, (tm, tn): (i64, i64)) {
         s
     };
     let lhs: Vec<Value> = (0..tm)
-        .map(|r| {
-            let (map, operands) = substituted(&c.lhs, &at(r, 0));
-            body.load(ctx, false, c.lhs.memref, map, &operands, f32_ty)
-        })
+        .map(|r| load_operand(ctx, body, c, c.lhs.memref, substituted(&c.lhs, &at(r, 0))))
         .collect();
     let rhs: Vec<Value> = (0..tn)
-        .map(|col| {
-            let (map, operands) = substituted(&c.rhs, &at(0, col));
-            body.load(ctx, false, c.rhs.memref, map, &operands, f32_ty)
-        })
+        .map(|col| load_operand(ctx, body, c, c.rhs.memref, substituted(&c.rhs, &at(0, col))))
         .collect();
     let mut next = Vec::with_capacity(count);
     for r in 0..tm as usize {

@@ -159,6 +159,10 @@ pub(crate) struct Contraction {
     /// reads it): it can only be blocked packed, the copy into panels reading it element
     /// by element.
     pub(crate) rhs_gathered: bool,
+    /// The narrower float type `A` and `B` hold when each loaded value is widened to the
+    /// f32 accumulator (`arith.extf`, as a matmul of f16 or bf16 tensors lowers); `None`
+    /// when they hold f32.
+    pub(crate) widened_from: Option<tb_ir::Type>,
 }
 
 /// The block sizes a rewrite uses.
@@ -230,7 +234,9 @@ impl Pass for MatmulMicrokernel {
             }
         });
         for parallel in candidates {
-            if let Some(found) = match_contraction(ctx, parallel) {
+            if let Some(found) =
+                match_contraction(ctx, parallel).filter(|c| c.widened_from.is_none())
+            {
                 let chosen = match loop_::schedule(ctx, parallel).cloned() {
                     Some(schedule) => blocking_of(&schedule, &found, blocking).map_err(|why| {
                         Diagnostic::error(
@@ -444,8 +450,25 @@ pub(crate) fn match_contraction(ctx: &Context, parallel: OpId) -> Option<Contrac
     let out = access(ctx, store, 1)?;
     let acc = *loop_::iter_args(ctx, reduction).first()?;
     let inner: Vec<OpId> = ctx.block_ops(loop_::body(ctx, reduction)?).collect();
-    let [l1, l2, mul, add, yield_op] = inner.as_slice() else {
-        return None;
+    // Either `A` and `B` are loaded as they are, or each load is widened right after it.
+    let (l1, l2, mul, add, yield_op, widened) = match inner.as_slice() {
+        [l1, l2, mul, add, yield_op] => (l1, l2, mul, add, yield_op, None),
+        [l1, e1, l2, e2, mul, add, yield_op] => {
+            let widens = |load: OpId, ext: OpId| {
+                ArithOp::of(ctx, ext) == Some(ArithOp::ExtF)
+                    && ctx.op(ext).operands.as_slice() == ctx.op(load).results.as_slice()
+                    && ctx.value(ctx.op(load).results[0]).uses.len() == 1
+            };
+            if !widens(*l1, *e1) || !widens(*l2, *e2) {
+                return None;
+            }
+            let narrow = ctx.value_type(ctx.op(*l1).results[0]);
+            if ctx.value_type(ctx.op(*l2).results[0]) != narrow {
+                return None;
+            }
+            (l1, l2, mul, add, yield_op, Some((*e1, *e2, narrow)))
+        }
+        _ => return None,
     };
     if LoopOp::of(ctx, *l1) != Some(LoopOp::Load)
         || LoopOp::of(ctx, *l2) != Some(LoopOp::Load)
@@ -455,7 +478,10 @@ pub(crate) fn match_contraction(ctx: &Context, parallel: OpId) -> Option<Contrac
     {
         return None;
     }
-    let (x, y) = (ctx.op(*l1).results[0], ctx.op(*l2).results[0]);
+    let (x, y) = match widened {
+        Some((e1, e2, _)) => (ctx.op(e1).results[0], ctx.op(e2).results[0]),
+        None => (ctx.op(*l1).results[0], ctx.op(*l2).results[0]),
+    };
     let product = ctx.op(*mul).results[0];
     let mul_operands = ctx.op(*mul).operands.as_slice();
     let add_operands = ctx.op(*add).operands.as_slice();
@@ -500,6 +526,7 @@ pub(crate) fn match_contraction(ctx: &Context, parallel: OpId) -> Option<Contrac
         rhs,
         out,
         rhs_gathered,
+        widened_from: widened.map(|(_, _, narrow)| narrow),
     })
 }
 

@@ -30,7 +30,7 @@ func.func @body_without_terminator(%c1: index) {
 // -----
 
 func.func @eleven_body_arguments(%c1: index) {
-  // expected-error@+1 {{'gpu.launch' op requires 12 index body arguments (block ids, thread ids, grid and block sizes), found 11}}
+  // expected-error@+1 {{'gpu.launch' op requires 12 index body arguments (block ids, thread ids, grid and block sizes) and 0 workgroup buffers, found 11 arguments}}
   "gpu.launch"(%c1, %c1, %c1, %c1, %c1, %c1) <{operandSegmentSizes = array<i32: 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0>}> ({
   ^bb0(%a0: index, %a1: index, %a2: index, %a3: index, %a4: index, %a5: index, %a6: index, %a7: index, %a8: index, %a9: index, %a10: index):
     "gpu.terminator"() : () -> ()
@@ -78,4 +78,45 @@ func.func @shuffle_of_i16(%v: i16, %o: i32) -> i16 {
   // expected-error@+1 {{'gpu.shuffle' op operand #0 must be a 32- or 64-bit integer or float, but got 'i16'}}
   %r, %ok = gpu.shuffle xor %v, %o, %o : i16
   return %r : i16
+}
+
+// -----
+
+func.func @workgroup_count_without_its_buffer(%c1: index) {
+  // expected-error@+1 {{'gpu.launch' op requires 12 index body arguments (block ids, thread ids, grid and block sizes) and 1 workgroup buffers, found 12 arguments}}
+  "gpu.launch"(%c1, %c1, %c1, %c1, %c1, %c1) <{operandSegmentSizes = array<i32: 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0>}> ({
+  ^bb0(%a0: index, %a1: index, %a2: index, %a3: index, %a4: index, %a5: index, %a6: index, %a7: index, %a8: index, %a9: index, %a10: index, %a11: index):
+    "gpu.terminator"() : () -> ()
+  }) {workgroup_attributions = 1 : i64} : (index, index, index, index, index, index) -> ()
+  return
+}
+
+// -----
+
+func.func @workgroup_scalar(%c1: index) {
+  // expected-error@+1 {{'gpu.launch' op expected memref type in attribution}}
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) workgroup(%s : f32) {
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+func.func @workgroup_in_private_memory(%c1: index) {
+  // expected-error@+1 {{'gpu.launch' op expected memory space workgroup in attribution}}
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) workgroup(%s : memref<4xf32, #gpu.address_space<private>>) {
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+func.func @private_buffers(%c1: index) {
+  // expected-error@+1 {{`private` attributions are not supported by TensorBind yet}}
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) private(%s : memref<4xf32, #gpu.address_space<private>>) {
+    gpu.terminator
+  }
+  return
 }

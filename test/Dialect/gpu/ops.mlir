@@ -48,6 +48,28 @@ func.func @shared_memory() {
   return
 }
 
+// Workgroup buffers follow the sizes, as body arguments after the twelve ids and sizes;
+// MLIR counts them in a discardable attribute, which the custom form leaves out.
+// CHECK-LABEL: func.func @workgroup_buffers(
+// CHECK:         threads(%arg4, %arg5, %arg6) in (%arg10 = %c4, %arg11 = %c1, %arg12 = %c1) workgroup(%arg13 : memref<4x8xf32, #gpu.address_space<workgroup>>, %arg14 : memref<16xi32, 3>) {
+// CHECK-NEXT:      %[[V:.*]] = memref.load %arg13[%arg4, %arg4] : memref<4x8xf32, #gpu.address_space<workgroup>>
+// CHECK-NEXT:      memref.store %[[V]], %arg0[%arg4] : memref<4xf32>
+// GENERIC-LABEL: sym_name = "workgroup_buffers"
+// GENERIC:         ^bb0({{(%arg[0-9]+: index, )+}}%arg{{[0-9]+}}: memref<4x8xf32, #gpu.address_space<workgroup>>, %arg{{[0-9]+}}: memref<16xi32, 3>):
+// GENERIC:         }) {workgroup_attributions = 2 : i64} : (index, index, index, index, index, index) -> ()
+func.func @workgroup_buffers(%out: memref<4xf32>) {
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1)
+             workgroup(%tile : memref<4x8xf32, #gpu.address_space<workgroup>>, %counts : memref<16xi32, 3>) {
+    %v = memref.load %tile[%tx, %tx] : memref<4x8xf32, #gpu.address_space<workgroup>>
+    memref.store %v, %out[%tx] : memref<4xf32>
+    gpu.terminator
+  }
+  return
+}
+
 // CHECK-LABEL: func.func @ids() -> (index, index, index, index) {
 // CHECK-NEXT:    %0 = gpu.thread_id x
 // CHECK-NEXT:    %1 = gpu.block_id y

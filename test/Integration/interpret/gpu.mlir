@@ -5,6 +5,9 @@
 // RUN: not tb-run --interpret %s --function nested_barrier 2>&1 | FileCheck %s --check-prefix=NESTED
 // RUN: tb-run --interpret %s --function barrier_in_loop | FileCheck %s --check-prefix=LOOPED
 // RUN: not tb-run --interpret %s --function divergent_barrier 2>&1 | FileCheck %s --check-prefix=DIVERGENT
+// RUN: tb-run --interpret %s --function workgroup_reverse | FileCheck %s --check-prefix=WORKGROUP
+// RUN: not tb-run --interpret %s --function workgroup_race 2>&1 | FileCheck %s --check-prefix=RACE
+// RUN: not tb-run --interpret %s --function workgroup_overwritten_too_early 2>&1 | FileCheck %s --check-prefix=WAR
 
 // Lanes swap with their neighbour: lane i reads lane i ^ 1.
 // XOR: result #0: memref<8xf32> = [1.0, 0.0, 3.0, 2.0, 5.0, 4.0, 7.0, 6.0]
@@ -137,4 +140,78 @@ func.func @divergent_barrier() {
     gpu.terminator
   }
   return
+}
+
+// Each block reverses its four values through its own workgroup buffer: the barrier
+// separates the writes from the reads of other threads' elements.
+// WORKGROUP: result #0: memref<8xi32> = [3, 2, 1, 0, 7, 6, 5, 4]
+func.func @workgroup_reverse() -> memref<8xi32> {
+  %out = loop.alloc() : memref<8xi32>
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c2, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1)
+             workgroup(%tile : memref<4xi32, #gpu.address_space<workgroup>>) {
+    %base = arith.muli %bx, %sx : index
+    %i = arith.addi %base, %tx : index
+    %v = arith.index_cast %i : index to i32
+    loop.store %v, %tile[%tx] : memref<4xi32, #gpu.address_space<workgroup>>
+    gpu.barrier
+    %c3 = arith.constant 3 : index
+    %mirror = arith.subi %c3, %tx : index
+    %w = loop.load %tile[%mirror] : memref<4xi32, #gpu.address_space<workgroup>>
+    loop.store %w, %out[%i] : memref<8xi32>
+    gpu.terminator
+  }
+  return %out : memref<8xi32>
+}
+
+// Without a barrier, thread 1 reads what thread 0 wrote in the same phase: on a GPU
+// the order is undefined, so the interpreter reports the race instead of an answer.
+// RACE: error: 'loop.load' op races: thread 1 reads element [0] of a workgroup buffer that thread 0 wrote since the last gpu.barrier (a barrier is missing between them)
+func.func @workgroup_race() -> memref<4xi32> {
+  %out = loop.alloc() : memref<4xi32>
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1)
+             workgroup(%tile : memref<4xi32, #gpu.address_space<workgroup>>) {
+    %v = arith.index_cast %tx : index to i32
+    loop.store %v, %tile[%tx] : memref<4xi32, #gpu.address_space<workgroup>>
+    %c3 = arith.constant 3 : index
+    %prev = arith.addi %tx, %c3 : index
+    %wrapped = arith.remui %prev, %c4 : index
+    %w = loop.load %tile[%wrapped] : memref<4xi32, #gpu.address_space<workgroup>>
+    loop.store %w, %out[%tx] : memref<4xi32>
+    gpu.terminator
+  }
+  return %out : memref<4xi32>
+}
+
+// A loop that refills the buffer each iteration needs a second barrier: here the next
+// iteration's write meets the previous iteration's reads in one phase.
+// WAR: error: 'loop.store' op races: thread 0 writes element [0] of a workgroup buffer that thread 3 read since the last gpu.barrier (a barrier is missing between them)
+func.func @workgroup_overwritten_too_early() -> memref<4xi32> {
+  %out = loop.alloc() : memref<4xi32>
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %zero = arith.constant 0 : i32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1)
+             workgroup(%tile : memref<4xi32, #gpu.address_space<workgroup>>) {
+    %sum = loop.for %it = 0 to 2 iter_args(%acc = %zero) -> (i32) {
+      %v = arith.index_cast %it : index to i32
+      loop.store %v, %tile[%tx] : memref<4xi32, #gpu.address_space<workgroup>>
+      gpu.barrier
+      %c3 = arith.constant 3 : index
+      %mirror = arith.subi %c3, %tx : index
+      %w = loop.load %tile[%mirror] : memref<4xi32, #gpu.address_space<workgroup>>
+      %next = arith.addi %acc, %w : i32
+      loop.yield %next : i32
+    }
+    loop.store %sum, %out[%tx] : memref<4xi32>
+    gpu.terminator
+  }
+  return %out : memref<4xi32>
 }
