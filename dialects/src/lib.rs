@@ -1,4 +1,5 @@
-//! TensorBind dialects (func, arith, math, buffers, cf, scf, affine, graph, te, loop, gpu).
+//! TensorBind dialects (func, arith, math, buffers, cf, scf, affine, graph, te, loop, gpu,
+//! and the few `nvgpu` and `vector` ops the GPU's tensor cores need).
 //!
 //! The IR core in `tb-ir` knows only `builtin`; every other dialect registers its
 //! operations, traits and verifiers here, through [`tb_ir::Context::register_op`].
@@ -18,8 +19,10 @@ pub mod graph;
 pub mod loop_;
 pub mod math;
 pub mod memref;
+pub mod nvgpu;
 pub mod scf;
 pub mod te;
+pub mod vector;
 
 use tb_ir::Context;
 
@@ -36,5 +39,7 @@ pub fn register_all(ctx: &mut Context) -> Result<(), String> {
     graph::register(ctx)?;
     te::register(ctx)?;
     gpu::register(ctx)?;
+    nvgpu::register(ctx)?;
+    vector::register(ctx)?;
     loop_::register(ctx)
 }

@@ -39,6 +39,7 @@ pub fn register_all(registry: &mut PassRegistry) {
     registry.register(gpu::loop_to_gpu::info());
     registry.register(gpu::register_tile::info());
     registry.register(gpu::shared_tile::info());
+    registry.register(gpu::mma::info());
     registry.register(graph_eqsat::info());
     registry.register(inline::info());
     registry.register(loop_fuse::info());

@@ -22,4 +22,4 @@ pub const CPU: &str = "builtin.module(graph-eqsat, canonicalize, convert-graph-t
 /// ones give each thread a register tile (`loop-gpu-register-tile`), then every other loop
 /// nest is mapped onto `gpu.launch` kernels: what `tb-run --device cuda` and
 /// `tb-translate --emit=ptx` compile.
-pub const GPU: &str = "builtin.module(graph-eqsat, canonicalize, convert-graph-to-te, te-fuse, convert-te-to-loop, canonicalize, plan-buffers, loop-gpu-shared-tile, loop-gpu-register-tile, convert-loop-to-gpu)";
+pub const GPU: &str = "builtin.module(graph-eqsat, canonicalize, convert-graph-to-te, te-fuse, convert-te-to-loop, canonicalize, plan-buffers, loop-gpu-mma, loop-gpu-shared-tile, loop-gpu-register-tile, convert-loop-to-gpu)";

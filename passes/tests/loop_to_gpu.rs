@@ -448,3 +448,61 @@ fn register_tiles_widen_f16_operands() {
     );
     assert!(text.contains("-> (f32, f32, f32, f32)"), "{text}");
 }
+
+/// `a x b` of `ty` tensors (`a`: `[batch x] m x k`), the sums in f32.
+fn narrow_matmul(ty: &str, batch: Option<i64>, m: i64, k: i64, n: i64) -> String {
+    let lead = batch.map_or(String::new(), |b| format!("{b}x"));
+    let a = format!("tensor<{lead}{m}x{k}x{ty}>");
+    let c = format!("tensor<{lead}{m}x{n}x{ty}>");
+    format!(
+        "func.func @mm(%a: {a}, %b: tensor<{k}x{n}x{ty}>) -> {c} {{\n\
+         %0 = \"graph.matmul\"(%a, %b) : ({a}, tensor<{k}x{n}x{ty}>) -> {c}\n\
+         return %0 : {c}\n}}\n"
+    )
+}
+
+/// bf16 keeps 8 bits of mantissa: a result rounded to it may move by 2^-8 of itself.
+const BF16_RESULT: Tolerance = Tolerance {
+    rtol: 8e-3,
+    atol: 8e-3,
+};
+
+#[test]
+fn tensor_cores_cover_every_result_once() {
+    // Leftover rows and columns, a partial last slice of the reduction, a reduction
+    // shorter than one slice, and warps that take several tiles.
+    for (wm, wn, wpb, m, k, n) in [
+        (1, 1, 1, 16, 16, 8),
+        (1, 1, 2, 37, 40, 21),
+        (2, 2, 1, 35, 7, 19),
+        (1, 2, 4, 48, 33, 32),
+    ] {
+        let text = check_after_lowering_within(
+            &narrow_matmul("f16", None, m, k, n),
+            &format!(
+                "loop-gpu-mma{{warp-m={wm} warp-n={wn} warps-per-block={wpb}}}, convert-loop-to-gpu{{block-size=32}}"
+            ),
+            F16_RESULT,
+        );
+        assert!(text.contains("nvgpu.mma.sync"), "{m}x{k}x{n}:\n{text}");
+    }
+}
+
+#[test]
+fn tensor_cores_take_bf16_and_batches() {
+    let text = check_after_lowering_within(
+        &narrow_matmul("bf16", Some(2), 20, 24, 12),
+        "loop-gpu-mma{warp-m=1 warp-n=1 warps-per-block=2}, convert-loop-to-gpu",
+        BF16_RESULT,
+    );
+    assert!(text.contains("vector<4x2xbf16>"), "{text}");
+}
+
+#[test]
+fn f32_matmuls_stay_off_the_tensor_cores() {
+    let text = check_after_lowering(
+        &matmul_relu(None, 32, 16, 32),
+        "loop-gpu-mma, convert-loop-to-gpu",
+    );
+    assert!(!text.contains("nvgpu.mma.sync"), "{text}");
+}

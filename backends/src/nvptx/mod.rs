@@ -10,6 +10,7 @@ pub mod cuda;
 pub mod host;
 mod kernel;
 pub mod libdevice;
+mod mma;
 mod translate;
 
 use inkwell::OptimizationLevel;

@@ -24,6 +24,8 @@ pub(crate) static NVPTX_TRANSLATIONS: Translations = Translations {
         &GpuTranslation,
         &KernelMemRefTranslation,
         &KernelLoopTranslation,
+        &super::mma::VectorTranslation,
+        &super::mma::NvgpuTranslation,
     ],
 };
 

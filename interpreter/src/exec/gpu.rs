@@ -1,16 +1,18 @@
 //! `gpu` ops: a launch runs its body once per thread of every block, so every mapping of
 //! loops to a GPU can be checked on a CPU against the levels above.
 //!
-//! Threads run one after another. A body that holds a `gpu.barrier` or a `gpu.shuffle`
-//! runs in lockstep instead: each op runs for every thread of a group (the warp, or the
-//! whole block when there is a barrier) before the next op starts, so a barrier is the
-//! boundary between two phases and a shuffle reads what the other lanes computed. A
-//! `loop.for` around a barrier or shuffle runs in lockstep too, and its bounds must agree
+//! Threads run one after another. A body that holds a `gpu.barrier`, a `gpu.shuffle` or
+//! an `nvgpu.mma.sync` runs in lockstep instead: each op runs for every thread of a group
+//! (the warp, or the whole block when there is a barrier) before the next op starts, so a
+//! barrier is the boundary between two phases, and a shuffle or a warp's matrix
+//! multiply-accumulate reads what the other lanes computed. A
+//! `loop.for` around one of them runs in lockstep too, and its bounds must agree
 //! between the threads of the group; any other op around one is refused. Each block has
 //! its own workgroup buffers, shared by its threads.
 
 use tb_dialects::gpu::{self, GpuOp, WARP_SIZE};
 use tb_dialects::loop_::{self, LoopOp};
+use tb_dialects::nvgpu::NvgpuOp;
 use tb_ir::ods::OpKind;
 use tb_ir::{BlockId, Context, Diagnostic, OpId, Value};
 
@@ -77,7 +79,23 @@ fn outside_lockstep(_: &mut Interpreter, _: &mut Env, _: OpId) -> ExecResult {
 fn synchronizes(ctx: &Context, op: OpId) -> bool {
     holds(ctx, op, |kind| {
         matches!(kind, GpuOp::Barrier | GpuOp::Shuffle)
-    })
+    }) || holds_mma(ctx, op)
+}
+
+/// Whether `op` is, or holds, a warp's matrix multiply-accumulate.
+fn holds_mma(ctx: &Context, op: OpId) -> bool {
+    let mut found = NvgpuOp::of(ctx, op).is_some();
+    ctx.walk_nested(op, &mut |inner| {
+        found |= NvgpuOp::of(ctx, inner).is_some();
+    });
+    found
+}
+
+pub(super) fn mma_outside_lockstep(_: &mut Interpreter, _: &mut Env, _: OpId) -> ExecResult {
+    Err(
+        "runs only inside a gpu.launch body, where the interpreter runs a warp's lanes in lockstep"
+            .into(),
+    )
 }
 
 /// Whether `op` is, or holds, a gpu op of a kind `pick` accepts.
@@ -351,6 +369,10 @@ fn run_in_lockstep(
             }
             _ => {}
         }
+        if NvgpuOp::of(ctx, op).is_some() {
+            mma_in_lockstep(interp, env, op, locals)?;
+            continue;
+        }
         match LoopOp::of(ctx, op) {
             Some(LoopOp::Yield) => {
                 return locals
@@ -374,7 +396,7 @@ fn run_in_lockstep(
             return Err(located(Diagnostic::error(
                 ctx.op(op).loc,
                 format!(
-                    "'{}' op holds a gpu.barrier or gpu.shuffle; the interpreter runs them only at the top level of a gpu.launch body or inside loop.for loops",
+                    "'{}' op holds a gpu.barrier, gpu.shuffle or nvgpu.mma.sync; the interpreter runs them only at the top level of a gpu.launch body or inside loop.for loops",
                     ctx.op_name(op)
                 ),
             )));
@@ -449,7 +471,7 @@ fn for_in_lockstep(
         );
         if bounds.is_some_and(|b| b != these) {
             return Err(fail(
-                "holds a gpu.barrier or gpu.shuffle but its bounds differ between the threads that must run it together".into(),
+                "holds a gpu.barrier, gpu.shuffle or nvgpu.mma.sync but its bounds differ between the threads that must run it together".into(),
             ));
         }
         bounds = Some(these);
@@ -487,6 +509,71 @@ fn for_in_lockstep(
 }
 
 /// Each thread reads the value of the lane its mode and offset choose, within its warp.
+/// `nvgpu.mma.sync` for every warp of the group: gathers the warp's fragments of `A`, `B`
+/// and `C` from its 32 lanes, computes `A B + C` (exact products, summed in f64 and
+/// rounded to f32 once: tensor cores sum in an order of their own), and gives each lane
+/// its fragment of the result.
+fn mma_in_lockstep(
+    interp: &mut Interpreter,
+    env: &mut Env,
+    op: OpId,
+    locals: &mut [Env],
+) -> ExecResult {
+    use tb_dialects::nvgpu::fragment;
+    let ctx = interp.ctx;
+    let fail = |m: String| op_error(ctx, op, m);
+    let warp = WARP_SIZE as usize;
+    if !locals.len().is_multiple_of(warp) {
+        return Err(fail(format!(
+            "needs whole warps, but runs in a group of {} threads",
+            locals.len()
+        )));
+    }
+    let operands = ctx.op(op).operands.clone();
+    let result = ctx.op(op).results[0];
+    let result_type = ctx.value_type(result);
+    let read = |thread: &Env, i: usize| -> Result<Vec<f64>, ExecError> {
+        match thread.get(&operands[i]).or_else(|| env.get(&operands[i])) {
+            Some(RtValue::Tensor(t)) => Ok((0..t.numel())
+                .map(|e| super::value::read_element(t.data(), e).as_float())
+                .collect()),
+            _ => Err(fail(format!("operand #{i} has not been computed"))),
+        }
+    };
+    for lanes in locals.chunks_mut(warp) {
+        let mut a = [[0f64; 16]; 16];
+        let mut b = [[0f64; 8]; 16];
+        let mut c = [[0f64; 8]; 16];
+        for (lane, thread) in lanes.iter().enumerate() {
+            let lane_id = lane as u32;
+            let (va, vb, vc) = (read(thread, 0)?, read(thread, 1)?, read(thread, 2)?);
+            for (&(r, k), v) in fragment::a(lane_id).iter().zip(va) {
+                a[r as usize][k as usize] = v;
+            }
+            for (&(k, n), v) in fragment::b(lane_id).iter().zip(vb) {
+                b[k as usize][n as usize] = v;
+            }
+            for (&(r, n), v) in fragment::c(lane_id).iter().zip(vc) {
+                c[r as usize][n as usize] = v;
+            }
+        }
+        for (lane, thread) in lanes.iter_mut().enumerate() {
+            let mut data = crate::tensor::TensorData::zeros(
+                super::value::ElemType::of(ctx, result_type)?.dtype()?,
+                4,
+            );
+            for (e, &(r, n)) in fragment::c(lane as u32).iter().enumerate() {
+                let (r, n) = (r as usize, n as usize);
+                let sum: f64 = (0..16).map(|k| a[r][k] * b[k][n]).sum::<f64>() + c[r][n];
+                super::value::write_element(&mut data, e, Scalar::Float(sum));
+            }
+            let d = crate::tensor::Tensor::new(vec![2, 2], data).map_err(|e| fail(e.0))?;
+            thread.insert(result, RtValue::Tensor(d));
+        }
+    }
+    Ok(())
+}
+
 fn shuffle_in_lockstep(
     interp: &mut Interpreter,
     env: &mut Env,

@@ -23,6 +23,7 @@ mod memref;
 mod scf;
 mod te;
 pub mod value;
+mod vector;
 
 use std::collections::HashMap;
 
@@ -502,6 +503,12 @@ fn handler_for(ctx: &Context, op: OpId) -> Option<Handler> {
     }
     if let Some(kind) = GpuOp::of(ctx, op) {
         return gpu::handler(kind);
+    }
+    if let Some(kind) = tb_dialects::vector::VectorOp::of(ctx, op) {
+        return vector::handler(kind);
+    }
+    if tb_dialects::nvgpu::NvgpuOp::of(ctx, op).is_some() {
+        return Some(gpu::mma_outside_lockstep);
     }
     if GraphOp::of(ctx, op).is_some() {
         return Some(graph::run);

@@ -4,7 +4,9 @@
 //! [`shared_tile`] maps large matmuls onto blocks that stage their operands in shared
 //! memory before that.
 
+mod contraction_indices;
 pub(crate) mod loop_to_gpu;
+pub(crate) mod mma;
 pub(crate) mod register_tile;
 pub(crate) mod shared_tile;
 mod warp_reduce;

@@ -42,6 +42,7 @@ use tb_ir::ods::OpKind;
 use tb_ir::pass::{OptionKind, Pass, PassInfo, PassOptionInfo, PassOptions};
 use tb_ir::{Context, Diagnostic, OpId, TypeKind, Value};
 
+use super::contraction_indices::{batch_indices, every_iv, split, times};
 use super::loop_to_gpu::create_launch_with;
 use super::register_tile::{load_operand, substituted};
 use crate::conversion::te_to_loop::builder::Builder;
@@ -246,24 +247,6 @@ fn contiguous_in(access: &Access, iv: Value) -> bool {
         .is_some_and(|p| *last == tb_ir::affine::AffineExpr::dim(p as u32))
 }
 
-/// `value * factor` on `index`.
-fn times(ctx: &mut Context, at: At, value: Value, factor: i64) -> Value {
-    if factor == 1 {
-        return value;
-    }
-    let factor = at.index_constant(ctx, factor);
-    at.index_op(ctx, "muli", value, factor)
-}
-
-/// `(value / divisor, value mod divisor)` on `index`.
-fn split(ctx: &mut Context, at: At, value: Value, divisor: i64) -> (Value, Value) {
-    let d = at.index_constant(ctx, divisor);
-    (
-        at.index_op(ctx, "divui", value, d),
-        at.index_op(ctx, "remui", value, d),
-    )
-}
-
 /// `(d0, d1) -> (d0, d1 + offset)`: a tile's element `offset` columns along.
 fn shifted_column(offset: i64) -> AffineMap {
     use tb_ir::affine::AffineExpr;
@@ -337,30 +320,10 @@ fn map(ctx: &mut Context, c: &Contraction, t: Tiling, grid: [i64; 3]) {
     let (tr, tc) = split(ctx, inside, tid, columns);
     let row0 = times(ctx, inside, by, t.bm);
     let col0 = times(ctx, inside, bx, t.bn);
-    // The batch indices, from the grid's z (x fastest last, as the nest nests them).
-    let mut batch = vec![bz; rank - 2];
-    let mut rest = bz;
-    for d in (0..rank - 2).rev() {
-        if d == 0 {
-            batch[d] = rest;
-        } else {
-            let (q, r) = split(ctx, inside, rest, c.extents[d]);
-            batch[d] = r;
-            rest = q;
-        }
-    }
-    let (i_old, j_old, k_old) = (c.ivs[rank - 2], c.ivs[rank - 1], c.k_iv);
-    // Every induction variable of the old nest, as `(value, offset)` for `i`, `j` and `k`
-    // (an access may list one it does not use: any valid index serves there).
-    let every_iv = |(i, di): (Value, i64), (j, dj): (Value, i64), (k, dk): (Value, i64)| {
-        let mut s: Vec<(Value, Value, i64, i64)> = c.ivs[..rank - 2]
-            .iter()
-            .zip(&batch)
-            .map(|(&o, &v)| (o, v, 1, 0))
-            .collect();
-        s.extend([(i_old, i, 1, di), (j_old, j, 1, dj), (k_old, k, 1, dk)]);
-        s
-    };
+    // The batch indices, from the grid's z.
+    let batch = batch_indices(ctx, inside, c, bz);
+    let (j_old, k_old) = (c.ivs[rank - 1], c.k_iv);
+    let every_iv = |i, j, k| every_iv(c, &batch, i, j, k);
     let my_row = {
         let scaled = times(ctx, inside, tr, t.tm);
         inside.index_op(ctx, "addi", row0, scaled)

@@ -84,7 +84,7 @@ func.func @oversized_block() {
   return
 }
 
-// NESTED: error: 'loop.parallel' op holds a gpu.barrier or gpu.shuffle; the interpreter runs them only at the top level of a gpu.launch body or inside loop.for loops
+// NESTED: error: 'loop.parallel' op holds a gpu.barrier, gpu.shuffle or nvgpu.mma.sync; the interpreter runs them only at the top level of a gpu.launch body or inside loop.for loops
 func.func @nested_barrier() {
   %c1 = arith.constant 1 : index
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
@@ -128,7 +128,7 @@ func.func @barrier_in_loop() -> memref<4xf32> {
 }
 
 // A loop around a barrier that threads would run a different number of times.
-// DIVERGENT: error: 'loop.for' op holds a gpu.barrier or gpu.shuffle but its bounds differ between the threads that must run it together
+// DIVERGENT: error: 'loop.for' op holds a gpu.barrier, gpu.shuffle or nvgpu.mma.sync but its bounds differ between the threads that must run it together
 func.func @divergent_barrier() {
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index

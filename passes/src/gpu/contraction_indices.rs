@@ -1,0 +1,67 @@
+//! Indexing a matched matmul (`Contraction`) from the ids of a GPU kernel: the batch
+//! indices of a flat batch number, and the substitution that re-addresses each access of
+//! the original nest at new row, column and reduction indices.
+
+use tb_ir::{Context, Value};
+
+use crate::schedule::build::At;
+use crate::schedule::loop_matmul_microkernel::Contraction;
+
+/// `(value / divisor, value mod divisor)` on `index`.
+pub(super) fn split(ctx: &mut Context, at: At, value: Value, divisor: i64) -> (Value, Value) {
+    let d = at.index_constant(ctx, divisor);
+    (
+        at.index_op(ctx, "divui", value, d),
+        at.index_op(ctx, "remui", value, d),
+    )
+}
+
+/// `value * factor` on `index`.
+pub(super) fn times(ctx: &mut Context, at: At, value: Value, factor: i64) -> Value {
+    if factor == 1 {
+        return value;
+    }
+    let factor = at.index_constant(ctx, factor);
+    at.index_op(ctx, "muli", value, factor)
+}
+
+/// The batch indices of `c` for the flat batch number `flat` (the last batch dimension
+/// fastest, as the nest nests them).
+pub(super) fn batch_indices(ctx: &mut Context, at: At, c: &Contraction, flat: Value) -> Vec<Value> {
+    let batch_rank = c.extents.len() - 2;
+    let mut batch = vec![flat; batch_rank];
+    let mut rest = flat;
+    for d in (1..batch_rank).rev() {
+        let (q, r) = split(ctx, at, rest, c.extents[d]);
+        batch[d] = r;
+        rest = q;
+    }
+    if batch_rank > 0 {
+        batch[0] = rest;
+    }
+    batch
+}
+
+/// Every induction variable of `c`'s nest, for `substituted`: the batch ones at `batch`,
+/// `i`, `j` and `k` at `(value, offset)` each. An access may list an induction variable it
+/// does not use; any valid index serves there.
+pub(super) fn every_iv(
+    c: &Contraction,
+    batch: &[Value],
+    (i, di): (Value, i64),
+    (j, dj): (Value, i64),
+    (k, dk): (Value, i64),
+) -> Vec<(Value, Value, i64, i64)> {
+    let rank = c.extents.len();
+    let mut s: Vec<(Value, Value, i64, i64)> = c.ivs[..rank - 2]
+        .iter()
+        .zip(batch)
+        .map(|(&o, &v)| (o, v, 1, 0))
+        .collect();
+    s.extend([
+        (c.ivs[rank - 2], i, 1, di),
+        (c.ivs[rank - 1], j, 1, dj),
+        (c.k_iv, k, 1, dk),
+    ]);
+    s
+}

@@ -1,0 +1,458 @@
+//! `loop-gpu-mma{warp-m,warp-n,warps-per-block}`: maps matmuls of f16 or bf16 operands
+//! with f32 sums onto the GPU's tensor cores, one warp per `16*WM x 8*WN` tile of results
+//! computed by `nvgpu.mma.sync` (16x8x16 on each step).
+//!
+//! A matmul nest as `convert-te-to-loop` writes it for narrow floats (each loaded value
+//! widened with `arith.extf`, the sums in f32; batched too, any operand layout) becomes a
+//! `gpu.launch` of `warps-per-block` warps per block. Each warp walks the tiles
+//! grid-stride, and for each tile
+//!
+//! ```text
+//! acc[mi][ni] = splat(init)                                 (vector<2x2xf32> fragments)
+//! loop.for k0 = 0 to Kf step 16:
+//!   a[mi] = vector.from_elements(A[..])   8 values of A at the lane's fragment places
+//!   b[ni] = vector.from_elements(B[..])   4 values of B
+//!   acc[mi][ni] = nvgpu.mma.sync(a[mi], b[ni], acc[mi][ni])
+//! the last K mod 16 steps: the same, reading zero past K
+//! C[..] = vector.extract(acc[mi][ni])      4 results per fragment per lane
+//! ```
+//!
+//! The operands are fed to the tensor cores as they are stored (no widening: the products
+//! of f16 or bf16 values are exact in f32); the lanes read them straight from global
+//! memory, where a warp's reads of a fragment touch 8 rows of 32 bytes. The rows
+//! (`M mod 16*WM`) and columns (`N mod 8*WN`) left over keep the original nest, for the
+//! passes after this one.
+
+use tb_dialects::{gpu, nvgpu, vector};
+use tb_ir::affine::{AffineExpr, AffineMap};
+use tb_ir::attributes::AttrKind;
+use tb_ir::ods::OpKind;
+use tb_ir::pass::{OptionKind, Pass, PassInfo, PassOptionInfo, PassOptions};
+use tb_ir::{Context, Diagnostic, FloatKind, OpId, Type, TypeKind, Value};
+
+use super::contraction_indices::{batch_indices, every_iv, split, times};
+use super::loop_to_gpu::create_launch_with;
+use super::register_tile::substituted;
+use crate::conversion::te_to_loop::builder::Builder;
+use crate::schedule::build::{At, set_yield};
+use crate::schedule::loop_matmul_microkernel::{Contraction, match_contraction, peel};
+
+const OPTIONS: &[PassOptionInfo] = &[
+    PassOptionInfo {
+        name: "warp-m",
+        kind: OptionKind::Int,
+        default: "2",
+        help: "16-row steps of each warp's tile, in [1, 8]",
+    },
+    PassOptionInfo {
+        name: "warp-n",
+        kind: OptionKind::Int,
+        default: "4",
+        help: "8-column steps of each warp's tile, in [1, 8]",
+    },
+    PassOptionInfo {
+        name: "warps-per-block",
+        kind: OptionKind::Int,
+        default: "4",
+        help: "Warps of each block, in [1, 32]",
+    },
+];
+
+pub(crate) fn info() -> PassInfo {
+    PassInfo {
+        argument: "loop-gpu-mma",
+        description: "Map f16 and bf16 matmuls onto tensor cores (nvgpu.mma.sync), a tile per warp",
+        options: OPTIONS,
+        create: |o: &PassOptions| {
+            Box::new(Mma {
+                warp_m: o.int("warp-m"),
+                warp_n: o.int("warp-n"),
+                warps_per_block: o.int("warps-per-block"),
+            })
+        },
+    }
+}
+
+/// The shape of one `mma.sync`.
+const MMA_M: i64 = nvgpu::MMA_SHAPE[0];
+const MMA_N: i64 = nvgpu::MMA_SHAPE[1];
+const MMA_K: i64 = nvgpu::MMA_SHAPE[2];
+/// The most blocks a launch gets; warps then take several tiles each (grid-stride).
+const MAX_BLOCKS: i64 = 65535;
+
+struct Mma {
+    warp_m: i64,
+    warp_n: i64,
+    warps_per_block: i64,
+}
+
+impl Pass for Mma {
+    fn argument(&self) -> &'static str {
+        "loop-gpu-mma"
+    }
+
+    fn display_name(&self) -> &'static str {
+        "LoopGpuMma"
+    }
+
+    fn run(&mut self, ctx: &mut Context, op: OpId) -> Result<(), Diagnostic> {
+        if !(1..=8).contains(&self.warp_m)
+            || !(1..=8).contains(&self.warp_n)
+            || !(1..=32).contains(&self.warps_per_block)
+        {
+            return Err(Diagnostic::error(
+                ctx.op(op).loc,
+                format!(
+                    "loop-gpu-mma: needs warp-m and warp-n in [1, 8] and warps-per-block in [1, 32] (got warp-m={}, warp-n={}, warps-per-block={})",
+                    self.warp_m, self.warp_n, self.warps_per_block
+                ),
+            ));
+        }
+        let mut candidates = Vec::new();
+        ctx.walk_nested(op, &mut |inner| {
+            let top_level = ctx
+                .parent_op(inner)
+                .is_some_and(|p| ctx.op_name(p) == "func.func");
+            if top_level
+                && tb_dialects::loop_::LoopOp::of(ctx, inner)
+                    == Some(tb_dialects::loop_::LoopOp::Parallel)
+            {
+                candidates.push(inner);
+            }
+        });
+        for parallel in candidates {
+            let Some(c) = match_contraction(ctx, parallel) else {
+                continue;
+            };
+            let tensor_core_operands = c.widened_from.is_some_and(|t| {
+                matches!(
+                    ctx.type_kind(t),
+                    TypeKind::Float(FloatKind::F16 | FloatKind::BF16)
+                )
+            });
+            let rank = c.extents.len();
+            let (m, n) = (c.extents[rank - 2], c.extents[rank - 1]);
+            let tile = (MMA_M * self.warp_m, MMA_N * self.warp_n);
+            if tensor_core_operands && m >= tile.0 && n >= tile.1 && c.k_extent > 0 {
+                self.map(ctx, &c, tile);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The places of one lane's fragment elements, relative to the tile's corner: a base
+/// (the lane's row or column, see `nvgpu::fragment`) plus a constant offset per element.
+struct Lane {
+    /// `lane / 4`: the fragment row of `A` and `C`, the column of `B`.
+    group: Value,
+    /// `2 * (lane mod 4)`: the fragment column of `A` and `C`, the `k` row of `B`.
+    pair: Value,
+}
+
+impl Mma {
+    fn map(&self, ctx: &mut Context, c: &Contraction, (tile_m, tile_n): (i64, i64)) {
+        let rank = c.extents.len();
+        let (m, n) = (c.extents[rank - 2], c.extents[rank - 1]);
+        let (mf, nf) = (m - m % tile_m, n - n % tile_n);
+        let (tiles_m, tiles_n) = (mf / tile_m, nf / tile_n);
+        let batch_count = c.extents[..rank - 2].iter().product::<i64>();
+        let tiles = batch_count * tiles_m * tiles_n;
+        let blocks = ((tiles + self.warps_per_block - 1) / self.warps_per_block).min(MAX_BLOCKS);
+        let warps = blocks * self.warps_per_block;
+        let loc = ctx.op(c.parallel).loc;
+        let warp_size = i64::from(gpu::WARP_SIZE);
+        let (args, _) = create_launch_with(
+            ctx,
+            Builder::before(c.parallel, loc),
+            [blocks, 1, 1],
+            [self.warps_per_block * warp_size, 1, 1],
+            &[],
+        );
+        let tb_ir::value::ValueDef::BlockArgument { block, .. } = ctx.value(args[0]).def else {
+            unreachable!("the ids are the launch body's arguments");
+        };
+        let terminator = ctx
+            .block(block)
+            .last
+            .expect("a launch body ends in its terminator");
+        let inside = At {
+            before: terminator,
+            loc,
+        };
+        // This thread's warp (over the grid) and its lane in it.
+        let (warp_in_block, lane) = split(ctx, inside, args[3], warp_size);
+        let first = times(ctx, inside, args[0], self.warps_per_block);
+        let warp = inside.index_op(ctx, "addi", first, warp_in_block);
+        let (group, quarter) = split(ctx, inside, lane, 4);
+        let lane = Lane {
+            group,
+            pair: times(ctx, inside, quarter, 2),
+        };
+        // Grid-stride over the tiles: every lane of a warp takes the same ones.
+        let (_, body, tile, _) = inside.for_loop(
+            ctx,
+            (AffineMap::new(1, 0, vec![AffineExpr::dim(0)]), vec![warp]),
+            (AffineMap::constant(tiles), vec![]),
+            warps,
+            &[],
+        );
+        let (rest, tile_col) = split(ctx, body, tile, tiles_n);
+        let (flat_batch, tile_row) = split(ctx, body, rest, tiles_m);
+        let batch = batch_indices(ctx, body, c, flat_batch);
+        let row0 = times(ctx, body, tile_row, tile_m);
+        let col0 = times(ctx, body, tile_col, tile_n);
+        let corner = Corner {
+            c,
+            batch,
+            row: body.index_op(ctx, "addi", row0, lane.group),
+            b_col: body.index_op(ctx, "addi", col0, lane.group),
+            c_col: body.index_op(ctx, "addi", col0, lane.pair),
+            pair: lane.pair,
+        };
+        self.tile(ctx, body, &corner);
+        peel(ctx, c, (m, n), (mf, nf));
+    }
+
+    /// The body of one warp tile at `corner`, before `at`.
+    fn tile(&self, ctx: &mut Context, at: At, corner: &Corner) {
+        let c = corner.c;
+        let f32_ty = ctx.value_type(c.init);
+        let narrow = c.widened_from.expect("tensor-core operands");
+        let (wm, wn) = (self.warp_m as usize, self.warp_n as usize);
+        let acc_ty = vector_type(ctx, &[2, 2], f32_ty);
+        let splat = at.create(
+            ctx,
+            vector::FROM_ELEMENTS,
+            vec![c.init; 4],
+            vec![acc_ty],
+            vec![],
+            0,
+        );
+        let splat = ctx.op(splat).results[0];
+        let mut acc = vec![splat; wm * wn];
+        let k_extent = c.k_extent;
+        let kf = k_extent - k_extent % MMA_K;
+        if kf > 0 {
+            let (k_loop, body, k0, carried) = at.for_loop(
+                ctx,
+                (AffineMap::constant(0), vec![]),
+                (AffineMap::constant(kf), vec![]),
+                MMA_K,
+                &acc,
+            );
+            let k = body.index_op(ctx, "addi", k0, corner.pair);
+            let next = self.step(ctx, body, corner, &carried, k, None, narrow);
+            set_yield(ctx, body, &next);
+            acc = ctx.op(k_loop).results.to_vec();
+        }
+        if kf < k_extent {
+            let kf_value = at.index_constant(ctx, kf);
+            let k = at.index_op(ctx, "addi", kf_value, corner.pair);
+            acc = self.step(ctx, at, corner, &acc, k, Some(k_extent), narrow);
+        }
+        // Each lane stores its four results of each fragment.
+        for mi in 0..wm {
+            for ni in 0..wn {
+                for (pair, half) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
+                    let position = position_attr(ctx, &[pair, half]);
+                    let extract = at.create(
+                        ctx,
+                        vector::EXTRACT,
+                        vec![acc[mi * wn + ni]],
+                        vec![f32_ty],
+                        vec![("static_position", position)],
+                        0,
+                    );
+                    let value = ctx.op(extract).results[0];
+                    let s = every_iv(
+                        c,
+                        &corner.batch,
+                        (corner.row, MMA_M * mi as i64 + 8 * pair),
+                        (corner.c_col, MMA_N * ni as i64 + half),
+                        (corner.row, 0),
+                    );
+                    let (map, operands) = substituted(&c.out, &s);
+                    at.store(ctx, false, value, c.out.memref, map, &operands);
+                }
+            }
+        }
+    }
+
+    /// One 16-step slice of the reduction at `k` (this lane's first `k`, the slice's start
+    /// plus `lane.pair`): loads the fragments, then one `mma.sync` per fragment pair.
+    /// With `limit`, `k` at or past it reads zero (the last, partial slice).
+    #[allow(clippy::too_many_arguments)]
+    fn step(
+        &self,
+        ctx: &mut Context,
+        at: At,
+        corner: &Corner,
+        acc: &[Value],
+        k: Value,
+        limit: Option<i64>,
+        narrow: Type,
+    ) -> Vec<Value> {
+        let (wm, wn) = (self.warp_m as usize, self.warp_n as usize);
+        let a_ty = vector_type(ctx, &[4, 2], narrow);
+        let b_ty = vector_type(ctx, &[2, 2], narrow);
+        let a: Vec<Value> = (0..wm)
+            .map(|mi| {
+                // Element `i`: row group + 8 * (pair mod 2), column k + half + 8 * (pair / 2).
+                let elements: Vec<Value> = (0..8)
+                    .map(|i| {
+                        let (pair, half) = (i / 2, i % 2);
+                        let row = (corner.row, MMA_M * mi as i64 + 8 * (pair % 2));
+                        let k_offset = half + 8 * (pair / 2);
+                        self.load(ctx, at, corner, true, row, (k, k_offset), limit, narrow)
+                    })
+                    .collect();
+                fragment(ctx, at, elements, a_ty)
+            })
+            .collect();
+        let b: Vec<Value> = (0..wn)
+            .map(|ni| {
+                // Element `i`: k row + half + 8 * pair, column group.
+                let elements: Vec<Value> = (0..4)
+                    .map(|i| {
+                        let (pair, half) = (i / 2, i % 2);
+                        let col = (corner.b_col, MMA_N * ni as i64);
+                        self.load(
+                            ctx,
+                            at,
+                            corner,
+                            false,
+                            col,
+                            (k, half + 8 * pair),
+                            limit,
+                            narrow,
+                        )
+                    })
+                    .collect();
+                fragment(ctx, at, elements, b_ty)
+            })
+            .collect();
+        let mut next = Vec::with_capacity(acc.len());
+        for mi in 0..wm {
+            for ni in 0..wn {
+                let shape = ctx.i64();
+                let dims: Vec<_> = nvgpu::MMA_SHAPE
+                    .iter()
+                    .map(|&d| ctx.integer_attr(d.into(), shape))
+                    .collect();
+                let mma_shape = ctx.intern_attr(AttrKind::Array(dims));
+                let acc_ty = ctx.value_type(acc[mi * wn + ni]);
+                let mma = at.create(
+                    ctx,
+                    nvgpu::MMA_SYNC,
+                    vec![a[mi], b[ni], acc[mi * wn + ni]],
+                    vec![acc_ty],
+                    vec![("mmaShape", mma_shape)],
+                    0,
+                );
+                next.push(ctx.op(mma).results[0]);
+            }
+        }
+        next
+    }
+
+    /// An element of `A` (`lhs`: at row `place`, reduction index `k`) or of `B` (at column
+    /// `place`, reduction index `k`), read as stored; past `limit` it reads zero (from
+    /// an address clamped to the last valid `k`).
+    #[allow(clippy::too_many_arguments)]
+    fn load(
+        &self,
+        ctx: &mut Context,
+        at: At,
+        corner: &Corner,
+        lhs: bool,
+        place: (Value, i64),
+        (k, k_offset): (Value, i64),
+        limit: Option<i64>,
+        narrow: Type,
+    ) -> Value {
+        let c = corner.c;
+        let (k_index, k_offset, valid) = match limit {
+            None => (k, k_offset, None),
+            Some(limit) => {
+                let b = Builder::before(at.before, at.loc);
+                let wanted = at.add_index(ctx, k, k_offset);
+                let bound = at.index_constant(ctx, limit);
+                let last = at.index_constant(ctx, limit - 1);
+                let valid = b.cmpi(ctx, "ult", wanted, bound);
+                let clamped = at.index_op(ctx, "minui", wanted, last);
+                (clamped, 0, Some(valid))
+            }
+        };
+        let (access, s) = if lhs {
+            let s = every_iv(
+                c,
+                &corner.batch,
+                place,
+                (corner.b_col, 0),
+                (k_index, k_offset),
+            );
+            (&c.lhs, s)
+        } else {
+            let s = every_iv(
+                c,
+                &corner.batch,
+                (corner.row, 0),
+                place,
+                (k_index, k_offset),
+            );
+            (&c.rhs, s)
+        };
+        let (map, operands) = substituted(access, &s);
+        let value = at.load(ctx, false, access.memref, map, &operands, narrow);
+        match valid {
+            None => value,
+            Some(valid) => {
+                // +0.0 has all bits clear in every float format.
+                let zero_attr = ctx.intern_attr(AttrKind::Float {
+                    bits: 0,
+                    ty: narrow,
+                });
+                let b = Builder::before(at.before, at.loc);
+                let zero = b.constant(ctx, zero_attr, narrow);
+                b.select(ctx, valid, value, zero)
+            }
+        }
+    }
+}
+
+/// Where a warp's tile lies, as the lane's places in its fragments (see
+/// `nvgpu::fragment`): each element is one of these plus a constant.
+struct Corner<'c> {
+    c: &'c Contraction,
+    batch: Vec<Value>,
+    /// The tile's first row plus the lane's group: the lane's first row of `A` and `C`.
+    row: Value,
+    /// The tile's first column plus the lane's group: the lane's column of `B`.
+    b_col: Value,
+    /// The tile's first column plus `2 * (lane mod 4)`: the lane's first column of `C`.
+    c_col: Value,
+    /// `2 * (lane mod 4)`: the lane's first `k` in each slice.
+    pair: Value,
+}
+
+fn vector_type(ctx: &mut Context, shape: &[i64], element: Type) -> Type {
+    ctx.intern_type(TypeKind::Vector {
+        shape: shape.to_vec(),
+        scalable: vec![false; shape.len()],
+        element,
+    })
+}
+
+fn fragment(ctx: &mut Context, at: At, elements: Vec<Value>, ty: Type) -> Value {
+    let op = at.create(ctx, vector::FROM_ELEMENTS, elements, vec![ty], vec![], 0);
+    ctx.op(op).results[0]
+}
+
+fn position_attr(ctx: &mut Context, position: &[i64]) -> tb_ir::Attr {
+    let i64_ty = ctx.i64();
+    ctx.intern_attr(AttrKind::DenseArray {
+        element: i64_ty,
+        data: tb_ir::attributes::DenseArrayData::Int(position.iter().map(|&p| p.into()).collect()),
+    })
+}
