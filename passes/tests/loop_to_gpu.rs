@@ -480,7 +480,7 @@ fn tensor_cores_cover_every_result_once() {
         let text = check_after_lowering_within(
             &narrow_matmul("f16", None, m, k, n),
             &format!(
-                "loop-gpu-mma{{warp-m={wm} warp-n={wn} warps-per-block={wpb}}}, convert-loop-to-gpu{{block-size=32}}"
+                "loop-gpu-mma{{warp-m={wm} warp-n={wn} warps-per-block={wpb} stage=false}}, convert-loop-to-gpu{{block-size=32}}"
             ),
             F16_RESULT,
         );
@@ -492,7 +492,7 @@ fn tensor_cores_cover_every_result_once() {
 fn tensor_cores_take_bf16_and_batches() {
     let text = check_after_lowering_within(
         &narrow_matmul("bf16", Some(2), 20, 24, 12),
-        "loop-gpu-mma{warp-m=1 warp-n=1 warps-per-block=2}, convert-loop-to-gpu",
+        "loop-gpu-mma{warp-m=1 warp-n=1 warps-per-block=2 stage=false}, convert-loop-to-gpu",
         BF16_RESULT,
     );
     assert!(text.contains("vector<4x2xbf16>"), "{text}");
@@ -505,4 +505,119 @@ fn f32_matmuls_stay_off_the_tensor_cores() {
         "loop-gpu-mma, convert-loop-to-gpu",
     );
     assert!(!text.contains("nvgpu.mma.sync"), "{text}");
+}
+
+#[test]
+fn staged_tensor_cores_cover_every_result_once() {
+    // Full and partial stages, leftover rows and columns around whole block tiles, a
+    // reduction shorter than one stage, several warps per block.
+    for (wm, wn, bwm, bwn, sk, m, k, n) in [
+        (1, 1, 1, 1, 16, 16, 16, 8),
+        (1, 1, 2, 2, 32, 40, 70, 19),
+        (2, 1, 1, 2, 16, 37, 9, 33),
+        (1, 2, 2, 1, 32, 32, 64, 16),
+    ] {
+        let text = check_after_lowering_within(
+            &narrow_matmul("f16", None, m, k, n),
+            &format!(
+                "loop-gpu-mma{{warp-m={wm} warp-n={wn} block-warps-m={bwm} block-warps-n={bwn} stage-k={sk}}}, convert-loop-to-gpu{{block-size=32}}"
+            ),
+            F16_RESULT,
+        );
+        assert!(text.contains("nvgpu.ldmatrix"), "{m}x{k}x{n}:\n{text}");
+    }
+}
+
+#[test]
+fn staged_tensor_cores_take_bf16_and_batches() {
+    let text = check_after_lowering_within(
+        &narrow_matmul("bf16", Some(2), 32, 24, 16),
+        "loop-gpu-mma{warp-m=1 warp-n=1 block-warps-m=2 block-warps-n=2}, convert-loop-to-gpu",
+        BF16_RESULT,
+    );
+    assert!(text.contains("nvgpu.ldmatrix"), "{text}");
+}
+
+/// `C = A^T B^T` of f16 matrices: the copies into shared memory walk the tiles along the
+/// other dimension.
+#[test]
+fn staged_tensor_cores_take_transposed_operands() {
+    let report = check_transform(
+        r#"
+func.func @f(%a: memref<20x32xf16>, %b: memref<16x20xf16>) -> memref<32x16xf32> {
+  %out = loop.alloc() : memref<32x16xf32>
+  %zero = arith.constant 0.0 : f32
+  loop.parallel (%i, %j) = (0, 0) to (32, 16) {
+    %s = loop.for %k = 0 to 20 iter_args(%acc = %zero) -> (f32) {
+      %x = loop.load %a[%k, %i] : memref<20x32xf16>
+      %xw = arith.extf %x : f16 to f32
+      %y = loop.load %b[%j, %k] : memref<16x20xf16>
+      %yw = arith.extf %y : f16 to f32
+      %p = arith.mulf %xw, %yw : f32
+      %q = arith.addf %acc, %p : f32
+      loop.yield %q : f32
+    }
+    loop.store %s, %out[%i, %j] : memref<32x16xf32>
+  }
+  return %out : memref<32x16xf32>
+}
+"#,
+        |ctx, module| {
+            let mut registry = PassRegistry::new();
+            tb_passes::register_all(&mut registry);
+            let parsed = Pipeline::parse(
+                "builtin.module(loop-gpu-mma{warp-m=1 warp-n=1 block-warps-m=2 block-warps-n=2 stage-k=16}, convert-loop-to-gpu)",
+            )
+            .unwrap();
+            let mut pm = PassManager::new(&parsed, &registry).unwrap();
+            let instr = Instrumentation {
+                verify_each: true,
+                ..Instrumentation::default()
+            };
+            pm.run(ctx, module, &instr)?;
+            assert_all_computation_in_kernels(ctx, module);
+            Ok(())
+        },
+        Tolerance {
+            rtol: 1e-4,
+            atol: 1e-4,
+        },
+        3,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(report.text.contains("nvgpu.ldmatrix"), "{}", report.text);
+}
+
+#[test]
+fn staging_sizes_that_make_no_kernel_are_refused() {
+    let mut registry = PassRegistry::new();
+    tb_passes::register_all(&mut registry);
+    for (options, expected) in [
+        ("{stage-k=24}", "multiple of 16"),
+        ("{block-warps-m=9}", "[1, 8]"),
+        (
+            "{warp-m=8 warp-n=8 block-warps-m=4 block-warps-n=4}",
+            "shared memory",
+        ),
+    ] {
+        let parsed = Pipeline::parse(&format!("builtin.module(loop-gpu-mma{options})")).unwrap();
+        let mut ctx = Context::new();
+        tb_dialects::register_all(&mut ctx).unwrap();
+        let module = tb_ir::parser::parse_source(
+            &mut ctx,
+            "func.func @f() { return }",
+            "test.mlir",
+            &Default::default(),
+        )
+        .unwrap();
+        let error = PassManager::new(&parsed, &registry)
+            .unwrap()
+            .run(&mut ctx, module, &Instrumentation::default())
+            .unwrap_err();
+        assert!(
+            error.message.contains(expected),
+            "{options}: {}",
+            error.message
+        );
+    }
 }

@@ -1,7 +1,8 @@
 // RUN: tb-opt %s --split-input-file --pass-pipeline='builtin.module(loop-gpu-mma{warp-m=1 warp-n=1 warps-per-block=2})' | FileCheck %s
 // RUN: not tb-opt %s --pass-pipeline='builtin.module(loop-gpu-mma{warp-m=9})' 2>&1 | FileCheck %s --check-prefix=ERR
 
-// A 17x20 by 20x9 product of f16 matrices with f32 sums, one 16x8 tile per warp: each
+// A 17x20 by 20x9 product of f16 matrices with f32 sums, too small for a staged block tile
+// (32x16): one 16x8 tile per warp, its operands read from global memory. Each
 // lane loads its 8 elements of A and 4 of B for each 16-step slice of the reduction as
 // they are stored, builds its fragments and multiplies them on the tensor cores. The last
 // 4 steps read zero past the end of the reduction (clamped addresses, then a select).
@@ -65,4 +66,39 @@ func.func @f32_operands(%arg0: memref<32x16xf32>, %arg1: memref<16x32xf32>) -> m
     loop.store %1, %0[%arg2, %arg3] : memref<32x32xf32>
   }
   return %0 : memref<32x32xf32>
+}
+
+// -----
+
+// With a full 32x16 block tile (2x2 warps of one fragment each), the operands are staged:
+// the block copies A's 32x32 and B's 32x16 tile into workgroup buffers padded by 8
+// elements a row, and each warp loads its fragments with ldmatrix, twice per stage.
+// CHECK-LABEL: func.func @staged
+// CHECK:         gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c128, {{.*}}) workgroup(%[[AS:.*]] : memref<32x40xf16, #gpu.address_space<workgroup>>, %[[BS:.*]] : memref<32x24xf16, #gpu.address_space<workgroup>>) {
+// CHECK:           loop.for %{{.*}} = 0 to 32 step 32 iter_args(%[[ACC:.*]] = %{{.*}}) -> (vector<2x2xf32>) {
+// CHECK:             loop.store %{{.*}}, %[[AS]][%{{.*}}, %{{.*}}]
+// CHECK:             loop.store %{{.*}}, %[[BS]][%{{.*}}, %{{.*}}]
+// CHECK:             gpu.barrier
+// CHECK:             %[[A:.*]] = nvgpu.ldmatrix %[[AS]][%{{.*}}, %{{.*}}] {numTiles = 4 : i32, transpose = false}
+// CHECK-NEXT:        %[[B:.*]] = nvgpu.ldmatrix %[[BS]][%{{.*}}, %{{.*}}] {numTiles = 2 : i32, transpose = true}
+// CHECK-NEXT:        %[[D:.*]] = nvgpu.mma.sync(%[[A]], %[[B]], %[[ACC]])
+// CHECK:             nvgpu.ldmatrix
+// CHECK:             nvgpu.mma.sync
+// CHECK-NEXT:        gpu.barrier
+func.func @staged(%arg0: memref<32x32xf16>, %arg1: memref<32x16xf16>) -> memref<32x16xf32> {
+  %cst = arith.constant 0.000000e+00 : f32
+  %0 = loop.alloc() : memref<32x16xf32>
+  loop.parallel (%arg2, %arg3) = (0, 0) to (32, 16) {
+    %1 = loop.for %arg4 = 0 to 32 iter_args(%arg5 = %cst) -> (f32) {
+      %2 = loop.load %arg0[(d0, d1, d2) -> (d0, d2)](%arg2, %arg3, %arg4) : memref<32x32xf16>
+      %3 = arith.extf %2 : f16 to f32
+      %4 = loop.load %arg1[(d0, d1, d2) -> (d2, d1)](%arg2, %arg3, %arg4) : memref<32x16xf16>
+      %5 = arith.extf %4 : f16 to f32
+      %6 = arith.mulf %3, %5 : f32
+      %7 = arith.addf %arg5, %6 : f32
+      loop.yield %7 : f32
+    }
+    loop.store %1, %0[%arg2, %arg3] : memref<32x16xf32>
+  }
+  return %0 : memref<32x16xf32>
 }

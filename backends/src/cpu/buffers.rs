@@ -209,7 +209,7 @@ pub(crate) fn store_element<'ctx>(
 }
 
 /// The index operands of `op` from position `first`.
-fn index_operands<'ctx>(
+pub(crate) fn index_operands<'ctx>(
     tr: &Translator<'_, 'ctx>,
     op: OpId,
     first: usize,

@@ -27,9 +27,10 @@ pub(super) struct NvgpuTranslation;
 
 impl DialectTranslation for NvgpuTranslation {
     fn handler(&self, ir: &Context, op: OpId) -> Option<Handler> {
-        match NvgpuOp::of(ir, op)? {
-            NvgpuOp::MmaSync => Some(mma_sync),
-        }
+        Some(match NvgpuOp::of(ir, op)? {
+            NvgpuOp::MmaSync => mma_sync,
+            NvgpuOp::LdMatrix => ldmatrix,
+        })
     }
 }
 
@@ -118,6 +119,53 @@ fn mma_sync(tr: &mut Translator, op: OpId) -> TResult {
         let sum = tr.builder.build_extract_value(sums, i, "")?;
         let at = tr.llvm.i32_type().const_int(u64::from(i), false);
         result = tr.builder.build_insert_element(result, sum, at, "")?;
+    }
+    tr.set_result(op, 0, result)
+}
+
+/// `ldmatrix.sync.aligned.m8n8.x{1,2,4}[.trans].b16` from the lane's row address in the
+/// shared space: one 32-bit word per matrix, each a pair of the fragment's elements.
+fn ldmatrix(tr: &mut Translator, op: OpId) -> TResult {
+    use crate::llvm::memref::{element_pointer, operand_layout};
+    let (tiles, transpose) =
+        nvgpu::ldmatrix_form(tr.ir, op).ok_or("has no numTiles or transpose")?;
+    let layout = operand_layout(tr, op, 0)?;
+    let base = tr.pointer_operand(op, 0)?;
+    let indices = crate::cpu::buffers::index_operands(tr, op, 1)?;
+    let generic = element_pointer(tr, base, &layout, &indices)?;
+    let shared_ty = tr.llvm.ptr_type(inkwell::AddressSpace::from(3u16));
+    let shared = tr
+        .builder
+        .build_address_space_cast(generic, shared_ty, "")?;
+    let name = format!(
+        "llvm.nvvm.ldmatrix.sync.aligned.m8n8.x{tiles}{}.b16",
+        if transpose { ".trans" } else { "" }
+    );
+    let words = tr.call_intrinsic(&name, &[shared_ty.into()], &[shared.into()])?;
+    let result_ty = tr.llvm_type(tr.result_type(op, 0)?)?.into_vector_type();
+    let pair_ty = result_ty.get_element_type().into_float_type().vec_type(2);
+    let mut result = result_ty.get_poison();
+    for m in 0..tiles as u32 {
+        let word = if tiles == 1 {
+            words
+        } else {
+            tr.builder
+                .build_extract_value(words.into_struct_value(), m, "")?
+        };
+        let pair = tr
+            .builder
+            .build_bit_cast(word, pair_ty, "")?
+            .into_vector_value();
+        for h in 0..2u32 {
+            let i32_ty = tr.llvm.i32_type();
+            let element = tr.builder.build_extract_element(
+                pair,
+                i32_ty.const_int(u64::from(h), false),
+                "",
+            )?;
+            let at = i32_ty.const_int(u64::from(2 * m + h), false);
+            result = tr.builder.build_insert_element(result, element, at, "")?;
+        }
     }
     tr.set_result(op, 0, result)
 }

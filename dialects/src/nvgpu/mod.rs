@@ -1,10 +1,18 @@
 //! `nvgpu.mma.sync`, MLIR's warp-wide matrix multiply-accumulate on NVIDIA tensor cores,
-//! with MLIR 22's syntax:
+//! and `nvgpu.ldmatrix`, the warp-wide load of its fragments from shared memory, with
+//! MLIR 22's syntax:
 //!
 //! ```mlir
 //! %d = nvgpu.mma.sync(%a, %b, %c) {mmaShape = [16, 8, 16]}
 //!     : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+//! %a = nvgpu.ldmatrix %tile[%row, %col] {numTiles = 4 : i32, transpose = false}
+//!     : memref<64x40xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
 //! ```
+//!
+//! `ldmatrix` loads `numTiles` 8x8 matrices: lane `8 m + r` gives the address of row `r`
+//! of matrix `m` (8 consecutive elements), and each lane receives, of each matrix, the
+//! two elements its place in an `mma.sync` fragment asks for (row `lane / 4`, columns
+//! `2 (lane mod 4)` and the next; with `transpose`, those two rows at column `lane / 4`).
 //!
 //! The 32 lanes of a warp together multiply a 16x16 matrix `A` by a 16x8 matrix `B` and
 //! add a 16x8 matrix `C`; each lane holds a fragment of each, in the layout of PTX's
@@ -21,6 +29,7 @@ use tb_ir::registry::OpTraits;
 use tb_ir::{Context, Diagnostic, FloatKind, OpId, TypeKind};
 
 pub const MMA_SYNC: &str = "nvgpu.mma.sync";
+pub const LDMATRIX: &str = "nvgpu.ldmatrix";
 
 /// The one shape supported: `M x N x K`.
 pub const MMA_SHAPE: [i64; 3] = [16, 8, 16];
@@ -29,6 +38,7 @@ tb_ir::op_kinds! {
     /// The registered ops of `nvgpu`.
     pub enum NvgpuOp in "nvgpu" {
         MmaSync = "nvgpu.mma.sync",
+        LdMatrix = "nvgpu.ldmatrix",
     }
 }
 
@@ -230,6 +240,151 @@ fn print_mma_sync(p: &mut OpAsmPrinter, op: OpId) {
     p.print_type(ctx.value_type(ctx.op(op).results[0]));
 }
 
+/// `numTiles` and `transpose` of an `nvgpu.ldmatrix`.
+pub fn ldmatrix_form(ctx: &Context, op: OpId) -> Option<(i64, bool)> {
+    let tiles = match ctx.attr_kind(ctx.op_inherent_or_attr(op, "numTiles")?) {
+        AttrKind::Integer { value, .. } => *value as i64,
+        _ => return None,
+    };
+    let transpose = match ctx.attr_kind(ctx.op_inherent_or_attr(op, "transpose")?) {
+        AttrKind::Integer { value, .. } => *value != 0,
+        _ => return None,
+    };
+    Some((tiles, transpose))
+}
+
+fn verify_ldmatrix(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
+    let data = ctx.op(op);
+    let memref = ctx.value_type(data.operands[0]);
+    let TypeKind::MemRef { shape, element, .. } = ctx.type_kind(memref) else {
+        return Err(op_error(ctx, op, "reads a memref"));
+    };
+    if !crate::gpu::is_workgroup_memref(ctx, memref) {
+        return Err(op_error(
+            ctx,
+            op,
+            "expected nvgpu.ldmatrix srcMemref must have a memory space attribute of IntegerAttr(3) or gpu::AddressSpaceAttr(Workgroup)",
+        ));
+    }
+    if data.operands.len() != 1 + shape.len() {
+        return Err(op_error(
+            ctx,
+            op,
+            format!(
+                "expects {} indices, one per dimension of the memref",
+                shape.len()
+            ),
+        ));
+    }
+    let Some((tiles, _)) = ldmatrix_form(ctx, op) else {
+        return Err(op_error(
+            ctx,
+            op,
+            "requires integer 'numTiles' and boolean 'transpose'",
+        ));
+    };
+    let result = ctx.value_type(data.results[0]);
+    let TypeKind::Vector {
+        shape: vector_shape,
+        element: vector_element,
+        ..
+    } = ctx.type_kind(result)
+    else {
+        return Err(op_error(ctx, op, "returns a vector"));
+    };
+    if vector_shape.first() != Some(&tiles) {
+        return Err(op_error(
+            ctx,
+            op,
+            "expected vector register shape[0] and numTiles to match",
+        ));
+    }
+    let sixteen_bits = matches!(
+        ctx.type_kind(*element),
+        TypeKind::Float(FloatKind::F16 | FloatKind::BF16)
+    );
+    if !matches!(tiles, 1 | 2 | 4)
+        || vector_shape.len() != 2
+        || vector_shape[1] != 2
+        || !sixteen_bits
+        || vector_element != element
+    {
+        return Err(op_error(
+            ctx,
+            op,
+            "supports 1, 2 or 4 tiles of f16 or bf16, into vector<Nx2x(element)>, in TensorBind",
+        ));
+    }
+    Ok(())
+}
+
+/// `%buffer[%i, %j] attr-dict : memref<..> -> vector<..>`.
+fn parse_ldmatrix(p: &mut OpAsmParser, state: &mut OperationParseState) -> PResult<()> {
+    let source = p.parse_operand()?;
+    p.parse_literal("[")?;
+    let indices = if p.parse_optional_literal("]") {
+        Vec::new()
+    } else {
+        let list = p.parse_operand_list()?;
+        p.parse_literal("]")?;
+        list
+    };
+    for (name, value) in p.parse_optional_attr_dict()? {
+        state.add_attr(&name, value);
+    }
+    let memref = p.parse_colon_type()?;
+    p.parse_literal("->")?;
+    let result = p.parse_type()?;
+    let source = p.resolve_operand(&source, memref)?;
+    state.operands.push(source);
+    let index = p.ctx().index_type();
+    for i in &indices {
+        let v = p.resolve_operand(i, index)?;
+        state.operands.push(v);
+    }
+    state.result_types.push(result);
+    Ok(())
+}
+
+fn print_ldmatrix(p: &mut OpAsmPrinter, op: OpId) {
+    let ctx = p.ctx();
+    let operands = ctx.op(op).operands.clone();
+    p.print_str(" ");
+    p.print_value(operands[0]);
+    p.print_str("[");
+    p.print_values(&operands[1..]);
+    p.print_str("]");
+    p.print_optional_attr_dict(op, &[], false);
+    p.print_str(" : ");
+    p.print_type(ctx.value_type(operands[0]));
+    p.print_str(" -> ");
+    p.print_type(ctx.value_type(ctx.op(op).results[0]));
+}
+
+const I32_ATTR: tb_ir::ods::AttrConstraint = tb_ir::ods::AttrConstraint {
+    description: "32-bit integer attribute",
+    check: |c, a| matches!(c.attr_kind(a), AttrKind::Integer { ty, .. } if matches!(c.type_kind(*ty), TypeKind::Integer { width: 32, .. })),
+};
+
+const BOOL_ATTR: tb_ir::ods::AttrConstraint = tb_ir::ods::AttrConstraint {
+    description: "bool attribute",
+    check: |c, a| matches!(c.attr_kind(a), AttrKind::Integer { ty, .. } if matches!(c.type_kind(*ty), TypeKind::Integer { width: 1, .. })),
+};
+
+static LDMATRIX_DEF: OpDef = OpDef {
+    name: LDMATRIX,
+    summary: "a warp's load of 8x8 matrices of 16-bit elements from shared memory into mma fragments",
+    operands: &[
+        operand("srcMemref", tb_ir::ods::constraint::ANY_MEMREF),
+        tb_ir::ods::variadic("indices", tb_ir::ods::constraint::INDEX),
+    ],
+    results: &[operand("res", ANY_VECTOR)],
+    attributes: &[attr("transpose", BOOL_ATTR), attr("numTiles", I32_ATTR)],
+    custom_assembly: Some((parse_ldmatrix, print_ldmatrix)),
+    verify: Some(verify_ldmatrix),
+    ..OpDef::EMPTY
+};
+
 static MMA_SYNC_DEF: OpDef = OpDef {
     name: MMA_SYNC,
     summary: "a warp's 16x8x16 matrix multiply-accumulate on tensor cores",
@@ -254,5 +409,6 @@ static MMA_SYNC_DEF: OpDef = OpDef {
 
 pub fn register(ctx: &mut Context) -> Result<(), String> {
     ctx.register_op_def(&MMA_SYNC_DEF)?;
+    ctx.register_op_def(&LDMATRIX_DEF)?;
     ctx.register_op_kinds::<NvgpuOp>()
 }

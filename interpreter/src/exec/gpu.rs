@@ -369,9 +369,16 @@ fn run_in_lockstep(
             }
             _ => {}
         }
-        if NvgpuOp::of(ctx, op).is_some() {
-            mma_in_lockstep(interp, env, op, locals)?;
-            continue;
+        match NvgpuOp::of(ctx, op) {
+            Some(NvgpuOp::MmaSync) => {
+                mma_in_lockstep(interp, env, op, locals)?;
+                continue;
+            }
+            Some(NvgpuOp::LdMatrix) => {
+                ldmatrix_in_lockstep(interp, env, op, locals)?;
+                continue;
+            }
+            None => {}
         }
         match LoopOp::of(ctx, op) {
             Some(LoopOp::Yield) => {
@@ -569,6 +576,76 @@ fn mma_in_lockstep(
             }
             let d = crate::tensor::Tensor::new(vec![2, 2], data).map_err(|e| fail(e.0))?;
             thread.insert(result, RtValue::Tensor(d));
+        }
+    }
+    Ok(())
+}
+
+/// `nvgpu.ldmatrix` for every warp of the group: lane `8 m + r` names row `r` of matrix
+/// `m` (its indices: the row's first element), and each lane takes, of each matrix, the
+/// two elements at its fragment place (see `nvgpu::ldmatrix_form`'s op for the layout).
+fn ldmatrix_in_lockstep(
+    interp: &mut Interpreter,
+    env: &mut Env,
+    op: OpId,
+    locals: &mut [Env],
+) -> ExecResult {
+    let ctx = interp.ctx;
+    let fail = |m: String| op_error(ctx, op, m);
+    let warp = WARP_SIZE as usize;
+    if !locals.len().is_multiple_of(warp) {
+        return Err(fail(format!(
+            "needs whole warps, but runs in a group of {} threads",
+            locals.len()
+        )));
+    }
+    let (tiles, transpose) = tb_dialects::nvgpu::ldmatrix_form(ctx, op)
+        .ok_or_else(|| fail("has no numTiles or transpose".into()))?;
+    let operands = ctx.op(op).operands.clone();
+    let result = ctx.op(op).results[0];
+    let dtype = super::value::ElemType::of(ctx, ctx.value_type(result))?.dtype()?;
+    // Each lane's buffer and indices.
+    let mut rows = Vec::with_capacity(locals.len());
+    for thread in locals.iter() {
+        let buffer = match thread.get(&operands[0]).or_else(|| env.get(&operands[0])) {
+            Some(RtValue::Buffer(b)) => b.clone(),
+            _ => return Err(fail("reads a buffer that has not been computed".into())),
+        };
+        let mut indices = Vec::with_capacity(operands.len() - 1);
+        for v in &operands[1..] {
+            match thread.get(v).or_else(|| env.get(v)) {
+                Some(RtValue::Scalar(s)) => indices.push(s.as_int()),
+                _ => return Err(fail("uses an index that has not been computed".into())),
+            }
+        }
+        rows.push((buffer, indices));
+    }
+    for (w, lanes) in locals.chunks_mut(warp).enumerate() {
+        for (lane, thread) in lanes.iter_mut().enumerate() {
+            if let Some(accesses) = interp.shared.as_mut() {
+                accesses.thread = accesses.first_thread + w * warp + lane;
+            }
+            let mut data = crate::tensor::TensorData::zeros(dtype, (2 * tiles) as usize);
+            for m in 0..tiles as usize {
+                for h in 0..2 {
+                    let (source, offset) = if transpose {
+                        (8 * m + 2 * (lane % 4) + h, lane / 4)
+                    } else {
+                        (8 * m + lane / 4, 2 * (lane % 4) + h)
+                    };
+                    let (buffer, base) = &rows[w * warp + source];
+                    let mut at = base.clone();
+                    if let Some(last) = at.last_mut() {
+                        *last += offset as i64;
+                    }
+                    note_shared_access(interp, op, 0, buffer, &at, false)?;
+                    let value = buffer.load(&at).map_err(fail)?;
+                    super::value::write_element(&mut data, 2 * m + h, value);
+                }
+            }
+            let fragment =
+                crate::tensor::Tensor::new(vec![tiles, 2], data).map_err(|e| fail(e.0))?;
+            thread.insert(result, RtValue::Tensor(fragment));
         }
     }
     Ok(())

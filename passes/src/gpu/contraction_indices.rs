@@ -5,7 +5,7 @@
 use tb_ir::{Context, Value};
 
 use crate::schedule::build::At;
-use crate::schedule::loop_matmul_microkernel::Contraction;
+use crate::schedule::loop_matmul_microkernel::{Access, Contraction};
 
 /// `(value / divisor, value mod divisor)` on `index`.
 pub(super) fn split(ctx: &mut Context, at: At, value: Value, divisor: i64) -> (Value, Value) {
@@ -64,4 +64,16 @@ pub(super) fn every_iv(
         (c.k_iv, k, 1, dk),
     ]);
     s
+}
+
+/// Whether `access` reads consecutive elements as `iv` grows (its last index is `iv`).
+pub(super) fn contiguous_in(access: &Access, iv: Value) -> bool {
+    let Some(last) = access.map.results.last() else {
+        return false;
+    };
+    access
+        .operands
+        .iter()
+        .position(|&o| o == iv)
+        .is_some_and(|p| *last == tb_ir::affine::AffineExpr::dim(p as u32))
 }

@@ -32,6 +32,7 @@ use tb_ir::{Context, Diagnostic, FloatKind, OpId, Type, TypeKind, Value};
 
 use super::contraction_indices::{batch_indices, every_iv, split, times};
 use super::loop_to_gpu::create_launch_with;
+use super::mma_staged::Staging;
 use super::register_tile::substituted;
 use crate::conversion::te_to_loop::builder::Builder;
 use crate::schedule::build::{At, set_yield};
@@ -54,7 +55,31 @@ const OPTIONS: &[PassOptionInfo] = &[
         name: "warps-per-block",
         kind: OptionKind::Int,
         default: "4",
-        help: "Warps of each block, in [1, 32]",
+        help: "Warps of each block when the operands are not staged, in [1, 32]",
+    },
+    PassOptionInfo {
+        name: "stage",
+        kind: OptionKind::Bool,
+        default: "true",
+        help: "Stage tiles of A and B in shared memory and load fragments with ldmatrix where a matmul has a full block tile",
+    },
+    PassOptionInfo {
+        name: "block-warps-m",
+        kind: OptionKind::Int,
+        default: "2",
+        help: "Warps of a staged block along the rows, in [1, 8]",
+    },
+    PassOptionInfo {
+        name: "block-warps-n",
+        kind: OptionKind::Int,
+        default: "2",
+        help: "Warps of a staged block along the columns, in [1, 8]",
+    },
+    PassOptionInfo {
+        name: "stage-k",
+        kind: OptionKind::Int,
+        default: "32",
+        help: "Reduction steps staged at a time, a multiple of 16",
     },
 ];
 
@@ -68,15 +93,22 @@ pub(crate) fn info() -> PassInfo {
                 warp_m: o.int("warp-m"),
                 warp_n: o.int("warp-n"),
                 warps_per_block: o.int("warps-per-block"),
+                staging: o.bool("stage").then(|| Staging {
+                    warp_m: o.int("warp-m"),
+                    warp_n: o.int("warp-n"),
+                    block_m: o.int("block-warps-m"),
+                    block_n: o.int("block-warps-n"),
+                    k: o.int("stage-k"),
+                }),
             })
         },
     }
 }
 
 /// The shape of one `mma.sync`.
-const MMA_M: i64 = nvgpu::MMA_SHAPE[0];
-const MMA_N: i64 = nvgpu::MMA_SHAPE[1];
-const MMA_K: i64 = nvgpu::MMA_SHAPE[2];
+pub(super) const MMA_M: i64 = nvgpu::MMA_SHAPE[0];
+pub(super) const MMA_N: i64 = nvgpu::MMA_SHAPE[1];
+pub(super) const MMA_K: i64 = nvgpu::MMA_SHAPE[2];
 /// The most blocks a launch gets; warps then take several tiles each (grid-stride).
 const MAX_BLOCKS: i64 = 65535;
 
@@ -84,6 +116,8 @@ struct Mma {
     warp_m: i64,
     warp_n: i64,
     warps_per_block: i64,
+    /// The staged kernel's sizes, unless staging is off.
+    staging: Option<Staging>,
 }
 
 impl Pass for Mma {
@@ -108,37 +142,60 @@ impl Pass for Mma {
                 ),
             ));
         }
-        let mut candidates = Vec::new();
-        ctx.walk_nested(op, &mut |inner| {
-            let top_level = ctx
-                .parent_op(inner)
-                .is_some_and(|p| ctx.op_name(p) == "func.func");
-            if top_level
-                && tb_dialects::loop_::LoopOp::of(ctx, inner)
-                    == Some(tb_dialects::loop_::LoopOp::Parallel)
-            {
-                candidates.push(inner);
+        if let Some(why) = self.staging.and_then(Staging::invalid) {
+            return Err(Diagnostic::error(
+                ctx.op(op).loc,
+                format!("loop-gpu-mma: {why}"),
+            ));
+        }
+        // Staged kernels first; what they leave over (and what is too small for them)
+        // gets warps reading global memory.
+        if let Some(staging) = self.staging {
+            for c in tensor_core_matmuls(ctx, op) {
+                let narrow = c.widened_from.expect("tensor-core operands");
+                super::mma_staged::map(ctx, &c, staging, narrow);
             }
-        });
-        for parallel in candidates {
-            let Some(c) = match_contraction(ctx, parallel) else {
-                continue;
-            };
-            let tensor_core_operands = c.widened_from.is_some_and(|t| {
-                matches!(
-                    ctx.type_kind(t),
-                    TypeKind::Float(FloatKind::F16 | FloatKind::BF16)
-                )
-            });
+        }
+        for c in tensor_core_matmuls(ctx, op) {
             let rank = c.extents.len();
             let (m, n) = (c.extents[rank - 2], c.extents[rank - 1]);
             let tile = (MMA_M * self.warp_m, MMA_N * self.warp_n);
-            if tensor_core_operands && m >= tile.0 && n >= tile.1 && c.k_extent > 0 {
+            if m >= tile.0 && n >= tile.1 {
                 self.map(ctx, &c, tile);
             }
         }
         Ok(())
     }
+}
+
+/// The matmul nests at the top level of `op`'s functions whose operands are f16 or bf16
+/// widened to f32 sums.
+fn tensor_core_matmuls(ctx: &Context, op: OpId) -> Vec<Contraction> {
+    let mut candidates = Vec::new();
+    ctx.walk_nested(op, &mut |inner| {
+        let top_level = ctx
+            .parent_op(inner)
+            .is_some_and(|p| ctx.op_name(p) == "func.func");
+        if top_level
+            && tb_dialects::loop_::LoopOp::of(ctx, inner)
+                == Some(tb_dialects::loop_::LoopOp::Parallel)
+        {
+            candidates.push(inner);
+        }
+    });
+    candidates
+        .into_iter()
+        .filter_map(|parallel| match_contraction(ctx, parallel))
+        .filter(|c| {
+            c.k_extent > 0
+                && c.widened_from.is_some_and(|t| {
+                    matches!(
+                        ctx.type_kind(t),
+                        TypeKind::Float(FloatKind::F16 | FloatKind::BF16)
+                    )
+                })
+        })
+        .collect()
 }
 
 /// The places of one lane's fragment elements, relative to the tile's corner: a base
@@ -217,20 +274,9 @@ impl Mma {
     /// The body of one warp tile at `corner`, before `at`.
     fn tile(&self, ctx: &mut Context, at: At, corner: &Corner) {
         let c = corner.c;
-        let f32_ty = ctx.value_type(c.init);
         let narrow = c.widened_from.expect("tensor-core operands");
         let (wm, wn) = (self.warp_m as usize, self.warp_n as usize);
-        let acc_ty = vector_type(ctx, &[2, 2], f32_ty);
-        let splat = at.create(
-            ctx,
-            vector::FROM_ELEMENTS,
-            vec![c.init; 4],
-            vec![acc_ty],
-            vec![],
-            0,
-        );
-        let splat = ctx.op(splat).results[0];
-        let mut acc = vec![splat; wm * wn];
+        let mut acc = splat_accumulators(ctx, at, c, wm * wn);
         let k_extent = c.k_extent;
         let kf = k_extent - k_extent % MMA_K;
         if kf > 0 {
@@ -251,32 +297,15 @@ impl Mma {
             let k = at.index_op(ctx, "addi", kf_value, corner.pair);
             acc = self.step(ctx, at, corner, &acc, k, Some(k_extent), narrow);
         }
-        // Each lane stores its four results of each fragment.
-        for mi in 0..wm {
-            for ni in 0..wn {
-                for (pair, half) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
-                    let position = position_attr(ctx, &[pair, half]);
-                    let extract = at.create(
-                        ctx,
-                        vector::EXTRACT,
-                        vec![acc[mi * wn + ni]],
-                        vec![f32_ty],
-                        vec![("static_position", position)],
-                        0,
-                    );
-                    let value = ctx.op(extract).results[0];
-                    let s = every_iv(
-                        c,
-                        &corner.batch,
-                        (corner.row, MMA_M * mi as i64 + 8 * pair),
-                        (corner.c_col, MMA_N * ni as i64 + half),
-                        (corner.row, 0),
-                    );
-                    let (map, operands) = substituted(&c.out, &s);
-                    at.store(ctx, false, value, c.out.memref, map, &operands);
-                }
-            }
-        }
+        store_results(
+            ctx,
+            at,
+            c,
+            &corner.batch,
+            (corner.row, corner.c_col),
+            &acc,
+            (wm, wn),
+        );
     }
 
     /// One 16-step slice of the reduction at `k` (this lane's first `k`, the slice's start
@@ -335,22 +364,7 @@ impl Mma {
         let mut next = Vec::with_capacity(acc.len());
         for mi in 0..wm {
             for ni in 0..wn {
-                let shape = ctx.i64();
-                let dims: Vec<_> = nvgpu::MMA_SHAPE
-                    .iter()
-                    .map(|&d| ctx.integer_attr(d.into(), shape))
-                    .collect();
-                let mma_shape = ctx.intern_attr(AttrKind::Array(dims));
-                let acc_ty = ctx.value_type(acc[mi * wn + ni]);
-                let mma = at.create(
-                    ctx,
-                    nvgpu::MMA_SYNC,
-                    vec![a[mi], b[ni], acc[mi * wn + ni]],
-                    vec![acc_ty],
-                    vec![("mmaShape", mma_shape)],
-                    0,
-                );
-                next.push(ctx.op(mma).results[0]);
+                next.push(mma_sync(ctx, at, a[mi], b[ni], acc[mi * wn + ni]));
             }
         }
         next
@@ -436,7 +450,88 @@ struct Corner<'c> {
     pair: Value,
 }
 
-fn vector_type(ctx: &mut Context, shape: &[i64], element: Type) -> Type {
+/// `count` accumulator fragments holding `c`'s initial value.
+pub(super) fn splat_accumulators(
+    ctx: &mut Context,
+    at: At,
+    c: &Contraction,
+    count: usize,
+) -> Vec<Value> {
+    let f32_ty = ctx.value_type(c.init);
+    let acc_ty = vector_type(ctx, &[2, 2], f32_ty);
+    let splat = at.create(
+        ctx,
+        vector::FROM_ELEMENTS,
+        vec![c.init; 4],
+        vec![acc_ty],
+        vec![],
+        0,
+    );
+    vec![ctx.op(splat).results[0]; count]
+}
+
+/// `nvgpu.mma.sync(a, b, acc)` of shape 16x8x16.
+pub(super) fn mma_sync(ctx: &mut Context, at: At, a: Value, b: Value, acc: Value) -> Value {
+    let i64_ty = ctx.i64();
+    let dims: Vec<_> = nvgpu::MMA_SHAPE
+        .iter()
+        .map(|&d| ctx.integer_attr(d.into(), i64_ty))
+        .collect();
+    let mma_shape = ctx.intern_attr(AttrKind::Array(dims));
+    let acc_ty = ctx.value_type(acc);
+    let mma = at.create(
+        ctx,
+        nvgpu::MMA_SYNC,
+        vec![a, b, acc],
+        vec![acc_ty],
+        vec![("mmaShape", mma_shape)],
+        0,
+    );
+    ctx.op(mma).results[0]
+}
+
+/// Each lane's four results of each of the `wm x wn` fragments `acc` (row-major) into
+/// `C`: fragment `(mi, ni)` element `(pair, half)` at row `row + 16 mi + 8 pair`, column
+/// `col + 8 ni + half`, where `row` and `col` are the lane's first ones (see
+/// `nvgpu::fragment::c`).
+pub(super) fn store_results(
+    ctx: &mut Context,
+    at: At,
+    c: &Contraction,
+    batch: &[Value],
+    (row, col): (Value, Value),
+    acc: &[Value],
+    (wm, wn): (usize, usize),
+) {
+    let f32_ty = ctx.value_type(c.init);
+    for mi in 0..wm {
+        for ni in 0..wn {
+            for (pair, half) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
+                let position = position_attr(ctx, &[pair, half]);
+                let extract = at.create(
+                    ctx,
+                    vector::EXTRACT,
+                    vec![acc[mi * wn + ni]],
+                    vec![f32_ty],
+                    vec![("static_position", position)],
+                    0,
+                );
+                let value = ctx.op(extract).results[0];
+                let s = every_iv(
+                    c,
+                    batch,
+                    (row, MMA_M * mi as i64 + 8 * pair),
+                    (col, MMA_N * ni as i64 + half),
+                    (row, 0),
+                );
+                let (map, operands) = substituted(&c.out, &s);
+                at.store(ctx, false, value, c.out.memref, map, &operands);
+            }
+        }
+    }
+}
+
+pub(super) fn vector_type(ctx: &mut Context, shape: &[i64], element: Type) -> Type {
     ctx.intern_type(TypeKind::Vector {
         shape: shape.to_vec(),
         scalable: vec![false; shape.len()],

@@ -7,6 +7,7 @@
 mod contraction_indices;
 pub(crate) mod loop_to_gpu;
 pub(crate) mod mma;
+mod mma_staged;
 pub(crate) mod register_tile;
 pub(crate) mod shared_tile;
 mod warp_reduce;

@@ -42,12 +42,12 @@ use tb_ir::ods::OpKind;
 use tb_ir::pass::{OptionKind, Pass, PassInfo, PassOptionInfo, PassOptions};
 use tb_ir::{Context, Diagnostic, OpId, TypeKind, Value};
 
-use super::contraction_indices::{batch_indices, every_iv, split, times};
+use super::contraction_indices::{batch_indices, contiguous_in, every_iv, split, times};
 use super::loop_to_gpu::create_launch_with;
 use super::register_tile::{load_operand, substituted};
 use crate::conversion::te_to_loop::builder::Builder;
 use crate::schedule::build::{At, set_yield};
-use crate::schedule::loop_matmul_microkernel::{Access, Contraction, match_contraction, peel};
+use crate::schedule::loop_matmul_microkernel::{Contraction, match_contraction, peel};
 
 const OPTIONS: &[PassOptionInfo] = &[
     PassOptionInfo {
@@ -233,18 +233,6 @@ fn grid(c: &Contraction, t: Tiling) -> Option<[i64; 3]> {
     let grid = [n / t.bn, m / t.bm, batch];
     let fits = grid[0] <= MAX_GRID_X && grid[1] <= MAX_GRID_YZ && grid[2] <= MAX_GRID_YZ;
     (grid.iter().all(|&g| g > 0) && fits).then_some(grid)
-}
-
-/// Whether `access` reads consecutive elements as `iv` grows (its last index is `iv`).
-fn contiguous_in(access: &Access, iv: Value) -> bool {
-    let Some(last) = access.map.results.last() else {
-        return false;
-    };
-    access
-        .operands
-        .iter()
-        .position(|&o| o == iv)
-        .is_some_and(|p| *last == tb_ir::affine::AffineExpr::dim(p as u32))
 }
 
 /// `(d0, d1) -> (d0, d1 + offset)`: a tile's element `offset` columns along.

@@ -37,3 +37,27 @@ func.func @two_operands(%a: vector<4x2xf16>, %b: vector<2x2xf16>) -> vector<2x2x
   %d = nvgpu.mma.sync (%a, %b) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>) -> vector<2x2xf32>
   return %d : vector<2x2xf32>
 }
+
+// -----
+
+func.func @ldmatrix_from_global_memory(%s: memref<64x40xf16>, %i: index, %j: index) -> vector<4x2xf16> {
+  // expected-error@+1 {{'nvgpu.ldmatrix' op expected nvgpu.ldmatrix srcMemref must have a memory space attribute of IntegerAttr(3) or gpu::AddressSpaceAttr(Workgroup)}}
+  %a = nvgpu.ldmatrix %s[%i, %j] {numTiles = 4 : i32, transpose = false} : memref<64x40xf16> -> vector<4x2xf16>
+  return %a : vector<4x2xf16>
+}
+
+// -----
+
+func.func @ldmatrix_tiles_and_vector_disagree(%s: memref<64x40xf16, 3>, %i: index, %j: index) -> vector<2x2xf16> {
+  // expected-error@+1 {{'nvgpu.ldmatrix' op expected vector register shape[0] and numTiles to match}}
+  %a = nvgpu.ldmatrix %s[%i, %j] {numTiles = 4 : i32, transpose = false} : memref<64x40xf16, 3> -> vector<2x2xf16>
+  return %a : vector<2x2xf16>
+}
+
+// -----
+
+func.func @ldmatrix_of_f32(%s: memref<64x40xf32, 3>, %i: index, %j: index) -> vector<4x2xf32> {
+  // expected-error@+1 {{'nvgpu.ldmatrix' op supports 1, 2 or 4 tiles of f16 or bf16, into vector<Nx2x(element)>, in TensorBind}}
+  %a = nvgpu.ldmatrix %s[%i, %j] {numTiles = 4 : i32, transpose = false} : memref<64x40xf32, 3> -> vector<4x2xf32>
+  return %a : vector<4x2xf32>
+}

@@ -11,9 +11,21 @@
 // CHECK-NEXT:    %0 = nvgpu.mma.sync(%arg0, %arg1, %arg2) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
 // CHECK-NEXT:    %1 = nvgpu.mma.sync(%arg3, %arg4, %0) {mmaShape = [16, 8, 16]} : (vector<4x2xbf16>, vector<2x2xbf16>, vector<2x2xf32>) -> vector<2x2xf32>
 // GENERIC-LABEL: sym_name = "mma"
-// GENERIC:         "nvgpu.mma.sync"(%arg0, %arg1, %arg2) <{mmaShape = [16, 8, 16]}> : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+// GENERIC:         "nvgpu.mma.sync"(%{{.*}}, %{{.*}}, %{{.*}}) <{mmaShape = [16, 8, 16]}> : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
 func.func @mma(%a: vector<4x2xf16>, %b: vector<2x2xf16>, %c: vector<2x2xf32>, %a16: vector<4x2xbf16>, %b16: vector<2x2xbf16>) -> vector<2x2xf32> {
   %d = nvgpu.mma.sync (%a, %b, %c) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
   %e = nvgpu.mma.sync (%a16, %b16, %d) {mmaShape = [16, 8, 16]} : (vector<4x2xbf16>, vector<2x2xbf16>, vector<2x2xf32>) -> vector<2x2xf32>
   return %e : vector<2x2xf32>
+}
+
+// A warp's load of four 8x8 matrices, and of two transposed ones, from shared memory.
+// CHECK-LABEL: func.func @ldmatrix(
+// CHECK-NEXT:    %0 = nvgpu.ldmatrix %arg0[%arg1, %arg2] {numTiles = 4 : i32, transpose = false} : memref<64x40xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+// CHECK-NEXT:    %1 = nvgpu.ldmatrix %arg3[%arg1, %arg2] {numTiles = 2 : i32, transpose = true} : memref<32x72xbf16, 3> -> vector<2x2xbf16>
+// GENERIC-LABEL: sym_name = "ldmatrix"
+// GENERIC:         "nvgpu.ldmatrix"(%{{.*}}, %{{.*}}, %{{.*}}) <{numTiles = 4 : i32, transpose = false}> : (memref<64x40xf16, #gpu.address_space<workgroup>>, index, index) -> vector<4x2xf16>
+func.func @ldmatrix(%a: memref<64x40xf16, #gpu.address_space<workgroup>>, %i: index, %j: index, %b: memref<32x72xbf16, 3>) -> (vector<4x2xf16>, vector<2x2xbf16>) {
+  %x = nvgpu.ldmatrix %a[%i, %j] {numTiles = 4 : i32, transpose = false} : memref<64x40xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+  %y = nvgpu.ldmatrix %b[%i, %j] {numTiles = 2 : i32, transpose = true} : memref<32x72xbf16, 3> -> vector<2x2xbf16>
+  return %x, %y : vector<4x2xf16>, vector<2x2xbf16>
 }

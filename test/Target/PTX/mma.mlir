@@ -5,9 +5,14 @@
 // RUN: %ptxas -arch=sm_90 %t.sm90.ptx -o %t.sm90.cubin
 // REQUIRES: nvptx, ptxas
 
-// A 64x32 by 32x64 product of f16 matrices: each warp's 32x32 tile is 2x4 fragments of
-// C, so each 16-step slice of the reduction issues 8 tensor-core instructions.
+// A 64x32 by 32x64 product of f16 matrices: one staged 64x64 block of 2x2 warps, each
+// warp's 32x32 tile 2x4 fragments of C. After the block copies its tiles into shared
+// memory, each 16-step slice of the reduction loads 2 fragments of A (ldmatrix x4) and 4
+// of B (x2, transposed) and issues 8 tensor-core instructions.
 // CHECK-LABEL: .visible .entry mm16_kernel_0(
+// CHECK:         bar.sync 0;
+// CHECK-DAG:     ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// CHECK-DAG:     ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16
 // CHECK-COUNT-8: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 func.func @mm16(%a: tensor<64x32xf16>, %b: tensor<32x64xf16>) -> tensor<64x64xf16> {
   %0 = "graph.matmul"(%a, %b) : (tensor<64x32xf16>, tensor<32x64xf16>) -> tensor<64x64xf16>
