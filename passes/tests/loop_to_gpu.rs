@@ -46,6 +46,53 @@ fn check_after_lowering_within(src: &str, passes: &str, tolerance: Tolerance) ->
     report.text
 }
 
+/// `passes` (ending with the mapping) on the loop-level program `src`; returns the
+/// mapped module's text.
+fn check_loop_level(src: &str, passes: &str, tolerance: Tolerance) -> String {
+    let pipeline = format!("builtin.module({passes})");
+    let report = check_transform(
+        src,
+        |ctx, module| {
+            let mut registry = PassRegistry::new();
+            tb_passes::register_all(&mut registry);
+            let parsed = Pipeline::parse(&pipeline).unwrap();
+            let mut pm = PassManager::new(&parsed, &registry).unwrap();
+            let instr = Instrumentation {
+                verify_each: true,
+                ..Instrumentation::default()
+            };
+            pm.run(ctx, module, &instr)?;
+            assert_all_computation_in_kernels(ctx, module);
+            Ok(())
+        },
+        tolerance,
+        3,
+    )
+    .unwrap_or_else(|e| panic!("{pipeline} changed the program's meaning:\n{e}"));
+    report.text
+}
+
+/// The error `pass` (a pass with its options) stops an empty module with.
+fn refusal(pass: &str) -> String {
+    let mut registry = PassRegistry::new();
+    tb_passes::register_all(&mut registry);
+    let parsed = Pipeline::parse(&format!("builtin.module({pass})")).unwrap();
+    let mut ctx = Context::new();
+    tb_dialects::register_all(&mut ctx).unwrap();
+    let module = tb_ir::parser::parse_source(
+        &mut ctx,
+        "func.func @f() { return }",
+        "test.mlir",
+        &Default::default(),
+    )
+    .unwrap();
+    PassManager::new(&parsed, &registry)
+        .unwrap()
+        .run(&mut ctx, module, &Instrumentation::default())
+        .unwrap_err()
+        .message
+}
+
 /// After the mapping, a function's own body holds no loops, loads or stores.
 fn assert_all_computation_in_kernels(ctx: &Context, module: OpId) {
     ctx.walk_nested(module, &mut |op| {
@@ -337,7 +384,7 @@ fn a_matmul_with_too_few_blocks_is_left_to_the_register_tiles() {
 /// the tiles along the other dimension.
 #[test]
 fn shared_tiles_of_transposed_operands() {
-    let report = check_transform(
+    let text = check_loop_level(
         r#"
 func.func @f(%a: memref<6x10xf32>, %b: memref<12x6xf32>) -> memref<10x12xf32> {
   %out = loop.alloc() : memref<10x12xf32>
@@ -355,33 +402,14 @@ func.func @f(%a: memref<6x10xf32>, %b: memref<12x6xf32>) -> memref<10x12xf32> {
   return %out : memref<10x12xf32>
 }
 "#,
-        |ctx, module| {
-            let mut registry = PassRegistry::new();
-            tb_passes::register_all(&mut registry);
-            let parsed = Pipeline::parse(
-                "builtin.module(loop-gpu-shared-tile{bm=4 bn=4 bk=4 tm=2 tn=2 min-blocks=1}, convert-loop-to-gpu)",
-            )
-            .unwrap();
-            let mut pm = PassManager::new(&parsed, &registry).unwrap();
-            let instr = Instrumentation {
-                verify_each: true,
-                ..Instrumentation::default()
-            };
-            pm.run(ctx, module, &instr)?;
-            assert_all_computation_in_kernels(ctx, module);
-            Ok(())
-        },
+        "loop-gpu-shared-tile{bm=4 bn=4 bk=4 tm=2 tn=2 min-blocks=1}, convert-loop-to-gpu",
         Tolerance::default(),
-        3,
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
-    assert!(report.text.contains("workgroup("), "{}", report.text);
+    );
+    assert!(text.contains("workgroup("), "{text}");
 }
 
 #[test]
 fn shared_tile_sizes_that_make_no_kernel_are_refused() {
-    let mut registry = PassRegistry::new();
-    tb_passes::register_all(&mut registry);
     for (options, expected) in [
         ("{bm=6 tm=4}", "tm must divide bm"),
         ("{bm=128 bn=128 tm=2 tn=2}", "more than 1024"),
@@ -390,26 +418,8 @@ fn shared_tile_sizes_that_make_no_kernel_are_refused() {
         ("{min-blocks=-1}", "negative"),
         ("{tm=0}", "[1, 1024]"),
     ] {
-        let parsed =
-            Pipeline::parse(&format!("builtin.module(loop-gpu-shared-tile{options})")).unwrap();
-        let mut ctx = Context::new();
-        tb_dialects::register_all(&mut ctx).unwrap();
-        let module = tb_ir::parser::parse_source(
-            &mut ctx,
-            "func.func @f() { return }",
-            "test.mlir",
-            &Default::default(),
-        )
-        .unwrap();
-        let error = PassManager::new(&parsed, &registry)
-            .unwrap()
-            .run(&mut ctx, module, &Instrumentation::default())
-            .unwrap_err();
-        assert!(
-            error.message.contains(expected),
-            "{options}: {}",
-            error.message
-        );
+        let message = refusal(&format!("loop-gpu-shared-tile{options}"));
+        assert!(message.contains(expected), "{options}: {message}");
     }
 }
 
@@ -542,7 +552,7 @@ fn staged_tensor_cores_take_bf16_and_batches() {
 /// other dimension.
 #[test]
 fn staged_tensor_cores_take_transposed_operands() {
-    let report = check_transform(
+    let text = check_loop_level(
         r#"
 func.func @f(%a: memref<20x32xf16>, %b: memref<16x20xf16>) -> memref<32x16xf32> {
   %out = loop.alloc() : memref<32x16xf32>
@@ -562,36 +572,17 @@ func.func @f(%a: memref<20x32xf16>, %b: memref<16x20xf16>) -> memref<32x16xf32> 
   return %out : memref<32x16xf32>
 }
 "#,
-        |ctx, module| {
-            let mut registry = PassRegistry::new();
-            tb_passes::register_all(&mut registry);
-            let parsed = Pipeline::parse(
-                "builtin.module(loop-gpu-mma{warp-m=1 warp-n=1 block-warps-m=2 block-warps-n=2 stage-k=16}, convert-loop-to-gpu)",
-            )
-            .unwrap();
-            let mut pm = PassManager::new(&parsed, &registry).unwrap();
-            let instr = Instrumentation {
-                verify_each: true,
-                ..Instrumentation::default()
-            };
-            pm.run(ctx, module, &instr)?;
-            assert_all_computation_in_kernels(ctx, module);
-            Ok(())
-        },
+        "loop-gpu-mma{warp-m=1 warp-n=1 block-warps-m=2 block-warps-n=2 stage-k=16}, convert-loop-to-gpu",
         Tolerance {
             rtol: 1e-4,
             atol: 1e-4,
         },
-        3,
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
-    assert!(report.text.contains("nvgpu.ldmatrix"), "{}", report.text);
+    );
+    assert!(text.contains("nvgpu.ldmatrix"), "{text}");
 }
 
 #[test]
 fn staging_sizes_that_make_no_kernel_are_refused() {
-    let mut registry = PassRegistry::new();
-    tb_passes::register_all(&mut registry);
     for (options, expected) in [
         ("{stage-k=24}", "multiple of 16"),
         ("{block-warps-m=9}", "[1, 8]"),
@@ -600,24 +591,7 @@ fn staging_sizes_that_make_no_kernel_are_refused() {
             "shared memory",
         ),
     ] {
-        let parsed = Pipeline::parse(&format!("builtin.module(loop-gpu-mma{options})")).unwrap();
-        let mut ctx = Context::new();
-        tb_dialects::register_all(&mut ctx).unwrap();
-        let module = tb_ir::parser::parse_source(
-            &mut ctx,
-            "func.func @f() { return }",
-            "test.mlir",
-            &Default::default(),
-        )
-        .unwrap();
-        let error = PassManager::new(&parsed, &registry)
-            .unwrap()
-            .run(&mut ctx, module, &Instrumentation::default())
-            .unwrap_err();
-        assert!(
-            error.message.contains(expected),
-            "{options}: {}",
-            error.message
-        );
+        let message = refusal(&format!("loop-gpu-mma{options}"));
+        assert!(message.contains(expected), "{options}: {message}");
     }
 }

@@ -529,13 +529,7 @@ fn mma_in_lockstep(
     use tb_dialects::nvgpu::fragment;
     let ctx = interp.ctx;
     let fail = |m: String| op_error(ctx, op, m);
-    let warp = WARP_SIZE as usize;
-    if !locals.len().is_multiple_of(warp) {
-        return Err(fail(format!(
-            "needs whole warps, but runs in a group of {} threads",
-            locals.len()
-        )));
-    }
+    let warp = whole_warps(ctx, op, locals.len())?;
     let operands = ctx.op(op).operands.clone();
     let result = ctx.op(op).results[0];
     let result_type = ctx.value_type(result);
@@ -581,6 +575,20 @@ fn mma_in_lockstep(
     Ok(())
 }
 
+/// The warp size, if a group of `threads` threads is whole warps (a warp-wide op needs
+/// all 32 lanes).
+fn whole_warps(ctx: &Context, op: OpId, threads: usize) -> ExecResult<usize> {
+    let warp = WARP_SIZE as usize;
+    if !threads.is_multiple_of(warp) {
+        return Err(op_error(
+            ctx,
+            op,
+            format!("needs whole warps, but runs in a group of {threads} threads"),
+        ));
+    }
+    Ok(warp)
+}
+
 /// `nvgpu.ldmatrix` for every warp of the group: lane `8 m + r` names row `r` of matrix
 /// `m` (its indices: the row's first element), and each lane takes, of each matrix, the
 /// two elements at its fragment place (see `nvgpu::ldmatrix_form`'s op for the layout).
@@ -592,13 +600,7 @@ fn ldmatrix_in_lockstep(
 ) -> ExecResult {
     let ctx = interp.ctx;
     let fail = |m: String| op_error(ctx, op, m);
-    let warp = WARP_SIZE as usize;
-    if !locals.len().is_multiple_of(warp) {
-        return Err(fail(format!(
-            "needs whole warps, but runs in a group of {} threads",
-            locals.len()
-        )));
-    }
+    let warp = whole_warps(ctx, op, locals.len())?;
     let (tiles, transpose) = tb_dialects::nvgpu::ldmatrix_form(ctx, op)
         .ok_or_else(|| fail("has no numTiles or transpose".into()))?;
     let operands = ctx.op(op).operands.clone();

@@ -523,6 +523,29 @@ fn create_launch(
     create_launch_with(ctx, at, [blocks, 1, 1], [block_size, 1, 1], &[])
 }
 
+/// [`create_launch_with`] right before `op`, at `op`'s location: the body's arguments and
+/// where to build the kernel (before the body's terminator).
+pub(super) fn launch_before(
+    ctx: &mut Context,
+    op: OpId,
+    grid: [i64; 3],
+    block: [i64; 3],
+    workgroup: &[tb_ir::Type],
+) -> (Vec<Value>, crate::schedule::build::At) {
+    let loc = ctx.op(op).loc;
+    let (args, inside) = create_launch_with(ctx, Builder::before(op, loc), grid, block, workgroup);
+    let terminator = inside
+        .insertion_op()
+        .expect("a launch body's builder inserts before its terminator");
+    (
+        args,
+        crate::schedule::build::At {
+            before: terminator,
+            loc,
+        },
+    )
+}
+
 /// Creates `gpu.launch` of `grid` blocks of `block` threads, with a workgroup buffer of
 /// each type of `workgroup`, and an empty body: its body arguments (the twelve ids and
 /// sizes, then the buffers) and a builder before its terminator.

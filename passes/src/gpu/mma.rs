@@ -31,7 +31,7 @@ use tb_ir::pass::{OptionKind, Pass, PassInfo, PassOptionInfo, PassOptions};
 use tb_ir::{Context, Diagnostic, FloatKind, OpId, Type, TypeKind, Value};
 
 use super::contraction_indices::{batch_indices, every_iv, split, times};
-use super::loop_to_gpu::create_launch_with;
+use super::loop_to_gpu::launch_before;
 use super::mma_staged::Staging;
 use super::register_tile::substituted;
 use crate::conversion::te_to_loop::builder::Builder;
@@ -217,26 +217,14 @@ impl Mma {
         let tiles = batch_count * tiles_m * tiles_n;
         let blocks = ((tiles + self.warps_per_block - 1) / self.warps_per_block).min(MAX_BLOCKS);
         let warps = blocks * self.warps_per_block;
-        let loc = ctx.op(c.parallel).loc;
         let warp_size = i64::from(gpu::WARP_SIZE);
-        let (args, _) = create_launch_with(
+        let (args, inside) = launch_before(
             ctx,
-            Builder::before(c.parallel, loc),
+            c.parallel,
             [blocks, 1, 1],
             [self.warps_per_block * warp_size, 1, 1],
             &[],
         );
-        let tb_ir::value::ValueDef::BlockArgument { block, .. } = ctx.value(args[0]).def else {
-            unreachable!("the ids are the launch body's arguments");
-        };
-        let terminator = ctx
-            .block(block)
-            .last
-            .expect("a launch body ends in its terminator");
-        let inside = At {
-            before: terminator,
-            loc,
-        };
         // This thread's warp (over the grid) and its lane in it.
         let (warp_in_block, lane) = split(ctx, inside, args[3], warp_size);
         let first = times(ctx, inside, args[0], self.warps_per_block);

@@ -27,7 +27,7 @@ use tb_ir::attributes::AttrKind;
 use tb_ir::{Context, OpId, Type, TypeKind, Value};
 
 use super::contraction_indices::{batch_indices, contiguous_in, every_iv, split, times};
-use super::loop_to_gpu::create_launch_with;
+use super::loop_to_gpu::launch_before;
 use super::mma::{MMA_K, MMA_M, MMA_N, mma_sync, splat_accumulators, store_results};
 use super::register_tile::substituted;
 use crate::conversion::te_to_loop::builder::Builder;
@@ -108,7 +108,6 @@ pub(super) fn map(ctx: &mut Context, c: &Contraction, s: Staging, narrow: Type) 
     if grid.contains(&0) || grid[1] > MAX_GRID_YZ || grid[2] > MAX_GRID_YZ {
         return false;
     }
-    let loc = ctx.op(c.parallel).loc;
     let space = gpu::workgroup_space_attr(ctx);
     let tile_type = |ctx: &mut Context, rows: i64, cols: i64| {
         ctx.intern_type(TypeKind::MemRef {
@@ -120,24 +119,13 @@ pub(super) fn map(ctx: &mut Context, c: &Contraction, s: Staging, narrow: Type) 
     };
     let a_tile_ty = tile_type(ctx, bm, s.k);
     let b_tile_ty = tile_type(ctx, s.k, bn);
-    let (args, _) = create_launch_with(
+    let (args, at) = launch_before(
         ctx,
-        Builder::before(c.parallel, loc),
+        c.parallel,
         grid,
         [s.threads(), 1, 1],
         &[a_tile_ty, b_tile_ty],
     );
-    let tb_ir::value::ValueDef::BlockArgument { block, .. } = ctx.value(args[0]).def else {
-        unreachable!("the ids are the launch body's arguments");
-    };
-    let terminator = ctx
-        .block(block)
-        .last
-        .expect("a launch body ends in its terminator");
-    let at = At {
-        before: terminator,
-        loc,
-    };
     let tid = args[3];
     let tiles = Tiles {
         a: args[gpu::LAUNCH_BODY_ARGS],

@@ -43,9 +43,8 @@ use tb_ir::pass::{OptionKind, Pass, PassInfo, PassOptionInfo, PassOptions};
 use tb_ir::{Context, Diagnostic, OpId, TypeKind, Value};
 
 use super::contraction_indices::{batch_indices, contiguous_in, every_iv, split, times};
-use super::loop_to_gpu::create_launch_with;
+use super::loop_to_gpu::launch_before;
 use super::register_tile::{load_operand, substituted};
-use crate::conversion::te_to_loop::builder::Builder;
 use crate::schedule::build::{At, set_yield};
 use crate::schedule::loop_matmul_microkernel::{Contraction, match_contraction, peel};
 
@@ -284,24 +283,13 @@ fn map(ctx: &mut Context, c: &Contraction, t: Tiling, grid: [i64; 3]) {
     };
     let (lhs_tile_ty, rhs_tile_ty) = (tile_type(ctx, t.bm), tile_type(ctx, t.bn));
     let threads = t.threads();
-    let (args, _) = create_launch_with(
+    let (args, inside) = launch_before(
         ctx,
-        Builder::before(c.parallel, loc),
+        c.parallel,
         grid,
         [threads, 1, 1],
         &[lhs_tile_ty, rhs_tile_ty],
     );
-    let tb_ir::value::ValueDef::BlockArgument { block, .. } = ctx.value(args[0]).def else {
-        unreachable!("the ids are the launch body's arguments");
-    };
-    let terminator = ctx
-        .block(block)
-        .last
-        .expect("a launch body ends in its terminator");
-    let inside = At {
-        before: terminator,
-        loc,
-    };
     let (bx, by, bz, tid) = (args[0], args[1], args[2], args[3]);
     let (lhs_tile, rhs_tile) = (args[gpu::LAUNCH_BODY_ARGS], args[gpu::LAUNCH_BODY_ARGS + 1]);
     let columns = t.bn / t.tn;

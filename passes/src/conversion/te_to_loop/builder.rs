@@ -39,6 +39,14 @@ impl Builder {
         }
     }
 
+    /// The op new ops go before, if they go before one.
+    pub fn insertion_op(&self) -> Option<OpId> {
+        match self.at {
+            InsertPoint::Before(op) => Some(op),
+            InsertPoint::End(_) => None,
+        }
+    }
+
     /// The same insertion point with another location.
     pub fn with_loc(self, loc: Location) -> Builder {
         Builder { loc, ..self }
