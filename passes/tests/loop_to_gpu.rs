@@ -595,3 +595,51 @@ fn staging_sizes_that_make_no_kernel_are_refused() {
         assert!(message.contains(expected), "{options}: {message}");
     }
 }
+
+/// The whole GPU pipeline (`pipelines::GPU`) on matmuls with an epilogue: the tensor
+/// cores take the f16 products (staged where a block tile fits, from global memory for
+/// the rest), the shared-memory and register tiles the f32 ones, and every other nest is
+/// mapped as usual.
+#[test]
+fn the_gpu_pipeline_keeps_matmuls_with_epilogues() {
+    let pipeline = tb_passes::pipelines::GPU
+        .strip_prefix("builtin.module(")
+        .and_then(|p| p.strip_suffix(')'))
+        .unwrap();
+    for (ty, m, k, n, tolerance) in [
+        ("f16", 96, 40, 72, F16_RESULT),
+        ("f32", 136, 20, 1040, Tolerance::default()),
+    ] {
+        let src = format!(
+            "func.func @mlp(%x: tensor<{m}x{k}x{ty}>, %w: tensor<{k}x{n}x{ty}>, %b: tensor<{n}x{ty}>) -> tensor<{m}x{n}x{ty}> {{\n\
+             %0 = \"graph.matmul\"(%x, %w) : (tensor<{m}x{k}x{ty}>, tensor<{k}x{n}x{ty}>) -> tensor<{m}x{n}x{ty}>\n\
+             %1 = \"graph.add\"(%0, %b) : (tensor<{m}x{n}x{ty}>, tensor<{n}x{ty}>) -> tensor<{m}x{n}x{ty}>\n\
+             %2 = \"graph.relu\"(%1) : (tensor<{m}x{n}x{ty}>) -> tensor<{m}x{n}x{ty}>\n\
+             return %2 : tensor<{m}x{n}x{ty}>\n}}\n"
+        );
+        let report = check_transform(
+            &src,
+            |ctx, module| {
+                let mut registry = PassRegistry::new();
+                tb_passes::register_all(&mut registry);
+                let parsed = Pipeline::parse(&format!("builtin.module({pipeline})")).unwrap();
+                PassManager::new(&parsed, &registry).unwrap().run(
+                    ctx,
+                    module,
+                    &Instrumentation::default(),
+                )?;
+                assert_all_computation_in_kernels(ctx, module);
+                Ok(())
+            },
+            tolerance,
+            2,
+        )
+        .unwrap_or_else(|e| panic!("{ty}: {e}"));
+        let expected = if ty == "f16" {
+            "nvgpu.ldmatrix"
+        } else {
+            "workgroup("
+        };
+        assert!(report.text.contains(expected), "{ty}:\n{}", report.text);
+    }
+}
