@@ -198,15 +198,6 @@ fn tensor_core_matmuls(ctx: &Context, op: OpId) -> Vec<Contraction> {
         .collect()
 }
 
-/// The places of one lane's fragment elements, relative to the tile's corner: a base
-/// (the lane's row or column, see `nvgpu::fragment`) plus a constant offset per element.
-struct Lane {
-    /// `lane / 4`: the fragment row of `A` and `C`, the column of `B`.
-    group: Value,
-    /// `2 * (lane mod 4)`: the fragment column of `A` and `C`, the `k` row of `B`.
-    pair: Value,
-}
-
 impl Mma {
     fn map(&self, ctx: &mut Context, c: &Contraction, (tile_m, tile_n): (i64, i64)) {
         let rank = c.extents.len();
@@ -229,11 +220,10 @@ impl Mma {
         let (warp_in_block, lane) = split(ctx, inside, args[3], warp_size);
         let first = times(ctx, inside, args[0], self.warps_per_block);
         let warp = inside.index_op(ctx, "addi", first, warp_in_block);
+        // The lane's group (`lane / 4`: its row of A and C, its column of B) and twice its
+        // place in the group (its first column of A and C, its first `k` row of B).
         let (group, quarter) = split(ctx, inside, lane, 4);
-        let lane = Lane {
-            group,
-            pair: times(ctx, inside, quarter, 2),
-        };
+        let pair = times(ctx, inside, quarter, 2);
         // Grid-stride over the tiles: every lane of a warp takes the same ones.
         let (_, body, tile, _) = inside.for_loop(
             ctx,
@@ -250,10 +240,10 @@ impl Mma {
         let corner = Corner {
             c,
             batch,
-            row: body.index_op(ctx, "addi", row0, lane.group),
-            b_col: body.index_op(ctx, "addi", col0, lane.group),
-            c_col: body.index_op(ctx, "addi", col0, lane.pair),
-            pair: lane.pair,
+            row: body.index_op(ctx, "addi", row0, group),
+            b_col: body.index_op(ctx, "addi", col0, group),
+            c_col: body.index_op(ctx, "addi", col0, pair),
+            pair,
         };
         self.tile(ctx, body, &corner);
         peel(ctx, c, (m, n), (mf, nf));
