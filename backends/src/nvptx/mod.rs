@@ -229,6 +229,14 @@ fn shared_buffer<'ctx>(
 ) -> crate::llvm::translator::TResult<inkwell::values::PointerValue<'ctx>> {
     use crate::llvm::memref::MemRefLayout;
     let ty = tr.ir.value_type(buffer);
+    let static_shape = matches!(tr.ir.type_kind(ty), tb_ir::TypeKind::MemRef { shape, .. } if shape.iter().all(|&d| d >= 0));
+    if !static_shape {
+        return Err(format!(
+            "has a workgroup buffer of type {} without a static shape: a kernel's shared memory is sized when it is compiled",
+            tb_ir::printer::type_to_string(tr.ir, ty)
+        )
+        .into());
+    }
     let layout = MemRefLayout::of(tr.ir, ty)?;
     if !tb_dialects::gpu::is_workgroup_memref(tr.ir, ty) {
         return Err(format!(
