@@ -77,3 +77,23 @@ pub(super) fn contiguous_in(access: &Access, iv: Value) -> bool {
         .position(|&o| o == iv)
         .is_some_and(|p| *last == tb_ir::affine::AffineExpr::dim(p as u32))
 }
+
+/// Where element `slot * threads + tid` of a `rows x cols` tile lies, as (row, column):
+/// consecutive threads walk along the columns when `along_columns` (the dimension that is
+/// contiguous in global memory), else along the rows, so a warp's copy of the tile
+/// coalesces.
+pub(super) fn tile_place(
+    ctx: &mut Context,
+    at: At,
+    (tid, slot, threads): (Value, i64, i64),
+    (rows, cols): (i64, i64),
+    along_columns: bool,
+) -> (Value, Value) {
+    let e = at.add_index(ctx, tid, slot * threads);
+    if along_columns {
+        split(ctx, at, e, cols)
+    } else {
+        let (col, row) = split(ctx, at, e, rows);
+        (row, col)
+    }
+}

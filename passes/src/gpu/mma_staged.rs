@@ -26,7 +26,9 @@ use tb_ir::affine::AffineMap;
 use tb_ir::attributes::AttrKind;
 use tb_ir::{Context, OpId, Type, TypeKind, Value};
 
-use super::contraction_indices::{batch_indices, contiguous_in, every_iv, split, times};
+use super::contraction_indices::{
+    batch_indices, contiguous_in, every_iv, split, tile_place, times,
+};
 use super::loop_to_gpu::launch_before;
 use super::mma::{MMA_K, MMA_M, MMA_N, mma_sync, splat_accumulators, store_results};
 use super::register_tile::substituted;
@@ -228,13 +230,7 @@ fn stage(
     // contiguous in A.
     let a_k_fastest = contiguous_in(&c.lhs, k_old);
     for l in 0..(bm * s.k) / threads {
-        let e = at.add_index(ctx, p.tid, l * threads);
-        let (row, kk) = if a_k_fastest {
-            split(ctx, at, e, s.k)
-        } else {
-            let (kk, row) = split(ctx, at, e, bm);
-            (row, kk)
-        };
+        let (row, kk) = tile_place(ctx, at, (p.tid, l, threads), (bm, s.k), a_k_fastest);
         let i = at.index_op(ctx, "addi", p.row0, row);
         let k = at.index_op(ctx, "addi", k0, kk);
         let v = copied(
@@ -250,13 +246,7 @@ fn stage(
     }
     let b_j_fastest = contiguous_in(&c.rhs, j_old);
     for l in 0..(bn * s.k) / threads {
-        let e = at.add_index(ctx, p.tid, l * threads);
-        let (kk, col) = if b_j_fastest {
-            split(ctx, at, e, bn)
-        } else {
-            let (col, kk) = split(ctx, at, e, s.k);
-            (kk, col)
-        };
+        let (kk, col) = tile_place(ctx, at, (p.tid, l, threads), (s.k, bn), b_j_fastest);
         let j = at.index_op(ctx, "addi", p.col0, col);
         let k = at.index_op(ctx, "addi", k0, kk);
         let v = copied(

@@ -42,7 +42,9 @@ use tb_ir::ods::OpKind;
 use tb_ir::pass::{OptionKind, Pass, PassInfo, PassOptionInfo, PassOptions};
 use tb_ir::{Context, Diagnostic, OpId, TypeKind, Value};
 
-use super::contraction_indices::{batch_indices, contiguous_in, every_iv, split, times};
+use super::contraction_indices::{
+    batch_indices, contiguous_in, every_iv, split, tile_place, times,
+};
 use super::loop_to_gpu::launch_before;
 use super::register_tile::{load_operand, substituted};
 use crate::schedule::build::{At, set_yield};
@@ -320,13 +322,7 @@ fn map(ctx: &mut Context, c: &Contraction, t: Tiling, grid: [i64; 3]) {
         let lhs_k_fastest = contiguous_in(&c.lhs, k_old);
         let rhs_j_fastest = contiguous_in(&c.rhs, j_old);
         for l in 0..(t.bm * t.bk) / threads {
-            let e = body.add_index(ctx, tid, l * threads);
-            let (row, kk) = if lhs_k_fastest {
-                split(ctx, body, e, t.bk)
-            } else {
-                let (kk, row) = split(ctx, body, e, t.bm);
-                (row, kk)
-            };
+            let (row, kk) = tile_place(ctx, body, (tid, l, threads), (t.bm, t.bk), lhs_k_fastest);
             let i = body.index_op(ctx, "addi", row0, row);
             let k = body.index_op(ctx, "addi", k0, kk);
             let access = substituted(&c.lhs, &every_iv((i, 0), (col0, 0), (k, 0)));
@@ -334,13 +330,7 @@ fn map(ctx: &mut Context, c: &Contraction, t: Tiling, grid: [i64; 3]) {
             body.store(ctx, false, v, lhs_tile, AffineMap::identity(2), &[kk, row]);
         }
         for l in 0..(t.bn * t.bk) / threads {
-            let e = body.add_index(ctx, tid, l * threads);
-            let (kk, col) = if rhs_j_fastest {
-                split(ctx, body, e, t.bn)
-            } else {
-                let (col, kk) = split(ctx, body, e, t.bk);
-                (kk, col)
-            };
+            let (kk, col) = tile_place(ctx, body, (tid, l, threads), (t.bk, t.bn), rhs_j_fastest);
             let j = body.index_op(ctx, "addi", col0, col);
             let k = body.index_op(ctx, "addi", k0, kk);
             let access = substituted(&c.rhs, &every_iv((row0, 0), (j, 0), (k, 0)));
