@@ -4,8 +4,10 @@
   1. examples/mlp.mlir on the GPU against the reference interpreter (tb-run --check);
   2. the bundled models (ResNet-18, MobileNet-V2, the BERT-style encoder; seeded weights,
      full size) on the GPU against onnxruntime's outputs, with device times;
-  3. f32 and f16 matrix products on the GPU against torch (cuBLAS) in the same run;
-  4. the ONNX node conformance suite on the GPU against each case's expected outputs.
+  3. f32 and f16 matrix products on the GPU against torch (cuBLAS) in the same run, and
+     (gemm-variants) other knob settings of the matmul passes on the 4096^3 ones;
+  4. (encoder-torch) the encoder in torch eager mode on the GPU, same weights, against 2;
+  5. the ONNX node conformance suite on the GPU against each case's expected outputs.
 
 Usage: gpu_check.py --tb-run PATH --node-dir DIR --out DIR [--skip PART,...]
                     [--baseline-pipeline PIPELINE]
@@ -130,6 +132,71 @@ MATMUL = """func.func @main(%a: tensor<{n}x{n}x{t}>, %b: tensor<{n}x{n}x{t}>) ->
 """
 
 
+def gpu_pipeline():
+    """The default GPU pipeline, as tb-run uses it (read from the tree's pipelines.rs)."""
+    with open(os.path.join(ROOT, "passes/src/pipelines.rs")) as f:
+        return re.search(r'pub const GPU: &str = "([^"]*)";', f.read()).group(1)
+
+
+# Knob settings of the matmul passes tried on the 4096^3 GEMMs, each replacing the pass's
+# defaults in the GPU pipeline: the tensor-core kernel for f16, the shared tile for f32.
+GEMM_VARIANTS = {
+    "f16": ("loop-gpu-mma", [
+        "{stages=1}",
+        "{stages=2}",
+        "{stages=4}",
+        "{stage-k=32 stages=4}",
+        "{warp-m=4 warp-n=4 block-warps-m=2 block-warps-n=4}",
+        "{warp-m=4 warp-n=8 block-warps-m=2 block-warps-n=4}",
+    ]),
+    "f32": ("loop-gpu-shared-tile", [
+        "{bm=128 bn=128 bk=8 tm=8 tn=8}",
+        "{bm=128 bn=128 bk=16 tm=8 tn=8}",
+    ]),
+}
+
+
+def check_gemm_variants(args, report):
+    """Times the knob settings above on the 4096^3 GEMMs, in the same run as the defaults."""
+    base = gpu_pipeline()
+    results = []
+    for dtype, (pass_name, variants) in GEMM_VARIANTS.items():
+        path = os.path.join(args.out_tmp, f"matmul_{dtype}_4096.mlir")
+        with open(path, "w") as f:
+            f.write(MATMUL.format(n=4096, t=dtype))
+        for options in variants:
+            pipeline = base.replace(f"{pass_name},", f"{pass_name}{options},", 1)
+            rc, out, err, _ = run([args.tb_run, path, "--device", "cuda", "--random-inputs", "1",
+                                   "--bench", "5", "--print-limit", "0", "--pipeline", pipeline])
+            ms = bench_median(out) if rc == 0 else None
+            entry = {"dtype": dtype, "pass": pass_name + options, "tb_ms": ms,
+                     "tb_tflops": 2.0 * 4096 ** 3 / ms / 1e9 if ms else None}
+            if rc != 0:
+                entry["error"] = (out + err)[-600:]
+            results.append(entry)
+            print(f"gemm variant: {json.dumps(entry)}", flush=True)
+    report["gemm_variants"] = results
+
+
+def check_encoder_torch(args, report):
+    """The encoder in torch eager mode on the GPU (same weights), against tb's time."""
+    sys.path.insert(0, os.path.join(ROOT, "models"))
+    import bert_encoder_torch
+    model_dir = os.path.join(args.out_tmp, "models", "bert")
+    if not os.path.isdir(model_dir):
+        rc, _, err, _ = run([sys.executable, os.path.join(ROOT, "models/make_models.py"),
+                             os.path.join(args.out_tmp, "models"), "--models", "bert"])
+        if rc != 0:
+            print(f"encoder-torch: cannot build the model: {err}", flush=True)
+            return
+    entry = bert_encoder_torch.run(model_dir)
+    tb_ms = report.get("models", {}).get("bert", {}).get("median_ms")
+    entry["tb_ms"] = tb_ms
+    entry["ratio_torch_over_tb"] = entry["torch_eager_ms"] / tb_ms if tb_ms else None
+    report["encoder_torch"] = entry
+    print(f"encoder vs torch eager: {json.dumps(entry)}", flush=True)
+
+
 def check_gemm(args, report):
     import torch
     torch.backends.cuda.matmul.allow_tf32 = False
@@ -215,12 +282,20 @@ def conformance_case_unchecked(tb_run, case_dir, tmp):
             return name, "fail", f"output {i}: {e}"
         if got.shape != want.shape:
             return name, "fail", f"output {i}: shape {got.shape} vs {want.shape}"
-        if want.dtype.kind in "fc":
-            if not np.allclose(got.astype(np.float64), want.astype(np.float64), rtol=1e-3, atol=1e-5, equal_nan=True):
+        if want.dtype.kind in "fc" or is_narrow_float(want):
+            # 8-bit floats (ml_dtypes, kind 'V' for the FN/FNUZ ones) compare as floats
+            # too, so that NaN matches NaN.
+            want = want.astype(np.float64)
+            if not np.allclose(got.astype(np.float64), want, rtol=1e-3, atol=1e-5, equal_nan=True):
                 return name, "fail", f"output {i}: max abs error {np.nanmax(np.abs(got.astype(np.float64) - want)):.3e}"
         elif not np.array_equal(got, want):
             return name, "fail", f"output {i}: values differ"
     return name, "pass", ""
+
+
+def is_narrow_float(array):
+    """Whether `array` holds one of ml_dtypes' 8- or 4-bit floats (kind 'V' in numpy)."""
+    return array.dtype.kind == "V" and "float" in array.dtype.name
 
 
 def check_conformance(args, report):
@@ -258,7 +333,8 @@ def main():
     rc, out, _, _ = run(["nvidia-smi", "--query-gpu=name,driver_version,memory.total", "--format=csv,noheader"])
     report["gpu"] = out.strip()
     print(f"gpu: {out.strip()}", flush=True)
-    for part, fn in [("mlp", check_mlp), ("gemm", check_gemm), ("models", check_models),
+    for part, fn in [("mlp", check_mlp), ("gemm", check_gemm), ("gemm-variants", check_gemm_variants),
+                     ("models", check_models), ("encoder-torch", check_encoder_torch),
                      ("conformance", check_conformance)]:
         if part in skip:
             continue

@@ -17,9 +17,11 @@
 /// buffers live across its op; it becomes `cf` branches last (`convert-scf-to-cf`).
 pub const CPU: &str = "builtin.module(graph-eqsat, canonicalize, convert-graph-to-te, te-fuse, convert-te-to-loop, canonicalize, loop-matmul-microkernel, loop-int-matmul-microkernel, loop-conv-microkernel, loop-default-schedule, loop-apply-schedule, loop-fuse, plan-buffers, convert-scf-to-cf)";
 
-/// The same lowering without the CPU's micro-kernels and schedules; large matmuls become
-/// kernels whose blocks stage tiles in shared memory (`loop-gpu-shared-tile`), smaller
-/// ones give each thread a register tile (`loop-gpu-register-tile`), then every other loop
-/// nest is mapped onto `gpu.launch` kernels: what `tb-run --device cuda` and
-/// `tb-translate --emit=ptx` compile.
-pub const GPU: &str = "builtin.module(graph-eqsat, canonicalize, convert-graph-to-te, te-fuse, convert-te-to-loop, canonicalize, plan-buffers, loop-gpu-mma, loop-gpu-shared-tile, loop-gpu-register-tile, convert-loop-to-gpu)";
+/// The same lowering without the CPU's micro-kernels and schedules; f16 and bf16 matmuls
+/// run on tensor cores (`loop-gpu-mma`), large f32 ones become kernels whose blocks stage
+/// tiles in shared memory (`loop-gpu-shared-tile`), smaller ones give each thread a
+/// register tile (`loop-gpu-register-tile`); buffers are planned after those (so they see
+/// a matmul's result as a buffer of its own and compute the elementwise nest after it in
+/// their stores), then every other loop nest is mapped onto `gpu.launch` kernels: what
+/// `tb-run --device cuda` and `tb-translate --emit=ptx` compile.
+pub const GPU: &str = "builtin.module(graph-eqsat, canonicalize, convert-graph-to-te, te-fuse, convert-te-to-loop, canonicalize, loop-gpu-mma, loop-gpu-shared-tile, loop-gpu-register-tile, plan-buffers, convert-loop-to-gpu)";

@@ -7,8 +7,7 @@ use tb_interpreter::check::{Tolerance, check_transform};
 use tb_ir::pass::{Instrumentation, PassManager, PassRegistry, Pipeline};
 use tb_ir::{Context, OpId};
 
-const LOWER: &str =
-    "canonicalize, convert-graph-to-te, convert-te-to-loop, canonicalize, plan-buffers";
+const LOWER: &str = "canonicalize, convert-graph-to-te, convert-te-to-loop, canonicalize";
 
 /// The lowering, then the mapping with `options`; returns the mapped module's text.
 fn check_mapping(src: &str, options: &str) -> String {
@@ -22,7 +21,20 @@ fn check_after_lowering(src: &str, passes: &str) -> String {
 
 /// [`check_after_lowering`], the results compared within `tolerance`.
 fn check_after_lowering_within(src: &str, passes: &str, tolerance: Tolerance) -> String {
-    let pipeline = format!("builtin.module({LOWER}, {passes})");
+    check_after(LOWER, src, passes, tolerance)
+}
+
+/// `lower`, then `passes` (ending with the mapping), checked as
+/// [`check_after_lowering_within`] checks them.
+fn check_after(lower: &str, src: &str, passes: &str, tolerance: Tolerance) -> String {
+    // Buffers are planned after the matmul kernels, as in the GPU pipeline (they then
+    // see the matmul's result as a buffer of its own, and take the epilogue after it).
+    let passes = passes.replacen(
+        "convert-loop-to-gpu",
+        "plan-buffers, convert-loop-to-gpu",
+        1,
+    );
+    let pipeline = format!("builtin.module({lower}, {passes})");
     let report = check_transform(
         src,
         |ctx, module| {
@@ -371,6 +383,23 @@ fn shared_tiles_of_a_batched_matmul() {
     assert!(text.contains("workgroup("), "{text}");
 }
 
+/// A shared-tile kernel that covers the whole result computes the ReLU after the matmul
+/// where it stores each sum, batched or not: one kernel, and no buffer of the sums.
+#[test]
+fn shared_tiles_compute_the_epilogue() {
+    for batch in [None, Some(2)] {
+        let text = check_after_lowering(
+            &matmul_relu(batch, 8, 6, 8),
+            "loop-gpu-shared-tile{bm=4 bn=4 bk=2 tm=2 tn=2 min-blocks=1}, convert-loop-to-gpu",
+        );
+        assert_eq!(text.matches("gpu.launch").count(), 1, "{text}");
+        assert!(
+            text.contains("arith.maximumf") || text.contains("arith.cmpf"),
+            "{text}"
+        );
+    }
+}
+
 #[test]
 fn a_matmul_with_too_few_blocks_is_left_to_the_register_tiles() {
     let text = check_after_lowering(
@@ -535,6 +564,87 @@ fn staged_tensor_cores_cover_every_result_once() {
             F16_RESULT,
         );
         assert!(text.contains("nvgpu.ldmatrix"), "{m}x{k}x{n}:\n{text}");
+    }
+}
+
+/// Operands whose rows are contiguous and a multiple of 8 elements are copied into the
+/// tiles as 16-byte vectors, the next stage read while this one computes; the
+/// interpreter checks the promised alignment of every vector access.
+#[test]
+fn staged_tensor_cores_copy_16_byte_vectors() {
+    // Full stages and a partial one, leftover rows; then columns that are no multiple of
+    // 8 (B copied element by element) and a batch.
+    for (ty, batch, m, k, n, tolerance) in [
+        ("f16", None, 136, 80, 64, F16_RESULT),
+        ("f16", None, 64, 64, 36, F16_RESULT),
+        ("bf16", Some(2), 64, 48, 32, BF16_RESULT),
+    ] {
+        let text = check_after_lowering_within(
+            &narrow_matmul(ty, batch, m, k, n),
+            "loop-gpu-mma{warp-m=2 warp-n=2 block-warps-m=2 block-warps-n=2 stage-k=32 stages=1 min-blocks=1}, convert-loop-to-gpu{block-size=32}",
+            tolerance,
+        );
+        assert!(
+            text.contains("loop.vector_load") && text.contains("alignment = 16"),
+            "{m}x{k}x{n}:\n{text}"
+        );
+    }
+}
+
+/// With several stages, the tiles are filled by asynchronous copies (16 bytes each) that
+/// run ahead of the arithmetic. The interpreter lands each copy only when the thread
+/// waits for it and checks the barriers around it, so a wait or barrier missing, or a
+/// stage read from the wrong buffer, fails these.
+#[test]
+fn staged_tensor_cores_pipeline_asynchronous_copies() {
+    // More stages than full stages, as many, fewer (buffers reused), a partial last
+    // stage after the pipeline, leftover rows and columns, bf16 and a batch.
+    for (ty, batch, stages, m, k, n, tolerance) in [
+        ("f16", None, 3, 64, 64, 32, F16_RESULT),
+        ("f16", None, 2, 64, 64, 32, F16_RESULT),
+        ("f16", None, 2, 72, 176, 40, F16_RESULT),
+        ("f16", None, 4, 64, 144, 32, F16_RESULT),
+        ("bf16", Some(2), 3, 64, 112, 32, BF16_RESULT),
+    ] {
+        let text = check_after_lowering_within(
+            &narrow_matmul(ty, batch, m, k, n),
+            &format!(
+                "loop-gpu-mma{{warp-m=2 warp-n=2 block-warps-m=2 block-warps-n=2 stage-k=32 stages={stages} min-blocks=1}}, convert-loop-to-gpu{{block-size=32}}"
+            ),
+            tolerance,
+        );
+        assert!(
+            text.contains("nvgpu.device_async_copy") && text.contains("nvgpu.device_async_wait"),
+            "{m}x{k}x{n}:\n{text}"
+        );
+    }
+}
+
+/// When the staged kernel covers the whole result, the elementwise nest after the
+/// matmul (bias, ReLU and the rounding of the f32 sums to f16) runs where the kernel
+/// stores each result: one kernel, and no f32 buffer of the sums.
+#[test]
+fn staged_tensor_cores_compute_the_epilogue() {
+    for (ty, tolerance) in [("f16", F16_RESULT), ("bf16", BF16_RESULT)] {
+        let (m, k, n) = (64, 48, 32);
+        let src = format!(
+            "func.func @mlp(%x: tensor<{m}x{k}x{ty}>, %w: tensor<{k}x{n}x{ty}>, %b: tensor<{n}x{ty}>) -> tensor<{m}x{n}x{ty}> {{\n\
+             %0 = \"graph.matmul\"(%x, %w) : (tensor<{m}x{k}x{ty}>, tensor<{k}x{n}x{ty}>) -> tensor<{m}x{n}x{ty}>\n\
+             %1 = \"graph.add\"(%0, %b) : (tensor<{m}x{n}x{ty}>, tensor<{n}x{ty}>) -> tensor<{m}x{n}x{ty}>\n\
+             %2 = \"graph.relu\"(%1) : (tensor<{m}x{n}x{ty}>) -> tensor<{m}x{n}x{ty}>\n\
+             return %2 : tensor<{m}x{n}x{ty}>\n}}\n"
+        );
+        let text = check_after(
+            "canonicalize, convert-graph-to-te, te-fuse, convert-te-to-loop, canonicalize",
+            &src,
+            "loop-gpu-mma{warp-m=2 warp-n=2 block-warps-m=2 block-warps-n=2 stage-k=16 min-blocks=1}, convert-loop-to-gpu{block-size=32}",
+            tolerance,
+        );
+        assert_eq!(text.matches("gpu.launch").count(), 1, "{ty}:\n{text}");
+        assert!(
+            !text.contains(&format!("memref<{m}x{n}xf32>")),
+            "{ty}:\n{text}"
+        );
     }
 }
 

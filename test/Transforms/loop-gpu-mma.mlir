@@ -1,4 +1,4 @@
-// RUN: tb-opt %s --split-input-file --pass-pipeline='builtin.module(loop-gpu-mma{warp-m=1 warp-n=1 warps-per-block=2})' | FileCheck %s
+// RUN: tb-opt %s --split-input-file --pass-pipeline='builtin.module(loop-gpu-mma{warp-m=1 warp-n=1 warps-per-block=2 stage-k=32})' | FileCheck %s
 // RUN: not tb-opt %s --pass-pipeline='builtin.module(loop-gpu-mma{warp-m=9})' 2>&1 | FileCheck %s --check-prefix=ERR
 
 // A 17x20 by 20x9 product of f16 matrices with f32 sums, too small for a staged block tile
@@ -27,7 +27,7 @@
 // CHECK-NEXT:        loop.store %{{.*}}, %{{.*}}[(d0, d1) -> (d0 + 8, d1 + 1)]
 // CHECK:         loop.parallel (%{{.*}}, %{{.*}}) = (16, 0) to (17, 9) {
 // CHECK:         loop.parallel (%{{.*}}, %{{.*}}) = (0, 8) to (16, 9) {
-// ERR: loop-gpu-mma: needs warp-m and warp-n in [1, 8] and warps-per-block in [1, 32] (got warp-m=9, warp-n=4, warps-per-block=4)
+// ERR: loop-gpu-mma: needs warp-m and warp-n in [1, 8] and warps-per-block in [1, 32] (got warp-m=9, warp-n=8, warps-per-block=4)
 func.func @mm(%arg0: memref<17x20xf16>, %arg1: memref<20x9xf16>) -> memref<17x9xf32> {
   %cst = arith.constant 0.000000e+00 : f32
   %0 = loop.alloc() : memref<17x9xf32>
@@ -73,18 +73,27 @@ func.func @f32_operands(%arg0: memref<32x16xf32>, %arg1: memref<16x32xf32>) -> m
 // With a full 32x16 block tile (2x2 warps of one fragment each), the operands are staged:
 // the block copies A's 32x32 and B's 32x16 tile into workgroup buffers padded by 8
 // elements a row, and each warp loads its fragments with ldmatrix, twice per stage.
+// A's rows are contiguous and a multiple of 8 elements, so each thread copies one
+// 16-byte vector of it; B's 512 elements are too few for a vector per thread, so they go
+// one by one. The loop carries the next stage's values: they are read from global memory
+// before this stage's mma.syncs and stored into the tiles at the top of the next
+// iteration (the last iteration rereads its own stage, minui).
 // CHECK-LABEL: func.func @staged
 // CHECK:         gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c128, {{.*}}) workgroup(%[[AS:.*]] : memref<32x40xf16, #gpu.address_space<workgroup>>, %[[BS:.*]] : memref<32x24xf16, #gpu.address_space<workgroup>>) {
-// CHECK:           loop.for %{{.*}} = 0 to 32 step 32 iter_args(%[[ACC:.*]] = %{{.*}}) -> (vector<2x2xf32>) {
-// CHECK:             loop.store %{{.*}}, %[[AS]][%{{.*}}, %{{.*}}]
+// CHECK:           %[[FIRST:.*]] = loop.vector_load %arg0[{{.*}}]({{.*}}) {alignment = 16 : i64} : memref<32x32xf16>, vector<8xf16>
+// CHECK:           loop.for %{{.*}} = 0 to 32 step 32 iter_args(%[[ACC:.*]] = %{{.*}}, %[[AV:.*]] = %[[FIRST]], {{.*}}) -> (vector<2x2xf32>, vector<8xf16>, f16, f16, f16, f16) {
+// CHECK:             loop.vector_store %[[AV]], %[[AS]][%{{.*}}, %{{.*}}] {alignment = 16 : i64}
 // CHECK:             loop.store %{{.*}}, %[[BS]][%{{.*}}, %{{.*}}]
 // CHECK:             gpu.barrier
+// CHECK:             arith.minui
+// CHECK:             %[[NEXT:.*]] = loop.vector_load %arg0
 // CHECK:             %[[A:.*]] = nvgpu.ldmatrix %[[AS]][%{{.*}}, %{{.*}}] {numTiles = 4 : i32, transpose = false}
 // CHECK-NEXT:        %[[B:.*]] = nvgpu.ldmatrix %[[BS]][%{{.*}}, %{{.*}}] {numTiles = 2 : i32, transpose = true}
 // CHECK-NEXT:        %[[D:.*]] = nvgpu.mma.sync(%[[A]], %[[B]], %[[ACC]])
 // CHECK:             nvgpu.ldmatrix
 // CHECK:             nvgpu.mma.sync
 // CHECK-NEXT:        gpu.barrier
+// CHECK-NEXT:        loop.yield %{{.*}}, %[[NEXT]], {{.*}} : vector<2x2xf32>, vector<8xf16>, f16, f16, f16, f16
 func.func @staged(%arg0: memref<32x32xf16>, %arg1: memref<32x16xf16>) -> memref<32x16xf32> {
   %cst = arith.constant 0.000000e+00 : f32
   %0 = loop.alloc() : memref<32x16xf32>

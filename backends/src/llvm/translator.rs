@@ -292,6 +292,23 @@ impl<'a, 'ctx> Translator<'a, 'ctx> {
             .ok_or_else(|| format!("'{name}' returns no value").into())
     }
 
+    /// A call to the intrinsic `name` that returns nothing.
+    pub fn call_void_intrinsic(
+        &self,
+        name: &str,
+        types: &[BasicTypeEnum<'ctx>],
+        args: &[BasicValueEnum<'ctx>],
+    ) -> TResult {
+        let intrinsic =
+            Intrinsic::find(name).ok_or_else(|| format!("LLVM has no intrinsic '{name}'"))?;
+        let declaration = intrinsic
+            .get_declaration(self.module, types)
+            .ok_or_else(|| format!("cannot declare '{name}' for these types"))?;
+        let args: Vec<BasicMetadataValueEnum> = args.iter().map(|&a| a.into()).collect();
+        self.builder.build_call(declaration, &args, "")?;
+        Ok(())
+    }
+
     /// A call to the C library function `name` (declared on first use).
     pub fn call_libc(
         &self,

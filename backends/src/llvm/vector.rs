@@ -187,17 +187,29 @@ fn vector_shape(tr: &Translator, ty: tb_ir::Type) -> TResult<Vec<i64>> {
     }
 }
 
-/// Element alignment: all an access may assume of a buffer passed from outside.
-fn alignment(tr: &Translator, layout: &MemRefLayout) -> TResult<u32> {
-    Ok(layout.element_kind(tr.ir)?.size_in_bytes() as u32)
+/// Element alignment, all an access may assume of a buffer passed from outside, unless
+/// the op promises more (`{alignment = N}`) for its first element: that holds for whole
+/// row of a unit-stride vector of one row, not for the lanes of a strided one or for the
+/// rows after the first.
+fn alignment(tr: &Translator, op: OpId, rows: &Rows) -> TResult<u32> {
+    let element = rows.layout.element_kind(tr.ir)?.size_in_bytes() as u32;
+    let promised = loop_::access_alignment(tr.ir, op).unwrap_or(0);
+    let unit_stride = rows.layout.strides.last() == Some(&1);
+    Ok(
+        if unit_stride && rows.pointers.len() == 1 && promised > i64::from(element) {
+            u32::try_from(promised).map_err(|_| "alignment is too large")?
+        } else {
+            element
+        },
+    )
 }
 
-fn vector_load(tr: &mut Translator, op: OpId) -> TResult {
+pub(crate) fn vector_load(tr: &mut Translator, op: OpId) -> TResult {
     let result_type = tr.result_type(op, 0)?;
     let shape = vector_shape(tr, result_type)?;
     let rows = rows(tr, op, 0, &shape)?;
     let memory = element_memory_type(tr, &rows.layout)?;
-    let align = alignment(tr, &rows.layout)?;
+    let align = alignment(tr, op, &rows)?;
     let unit_stride = rows.layout.strides.last() == Some(&1);
     let b = &tr.builder;
     let mut loaded = Vec::with_capacity(rows.pointers.len());
@@ -305,12 +317,12 @@ fn set_alignment(value: BasicValueEnum, align: u32) {
     }
 }
 
-fn vector_store(tr: &mut Translator, op: OpId) -> TResult {
+pub(crate) fn vector_store(tr: &mut Translator, op: OpId) -> TResult {
     let value_type = tr.operand_type(op, 0)?;
     let shape = vector_shape(tr, value_type)?;
     let rows = rows(tr, op, 1, &shape)?;
     let memory = element_memory_type(tr, &rows.layout)?;
-    let align = alignment(tr, &rows.layout)?;
+    let align = alignment(tr, op, &rows)?;
     let mut value = match tr.operand(op, 0)? {
         BasicValueEnum::VectorValue(v) => v,
         _ => return Err("expects a vector value".into()),

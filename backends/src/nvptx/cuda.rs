@@ -108,12 +108,25 @@ impl Device {
         let mut kernels = FxHashMap::default();
         for function in &module.functions {
             for step in &function.steps {
-                if let Step::Launch { kernel, .. } = step
+                if let Step::Launch {
+                    kernel,
+                    shared_bytes,
+                    ..
+                } = step
                     && !kernels.contains_key(kernel)
                 {
                     let f = loaded
                         .load_function(kernel)
                         .map_err(driver_error("a kernel is missing from the PTX"))?;
+                    // Past 48 KiB of shared memory a kernel must opt in.
+                    if *shared_bytes > 48 * 1024 {
+                        let bytes = i32::try_from(*shared_bytes).unwrap_or(i32::MAX);
+                        f.set_attribute(
+                            cudarc::driver::sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                            bytes,
+                        )
+                        .map_err(driver_error("the device cannot give a block that much shared memory"))?;
+                    }
                     kernels.insert(kernel.clone(), f);
                 }
             }

@@ -175,6 +175,14 @@ pub(crate) fn plan(
                     })?,
                 None => 0,
             };
+            // Workgroup buffers past the static 48 KiB live in dynamic shared memory.
+            let workgroup = super::kernel::workgroup_layout(ir, op)
+                .map_err(|m| located(ir, op, &m))?
+                .dynamic_bytes();
+            let shared_bytes = u32::try_from(workgroup)
+                .ok()
+                .and_then(|w| w.checked_add(shared_bytes))
+                .ok_or_else(|| located(ir, op, "needs more shared memory than a block has"))?;
             let args = kernel
                 .params
                 .iter()

@@ -175,3 +175,62 @@ fn kernel(ctx: &Context, launch: OpId, name: String, order: &[OpId]) -> Result<K
         rematerialized,
     })
 }
+
+/// Static shared memory a block may use without opting in to more (48 KiB on every
+/// architecture since sm_70).
+pub(crate) const MAX_STATIC_SHARED_BYTES: u64 = 48 * 1024;
+
+/// Where a launch's workgroup buffers lie in its block's shared memory.
+pub(crate) struct WorkgroupLayout {
+    /// Each buffer's size and its offset (16-byte aligned), in bytes.
+    pub(crate) bytes: Vec<u64>,
+    pub(crate) offsets: Vec<u64>,
+    pub(crate) total: u64,
+}
+
+impl WorkgroupLayout {
+    /// Whether the buffers need dynamic shared memory (more than the static 48 KiB).
+    pub(crate) fn is_dynamic(&self) -> bool {
+        self.total > MAX_STATIC_SHARED_BYTES
+    }
+
+    /// The dynamic shared memory a launch must ask for.
+    pub(crate) fn dynamic_bytes(&self) -> u64 {
+        if self.is_dynamic() { self.total } else { 0 }
+    }
+}
+
+/// The shared-memory layout of `launch`'s workgroup buffers; an error for a buffer
+/// without a static shape or outside the workgroup space.
+pub(crate) fn workgroup_layout(ctx: &Context, launch: OpId) -> Result<WorkgroupLayout, String> {
+    use crate::llvm::memref::MemRefLayout;
+    let body = gpu::launch_body(ctx, launch).ok_or("has no body")?;
+    let mut layout = WorkgroupLayout {
+        bytes: Vec::new(),
+        offsets: Vec::new(),
+        total: 0,
+    };
+    for &buffer in &ctx.block(body).args[gpu::LAUNCH_BODY_ARGS..] {
+        let ty = ctx.value_type(buffer);
+        let text = || tb_ir::printer::type_to_string(ctx, ty);
+        let static_shape = matches!(ctx.type_kind(ty), TypeKind::MemRef { shape, .. } if shape.iter().all(|&d| d >= 0));
+        if !static_shape {
+            return Err(format!(
+                "has a workgroup buffer of type {} without a static shape: a kernel's shared memory is sized when it is compiled",
+                text()
+            ));
+        }
+        if !gpu::is_workgroup_memref(ctx, ty) {
+            return Err(format!(
+                "has a workgroup buffer of type {} outside the workgroup memory space",
+                text()
+            ));
+        }
+        let bytes = crate::cpu::buffers::checked_byte_size(ctx, &MemRefLayout::of(ctx, ty)?)?;
+        let offset = layout.total.div_ceil(16).saturating_mul(16);
+        layout.bytes.push(bytes);
+        layout.offsets.push(offset);
+        layout.total = offset.saturating_add(bytes);
+    }
+    Ok(layout)
+}

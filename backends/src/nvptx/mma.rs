@@ -30,6 +30,9 @@ impl DialectTranslation for NvgpuTranslation {
         Some(match NvgpuOp::of(ir, op)? {
             NvgpuOp::MmaSync => mma_sync,
             NvgpuOp::LdMatrix => ldmatrix,
+            NvgpuOp::DeviceAsyncCopy => super::async_copy::copy,
+            NvgpuOp::DeviceAsyncCreateGroup => super::async_copy::create_group,
+            NvgpuOp::DeviceAsyncWait => super::async_copy::wait,
         })
     }
 }

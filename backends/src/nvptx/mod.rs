@@ -6,6 +6,7 @@
 //! becomes a host plan ([`host`]): allocate, upload, launch, download. Float math calls
 //! libdevice ([`libdevice`]).
 
+mod async_copy;
 pub mod cuda;
 pub mod host;
 mod kernel;
@@ -50,6 +51,15 @@ impl GpuArch {
             .into_iter()
             .find(|a| a.name() == name)
             .ok_or_else(|| format!("unknown GPU architecture '{name}' (known: sm_80, sm_90)"))
+    }
+
+    /// The most shared memory one block may have (opting in past 48 KiB): 163 KiB on
+    /// sm_80 (A100), 227 KiB on sm_90.
+    pub fn max_shared_bytes(self) -> u64 {
+        match self {
+            GpuArch::Sm80 => 163 * 1024,
+            GpuArch::Sm90 => 227 * 1024,
+        }
     }
 
     /// The architecture of a device of compute capability `major.minor`: the newest
@@ -124,7 +134,7 @@ pub fn compile(ir: &Context, module: OpId, arch: GpuArch) -> Result<PtxModule, D
                 };
                 let kernels = kernel::kernels_of(ir, func, name)?;
                 for k in &kernels {
-                    define_kernel(&mut tr, k)?;
+                    define_kernel(&mut tr, k, arch)?;
                 }
                 if let Some(plan) = host::plan(ir, func, name, &kernels)? {
                     functions.push(plan);
@@ -156,7 +166,7 @@ pub fn compile(ir: &Context, module: OpId, arch: GpuArch) -> Result<PtxModule, D
 }
 
 /// Defines `kernel` as a `ptx_kernel` function of the module.
-fn define_kernel(tr: &mut Translator, kernel: &Kernel) -> Result<(), Diagnostic> {
+fn define_kernel(tr: &mut Translator, kernel: &Kernel, arch: GpuArch) -> Result<(), Diagnostic> {
     let ir = tr.ir;
     let loc = ir.op(kernel.launch).loc;
     let located = |e: crate::llvm::translator::Error| match e {
@@ -197,12 +207,25 @@ fn define_kernel(tr: &mut Translator, kernel: &Kernel) -> Result<(), Diagnostic>
                     .insert(args[group * 3 + dim.index()], value.into());
             }
         }
-        let mut shared_bytes = 0;
-        for (i, &buffer) in args[tb_dialects::gpu::LAUNCH_BODY_ARGS..]
-            .iter()
-            .enumerate()
-        {
-            let pointer = shared_buffer(tr, &kernel.name, i, buffer, &mut shared_bytes)?;
+        let buffers = &args[tb_dialects::gpu::LAUNCH_BODY_ARGS..];
+        let layout = kernel::workgroup_layout(ir, kernel.launch)?;
+        if layout.total > arch.max_shared_bytes() {
+            return Err(format!(
+                "needs {} bytes of workgroup buffers, more than the {} a block has on {}",
+                layout.total,
+                arch.max_shared_bytes(),
+                arch.name()
+            )
+            .into());
+        }
+        let dynamic = layout
+            .is_dynamic()
+            .then(|| dynamic_shared(tr, &kernel.name));
+        for (i, &buffer) in buffers.iter().enumerate() {
+            let pointer = match dynamic {
+                Some(base) => shared_at_offset(tr, base, layout.offsets[i])?,
+                None => shared_buffer(tr, &kernel.name, i, layout.bytes[i])?,
+            };
             tr.values.insert(buffer, pointer.into());
         }
         tr.translate_block(body, true)?;
@@ -213,46 +236,15 @@ fn define_kernel(tr: &mut Translator, kernel: &Kernel) -> Result<(), Diagnostic>
     result.map_err(located)
 }
 
-/// Static shared memory a block may use without opting in to more (48 KiB on every
-/// architecture since sm_70).
-const MAX_STATIC_SHARED_BYTES: u64 = 48 * 1024;
-
-/// The `index`-th workgroup buffer of `kernel_name`: a module global in NVPTX's shared
-/// address space (3), reached through a generic pointer as every other buffer is. `used`
-/// counts the bytes of the kernel's buffers so far.
+/// The `index`-th workgroup buffer of `kernel_name` (`bytes` long): a module global in
+/// NVPTX's shared address space (3), reached through a generic pointer as every other
+/// buffer is.
 fn shared_buffer<'ctx>(
     tr: &mut Translator<'_, 'ctx>,
     kernel_name: &str,
     index: usize,
-    buffer: tb_ir::Value,
-    used: &mut u64,
+    bytes: u64,
 ) -> crate::llvm::translator::TResult<inkwell::values::PointerValue<'ctx>> {
-    use crate::llvm::memref::MemRefLayout;
-    let ty = tr.ir.value_type(buffer);
-    let static_shape = matches!(tr.ir.type_kind(ty), tb_ir::TypeKind::MemRef { shape, .. } if shape.iter().all(|&d| d >= 0));
-    if !static_shape {
-        return Err(format!(
-            "has a workgroup buffer of type {} without a static shape: a kernel's shared memory is sized when it is compiled",
-            tb_ir::printer::type_to_string(tr.ir, ty)
-        )
-        .into());
-    }
-    let layout = MemRefLayout::of(tr.ir, ty)?;
-    if !tb_dialects::gpu::is_workgroup_memref(tr.ir, ty) {
-        return Err(format!(
-            "has a workgroup buffer of type {} outside the workgroup memory space",
-            tb_ir::printer::type_to_string(tr.ir, ty)
-        )
-        .into());
-    }
-    let bytes = crate::cpu::buffers::checked_byte_size(tr.ir, &layout)?;
-    *used = used.saturating_add(bytes);
-    if *used > MAX_STATIC_SHARED_BYTES {
-        return Err(format!(
-            "needs {used} bytes of workgroup buffers, more than the {MAX_STATIC_SHARED_BYTES} a block has"
-        )
-        .into());
-    }
     let shared = inkwell::AddressSpace::from(3u16);
     let array = tr.llvm.i8_type().array_type(bytes.max(1) as u32);
     let global = tr.module.add_global(
@@ -267,6 +259,38 @@ fn shared_buffer<'ctx>(
     Ok(tr
         .builder
         .build_address_space_cast(global.as_pointer_value(), generic, "")?)
+}
+
+/// The kernel's dynamic shared memory (`extern .shared` in PTX), sized at launch: used
+/// when its workgroup buffers need more than the 48 KiB a block has without opting in.
+fn dynamic_shared<'ctx>(
+    tr: &mut Translator<'_, 'ctx>,
+    kernel_name: &str,
+) -> inkwell::values::PointerValue<'ctx> {
+    let shared = inkwell::AddressSpace::from(3u16);
+    let array = tr.llvm.i8_type().array_type(0);
+    let global = tr.module.add_global(
+        array,
+        Some(shared),
+        &format!("{kernel_name}_dynamic_shared"),
+    );
+    global.set_linkage(Linkage::External);
+    global.set_alignment(16);
+    global.as_pointer_value()
+}
+
+/// A generic pointer `offset` bytes into the dynamic shared memory at `base`.
+fn shared_at_offset<'ctx>(
+    tr: &mut Translator<'_, 'ctx>,
+    base: inkwell::values::PointerValue<'ctx>,
+    offset: u64,
+) -> crate::llvm::translator::TResult<inkwell::values::PointerValue<'ctx>> {
+    let i8_ty = tr.llvm.i8_type();
+    let at = tr.llvm.i64_type().const_int(offset, false);
+    // SAFETY: the offset lies inside the dynamic shared memory the launch provides.
+    let pointer = unsafe { tr.builder.build_in_bounds_gep(i8_ty, base, &[at], "")? };
+    let generic = tr.llvm.ptr_type(inkwell::AddressSpace::default());
+    Ok(tr.builder.build_address_space_cast(pointer, generic, "")?)
 }
 
 /// Whether `ir` has a PTX-capable LLVM (always, in this build) — kept as a function so

@@ -70,13 +70,13 @@ impl DialectTranslation for KernelLoopTranslation {
             LoopOp::Load | LoopOp::Store => buffers::loop_handler(kind),
             // A register tile's multiply-adds (`loop-gpu-register-tile`): `fma.rn`.
             LoopOp::Fma => Some(crate::llvm::vector::fma),
-            LoopOp::Alloc
-            | LoopOp::Dealloc
-            | LoopOp::VectorLoad
-            | LoopOp::VectorStore
-            | LoopOp::Broadcast
-            | LoopOp::Dot
-            | LoopOp::Yield => None,
+            // Wide copies of tiles (`ld.global.v4`, `st.shared.v4` where the op promises
+            // 16-byte alignment).
+            LoopOp::VectorLoad => Some(crate::llvm::vector::vector_load),
+            LoopOp::VectorStore => Some(crate::llvm::vector::vector_store),
+            LoopOp::Alloc | LoopOp::Dealloc | LoopOp::Broadcast | LoopOp::Dot | LoopOp::Yield => {
+                None
+            }
         }
     }
 }

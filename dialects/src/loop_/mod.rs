@@ -195,7 +195,10 @@ static VECTOR_LOAD_DEF: OpDef = OpDef {
     summary: "loads a vector of consecutive elements along the innermost dimensions",
     operands: &[operand("memref", ANY_MEMREF), variadic("indices", INDEX)],
     results: &[operand("result", ANY_VECTOR)],
-    attributes: &[attr("map", AFFINE_MAP_ATTR)],
+    attributes: &[
+        attr("map", AFFINE_MAP_ATTR),
+        optional_attr("alignment", I64_ATTR),
+    ],
     custom_assembly: Some((asm::parse_load, asm::print_load)),
     verify: Some(verify::access),
     ..OpDef::EMPTY
@@ -209,7 +212,10 @@ static VECTOR_STORE_DEF: OpDef = OpDef {
         operand("memref", ANY_MEMREF),
         variadic("indices", INDEX),
     ],
-    attributes: &[attr("map", AFFINE_MAP_ATTR)],
+    attributes: &[
+        attr("map", AFFINE_MAP_ATTR),
+        optional_attr("alignment", I64_ATTR),
+    ],
     custom_assembly: Some((asm::parse_store, asm::print_store)),
     verify: Some(verify::access),
     ..OpDef::EMPTY
@@ -499,6 +505,12 @@ pub fn schedule(ctx: &Context, op: OpId) -> Option<&Schedule> {
 /// The affine map of a load or store.
 pub fn access_map(ctx: &Context, op: OpId) -> Option<AffineMap> {
     map_attr(ctx, ctx.op_inherent_or_attr(op, "map")?)
+}
+
+/// The alignment in bytes a `loop.vector_load` or `loop.vector_store` promises for its
+/// first element (`{alignment = 16}`, as MLIR's `vector.load` has it), if it gives one.
+pub fn access_alignment(ctx: &Context, op: OpId) -> Option<i64> {
+    i64_attr(ctx, op, "alignment")
 }
 
 /// The alignment of a `loop.alloc`, in bytes.

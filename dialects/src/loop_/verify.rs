@@ -243,6 +243,15 @@ pub(crate) fn access(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     let base = usize::from(is_store);
     let memref = operand_group(ctx, op, base)[0];
     let indices = operand_group(ctx, op, base + 1).to_vec();
+    if let Some(alignment) = super::access_alignment(ctx, op)
+        && (alignment <= 0 || alignment & (alignment - 1) != 0)
+    {
+        return error(
+            ctx,
+            op,
+            format!("alignment must be a positive power of two, but got {alignment}"),
+        );
+    }
     let memref_ty = ctx.value_type(memref);
     let Some((shape, element)) = memref_parts(ctx, memref_ty) else {
         return Ok(());

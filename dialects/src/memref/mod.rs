@@ -15,7 +15,7 @@ mod dma;
 mod fold;
 mod generic_atomic;
 mod index_list;
-mod layout;
+pub(crate) mod layout;
 mod memory_space_cast;
 mod metadata;
 mod offsets;

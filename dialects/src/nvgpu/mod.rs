@@ -20,6 +20,12 @@
 //! dialect and supports the shape `[16, 8, 16]` on f16 or bf16 operands with f32
 //! accumulators, which sm_80 and sm_90 run.
 
+mod async_copy;
+
+pub use async_copy::{
+    AsyncCopy, AsyncToken, DEVICE_ASYNC_COPY, DEVICE_ASYNC_CREATE_GROUP, DEVICE_ASYNC_WAIT,
+    async_copy, groups_in_flight, token_type,
+};
 use tb_ir::asm::{OpAsmParser, OpAsmPrinter, OperationParseState};
 use tb_ir::attributes::AttrKind;
 use tb_ir::ods::constraint::{ANY_VECTOR, ARRAY_ATTR, UNIT_ATTR};
@@ -39,6 +45,9 @@ tb_ir::op_kinds! {
     pub enum NvgpuOp in "nvgpu" {
         MmaSync = "nvgpu.mma.sync",
         LdMatrix = "nvgpu.ldmatrix",
+        DeviceAsyncCopy = "nvgpu.device_async_copy",
+        DeviceAsyncCreateGroup = "nvgpu.device_async_create_group",
+        DeviceAsyncWait = "nvgpu.device_async_wait",
     }
 }
 
@@ -410,5 +419,6 @@ static MMA_SYNC_DEF: OpDef = OpDef {
 pub fn register(ctx: &mut Context) -> Result<(), String> {
     ctx.register_op_def(&MMA_SYNC_DEF)?;
     ctx.register_op_def(&LDMATRIX_DEF)?;
+    async_copy::register(ctx)?;
     ctx.register_op_kinds::<NvgpuOp>()
 }

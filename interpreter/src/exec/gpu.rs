@@ -84,9 +84,15 @@ fn synchronizes(ctx: &Context, op: OpId) -> bool {
 
 /// Whether `op` is, or holds, a warp's matrix multiply-accumulate.
 fn holds_mma(ctx: &Context, op: OpId) -> bool {
-    let mut found = NvgpuOp::of(ctx, op).is_some();
+    let warp_wide = |op| {
+        matches!(
+            NvgpuOp::of(ctx, op),
+            Some(NvgpuOp::MmaSync | NvgpuOp::LdMatrix)
+        )
+    };
+    let mut found = warp_wide(op);
     ctx.walk_nested(op, &mut |inner| {
-        found |= NvgpuOp::of(ctx, inner).is_some();
+        found |= warp_wide(inner);
     });
     found
 }
@@ -235,6 +241,15 @@ pub(crate) struct SharedAccesses {
     phase: u64,
     /// By (storage, position): the phase of the last access and who made it.
     elements: rustc_hash::FxHashMap<(usize, usize), ElementAccess>,
+    /// Each thread's asynchronous copies still in flight.
+    pub(super) async_copies: rustc_hash::FxHashMap<usize, super::async_copy::InFlight>,
+}
+
+impl SharedAccesses {
+    /// The block's linear id of the thread running now.
+    pub(super) fn thread(&self) -> usize {
+        self.thread
+    }
 }
 
 #[derive(Clone, Copy)]
@@ -258,13 +273,24 @@ pub(super) fn note_shared_access(
     write: bool,
 ) -> ExecResult {
     let ctx = interp.ctx;
-    let Some(accesses) = interp.shared.as_mut() else {
-        return Ok(());
-    };
     let ty = ctx.value_type(ctx.op(op).operands[operand]);
     if !gpu::is_workgroup_memref(ctx, ty) {
         return Ok(());
     }
+    record_shared_access(interp, buffer, indices, write)
+}
+
+/// Records an access of the running thread to element `indices` of workgroup buffer
+/// `buffer`, and reports a race with another thread of the block.
+pub(super) fn record_shared_access(
+    interp: &mut Interpreter,
+    buffer: &super::buffer::Buffer,
+    indices: &[i64],
+    write: bool,
+) -> ExecResult {
+    let Some(accesses) = interp.shared.as_mut() else {
+        return Ok(());
+    };
     let position = buffer.position(indices)?;
     let (thread, phase) = (accesses.thread, accesses.phase);
     let entry = accesses
@@ -378,7 +404,13 @@ fn run_in_lockstep(
                 ldmatrix_in_lockstep(interp, env, op, locals)?;
                 continue;
             }
-            None => {}
+            // Each thread's own copies: run per thread below.
+            Some(
+                NvgpuOp::DeviceAsyncCopy
+                | NvgpuOp::DeviceAsyncCreateGroup
+                | NvgpuOp::DeviceAsyncWait,
+            )
+            | None => {}
         }
         match LoopOp::of(ctx, op) {
             Some(LoopOp::Yield) => {

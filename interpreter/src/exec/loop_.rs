@@ -211,14 +211,32 @@ fn for_each_lane(
     Ok(())
 }
 
+/// Fails when the vector access `op` promises an alignment its first element at `start`
+/// does not have (buffers themselves start aligned, as allocations do on every target).
+fn check_alignment(interp: &Interpreter, op: OpId, buffer: &Buffer, start: &[i64]) -> ExecResult {
+    let Some(alignment) = loop_::access_alignment(interp.ctx, op) else {
+        return Ok(());
+    };
+    let byte = buffer.position(start)? as i64 * buffer.dtype().size_in_bytes() as i64;
+    if alignment > 0 && byte % alignment != 0 {
+        return Err(format!(
+            "is misaligned: element {start:?} lies at byte {byte} of its buffer, which is not a multiple of the promised alignment {alignment}"
+        )
+        .into());
+    }
+    Ok(())
+}
+
 pub(super) fn vector_load(interp: &mut Interpreter, env: &mut Env, op: OpId) -> ExecResult {
     let ty = interp.result_type(op, 0);
     let shape = static_shape(interp.ctx, ty)?;
     let elem = ElemType::of(interp.ctx, ty)?;
     let buffer = interp.buffer_arg(env, op, 0)?;
     let start = access_indices(interp, env, op, 1)?;
+    check_alignment(interp, op, &buffer, &start)?;
     let mut data = TensorData::zeros(elem.dtype()?, shape.iter().product::<i64>() as usize);
     for_each_lane(&start, &shape, |flat, index| {
+        super::gpu::note_shared_access(interp, op, 0, &buffer, index, false)?;
         write_element(&mut data, flat, buffer.load(index)?);
         Ok(())
     })?;
@@ -230,7 +248,9 @@ pub(super) fn vector_store(interp: &mut Interpreter, env: &mut Env, op: OpId) ->
     let vector = interp.tensor_arg(env, op, 0)?.clone();
     let buffer = interp.buffer_arg(env, op, 1)?;
     let start = access_indices(interp, env, op, 2)?;
+    check_alignment(interp, op, &buffer, &start)?;
     for_each_lane(&start, vector.shape(), |flat, index| {
+        super::gpu::note_shared_access(interp, op, 1, &buffer, index, true)?;
         Ok(buffer.store(index, read_element(vector.data(), flat))?)
     })
 }

@@ -11,6 +11,7 @@
 
 mod affine;
 mod arith;
+mod async_copy;
 mod attr;
 pub mod buffer;
 mod cf;
@@ -507,8 +508,8 @@ fn handler_for(ctx: &Context, op: OpId) -> Option<Handler> {
     if let Some(kind) = tb_dialects::vector::VectorOp::of(ctx, op) {
         return vector::handler(kind);
     }
-    if tb_dialects::nvgpu::NvgpuOp::of(ctx, op).is_some() {
-        return Some(gpu::mma_outside_lockstep);
+    if let Some(kind) = tb_dialects::nvgpu::NvgpuOp::of(ctx, op) {
+        return async_copy::handler(kind).or(Some(gpu::mma_outside_lockstep));
     }
     if GraphOp::of(ctx, op).is_some() {
         return Some(graph::run);

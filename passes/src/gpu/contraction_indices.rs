@@ -97,3 +97,62 @@ pub(super) fn tile_place(
         (row, col)
     }
 }
+
+/// The results of `map` applied to `operands` (dims, then symbols) as `index` values
+/// computed with `arith` ops, for ops that take plain indices (`nvgpu.device_async_copy`).
+/// `floordiv`, `ceildiv` and `mod` round as affine maps do, toward negative infinity.
+pub(super) fn affine_values(
+    ctx: &mut Context,
+    at: At,
+    map: &tb_ir::affine::AffineMap,
+    operands: &[Value],
+) -> Vec<Value> {
+    let dims = map.num_dims as usize;
+    map.results
+        .iter()
+        .map(|e| affine_value(ctx, at, e, &operands[..dims], &operands[dims..]))
+        .collect()
+}
+
+fn affine_value(
+    ctx: &mut Context,
+    at: At,
+    expr: &tb_ir::affine::AffineExpr,
+    dims: &[Value],
+    symbols: &[Value],
+) -> Value {
+    use tb_ir::affine::AffineExpr as E;
+    let binary = |ctx: &mut Context, a: &E, b: &E| {
+        let a = affine_value(ctx, at, a, dims, symbols);
+        let b = affine_value(ctx, at, b, dims, symbols);
+        (a, b)
+    };
+    match expr {
+        E::Dim(d) => dims[*d as usize],
+        E::Symbol(s) => symbols[*s as usize],
+        E::Constant(c) => at.index_constant(ctx, *c),
+        E::Add(a, b) => {
+            let (a, b) = binary(ctx, a, b);
+            at.index_op(ctx, "addi", a, b)
+        }
+        E::Mul(a, b) => {
+            let (a, b) = binary(ctx, a, b);
+            at.index_op(ctx, "muli", a, b)
+        }
+        E::FloorDiv(a, b) => {
+            let (a, b) = binary(ctx, a, b);
+            at.index_op(ctx, "floordivsi", a, b)
+        }
+        E::CeilDiv(a, b) => {
+            let (a, b) = binary(ctx, a, b);
+            at.index_op(ctx, "ceildivsi", a, b)
+        }
+        E::Mod(a, b) => {
+            // a - b * floor(a / b): the remainder with the divisor's sign.
+            let (a, b) = binary(ctx, a, b);
+            let quotient = at.index_op(ctx, "floordivsi", a, b);
+            let whole = at.index_op(ctx, "muli", quotient, b);
+            at.index_op(ctx, "subi", a, whole)
+        }
+    }
+}

@@ -36,20 +36,21 @@ use super::mma_staged::Staging;
 use super::register_tile::substituted;
 use crate::conversion::te_to_loop::builder::Builder;
 use crate::schedule::build::{At, set_yield};
+use crate::schedule::conv_epilogue::{Epilogue, emit};
 use crate::schedule::loop_matmul_microkernel::{Contraction, match_contraction, peel};
 
 const OPTIONS: &[PassOptionInfo] = &[
     PassOptionInfo {
         name: "warp-m",
         kind: OptionKind::Int,
-        default: "2",
-        help: "16-row steps of each warp's tile, in [1, 8]",
+        default: "4",
+        help: "16-row steps of each warp's tile, in [1, 8] (halved for small matmuls, see min-blocks)",
     },
     PassOptionInfo {
         name: "warp-n",
         kind: OptionKind::Int,
-        default: "4",
-        help: "8-column steps of each warp's tile, in [1, 8]",
+        default: "8",
+        help: "8-column steps of each warp's tile, in [1, 8] (halved for small matmuls, see min-blocks)",
     },
     PassOptionInfo {
         name: "warps-per-block",
@@ -78,8 +79,20 @@ const OPTIONS: &[PassOptionInfo] = &[
     PassOptionInfo {
         name: "stage-k",
         kind: OptionKind::Int,
-        default: "32",
+        default: "64",
         help: "Reduction steps staged at a time, a multiple of 16",
+    },
+    PassOptionInfo {
+        name: "stages",
+        kind: OptionKind::Int,
+        default: "3",
+        help: "Stages of the tiles in shared memory at once, in [1, 8]: the next ones are copied asynchronously (cp.async) while this one is used; 1 copies through registers, as do operands whose rows are not 16-byte vectors",
+    },
+    PassOptionInfo {
+        name: "min-blocks",
+        kind: OptionKind::Int,
+        default: "128",
+        help: "Halve a matmul's warp tile, longer side first, while its launch would have fewer blocks than this (about a large GPU's multiprocessors); 1 keeps the sizes as given",
     },
 ];
 
@@ -93,12 +106,14 @@ pub(crate) fn info() -> PassInfo {
                 warp_m: o.int("warp-m"),
                 warp_n: o.int("warp-n"),
                 warps_per_block: o.int("warps-per-block"),
+                min_blocks: o.int("min-blocks"),
                 staging: o.bool("stage").then(|| Staging {
                     warp_m: o.int("warp-m"),
                     warp_n: o.int("warp-n"),
                     block_m: o.int("block-warps-m"),
                     block_n: o.int("block-warps-n"),
                     k: o.int("stage-k"),
+                    stages: o.int("stages"),
                 }),
             })
         },
@@ -116,6 +131,8 @@ struct Mma {
     warp_m: i64,
     warp_n: i64,
     warps_per_block: i64,
+    /// The fewest blocks a launch should have before its warp tiles shrink.
+    min_blocks: i64,
     /// The staged kernel's sizes, unless staging is off.
     staging: Option<Staging>,
 }
@@ -153,19 +170,44 @@ impl Pass for Mma {
         if let Some(staging) = self.staging {
             for c in tensor_core_matmuls(ctx, op) {
                 let narrow = c.widened_from.expect("tensor-core operands");
-                super::mma_staged::map(ctx, &c, staging, narrow);
+                let (m, n, batch) = result_extents(&c);
+                let blocks = |wm: i64, wn: i64| {
+                    let (bm, bn) = (MMA_M * wm * staging.block_m, MMA_N * wn * staging.block_n);
+                    (m / bm) * (n / bn) * batch
+                };
+                let (warp_m, warp_n) = self.fitted(&blocks);
+                let fitted = Staging {
+                    warp_m,
+                    warp_n,
+                    ..staging
+                };
+                let sizes = if fitted.invalid().is_none() {
+                    fitted
+                } else {
+                    staging
+                };
+                super::mma_staged::map(ctx, &c, sizes, narrow);
             }
         }
         for c in tensor_core_matmuls(ctx, op) {
-            let rank = c.extents.len();
-            let (m, n) = (c.extents[rank - 2], c.extents[rank - 1]);
-            let tile = (MMA_M * self.warp_m, MMA_N * self.warp_n);
-            if m >= tile.0 && n >= tile.1 {
-                self.map(ctx, &c, tile);
+            let (m, n, batch) = result_extents(&c);
+            let blocks = |wm: i64, wn: i64| {
+                (m / (MMA_M * wm)) * (n / (MMA_N * wn)) * batch / self.warps_per_block
+            };
+            let (wm, wn) = self.fitted(&blocks);
+            if m >= MMA_M * wm && n >= MMA_N * wn {
+                self.map(ctx, &c, (wm, wn));
             }
         }
         Ok(())
     }
+}
+
+/// A matmul's result rows, columns and batch count.
+fn result_extents(c: &Contraction) -> (i64, i64, i64) {
+    let rank = c.extents.len();
+    let batch = c.extents[..rank - 2].iter().product::<i64>();
+    (c.extents[rank - 2], c.extents[rank - 1], batch)
 }
 
 /// The matmul nests at the top level of `op`'s functions whose operands are f16 or bf16
@@ -199,7 +241,26 @@ fn tensor_core_matmuls(ctx: &Context, op: OpId) -> Vec<Contraction> {
 }
 
 impl Mma {
-    fn map(&self, ctx: &mut Context, c: &Contraction, (tile_m, tile_n): (i64, i64)) {
+    /// The warp tile (in fragments) for a launch of `blocks(wm, wn)` blocks: the
+    /// configured one, its longer side halved while there would be fewer than
+    /// `min-blocks` blocks, so that smaller matmuls still spread over the multiprocessors
+    /// (on a 4096x4096 result the full 128x128 block tiles make 1,024 blocks; a 1024x1024
+    /// one gets 64x64 tiles, 256 blocks, where 128x128 ones would leave half of a large
+    /// GPU idle).
+    fn fitted(&self, blocks: &dyn Fn(i64, i64) -> i64) -> (i64, i64) {
+        let (mut wm, mut wn) = (self.warp_m, self.warp_n);
+        while blocks(wm, wn) < self.min_blocks && (wm > 1 || wn > 1) {
+            if (MMA_N * wn >= MMA_M * wm && wn > 1) || wm == 1 {
+                wn = (wn + 1) / 2;
+            } else {
+                wm = (wm + 1) / 2;
+            }
+        }
+        (wm, wn)
+    }
+
+    fn map(&self, ctx: &mut Context, c: &Contraction, (wm, wn): (i64, i64)) {
+        let (tile_m, tile_n) = (MMA_M * wm, MMA_N * wn);
         let rank = c.extents.len();
         let (m, n) = (c.extents[rank - 2], c.extents[rank - 1]);
         let (mf, nf) = (m - m % tile_m, n - n % tile_n);
@@ -244,6 +305,7 @@ impl Mma {
             b_col: body.index_op(ctx, "addi", col0, group),
             c_col: body.index_op(ctx, "addi", col0, pair),
             pair,
+            fragments: (wm as usize, wn as usize),
         };
         self.tile(ctx, body, &corner);
         peel(ctx, c, (m, n), (mf, nf));
@@ -253,7 +315,7 @@ impl Mma {
     fn tile(&self, ctx: &mut Context, at: At, corner: &Corner) {
         let c = corner.c;
         let narrow = c.widened_from.expect("tensor-core operands");
-        let (wm, wn) = (self.warp_m as usize, self.warp_n as usize);
+        let (wm, wn) = corner.fragments;
         let mut acc = splat_accumulators(ctx, at, c, wm * wn);
         let k_extent = c.k_extent;
         let kf = k_extent - k_extent % MMA_K;
@@ -283,6 +345,7 @@ impl Mma {
             (corner.row, corner.c_col),
             &acc,
             (wm, wn),
+            None,
         );
     }
 
@@ -300,7 +363,7 @@ impl Mma {
         limit: Option<i64>,
         narrow: Type,
     ) -> Vec<Value> {
-        let (wm, wn) = (self.warp_m as usize, self.warp_n as usize);
+        let (wm, wn) = corner.fragments;
         let a_ty = vector_type(ctx, &[4, 2], narrow);
         let b_ty = vector_type(ctx, &[2, 2], narrow);
         let a: Vec<Value> = (0..wm)
@@ -426,6 +489,8 @@ struct Corner<'c> {
     c_col: Value,
     /// `2 * (lane mod 4)`: the lane's first `k` in each slice.
     pair: Value,
+    /// Fragments of the warp's tile along rows and columns.
+    fragments: (usize, usize),
 }
 
 /// `count` accumulator fragments holding `c`'s initial value.
@@ -472,6 +537,9 @@ pub(super) fn mma_sync(ctx: &mut Context, at: At, a: Value, b: Value, acc: Value
 /// `C`: fragment `(mi, ni)` element `(pair, half)` at row `row + 16 mi + 8 pair`, column
 /// `col + 8 ni + half`, where `row` and `col` are the lane's first ones (see
 /// `nvgpu::fragment::c`).
+/// Stores each lane's results of its `wm x wn` fragments at `(row, col)` and on, or
+/// computes `epilogue`'s body on each (which stores into the epilogue's output instead).
+#[allow(clippy::too_many_arguments)]
 pub(super) fn store_results(
     ctx: &mut Context,
     at: At,
@@ -480,6 +548,7 @@ pub(super) fn store_results(
     (row, col): (Value, Value),
     acc: &[Value],
     (wm, wn): (usize, usize),
+    epilogue: Option<&Epilogue>,
 ) {
     let f32_ty = ctx.value_type(c.init);
     for mi in 0..wm {
@@ -495,6 +564,13 @@ pub(super) fn store_results(
                     0,
                 );
                 let value = ctx.op(extract).results[0];
+                if let Some(e) = epilogue {
+                    let i = at.add_index(ctx, row, MMA_M * mi as i64 + 8 * pair);
+                    let j = at.add_index(ctx, col, MMA_N * ni as i64 + half);
+                    let ivs: Vec<Value> = batch.iter().copied().chain([i, j]).collect();
+                    emit(ctx, e, at, &ivs, value);
+                    continue;
+                }
                 let s = every_iv(
                     c,
                     batch,

@@ -21,25 +21,26 @@
 //! walk the tiles with consecutive threads along the dimension contiguous in global
 //! memory. Rows and columns past the last full block tile keep the original nest.
 
-use tb_dialects::{gpu, nvgpu};
+use tb_dialects::{gpu, loop_, nvgpu};
 use tb_ir::affine::AffineMap;
 use tb_ir::attributes::AttrKind;
 use tb_ir::{Context, OpId, Type, TypeKind, Value};
 
 use super::contraction_indices::{
-    batch_indices, contiguous_in, every_iv, split, tile_place, times,
+    affine_values, batch_indices, contiguous_in, every_iv, split, tile_place, times,
 };
 use super::loop_to_gpu::launch_before;
 use super::mma::{MMA_K, MMA_M, MMA_N, mma_sync, splat_accumulators, store_results};
 use super::register_tile::substituted;
 use crate::conversion::te_to_loop::builder::Builder;
 use crate::schedule::build::{At, set_yield};
-use crate::schedule::loop_matmul_microkernel::{Access, Contraction, peel};
+use crate::schedule::loop_matmul_microkernel::{Access, Contraction, epilogue_of, peel};
 
 /// Elements of padding after each row of a tile (16 bytes of 16-bit elements).
 const PAD: i64 = 8;
-/// Shared memory a block may use without opting in to more.
-const MAX_SHARED_BYTES: i64 = 48 * 1024;
+/// Shared memory a block may have on every supported GPU (sm_80's 163 KiB, opting in past
+/// 48 KiB: the kernel's buffers then live in dynamic shared memory).
+const MAX_SHARED_BYTES: i64 = 163 * 1024;
 /// The most blocks along a grid's y and z dimensions.
 const MAX_GRID_YZ: i64 = 65535;
 
@@ -54,6 +55,9 @@ pub(super) struct Staging {
     pub(super) block_n: i64,
     /// Reduction steps staged at a time (a multiple of 16).
     pub(super) k: i64,
+    /// Stages of the tiles in shared memory at once, filled by asynchronous copies; 1
+    /// copies through registers.
+    pub(super) stages: i64,
 }
 
 impl Staging {
@@ -80,6 +84,9 @@ impl Staging {
         if self.k < MMA_K || self.k % MMA_K != 0 || self.k > 256 {
             return Some("stage-k must be a multiple of 16 in [16, 256]".into());
         }
+        if !(1..=8).contains(&self.stages) {
+            return Some("stages must lie in [1, 8]".into());
+        }
         if (bm * self.k) % self.threads() != 0 || (bn * self.k) % self.threads() != 0 {
             return Some(format!(
                 "the {} threads must split both {bm}x{} and {}x{bn} tiles evenly",
@@ -88,7 +95,7 @@ impl Staging {
                 self.k
             ));
         }
-        let bytes = (bm * (self.k + PAD) + self.k * (bn + PAD)) * 2;
+        let bytes = self.stages * (bm * (self.k + PAD) + self.k * (bn + PAD)) * 2;
         if bytes > MAX_SHARED_BYTES {
             return Some(format!(
                 "the tiles take {bytes} bytes of shared memory, more than {MAX_SHARED_BYTES}"
@@ -110,10 +117,29 @@ pub(super) fn map(ctx: &mut Context, c: &Contraction, s: Staging, narrow: Type) 
     if grid.contains(&0) || grid[1] > MAX_GRID_YZ || grid[2] > MAX_GRID_YZ {
         return false;
     }
+    // A kernel that covers every result computes the elementwise nest after the matmul
+    // (a bias, an activation, the rounding of f32 sums to f16) where it would store each,
+    // so the f32 results are never written (the epilogue's output buffer moves before the
+    // kernel when it was allocated after it).
+    let epilogue = (mf == m && nf == n)
+        .then(|| epilogue_of(ctx, c))
+        .flatten()
+        .map(|plan| {
+            plan.prepare(ctx, c.parallel);
+            plan.epilogue
+        });
+    let copies = Copies::plan(ctx, c, s, narrow);
+    let k_extent = c.k_extent;
+    let full = k_extent - k_extent % s.k;
+    // Asynchronous copies need 16-byte vectors of both operands.
+    let pipelined =
+        s.stages > 1 && full > 0 && copies.a.width == VECTOR && copies.b.width == VECTOR;
     let space = gpu::workgroup_space_attr(ctx);
     let tile_type = |ctx: &mut Context, rows: i64, cols: i64| {
+        let mut shape = if pipelined { vec![s.stages] } else { vec![] };
+        shape.extend([rows, cols + PAD]);
         ctx.intern_type(TypeKind::MemRef {
-            shape: vec![rows, cols + PAD],
+            shape,
             element: narrow,
             layout: None,
             memory_space: Some(space),
@@ -141,7 +167,6 @@ pub(super) fn map(ctx: &mut Context, c: &Contraction, s: Staging, narrow: Type) 
     let warp_rows = times(ctx, at, warp_row, MMA_M * s.warp_m);
     let warp_cols = times(ctx, at, warp_col, MMA_N * s.warp_n);
     let place = Place {
-        c,
         batch,
         row0,
         col0,
@@ -151,23 +176,56 @@ pub(super) fn map(ctx: &mut Context, c: &Contraction, s: Staging, narrow: Type) 
         warp_cols,
     };
     let mut acc = splat_accumulators(ctx, at, c, (s.warp_m * s.warp_n) as usize);
-    let k_extent = c.k_extent;
-    let full = k_extent - k_extent % s.k;
-    if full > 0 {
+    let mut tail_buffer = None;
+    if pipelined {
+        acc = pipeline(ctx, at, &place, &tiles, &copies, (s, full), &acc, narrow);
+        tail_buffer = Some(at.index_constant(ctx, 0));
+    } else if full > 0 {
+        // Software pipeline: the stage after this one is read from global memory into
+        // registers before this one's arithmetic, so its latency hides behind it.
+        let zero = at.index_constant(ctx, 0);
+        let first = load_stage(ctx, at, &place, &copies, zero, None);
+        let count = acc.len();
+        let mut inits = acc.clone();
+        inits.extend_from_slice(&first);
         let (stages, body, k0, carried) = at.for_loop(
             ctx,
             (AffineMap::constant(0), vec![]),
             (AffineMap::constant(full), vec![]),
             s.k,
-            &acc,
+            &inits,
         );
-        let next = stage(ctx, body, &place, &tiles, s, k0, &carried, None, narrow);
-        set_yield(ctx, body, &next);
-        acc = ctx.op(stages).results.to_vec();
+        store_stage(ctx, body, &place, &tiles, &copies, &carried[count..], None);
+        body.create(ctx, gpu::BARRIER, vec![], vec![], vec![], 0);
+        // The last stage reloads itself rather than reading past the full stages.
+        let after = body.add_index(ctx, k0, s.k);
+        let last = body.index_constant(ctx, full - s.k);
+        let next_k0 = body.index_op(ctx, "minui", after, last);
+        let next = load_stage(ctx, body, &place, &copies, next_k0, None);
+        let mut yielded = compute(
+            ctx,
+            body,
+            &place,
+            &tiles,
+            s,
+            &carried[..count],
+            narrow,
+            None,
+        );
+        // Nobody refills the tiles before every warp has read them.
+        body.create(ctx, gpu::BARRIER, vec![], vec![], vec![], 0);
+        yielded.extend(next);
+        set_yield(ctx, body, &yielded);
+        acc = ctx.op(stages).results[..count].to_vec();
     }
     if full < k_extent {
         let k0 = at.index_constant(ctx, full);
-        acc = stage(ctx, at, &place, &tiles, s, k0, &acc, Some(k_extent), narrow);
+        let tail = Copies::elementwise(c, s);
+        let values = load_stage(ctx, at, &place, &tail, k0, Some(k_extent));
+        store_stage(ctx, at, &place, &tiles, &tail, &values, tail_buffer);
+        at.create(ctx, gpu::BARRIER, vec![], vec![], vec![], 0);
+        acc = compute(ctx, at, &place, &tiles, s, &acc, narrow, tail_buffer);
+        at.create(ctx, gpu::BARRIER, vec![], vec![], vec![], 0);
     }
     let (group, quarter) = split(ctx, at, lane, 4);
     let pair = times(ctx, at, quarter, 2);
@@ -183,8 +241,12 @@ pub(super) fn map(ctx: &mut Context, c: &Contraction, s: Staging, narrow: Type) 
         (row, col),
         &acc,
         (s.warp_m as usize, s.warp_n as usize),
+        epilogue.as_ref(),
     );
     peel(ctx, c, (m, n), (mf, nf));
+    if let Some(e) = epilogue {
+        e.remove(ctx, true);
+    }
     true
 }
 
@@ -195,8 +257,7 @@ struct Tiles {
 }
 
 /// The block's and the thread's coordinates.
-struct Place<'c> {
-    c: &'c Contraction,
+struct Place {
     batch: Vec<Value>,
     /// The block's first row and column of `C`.
     row0: Value,
@@ -208,59 +269,354 @@ struct Place<'c> {
     warp_cols: Value,
 }
 
-/// One stage at `k0`: the copies, a barrier, `K / 16` steps of fragments and `mma.sync`s,
-/// a barrier. With `limit`, reduction indices at or past it read zero.
+/// Elements per copy: a 16-byte vector of 16-bit elements.
+const VECTOR: i64 = 8;
+
+/// How a stage's copy of one operand's tile goes: `width` elements at a time (16-byte
+/// vectors or single elements), consecutive threads along the tile's columns or rows.
+#[derive(Clone, Copy)]
+struct TileCopy {
+    rows: i64,
+    cols: i64,
+    width: i64,
+    along_columns: bool,
+}
+
+impl TileCopy {
+    /// Copies per thread.
+    fn slots(self, threads: i64) -> i64 {
+        (self.rows * self.cols) / (self.width * threads)
+    }
+
+    /// The tile row and column of copy `slot` of thread `tid`.
+    fn place(
+        self,
+        ctx: &mut Context,
+        at: At,
+        tid: Value,
+        slot: i64,
+        threads: i64,
+    ) -> (Value, Value) {
+        let (row, col) = tile_place(
+            ctx,
+            at,
+            (tid, slot, threads),
+            (self.rows, self.cols / self.width),
+            self.along_columns,
+        );
+        (row, times(ctx, at, col, self.width))
+    }
+}
+
+/// The copies of both tiles.
+struct Copies<'c> {
+    c: &'c Contraction,
+    a: TileCopy,
+    b: TileCopy,
+    threads: i64,
+    narrow: Type,
+}
+
+impl<'c> Copies<'c> {
+    /// Vectors where an operand's tile rows are contiguous in global memory and every one
+    /// starts 16-byte aligned (a buffer of identity layout whose rows are a multiple of 8
+    /// elements: allocations and planned buffers start at least 64-byte aligned), elements
+    /// otherwise.
+    fn plan(ctx: &Context, c: &'c Contraction, s: Staging, narrow: Type) -> Copies<'c> {
+        let (bm, bn) = s.tile();
+        let threads = s.threads();
+        let a_along_k = contiguous_in(&c.lhs, c.k_iv);
+        let b_along_j = contiguous_in(&c.rhs, c.ivs[c.ivs.len() - 1]);
+        let width = |access: &Access, contiguous: bool, rows: i64, cols: i64| {
+            let aligned_rows = matches!(
+                ctx.type_kind(ctx.value_type(access.memref)),
+                TypeKind::MemRef { shape, layout: None, .. }
+                    if shape.last().is_some_and(|&d| d > 0 && d % VECTOR == 0)
+            );
+            if contiguous && aligned_rows && (rows * cols) % (threads * VECTOR) == 0 {
+                VECTOR
+            } else {
+                1
+            }
+        };
+        Copies {
+            c,
+            a: TileCopy {
+                rows: bm,
+                cols: s.k,
+                width: width(&c.lhs, a_along_k, bm, s.k),
+                along_columns: a_along_k,
+            },
+            b: TileCopy {
+                rows: s.k,
+                cols: bn,
+                width: width(&c.rhs, b_along_j, s.k, bn),
+                along_columns: b_along_j,
+            },
+            threads,
+            narrow,
+        }
+    }
+
+    /// Element by element (the last, partial stage, whose reads past `K` are masked).
+    fn elementwise(c: &'c Contraction, s: Staging) -> Copies<'c> {
+        let (bm, bn) = s.tile();
+        let narrow = c.widened_from.expect("tensor-core operands");
+        Copies {
+            c,
+            a: TileCopy {
+                rows: bm,
+                cols: s.k,
+                width: 1,
+                along_columns: contiguous_in(&c.lhs, c.k_iv),
+            },
+            b: TileCopy {
+                rows: s.k,
+                cols: bn,
+                width: 1,
+                along_columns: contiguous_in(&c.rhs, c.ivs[c.ivs.len() - 1]),
+            },
+            threads: s.threads(),
+            narrow,
+        }
+    }
+
+    fn value_type(&self, ctx: &mut Context, width: i64) -> Type {
+        if width == 1 {
+            self.narrow
+        } else {
+            ctx.intern_type(TypeKind::Vector {
+                shape: vec![width],
+                element: self.narrow,
+                scalable: vec![false],
+            })
+        }
+    }
+}
+
+/// The thread's share of the stage at `k0`, read from global memory: `A`'s copies, then
+/// `B`'s. With `limit`, reduction indices at or past it read zero.
+fn load_stage(
+    ctx: &mut Context,
+    at: At,
+    p: &Place,
+    copies: &Copies,
+    k0: Value,
+    limit: Option<i64>,
+) -> Vec<Value> {
+    let c = copies.c;
+    let mut values = Vec::new();
+    for l in 0..copies.a.slots(copies.threads) {
+        let (row, kk) = copies.a.place(ctx, at, p.tid, l, copies.threads);
+        let i = at.index_op(ctx, "addi", p.row0, row);
+        let k = at.index_op(ctx, "addi", k0, kk);
+        let indices = |k| every_iv(c, &p.batch, (i, 0), (p.col0, 0), (k, 0));
+        let ty = copies.value_type(ctx, copies.a.width);
+        values.push(copied(ctx, at, &c.lhs, indices, k, limit, ty));
+    }
+    for l in 0..copies.b.slots(copies.threads) {
+        let (kk, col) = copies.b.place(ctx, at, p.tid, l, copies.threads);
+        let j = at.index_op(ctx, "addi", p.col0, col);
+        let k = at.index_op(ctx, "addi", k0, kk);
+        let indices = |k| every_iv(c, &p.batch, (p.row0, 0), (j, 0), (k, 0));
+        let ty = copies.value_type(ctx, copies.b.width);
+        values.push(copied(ctx, at, &c.rhs, indices, k, limit, ty));
+    }
+    values
+}
+
+/// Stores what `load_stage` read into the workgroup tiles, at the same places (of stage
+/// `buffer` of tiles that hold several).
+fn store_stage(
+    ctx: &mut Context,
+    at: At,
+    p: &Place,
+    tiles: &Tiles,
+    copies: &Copies,
+    values: &[Value],
+    buffer: Option<Value>,
+) {
+    let mut values = values.iter();
+    for (copy, tile) in [(copies.a, tiles.a), (copies.b, tiles.b)] {
+        for l in 0..copy.slots(copies.threads) {
+            let (row, col) = copy.place(ctx, at, p.tid, l, copies.threads);
+            let value = *values.next().expect("a value per copy");
+            let indices = in_buffer(buffer, row, col);
+            let map = AffineMap::identity(indices.len() as u32);
+            if copy.width > 1 {
+                let properties = aligned_access(ctx, map);
+                let mut operands = vec![value, tile];
+                operands.extend(indices);
+                at.create(ctx, loop_::VECTOR_STORE, operands, vec![], properties, 0);
+            } else {
+                at.store(ctx, false, value, tile, map, &indices);
+            }
+        }
+    }
+}
+
+/// The indices of a tile's element: `[row, col]`, behind the stage `buffer` when the
+/// tiles hold several stages.
+fn in_buffer(buffer: Option<Value>, row: Value, col: Value) -> Vec<Value> {
+    buffer.into_iter().chain([row, col]).collect()
+}
+
+/// The full stages (`full` reduction steps) as a pipeline of asynchronous copies: the
+/// tiles hold `stages` stages; before the loop the block starts copying the first
+/// `stages - 1`, and in each iteration it waits for the oldest (this thread's copies,
+/// then a barrier for everyone's), starts the copies of the stage `stages - 1` ahead into
+/// the buffer the last iteration used, and computes on this stage's while they fly. The
+/// last iterations copy the last stage again rather than read past the full stages (into
+/// buffers nobody reads any more). Ends with every copy done and a barrier, so that what
+/// comes after may reuse the tiles.
 #[allow(clippy::too_many_arguments)]
-fn stage(
+fn pipeline(
+    ctx: &mut Context,
+    at: At,
+    p: &Place,
+    tiles: &Tiles,
+    copies: &Copies,
+    (s, full): (Staging, i64),
+    acc: &[Value],
+    narrow: Type,
+) -> Vec<Value> {
+    let last = full - s.k;
+    let mut token = None;
+    for stage in 0..s.stages - 1 {
+        let k0 = at.index_constant(ctx, (stage * s.k).min(last));
+        let buffer = at.index_constant(ctx, stage);
+        token = Some(issue_stage(ctx, at, p, tiles, copies, k0, buffer));
+    }
+    let token = token.expect("at least two stages");
+    let (stages_loop, body, k0, carried) = at.for_loop(
+        ctx,
+        (AffineMap::constant(0), vec![]),
+        (AffineMap::constant(full), vec![]),
+        s.k,
+        acc,
+    );
+    wait(ctx, body, token, s.stages - 2);
+    body.create(ctx, gpu::BARRIER, vec![], vec![], vec![], 0);
+    let (t, _) = split(ctx, body, k0, s.k);
+    let ahead = body.add_index(ctx, k0, (s.stages - 1) * s.k);
+    let last_k0 = body.index_constant(ctx, last);
+    let next_k0 = body.index_op(ctx, "minui", ahead, last_k0);
+    let t_ahead = body.add_index(ctx, t, s.stages - 1);
+    let (_, next_buffer) = split(ctx, body, t_ahead, s.stages);
+    issue_stage(ctx, body, p, tiles, copies, next_k0, next_buffer);
+    let (_, buffer) = split(ctx, body, t, s.stages);
+    let next = compute(ctx, body, p, tiles, s, &carried, narrow, Some(buffer));
+    set_yield(ctx, body, &next);
+    wait(ctx, at, token, 0);
+    at.create(ctx, gpu::BARRIER, vec![], vec![], vec![], 0);
+    ctx.op(stages_loop).results.to_vec()
+}
+
+/// Starts the thread's asynchronous copies (16 bytes each) of the stage at `k0` into
+/// stage `buffer` of the tiles, and closes them into a group; returns its token.
+#[allow(clippy::too_many_arguments)]
+fn issue_stage(
+    ctx: &mut Context,
+    at: At,
+    p: &Place,
+    tiles: &Tiles,
+    copies: &Copies,
+    k0: Value,
+    buffer: Value,
+) -> Value {
+    let c = copies.c;
+    let mut tokens = Vec::new();
+    for (copy, tile, access) in [(copies.a, tiles.a, &c.lhs), (copies.b, tiles.b, &c.rhs)] {
+        for l in 0..copy.slots(copies.threads) {
+            let (row, col) = copy.place(ctx, at, p.tid, l, copies.threads);
+            let indices = if std::ptr::eq(access, &c.lhs) {
+                let i = at.index_op(ctx, "addi", p.row0, row);
+                let k = at.index_op(ctx, "addi", k0, col);
+                every_iv(c, &p.batch, (i, 0), (p.col0, 0), (k, 0))
+            } else {
+                let j = at.index_op(ctx, "addi", p.col0, col);
+                let k = at.index_op(ctx, "addi", k0, row);
+                every_iv(c, &p.batch, (p.row0, 0), (j, 0), (k, 0))
+            };
+            let (map, operands) = substituted(access, &indices);
+            let source = affine_values(ctx, at, &map, &operands);
+            let mut all = vec![tile, buffer, row, col, access.memref];
+            all.extend(&source);
+            let index_ty = ctx.index_type();
+            let count = ctx.integer_attr(VECTOR.into(), index_ty);
+            let unit = ctx.intern_attr(AttrKind::Unit);
+            let segments = segment_sizes(ctx, &[1, 3, 1, source.len(), 0]);
+            let token_ty = nvgpu::token_type(ctx);
+            let op = at.create(
+                ctx,
+                nvgpu::DEVICE_ASYNC_COPY,
+                all,
+                vec![token_ty],
+                vec![
+                    ("dstElements", count),
+                    ("bypassL1", unit),
+                    ("operandSegmentSizes", segments),
+                ],
+                0,
+            );
+            tokens.push(ctx.op(op).results[0]);
+        }
+    }
+    let token_ty = nvgpu::token_type(ctx);
+    let group = at.create(
+        ctx,
+        nvgpu::DEVICE_ASYNC_CREATE_GROUP,
+        tokens,
+        vec![token_ty],
+        vec![],
+        0,
+    );
+    ctx.op(group).results[0]
+}
+
+/// `nvgpu.device_async_wait` until at most `in_flight` of the thread's groups fly.
+fn wait(ctx: &mut Context, at: At, token: Value, in_flight: i64) {
+    let i32_ty = ctx.integer_type(32, tb_ir::Signedness::Signless);
+    let groups = ctx.integer_attr(in_flight.into(), i32_ty);
+    at.create(
+        ctx,
+        nvgpu::DEVICE_ASYNC_WAIT,
+        vec![token],
+        vec![],
+        vec![("numGroups", groups)],
+        0,
+    );
+}
+
+/// `array<i32: ...>` operand segment sizes.
+fn segment_sizes(ctx: &mut Context, sizes: &[usize]) -> tb_ir::Attr {
+    let i32_ty = ctx.integer_type(32, tb_ir::Signedness::Signless);
+    ctx.intern_attr(AttrKind::DenseArray {
+        element: i32_ty,
+        data: tb_ir::attributes::DenseArrayData::Int(sizes.iter().map(|&v| v as i128).collect()),
+    })
+}
+
+/// The properties of a vector access at `map` whose first element is 16-byte aligned.
+fn aligned_access(ctx: &mut Context, map: AffineMap) -> Vec<(&'static str, tb_ir::Attr)> {
+    let map = ctx.intern_attr(AttrKind::AffineMap(map));
+    let i64_ty = ctx.i64();
+    let alignment = ctx.integer_attr((VECTOR * 2).into(), i64_ty);
+    vec![("map", map), ("alignment", alignment)]
+}
+
+/// `K / 16` steps of fragments loaded with `ldmatrix` from the tiles and `mma.sync`s.
+#[allow(clippy::too_many_arguments)]
+fn compute(
     ctx: &mut Context,
     at: At,
     p: &Place,
     tiles: &Tiles,
     s: Staging,
-    k0: Value,
     acc: &[Value],
-    limit: Option<i64>,
     narrow: Type,
+    buffer: Option<Value>,
 ) -> Vec<Value> {
-    let c = p.c;
-    let (bm, bn) = s.tile();
-    let threads = s.threads();
-    let (j_old, k_old) = (c.ivs[c.ivs.len() - 1], c.k_iv);
-    // A's tile: element e = l * threads + tid, consecutive threads along the dimension
-    // contiguous in A.
-    let a_k_fastest = contiguous_in(&c.lhs, k_old);
-    for l in 0..(bm * s.k) / threads {
-        let (row, kk) = tile_place(ctx, at, (p.tid, l, threads), (bm, s.k), a_k_fastest);
-        let i = at.index_op(ctx, "addi", p.row0, row);
-        let k = at.index_op(ctx, "addi", k0, kk);
-        let v = copied(
-            ctx,
-            at,
-            &c.lhs,
-            |k| every_iv(c, &p.batch, (i, 0), (p.col0, 0), (k, 0)),
-            k,
-            limit,
-            narrow,
-        );
-        at.store(ctx, false, v, tiles.a, AffineMap::identity(2), &[row, kk]);
-    }
-    let b_j_fastest = contiguous_in(&c.rhs, j_old);
-    for l in 0..(bn * s.k) / threads {
-        let (kk, col) = tile_place(ctx, at, (p.tid, l, threads), (s.k, bn), b_j_fastest);
-        let j = at.index_op(ctx, "addi", p.col0, col);
-        let k = at.index_op(ctx, "addi", k0, kk);
-        let v = copied(
-            ctx,
-            at,
-            &c.rhs,
-            |k| every_iv(c, &p.batch, (p.row0, 0), (j, 0), (k, 0)),
-            k,
-            limit,
-            narrow,
-        );
-        at.store(ctx, false, v, tiles.b, AffineMap::identity(2), &[kk, col]);
-    }
-    at.create(ctx, gpu::BARRIER, vec![], vec![], vec![], 0);
     // The lane's row address in each 8x8 matrix: row (lane mod 8) + 8 ((lane / 8) mod 2),
     // column 8 (lane / 16) (A's four matrices; B's two only use the row part).
     let (eighth, within) = split(ctx, at, p.lane, 8);
@@ -279,13 +635,27 @@ fn stage(
         let a: Vec<Value> = (0..wm)
             .map(|mi| {
                 let row = at.add_index(ctx, a_row, MMA_M * mi as i64);
-                ldmatrix(ctx, at, tiles.a, &[row, a_col], (4, false), a_ty)
+                ldmatrix(
+                    ctx,
+                    at,
+                    tiles.a,
+                    &in_buffer(buffer, row, a_col),
+                    (4, false),
+                    a_ty,
+                )
             })
             .collect();
         let b: Vec<Value> = (0..wn)
             .map(|ni| {
                 let col = at.add_index(ctx, p.warp_cols, MMA_N * ni as i64);
-                ldmatrix(ctx, at, tiles.b, &[b_row, col], (2, true), b_ty)
+                ldmatrix(
+                    ctx,
+                    at,
+                    tiles.b,
+                    &in_buffer(buffer, b_row, col),
+                    (2, true),
+                    b_ty,
+                )
             })
             .collect();
         for mi in 0..wm {
@@ -294,14 +664,12 @@ fn stage(
             }
         }
     }
-    // Nobody refills the tiles before every warp has read them.
-    at.create(ctx, gpu::BARRIER, vec![], vec![], vec![], 0);
     acc
 }
 
-/// An element of `A` or `B` read through `access` at reduction index `k` (the rest from
-/// `indices(k)`), as stored; with `limit`, zero at or past it (read from a clamped
-/// address).
+/// An element (or a 16-byte vector, `narrow` being a vector type) of `A` or `B` read
+/// through `access` at reduction index `k` (the rest from `indices(k)`), as stored; with
+/// `limit`, zero at or past it (read from a clamped address).
 fn copied(
     ctx: &mut Context,
     at: At,
@@ -313,6 +681,13 @@ fn copied(
 ) -> Value {
     let Some(limit) = limit else {
         let (map, operands) = substituted(access, &indices(k));
+        if matches!(ctx.type_kind(narrow), TypeKind::Vector { .. }) {
+            let properties = aligned_access(ctx, map);
+            let mut all = vec![access.memref];
+            all.extend(operands);
+            let op = at.create(ctx, loop_::VECTOR_LOAD, all, vec![narrow], properties, 0);
+            return ctx.op(op).results[0];
+        }
         return at.load(ctx, false, access.memref, map, &operands, narrow);
     };
     let b = Builder::before(at.before, at.loc);

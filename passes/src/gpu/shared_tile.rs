@@ -48,7 +48,8 @@ use super::contraction_indices::{
 use super::loop_to_gpu::launch_before;
 use super::register_tile::{load_operand, substituted};
 use crate::schedule::build::{At, set_yield};
-use crate::schedule::loop_matmul_microkernel::{Contraction, match_contraction, peel};
+use crate::schedule::conv_epilogue::emit;
+use crate::schedule::loop_matmul_microkernel::{Contraction, epilogue_of, match_contraction, peel};
 
 const OPTIONS: &[PassOptionInfo] = &[
     PassOptionInfo {
@@ -284,6 +285,15 @@ fn map(ctx: &mut Context, c: &Contraction, t: Tiling, grid: [i64; 3]) {
         })
     };
     let (lhs_tile_ty, rhs_tile_ty) = (tile_type(ctx, t.bm), tile_type(ctx, t.bn));
+    // A kernel that covers every result computes the elementwise nest after the matmul (a
+    // bias, an activation) where it would store each (see `loop-gpu-mma`).
+    let epilogue = (mf == m && nf == n)
+        .then(|| epilogue_of(ctx, c))
+        .flatten()
+        .map(|plan| {
+            plan.prepare(ctx, c.parallel);
+            plan.epilogue
+        });
     let threads = t.threads();
     let (args, inside) = launch_before(
         ctx,
@@ -410,11 +420,21 @@ fn map(ctx: &mut Context, c: &Contraction, t: Tiling, grid: [i64; 3]) {
     }
     for r in 0..t.tm {
         for col in 0..t.tn {
+            let sum = acc[(r * t.tn + col) as usize];
+            if let Some(e) = &epilogue {
+                let i = launch_end.add_index(ctx, my_row, r);
+                let j = launch_end.add_index(ctx, my_col, col * columns);
+                let ivs: Vec<_> = batch.iter().copied().chain([i, j]).collect();
+                emit(ctx, e, launch_end, &ivs, sum);
+                continue;
+            }
             let s = every_iv((my_row, r), (my_col, col * columns), (my_row, 0));
             let (map, operands) = substituted(&c.out, &s);
-            let sum = acc[(r * t.tn + col) as usize];
             launch_end.store(ctx, false, sum, c.out.memref, map, &operands);
         }
     }
     peel(ctx, c, (m, n), (mf, nf));
+    if let Some(e) = epilogue {
+        e.remove(ctx, true);
+    }
 }

@@ -39,7 +39,7 @@ use super::conv_nest::{CO, ConvNest, OH, OW};
 use super::loop_matmul_microkernel::set_bounds;
 
 /// The elementwise nest that consumes a convolution's result.
-pub(super) struct Epilogue {
+pub(crate) struct Epilogue {
     pub consumer: OpId,
     /// The consumer's induction variables: `(co, oh, ow)` after a convolution, `(i, j)`
     /// after a matmul.
@@ -75,7 +75,7 @@ pub(super) fn find(ctx: &Context, c: &ConvNest) -> Option<Epilogue> {
 /// `own_index` (a function of its induction variables, dims `0..`), whose body is loads,
 /// `arith` ops (and `math` ops with `math`) and one store. `output` must be a
 /// `loop.alloc` whose other uses are `producer`'s stores and `loop.dealloc`s.
-pub(super) fn find_consumer(
+pub(crate) fn find_consumer(
     ctx: &Context,
     output: Value,
     producer: OpId,
@@ -200,7 +200,7 @@ fn elementwise_body(ctx: &Context, consumer: OpId, result: Value, math: bool) ->
 
 /// Computes the consumer's body at `body` for the point `ivs`, where the convolution's
 /// result there is `value`.
-pub(super) fn emit(ctx: &mut Context, e: &Epilogue, body: At, ivs: &[Value], value: Value) {
+pub(crate) fn emit(ctx: &mut Context, e: &Epilogue, body: At, ivs: &[Value], value: Value) {
     let mut mapping: HashMap<Value, Value> =
         e.ivs.iter().copied().zip(ivs.iter().copied()).collect();
     mapping.insert(ctx.op(e.load).results[0], value);
@@ -229,7 +229,7 @@ pub(super) fn finish(ctx: &mut Context, e: Epilogue, c: &ConvNest, mf: i64) {
 impl Epilogue {
     /// Erases the consumer, and the result buffer with it when `result_unused` (nothing
     /// reads or writes it any more).
-    pub(super) fn remove(self, ctx: &mut Context, result_unused: bool) {
+    pub(crate) fn remove(self, ctx: &mut Context, result_unused: bool) {
         ctx.erase_op(self.consumer);
         if result_unused {
             for dealloc in self.deallocs {

@@ -621,7 +621,17 @@ fn rewrite(ctx: &mut Context, c: &Contraction, b: Blocking) {
 /// The elementwise nest after a matmul that the kernel can compute on its accumulators
 /// (see [`super::vector_epilogue`]): the only reader of `C`, reading it at its own
 /// `(.., i, j)`, and writing neither `A` nor `B`.
-fn epilogue_of(ctx: &Context, c: &Contraction) -> Option<VectorEpilogue> {
+pub(crate) fn epilogue_of(ctx: &Context, c: &Contraction) -> Option<VectorEpilogue> {
+    let e = consumer_of(ctx, c)?;
+    let plan = vector_epilogue::plan(ctx, e, c.parallel)?;
+    let output = plan.output();
+    (output != c.lhs.memref && output != c.rhs.memref).then_some(plan)
+}
+
+/// The elementwise nest after a matmul that a kernel can compute where it stores each
+/// result: the only reader of `C`, reading it at its own `(.., i, j)` (see
+/// [`find_consumer`]), and writing neither `A` nor `B`.
+fn consumer_of(ctx: &Context, c: &Contraction) -> Option<super::conv_epilogue::Epilogue> {
     let position = |v: &Value| c.ivs.iter().position(|iv| iv == v);
     let dims = c
         .out
@@ -637,9 +647,12 @@ fn epilogue_of(ctx: &Context, c: &Contraction) -> Option<VectorEpilogue> {
         .map(|r| r.replace_dims_and_symbols(&dims, &[]).simplify())
         .collect();
     let e = find_consumer(ctx, c.out.memref, c.parallel, &c.extents, &own_index, true)?;
-    let plan = vector_epilogue::plan(ctx, e, c.parallel)?;
-    let output = plan.output();
-    (output != c.lhs.memref && output != c.rhs.memref).then_some(plan)
+    let body = loop_::body(ctx, e.consumer)?;
+    let store = ctx
+        .block_ops(body)
+        .find(|&op| LoopOp::of(ctx, op) == Some(LoopOp::Store))?;
+    let output = ctx.op(store).operands[1];
+    (output != c.lhs.memref && output != c.rhs.memref).then_some(e)
 }
 
 /// Row blocks `(first, end, rows)`: full blocks of `mr` rows up to `mf`, then one block of

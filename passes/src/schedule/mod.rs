@@ -8,7 +8,7 @@ mod band;
 pub(crate) mod build;
 mod constant_pack;
 mod conv_depthwise;
-mod conv_epilogue;
+pub(crate) mod conv_epilogue;
 mod conv_nest;
 mod conv_pointwise;
 mod conv_winograd;
@@ -27,7 +27,7 @@ pub mod rng;
 pub mod space;
 mod strip_mine;
 pub mod target;
-mod vector_epilogue;
+pub(crate) mod vector_epilogue;
 
 pub use heuristic::{default_schedule, loop_nest_schedule, reduction_vector, register_block};
 pub use loop_conv_microkernel::{ConvBlocking, default_conv_blocking};

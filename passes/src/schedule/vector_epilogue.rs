@@ -44,7 +44,7 @@ enum Lane {
 }
 
 /// An epilogue the depthwise kernel can compute on vectors.
-pub(super) struct VectorEpilogue {
+pub(crate) struct VectorEpilogue {
     pub epilogue: Epilogue,
     /// The body's ops other than the read of the result and the terminator, in order,
     /// with the form of each load and store.
@@ -306,7 +306,7 @@ impl VectorEpilogue {
     }
 
     /// Moves the store's buffer before the kernel, when it was allocated after it.
-    pub fn prepare(&self, ctx: &mut Context, kernel: OpId) {
+    pub(crate) fn prepare(&self, ctx: &mut Context, kernel: OpId) {
         if let Some(alloc) = self.hoist {
             ctx.unlink_op(alloc);
             ctx.insert_op_before(kernel, alloc);

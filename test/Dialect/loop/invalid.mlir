@@ -399,3 +399,12 @@ func.func @dot_accumulators(%acc: vector<8xf32>, %a: vector<2xi16>, %b: vector<1
   %r = loop.dot %acc, %a, %b : vector<8xf32>, vector<2xi16>, vector<16xi16>
   return
 }
+
+// -----
+
+func.func @vector_alignment(%m: memref<64xf16>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{alignment must be a positive power of two, but got 12}}
+  %v = loop.vector_load %m[%c0] {alignment = 12} : memref<64xf16>, vector<8xf16>
+  return
+}

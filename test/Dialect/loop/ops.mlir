@@ -177,3 +177,17 @@ func.func @dot(%acc: vector<8xi32>, %a: vector<2xi16>, %b: vector<16xi16>, %c: v
   %q = loop.dot %p, %c, %d {unsigned_lhs} : vector<8xi32>, vector<4xi8>, vector<32xi8>
   return %q : vector<8xi32>
 }
+
+// A vector access may promise the alignment of its first element in bytes, as MLIR's
+// vector.load does; the CPU and GPU translations then move the row as one aligned access.
+// CHECK-LABEL: func.func @aligned_vectors
+// CHECK:         %[[V:.*]] = loop.vector_load %arg0[%{{.*}}] {alignment = 16 : i64} : memref<64xf16>, vector<8xf16>
+// CHECK-NEXT:    loop.vector_store %[[V]], %arg0[%{{.*}}] {alignment = 16 : i64} : memref<64xf16>, vector<8xf16>
+// GENERIC-LABEL: sym_name = "aligned_vectors"
+// GENERIC:         "loop.vector_load"(%{{.*}}, %{{.*}}) <{alignment = 16 : i64, map = affine_map<(d0) -> (d0)>}> : (memref<64xf16>, index) -> vector<8xf16>
+func.func @aligned_vectors(%m: memref<64xf16>) {
+  %c8 = arith.constant 8 : index
+  %v = loop.vector_load %m[%c8] {alignment = 16} : memref<64xf16>, vector<8xf16>
+  loop.vector_store %v, %m[%c8] {alignment = 16} : memref<64xf16>, vector<8xf16>
+  return
+}

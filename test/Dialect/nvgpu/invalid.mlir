@@ -61,3 +61,51 @@ func.func @ldmatrix_of_f32(%s: memref<64x40xf32, 3>, %i: index, %j: index) -> ve
   %a = nvgpu.ldmatrix %s[%i, %j] {numTiles = 4 : i32, transpose = false} : memref<64x40xf32, 3> -> vector<4x2xf32>
   return %a : vector<4x2xf32>
 }
+
+// -----
+
+func.func @async_copy_to_global(%src: memref<128x128xf16>, %dst: memref<16x128xf16>, %i: index) {
+  // expected-error@+1 {{destination memref must have a memory space attribute of IntegerAttr(3) or gpu::AddressSpaceAttr(Workgroup)}}
+  %t = nvgpu.device_async_copy %src[%i, %i], %dst[%i, %i], 8 : memref<128x128xf16> to memref<16x128xf16>
+  return
+}
+
+// -----
+
+func.func @async_copy_size(%src: memref<128x128xf16>, %dst: memref<16x128xf16, #gpu.address_space<workgroup>>, %i: index) {
+  // expected-error@+1 {{Requested copy elements is 3 with width 16. But copy elements could be one of 2, 4, 8.}}
+  %t = nvgpu.device_async_copy %src[%i, %i], %dst[%i, %i], 3 : memref<128x128xf16> to memref<16x128xf16, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+func.func @async_copy_bypass_l1(%src: memref<128x128xf16>, %dst: memref<16x128xf16, #gpu.address_space<workgroup>>, %i: index) {
+  // expected-error@+1 {{'nvgpu.device_async_copy' op bypassL1 does not satify alignment for 'memref<16x128xf16, #gpu.address_space<workgroup>>' with destination element 4. Unset bypassL1, or set destination element to 8}}
+  %t = nvgpu.device_async_copy %src[%i, %i], %dst[%i, %i], 4 {bypassL1} : memref<128x128xf16> to memref<16x128xf16, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+func.func @async_copy_types(%src: memref<128x128xf16>, %dst: memref<16x128xf32, #gpu.address_space<workgroup>>, %i: index) {
+  // expected-error@+1 {{source and destination must have the same element type}}
+  %t = nvgpu.device_async_copy %src[%i, %i], %dst[%i, %i], 4 : memref<128x128xf16> to memref<16x128xf32, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+func.func @async_copy_indices(%src: memref<128x128xf16>, %dst: memref<16x128xf16, #gpu.address_space<workgroup>>, %i: index) {
+  // expected-error@+1 {{'nvgpu.device_async_copy' op expected 2 source indices, got 1}}
+  %t = nvgpu.device_async_copy %src[%i], %dst[%i, %i], 8 : memref<128x128xf16> to memref<16x128xf16, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+func.func @async_copy_strided(%src: memref<128x128xf16, strided<[1, 128]>>, %dst: memref<16x128xf16, #gpu.address_space<workgroup>>, %i: index) {
+  // expected-error@+1 {{source memref most minor dim must have unit stride}}
+  %t = nvgpu.device_async_copy %src[%i, %i], %dst[%i, %i], 8 : memref<128x128xf16, strided<[1, 128]>> to memref<16x128xf16, #gpu.address_space<workgroup>>
+  return
+}

@@ -29,3 +29,25 @@ func.func @ldmatrix(%a: memref<64x40xf16, #gpu.address_space<workgroup>>, %i: in
   %y = nvgpu.ldmatrix %b[%i, %j] {numTiles = 2 : i32, transpose = true} : memref<32x72xbf16, 3> -> vector<2x2xbf16>
   return %x, %y : vector<4x2xf16>, vector<2x2xbf16>
 }
+
+// Asynchronous copies into a workgroup buffer: 16 bytes bypassing L1, 8 bytes of which
+// only %n elements are read (the rest zero-filled); a group closes them and the wait
+// leaves at most one group in flight, then none.
+// CHECK-LABEL: func.func @async_copies(
+// CHECK-NEXT:    %0 = nvgpu.device_async_copy %arg0[%arg2, %arg2], %arg1[%arg2, %arg2, %arg2], 8 {bypassL1} : memref<128x128xf16> to memref<3x16x72xf16, #gpu.address_space<workgroup>>
+// CHECK-NEXT:    %1 = nvgpu.device_async_copy %arg0[%arg2, %arg2], %arg1[%arg2, %arg2, %arg2], 4, %arg3 : memref<128x128xf16> to memref<3x16x72xf16, #gpu.address_space<workgroup>>
+// CHECK-NEXT:    %2 = nvgpu.device_async_create_group %0, %1
+// CHECK-NEXT:    nvgpu.device_async_wait %2 {numGroups = 1 : i32}
+// CHECK-NEXT:    nvgpu.device_async_wait %2
+// GENERIC-LABEL: sym_name = "async_copies"
+// GENERIC:         "nvgpu.device_async_copy"(%arg1, %arg2, %arg2, %arg2, %arg0, %arg2, %arg2) <{bypassL1, dstElements = 8 : index, operandSegmentSizes = array<i32: 1, 3, 1, 2, 0>}> : (memref<3x16x72xf16, #gpu.address_space<workgroup>>, index, index, index, memref<128x128xf16>, index, index) -> !nvgpu.device.async.token
+// GENERIC:         "nvgpu.device_async_create_group"(%{{.*}}, %{{.*}}) : (!nvgpu.device.async.token, !nvgpu.device.async.token) -> !nvgpu.device.async.token
+// GENERIC:         "nvgpu.device_async_wait"(%{{.*}}) <{numGroups = 1 : i32}> : (!nvgpu.device.async.token) -> ()
+func.func @async_copies(%src: memref<128x128xf16>, %dst: memref<3x16x72xf16, #gpu.address_space<workgroup>>, %i: index, %n: index) {
+  %t = nvgpu.device_async_copy %src[%i, %i], %dst[%i, %i, %i], 8 {bypassL1} : memref<128x128xf16> to memref<3x16x72xf16, #gpu.address_space<workgroup>>
+  %u = nvgpu.device_async_copy %src[%i, %i], %dst[%i, %i, %i], 4, %n : memref<128x128xf16> to memref<3x16x72xf16, #gpu.address_space<workgroup>>
+  %g = nvgpu.device_async_create_group %t, %u
+  nvgpu.device_async_wait %g {numGroups = 1 : i32}
+  nvgpu.device_async_wait %g
+  return
+}

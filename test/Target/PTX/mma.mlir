@@ -1,7 +1,7 @@
-// RUN: tb-opt --pass-pipeline="builtin.module(convert-graph-to-te, convert-te-to-loop, canonicalize, plan-buffers, loop-gpu-mma, convert-loop-to-gpu)" %s | tb-translate --emit=ptx --gpu-arch=sm_80 -o %t.sm80.ptx
+// RUN: tb-opt --pass-pipeline="builtin.module(convert-graph-to-te, convert-te-to-loop, canonicalize, plan-buffers, loop-gpu-mma{warp-m=2 warp-n=4 stage-k=32 min-blocks=1}, convert-loop-to-gpu)" %s | tb-translate --emit=ptx --gpu-arch=sm_80 -o %t.sm80.ptx
 // RUN: FileCheck %s < %t.sm80.ptx
 // RUN: %ptxas -arch=sm_80 %t.sm80.ptx -o %t.sm80.cubin
-// RUN: tb-opt --pass-pipeline="builtin.module(convert-graph-to-te, convert-te-to-loop, canonicalize, plan-buffers, loop-gpu-mma, convert-loop-to-gpu)" %s | tb-translate --emit=ptx --gpu-arch=sm_90 -o %t.sm90.ptx
+// RUN: tb-opt --pass-pipeline="builtin.module(convert-graph-to-te, convert-te-to-loop, canonicalize, plan-buffers, loop-gpu-mma{warp-m=2 warp-n=4 stage-k=32 min-blocks=1}, convert-loop-to-gpu)" %s | tb-translate --emit=ptx --gpu-arch=sm_90 -o %t.sm90.ptx
 // RUN: %ptxas -arch=sm_90 %t.sm90.ptx -o %t.sm90.cubin
 // REQUIRES: nvptx, ptxas
 

@@ -1,5 +1,6 @@
 // RUN: tb-translate --emit=ptx --gpu-arch=sm_90 %s -o %t.sm90.ptx
 // RUN: FileCheck %s < %t.sm90.ptx
+// RUN: FileCheck %s --check-prefix=DYNAMIC < %t.sm90.ptx
 // RUN: %ptxas -arch=sm_90 %t.sm90.ptx -o %t.sm90.cubin
 // RUN: tb-translate --emit=ptx --gpu-arch=sm_80 %s -o %t.sm80.ptx
 // RUN: %ptxas -arch=sm_80 %t.sm80.ptx -o %t.sm80.cubin
@@ -59,6 +60,32 @@ func.func @two_buffers(%out: memref<16xi32>) {
     %h = arith.fptosi %g : f32 to i32
     %s = arith.addi %v, %h : i32
     loop.store %s, %out[%tx] : memref<16xi32>
+    gpu.terminator
+  }
+  return
+}
+
+// Past 48 KiB, the buffers share the kernel's dynamic shared memory (sized at launch,
+// 16-byte aligned offsets): the second buffer starts 65536 bytes in.
+// DYNAMIC:       .extern .shared .align 16 .b8 large_kernel_0_dynamic_shared[];
+// DYNAMIC-LABEL: .visible .entry large_kernel_0(
+// DYNAMIC-NOT:     large_kernel_0_shared_
+// DYNAMIC:         mov.b64 %rd{{[0-9]+}}, large_kernel_0_dynamic_shared;
+// DYNAMIC:         st.shared.b32 [%rd{{[0-9]+}}+65536]
+func.func @large(%out: memref<16xf32>) {
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c16, %sy = %c1, %sz = %c1)
+             workgroup(%a : memref<16384xf32, #gpu.address_space<workgroup>>, %b : memref<16xf32, #gpu.address_space<workgroup>>) {
+    %v = loop.load %out[%tx] : memref<16xf32>
+    loop.store %v, %a[%tx] : memref<16384xf32, #gpu.address_space<workgroup>>
+    loop.store %v, %b[%tx] : memref<16xf32, #gpu.address_space<workgroup>>
+    gpu.barrier
+    %w = loop.load %b[%tx] : memref<16xf32, #gpu.address_space<workgroup>>
+    %x = loop.load %a[%tx] : memref<16384xf32, #gpu.address_space<workgroup>>
+    %s = arith.addf %w, %x : f32
+    loop.store %s, %out[%tx] : memref<16xf32>
     gpu.terminator
   }
   return

@@ -5,7 +5,7 @@
 
 // For --emit=ptx the hint names the GPU pipeline.
 // RUN: not tb-translate %s --emit=ptx 2>&1 | FileCheck %s --check-prefix=PTX
-// PTX: error: 'graph.relu' is above the loop level, which --emit compiles: lower the module first (add --lower, or run tb-opt --pass-pipeline='builtin.module({{.*}}plan-buffers, loop-gpu-mma, loop-gpu-shared-tile, loop-gpu-register-tile, convert-loop-to-gpu)')
+// PTX: error: 'graph.relu' is above the loop level, which --emit compiles: lower the module first (add --lower, or run tb-opt --pass-pipeline='builtin.module({{.*}}loop-gpu-mma, loop-gpu-shared-tile, loop-gpu-register-tile, plan-buffers, convert-loop-to-gpu)')
 
 // RUN: tb-translate %s --lower --emit=llvm-ir | FileCheck %s --check-prefix=LOWERED
 // LOWERED: define {{.*}}i32 @tb_relu(ptr
