@@ -280,16 +280,26 @@ impl<'a, 'ctx> Translator<'a, 'ctx> {
         types: &[BasicTypeEnum<'ctx>],
         args: &[BasicValueEnum<'ctx>],
     ) -> TResult<BasicValueEnum<'ctx>> {
+        let call = self.build_intrinsic_call(name, types, args)?;
+        call.try_as_basic_value()
+            .basic()
+            .ok_or_else(|| format!("'{name}' returns no value").into())
+    }
+
+    /// A call to the intrinsic `name` (overloaded on `types`), declared on first use.
+    fn build_intrinsic_call(
+        &self,
+        name: &str,
+        types: &[BasicTypeEnum<'ctx>],
+        args: &[BasicValueEnum<'ctx>],
+    ) -> TResult<inkwell::values::CallSiteValue<'ctx>> {
         let intrinsic =
             Intrinsic::find(name).ok_or_else(|| format!("LLVM has no intrinsic '{name}'"))?;
         let declaration = intrinsic
             .get_declaration(self.module, types)
             .ok_or_else(|| format!("cannot declare '{name}' for these types"))?;
         let args: Vec<BasicMetadataValueEnum> = args.iter().map(|&a| a.into()).collect();
-        let call = self.builder.build_call(declaration, &args, "")?;
-        call.try_as_basic_value()
-            .basic()
-            .ok_or_else(|| format!("'{name}' returns no value").into())
+        Ok(self.builder.build_call(declaration, &args, "")?)
     }
 
     /// A call to the intrinsic `name` that returns nothing.
@@ -299,13 +309,7 @@ impl<'a, 'ctx> Translator<'a, 'ctx> {
         types: &[BasicTypeEnum<'ctx>],
         args: &[BasicValueEnum<'ctx>],
     ) -> TResult {
-        let intrinsic =
-            Intrinsic::find(name).ok_or_else(|| format!("LLVM has no intrinsic '{name}'"))?;
-        let declaration = intrinsic
-            .get_declaration(self.module, types)
-            .ok_or_else(|| format!("cannot declare '{name}' for these types"))?;
-        let args: Vec<BasicMetadataValueEnum> = args.iter().map(|&a| a.into()).collect();
-        self.builder.build_call(declaration, &args, "")?;
+        self.build_intrinsic_call(name, types, args)?;
         Ok(())
     }
 

@@ -235,7 +235,9 @@ fn segment_sizes(ctx: &mut Context, sizes: &[usize]) -> Attr {
 }
 
 /// `%memref[%i, ...]`.
-fn parse_indexed(p: &mut OpAsmParser) -> PResult<(UnresolvedOperand, Vec<UnresolvedOperand>)> {
+pub(super) fn parse_indexed(
+    p: &mut OpAsmParser,
+) -> PResult<(UnresolvedOperand, Vec<UnresolvedOperand>)> {
     let memref = p.parse_operand()?;
     p.parse_literal("[")?;
     let indices = if p.parse_optional_literal("]") {

@@ -329,15 +329,7 @@ fn verify_ldmatrix(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
 
 /// `%buffer[%i, %j] attr-dict : memref<..> -> vector<..>`.
 fn parse_ldmatrix(p: &mut OpAsmParser, state: &mut OperationParseState) -> PResult<()> {
-    let source = p.parse_operand()?;
-    p.parse_literal("[")?;
-    let indices = if p.parse_optional_literal("]") {
-        Vec::new()
-    } else {
-        let list = p.parse_operand_list()?;
-        p.parse_literal("]")?;
-        list
-    };
+    let (source, indices) = async_copy::parse_indexed(p)?;
     for (name, value) in p.parse_optional_attr_dict()? {
         state.add_attr(&name, value);
     }

@@ -122,37 +122,23 @@ fn affine_value(
     symbols: &[Value],
 ) -> Value {
     use tb_ir::affine::AffineExpr as E;
-    let binary = |ctx: &mut Context, a: &E, b: &E| {
-        let a = affine_value(ctx, at, a, dims, symbols);
-        let b = affine_value(ctx, at, b, dims, symbols);
-        (a, b)
+    let (a, b, op) = match expr {
+        E::Dim(d) => return dims[*d as usize],
+        E::Symbol(s) => return symbols[*s as usize],
+        E::Constant(c) => return at.index_constant(ctx, *c),
+        E::Add(a, b) => (a, b, "addi"),
+        E::Mul(a, b) => (a, b, "muli"),
+        E::FloorDiv(a, b) => (a, b, "floordivsi"),
+        E::CeilDiv(a, b) => (a, b, "ceildivsi"),
+        E::Mod(a, b) => (a, b, "mod"),
     };
-    match expr {
-        E::Dim(d) => dims[*d as usize],
-        E::Symbol(s) => symbols[*s as usize],
-        E::Constant(c) => at.index_constant(ctx, *c),
-        E::Add(a, b) => {
-            let (a, b) = binary(ctx, a, b);
-            at.index_op(ctx, "addi", a, b)
-        }
-        E::Mul(a, b) => {
-            let (a, b) = binary(ctx, a, b);
-            at.index_op(ctx, "muli", a, b)
-        }
-        E::FloorDiv(a, b) => {
-            let (a, b) = binary(ctx, a, b);
-            at.index_op(ctx, "floordivsi", a, b)
-        }
-        E::CeilDiv(a, b) => {
-            let (a, b) = binary(ctx, a, b);
-            at.index_op(ctx, "ceildivsi", a, b)
-        }
-        E::Mod(a, b) => {
-            // a - b * floor(a / b): the remainder with the divisor's sign.
-            let (a, b) = binary(ctx, a, b);
-            let quotient = at.index_op(ctx, "floordivsi", a, b);
-            let whole = at.index_op(ctx, "muli", quotient, b);
-            at.index_op(ctx, "subi", a, whole)
-        }
+    let a = affine_value(ctx, at, a, dims, symbols);
+    let b = affine_value(ctx, at, b, dims, symbols);
+    if op != "mod" {
+        return at.index_op(ctx, op, a, b);
     }
+    // a - b * floor(a / b): the remainder with the divisor's sign.
+    let quotient = at.index_op(ctx, "floordivsi", a, b);
+    let whole = at.index_op(ctx, "muli", quotient, b);
+    at.index_op(ctx, "subi", a, whole)
 }

@@ -34,7 +34,7 @@ use super::mma::{MMA_K, MMA_M, MMA_N, mma_sync, splat_accumulators, store_result
 use super::register_tile::substituted;
 use crate::conversion::te_to_loop::builder::Builder;
 use crate::schedule::build::{At, set_yield};
-use crate::schedule::loop_matmul_microkernel::{Access, Contraction, epilogue_of, peel};
+use crate::schedule::loop_matmul_microkernel::{Access, Contraction, peel};
 
 /// Elements of padding after each row of a tile (16 bytes of 16-bit elements).
 const PAD: i64 = 8;
@@ -118,16 +118,8 @@ pub(super) fn map(ctx: &mut Context, c: &Contraction, s: Staging, narrow: Type) 
         return false;
     }
     // A kernel that covers every result computes the elementwise nest after the matmul
-    // (a bias, an activation, the rounding of f32 sums to f16) where it would store each,
-    // so the f32 results are never written (the epilogue's output buffer moves before the
-    // kernel when it was allocated after it).
-    let epilogue = (mf == m && nf == n)
-        .then(|| epilogue_of(ctx, c))
-        .flatten()
-        .map(|plan| {
-            plan.prepare(ctx, c.parallel);
-            plan.epilogue
-        });
+    // (a bias, an activation, the rounding of f32 sums to f16) where it stores each.
+    let epilogue = super::epilogue::fused_epilogue(ctx, c, mf == m && nf == n);
     let copies = Copies::plan(ctx, c, s, narrow);
     let k_extent = c.k_extent;
     let full = k_extent - k_extent % s.k;

@@ -2,9 +2,11 @@
 //! kernels, spreading long reductions over the lanes of warps ([`warp_reduce`]);
 //! [`register_tile`] gives each thread a register tile of a matmul's results first, and
 //! [`shared_tile`] maps large matmuls onto blocks that stage their operands in shared
-//! memory before that.
+//! memory before that, and [`mma`] maps f16 and bf16 matmuls onto the tensor cores; both
+//! compute the elementwise nest after a matmul in their stores ([`epilogue`]).
 
 mod contraction_indices;
+mod epilogue;
 pub(crate) mod loop_to_gpu;
 pub(crate) mod mma;
 mod mma_staged;

@@ -49,7 +49,7 @@ use super::loop_to_gpu::launch_before;
 use super::register_tile::{load_operand, substituted};
 use crate::schedule::build::{At, set_yield};
 use crate::schedule::conv_epilogue::emit;
-use crate::schedule::loop_matmul_microkernel::{Contraction, epilogue_of, match_contraction, peel};
+use crate::schedule::loop_matmul_microkernel::{Contraction, match_contraction, peel};
 
 const OPTIONS: &[PassOptionInfo] = &[
     PassOptionInfo {
@@ -287,13 +287,7 @@ fn map(ctx: &mut Context, c: &Contraction, t: Tiling, grid: [i64; 3]) {
     let (lhs_tile_ty, rhs_tile_ty) = (tile_type(ctx, t.bm), tile_type(ctx, t.bn));
     // A kernel that covers every result computes the elementwise nest after the matmul (a
     // bias, an activation) where it would store each (see `loop-gpu-mma`).
-    let epilogue = (mf == m && nf == n)
-        .then(|| epilogue_of(ctx, c))
-        .flatten()
-        .map(|plan| {
-            plan.prepare(ctx, c.parallel);
-            plan.epilogue
-        });
+    let epilogue = super::epilogue::fused_epilogue(ctx, c, mf == m && nf == n);
     let threads = t.threads();
     let (args, inside) = launch_before(
         ctx,
