@@ -12,6 +12,7 @@ pub mod host;
 mod kernel;
 pub mod libdevice;
 mod mma;
+pub mod ptxas;
 mod translate;
 
 use inkwell::OptimizationLevel;

@@ -25,7 +25,7 @@
 // NM: T tb_scale
 // HEADER: int32_t tb_scale(const float* in0, float in1, float* out0);
 // NEED-FILE: tb-translate: error: --emit=obj writes a binary file; name it with -o FILE
-// BAD-KIND: tb-translate: error: unknown --emit kind 'bitcode' (expected llvm-ir, asm, obj, shared-lib, c-header, c-runtime, ptx or mlir-upstream)
+// BAD-KIND: tb-translate: error: unknown --emit kind 'bitcode' (expected llvm-ir, asm, obj, shared-lib, c-header, c-runtime, ptx, cubin or mlir-upstream)
 // BAD-LEVEL: tb-translate: error: -O4 is not an optimization level (0-3)
 func.func @scale(%a: memref<256xf32>, %s: f32) -> memref<256xf32> {
   %out = loop.alloc() : memref<256xf32>

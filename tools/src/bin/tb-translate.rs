@@ -59,12 +59,12 @@ struct Cli {
     input_shape: Vec<String>,
 
     /// Compile the module and write: llvm-ir, asm, obj, shared-lib, c-header; ptx (its loop
-    /// nests mapped onto GPU kernels); or c-runtime (the runtime library's C source, for
-    /// programs that link an object file)
+    /// nests mapped onto GPU kernels) or cubin (that PTX assembled by NVIDIA's ptxas); or
+    /// c-runtime (the runtime library's C source, for programs that link an object file)
     #[arg(long, value_name = "KIND")]
     emit: Option<String>,
 
-    /// --emit=ptx: the GPU architecture, sm_80 (the default) or sm_90
+    /// --emit=ptx and --emit=cubin: the GPU architecture, sm_80 (the default) or sm_90
     #[arg(long = "gpu-arch", value_name = "ARCH")]
     gpu_arch: Option<String>,
 
@@ -276,14 +276,13 @@ fn check_flags(cli: &Cli) -> Result<(), Failure> {
                 .to_owned(),
         );
     }
-    if cli.gpu_arch.is_some() && cli.emit.as_deref() != Some("ptx") {
-        return usage("--gpu-arch applies only to --emit=ptx".to_owned());
+    let gpu_emit = matches!(cli.emit.as_deref(), Some("ptx" | "cubin"));
+    if cli.gpu_arch.is_some() && !gpu_emit {
+        return usage("--gpu-arch applies only to --emit=ptx and --emit=cubin".to_owned());
     }
-    if cli.emit.as_deref() == Some("ptx")
-        && let Some(flag) = cli.codegen_flags().first()
-    {
+    if gpu_emit && let Some(flag) = cli.codegen_flags().first() {
         return usage(format!(
-            "{flag} applies to CPU code: --emit=ptx generates code for --gpu-arch"
+            "{flag} applies to CPU code: --emit=ptx and --emit=cubin generate code for --gpu-arch"
         ));
     }
     if cli.emit.as_deref() == Some("mlir-upstream")
@@ -483,6 +482,8 @@ enum Output {
     Header,
     Runtime,
     Ptx,
+    /// PTX assembled by NVIDIA's `ptxas` into machine code for `--gpu-arch`.
+    Cubin,
     /// `mlir-upstream`: the loop level in upstream MLIR's dialects (scf, affine, memref,
     /// vector, arith, math, func), verified by MLIR in process.
     Upstream,
@@ -493,26 +494,31 @@ fn parse_emit(kind: &str) -> Result<Output, Failure> {
         "c-header" => return Ok(Output::Header),
         "c-runtime" => return Ok(Output::Runtime),
         "ptx" => return Ok(Output::Ptx),
+        "cubin" => return Ok(Output::Cubin),
         "mlir-upstream" => return Ok(Output::Upstream),
         _ => {}
     }
     EmitKind::from_name(kind).map(Output::Llvm).ok_or_else(|| {
         let known: Vec<&str> = EmitKind::ALL.iter().map(|k| k.name()).collect();
         Failure::Usage(format!(
-            "unknown --emit kind '{kind}' (expected {}, c-header, c-runtime, ptx or mlir-upstream)",
+            "unknown --emit kind '{kind}' (expected {}, c-header, c-runtime, ptx, cubin or mlir-upstream)",
             known.join(", ")
         ))
     })
 }
 
 /// `--emit=ptx`: the module's loop nests mapped onto kernels (convert-loop-to-gpu), in PTX
-/// for `--gpu-arch`.
-fn emit_ptx(cli: &Cli, loaded: &mut tb_tools::load::Loaded) -> Result<(), Failure> {
+/// for `--gpu-arch`; with `cubin`, assembled by `ptxas` into machine code.
+fn emit_ptx(cli: &Cli, loaded: &mut tb_tools::load::Loaded, cubin: bool) -> Result<(), Failure> {
     let arch = tb_backends::nvptx::GpuArch::parse(cli.gpu_arch.as_deref().unwrap_or("sm_80"))
         .map_err(Failure::Usage)?;
     let ptx = tb_tools::gpu::compile_ptx(&mut loaded.ctx, loaded.module, arch)
         .map_err(|d| Failure::Input(loaded.render(&d)))?;
-    tb_support::write_output(&cli.output, ptx.ptx.as_bytes()).map_err(Failure::Write)
+    if !cubin {
+        return tb_support::write_output(&cli.output, ptx.ptx.as_bytes()).map_err(Failure::Write);
+    }
+    let bytes = tb_backends::nvptx::ptxas::assemble(&ptx.ptx, arch).map_err(Failure::Usage)?;
+    tb_support::write_output(&cli.output, &bytes).map_err(Failure::Write)
 }
 
 /// `--emit=mlir-upstream`: `convert-loop-to-upstream`, then the module printed and handed
@@ -578,7 +584,7 @@ fn emit_output(cli: &Cli, input: &Path, bytes: &[u8], output: Output) -> Result<
             apply_database(cli, &mut loaded, db)?;
         }
         // PTX gets the GPU lowering: the CPU's vector micro-kernels have no GPU form.
-        let pipeline = if matches!(output, Output::Ptx) {
+        let pipeline = if matches!(output, Output::Ptx | Output::Cubin) {
             "gpu"
         } else {
             "cpu"
@@ -593,7 +599,7 @@ fn emit_output(cli: &Cli, input: &Path, bytes: &[u8], output: Output) -> Result<
         .map_err(Failure::Input)?;
     } else if let Some(op) = first_unlowered_op(&loaded.ctx, loaded.module) {
         let name = loaded.ctx.op_name(op).to_owned();
-        let pipeline = if matches!(output, Output::Ptx) {
+        let pipeline = if matches!(output, Output::Ptx | Output::Cubin) {
             tb_passes::pipelines::GPU
         } else {
             tb_passes::pipelines::CPU
@@ -607,8 +613,8 @@ fn emit_output(cli: &Cli, input: &Path, bytes: &[u8], output: Output) -> Result<
         );
         return Err(Failure::Input(loaded.render(&diag)));
     }
-    if let Output::Ptx = output {
-        return emit_ptx(cli, &mut loaded);
+    if let Output::Ptx | Output::Cubin = output {
+        return emit_ptx(cli, &mut loaded, matches!(output, Output::Cubin));
     }
     if let Output::Upstream = output {
         return emit_upstream(cli, &mut loaded);
@@ -625,7 +631,9 @@ fn emit_output(cli: &Cli, input: &Path, bytes: &[u8], output: Output) -> Result<
     };
     let llvm_kind = match output {
         Output::Llvm(kind) => kind,
-        Output::Header | Output::Runtime | Output::Ptx | Output::Upstream => EmitKind::LlvmIr,
+        Output::Header | Output::Runtime | Output::Ptx | Output::Cubin | Output::Upstream => {
+            EmitKind::LlvmIr
+        }
     };
     let emitted = emit(&loaded.ctx, loaded.module, &options, llvm_kind)
         .map_err(|d| Failure::Input(loaded.render(&d)))?;
@@ -638,7 +646,7 @@ fn emit_output(cli: &Cli, input: &Path, bytes: &[u8], output: Output) -> Result<
     // The object (or library), its header and its manifest are one output: all or none.
     let mut outputs = OutputSet::new();
     match output {
-        Output::Header | Output::Runtime | Output::Ptx | Output::Upstream => {
+        Output::Header | Output::Runtime | Output::Ptx | Output::Cubin | Output::Upstream => {
             // On standard output the header is named after the input.
             let name = if to_stdout {
                 file_name(input, "h")
