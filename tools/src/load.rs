@@ -97,8 +97,21 @@ pub fn import(
     file_name: &str,
     input_shapes: HashMap<String, Vec<i64>>,
 ) -> Result<Loaded, String> {
+    import_with_values(model, file_name, input_shapes, HashMap::new())
+}
+
+/// [`import`], with the values of some graph inputs known at import time: an input that
+/// sets a shape (a Reshape's shape, Pad's pads, Resize's sizes) is read there, and the
+/// module is for that value (the inputs stay arguments of the function).
+pub fn import_with_values(
+    model: &Model,
+    file_name: &str,
+    input_shapes: HashMap<String, Vec<i64>>,
+    input_values: HashMap<String, tb_interpreter::Tensor>,
+) -> Result<Loaded, String> {
     let options = ImportOptions {
         input_shapes,
+        input_values,
         file_name: file_name.to_owned(),
         cleanup: Some(tb_passes::register_all),
         ..ImportOptions::default()

@@ -29,7 +29,9 @@ use tb_support::OutputSet;
 use tb_tools::artifact;
 use tb_tools::compare::compare;
 use tb_tools::latency::Latency;
-use tb_tools::load::{Loaded, import, io_names, is_onnx, load_mlir, npy_shape, parse_input_shapes};
+use tb_tools::load::{
+    Loaded, import_with_values, io_names, is_onnx, load_mlir, npy_shape, parse_input_shapes,
+};
 use tb_tools::lower::{LowerOptions, list_passes, lower, registry};
 use tb_tools::memory;
 use tb_tools::profile;
@@ -218,12 +220,16 @@ impl Phases {
     }
 }
 
+/// Inputs with at most this many elements are also handed to the ONNX importer as values.
+const IMPORT_VALUE_MAX_ELEMENTS: i64 = 4096;
+
 fn load(args: &Args, input: &str, inputs: &[Named]) -> Result<Loaded, String> {
     if is_onnx(input) {
         let mut shapes =
             parse_input_shapes(&args.input_shapes).map_err(|m| format!("tb-run: {m}"))?;
         let model = tb_onnx::Model::load(input).map_err(|e| format!("tb-run: {e}"))?;
         // A graph input's dynamic dimensions come from its .npy file unless given.
+        let mut values = std::collections::HashMap::new();
         let names: Vec<String> = model
             .runtime_inputs()
             .iter()
@@ -237,14 +243,22 @@ fn load(args: &Args, input: &str, inputs: &[Named]) -> Result<Loaded, String> {
                     None => continue,
                 },
             };
-            if !shapes.contains_key(&name) && names.contains(&name) {
-                shapes.insert(
-                    name,
-                    npy_shape(&given.path).map_err(|m| format!("tb-run: {m}"))?,
-                );
+            if !names.contains(&name) {
+                continue;
             }
+            let shape = npy_shape(&given.path).map_err(|m| format!("tb-run: {m}"))?;
+            // A small input may set a shape (Pad's pads, Resize's sizes): the importer
+            // reads its value, and the module is compiled for it.
+            let elements = shape.iter().try_fold(1i64, |n, &d| n.checked_mul(d));
+            if elements.is_some_and(|n| n <= IMPORT_VALUE_MAX_ELEMENTS) {
+                let value = tb_interpreter::npy::read_npy(&given.path)
+                    .map_err(|e| format!("tb-run: {}", e.0))?;
+                values.insert(name.clone(), value);
+            }
+            shapes.entry(name).or_insert(shape);
         }
-        return import(&model, input, shapes).map_err(|m| format!("tb-run: {m}"));
+        return import_with_values(&model, input, shapes, values)
+            .map_err(|m| format!("tb-run: {m}"));
     }
     if !args.input_shapes.is_empty() {
         return Err("tb-run: --input-shape applies to ONNX models only".into());
