@@ -373,6 +373,14 @@ impl<'c> Copies<'c> {
         }
     }
 
+    /// The copy of `side`'s tile and the access it reads through.
+    fn side(&self, side: Side) -> (TileCopy, &'c Access) {
+        match side {
+            Side::A => (self.a, &self.c.lhs),
+            Side::B => (self.b, &self.c.rhs),
+        }
+    }
+
     fn value_type(&self, ctx: &mut Context, width: i64) -> Type {
         if width == 1 {
             self.narrow
@@ -396,25 +404,64 @@ fn load_stage(
     k0: Value,
     limit: Option<i64>,
 ) -> Vec<Value> {
-    let c = copies.c;
     let mut values = Vec::new();
-    for l in 0..copies.a.slots(copies.threads) {
-        let (row, kk) = copies.a.place(ctx, at, p.tid, l, copies.threads);
-        let i = at.index_op(ctx, "addi", p.row0, row);
-        let k = at.index_op(ctx, "addi", k0, kk);
-        let indices = |k| every_iv(c, &p.batch, (i, 0), (p.col0, 0), (k, 0));
-        let ty = copies.value_type(ctx, copies.a.width);
-        values.push(copied(ctx, at, &c.lhs, indices, k, limit, ty));
-    }
-    for l in 0..copies.b.slots(copies.threads) {
-        let (kk, col) = copies.b.place(ctx, at, p.tid, l, copies.threads);
-        let j = at.index_op(ctx, "addi", p.col0, col);
-        let k = at.index_op(ctx, "addi", k0, kk);
-        let indices = |k| every_iv(c, &p.batch, (p.row0, 0), (j, 0), (k, 0));
-        let ty = copies.value_type(ctx, copies.b.width);
-        values.push(copied(ctx, at, &c.rhs, indices, k, limit, ty));
+    for side in [Side::A, Side::B] {
+        let (copy, access) = copies.side(side);
+        for l in 0..copy.slots(copies.threads) {
+            let place = copy.place(ctx, at, p.tid, l, copies.threads);
+            let (other, k) = p.source(ctx, at, side, k0, place);
+            let indices = |k| p.indices(copies.c, side, other, k);
+            let ty = copies.value_type(ctx, copy.width);
+            values.push(copied(ctx, at, access, indices, k, limit, ty));
+        }
     }
     values
+}
+
+/// Which operand a tile holds.
+#[derive(Clone, Copy)]
+enum Side {
+    A,
+    B,
+}
+
+impl Place {
+    /// Where tile place `(row, col)` of `side`'s stage at `k0` reads: its row (of `A`) or
+    /// column (of `B`) in the matmul, and its reduction index.
+    fn source(
+        &self,
+        ctx: &mut Context,
+        at: At,
+        side: Side,
+        k0: Value,
+        (row, col): (Value, Value),
+    ) -> (Value, Value) {
+        match side {
+            Side::A => (
+                at.index_op(ctx, "addi", self.row0, row),
+                at.index_op(ctx, "addi", k0, col),
+            ),
+            Side::B => (
+                at.index_op(ctx, "addi", self.col0, col),
+                at.index_op(ctx, "addi", k0, row),
+            ),
+        }
+    }
+
+    /// The nest's indices for reading `side` at row or column `other` and reduction
+    /// index `k`.
+    fn indices(
+        &self,
+        c: &Contraction,
+        side: Side,
+        other: Value,
+        k: Value,
+    ) -> Vec<(Value, Value, i64, i64)> {
+        match side {
+            Side::A => every_iv(c, &self.batch, (other, 0), (self.col0, 0), (k, 0)),
+            Side::B => every_iv(c, &self.batch, (self.row0, 0), (other, 0), (k, 0)),
+        }
+    }
 }
 
 /// Stores what `load_stage` read into the workgroup tiles, at the same places (of stage
@@ -516,20 +563,13 @@ fn issue_stage(
     k0: Value,
     buffer: Value,
 ) -> Value {
-    let c = copies.c;
     let mut tokens = Vec::new();
-    for (copy, tile, access) in [(copies.a, tiles.a, &c.lhs), (copies.b, tiles.b, &c.rhs)] {
+    for (side, tile) in [(Side::A, tiles.a), (Side::B, tiles.b)] {
+        let (copy, access) = copies.side(side);
         for l in 0..copy.slots(copies.threads) {
             let (row, col) = copy.place(ctx, at, p.tid, l, copies.threads);
-            let indices = if std::ptr::eq(access, &c.lhs) {
-                let i = at.index_op(ctx, "addi", p.row0, row);
-                let k = at.index_op(ctx, "addi", k0, col);
-                every_iv(c, &p.batch, (i, 0), (p.col0, 0), (k, 0))
-            } else {
-                let j = at.index_op(ctx, "addi", p.col0, col);
-                let k = at.index_op(ctx, "addi", k0, row);
-                every_iv(c, &p.batch, (p.row0, 0), (j, 0), (k, 0))
-            };
+            let (other, k) = p.source(ctx, at, side, k0, (row, col));
+            let indices = p.indices(copies.c, side, other, k);
             let (map, operands) = substituted(access, &indices);
             let source = affine_values(ctx, at, &map, &operands);
             let mut all = vec![tile, buffer, row, col, access.memref];
