@@ -3,7 +3,7 @@
 //! thread of every block) compares the result with the program as written, on random
 //! inputs, for several choices of the mapping's knobs.
 
-use tb_interpreter::check::{Tolerance, check_transform};
+use tb_interpreter::check::{CheckReport, Tolerance, check_transform};
 use tb_ir::pass::{Instrumentation, PassManager, PassRegistry, Pipeline};
 use tb_ir::{Context, OpId};
 
@@ -35,25 +35,7 @@ fn check_after(lower: &str, src: &str, passes: &str, tolerance: Tolerance) -> St
         1,
     );
     let pipeline = format!("builtin.module({lower}, {passes})");
-    let report = check_transform(
-        src,
-        |ctx, module| {
-            let mut registry = PassRegistry::new();
-            tb_passes::register_all(&mut registry);
-            let parsed = Pipeline::parse(&pipeline).unwrap();
-            let mut pm = PassManager::new(&parsed, &registry).unwrap();
-            let instr = Instrumentation {
-                verify_each: true,
-                ..Instrumentation::default()
-            };
-            pm.run(ctx, module, &instr)?;
-            assert_all_computation_in_kernels(ctx, module);
-            Ok(())
-        },
-        tolerance,
-        3,
-    )
-    .unwrap_or_else(|e| panic!("{pipeline} changed the program's meaning:\n{e}"));
+    let report = run_mapping(src, &pipeline, tolerance);
     assert!(report.skipped.is_empty(), "{:?}", report.skipped);
     report.text
 }
@@ -61,13 +43,18 @@ fn check_after(lower: &str, src: &str, passes: &str, tolerance: Tolerance) -> St
 /// `passes` (ending with the mapping) on the loop-level program `src`; returns the
 /// mapped module's text.
 fn check_loop_level(src: &str, passes: &str, tolerance: Tolerance) -> String {
-    let pipeline = format!("builtin.module({passes})");
-    let report = check_transform(
+    run_mapping(src, &format!("builtin.module({passes})"), tolerance).text
+}
+
+/// Runs `pipeline` on `src`, verifying after each pass, checks that every computation
+/// ended in a kernel and that the results match the program's within `tolerance`.
+fn run_mapping(src: &str, pipeline: &str, tolerance: Tolerance) -> CheckReport {
+    check_transform(
         src,
         |ctx, module| {
             let mut registry = PassRegistry::new();
             tb_passes::register_all(&mut registry);
-            let parsed = Pipeline::parse(&pipeline).unwrap();
+            let parsed = Pipeline::parse(pipeline).unwrap();
             let mut pm = PassManager::new(&parsed, &registry).unwrap();
             let instr = Instrumentation {
                 verify_each: true,
@@ -80,8 +67,7 @@ fn check_loop_level(src: &str, passes: &str, tolerance: Tolerance) -> String {
         tolerance,
         3,
     )
-    .unwrap_or_else(|e| panic!("{pipeline} changed the program's meaning:\n{e}"));
-    report.text
+    .unwrap_or_else(|e| panic!("{pipeline} changed the program's meaning:\n{e}"))
 }
 
 /// The error `pass` (a pass with its options) stops an empty module with.

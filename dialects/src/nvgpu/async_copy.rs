@@ -250,6 +250,14 @@ pub(super) fn parse_indexed(
     Ok((memref, indices))
 }
 
+/// Prints `%memref[%i, ...]`, as [`parse_indexed`] reads it.
+pub(super) fn print_indexed(p: &mut OpAsmPrinter, memref: tb_ir::Value, indices: &[tb_ir::Value]) {
+    p.print_value(memref);
+    p.print_str("[");
+    p.print_values(indices);
+    p.print_str("]");
+}
+
 /// `%src[%i...], %dst[%j...], N (, %srcElements)? attr-dict : type($src) to type($dst)`.
 fn parse_async_copy(p: &mut OpAsmParser, state: &mut OperationParseState) -> PResult<()> {
     let (src, src_indices) = parse_indexed(p)?;
@@ -311,14 +319,10 @@ fn print_async_copy(p: &mut OpAsmPrinter, op: OpId) {
     let (count, src_elements) = (copy.dst_elements, copy.src_elements);
     let (src_ty, dst_ty) = (ctx.value_type(src), ctx.value_type(dst));
     p.print_str(" ");
-    p.print_value(src);
-    p.print_str("[");
-    p.print_values(&src_indices);
-    p.print_str("], ");
-    p.print_value(dst);
-    p.print_str("[");
-    p.print_values(&dst_indices);
-    p.print_str(&format!("], {count}"));
+    print_indexed(p, src, &src_indices);
+    p.print_str(", ");
+    print_indexed(p, dst, &dst_indices);
+    p.print_str(&format!(", {count}"));
     if let Some(v) = src_elements {
         p.print_str(", ");
         p.print_value(v);

@@ -351,10 +351,7 @@ fn print_ldmatrix(p: &mut OpAsmPrinter, op: OpId) {
     let ctx = p.ctx();
     let operands = ctx.op(op).operands.clone();
     p.print_str(" ");
-    p.print_value(operands[0]);
-    p.print_str("[");
-    p.print_values(&operands[1..]);
-    p.print_str("]");
+    async_copy::print_indexed(p, operands[0], &operands[1..]);
     p.print_optional_attr_dict(op, &[], false);
     p.print_str(" : ");
     p.print_type(ctx.value_type(operands[0]));
