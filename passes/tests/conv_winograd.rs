@@ -218,3 +218,78 @@ fn weights_that_are_not_constant_keep_the_direct_kernel() {
     assert!(!winograd(&out.text), "{}", out.text);
     assert!(out.text.contains("loop.fma"), "{}", out.text);
 }
+
+/// Four convolutions in a row: each one's rounding differences are summed by the next
+/// one's 288 products. A wrong layout of the in-place copies differs by the values
+/// themselves, near 1.
+const CHAIN: Tolerance = Tolerance {
+    rtol: 1e-3,
+    atol: 1e-4,
+};
+
+/// conv -> relu -> conv -> residual add -> relu -> unpadded conv -> relu -> conv, all
+/// Winograd, 32 channels, 7 x 9: each relu or residual epilogue writes the next
+/// convolution's channels-last copy in place.
+fn chain_source(seed: u64) -> String {
+    // Scaled so that the activations stay near 1 through the four convolutions.
+    let weights = |k: u64| {
+        let scaled: Vec<f32> = values(32 * 32 * 9, seed + k)
+            .iter()
+            .map(|v| v / 8.0)
+            .collect();
+        dense(&scaled, &[32, 32, 3, 3])
+    };
+    let bias = dense(&values(32, seed + 9), &[32]);
+    let t79 = "tensor<1x32x7x9xf32>";
+    let t57 = "tensor<1x32x5x7xf32>";
+    let w = "tensor<32x32x3x3xf32>";
+    let conv = |out: &str, x: &str, wv: &str, pad: i64, from: &str, to: &str| {
+        format!(
+            "  {out} = graph.conv {x}, {wv}, %b {{pads = array<i64: {pad}, {pad}, {pad}, {pad}>}} : ({from}, {w}, tensor<32xf32>) -> {to}\n"
+        )
+    };
+    format!(
+        "func.func @chain(%x: {t79}) -> {t57} {{\n\
+         %w1 = graph.constant {} : {w}\n\
+         %w2 = graph.constant {} : {w}\n\
+         %w3 = graph.constant {} : {w}\n\
+         %w4 = graph.constant {} : {w}\n\
+         %b = graph.constant {bias} : tensor<32xf32>\n\
+         {}  %r = graph.relu %y : {t79}\n\
+         {}  %s = graph.add %z, %r : ({t79}, {t79}) -> {t79}\n\
+         %t = graph.relu %s : {t79}\n\
+         {}  %v = graph.relu %u : {t57}\n\
+         {}  return %q : {t57}\n}}\n",
+        weights(1),
+        weights(2),
+        weights(3),
+        weights(4),
+        conv("%y", "%x", "%w1", 1, t79, t79),
+        conv("%z", "%r", "%w2", 1, t79, t79),
+        conv("%u", "%t", "%w3", 0, t79, t57),
+        conv("%q", "%v", "%w4", 1, t57, t57),
+    )
+}
+
+#[test]
+fn producers_write_the_next_convolutions_channels_last_copy_in_place() {
+    for threads in [0, 1] {
+        let pipeline = format!(
+            "builtin.module(convert-graph-to-te, te-fuse, convert-te-to-loop, canonicalize, func.func(loop-conv-microkernel{{vector=4 threads={threads}}}))"
+        );
+        let out = common::check_pipeline_within(&chain_source(11), &pipeline, 3, CHAIN);
+        assert!(winograd(&out.text), "{}", out.text);
+        // The inputs of the second, third and fourth convolution are views of their
+        // channels-last copies (C = 32: channel stride 1, column stride 32).
+        let views = out
+            .text
+            .lines()
+            .filter(|l| {
+                l.contains("= memref.reinterpret_cast")
+                    && l.contains(", 1, ")
+                    && l.contains(", 32]")
+            })
+            .count();
+        assert_eq!(views, 3, "{}", out.text);
+    }
+}

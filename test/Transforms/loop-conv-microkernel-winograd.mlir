@@ -4,7 +4,9 @@
 // A 3x3 unit-stride convolution with constant weights runs as Winograd's F(2x2, 3x3):
 // the weights are transformed at compile time (U = G g G^T) into the product's panels
 // U[16][M / NR][C][NR]; the padded input is copied channels-last (Xp[8][8][C]: 3x3 tiles
-// of 2x2 outputs read 8x8 padded inputs), each tile's 4x4 window is transformed into
+// of 2x2 outputs read 8x8 padded inputs) with the channels innermost in every piece (the
+// border rows whole, then each input row's left border, columns and right border), each
+// tile's 4x4 window is transformed into
 // V[16][T][C] a vector of channels at a time (16 loads, 16 stores; B^T only adds and
 // subtracts); the 16 products M[p] = V[p] U[p] carry MR x NR accumulators through the
 // channel loop (9 tiles: a block of 8 and one overlapping it), the last block also
@@ -19,7 +21,25 @@
 // CHECK-LABEL: func.func @winograd
 // CHECK:         %[[U:.*]] = memref.get_global @__constant_32x16x3x3xf32_packed : memref<16x8x16x4xf32>
 // CHECK:         %[[XP:.*]] = loop.alloc() : memref<8x8x16xf32>
-// CHECK:         loop.store %{{.*}}, %[[XP]][(d0, d1, d2) -> (d1, d2, d0)]
+// CHECK:         loop.for %{{.*}} = 0 to 1 {
+// CHECK-NEXT:      loop.for %{{.*}} = 0 to 8 {
+// CHECK-NEXT:        loop.for %{{.*}} = 0 to 16 {
+// CHECK-NEXT:          loop.store %[[PAD:.*]], %[[XP]][%{{.*}}, %{{.*}}, %{{.*}}]
+// CHECK:         loop.for %{{.*}} = 7 to 8 {
+// CHECK-NEXT:      loop.for %{{.*}} = 0 to 8 {
+// CHECK-NEXT:        loop.for %{{.*}} = 0 to 16 {
+// CHECK-NEXT:          loop.store %[[PAD]], %[[XP]][%{{.*}}, %{{.*}}, %{{.*}}]
+// CHECK:         loop.for %{{.*}} = 0 to 6 {
+// CHECK-NEXT:      loop.for %{{.*}} = 0 to 1 {
+// CHECK-NEXT:        loop.for %{{.*}} = 0 to 16 {
+// CHECK-NEXT:          loop.store %[[PAD]], %[[XP]][(d0, d1, d2) -> (d0 + 1, d1, d2)]
+// CHECK:           loop.for %{{.*}} = 1 to 7 {
+// CHECK-NEXT:        loop.for %{{.*}} = 0 to 16 {
+// CHECK-NEXT:          %[[X:.*]] = loop.load %arg0[(d0, d1, d2) -> (0, d2, d0, d1 + -1)]
+// CHECK-NEXT:          loop.store %[[X]], %[[XP]][(d0, d1, d2) -> (d0 + 1, d1, d2)]
+// CHECK:           loop.for %{{.*}} = 7 to 8 {
+// CHECK-NEXT:        loop.for %{{.*}} = 0 to 16 {
+// CHECK-NEXT:          loop.store %[[PAD]], %[[XP]][(d0, d1, d2) -> (d0 + 1, d1, d2)]
 // CHECK:         %[[V:.*]] = loop.alloc() : memref<16x9x16xf32>
 // CHECK:         loop.for %{{.*}} = 0 to 3 {
 // CHECK-NEXT:      loop.for %{{.*}} = 0 to 3 {
@@ -61,6 +81,33 @@
 // CHECK-DAG:     loop.dealloc %[[V]]
 // CHECK-DAG:     loop.dealloc %[[M]]
 // CHECK-DAG:     loop.dealloc %[[OT]]
+// When the input is a buffer of the function that its producer writes element by element
+// (here the first convolution's relu epilogue), the producer writes straight into the
+// second convolution's channels-last copy: the input becomes a view of the copy's
+// interior (strides [C * Hp * Wp, 1, Wp * C, C]), only the border is set before the
+// kernel, and the producer's loops over a block's channels and a row's columns are
+// swapped, so its consecutive stores are consecutive channels.
+// CHECK-LABEL: func.func @in_place
+// CHECK:         %[[IN:.*]] = memref.reinterpret_cast %[[XP2:.*]] to offset: [288], sizes: [1, 32, 6, 6], strides: [2048, 1, 256, 32] : memref<8x8x32xf32> to
+// CHECK:         loop.for %[[CB:.*]] = 0 to 32 step 4 {
+// CHECK-NEXT:      loop.for %[[ROW:.*]] = 0 to 6 {
+// CHECK-NEXT:        loop.for %[[COL:.*]] = 0 to 6 {
+// CHECK-NEXT:          loop.for %[[J:.*]] = 0 to 4 {
+// CHECK-NEXT:            %[[CH:.*]] = arith.addi %[[CB]], %[[J]]
+// CHECK:                 arith.select
+// CHECK-NEXT:            loop.store %{{.*}}, %[[IN]][%{{.*}}, %[[CH]], %[[ROW]], %[[COL]]]
+// CHECK-NOT:     loop.load %[[IN]]
+// CHECK:         loop.for %{{.*}} = 0 to 6 {
+// CHECK-NEXT:      loop.for %{{.*}} = 0 to 1 {
+// CHECK-NEXT:        loop.for %{{.*}} = 0 to 32 {
+// CHECK-NEXT:          loop.store %{{.*}}, %[[XP2]]
+// CHECK-NEXT:        }
+// CHECK-NEXT:      }
+// CHECK-NEXT:      loop.for %{{.*}} = 7 to 8 {
+// CHECK-NOT:     loop.load %[[IN]]
+// CHECK:         loop.vector_load %[[XP2]]
+// CHECK:         loop.dealloc %[[XP2]] : memref<8x8x32xf32>
+// CHECK:         return
 // A large image keeps the direct kernel: V[16][T][C] and M[16][T][M] would take
 // 16 * 128 * 129 tiles * (64 + 64) channels * 4 bytes = 129 MiB, past the 128 MiB
 // (`MAX_SCRATCH_BYTES`).
@@ -80,6 +127,14 @@ func.func @winograd(%x: tensor<1x16x6x6xf32>) -> tensor<1x32x6x6xf32> {
   %y = graph.conv %x, %w, %b {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x16x6x6xf32>, tensor<32x16x3x3xf32>, tensor<32xf32>) -> tensor<1x32x6x6xf32>
   %r = graph.relu %y : tensor<1x32x6x6xf32>
   return %r : tensor<1x32x6x6xf32>
+}
+
+func.func @in_place(%x: tensor<1x32x6x6xf32>) -> tensor<1x32x6x6xf32> {
+  %w = graph.constant dense<1.000000e+00> : tensor<32x32x3x3xf32>
+  %y = graph.conv %x, %w {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x32x6x6xf32>, tensor<32x32x3x3xf32>) -> tensor<1x32x6x6xf32>
+  %r = graph.relu %y : tensor<1x32x6x6xf32>
+  %z = graph.conv %r, %w {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x32x6x6xf32>, tensor<32x32x3x3xf32>) -> tensor<1x32x6x6xf32>
+  return %z : tensor<1x32x6x6xf32>
 }
 
 func.func @large(%x: tensor<1x64x256x256xf32>) -> tensor<1x64x256x258xf32> {

@@ -8,7 +8,8 @@
 //! before the output transform. The kernel runs in three phases:
 //!
 //! 1. the input, copied once into a channels-last buffer with its padding
-//!    (`Xp[Hp][Wp][C]`, `Hp = 2 * ceil(OH / 2) + 2`), is transformed tile by tile into
+//!    (`Xp[Hp][Wp][C]`, `Hp = 2 * ceil(OH / 2) + 2`; or written there by its producer,
+//!    see [`super::padded_in_place`]), is transformed tile by tile into
 //!    `V[16][T][C]` (`T` tiles, each of the 16 positions of `Bᵀ d B` a matrix of tiles by
 //!    channels), vectorized over channels: `Bᵀ` and `B` only add and subtract;
 //! 2. the 16 products `M[p] = V[p] U[p]` (`T x C` by `C x M`) with the register-blocked
@@ -27,18 +28,18 @@
 //! and subtract).
 
 use tb_ir::affine::AffineExpr;
-use tb_ir::{AttrKind, Context, Type, TypeKind, Value};
+use tb_ir::{AttrKind, Context, OpId, Type, TypeKind, Value};
 
 use super::Target;
 use super::build::{At, set_yield};
 use super::constant_pack::{ConstantBuffer, constant_f32, packed_global, release};
-use super::conv_depthwise::fill_padded;
 use super::conv_epilogue;
 use super::conv_nest::{CO, ConvNest, OH, OW};
 use super::loop_conv_microkernel::{
-    ConvBlocking, alloc, constant, d, default_conv_blocking, map, next_panel, outer_loops,
-    prefetch_vectors, prefetching_blocks, store_accumulators, write_result,
+    ConvBlocking, alloc, constant, d, default_conv_blocking, for_nest, map, next_panel,
+    outer_loops, prefetch_vectors, prefetching_blocks, store_accumulators, write_result,
 };
+use super::padded_in_place::PaddedCopy;
 use super::strip_mine::set_mark;
 
 /// `Bᵀ`: the input transform's rows.
@@ -207,10 +208,9 @@ pub(super) fn rewrite(
     ctx: &mut Context,
     c: &ConvNest,
     target: &Target,
-    width: i64,
-    threads: bool,
-    epilogues: bool,
-    prefetch: bool,
+    (width, threads): (i64, bool),
+    (epilogues, prefetch): (bool, bool),
+    copies: &mut Vec<PaddedCopy>,
 ) -> bool {
     if !fits(c, width) {
         return false;
@@ -238,7 +238,7 @@ pub(super) fn rewrite(
         element: f32_ty,
     });
 
-    let staged = stage_channels_last(ctx, c, at, (th, tw), b.threads);
+    let (staged, copy) = stage_channels_last(ctx, c, at, (th, tw), b.threads);
     let v = alloc(ctx, at, vec![POSITIONS, t_n, ch], f32_ty);
     transform_input(ctx, at, (staged, v), (th, tw, ch), vec_ty, b);
     let products = alloc(ctx, at, vec![POSITIONS, t_n, m], f32_ty);
@@ -264,8 +264,19 @@ pub(super) fn rewrite(
         b.threads,
         epilogue.as_ref(),
     );
-    for buffer in [staged, v, products, staged_out] {
+    let staged_dealloc = after.dealloc(ctx, staged);
+    for buffer in [v, products, staged_out] {
         after.dealloc(ctx, buffer);
+    }
+    if let Some(copy) = copy {
+        copies.push(PaddedCopy {
+            input: c.input,
+            padded: staged,
+            copy,
+            dealloc: staged_dealloc,
+            origin: (-c.rows.offset, -c.cols.offset),
+            channels_last: true,
+        });
     }
     ctx.erase_op(c.parallel);
     if let Some(e) = epilogue {
@@ -278,37 +289,91 @@ pub(super) fn rewrite(
 /// The padded input, channels-last, `Xp[2 * TH + 2][2 * TW + 2][C]`: every tile's 4x4
 /// window lies inside it; positions outside the input hold the padding value (zero when
 /// the convolution has no padding: the windows of the last tiles may still reach past
-/// the input).
+/// the input). Returns it and the loop that copies an input row's columns into it.
+///
+/// Channels are the innermost loop of every piece, so the stores are consecutive and LLVM
+/// vectorizes them: the border rows whole, then the rows where the input lies (on
+/// threads), each with its left border, its input columns and its right border. A copy
+/// that runs along the rows instead stores every element into another cache line.
 fn stage_channels_last(
     ctx: &mut Context,
     c: &ConvNest,
     at: At,
     (th, tw): (i64, i64),
     threads: bool,
-) -> Value {
+) -> (Value, Option<OpId>) {
     let (hp, wp) = (2 * th + 2, 2 * tw + 2);
     let f32_ty = ctx.value_type(c.init);
-    let mut padded = c.clone();
-    if padded.pad.is_none() {
-        let zero = ctx.intern_attr(AttrKind::Float {
-            bits: 0,
-            ty: f32_ty,
-        });
-        let op = at.create(
-            ctx,
-            "arith.constant",
-            vec![],
-            vec![f32_ty],
-            vec![("value", zero)],
-            0,
-        );
-        padded.pad = Some(ctx.op(op).results[0]);
+    let pad = match c.pad {
+        Some(pad) => pad,
+        None => {
+            let zero = ctx.intern_attr(AttrKind::Float {
+                bits: 0,
+                ty: f32_ty,
+            });
+            let op = at.create(
+                ctx,
+                "arith.constant",
+                vec![],
+                vec![f32_ty],
+                vec![("value", zero)],
+                0,
+            );
+            ctx.op(op).results[0]
+        }
+    };
+    let [channels, h, w] = c.input_shape;
+    let staged = alloc(ctx, at, vec![hp, wp, channels], f32_ty);
+    // The padded rows and columns where the input lies.
+    let rows = ((-c.rows.offset).clamp(0, hp), hp.min(h - c.rows.offset));
+    let cols = ((-c.cols.offset).clamp(0, wp), wp.min(w - c.cols.offset));
+    // Sets `Xp[y][x][..]` to the padding for `y` in `ys` and `x` in `xs`.
+    let fill_rows = |ctx: &mut Context, ys: (i64, i64), xs: (i64, i64)| {
+        if ys.0 < ys.1 && xs.0 < xs.1 {
+            let (body, ivs) = for_nest(ctx, at, &[ys, xs, (0, channels)]);
+            body.store(
+                ctx,
+                false,
+                pad,
+                staged,
+                map(3, vec![d(0), d(1), d(2)]),
+                &ivs,
+            );
+        }
+    };
+    if rows.0 >= rows.1 || cols.0 >= cols.1 {
+        fill_rows(ctx, (0, hp), (0, wp));
+        return (staged, None);
     }
-    let staged = alloc(ctx, at, vec![hp, wp, c.input_shape[0]], f32_ty);
-    // Xp[y][x][c] for the operands (c, y, x).
-    let to_staged = map(3, vec![d(1), d(2), d(0)]);
-    fill_padded(ctx, &padded, at, threads, staged, &to_staged, 1, (hp, wp));
-    staged
+    fill_rows(ctx, (0, rows.0), (0, wp));
+    fill_rows(ctx, (rows.1, hp), (0, wp));
+    // The rows where the input lies: `Xp[rows.0 + y]`.
+    let (row, y) = outer_loops(ctx, at, &[rows.1 - rows.0], &[1], threads);
+    let y = y[0];
+    let to = map(3, vec![d(0) + rows.0, d(1), d(2)]);
+    let fill_columns = |ctx: &mut Context, xs: (i64, i64)| {
+        if xs.0 < xs.1 {
+            let (body, ivs) = for_nest(ctx, row, &[xs, (0, channels)]);
+            body.store(ctx, false, pad, staged, to.clone(), &[y, ivs[0], ivs[1]]);
+        }
+    };
+    fill_columns(ctx, (0, cols.0));
+    let (copy, columns, x, _) = row.for_loop(ctx, constant(cols.0), constant(cols.1), 1, &[]);
+    let (body, channel) = for_nest(ctx, columns, &[(0, channels)]);
+    let operands = [y, x, channel[0]];
+    let from = map(
+        3,
+        vec![
+            AffineExpr::constant(0),
+            d(2),
+            d(0) + (rows.0 + c.rows.offset),
+            d(1) + c.cols.offset,
+        ],
+    );
+    let value = body.load(ctx, false, c.input, from, &operands, f32_ty);
+    body.store(ctx, false, value, staged, to.clone(), &operands);
+    fill_columns(ctx, (cols.1, wp));
+    (staged, Some(copy))
 }
 
 /// The loops of a transform: tile rows (on threads when `b.threads`), tile columns, and

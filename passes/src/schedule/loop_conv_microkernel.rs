@@ -292,10 +292,9 @@ impl Pass for ConvMicrokernel {
                     ctx,
                     &conv,
                     &host,
-                    blocking.width,
-                    blocking.threads,
-                    self.epilogues,
-                    self.prefetch,
+                    (blocking.width, blocking.threads),
+                    (self.epilogues, self.prefetch),
+                    &mut copies,
                 )
             {
                 continue;
@@ -790,6 +789,7 @@ fn rewrite(
                 copy,
                 dealloc,
                 origin: (-c.rows.offset, -c.cols.offset),
+                channels_last: false,
             });
         }
     }

@@ -68,7 +68,16 @@ pub fn values(n: i64, seed: u64) -> Vec<f32> {
 pub fn dense(values: &[f32], shape: &[i64]) -> String {
     fn nested(values: &[f32], shape: &[i64]) -> String {
         match shape {
-            [] => format!("{:e}", values[0]),
+            // MLIR reads a float literal only with a decimal point: `5.0e-1`, not `5e-1`.
+            [] => {
+                let text = format!("{:e}", values[0]);
+                match text.split_once('e') {
+                    Some((mantissa, exponent)) if !mantissa.contains('.') => {
+                        format!("{mantissa}.0e{exponent}")
+                    }
+                    _ => text,
+                }
+            }
             [first, rest @ ..] => {
                 let stride: i64 = rest.iter().product();
                 let items: Vec<String> = (0..*first)
