@@ -72,11 +72,24 @@ const PADDED: Conv3x3 = Conv3x3 {
     relu: false,
 };
 
+/// F(4x4, 3x3)'s transforms scale by up to 8 (`Aᵀ`) and its `G` holds sixths, so its
+/// sums round by a few units in the last place of values up to about 8 times the
+/// outputs (here about 4): absolute errors up to a few 1e-5, which `SUMS` allows only on
+/// the largest outputs.
+const F4_SUMS: Tolerance = Tolerance {
+    rtol: 1e-4,
+    atol: 1e-4,
+};
+
 fn check(conv: &Conv3x3, seed: u64, kernel: &str) -> CheckReport {
+    check_within(conv, seed, kernel, SUMS)
+}
+
+fn check_within(conv: &Conv3x3, seed: u64, kernel: &str, tolerance: Tolerance) -> CheckReport {
     let pipeline = format!(
         "builtin.module(convert-graph-to-te, te-fuse, convert-te-to-loop, canonicalize, func.func({kernel}))"
     );
-    common::check_pipeline_within(&conv.source(seed), &pipeline, 3, SUMS)
+    common::check_pipeline_within(&conv.source(seed), &pipeline, 3, tolerance)
 }
 
 /// Whether the function reads weights transformed at compile time (the constant
@@ -292,4 +305,79 @@ fn producers_write_the_next_convolutions_channels_last_copy_in_place() {
             .count();
         assert_eq!(views, 3, "{}", out.text);
     }
+}
+
+/// Whether the function runs F(4x4, 3x3): 36 positions of transformed weights.
+fn winograd_f4(text: &str) -> bool {
+    text.contains("_packed : memref<36x") && text.contains("arith.subf")
+}
+
+#[test]
+fn f4_computes_a_padded_convolution() {
+    let out = check_within(
+        &PADDED,
+        12,
+        "loop-conv-microkernel{vector=4 threads=0 winograd-tile=4}",
+        F4_SUMS,
+    );
+    assert!(winograd_f4(&out.text), "{}", out.text);
+    // 2 x 2 tiles of 4 x 4 outputs: V[36][4][C], M[36][4][M], Ot[8][8][M].
+    assert!(out.text.contains("memref<36x4x16xf32>"), "{}", out.text);
+    assert!(out.text.contains("memref<36x4x32xf32>"), "{}", out.text);
+    assert!(out.text.contains("memref<8x8x32xf32>"), "{}", out.text);
+}
+
+#[test]
+fn f4_computes_odd_outputs_past_the_edge_on_threads() {
+    // 7 x 9 outputs: tiles cover 8 x 12; unpadded rows, padded columns.
+    let conv = Conv3x3 {
+        h: 9,
+        w: 9,
+        pads: [0, 1, 0, 1],
+        relu: true,
+        ..PADDED
+    };
+    let out = check_within(
+        &conv,
+        13,
+        "loop-conv-microkernel{vector=4 threads=1 winograd-tile=4}",
+        F4_SUMS,
+    );
+    assert!(winograd_f4(&out.text), "{}", out.text);
+}
+
+#[test]
+fn the_tile_follows_the_output_size() {
+    // 24 x 24 outputs: 36 tiles of 4 x 4, at least 32: F(4x4, 3x3). 8 x 8: 4 tiles, F2.
+    let big = Conv3x3 {
+        h: 24,
+        w: 24,
+        ..PADDED
+    };
+    let out = check_within(
+        &big,
+        14,
+        "loop-conv-microkernel{vector=4 threads=0}",
+        F4_SUMS,
+    );
+    assert!(winograd_f4(&out.text), "{}", out.text);
+    let out = check(&PADDED, 15, "loop-conv-microkernel{vector=4 threads=0}");
+    assert!(
+        winograd(&out.text) && !winograd_f4(&out.text),
+        "{}",
+        out.text
+    );
+}
+
+#[test]
+fn f4_chains_write_their_copies_in_place() {
+    let pipeline = "builtin.module(convert-graph-to-te, te-fuse, convert-te-to-loop, canonicalize, func.func(loop-conv-microkernel{vector=4 threads=1 winograd-tile=4}))";
+    let out = common::check_pipeline_within(&chain_source(16), pipeline, 3, CHAIN);
+    assert!(winograd_f4(&out.text), "{}", out.text);
+    assert_eq!(
+        out.text.matches("= memref.reinterpret_cast").count(),
+        3,
+        "{}",
+        out.text
+    );
 }

@@ -18,6 +18,7 @@
 // With all weights 1, U's first position is 1 (G's first row picks g[0][0]) and its
 // second 1.5 (the sum of G's second row, 1/2 + 1/2 + 1/2).
 // CHECK:         memref.global "private" constant @__constant_32x16x3x3xf32_packed : memref<16x8x16x4xf32>
+// CHECK-NEXT:    memref.global "private" constant @__constant_32x16x3x3xf32_packed_0 : memref<36x8x16x4xf32>
 // CHECK-LABEL: func.func @winograd
 // CHECK:         %[[U:.*]] = memref.get_global @__constant_32x16x3x3xf32_packed : memref<16x8x16x4xf32>
 // CHECK:         %[[XP:.*]] = loop.alloc() : memref<8x8x16xf32>
@@ -108,14 +109,47 @@
 // CHECK:         loop.vector_load %[[XP2]]
 // CHECK:         loop.dealloc %[[XP2]] : memref<8x8x32xf32>
 // CHECK:         return
-// A large image keeps the direct kernel: V[16][T][C] and M[16][T][M] would take
-// 16 * 128 * 129 tiles * (64 + 64) channels * 4 bytes = 129 MiB, past the 128 MiB
-// (`MAX_SCRATCH_BYTES`).
+// An output of at least 32 tiles of 4x4 (here 24x24: 36) runs as F(4x4, 3x3): the
+// weights become U[36][M / NR][C][NR] (all weights 1: U's first position is 1/16, G's
+// first row being [1/4, 0, 0]); the padded copy covers the 6x6 tiles' 6x6 windows
+// (Xp[26][26][C]); each window's 36 vectors are transformed into V[36][T][C] with the
+// coefficients of B^T beyond 1 as splats in FMAs; the 36 products M[p] = V[p] U[p]; and
+// each tile's 36 products are transformed (A^T M A) into its 4x4 outputs.
+// CHECK-LABEL: func.func @f4
+// CHECK:         %[[U4:.*]] = memref.get_global @__constant_32x16x3x3xf32_packed_0 : memref<36x8x16x4xf32>
+// CHECK:         %[[XP4:.*]] = loop.alloc() : memref<26x26x16xf32>
+// CHECK:         %[[V4:.*]] = loop.alloc() : memref<36x36x16xf32>
+// CHECK:         loop.for %{{.*}} = 0 to 6 {
+// CHECK-NEXT:      loop.for %{{.*}} = 0 to 6 {
+// CHECK-NEXT:        loop.for %{{.*}} = 0 to 16 step 4 unroll = 1 {
+// CHECK-NEXT:          loop.vector_load %[[XP4]][(d0, d1, d2) -> (d0 * 4, d1 * 4, d2)]
+// CHECK-COUNT-34:      loop.vector_load %[[XP4]]
+// CHECK-NEXT:          loop.vector_load %[[XP4]][(d0, d1, d2) -> (d0 * 4 + 5, d1 * 4 + 5, d2)]
+// CHECK:               %[[FOUR:.*]] = arith.constant 4.000000e+00 : f32
+// CHECK-NEXT:          %[[FOURS:.*]] = loop.broadcast %[[FOUR]] : f32 to vector<4xf32>
+// CHECK-NEXT:          loop.fma %[[FOURS]]
+// CHECK:               loop.vector_store %{{.*}}, %[[V4]][(d0, d1, d2) -> (0, d0 * 6 + d1, d2)]
+// CHECK-COUNT-35:      loop.vector_store %{{.*}}, %[[V4]]
+// CHECK:         %[[M4:.*]] = loop.alloc() : memref<36x36x32xf32>
+// CHECK:         loop.for %{{.*}} = 0 to 36 {
+// CHECK:               loop.vector_load %[[U4]]
+// CHECK:         %[[OT4:.*]] = loop.alloc() : memref<24x24x32xf32>
+// CHECK:         loop.for %{{.*}} = 0 to 6 {
+// CHECK-NEXT:      loop.for %{{.*}} = 0 to 6 {
+// CHECK-NEXT:        loop.for %{{.*}} = 0 to 32 step 4 unroll = 1 {
+// CHECK-COUNT-36:      loop.vector_load %[[M4]]
+// CHECK:               loop.vector_store %{{.*}}, %[[OT4]][(d0, d1, d2) -> (d0 * 4, d1 * 4, d2)]
+// CHECK-COUNT-14:      loop.vector_store %{{.*}}, %[[OT4]]
+// CHECK-NEXT:          loop.vector_store %{{.*}}, %[[OT4]][(d0, d1, d2) -> (d0 * 4 + 3, d1 * 4 + 3, d2)]
+// A large image keeps the direct kernel: with F(4x4, 3x3) (its 88 x 88 tiles are more
+// than 32), V[36][T][C] and M[36][T][M] would take 36 * 88 * 88 tiles * (64 + 64)
+// channels * 4 bytes = 136 MiB, past the 128 MiB (`MAX_SCRATCH_BYTES`).
 // CHECK-LABEL: func.func @large
 // CHECK-NOT:     arith.subf
 // CHECK:         loop.fma
 // CHECK-NOT:     arith.subf
 // CHECK:         __constant_32x16x3x3xf32_packed: "0x04000000{{(0000803F)+}}0000C03F
+// CHECK-NEXT:    __constant_32x16x3x3xf32_packed_0: "0x04000000{{(0000803D)+}}
 // Without the option, the direct kernel: no transform.
 // DIRECT-LABEL: func.func @winograd
 // DIRECT-NOT:   arith.subf
@@ -137,8 +171,14 @@ func.func @in_place(%x: tensor<1x32x6x6xf32>) -> tensor<1x32x6x6xf32> {
   return %z : tensor<1x32x6x6xf32>
 }
 
-func.func @large(%x: tensor<1x64x256x256xf32>) -> tensor<1x64x256x258xf32> {
+func.func @f4(%x: tensor<1x16x24x24xf32>) -> tensor<1x32x24x24xf32> {
+  %w = graph.constant dense<1.000000e+00> : tensor<32x16x3x3xf32>
+  %y = graph.conv %x, %w {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x16x24x24xf32>, tensor<32x16x3x3xf32>) -> tensor<1x32x24x24xf32>
+  return %y : tensor<1x32x24x24xf32>
+}
+
+func.func @large(%x: tensor<1x64x352x352xf32>) -> tensor<1x64x352x352xf32> {
   %w = graph.constant dense<1.000000e+00> : tensor<64x64x3x3xf32>
-  %y = graph.conv %x, %w {pads = array<i64: 1, 2, 1, 2>} : (tensor<1x64x256x256xf32>, tensor<64x64x3x3xf32>) -> tensor<1x64x256x258xf32>
-  return %y : tensor<1x64x256x258xf32>
+  %y = graph.conv %x, %w {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x64x352x352xf32>, tensor<64x64x3x3xf32>) -> tensor<1x64x352x352xf32>
+  return %y : tensor<1x64x352x352xf32>
 }

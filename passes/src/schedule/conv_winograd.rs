@@ -26,6 +26,15 @@
 //! larger weights are the price. The sums are reassociated: the result differs from the
 //! direct convolution's by rounding (`G` holds halves, exact in binary; `Bᵀ` and `Aᵀ` add
 //! and subtract).
+//!
+//! The same phases also run F(4x4, 3x3) ([`F4`]: 6x6 input tiles, 36 positions, 4x4
+//! outputs per tile), which takes 36/144 of the direct kernel's multiplications and
+//! transforms a tile into 2.25 times its outputs instead of 4, but whose weights are 4
+//! times the originals and whose transforms multiply by small integers (FMAs with
+//! splats) and round further from the direct sums. It pays where many tiles share each
+//! weight: [`algorithm`] picks it for outputs of at least [`MIN_F4_TILES`] tiles.
+
+use std::collections::HashMap;
 
 use tb_ir::affine::AffineExpr;
 use tb_ir::{AttrKind, Context, OpId, Type, TypeKind, Value};
@@ -42,19 +51,107 @@ use super::loop_conv_microkernel::{
 use super::padded_in_place::PaddedCopy;
 use super::strip_mine::set_mark;
 
-/// `Bᵀ`: the input transform's rows.
-const BT: [[i8; 4]; 4] = [[1, 0, -1, 0], [0, 1, 1, 0], [0, -1, 1, 0], [0, 1, 0, -1]];
-/// `G`: the filter transform's rows.
-const G: [[f64; 3]; 4] = [
-    [1.0, 0.0, 0.0],
-    [0.5, 0.5, 0.5],
-    [0.5, -0.5, 0.5],
-    [0.0, 0.0, 1.0],
-];
-/// `Aᵀ`: the output transform's rows.
-const AT: [[i8; 4]; 2] = [[1, 1, 1, 0], [0, 1, -1, -1]];
-/// Positions of a transformed tile (4x4).
-const POSITIONS: i64 = 16;
+/// One of Winograd's minimal filtering algorithms, F(m x m, 3 x 3): `m x m` outputs from
+/// an `a x a` input tile (`a = m + 2`), with `a²` multiplications per channel pair.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Algorithm {
+    /// `m`, the outputs along a tile's side.
+    outputs: usize,
+    /// `Bᵀ`, row-major `a x a`: the input transform.
+    bt: &'static [i8],
+    /// `G`, row-major `a x 3`: the filter transform.
+    g: &'static [f64],
+    /// `Aᵀ`, row-major `m x a`: the output transform.
+    at: &'static [i8],
+}
+
+/// F(2x2, 3x3), interpolating at 0, 1, -1 and infinity: the transforms only add and
+/// subtract.
+pub(super) const F2: Algorithm = Algorithm {
+    outputs: 2,
+    bt: &[1, 0, -1, 0, 0, 1, 1, 0, 0, -1, 1, 0, 0, 1, 0, -1],
+    g: &[1.0, 0.0, 0.0, 0.5, 0.5, 0.5, 0.5, -0.5, 0.5, 0.0, 0.0, 1.0],
+    at: &[1, 1, 1, 0, 0, 1, -1, -1],
+};
+
+/// F(4x4, 3x3), interpolating at 0, 1, -1, 2, -2 and infinity (Lavin and Gray's
+/// matrices): 36 multiplications per 16 outputs instead of F2's 64, and a transformed
+/// tile 2.25 times its outputs instead of 4 times; the transforms also multiply by 2, 4,
+/// 5 and 8, and `G` holds sixths, so the results round a little further from the direct
+/// sums.
+pub(super) const F4: Algorithm = Algorithm {
+    outputs: 4,
+    bt: &[
+        4, 0, -5, 0, 1, 0, //
+        0, -4, -4, 1, 1, 0, //
+        0, 4, -4, -1, 1, 0, //
+        0, -2, -1, 2, 1, 0, //
+        0, 2, -1, -2, 1, 0, //
+        0, 4, 0, -5, 0, 1,
+    ],
+    g: &[
+        1.0 / 4.0,
+        0.0,
+        0.0,
+        -1.0 / 6.0,
+        -1.0 / 6.0,
+        -1.0 / 6.0,
+        -1.0 / 6.0,
+        1.0 / 6.0,
+        -1.0 / 6.0,
+        1.0 / 24.0,
+        1.0 / 12.0,
+        1.0 / 6.0,
+        1.0 / 24.0,
+        -1.0 / 12.0,
+        1.0 / 6.0,
+        0.0,
+        0.0,
+        1.0,
+    ],
+    at: &[
+        1, 1, 1, 1, 1, 0, //
+        0, 1, -1, 2, -2, 0, //
+        0, 1, 1, 4, 4, 0, //
+        0, 1, -1, 8, -8, 1,
+    ],
+};
+
+impl Algorithm {
+    /// `a`, the input tile's side.
+    fn side(self) -> usize {
+        self.outputs + 2
+    }
+
+    /// The transformed tile's positions, `a²`.
+    fn positions(self) -> i64 {
+        (self.side() * self.side()) as i64
+    }
+
+    /// The tile grid of `c`: `(TH, TW)`, tiles of `m x m` outputs.
+    fn tiles(self, c: &ConvNest) -> (i64, i64) {
+        let m = self.outputs as i64;
+        ((c.extents[OH] + m - 1) / m, (c.extents[OW] + m - 1) / m)
+    }
+}
+
+/// F4 needs at least this many tiles: each transformed weight is read once per tile, and
+/// F4's weights are 36/9 the originals' (F2's 16/9), so with fewer tiles (ResNet-18's
+/// 14x14 layers: 16) the products wait for memory instead of computing.
+const MIN_F4_TILES: i64 = 32;
+
+/// The algorithm for `c`: `choice` 2 or 4 asks for F2 or F4, 0 picks F4 where it has
+/// enough tiles (see [`MIN_F4_TILES`]) and F2 elsewhere.
+pub(super) fn algorithm(c: &ConvNest, choice: i64) -> Algorithm {
+    match choice {
+        2 => F2,
+        4 => F4,
+        _ => {
+            let (th, tw) = F4.tiles(c);
+            if th * tw >= MIN_F4_TILES { F4 } else { F2 }
+        }
+    }
+}
 
 /// The smallest output (rows and columns) worth the transforms.
 const MIN_OUTPUT_SIDE: i64 = 4;
@@ -69,13 +166,9 @@ const MIN_OUTPUT_CHANNELS: i64 = 32;
 /// direct kernel, whose buffers do not grow with the transforms.
 const MAX_SCRATCH_BYTES: i64 = 128 << 20;
 
-/// The tile grid of `c`: `(TH, TW)`, tiles of 2x2 outputs.
-fn tiles(c: &ConvNest) -> (i64, i64) {
-    ((c.extents[OH] + 1) / 2, (c.extents[OW] + 1) / 2)
-}
-
-/// Whether `c` is a convolution this kernel computes, with `lanes`-wide vectors.
-pub(super) fn fits(c: &ConvNest, lanes: i64) -> bool {
+/// Whether `c` is a convolution this kernel computes with `alg`, with `lanes`-wide
+/// vectors.
+fn fits(c: &ConvNest, alg: Algorithm, lanes: i64) -> bool {
     let [m, oh, ow, ch, kh, kw] = c.extents;
     let unit = |w: &super::conv_nest::Window| w.stride == 1 && w.dilation == 1;
     !c.depthwise
@@ -92,8 +185,8 @@ pub(super) fn fits(c: &ConvNest, lanes: i64) -> bool {
         && oh >= MIN_OUTPUT_SIDE
         && ow >= MIN_OUTPUT_SIDE
         && {
-            let (th, tw) = tiles(c);
-            POSITIONS
+            let (th, tw) = alg.tiles(c);
+            alg.positions()
                 .checked_mul(th * tw)
                 .and_then(|n| n.checked_mul((ch + m) * 4))
                 .is_some_and(|bytes| bytes <= MAX_SCRATCH_BYTES)
@@ -102,8 +195,14 @@ pub(super) fn fits(c: &ConvNest, lanes: i64) -> bool {
 
 /// The product's blocking: `NR` output channels (dividing `M`) of `width` lanes, `MR`
 /// tiles, on threads when `threads`.
-fn blocking(target: &Target, c: &ConvNest, width: i64, threads: bool) -> Option<ConvBlocking> {
-    let (th, tw) = tiles(c);
+fn blocking(
+    target: &Target,
+    c: &ConvNest,
+    alg: Algorithm,
+    width: i64,
+    threads: bool,
+) -> Option<ConvBlocking> {
+    let (th, tw) = alg.tiles(c);
     let mut b = default_conv_blocking(target, c.extents[CO], th * tw, 0);
     if b.width != width || c.extents[CO] % b.nr != 0 {
         b.width = width;
@@ -118,13 +217,16 @@ fn blocking(target: &Target, c: &ConvNest, width: i64, threads: bool) -> Option<
 fn transformed_weights(
     ctx: &mut Context,
     c: &ConvNest,
+    alg: Algorithm,
     at: At,
     nr: i64,
     source: &ConstantBuffer,
 ) -> Option<Value> {
     let [m, _, _, ch, ..] = c.extents;
     let blocks = m / nr;
-    let mut values = vec![0f32; (POSITIONS * m * ch) as usize];
+    let a = alg.side();
+    let g_row = |i: usize| &alg.g[i * 3..i * 3 + 3];
+    let mut values = vec![0f32; (alg.positions() * m * ch) as usize];
     for co in 0..m {
         for ci in 0..ch {
             let mut g = [[0f64; 3]; 3];
@@ -133,17 +235,14 @@ fn transformed_weights(
                     *w = source.at(&[co, ci, y as i64, x as i64])? as f64;
                 }
             }
-            // G g, then (G g) Gᵀ.
-            let mut gg = [[0f64; 3]; 4];
-            for (i, row) in gg.iter_mut().enumerate() {
-                for (x, v) in row.iter_mut().enumerate() {
-                    *v = (0..3).map(|y| G[i][y] * g[y][x]).sum();
-                }
-            }
+            // G g (a x 3), then (G g) Gᵀ (a x a).
+            let gg: Vec<[f64; 3]> = (0..a)
+                .map(|i| std::array::from_fn(|x| (0..3).map(|y| g_row(i)[y] * g[y][x]).sum()))
+                .collect();
             for (i, gg_row) in gg.iter().enumerate() {
-                for (j, g_row) in G.iter().enumerate() {
-                    let u: f64 = (0..3).map(|x| gg_row[x] * g_row[x]).sum();
-                    let p = (i * 4 + j) as i64;
+                for j in 0..a {
+                    let u: f64 = (0..3).map(|x| gg_row[x] * g_row(j)[x]).sum();
+                    let p = (i * a + j) as i64;
                     let index = ((p * blocks + co / nr) * ch + ci) * nr + co % nr;
                     values[index as usize] = u as f32;
                 }
@@ -154,14 +253,64 @@ fn transformed_weights(
         ctx,
         at,
         source,
-        vec![POSITIONS, blocks, ch, nr],
+        vec![alg.positions(), blocks, ch, nr],
         &values,
     ))
 }
 
-/// `Σ coeffs[i] * values[i]` for coefficients in {-1, 0, 1} with at least one 1: the
-/// positive terms added, then the negative ones subtracted.
-fn combine(ctx: &mut Context, at: At, coeffs: &[i8], values: &[Value]) -> Value {
+/// Splats of the transforms' integer coefficients beyond ±1, made once per loop body.
+struct Coefficients {
+    at: At,
+    vec_ty: Type,
+    splats: HashMap<i8, Value>,
+}
+
+impl Coefficients {
+    fn new(at: At, vec_ty: Type) -> Coefficients {
+        Coefficients {
+            at,
+            vec_ty,
+            splats: HashMap::new(),
+        }
+    }
+
+    fn splat(&mut self, ctx: &mut Context, k: i8) -> Value {
+        if let Some(&v) = self.splats.get(&k) {
+            return v;
+        }
+        let f32_ty = match ctx.type_kind(self.vec_ty) {
+            TypeKind::Vector { element, .. } => *element,
+            _ => self.vec_ty,
+        };
+        let attr = ctx.intern_attr(AttrKind::Float {
+            bits: (k as f32).to_bits() as u128,
+            ty: f32_ty,
+        });
+        let op = self.at.create(
+            ctx,
+            "arith.constant",
+            vec![],
+            vec![f32_ty],
+            vec![("value", attr)],
+            0,
+        );
+        let scalar = ctx.op(op).results[0];
+        let v = self.at.broadcast(ctx, scalar, self.vec_ty);
+        self.splats.insert(k, v);
+        v
+    }
+}
+
+/// `Σ coeffs[i] * values[i]` for small integer coefficients: the terms of 1 added, then
+/// those of -1 subtracted, then each larger one multiplied in by an FMA (the first term
+/// by a multiply when no coefficient is 1).
+fn combine(
+    ctx: &mut Context,
+    at: At,
+    coeffs: &[i8],
+    values: &[Value],
+    splats: &mut Coefficients,
+) -> Value {
     let ty = ctx.value_type(values[0]);
     let terms = |sign: i8| {
         coeffs
@@ -170,10 +319,27 @@ fn combine(ctx: &mut Context, at: At, coeffs: &[i8], values: &[Value]) -> Value 
             .filter(move |(k, _)| **k == sign)
             .map(|(_, v)| *v)
     };
-    let sum = terms(1)
-        .reduce(|s, v| arith(ctx, at, "arith.addf", s, v, ty))
-        .expect("every transform row has a +1");
-    terms(-1).fold(sum, |s, v| arith(ctx, at, "arith.subf", s, v, ty))
+    let mut scaled = coeffs
+        .iter()
+        .zip(values)
+        .filter(|(k, _)| k.abs() > 1)
+        .map(|(&k, &v)| (k, v));
+    let mut sum = match terms(1).reduce(|s, v| arith(ctx, at, "arith.addf", s, v, ty)) {
+        Some(sum) => sum,
+        None => {
+            let (k, v) = scaled
+                .next()
+                .expect("every transform row has a coefficient");
+            let k = splats.splat(ctx, k);
+            arith(ctx, at, "arith.mulf", k, v, ty)
+        }
+    };
+    sum = terms(-1).fold(sum, |s, v| arith(ctx, at, "arith.subf", s, v, ty));
+    for (k, v) in scaled {
+        let k = splats.splat(ctx, k);
+        sum = at.fma(ctx, k, v, sum);
+    }
+    sum
 }
 
 fn arith(ctx: &mut Context, at: At, name: &str, a: Value, b: Value, ty: Type) -> Value {
@@ -181,22 +347,29 @@ fn arith(ctx: &mut Context, at: At, name: &str, a: Value, b: Value, ty: Type) ->
     ctx.op(op).results[0]
 }
 
-/// `L t Lᵀ` of the square tile `t` (row-major, `n x n`) for the `k x n` matrix `L` of
-/// ±1 and 0 entries: row-major `k x k`.
-fn transform<const N: usize>(ctx: &mut Context, at: At, l: &[[i8; N]], t: &[Value]) -> Vec<Value> {
+/// `L t Lᵀ` of the square tile `t` (row-major, `n x n`) for the `k x n` matrix `l`
+/// (row-major) of small integers: row-major `k x k`.
+fn transform(
+    ctx: &mut Context,
+    at: At,
+    (l, n): (&[i8], usize),
+    t: &[Value],
+    splats: &mut Coefficients,
+) -> Vec<Value> {
+    let rows: Vec<&[i8]> = l.chunks(n).collect();
     // L t: k x n.
     let mut left = Vec::new();
-    for row in l {
-        for col in 0..N {
-            let column: Vec<Value> = (0..N).map(|i| t[i * N + col]).collect();
-            left.push(combine(ctx, at, row, &column));
+    for row in &rows {
+        for col in 0..n {
+            let column: Vec<Value> = (0..n).map(|i| t[i * n + col]).collect();
+            left.push(combine(ctx, at, row, &column, splats));
         }
     }
     // (L t) Lᵀ: k x k.
     let mut out = Vec::new();
-    for i in 0..l.len() {
-        for row in l {
-            out.push(combine(ctx, at, row, &left[i * N..(i + 1) * N]));
+    for i in 0..rows.len() {
+        for row in &rows {
+            out.push(combine(ctx, at, row, &left[i * n..(i + 1) * n], splats));
         }
     }
     out
@@ -208,14 +381,15 @@ pub(super) fn rewrite(
     ctx: &mut Context,
     c: &ConvNest,
     target: &Target,
+    alg: Algorithm,
     (width, threads): (i64, bool),
     (epilogues, prefetch): (bool, bool),
     copies: &mut Vec<PaddedCopy>,
 ) -> bool {
-    if !fits(c, width) {
+    if !fits(c, alg, width) {
         return false;
     }
-    let Some(b) = blocking(target, c, width, threads) else {
+    let Some(b) = blocking(target, c, alg, width, threads) else {
         return false;
     };
     let Some(source) = c.tap.weights().and_then(|w| constant_f32(ctx, w)) else {
@@ -225,11 +399,12 @@ pub(super) fn rewrite(
         before: c.parallel,
         loc: ctx.op(c.parallel).loc,
     };
-    let Some(panels) = transformed_weights(ctx, c, at, b.nr, &source) else {
+    let Some(panels) = transformed_weights(ctx, c, alg, at, b.nr, &source) else {
         return false;
     };
     let [m, _, _, ch, ..] = c.extents;
-    let (th, tw) = tiles(c);
+    let (th, tw) = alg.tiles(c);
+    let (positions, side) = (alg.positions(), alg.outputs as i64);
     let t_n = th * tw;
     let f32_ty = ctx.value_type(c.init);
     let vec_ty = ctx.intern_type(TypeKind::Vector {
@@ -238,21 +413,21 @@ pub(super) fn rewrite(
         element: f32_ty,
     });
 
-    let (staged, copy) = stage_channels_last(ctx, c, at, (th, tw), b.threads);
-    let v = alloc(ctx, at, vec![POSITIONS, t_n, ch], f32_ty);
-    transform_input(ctx, at, (staged, v), (th, tw, ch), vec_ty, b);
-    let products = alloc(ctx, at, vec![POSITIONS, t_n, m], f32_ty);
+    let (staged, copy) = stage_channels_last(ctx, c, at, (side * th, side * tw), b.threads);
+    let v = alloc(ctx, at, vec![positions, t_n, ch], f32_ty);
+    transform_input(ctx, alg, at, (staged, v), (th, tw, ch), vec_ty, b);
+    let products = alloc(ctx, at, vec![positions, t_n, m], f32_ty);
     multiply(
         ctx,
         c,
         at,
         (v, panels, products),
-        t_n,
+        (positions, t_n),
         vec_ty,
         (b, prefetch),
     );
-    let staged_out = alloc(ctx, at, vec![2 * th, 2 * tw, m], f32_ty);
-    transform_output(ctx, at, (products, staged_out), (th, tw, m), vec_ty, b);
+    let staged_out = alloc(ctx, at, vec![side * th, side * tw, m], f32_ty);
+    transform_output(ctx, alg, at, (products, staged_out), (th, tw, m), vec_ty, b);
 
     let epilogue = epilogues.then(|| conv_epilogue::find(ctx, c)).flatten();
     let after = write_result(
@@ -286,8 +461,8 @@ pub(super) fn rewrite(
     true
 }
 
-/// The padded input, channels-last, `Xp[2 * TH + 2][2 * TW + 2][C]`: every tile's 4x4
-/// window lies inside it; positions outside the input hold the padding value (zero when
+/// The padded input, channels-last, `Xp[m * TH + 2][m * TW + 2][C]` (`covered` is
+/// `(m * TH, m * TW)`): every tile's window lies inside it; positions outside the input hold the padding value (zero when
 /// the convolution has no padding: the windows of the last tiles may still reach past
 /// the input). Returns it and the loop that copies an input row's columns into it.
 ///
@@ -299,10 +474,10 @@ fn stage_channels_last(
     ctx: &mut Context,
     c: &ConvNest,
     at: At,
-    (th, tw): (i64, i64),
+    covered: (i64, i64),
     threads: bool,
 ) -> (Value, Option<OpId>) {
-    let (hp, wp) = (2 * th + 2, 2 * tw + 2);
+    let (hp, wp) = (covered.0 + 2, covered.1 + 2);
     let f32_ty = ctx.value_type(c.init);
     let pad = match c.pad {
         Some(pad) => pad,
@@ -403,6 +578,7 @@ fn tile_loops(
 /// time, tile rows on threads.
 fn transform_input(
     ctx: &mut Context,
+    alg: Algorithm,
     at: At,
     (staged, v): (Value, Value),
     (th, tw, ch): (i64, i64, i64),
@@ -410,14 +586,16 @@ fn transform_input(
     b: ConvBlocking,
 ) {
     let (body, operands) = tile_loops(ctx, at, (th, tw, ch), b);
+    let (a, m) = (alg.side() as i64, alg.outputs as i64);
     let mut window = Vec::new();
-    for i in 0..4 {
-        for j in 0..4 {
-            let at_ij = map(3, vec![d(0) * 2 + i, d(1) * 2 + j, d(2)]);
+    for i in 0..a {
+        for j in 0..a {
+            let at_ij = map(3, vec![d(0) * m + i, d(1) * m + j, d(2)]);
             window.push(body.load(ctx, true, staged, at_ij, &operands, vec_ty));
         }
     }
-    let transformed = transform(ctx, body, &BT, &window);
+    let mut splats = Coefficients::new(body, vec_ty);
+    let transformed = transform(ctx, body, (alg.bt, alg.side()), &window, &mut splats);
     for (p, value) in transformed.into_iter().enumerate() {
         let to_v = map(
             3,
@@ -438,14 +616,14 @@ fn multiply(
     c: &ConvNest,
     at: At,
     (v, panels, products): (Value, Value, Value),
-    t_n: i64,
+    (positions, t_n): (i64, i64),
     vec_ty: Type,
     (b, prefetch): (ConvBlocking, bool),
 ) {
     let [m, _, _, ch, ..] = c.extents;
     let f32_ty = ctx.value_type(c.init);
     let columns = b.nr / b.width;
-    let (blocks, outer) = outer_loops(ctx, at, &[POSITIONS, m], &[1, b.nr], b.threads);
+    let (blocks, outer) = outer_loops(ctx, at, &[positions, m], &[1, b.nr], b.threads);
     let (p, mb) = (outer[0], outer[1]);
     let next = (prefetch && m > b.nr).then(|| next_panel(ctx, blocks, mb, b.nr, m / b.nr));
     for (lo, hi, mr, ahead) in prefetching_blocks(t_n, b.mr, next.is_some()) {
@@ -488,10 +666,11 @@ fn multiply(
     }
 }
 
-/// Phase 3: each tile's 2x2 outputs `Aᵀ M A`, a vector of channels at a time, into
-/// `Ot[2 * ty + a][2 * tx + b][co]`, tile rows on threads.
+/// Phase 3: each tile's `m x m` outputs `Aᵀ M A`, a vector of channels at a time, into
+/// `Ot[m * ty + a][m * tx + b][co]`, tile rows on threads.
 fn transform_output(
     ctx: &mut Context,
+    alg: Algorithm,
     at: At,
     (products, staged_out): (Value, Value),
     (th, tw, m): (i64, i64, i64),
@@ -499,16 +678,18 @@ fn transform_output(
     b: ConvBlocking,
 ) {
     let (body, operands) = tile_loops(ctx, at, (th, tw, m), b);
-    let tile: Vec<Value> = (0..POSITIONS)
+    let tile: Vec<Value> = (0..alg.positions())
         .map(|p| {
             let from = map(3, vec![AffineExpr::constant(p), d(0) * tw + d(1), d(2)]);
             body.load(ctx, true, products, from, &operands, vec_ty)
         })
         .collect();
-    let outputs = transform(ctx, body, &AT, &tile);
+    let mut splats = Coefficients::new(body, vec_ty);
+    let outputs = transform(ctx, body, (alg.at, alg.side()), &tile, &mut splats);
+    let side = alg.outputs as i64;
     for (k, value) in outputs.into_iter().enumerate() {
-        let (a, bb) = (k as i64 / 2, k as i64 % 2);
-        let to = map(3, vec![d(0) * 2 + a, d(1) * 2 + bb, d(2)]);
+        let (a, bb) = (k as i64 / side, k as i64 % side);
+        let to = map(3, vec![d(0) * side + a, d(1) * side + bb, d(2)]);
         body.store(ctx, true, value, staged_out, to, &operands);
     }
 }

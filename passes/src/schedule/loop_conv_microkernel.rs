@@ -8,7 +8,8 @@
 //! ([`super::conv_pointwise`], pixels in the vector lanes; option `pointwise`); 3x3
 //! convolutions with unit stride and dilation, constant weights and channel counts the
 //! vector divides, with no schedule and no `mr`/`nr` option, get Winograd's F(2x2, 3x3)
-//! ([`super::conv_winograd`], option `winograd`); any other convolution with one group is
+//! or, on outputs of many tiles, F(4x4, 3x3) ([`super::conv_winograd`], options `winograd`
+//! and `winograd-tile`); any other convolution with one group is
 //! vectorized over output channels:
 //!
 //! - a padded input is copied once into a buffer that holds the padding (`Xp[C][Hp][Wp]`),
@@ -112,7 +113,13 @@ const OPTIONS: &[PassOptionInfo] = &[
         name: "winograd",
         kind: OptionKind::Bool,
         default: "true",
-        help: "Compute 3x3 convolutions with unit stride and dilation, one group and constant weights by Winograd's F(2x2, 3x3) (16 multiplications per 2x2 outputs and channel pair instead of 36) when they carry no schedule and neither mr nor nr is given",
+        help: "Compute 3x3 convolutions with unit stride and dilation, one group and constant weights by Winograd's F(2x2, 3x3) or F(4x4, 3x3) (see winograd-tile; F(2x2, 3x3): 16 multiplications per 2x2 outputs and channel pair instead of 36) when they carry no schedule and neither mr nor nr is given",
+    },
+    PassOptionInfo {
+        name: "winograd-tile",
+        kind: OptionKind::Int,
+        default: "0",
+        help: "Outputs along a Winograd tile's side: 2 for F(2x2, 3x3), 4 for F(4x4, 3x3) (36 multiplications per 16 outputs; 36/9 the weights), 0 for F(4x4, 3x3) where the output has at least 32 such tiles and F(2x2, 3x3) elsewhere",
     },
     PassOptionInfo {
         name: "prefetch",
@@ -149,6 +156,7 @@ pub(crate) fn info() -> PassInfo {
                 pack_constants: o.bool("pack-constants"),
                 pointwise: o.bool("pointwise"),
                 winograd: o.bool("winograd"),
+                winograd_tile: o.int("winograd-tile"),
                 prefetch: o.bool("prefetch"),
                 epilogues: o.bool("epilogues"),
                 in_place: o.bool("in-place"),
@@ -166,6 +174,7 @@ struct ConvMicrokernel {
     pack_constants: bool,
     pointwise: bool,
     winograd: bool,
+    winograd_tile: i64,
     prefetch: bool,
     epilogues: bool,
     in_place: bool,
@@ -292,6 +301,7 @@ impl Pass for ConvMicrokernel {
                     ctx,
                     &conv,
                     &host,
+                    conv_winograd::algorithm(&conv, self.winograd_tile),
                     (blocking.width, blocking.threads),
                     (self.epilogues, self.prefetch),
                     &mut copies,
