@@ -285,6 +285,64 @@ func.func @columns(%x: tensor<64x10000xf32>) -> tensor<10000xf32> {
     assert!(!text.contains("gpu.shuffle"), "{text}");
 }
 
+/// Few outputs, long reductions: a whole-tensor sum and max, a softmax over two long
+/// rows (its max and its sum in turn), an integer sum.
+const LONG_FEW: &str = r#"
+func.func @long(%x: tensor<2x3000xf32>, %i: tensor<4100xi32>) -> (tensor<f32>, tensor<f32>, tensor<2x3000xf32>, tensor<i32>) {
+  %s = "graph.reduce_sum"(%x) {keepdims = false} : (tensor<2x3000xf32>) -> tensor<f32>
+  %m = "graph.reduce_max"(%x) {keepdims = false} : (tensor<2x3000xf32>) -> tensor<f32>
+  %p = "graph.softmax"(%x) <{axis = 1 : i64}> : (tensor<2x3000xf32>) -> tensor<2x3000xf32>
+  %t = "graph.reduce_sum"(%i) {keepdims = false} : (tensor<4100xi32>) -> tensor<i32>
+  return %s, %m, %p, %t : tensor<f32>, tensor<f32>, tensor<2x3000xf32>, tensor<i32>
+}
+"#;
+
+/// Sums of thousands of values in [-1, 1), reassociated over the threads of a block.
+const LONG_SUMS: Tolerance = Tolerance {
+    rtol: 1e-4,
+    atol: 1e-4,
+};
+
+#[test]
+fn few_long_reductions_take_a_block_each() {
+    for options in ["", "{block-size=64 max-blocks=1}", "{block-size=96}"] {
+        let text = check_after_lowering_within(
+            LONG_FEW,
+            &format!("convert-loop-to-gpu{options}"),
+            LONG_SUMS,
+        );
+        // The warps' values meet in a workgroup buffer between two barriers.
+        assert!(text.contains("#gpu.address_space<workgroup>"), "{text}");
+        assert!(text.contains("gpu.barrier"), "{text}");
+        assert!(text.contains("gpu.shuffle xor"), "{text}");
+    }
+}
+
+#[test]
+fn blocks_are_turned_off_by_their_option() {
+    let text = check_after_lowering_within(
+        LONG_FEW,
+        "convert-loop-to-gpu{block-reduce-min=0}",
+        LONG_SUMS,
+    );
+    assert!(!text.contains("gpu.barrier"), "{text}");
+    assert!(text.contains("gpu.shuffle xor"), "{text}");
+}
+
+#[test]
+fn many_outputs_keep_a_warp_each() {
+    // 600 outputs of 2,100 elements: more than 512 outputs, so warps.
+    let src = r#"
+func.func @rows(%x: tensor<600x2100xf32>) -> tensor<600xf32> {
+  %m = "graph.reduce_max"(%x) {axes = array<i64: 1>, keepdims = false} : (tensor<600x2100xf32>) -> tensor<600xf32>
+  return %m : tensor<600xf32>
+}
+"#;
+    let text = check_mapping(src, "");
+    assert!(!text.contains("gpu.barrier"), "{text}");
+    assert!(text.contains("gpu.shuffle xor"), "{text}");
+}
+
 /// `a x b` (`a: [batch x] m x k`, `b: k x n`), then relu.
 fn matmul_relu(batch: Option<i64>, m: i64, k: i64, n: i64) -> String {
     let lead = batch.map_or(String::new(), |b| format!("{b}x"));

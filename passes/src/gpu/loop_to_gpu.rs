@@ -21,10 +21,13 @@
 //! - A parallel loop whose body reduces over a long axis (at least `warp-reduce-min`
 //!   elements; see `warp_reduce`) gives each output to a warp instead of a thread: the
 //!   lanes split the reduction and combine their partial values with shuffles.
+//! - When such a loop has few outputs (at most 512) and a reduction of at least
+//!   `block-reduce-min` elements, each output takes a whole block instead (see
+//!   `block_reduce`): the warps' values meet in a workgroup buffer between two barriers.
 //!
 //! The options are the mapping's knobs: `block-size` in [1, 1024], `max-blocks` in
-//! [1, 2^31 - 1] and `warp-reduce-min` (0 turns warps off); a grid never has more blocks
-//! than the iteration space needs.
+//! [1, 2^31 - 1], `warp-reduce-min` (0 turns warps off) and `block-reduce-min` (0 turns
+//! blocks off); a grid never has more blocks than the iteration space needs.
 
 use tb_dialects::arith::ArithOp;
 use tb_dialects::gpu;
@@ -35,7 +38,7 @@ use tb_ir::ods::OpKind;
 use tb_ir::pass::{OptionKind, Pass, PassInfo, PassOptionInfo, PassOptions};
 use tb_ir::{AttrKind, BlockId, Context, Diagnostic, OpId, TypeKind, Value};
 
-use super::warp_reduce;
+use super::{block_reduce, warp_reduce};
 use crate::conversion::te_to_loop::builder::Builder;
 
 const OPTIONS: &[PassOptionInfo] = &[
@@ -57,6 +60,12 @@ const OPTIONS: &[PassOptionInfo] = &[
         default: "64",
         help: "Reductions at least this long run one output per warp, combined with shuffles (0: never)",
     },
+    PassOptionInfo {
+        name: "block-reduce-min",
+        kind: OptionKind::Int,
+        default: "2048",
+        help: "Reductions at least this long, in a loop of at most 512 outputs, run one output per block: warps combine with shuffles, then through a workgroup buffer (0: never)",
+    },
 ];
 
 pub(crate) fn info() -> PassInfo {
@@ -69,6 +78,7 @@ pub(crate) fn info() -> PassInfo {
                 block_size: options.int("block-size"),
                 max_blocks: options.int("max-blocks"),
                 warp_reduce_min: options.int("warp-reduce-min"),
+                block_reduce_min: options.int("block-reduce-min"),
             })
         },
     }
@@ -78,6 +88,7 @@ struct LoopToGpu {
     block_size: i64,
     max_blocks: i64,
     warp_reduce_min: i64,
+    block_reduce_min: i64,
 }
 
 impl Pass for LoopToGpu {
@@ -107,6 +118,12 @@ impl Pass for LoopToGpu {
             return Err(at_root(format!(
                 "convert-loop-to-gpu: warp-reduce-min={} is negative",
                 self.warp_reduce_min
+            )));
+        }
+        if self.block_reduce_min < 0 {
+            return Err(at_root(format!(
+                "convert-loop-to-gpu: block-reduce-min={} is negative",
+                self.block_reduce_min
             )));
         }
         let mut functions = Vec::new();
@@ -399,36 +416,58 @@ impl LoopToGpu {
             return Ok(());
         }
         let reductions = warp_reduce::reductions(ctx, op);
-        let on_warps = warp_reduce::prefers_warps(ctx, &reductions, total, self.warp_reduce_min);
-        // On warps, a "worker" is a warp of 32 lanes and takes one output at a time.
-        let lanes = if on_warps {
-            i64::from(gpu::WARP_SIZE)
-        } else {
-            1
-        };
-        let block_size = if on_warps {
-            (self.block_size / lanes).max(1) * lanes
+        let warp = i64::from(gpu::WARP_SIZE);
+        let on_blocks = block_reduce::prefers_blocks(&reductions, total, self.block_reduce_min);
+        let on_warps =
+            !on_blocks && warp_reduce::prefers_warps(ctx, &reductions, total, self.warp_reduce_min);
+        // A "worker" takes one output at a time: a thread, a warp of 32 lanes, or a block.
+        let block_size = if on_warps || on_blocks {
+            (self.block_size / warp).max(1) * warp
         } else {
             self.block_size.min(total)
+        };
+        let lanes = match (on_blocks, on_warps) {
+            (true, _) => block_size,
+            (false, true) => warp,
+            _ => 1,
         };
         let workers_per_block = block_size / lanes;
         let blocks = ((total + workers_per_block - 1) / workers_per_block).min(self.max_blocks);
         let threads = blocks * workers_per_block;
-        let (args, inside) = create_launch(ctx, Builder::before(op, loc), blocks, block_size);
-        // The thread's first iteration: block id * block size + thread id (divided by the
-        // warp size on warps, whose lane is the thread id modulo 32).
-        let global_id = {
-            let scaled = inside.binary(ctx, "arith.muli", args[0], args[9]);
-            inside.binary(ctx, "arith.addi", scaled, args[3])
-        };
-        let (global_id, lane) = if on_warps {
-            let warp = inside.index_constant(ctx, lanes);
-            (
-                inside.binary(ctx, "arith.divui", global_id, warp),
-                Some(inside.binary(ctx, "arith.remui", args[3], warp)),
-            )
+        let workgroup: Vec<tb_ir::Type> = if on_blocks {
+            reductions
+                .iter()
+                .map(|r| block_reduce::partials_type(ctx, r, block_size))
+                .collect()
         } else {
-            (global_id, None)
+            Vec::new()
+        };
+        let (args, inside) = create_launch_with(
+            ctx,
+            Builder::before(op, loc),
+            [blocks, 1, 1],
+            [block_size, 1, 1],
+            &workgroup,
+        );
+        // The worker's first iteration: block id * block size + thread id (divided by the
+        // warp size on warps, whose lane is the thread id modulo 32; the block id on
+        // blocks).
+        let (global_id, lane) = if on_blocks {
+            (args[0], Some(args[3]))
+        } else {
+            let global_id = {
+                let scaled = inside.binary(ctx, "arith.muli", args[0], args[9]);
+                inside.binary(ctx, "arith.addi", scaled, args[3])
+            };
+            if on_warps {
+                let warp = inside.index_constant(ctx, lanes);
+                (
+                    inside.binary(ctx, "arith.divui", global_id, warp),
+                    Some(inside.binary(ctx, "arith.remui", args[3], warp)),
+                )
+            } else {
+                (global_id, None)
+            }
         };
         let lower = ctx.intern_attr(AttrKind::AffineMap(AffineMap::new(
             1,
@@ -503,10 +542,19 @@ impl LoopToGpu {
             ctx.replace_all_uses(old, new);
         }
         ctx.erase_op(op);
-        if let Some(lane) = lane {
-            for r in &reductions {
-                warp_reduce::spread_over_lanes(ctx, r, lane);
+        match lane {
+            Some(thread) if on_blocks => {
+                let partials = &args[gpu::LAUNCH_BODY_ARGS..];
+                for (r, &buffer) in reductions.iter().zip(partials) {
+                    block_reduce::spread_over_block(ctx, r, thread, block_size, buffer);
+                }
             }
+            Some(lane) => {
+                for r in &reductions {
+                    warp_reduce::spread_over_lanes(ctx, r, lane);
+                }
+            }
+            None => {}
         }
         Ok(())
     }

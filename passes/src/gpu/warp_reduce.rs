@@ -34,7 +34,14 @@ pub(super) struct Reduction {
     unsigned: bool,
     lower: i64,
     step: i64,
-    extent: i64,
+    pub(super) extent: i64,
+}
+
+impl Reduction {
+    /// The reduction's `loop.for`.
+    pub(super) fn op(&self) -> OpId {
+        self.op
+    }
 }
 
 /// The reductions directly inside `parallel`'s body.
@@ -198,19 +205,49 @@ fn derived_from(ctx: &Context, value: Value, iv: Value, scope: OpId) -> bool {
 /// combines the partial values with shuffles; `r`'s result is then the whole reduction in
 /// every lane.
 pub(super) fn spread_over_lanes(ctx: &mut Context, r: &Reduction, lane: Value) {
-    let loc = ctx.op(r.op).loc;
-    let at = Builder::before(r.op, loc);
-    let result = ctx.op(r.op).results[0];
-    let ty = ctx.value_type(result);
-    let float = matches!(ctx.type_kind(ty), TypeKind::Float(_));
-    let identity = r
+    let partial = fold_strided(ctx, r, lane, i64::from(WARP_SIZE));
+    let warp = combine_lanes(ctx, r, partial);
+    finish(ctx, r, warp);
+}
+
+/// The type of `r`'s accumulator.
+pub(super) fn value_type(ctx: &Context, r: &Reduction) -> tb_ir::Type {
+    ctx.value_type(ctx.op(r.op).results[0])
+}
+
+/// The `arith` op that combines two partial values of `r`.
+fn combine_name(ctx: &Context, r: &Reduction) -> &'static str {
+    let float = matches!(ctx.type_kind(value_type(ctx, r)), TypeKind::Float(_));
+    r.combiner.arith_op(float, r.unsigned).name()
+}
+
+/// `r`'s combiner applied to `a` and `b`, built before `r`.
+pub(super) fn combine(ctx: &mut Context, r: &Reduction, a: Value, b: Value) -> Value {
+    let at = Builder::before(r.op, ctx.op(r.op).loc);
+    let name = combine_name(ctx, r);
+    at.binary(ctx, name, a, b)
+}
+
+/// The combiner's identity for `r`, built before `r`.
+pub(super) fn identity(ctx: &mut Context, r: &Reduction) -> Value {
+    let at = Builder::before(r.op, ctx.op(r.op).loc);
+    let ty = value_type(ctx, r);
+    let attr = r
         .combiner
         .identity_attr(ctx, ty, r.unsigned)
         .expect("32-bit scalar types have identities");
-    let start = at.constant(ctx, identity, ty);
-    let init = loop_::inits(ctx, r.op)[0];
-    let warp = i64::from(WARP_SIZE);
-    // lane l starts at lower + l * step and strides by 32 steps.
+    at.constant(ctx, attr, ty)
+}
+
+/// Before `r`: a copy of `r`'s loop in which the worker `first` (of `workers`) folds the
+/// elements `first, first + workers, ...` into a partial value that starts from the
+/// combiner's identity; returns that value. `r`'s body moves into the copy.
+pub(super) fn fold_strided(ctx: &mut Context, r: &Reduction, first: Value, workers: i64) -> Value {
+    let loc = ctx.op(r.op).loc;
+    let at = Builder::before(r.op, loc);
+    let ty = value_type(ctx, r);
+    let start = identity(ctx, r);
+    // worker w starts at lower + w * step and strides by `workers` steps.
     let lower = ctx.intern_attr(AttrKind::AffineMap(AffineMap::new(
         1,
         0,
@@ -220,7 +257,7 @@ pub(super) fn spread_over_lanes(ctx: &mut Context, r: &Reduction, lane: Value) {
         r.lower + r.extent * r.step,
     )));
     let i64_ty = ctx.i64();
-    let step = ctx.integer_attr((r.step * warp).into(), i64_ty);
+    let step = ctx.integer_attr((r.step * workers).into(), i64_ty);
     let i32_ty = ctx.integer_type(32, tb_ir::Signedness::Signless);
     let segments = ctx.intern_attr(AttrKind::DenseArray {
         element: i32_ty,
@@ -229,7 +266,7 @@ pub(super) fn spread_over_lanes(ctx: &mut Context, r: &Reduction, lane: Value) {
     let strided = at.create(
         ctx,
         loop_::FOR,
-        vec![lane, start],
+        vec![first, start],
         vec![ty],
         vec![
             ("lower_bound", lower),
@@ -244,15 +281,24 @@ pub(super) fn spread_over_lanes(ctx: &mut Context, r: &Reduction, lane: Value) {
     for block in ctx.take_blocks(old_region) {
         ctx.append_block(new_region, block);
     }
-    let combine_name = r.combiner.arith_op(float, r.unsigned).name();
-    let mut value = ctx.op(strided).results[0];
+    ctx.op(strided).results[0]
+}
+
+/// Before `r`: five `gpu.shuffle xor` steps (16, 8, 4, 2, 1) that combine the 32 lanes'
+/// `value`s; returns the combination, the same in every lane.
+pub(super) fn combine_lanes(ctx: &mut Context, r: &Reduction, value: Value) -> Value {
+    let loc = ctx.op(r.op).loc;
     let after = Builder::before(r.op, loc);
+    let ty = ctx.value_type(value);
+    let warp = i64::from(WARP_SIZE);
+    let i32_ty = ctx.integer_type(32, tb_ir::Signedness::Signless);
     let width = {
         let attr = ctx.integer_attr(warp.into(), i32_ty);
         after.constant(ctx, attr, i32_ty)
     };
     let mode = gpu::shuffle_mode_attr(ctx, ShuffleMode::Xor);
     let i1 = ctx.integer_type(1, tb_ir::Signedness::Signless);
+    let mut value = value;
     let mut offset = warp / 2;
     while offset >= 1 {
         let attr = ctx.integer_attr(offset.into(), i32_ty);
@@ -266,10 +312,18 @@ pub(super) fn spread_over_lanes(ctx: &mut Context, r: &Reduction, lane: Value) {
             0,
         );
         let other = ctx.op(shuffle).results[0];
-        value = after.binary(ctx, combine_name, value, other);
+        value = combine(ctx, r, value, other);
         offset /= 2;
     }
-    let whole = after.binary(ctx, combine_name, init, value);
+    value
+}
+
+/// Folds `r`'s initial value into `all` (the whole reduction of its elements), makes
+/// that `r`'s result and erases `r`.
+pub(super) fn finish(ctx: &mut Context, r: &Reduction, all: Value) {
+    let result = ctx.op(r.op).results[0];
+    let init = loop_::inits(ctx, r.op)[0];
+    let whole = combine(ctx, r, init, all);
     ctx.replace_all_uses(result, whole);
     ctx.erase_op(r.op);
 }
