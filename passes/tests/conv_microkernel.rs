@@ -557,3 +557,55 @@ fn the_option_keeps_the_copy_of_a_padded_input() {
         out.text
     );
 }
+
+/// A convolution with a `kh x kw` window (padded by `pads`, ONNX order) of `x: 1 x cin x
+/// h x w`, no bias.
+fn rectangular(
+    cin: i64,
+    cout: i64,
+    (h, w): (i64, i64),
+    (kh, kw): (i64, i64),
+    pads: [i64; 4],
+) -> String {
+    let oh = h + pads[0] + pads[2] - kh + 1;
+    let ow = w + pads[1] + pads[3] - kw + 1;
+    format!(
+        r#"func.func @conv(%x: tensor<1x{cin}x{h}x{w}xf32>, %w: tensor<{cout}x{cin}x{kh}x{kw}xf32>) -> tensor<1x{cout}x{oh}x{ow}xf32> {{
+  %0 = graph.conv %x, %w {{pads = array<i64: {}, {}, {}, {}>}} : (tensor<1x{cin}x{h}x{w}xf32>, tensor<{cout}x{cin}x{kh}x{kw}xf32>) -> tensor<1x{cout}x{oh}x{ow}xf32>
+  return %0 : tensor<1x{cout}x{oh}x{ow}xf32>
+}}
+"#,
+        pads[0], pads[1], pads[2], pads[3]
+    )
+}
+
+#[test]
+fn a_convolution_with_one_output_row_becomes_a_micro_kernel() {
+    // 1 x 3 windows along a 1 x 40 sequence (a text recognizer's neck): the lowering
+    // leaves out the loop over the single output row.
+    let src = rectangular(12, 16, (1, 40), (1, 3), [0, 1, 0, 1]);
+    for kernel in [
+        "loop-conv-microkernel{mr=4 nr=8 vector=4 threads=0}",
+        "loop-conv-microkernel{vector=4 threads=1}",
+    ] {
+        let out = check(&src, kernel);
+        rewritten(&out);
+    }
+}
+
+#[test]
+fn a_convolution_with_one_output_column_becomes_a_micro_kernel() {
+    // 3 x 1 windows down a 9 x 1 column, one row of padding above and below.
+    let src = rectangular(6, 8, (9, 1), (3, 1), [1, 0, 1, 0]);
+    let out = check(&src, "loop-conv-microkernel{mr=2 nr=8 vector=4 threads=0}");
+    rewritten(&out);
+}
+
+#[test]
+fn one_output_pixel_of_a_window_as_large_as_the_input() {
+    // 5 x 5 input, 5 x 5 window, no padding: one output pixel per channel, both row and
+    // column loops left out.
+    let src = rectangular(4, 16, (5, 5), (5, 5), [0, 0, 0, 0]);
+    let out = check(&src, "loop-conv-microkernel{mr=1 nr=8 vector=4 threads=0}");
+    rewritten(&out);
+}

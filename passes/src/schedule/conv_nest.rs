@@ -323,17 +323,14 @@ fn zero_based(dim: &loop_::LoopDim) -> Option<i64> {
 }
 
 /// Recognizes the convolution nest rooted at the `loop.parallel` `parallel`.
+///
+/// `convert-te-to-loop` leaves out the loops of result dimensions of extent 1, so a
+/// result with one output row (a 1xN convolution over a sequence, as text recognizers
+/// run them) or one column has a parallel loop over the other two dimensions only: such a
+/// dimension's index is the constant 0, and its window's stride is taken as 1 (its one
+/// iteration never moves the window).
 pub fn match_conv(ctx: &Context, parallel: OpId) -> Option<ConvNest> {
     let dims = loop_::loop_dims(ctx, parallel)?;
-    let [co, oh, ow] = dims.as_slice() else {
-        return None;
-    };
-    let mut extents = [0i64; 6];
-    let mut ivs = [co.induction_var; 6];
-    for (d, dim) in [co, oh, ow].into_iter().enumerate() {
-        extents[d] = zero_based(dim)?;
-        ivs[d] = dim.induction_var;
-    }
     let body: Vec<OpId> = ctx.block_ops(loop_::body(ctx, parallel)?).collect();
     let [outer, store, _] = body.as_slice() else {
         return None;
@@ -342,6 +339,32 @@ pub fn match_conv(ctx: &Context, parallel: OpId) -> Option<ConvNest> {
         || LoopOp::of(ctx, *store) != Some(LoopOp::Store)
     {
         return None;
+    }
+    let stored = ctx.op(*store).operands.get(1).copied()?;
+    let [1, m, oh, ow] = shape_of(ctx, stored)?[..] else {
+        return None;
+    };
+    // Which of co, oh, ow the parallel loop runs: all three, or those of extent above 1.
+    let present: Vec<usize> = if dims.len() == 3 {
+        vec![CO, OH, OW]
+    } else {
+        [(CO, m), (OH, oh), (OW, ow)]
+            .into_iter()
+            .filter(|&(_, e)| e != 1)
+            .map(|(d, _)| d)
+            .collect()
+    };
+    if present.len() != dims.len() || dims.is_empty() {
+        return None;
+    }
+    // A dimension without a loop gets a value no index is computed from (the sum's f32
+    // initial value), so every index reads as independent of it.
+    let absent = *loop_::inits(ctx, *outer).first()?;
+    let mut extents = [1i64; 6];
+    let mut ivs = [absent; 6];
+    for (&d, dim) in present.iter().zip(&dims) {
+        extents[d] = zero_based(dim)?;
+        ivs[d] = dim.induction_var;
     }
     // The chain c, kh, kw (a convolution) or kh, kw (a pool), each carrying one
     // accumulator into the next.
@@ -394,12 +417,14 @@ pub fn match_conv(ctx: &Context, parallel: OpId) -> Option<ConvNest> {
 
     // The output: Y[0, co, oh, ow] of shape [1, M, OH, OW].
     let out = read_store(ctx, *store, &ivs)?;
-    let want = [
-        Linear::constant(0),
-        Linear::unit(CO),
-        Linear::unit(OH),
-        Linear::unit(OW),
-    ];
+    let own = |d: usize| {
+        if present.contains(&d) {
+            Linear::unit(d)
+        } else {
+            Linear::constant(0)
+        }
+    };
+    let want = [Linear::constant(0), own(CO), own(OH), own(OW)];
     let out_shape = shape_of(ctx, out.0)?;
     if out.1 != want || out_shape != [1, extents[CO], extents[OH], extents[OW]] {
         return None;
@@ -452,7 +477,11 @@ pub fn match_conv(ctx: &Context, parallel: OpId) -> Option<ConvNest> {
     }
     let window = |index: Linear, o: usize, k: usize| -> Option<Window> {
         let w = Window {
-            stride: index.coeffs[o],
+            stride: if present.contains(&o) {
+                index.coeffs[o]
+            } else {
+                1
+            },
             dilation: index.coeffs[k],
             offset: index.constant,
         };
