@@ -609,3 +609,30 @@ fn one_output_pixel_of_a_window_as_large_as_the_input() {
     let out = check(&src, "loop-conv-microkernel{mr=1 nr=8 vector=4 threads=0}");
     rewritten(&out);
 }
+
+#[test]
+fn channels_left_over_by_a_one_row_convolution_keep_its_narrowed_nest() {
+    // 20 output channels in blocks of 8: the last 4 stay in the original nest, which
+    // loops over (co, ow) only; then a relu reads the result, its nest over (co, ow) too.
+    let src = r#"
+func.func @conv(%x: tensor<1x6x1x9xf32>, %w: tensor<20x6x1x3xf32>) -> tensor<1x20x1x9xf32> {
+  %0 = graph.conv %x, %w {pads = array<i64: 0, 1, 0, 1>} : (tensor<1x6x1x9xf32>, tensor<20x6x1x3xf32>) -> tensor<1x20x1x9xf32>
+  %1 = graph.relu %0 : tensor<1x20x1x9xf32>
+  return %1 : tensor<1x20x1x9xf32>
+}
+"#;
+    for kernel in [
+        "loop-conv-microkernel{mr=4 nr=8 vector=4 threads=0}",
+        "loop-conv-microkernel{mr=4 nr=8 vector=4 threads=1}",
+    ] {
+        let out = check(src, kernel);
+        assert!(out.text.contains("loop.fma"), "{}", out.text);
+    }
+    // One output pixel per channel, 20 channels: both spatial loops left out.
+    let pixel = rectangular(3, 20, (3, 3), (3, 3), [0, 0, 0, 0]);
+    let out = check(
+        &pixel,
+        "loop-conv-microkernel{mr=1 nr=8 vector=4 threads=0}",
+    );
+    assert!(out.text.contains("loop.fma"), "{}", out.text);
+}

@@ -60,6 +60,11 @@ fn defining_op(ctx: &Context, v: Value) -> Option<OpId> {
 
 /// The epilogue of `c`, when there is one it may compute (see the module doc).
 pub(super) fn find(ctx: &Context, c: &ConvNest) -> Option<Epilogue> {
+    // A nest without a loop over a unit dimension has a consumer without one too, whose
+    // induction variables are not (co, oh, ow): it stays a nest of its own.
+    if c.loops.len() != 3 {
+        return None;
+    }
     let own_index = [
         AffineExpr::constant(0),
         AffineExpr::dim(0),

@@ -128,6 +128,26 @@ pub struct ConvNest {
     pub tap: Tap,
     pub output: Value,
     pub init: Value,
+    /// The dimensions among (co, oh, ow) the parallel loop runs, in its order: all three,
+    /// or those of extent above 1 when the lowering left out the others.
+    pub loops: Vec<usize>,
+}
+
+impl ConvNest {
+    /// The bounds of the original nest narrowed to the output channels `[from, M)`, one
+    /// pair per dimension it loops over.
+    pub fn channels_from(&self, from: i64) -> (Vec<i64>, Vec<i64>) {
+        self.loops
+            .iter()
+            .map(|&d| {
+                if d == CO {
+                    (from, self.extents[CO])
+                } else {
+                    (0, self.extents[d])
+                }
+            })
+            .unzip()
+    }
 }
 
 pub(super) fn defining_op(ctx: &Context, v: Value) -> Option<OpId> {
@@ -354,7 +374,11 @@ pub fn match_conv(ctx: &Context, parallel: OpId) -> Option<ConvNest> {
             .map(|(d, _)| d)
             .collect()
     };
-    if present.len() != dims.len() || dims.is_empty() {
+    // A schedule's dimensions are the three of the full nest.
+    if present.len() != dims.len()
+        || dims.is_empty()
+        || (present.len() < 3 && loop_::schedule(ctx, parallel).is_some())
+    {
         return None;
     }
     // A dimension without a loop gets a value no index is computed from (the sum's f32
@@ -530,6 +554,7 @@ pub fn match_conv(ctx: &Context, parallel: OpId) -> Option<ConvNest> {
         tap,
         output: out.0,
         init,
+        loops: present,
     })
 }
 

@@ -808,7 +808,8 @@ fn rewrite(
     if mf < m {
         let copy = ctx.clone_op(c.parallel, &mut Default::default());
         ctx.insert_op_before(c.parallel, copy);
-        set_bounds(ctx, copy, &[mf, 0, 0], &[m, oh_n, ow_n]);
+        let (lower, upper) = c.channels_from(mf);
+        set_bounds(ctx, copy, &lower, &upper);
     }
     ctx.erase_op(c.parallel);
     if let Some(e) = epilogue {

@@ -43,6 +43,7 @@ use tb_ir::{Attr, AttrKind, Context, Diagnostic, FloatKind, OpId, TypeKind, Valu
 use super::build::{At, set_yield};
 use super::constant_pack::{ConstantBuffer, constant_f32, packed_global, release};
 use super::conv_epilogue::find_consumer;
+use super::row_loop::with_row_loop;
 use super::vector_epilogue::{self, VectorEpilogue};
 use super::{Target, register_block};
 
@@ -233,10 +234,10 @@ impl Pass for MatmulMicrokernel {
                 candidates.push(inner);
             }
         });
-        for parallel in candidates {
-            if let Some(found) =
-                match_contraction(ctx, parallel).filter(|c| c.widened_from.is_none())
-            {
+        for candidate in candidates {
+            let found = match_contraction(ctx, candidate).or_else(|| with_row_loop(ctx, candidate));
+            if let Some(found) = found.filter(|c| c.widened_from.is_none()) {
+                let parallel = found.parallel;
                 let chosen = match loop_::schedule(ctx, parallel).cloned() {
                     Some(schedule) => blocking_of(&schedule, &found, blocking).map_err(|why| {
                         Diagnostic::error(

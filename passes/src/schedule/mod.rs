@@ -24,6 +24,7 @@ mod nest;
 mod padded_in_place;
 mod pool_tap;
 pub mod rng;
+mod row_loop;
 pub mod space;
 mod strip_mine;
 pub mod target;
