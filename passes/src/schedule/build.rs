@@ -144,6 +144,16 @@ impl At {
         self.create(ctx, loop_::DEALLOC, vec![buffer], vec![], vec![], 0)
     }
 
+    /// An `f32` constant.
+    pub fn f32_constant(self, ctx: &mut Context, value: f32) -> Value {
+        let f32_ty = ctx.float_type(tb_ir::FloatKind::F32);
+        let attr = ctx.intern_attr(AttrKind::Float {
+            bits: value.to_bits().into(),
+            ty: f32_ty,
+        });
+        self.value(ctx, "arith.constant", vec![], f32_ty, vec![("value", attr)])
+    }
+
     /// An `index` constant.
     pub fn index_constant(self, ctx: &mut Context, value: i64) -> Value {
         let index_ty = ctx.index_type();

@@ -278,23 +278,7 @@ impl Coefficients {
         if let Some(&v) = self.splats.get(&k) {
             return v;
         }
-        let f32_ty = match ctx.type_kind(self.vec_ty) {
-            TypeKind::Vector { element, .. } => *element,
-            _ => self.vec_ty,
-        };
-        let attr = ctx.intern_attr(AttrKind::Float {
-            bits: (k as f32).to_bits() as u128,
-            ty: f32_ty,
-        });
-        let op = self.at.create(
-            ctx,
-            "arith.constant",
-            vec![],
-            vec![f32_ty],
-            vec![("value", attr)],
-            0,
-        );
-        let scalar = ctx.op(op).results[0];
+        let scalar = self.at.f32_constant(ctx, f32::from(k));
         let v = self.at.broadcast(ctx, scalar, self.vec_ty);
         self.splats.insert(k, v);
         v
@@ -479,24 +463,7 @@ fn stage_channels_last(
 ) -> (Value, Option<OpId>) {
     let (hp, wp) = (covered.0 + 2, covered.1 + 2);
     let f32_ty = ctx.value_type(c.init);
-    let pad = match c.pad {
-        Some(pad) => pad,
-        None => {
-            let zero = ctx.intern_attr(AttrKind::Float {
-                bits: 0,
-                ty: f32_ty,
-            });
-            let op = at.create(
-                ctx,
-                "arith.constant",
-                vec![],
-                vec![f32_ty],
-                vec![("value", zero)],
-                0,
-            );
-            ctx.op(op).results[0]
-        }
-    };
+    let pad = c.pad.unwrap_or_else(|| at.f32_constant(ctx, 0.0));
     let [channels, h, w] = c.input_shape;
     let staged = alloc(ctx, at, vec![hp, wp, channels], f32_ty);
     // The padded rows and columns where the input lies.
