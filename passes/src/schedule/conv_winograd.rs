@@ -140,8 +140,9 @@ impl Algorithm {
 /// 14x14 layers: 16) the products wait for memory instead of computing.
 const MIN_F4_TILES: i64 = 32;
 
-/// The algorithm for `c`: `choice` 2 or 4 asks for F2 or F4, 0 picks F4 where it has
-/// enough tiles (see [`MIN_F4_TILES`]) and F2 elsewhere.
+/// The algorithm for `c`: `choice` 2 or 4 asks for F2 or F4, 0 (the pass refuses any
+/// other value) picks F4 where it has enough tiles (see [`MIN_F4_TILES`]) and F2
+/// elsewhere.
 pub(super) fn algorithm(c: &ConvNest, choice: i64) -> Algorithm {
     match choice {
         2 => F2,

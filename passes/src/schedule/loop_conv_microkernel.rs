@@ -254,6 +254,15 @@ impl Pass for ConvMicrokernel {
     }
 
     fn run(&mut self, ctx: &mut Context, op: OpId) -> Result<(), Diagnostic> {
+        if ![0, 2, 4].contains(&self.winograd_tile) {
+            return Err(Diagnostic::error(
+                ctx.op(op).loc,
+                format!(
+                    "loop-conv-microkernel: winograd-tile={} is not 0 (chosen per convolution), 2 or 4",
+                    self.winograd_tile
+                ),
+            ));
+        }
         let host = Target::host();
         let mut candidates = Vec::new();
         ctx.walk_nested(op, &mut |inner| {
