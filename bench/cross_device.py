@@ -20,9 +20,10 @@ Steps (everything seeded):
    tensor sentence.
 5. `--evaluate` skips steps 1-4 and evaluates the data set already in OUT: held-out scores
    (`tb-tune score`, trained on ResNet-18's and MobileNet-V2's records, scored on the
-   encoder's unseen tasks) of the tree and the transformer on every device; transfer to
-   each device of `--transfer-to` (pretrained on the other devices, fine-tuned on 10% of
-   its records); record translation of the encoder's tasks from `avx512` to each device of
+   encoder's unseen tasks, with TenSet's network-level scores weighted by the encoder)
+   of the tree and the transformer on every device; transfer to each device of
+   `--transfer-to` (pretrained on the other devices, fine-tuned on 10% of its records);
+   record translation of the encoder's tasks from `avx512` to each device of
    `--translate-to` (zero-shot and 8-shot, measured; stored in OUT/bert.db with search
    `translate`, after the held-out scores, which read that database). Outputs go to
    OUT/eval/, training runs to OUT/eval/runs.jsonl.
@@ -119,7 +120,8 @@ def evaluate(args, devices):
         for model in ["tree", "transformer"]:
             if model == "transformer" and device in args.transfer_to.split(","):
                 continue  # the transfer run trains the same model on all records
-            run_logged([args.tb_tune, "score", "--model", model] + held_out + common
+            network = ["--network", os.path.join(args.out, "models", "bert", "model.onnx")]
+            run_logged([args.tb_tune, "score", "--model", model] + held_out + common + network
                        + DEVICES[device], os.path.join(out, f"score-{model}-{device}.txt"))
     for device in filter(None, args.transfer_to.split(",")):
         run_logged([args.tb_tune, "score", "--model", "transformer", "--fine-tune-fraction",

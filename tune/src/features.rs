@@ -34,8 +34,8 @@
 //! | 40 | buffers the task allocates |
 //! | 41 | bytes it allocates in all |
 //! | 42 | bytes of its largest allocation |
-//! | 43 .. 59 | how the innermost loops run: strides, vectorization, overhead, reuse ([`innermost`]; averages over the statements, not log-scaled again) |
-//! | 60 .. 83 | the decision ([`crate::space::DECISION_FEATURES`] numbers) |
+//! | 43 .. 63 | how the innermost loops run: strides, contiguous runs, vectorization, overhead, reuse ([`innermost`]; averages over the statements, not log-scaled again) |
+//! | 64 .. 87 | the decision ([`crate::space::DECISION_FEATURES`] numbers: [`crate::space::schedule_features`] for `#loop.schedule` nests) |
 //!
 //! A loop whose bounds are not constants (a tile's loop) counts the iterations of a full
 //! tile.
@@ -61,12 +61,12 @@ mod innermost;
 pub use innermost::INNERMOST_FEATURES;
 
 /// Bumped whenever the features change meaning: saved models record it.
-pub const FEATURE_SCHEMA_VERSION: u32 = 2;
+pub const FEATURE_SCHEMA_VERSION: u32 = 3;
 
 /// Loop features summed over statements (indices 0..43 of the table).
 pub const SUMMED_FEATURES: usize = 43;
 
-/// Features per task program: summed and innermost-loop ones (indices 0..60).
+/// Features per task program: summed and innermost-loop ones (indices 0..64).
 pub const PROGRAM_FEATURES: usize = SUMMED_FEATURES + INNERMOST_FEATURES;
 
 /// All features of a candidate: program and decision.

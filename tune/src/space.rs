@@ -556,47 +556,35 @@ impl Space {
         out
     }
 
-    /// Numeric values of the decision's knobs (log2 of sizes, indices otherwise), padded
-    /// to [`DECISION_FEATURES`]: the decision part of a candidate's features.
+    /// Numeric values of the decision (log2 of sizes, shares, flags), padded to
+    /// [`DECISION_FEATURES`]: the decision part of a candidate's features. Each position
+    /// means the same thing in every task of a kind, whatever its rank, so a ranker
+    /// trained on some tasks reads another's decision by the same measures
+    /// ([`schedule_features`] for `#loop.schedule` nests).
     pub fn decision_features(&self, decision: &[usize]) -> Vec<f64> {
         let mut out = Vec::with_capacity(DECISION_FEATURES);
         match self {
             Space::MicroKernel(s) => {
                 if let Ok(p) = s.params(decision) {
-                    for v in [p.mr, p.nr, p.vector, p.kc, p.nc] {
-                        out.push((v as f64).log2());
-                    }
+                    out.extend(register_block_features(p.mr, p.nr, p.vector, s.m, s.n));
+                    out.push((p.kc as f64).log2());
+                    out.push((p.nc as f64).log2());
                     out.push(if p.pack_rhs { 1.0 } else { 0.0 });
-                    out.push(((s.m as f64) / p.mr as f64).log2());
-                    out.push(((s.n as f64) / p.nr as f64).log2());
                 }
             }
             Space::Conv(s) => {
                 if let Ok(p) = s.params(decision) {
-                    for v in [p.mr, p.nr, p.vector] {
-                        out.push((v as f64).log2());
-                    }
-                    out.push(if p.threads { 1.0 } else { 0.0 });
-                    // Blocks per row and per channel count, and the pixels and channels
-                    // the last block recomputes or leaves to the plain nest.
+                    // Pixels of a row play the matmul's rows, channels its columns.
                     let (channels, width) = (s.extents[0], s.extents[2]);
-                    out.push(((width as f64) / p.mr as f64).log2());
-                    out.push(((channels as f64) / p.nr as f64).log2());
-                    out.push((width % p.mr) as f64 / p.mr as f64);
-                    out.push((channels % p.nr) as f64 / p.nr as f64);
+                    out.extend(register_block_features(
+                        p.mr, p.nr, p.vector, width, channels,
+                    ));
+                    out.push(if p.threads { 1.0 } else { 0.0 });
                 }
             }
             Space::Schedule(s) => {
-                for (knob, &choice) in s.knobs().iter().zip(decision) {
-                    out.push(match knob {
-                        tb_passes::schedule::Knob::Tile { choices, .. } => {
-                            (choices[choice] as f64).log2()
-                        }
-                        tb_passes::schedule::Knob::Vector(c)
-                        | tb_passes::schedule::Knob::Unroll(c) => (c[choice] as f64).log2(),
-                        tb_passes::schedule::Knob::Parallel(c) => c[choice].len() as f64,
-                        _ => choice as f64,
-                    });
+                if let Ok(schedule) = s.schedule(decision) {
+                    out.extend(schedule_features(s.nest(), &schedule));
                 }
             }
             Space::Fixed(_) => {}
@@ -771,6 +759,104 @@ fn schedule_witnesses(s: &KnobSpace, partial: &[usize]) -> Vec<Vec<usize>> {
         }
     }
     out
+}
+
+/// The register block of a micro-kernel, `mr` rows by `nr` columns of `vector` lanes, on
+/// `rows` by `columns` results, in the first positions of a matmul's and a convolution's
+/// decision features alike (a convolution's block is `mr` pixels by `nr` channels), so what
+/// a ranker learns about blocks on one kind carries to the other: log2 `mr`, `nr` and
+/// `vector`, log2 blocks per row and per column, and the share of a block the rows and
+/// columns left over after the last whole block fill.
+fn register_block_features(mr: i64, nr: i64, vector: i64, rows: i64, columns: i64) -> Vec<f64> {
+    let (mr, nr) = (mr.max(1), nr.max(1));
+    vec![
+        (mr as f64).log2(),
+        (nr as f64).log2(),
+        (vector.max(1) as f64).log2(),
+        (rows as f64 / mr as f64).log2(),
+        (columns as f64 / nr as f64).log2(),
+        (rows % mr) as f64 / mr as f64,
+        (columns % nr) as f64 / nr as f64,
+    ]
+}
+
+/// The numbers of a `#loop.schedule` decision on `nest`, by what they do rather than by
+/// knob position (a nest's knobs are laid out by its rank, so the third knob is a tile of
+/// one nest and the order of another). The *last* dimension is the nest's innermost, the
+/// one its row-major buffers walk contiguously; a *point* loop is a dimension's innermost
+/// tile (its extent when untiled).
+///
+/// | index | feature |
+/// |---|---|
+/// | 0, 1 | log2 `vector`, log2 `unroll` |
+/// | 2 | dimensions run in parallel |
+/// | 3 | 1 when the order of the outer tile loops is not the nest's |
+/// | 4 | outer tile loops inside the last dimension's (0: it stays innermost) |
+/// | 5 | log2 trip of the last dimension's point loop |
+/// | 6 | log2 extent of the last dimension |
+/// | 7 | share of the dimensions with a tile that leaves a partial tile |
+/// | 8 | tile levels per dimension |
+/// | 9 | log2 elements of the point loops (product of their trips) |
+/// | 10 | log2 elements of the outermost tiles |
+/// | 11 | log2 (last point trip / vector): vector steps per point loop |
+/// | 12 | 1 when the vector width does not divide the last point trip |
+/// | 13 | log2 (vector × unroll): lanes per unrolled body |
+/// | 14 | reduction dimensions that are tiled |
+/// | 15 | 1 when the last dimension is a reduction |
+pub fn schedule_features(nest: &tb_passes::schedule::Nest, schedule: &Schedule) -> Vec<f64> {
+    let rank = nest.extents.len();
+    if rank == 0 {
+        return Vec::new();
+    }
+    let log2 = |x: f64| x.max(1.0).log2();
+    let last = rank - 1;
+    let point = |dim: usize| *schedule.tiles[dim].last().unwrap_or(&nest.extents[dim]);
+    let order = schedule.effective_order();
+    let last_position = order.iter().position(|&d| d == last).unwrap_or(last);
+    let (mut partial, mut levels, mut point_elements, mut outer_elements, mut reductions_tiled) =
+        (0.0, 0.0, 1.0, 1.0, 0.0);
+    for dim in 0..rank {
+        let mut outer = nest.extents[dim];
+        let mut leaves_partial = false;
+        for &tile in &schedule.tiles[dim] {
+            leaves_partial |= tile <= 0 || outer % tile != 0;
+            outer = tile;
+            levels += 1.0;
+        }
+        if leaves_partial {
+            partial += 1.0;
+        }
+        point_elements *= point(dim) as f64;
+        outer_elements *= *schedule.tiles[dim].first().unwrap_or(&nest.extents[dim]) as f64;
+        if nest.reduction[dim] && !schedule.tiles[dim].is_empty() {
+            reductions_tiled += 1.0;
+        }
+    }
+    let last_point = point(last);
+    let vector = schedule.vector.max(1);
+    let unroll = schedule.unroll.max(1);
+    vec![
+        log2(vector as f64),
+        log2(unroll as f64),
+        schedule.parallel.len() as f64,
+        if order.iter().enumerate().all(|(i, &d)| i == d) {
+            0.0
+        } else {
+            1.0
+        },
+        (order.len().saturating_sub(1).saturating_sub(last_position)) as f64,
+        log2(last_point as f64),
+        log2(nest.extents[last] as f64),
+        partial / rank as f64,
+        levels / rank as f64,
+        log2(point_elements),
+        log2(outer_elements),
+        log2(last_point as f64 / vector as f64),
+        if last_point % vector != 0 { 1.0 } else { 0.0 },
+        log2((vector * unroll) as f64),
+        reductions_tiled,
+        if nest.reduction[last] { 1.0 } else { 0.0 },
+    ]
 }
 
 /// Features of a decision: this many numbers.

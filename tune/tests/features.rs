@@ -4,10 +4,12 @@
 mod common;
 
 use common::{KINDS, model_tasks_lowered_by};
+use tb_dialects::loop_::Schedule;
+use tb_passes::schedule::Nest;
 use tb_passes::schedule::{Knob, KnobSpace};
 use tb_tune::features::SUMMED_FEATURES;
 use tb_tune::search::candidate_features;
-use tb_tune::space::{Space, TunableTask};
+use tb_tune::space::{Space, TunableTask, schedule_features};
 
 /// Index of feature 14 of the table: the iterations a statement runs, summed.
 const ITERATIONS: usize = 14;
@@ -16,6 +18,9 @@ const CONTIGUOUS: usize = SUMMED_FEATURES + 2;
 const STRIDED: usize = SUMMED_FEATURES + 3;
 const CLEAN_VECTOR: usize = SUMMED_FEATURES + 6;
 const GATHER_VECTOR: usize = SUMMED_FEATURES + 7;
+const MEAN_RUN: usize = SUMMED_FEATURES + 17;
+const VECTOR_SHARE: usize = SUMMED_FEATURES + 19;
+const LANES: usize = SUMMED_FEATURES + 20;
 
 /// The test model lowered without fusion: its first elementwise nest of two dimensions is
 /// then layer normalization's `y - mean`, one row-major operand and one per-row buffer.
@@ -135,4 +140,77 @@ fn vectorizing_a_strided_loop_counts_as_a_gather() {
         along_columns[GATHER_VECTOR] > 0.0 && along_columns[CLEAN_VECTOR] == 0.0,
         "{along_columns:?}"
     );
+}
+
+#[test]
+fn walking_rows_makes_longer_contiguous_runs_than_walking_columns() {
+    let (task, space) = elementwise();
+    let rows = features_of(&task, &decision(&space, None, &[0, 1], 1));
+    let columns = features_of(&task, &decision(&space, None, &[1, 0], 1));
+    // Along rows the row-major operand runs on for a whole row at least (log2 of its bytes).
+    let row_bytes = (space.nest().extents[1] * 4) as f64;
+    assert!(
+        rows[MEAN_RUN] > columns[MEAN_RUN],
+        "{rows:?} vs {columns:?}"
+    );
+    assert!(rows[MEAN_RUN] >= row_bytes.log2() / 2.0, "{rows:?}");
+}
+
+#[test]
+fn vectorizing_makes_the_arithmetic_run_on_vectors() {
+    let (task, space) = elementwise();
+    let width = space
+        .knobs()
+        .iter()
+        .find_map(|k| match k {
+            Knob::Vector(c) => c.iter().copied().filter(|&w| w > 1).max(),
+            _ => None,
+        })
+        .expect("a vector width");
+    let scalar = features_of(&task, &decision(&space, None, &[0, 1], 1));
+    let vector = features_of(&task, &decision(&space, None, &[0, 1], width));
+    assert_eq!((scalar[VECTOR_SHARE], scalar[LANES]), (0.0, 0.0));
+    assert_eq!(vector[VECTOR_SHARE], 1.0);
+    assert!(
+        (vector[LANES] - (width as f64).log2()).abs() < 1e-9,
+        "{vector:?}"
+    );
+}
+
+#[test]
+fn schedule_features_mean_the_same_in_nests_of_any_rank() {
+    let flat = Nest {
+        extents: vec![64, 20],
+        reduction: vec![false, false],
+        element_bytes: 4,
+    };
+    let deep = Nest {
+        extents: vec![4, 64, 20],
+        reduction: vec![false, false, false],
+        element_bytes: 4,
+    };
+    let schedule = |rank: usize| {
+        let mut s = Schedule::identity(rank);
+        // The last dimension tiled by 8 (20 leaves a partial tile), vector 4, unroll 2.
+        s.tiles[rank - 1] = vec![8];
+        s.vector = 4;
+        s.unroll = 2;
+        s
+    };
+    let a = schedule_features(&flat, &schedule(2));
+    let b = schedule_features(&deep, &schedule(3));
+    assert_eq!(a.len(), b.len());
+    // vector, unroll, parallel, reordered, loops inside the last, its point trip and
+    // extent, vector steps per point loop, a partial vector step, lanes per body.
+    for i in [0, 1, 2, 3, 4, 5, 6, 11, 12, 13, 14, 15] {
+        assert_eq!(a[i], b[i], "feature {i}: {a:?} vs {b:?}");
+    }
+    assert_eq!((a[0], a[1], a[5], a[11]), (2.0, 1.0, 3.0, 1.0));
+    // One dimension of two leaves a partial tile; one of three.
+    assert_eq!((a[7], b[7]), (0.5, 1.0 / 3.0));
+    // Moving the last dimension's tile loop outward is seen as such.
+    let mut reordered = schedule(2);
+    reordered.order = vec![1, 0];
+    let c = schedule_features(&flat, &reordered);
+    assert_eq!((c[3], c[4]), (1.0, 1.0));
 }

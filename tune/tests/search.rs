@@ -270,3 +270,27 @@ fn no_two_trials_of_a_task_spell_the_same_schedule() {
         }
     }
 }
+
+#[test]
+fn network_scores_weight_each_task_by_what_it_costs() {
+    use tb_tune::search::{HeldOutScore, network_scores};
+    // A heavy task whose first choice is 25% slower than its best (best 4 ms, first 5 ms),
+    // and a light one whose first choice is 10 times slower (best 0.01 ms, first 0.1 ms).
+    let heavy = HeldOutScore::of("heavy", vec![(2.0, 5e-3), (1.0, 4e-3), (0.0, 6e-3)]).unwrap();
+    let light = HeldOutScore::of("light", vec![(2.0, 1e-4), (1.0, 1e-5)]).unwrap();
+    assert_eq!(
+        (heavy.best_s, heavy.top1_s, heavy.top5_s),
+        (4e-3, 5e-3, 4e-3)
+    );
+    assert!((light.top1 - 0.1).abs() < 1e-12);
+    let scores = [heavy, light];
+    // Once each: (4 + 0.01) / (5 + 0.1) ms.
+    let (top1, top5) = network_scores(&scores, |_| 1.0).unwrap();
+    assert!((top1 - 4.01 / 5.1).abs() < 1e-12, "{top1}");
+    assert!((top5 - 1.0).abs() < 1e-12, "{top5}");
+    // The light task occurring 100 times: (4 + 1) / (5 + 10) ms.
+    let (top1, _) = network_scores(&scores, |k| if k == "light" { 100.0 } else { 1.0 }).unwrap();
+    assert!((top1 - 5.0 / 15.0).abs() < 1e-12, "{top1}");
+    // Nothing to weigh.
+    assert_eq!(network_scores(&[], |_| 1.0), None);
+}

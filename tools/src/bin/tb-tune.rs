@@ -261,6 +261,33 @@ struct ScoreArgs {
     /// Append each training run (seed, sizes, epochs, loss, figures) as a JSON line.
     #[arg(long, value_name = "FILE.jsonl")]
     log: Option<PathBuf>,
+    /// The network the held-out tasks come from (ONNX or MLIR): its TenSet-style scores
+    /// weight each task by the times it occurs there (without it, each task counts once).
+    #[arg(long, value_name = "MODEL")]
+    network: Option<String>,
+    /// With --network: shapes of its inputs with dynamic dimensions (as `tb-tune`).
+    #[arg(long = "input-shape", value_name = "NAME=AxBxC", requires = "network")]
+    input_shapes: Vec<String>,
+}
+
+/// How many times each task (by key) occurs in `model` once it is lowered to loops.
+fn task_weights(
+    model: &str,
+    input_shapes: &[String],
+) -> Result<std::collections::HashMap<String, usize>, String> {
+    let mut loaded = if tb_tools::load::is_onnx(model) {
+        load_onnx(model, parse_input_shapes(input_shapes)?)?
+    } else {
+        let text =
+            std::fs::read_to_string(model).map_err(|e| format!("cannot read '{model}': {e}"))?;
+        load_mlir(&text, model)?
+    };
+    run_pipeline(&mut loaded.ctx, loaded.module, FRONT_PIPELINE)
+        .map_err(|e| format!("{model}: cannot lower to loops: {e}"))?;
+    Ok(tasks(&mut loaded.ctx, loaded.module)
+        .into_iter()
+        .map(|t| (t.key, t.weight))
+        .collect())
 }
 
 fn main() -> ExitCode {
@@ -455,6 +482,12 @@ fn score(args: &ScoreArgs) -> Result<(), String> {
             ));
         }
     }
+    let weights = match &args.network {
+        Some(model) => {
+            Some(task_weights(model, &args.input_shapes).map_err(|e| format!("--network: {e}"))?)
+        }
+        None => None,
+    };
     let device = Device::resolve(args.mcpu.as_deref(), args.mattr.as_deref(), args.threads)?;
     let target = device.key.clone();
     let train_devices = device_records(&args.train)?;
@@ -635,6 +668,34 @@ fn score(args: &ScoreArgs) -> Result<(), String> {
         top1,
         top5
     );
+    let (weighting, network) = match &weights {
+        Some(w) => {
+            let found = scores
+                .iter()
+                .filter(|s| w.contains_key(&s.task_key))
+                .count();
+            (
+                format!(
+                    "tasks weighted by their occurrences in {} ({found} of its {} tasks scored here)",
+                    args.network.as_deref().unwrap_or_default(),
+                    w.len()
+                ),
+                tb_tune::search::network_scores(&scores, |key| {
+                    w.get(key).copied().unwrap_or(0) as f64
+                }),
+            )
+        }
+        None => (
+            "each task once".to_string(),
+            tb_tune::search::network_scores(&scores, |_| 1.0),
+        ),
+    };
+    match network {
+        Some((top1, top5)) => {
+            println!("TenSet-style network scores ({weighting}): top-1 {top1:.3}, top-5 {top5:.3}")
+        }
+        None => println!("TenSet-style network scores ({weighting}): no task to score"),
+    }
     Ok(())
 }
 

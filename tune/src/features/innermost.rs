@@ -22,6 +22,9 @@
 //! | 13 | loops whose upper bound is a `min` (partial tiles need a guard) |
 //! | 14, 15 | log2 body executions per cache line of the deepest innermost band of loops whose data fits L1 (32 KiB), L2 (1 MiB) |
 //! | 16 | loops of one iteration inside the running loop (they keep it from being innermost) |
+//! | 17, 18 | log2 bytes of an access's contiguous run (what it walks before its address jumps: hardware prefetchers follow long runs), averaged over the accesses that move, and the shortest |
+//! | 19 | share of the arithmetic that runs on vectors (vector values, or scalars in a loop annotated `vectorize`) |
+//! | 20 | log2 lanes per arithmetic operation |
 //!
 //! The values of a task are the averages over its statements, weighted by how often each
 //! statement's operations run.
@@ -36,7 +39,7 @@ use tb_ir::{BlockId, Context, OpId, Value};
 use super::{Enclosing, access_lanes, element_bytes, memref_and_indices};
 
 /// Features per statement (the table's rows).
-pub const INNERMOST_FEATURES: usize = 17;
+pub const INNERMOST_FEATURES: usize = 21;
 
 const CACHE_LINE: f64 = 64.0;
 const L1_BYTES: f64 = 32.0 * 1024.0;
@@ -67,6 +70,25 @@ impl Strided {
         } else {
             elements
         }
+    }
+
+    /// Elements it walks one after another before its address jumps: its lanes, times the
+    /// trip of each loop from the innermost out while that loop's stride continues the
+    /// run. A loop along which it stays put (it re-reads the run) or that strides past the
+    /// run ends it: measured on the cross-device data set, counting re-reads as repeats of
+    /// a longer run ranked worse.
+    fn contiguous_run(&self, loops: &[Enclosing]) -> f64 {
+        let mut run = self.lanes.max(1.0);
+        for (l, &s) in loops.iter().zip(&self.strides) {
+            if l.trip <= 1.0 {
+                continue;
+            }
+            if s != run {
+                break;
+            }
+            run *= l.trip;
+        }
+        run
     }
 }
 
@@ -161,6 +183,42 @@ pub(super) fn statement(ctx: &Context, block: BlockId, loops: &[Enclosing]) -> (
     f[14] = band_reuse(&accesses, loops, running, L1_BYTES);
     f[15] = band_reuse(&accesses, loops, running, L2_BYTES);
     f[16] = running as f64;
+    let runs: Vec<f64> = accesses
+        .iter()
+        .filter(|a| a.strides.iter().any(|&s| s != 0.0))
+        .map(|a| (a.contiguous_run(loops) * a.element_bytes).log2())
+        .collect();
+    if !runs.is_empty() {
+        f[17] = runs.iter().sum::<f64>() / runs.len() as f64;
+        f[18] = runs.iter().copied().fold(f64::INFINITY, f64::min);
+    }
+    // SIMD use: the share of arithmetic that runs on vectors (explicit vector values, or
+    // scalars in a loop the backend vectorizes) and the lanes per arithmetic instruction.
+    let annotated = loops.first().map_or(1, |l| l.vectorize.max(1)) as f64;
+    let (mut arithmetic, mut vector, mut lanes) = (0.0, 0.0, 0.0);
+    for op in ctx.block_ops(block) {
+        let name = ctx.op_name(op);
+        if !(name.starts_with("arith.") || name.starts_with("math.") || name == loop_::FMA)
+            || name == "arith.constant"
+        {
+            continue;
+        }
+        let width = ctx
+            .op(op)
+            .results
+            .first()
+            .map_or(1.0, |&r| super::lanes(ctx, r));
+        let effective = if width > 1.0 { width } else { annotated };
+        arithmetic += 1.0;
+        lanes += effective;
+        if effective > 1.0 {
+            vector += 1.0;
+        }
+    }
+    if arithmetic > 0.0 {
+        f[19] = vector / arithmetic;
+        f[20] = (lanes / arithmetic).log2();
+    }
     (f, executions * body_ops)
 }
 
