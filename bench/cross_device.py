@@ -24,7 +24,7 @@ Steps (everything seeded):
    of the tree and the transformer on every device; transfer to each device of
    `--transfer-to` (pretrained on the other devices, fine-tuned on 10% of its records);
    record translation of the encoder's tasks from `avx512` to each device of
-   `--translate-to` (zero-shot and 8-shot, measured; stored in OUT/bert.db with search
+   `--translate-to`, ranked by the tree and by the transformer (zero-shot and 8-shot, measured; stored in OUT/bert.db with search
    `translate`, after the held-out scores, which read that database). Outputs go to
    OUT/eval/, training runs to OUT/eval/runs.jsonl.
 
@@ -128,10 +128,12 @@ def evaluate(args, devices):
                     "0.1"] + held_out + common + DEVICES[device],
                    os.path.join(out, f"transfer-{device}.txt"))
     for device in filter(None, args.translate_to.split(",")):
-        run_logged([args.tb_tune, os.path.join(args.out, "models", "bert", "model.onnx"),
-                    "--db", dbs["bert"], "--translate-from", "avx512", "--shots", "8",
-                    "--cores", "1", "--threads", str(args.threads), "--seed", str(args.seed)]
-                   + DEVICES[device], os.path.join(out, f"translate-{device}.txt"))
+        for model in ["tree", "transformer"]:
+            run_logged([args.tb_tune, os.path.join(args.out, "models", "bert", "model.onnx"),
+                        "--db", dbs["bert"], "--translate-from", "avx512", "--shots", "8",
+                        "--model", model, "--cores", "1", "--threads", str(args.threads),
+                        "--seed", str(args.seed)]
+                       + DEVICES[device], os.path.join(out, f"translate-{model}-{device}.txt"))
 
 
 def main():

@@ -187,51 +187,90 @@ pub fn train_ranker_with(
     cache: &mut FeatureCache,
     options: &TrainOptions,
 ) -> Option<Ranker> {
-    let mut rows = Vec::new();
-    let mut labels = Vec::new();
-    let mut groups = Vec::new();
-    for (g, task) in tasks.iter().enumerate() {
-        let measured: Vec<&Record> = records
-            .iter()
-            .filter(|r| r.task_key == task.task.key && !r.decision.is_empty())
-            .collect();
-        let Some(best) = measured
-            .iter()
-            .filter(|r| r.status == Status::Ok)
-            .filter_map(|r| r.latency_s)
-            .min_by(f64::total_cmp)
-        else {
-            continue;
-        };
-        for r in measured {
-            let key = (task.task.key.clone(), r.decision.clone());
-            let f = cache
-                .entry(key)
-                .or_insert_with(|| candidate_features(task, &r.decision));
-            if let Some(f) = f {
-                rows.push(f.clone());
-                // A failed candidate (crash, timeout, wrong result) ranks below all others.
-                labels.push(match (r.status, r.latency_s) {
-                    (Status::Ok, Some(l)) => best / l,
-                    _ => 0.0,
-                });
-                groups.push(g);
+    let mut data = TrainingRows::default();
+    data.add_device(tasks, records, cache);
+    data.train(options)
+}
+
+/// A ranker trained on the records of several devices, each device's tasks with their
+/// spaces on that device (`(tasks, records)` pairs): a task measured on two devices is two
+/// groups, since its candidates rank differently there. The tree's features describe the
+/// scheduled program, not the hardware, so it ranks another device's candidates by what
+/// their code does (record translation).
+pub fn train_ranker_on_devices(
+    devices: &[(&[TunableTask], &[Record])],
+    options: &TrainOptions,
+) -> Option<Ranker> {
+    let mut data = TrainingRows::default();
+    for (tasks, records) in devices {
+        // A task's key is the same on every device, its space (and so the candidate a
+        // decision spells) is not: each device's features are cached apart.
+        data.add_device(tasks, records, &mut FeatureCache::new());
+    }
+    data.train(options)
+}
+
+/// Feature rows, labels and groups gathered for training.
+#[derive(Default)]
+struct TrainingRows {
+    rows: Vec<Vec<f64>>,
+    labels: Vec<f64>,
+    groups: Vec<usize>,
+    next_group: usize,
+}
+
+impl TrainingRows {
+    /// Adds one group per task of `tasks` with measured records.
+    fn add_device(&mut self, tasks: &[TunableTask], records: &[Record], cache: &mut FeatureCache) {
+        for task in tasks {
+            let measured: Vec<&Record> = records
+                .iter()
+                .filter(|r| r.task_key == task.task.key && !r.decision.is_empty())
+                .collect();
+            let Some(best) = measured
+                .iter()
+                .filter(|r| r.status == Status::Ok)
+                .filter_map(|r| r.latency_s)
+                .min_by(f64::total_cmp)
+            else {
+                continue;
+            };
+            for r in measured {
+                let key = (task.task.key.clone(), r.decision.clone());
+                let f = cache
+                    .entry(key)
+                    .or_insert_with(|| candidate_features(task, &r.decision));
+                if let Some(f) = f {
+                    self.rows.push(f.clone());
+                    // A failed candidate (crash, timeout, wrong result) ranks below all
+                    // others.
+                    self.labels.push(match (r.status, r.latency_s) {
+                        (Status::Ok, Some(l)) => best / l,
+                        _ => 0.0,
+                    });
+                    self.groups.push(self.next_group);
+                }
             }
+            self.next_group += 1;
         }
     }
-    if rows.len() < 8 {
-        return None;
+
+    /// The ranker; `None` with fewer than 8 rows.
+    fn train(&self, options: &TrainOptions) -> Option<Ranker> {
+        if self.rows.len() < 8 {
+            return None;
+        }
+        Some(Ranker::train(
+            &Dataset {
+                rows: &self.rows,
+                labels: &self.labels,
+                groups: &self.groups,
+            },
+            FEATURE_COUNT,
+            FEATURE_SCHEMA_VERSION,
+            options,
+        ))
     }
-    Some(Ranker::train(
-        &Dataset {
-            rows: &rows,
-            labels: &labels,
-            groups: &groups,
-        },
-        FEATURE_COUNT,
-        FEATURE_SCHEMA_VERSION,
-        options,
-    ))
 }
 
 fn random_f64(rng: &mut Rng) -> f64 {

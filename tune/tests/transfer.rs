@@ -312,3 +312,50 @@ fn the_zero_shot_proposal_is_the_translated_record_the_model_ranks_first() {
     assert_eq!(p.exact, 16);
     assert_eq!(cost(&b[0], &p.ranked[0]), cost(&b[0], &best_translated));
 }
+
+#[test]
+fn a_tree_trained_on_two_devices_ranks_a_third_devices_candidates() {
+    let (wide, narrow, other) = (
+        matmuls_on(&avx512()),
+        matmuls_on(&sse()),
+        matmuls_on(&avx2()),
+    );
+    let (wide_records, narrow_records) = (
+        records(&avx512(), &wide, 24, 3),
+        records(&sse(), &narrow, 24, 4),
+    );
+    let ranker = tb_tune::search::train_ranker_on_devices(
+        &[(&wide, &wide_records), (&narrow, &narrow_records)],
+        &tb_tune::gbdt::TrainOptions::default(),
+    )
+    .expect("enough records");
+    // The made-up cost depends on the decision's numbers alone, which the tree reads from
+    // each device's own code: its first choice among the third device's candidates beats
+    // the typical one.
+    let task = &other[0];
+    let candidates: Vec<Vec<usize>> = records(&avx2(), &other, 24, 5)
+        .into_iter()
+        .filter(|r| r.task_key == task.task.key)
+        .map(|r| r.decision)
+        .collect();
+    let scores = ranker.scores(task, &avx2(), &candidates, &mut FeatureCache::new());
+    let first = (0..candidates.len())
+        .max_by(|&i, &j| scores[i].total_cmp(&scores[j]))
+        .unwrap();
+    let mut costs: Vec<f64> = candidates.iter().map(|d| cost(task, d)).collect();
+    let chosen = cost(task, &candidates[first]);
+    costs.sort_by(f64::total_cmp);
+    assert!(
+        chosen < costs[costs.len() / 2],
+        "first choice {chosen} vs median {}",
+        costs[costs.len() / 2]
+    );
+    // Too few records train nothing.
+    assert!(
+        tb_tune::search::train_ranker_on_devices(
+            &[(&wide, &wide_records[..3])],
+            &Default::default()
+        )
+        .is_none()
+    );
+}

@@ -98,7 +98,9 @@ struct Args {
     random: bool,
     /// The model of the model-guided search: `tree` (gradient-boosted trees over loop
     /// features) or `transformer` (attention over tensor sentences) rank an evolutionary
-    /// search's candidates; `tlm` generates the candidates with a schedule generator.
+    /// search's candidates; `tlm` generates the candidates with a schedule generator. With
+    /// --translate-from: the model that ranks the translated records (`tree` or
+    /// `transformer`).
     #[arg(long = "model", value_name = "tree|transformer|tlm", default_value = "tree", value_parser = ["tree", "transformer", "tlm"])]
     cost_model: String,
     /// With --model tlm: start the schedule generator from one pretrained on the records
@@ -746,25 +748,53 @@ fn translate(
         .iter()
         .map(|d| (d.tasks.as_slice(), d.records.as_slice()))
         .collect();
-    let samples = tb_tune::transfer::device_samples(&pairs);
-    let options = tb_tune::transformer::TrainOptions {
-        seed: args.seed,
-        ..Default::default()
-    };
     let started = std::time::Instant::now();
-    let (encoder, log) =
-        tb_tune::transformer::train(&samples, tb_tune::transformer::Config::default(), &options)?;
-    eprintln!(
-        "transformer trained on {} sentences of {} target(s), seed {}, {} epochs, loss {:.4} -> {:.4}, {:.1} s",
-        samples.len(),
-        sources.len(),
-        options.seed,
-        options.epochs,
-        log.epoch_loss.first().copied().unwrap_or(f64::NAN),
-        log.epoch_loss.last().copied().unwrap_or(f64::NAN),
-        started.elapsed().as_secs_f64()
-    );
-    let model = tb_tune::transformer::TransformerRanker { encoder };
+    let model: Box<dyn tb_tune::cost_model::CostModel> = match args.cost_model.as_str() {
+        "tree" => {
+            let options = tb_tune::gbdt::TrainOptions {
+                seed: args.seed,
+                ..Default::default()
+            };
+            let ranker = tb_tune::search::train_ranker_on_devices(&pairs, &options)
+                .ok_or("--translate-from: too few records to train the tree ranker on")?;
+            eprintln!(
+                "tree ranker trained on {} records of {} target(s), seed {}, {:.1} s",
+                pairs.iter().map(|(_, r)| r.len()).sum::<usize>(),
+                sources.len(),
+                options.seed,
+                started.elapsed().as_secs_f64()
+            );
+            Box::new(ranker)
+        }
+        "transformer" => {
+            let samples = tb_tune::transfer::device_samples(&pairs);
+            let options = tb_tune::transformer::TrainOptions {
+                seed: args.seed,
+                ..Default::default()
+            };
+            let (encoder, log) = tb_tune::transformer::train(
+                &samples,
+                tb_tune::transformer::Config::default(),
+                &options,
+            )?;
+            eprintln!(
+                "transformer trained on {} sentences of {} target(s), seed {}, {} epochs, loss {:.4} -> {:.4}, {:.1} s",
+                samples.len(),
+                sources.len(),
+                options.seed,
+                options.epochs,
+                log.epoch_loss.first().copied().unwrap_or(f64::NAN),
+                log.epoch_loss.last().copied().unwrap_or(f64::NAN),
+                started.elapsed().as_secs_f64()
+            );
+            Box::new(tb_tune::transformer::TransformerRanker { encoder })
+        }
+        other => {
+            return Err(format!(
+                "--translate-from ranks translated records with --model tree or transformer, not {other}"
+            ));
+        }
+    };
     let own = records_of(&devices, &device.key);
     let exe = std::env::current_exe().map_err(|e| format!("cannot find my own executable: {e}"))?;
     let mut measurer =
@@ -812,7 +842,7 @@ fn translate(
             &device.key,
             space_a,
             records_a,
-            &model,
+            model.as_ref(),
             shots,
             &tb_tune::translate::TranslateOptions {
                 seed: args.seed,
