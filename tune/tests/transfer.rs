@@ -204,9 +204,16 @@ fn transfer_reports_all_four_runs_with_their_sizes() {
     let mut options = TransferOptions::new(0.1, 1);
     options.train.epochs = 3;
     options.fine_tune.epochs = 3;
+    options.replay.epochs = 2;
     let t = transfer(&devices, &new, &test, &options).unwrap();
     assert_eq!(t.all.records, 40);
     assert_eq!((t.scratch.records, t.fine_tuned.records), (4, 4));
+    // Fine-tuning sees the fraction with the pretraining records replayed beside it.
+    assert_eq!(
+        t.fine_tuned.sentences,
+        t.scratch.sentences + t.pretrained.sentences
+    );
+    assert_eq!(t.fine_tuned.epochs, 2);
     assert_eq!(t.pretrained.records, 48 * devices[0].tasks.len());
     for run in [&t.all, &t.scratch, &t.pretrained, &t.fine_tuned] {
         assert_eq!(run.held_out_tasks, test_tasks.len());
