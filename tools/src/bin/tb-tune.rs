@@ -272,11 +272,8 @@ struct ScoreArgs {
     input_shapes: Vec<String>,
 }
 
-/// How many times each task (by key) occurs in `model` once it is lowered to loops.
-fn task_weights(
-    model: &str,
-    input_shapes: &[String],
-) -> Result<std::collections::HashMap<String, usize>, String> {
+/// `model` (ONNX or MLIR) read and lowered to the loop level, where its tasks are.
+fn load_loop_level(model: &str, input_shapes: &[String]) -> Result<tb_tools::load::Loaded, String> {
     let mut loaded = if tb_tools::load::is_onnx(model) {
         load_onnx(model, parse_input_shapes(input_shapes)?)?
     } else {
@@ -286,6 +283,15 @@ fn task_weights(
     };
     run_pipeline(&mut loaded.ctx, loaded.module, FRONT_PIPELINE)
         .map_err(|e| format!("{model}: cannot lower to loops: {e}"))?;
+    Ok(loaded)
+}
+
+/// How many times each task (by key) occurs in `model` once it is lowered to loops.
+fn task_weights(
+    model: &str,
+    input_shapes: &[String],
+) -> Result<std::collections::HashMap<String, usize>, String> {
+    let mut loaded = load_loop_level(model, input_shapes)?;
     Ok(tasks(&mut loaded.ctx, loaded.module)
         .into_iter()
         .map(|t| (t.key, t.weight))
@@ -1013,15 +1019,7 @@ fn run(args: &Args) -> Result<(), String> {
         return Ok(());
     }
     let model = args.model.as_deref().expect("required by clap");
-    let mut loaded = if tb_tools::load::is_onnx(model) {
-        load_onnx(model, parse_input_shapes(&args.input_shapes)?)?
-    } else {
-        let text =
-            std::fs::read_to_string(model).map_err(|e| format!("cannot read '{model}': {e}"))?;
-        load_mlir(&text, model)?
-    };
-    run_pipeline(&mut loaded.ctx, loaded.module, FRONT_PIPELINE)
-        .map_err(|e| format!("{model}: cannot lower to loops: {e}"))?;
+    let mut loaded = load_loop_level(model, &args.input_shapes)?;
     let device = Device::resolve(args.mcpu.as_deref(), args.mattr.as_deref(), args.threads)?;
     // The device's spaces: vector width and registers from its features.
     let machine = device.machine();
