@@ -15,10 +15,11 @@
 //! matmul's record (micro-kernel parameters) is tried the same way, on all the nests of
 //! its task at once, and kept only when no nest fused before is left unfused and the
 //! model has no more kernels (the encoder's batched attention matmuls, tuned, had kept
-//! four nests apart). A convolution's record (its register blocking) is tried the same
-//! way: the kernel computes its epilogue itself under most blockings, but not under all
-//! (ResNet-18's stride-2 convolutions, under a record measured alone, left their relu to
-//! a kernel of its own, and the tuned model ran 0.5 to 1.5 ms slower).
+//! four nests apart). A convolution's record (its register blocking) is tried on a copy
+//! too and kept only when the model has no more kernels: the heuristic blocking computes
+//! the convolution's relu in its kernel, a record's blocking can leave it to a kernel of
+//! its own (ResNet-18's stride-2 convolutions, tuned, ran their relus apart and the model
+//! 0.5 to 1.5 ms slower).
 
 use std::collections::{HashMap, HashSet};
 
