@@ -227,12 +227,7 @@ impl TrainingRows {
                 .iter()
                 .filter(|r| r.task_key == task.task.key && !r.decision.is_empty())
                 .collect();
-            let Some(best) = measured
-                .iter()
-                .filter(|r| r.status == Status::Ok)
-                .filter_map(|r| r.latency_s)
-                .min_by(f64::total_cmp)
-            else {
+            let Some(best) = crate::database::fastest_latency(measured.iter().copied()) else {
                 continue;
             };
             for r in measured {

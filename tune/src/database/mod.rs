@@ -88,6 +88,16 @@ pub struct Record {
     pub search: String,
 }
 
+/// The fastest latency among the successful `records` (`None` without one): the best a
+/// task's candidates are labelled against.
+pub fn fastest_latency<'a>(records: impl IntoIterator<Item = &'a Record>) -> Option<f64> {
+    records
+        .into_iter()
+        .filter(|r| r.status == Status::Ok)
+        .filter_map(|r| r.latency_s)
+        .min_by(f64::total_cmp)
+}
+
 /// A JSON line of an export: the record and the task it is about, so an import into an
 /// empty database is complete.
 #[derive(Serialize, Deserialize)]

@@ -53,12 +53,7 @@ pub fn samples(tasks: &[TunableTask], records: &[Record]) -> Vec<Sample> {
     let mut out = Vec::new();
     for (g, key) in keys.into_iter().enumerate() {
         let members = &groups[key];
-        let Some(best) = members
-            .iter()
-            .filter(|r| r.status == Status::Ok)
-            .filter_map(|r| r.latency_s)
-            .min_by(f64::total_cmp)
-        else {
+        let Some(best) = crate::database::fastest_latency(members.iter().copied()) else {
             continue;
         };
         let task = by_key[key.0.as_str()];
