@@ -1,7 +1,8 @@
 """Builds real-architecture ONNX models with seeded random weights, and their reference
 outputs from onnxruntime.
 
-Usage: make_models.py OUT_DIR [--models resnet18,mobilenetv2,bert] [--image-size 224]
+Usage: make_models.py OUT_DIR [--models resnet18,mobilenetv2,squeezenet,bert]
+                      [--image-size 224]
                       [--seq-len 128] [--seed 0] [--dynamic]
 
 For each model NAME writes OUT_DIR/NAME/model.onnx, input_<i>.npy (seeded random inputs)
@@ -28,12 +29,18 @@ import bert_encoder
 import mobilenet_v2
 import ort_runner
 import resnet18
+import squeezenet
 
 MODELS = {
     "resnet18": lambda a: resnet18.build(a.image_size, a.seed, a.dynamic),
     "mobilenetv2": lambda a: mobilenet_v2.build(a.image_size, a.seed, a.dynamic),
+    "squeezenet": lambda a: squeezenet.build(a.image_size, a.seed, a.dynamic),
     "bert": lambda a: bert_encoder.build(bert_encoder.Config(seq=a.seq_len), a.seed, a.dynamic),
 }
+
+# What a run without --models builds: the models the tests and benchmarks compare against
+# onnxruntime. SqueezeNet is built on request (the cross-device data set's extra network).
+DEFAULT_MODELS = ["resnet18", "mobilenetv2", "bert"]
 
 
 def model_names(text):
@@ -49,7 +56,8 @@ def model_names(text):
 def parse_args(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("out_dir", help="directory to write OUT_DIR/<model>/ into")
-    p.add_argument("--models", type=model_names, default=list(MODELS), help="comma-separated: " + ",".join(MODELS))
+    p.add_argument("--models", type=model_names, default=DEFAULT_MODELS,
+                   help="comma-separated, of " + ",".join(MODELS) + " (default: " + ",".join(DEFAULT_MODELS) + ")")
     p.add_argument("--image-size", type=int, default=224, help="CNN input height and width (default 224)")
     p.add_argument("--seq-len", type=int, default=128, help="BERT sequence length (default 128)")
     p.add_argument("--seed", type=int, default=0, help="seed for weights and inputs")

@@ -94,7 +94,7 @@ def parse_args():
     p.add_argument("--rounds", type=int, default=1,
                    help="time each model this many times, alternating the engines, and report medians over the rounds (default 1)")
     p.add_argument("--threads", type=int, default=1, help="threads for both engines; 0: all cores (default 1)")
-    p.add_argument("--models", type=model_names, default=list(make_models.MODELS),
+    p.add_argument("--models", type=model_names, default=list(make_models.DEFAULT_MODELS),
                    help="comma-separated subset of " + ",".join(make_models.MODELS) + ", or of "
                    + ",".join(real_models.MODELS) + " ('real': all of the latter)")
     p.add_argument("--out-dir", type=Path, help="where to build the models (default: a temporary directory)")

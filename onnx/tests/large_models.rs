@@ -1,11 +1,12 @@
-//! Real-architecture models end to end: ResNet-18, MobileNet-V2 and a BERT-style encoder,
-//! built with seeded random weights by `models/make_models.py`, are imported and run by the
-//! reference interpreter at the graph level, and compared with onnxruntime's outputs. Each
-//! is then lowered by the CPU pipeline (graph → te → loop, buffer planning), compiled for
-//! the host and run natively on all cores, and compared with onnxruntime's outputs again.
+//! Real-architecture models end to end: ResNet-18, MobileNet-V2, SqueezeNet 1.1 and a
+//! BERT-style encoder, built with seeded random weights by `models/make_models.py`, are
+//! imported and run by the reference interpreter at the graph level, and compared with
+//! onnxruntime's outputs. Each is then lowered by the CPU pipeline (graph → te → loop,
+//! buffer planning), compiled for the host and run natively on all cores, and compared with
+//! onnxruntime's outputs again.
 //!
 //! The models are full size (CNN inputs 1x3x224x224, BERT 1x128 tokens); in release mode
-//! the three take a few seconds together. Each test prints its error and its import and
+//! the four take a few seconds together. Each test prints its error and its import and
 //! interpreter times to stderr, and checks that the import kept the model's structure
 //! (BatchNormalization stays a node, ReLU6 a clip, GELU its Erf subgraph). The encoder is
 //! also built with symbolic batch and sequence dimensions, as exported with dynamic axes,
@@ -247,6 +248,20 @@ fn mobilenetv2_matches_onnxruntime() {
         ("graph.gemm", 1),
     ];
     check("mobilenetv2", Shapes::Static, &ops);
+}
+
+#[test]
+fn squeezenet_matches_onnxruntime() {
+    // Stem, 8 Fire modules of 3 convs and the 1x1 classifier conv, each with its ReLU;
+    // ceil-mode max pools.
+    let ops = [
+        ("graph.conv", 26),
+        ("graph.relu", 26),
+        ("graph.concat", 8),
+        ("graph.max_pool", 3),
+        ("graph.global_average_pool", 1),
+    ];
+    check("squeezenet", Shapes::Static, &ops);
 }
 
 /// The encoder's expected ops: four layers of 8 matmuls (Q, K, V, scores, context,
