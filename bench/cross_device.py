@@ -45,6 +45,7 @@ added, finishes where it stopped. Use a fresh OUT to rebuild from scratch.
 import argparse
 import os
 import re
+import sqlite3
 import subprocess
 import sys
 import time
@@ -56,6 +57,14 @@ DEVICES = {
     "avx512": [],
     "avx2": ["--mattr=-avx512f"],
     "sse": ["--mattr=-avx"],
+}
+
+# Device name -> the features its target records carry (in the database's `targets`
+# table), all of which must be present: how a rerun finds what was measured before.
+DEVICE_FEATURES = {
+    "avx512": ["+avx512f"],
+    "avx2": ["-avx512f", "+avx2"],
+    "sse": ["-avx"],
 }
 
 # Models built by models/make_models.py with seeded weights.
@@ -88,15 +97,12 @@ def measured(db, task_key, device):
     """Whether `db` already holds this task's tuning records on `device` (a rerun resumes)."""
     if not os.path.exists(db):
         return False
-    import sqlite3
-
-    flag = {"avx512": ",+avx512f,", "avx2": ",-avx512f,", "sse": ",-avx,"}[device]
     with sqlite3.connect(db) as c:
         rows = c.execute(
-            "SELECT ',' || g.features || ',' FROM records r JOIN tasks t ON r.task_id = t.id "
+            "SELECT DISTINCT g.features FROM records r JOIN tasks t ON r.task_id = t.id "
             "JOIN targets g ON r.target_id = g.id WHERE t.key = ? AND r.search != 'translate'",
             (task_key,)).fetchall()
-    return any(flag in f and (device != "avx2" or ",+avx2," in f) for (f,) in rows)
+    return any(set(DEVICE_FEATURES[device]) <= set(features.split(",")) for (features,) in rows)
 
 
 def list_tasks(tb_tune, model, dump_dir, shape):
