@@ -5,13 +5,14 @@ the pooled classifier head."""
 import numpy as np
 
 
-def conv(b, x, name, c_in, c_out, kernel, stride=1, group=1, bias=False):
-    """Conv with torchvision's 'same-ish' padding kernel//2; He-initialized weights."""
+def conv(b, x, name, c_in, c_out, kernel, stride=1, group=1, bias=False, pad=None):
+    """Conv with torchvision's 'same-ish' padding kernel//2 (or `pad`); He-initialized
+    weights."""
     fan_in = c_in // group * kernel * kernel
     inputs = [x, b.he_normal(f"{name}.weight", (c_out, c_in // group, kernel, kernel), fan_in)]
     if bias:
         inputs.append(b.normal(f"{name}.bias", (c_out,), std=0.01))
-    pad = kernel // 2
+    pad = kernel // 2 if pad is None else pad
     return b.node(
         "Conv",
         inputs,

@@ -2,8 +2,7 @@
 outputs from onnxruntime.
 
 Usage: make_models.py OUT_DIR [--models resnet18,mobilenetv2,squeezenet,bert]
-                      [--image-size 224]
-                      [--seq-len 128] [--seed 0] [--dynamic]
+                      [--image-size 224] [--seq-len 128] [--seed 0] [--dynamic]
 
 For each model NAME writes OUT_DIR/NAME/model.onnx, input_<i>.npy (seeded random inputs)
 and expected_<i>.npy (onnxruntime's outputs, CPUExecutionProvider), and prints one line

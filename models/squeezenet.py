@@ -21,8 +21,9 @@ def max_pool(b, x, name):
     return b.node("MaxPool", [x], name, kernel_shape=[3, 3], strides=[2, 2], ceil_mode=1)
 
 
-def conv_relu(b, x, name, c_in, c_out, kernel, stride=1):
-    return relu(b, conv(b, x, name, c_in, c_out, kernel, stride, bias=True), f"{name}.relu")
+def conv_relu(b, x, name, c_in, c_out, kernel, stride=1, pad=None):
+    y = conv(b, x, name, c_in, c_out, kernel, stride, bias=True, pad=pad)
+    return relu(b, y, f"{name}.relu")
 
 
 def fire(b, x, name, c_in, squeeze, expand):
@@ -38,9 +39,7 @@ def build(image_size=224, seed=0, dynamic=False):
     b = GraphBuilder("squeezenet", seed)
     shape = (1, 3, image_size, image_size)
     # torchvision's stem has no padding.
-    y = relu(b, b.node("Conv", ["x", b.he_normal("features.0.weight", (64, 3, 3, 3), 27),
-                                   b.normal("features.0.bias", (64,), std=0.01)],
-                       "features.0", kernel_shape=[3, 3], strides=[2, 2]), "features.0.relu")
+    y = conv_relu(b, "x", "features.0", 3, 64, 3, stride=2, pad=0)
     c_in = 64
     for i, (squeeze, expand) in enumerate(FIRES):
         if i in POOL_BEFORE:
