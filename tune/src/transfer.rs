@@ -195,7 +195,11 @@ pub fn train_and_score(
     let started = Instant::now();
     let encoder = match from {
         Some(e) => e,
-        None => Encoder::new(Config::default(), options.seed)?,
+        None => {
+            let mut e = Encoder::new(Config::default(), options.seed)?;
+            e.standardize_on(samples.iter().map(|s| s.features.as_slice()));
+            e
+        }
     };
     let log = fit(&encoder, samples, options)?;
     let mut run = TrainRun::new(what, target, options);

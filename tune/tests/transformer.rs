@@ -6,11 +6,13 @@ mod common;
 
 use common::{MODEL, model_tasks, target_key};
 use tb_passes::schedule::Rng;
-use tb_tune::cost_model::{CostModel, ModelKind};
+use tb_tune::cost_model::{CostModel, FeatureCache, ModelKind};
+use tb_tune::features::FEATURE_SCHEMA_VERSION;
 use tb_tune::search::{Measurement, Measurer, RecordSink, SearchOptions, tune};
 use tb_tune::space::{Space, TunableTask};
 use tb_tune::transformer::{
-    Config, Encoder, Sample, TrainOptions, TransformerRanker, samples, sentence_ids, train,
+    Config, Encoder, Sample, TrainOptions, TransformerRanker, candidate_row, samples, sentence_ids,
+    train,
 };
 use tb_tune::{Record, Status, TargetKey};
 
@@ -63,17 +65,36 @@ fn to_samples(
     sets: &[&[(Vec<usize>, f64)]],
 ) -> Vec<Sample> {
     let mut out = Vec::new();
+    let mut cache = FeatureCache::new();
     for (g, (task, set)) in tasks.iter().zip(sets).enumerate() {
         let best = set.iter().map(|(_, c)| *c).fold(f64::INFINITY, f64::min);
         for (d, c) in set.iter() {
             out.push(Sample {
                 ids: sentence_ids(task, target, d),
+                features: candidate_row(task, d, &mut cache).expect("the candidate lowers"),
                 label: best / c,
                 group: g,
             });
         }
     }
     out
+}
+
+/// Sentence ids and feature rows of `set`'s decisions of `task`, as the encoder reads them.
+fn inputs(
+    task: &TunableTask,
+    target: &TargetKey,
+    set: &[(Vec<usize>, f64)],
+) -> (Vec<Vec<u32>>, Vec<Vec<f32>>) {
+    let mut cache = FeatureCache::new();
+    set.iter()
+        .map(|(d, _)| {
+            (
+                sentence_ids(task, target, d),
+                candidate_row(task, d, &mut cache).expect("the candidate lowers"),
+            )
+        })
+        .unzip()
 }
 
 fn quick() -> TrainOptions {
@@ -118,11 +139,8 @@ fn ranks_decisions_it_never_saw() {
     );
     for (task, set) in tasks.iter().zip(&sets) {
         let held_out = &set[70..];
-        let ids: Vec<Vec<u32>> = held_out
-            .iter()
-            .map(|(d, _)| sentence_ids(task, &target, d))
-            .collect();
-        let accuracy = pairwise_accuracy(held_out, &encoder.scores(&ids).unwrap());
+        let (ids, features) = inputs(task, &target, held_out);
+        let accuracy = pairwise_accuracy(held_out, &encoder.scores(&ids, &features).unwrap());
         assert!(
             accuracy > 0.75,
             "{}: held-out pairwise accuracy {accuracy}",
@@ -143,6 +161,7 @@ fn training_is_reproducible_from_its_seed() {
         ..TrainOptions::default()
     };
     let ids: Vec<Vec<u32>> = data.iter().map(|s| s.ids.clone()).collect();
+    let features: Vec<Vec<f32>> = data.iter().map(|s| s.features.clone()).collect();
     let score = |seed| {
         let (e, _) = train(
             &data,
@@ -153,7 +172,7 @@ fn training_is_reproducible_from_its_seed() {
             },
         )
         .unwrap();
-        e.scores(&ids).unwrap()
+        e.scores(&ids, &features).unwrap()
     };
     assert_eq!(score(5), score(5));
     assert_ne!(score(5), score(6));
@@ -164,15 +183,33 @@ fn a_saved_model_scores_the_same_after_loading() {
     let tasks = matmuls();
     let target = target_key("test", 1);
     let sets = decisions(&tasks, 20, 4);
-    let ids: Vec<Vec<u32>> = sets[0]
-        .iter()
-        .map(|(d, _)| sentence_ids(&tasks[0], &target, d))
-        .collect();
-    let encoder = Encoder::new(Config::default(), 9).unwrap();
+    let (ids, features) = inputs(&tasks[0], &target, &sets[0]);
+    let mut encoder = Encoder::new(Config::default(), 9).unwrap();
+    // The standardization is part of the model.
+    encoder.standardize_on(features.iter().map(|f| f.as_slice()));
     let text = encoder.to_json().unwrap();
     let loaded = Encoder::from_json(&text).unwrap();
     assert_eq!(loaded.config, encoder.config);
-    assert_eq!(loaded.scores(&ids).unwrap(), encoder.scores(&ids).unwrap());
+    assert_eq!(
+        loaded.scores(&ids, &features).unwrap(),
+        encoder.scores(&ids, &features).unwrap()
+    );
+}
+
+#[test]
+fn the_encoder_reads_the_candidates_loop_features() {
+    let tasks = matmuls();
+    let target = target_key("test", 1);
+    let sets = decisions(&tasks, 2, 5);
+    let (ids, features) = inputs(&tasks[0], &target, &sets[0]);
+    assert_ne!(features[0], features[1], "two decisions, two programs");
+    let encoder = Encoder::new(Config::default(), 3).unwrap();
+    // The same words with the other candidate's features score differently.
+    let same_words = vec![ids[0].clone(), ids[0].clone()];
+    let scores = encoder.scores(&same_words, &features).unwrap();
+    assert_ne!(scores[0], scores[1]);
+    let err = encoder.scores(&same_words, &features[..1]).unwrap_err();
+    assert!(err.contains("2 sentences but 1 feature rows"), "{err}");
 }
 
 #[test]
@@ -193,8 +230,19 @@ fn a_model_of_another_tokenizer_or_layout_is_refused() {
             "tokenizer version 99",
         ),
         (
-            text.replace("\"model_schema\":1", "\"model_schema\":7"),
+            text.replace("\"model_schema\":2", "\"model_schema\":7"),
             "parameter layout 7",
+        ),
+        (
+            text.replace(
+                &format!("\"feature_schema\":{FEATURE_SCHEMA_VERSION}"),
+                "\"feature_schema\":0",
+            ),
+            "feature schema 0",
+        ),
+        (
+            text.replacen("\"feature_std\":[1.0", "\"feature_std\":[0.0", 1),
+            "feature standardization",
         ),
         (
             text.replace("\"layers\":1", "\"layers\":2"),

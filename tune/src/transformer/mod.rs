@@ -17,6 +17,7 @@ pub use train::{Sample, TrainLog, TrainOptions, fit, train};
 
 use crate::cost_model::{CostModel, FeatureCache};
 use crate::database::{Record, Status};
+use crate::search::candidate_features;
 use crate::sentence::{Hardware, sentence, token_ids};
 use crate::space::TunableTask;
 use crate::target::TargetKey;
@@ -32,11 +33,27 @@ pub fn sentence_ids(task: &TunableTask, target: &TargetKey, decision: &[usize]) 
     token_ids(&sentence(&task.space, &hardware(target), decision))
 }
 
+/// The loop features of `decision` of `task` as the encoder reads them, computed once per
+/// decision in `cache`; `None` where the candidate does not lower.
+pub fn candidate_row(
+    task: &TunableTask,
+    decision: &[usize],
+    cache: &mut FeatureCache,
+) -> Option<Vec<f32>> {
+    cache
+        .entry((task.task.key.clone(), decision.to_vec()))
+        .or_insert_with(|| candidate_features(task, decision))
+        .as_ref()
+        .map(|f| f.iter().map(|&v| v as f32).collect())
+}
+
 /// Training sentences of `records`: one group per (task, target), labelled by speed
 /// relative to the group's best (failed trials 0), as the tree ranker is. Records of
-/// tasks not in `tasks`, without a decision, or of a group with no successful record are
-/// left out.
+/// tasks not in `tasks`, without a decision, of a group with no successful record, or
+/// whose candidate does not lower are left out. `tasks` are one device's (a task's key is
+/// the same on every device, its space is not), so features are cached per call.
 pub fn samples(tasks: &[TunableTask], records: &[Record]) -> Vec<Sample> {
+    let mut cache = FeatureCache::new();
     let by_key: HashMap<&str, &TunableTask> =
         tasks.iter().map(|t| (t.task.key.as_str(), t)).collect();
     let mut groups: HashMap<(String, String), Vec<&Record>> = HashMap::new();
@@ -61,8 +78,12 @@ pub fn samples(tasks: &[TunableTask], records: &[Record]) -> Vec<Sample> {
             if task.space.validate(&r.decision).is_err() {
                 continue;
             }
+            let Some(features) = candidate_row(task, &r.decision, &mut cache) else {
+                continue;
+            };
             out.push(Sample {
                 ids: sentence_ids(task, &r.target, &r.decision),
+                features,
                 label: match (r.status, r.latency_s) {
                     (Status::Ok, Some(l)) => best / l,
                     _ => 0.0,
@@ -115,14 +136,27 @@ impl CostModel for TransformerRanker {
         task: &TunableTask,
         target: &TargetKey,
         decisions: &[Vec<usize>],
-        _cache: &mut FeatureCache,
+        cache: &mut FeatureCache,
     ) -> Vec<f64> {
-        let ids: Vec<Vec<u32>> = decisions
+        // Candidates that do not lower have no features and rank last, as with the tree.
+        let rows: Vec<Option<Vec<f32>>> = decisions
             .iter()
-            .map(|d| sentence_ids(task, target, d))
+            .map(|d| candidate_row(task, d, cache))
             .collect();
-        self.encoder
-            .scores(&ids)
-            .unwrap_or_else(|_| vec![f64::NEG_INFINITY; decisions.len()])
+        let scorable: Vec<usize> = (0..decisions.len())
+            .filter(|&i| rows[i].is_some())
+            .collect();
+        let ids: Vec<Vec<u32>> = scorable
+            .iter()
+            .map(|&i| sentence_ids(task, target, &decisions[i]))
+            .collect();
+        let features: Vec<Vec<f32>> = scorable.iter().filter_map(|&i| rows[i].clone()).collect();
+        let mut out = vec![f64::NEG_INFINITY; decisions.len()];
+        if let Ok(scores) = self.encoder.scores(&ids, &features) {
+            for (&i, s) in scorable.iter().zip(scores) {
+                out[i] = s;
+            }
+        }
+        out
     }
 }

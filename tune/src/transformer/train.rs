@@ -14,6 +14,8 @@ use super::model::{Config, Encoder};
 #[derive(Clone, Debug, PartialEq)]
 pub struct Sample {
     pub ids: Vec<u32>,
+    /// The candidate's loop features ([`crate::features::features`]).
+    pub features: Vec<f32>,
     /// Higher is better (the tuner uses best latency / latency; 0 for a failed trial).
     pub label: f64,
     pub group: usize,
@@ -59,7 +61,8 @@ pub fn train(
     config: Config,
     options: &TrainOptions,
 ) -> Result<(Encoder, TrainLog), String> {
-    let encoder = Encoder::new(config, options.seed)?;
+    let mut encoder = Encoder::new(config, options.seed)?;
+    encoder.standardize_on(samples.iter().map(|s| s.features.as_slice()));
     let log = fit(&encoder, samples, options)?;
     Ok((encoder, log))
 }
@@ -131,7 +134,9 @@ pub fn fit(
                 continue;
             }
             let ids: Vec<Vec<u32>> = batch.iter().map(|&i| samples[i].ids.clone()).collect();
-            let scores = encoder.forward(&ids)?;
+            let features: Vec<Vec<f32>> =
+                batch.iter().map(|&i| samples[i].features.clone()).collect();
+            let scores = encoder.forward(&ids, &features)?;
             let dev = &Device::Cpu;
             let pairs = better.len();
             let loss = (|| -> candle_core::Result<Tensor> {
