@@ -241,6 +241,11 @@ fn a_model_of_another_tokenizer_or_layout_is_refused() {
             "feature schema 0",
         ),
         (
+            // Refused before anything of that size is allocated.
+            text.replace("\"dim\":64", "\"dim\":1099511627776"),
+            "was expected",
+        ),
+        (
             text.replacen("\"feature_std\":[1.0", "\"feature_std\":[0.0", 1),
             "feature standardization",
         ),

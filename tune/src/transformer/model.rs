@@ -77,6 +77,60 @@ impl Default for Config {
     }
 }
 
+/// The parameters of an encoder of `config`, in order, with their shapes and how each
+/// starts.
+fn parameter_shapes(config: &Config) -> Vec<(String, Vec<usize>, Init)> {
+    let (d, h) = (config.dim, config.hidden);
+    let mut shapes: Vec<(String, Vec<usize>, Init)> = vec![
+        ("embed".into(), vec![VOCABULARY, d], Init::Uniform(0.1)),
+        (
+            "position".into(),
+            vec![config.max_len, d],
+            Init::Uniform(0.1),
+        ),
+    ];
+    if config.features > 0 {
+        let (tokens, group) = (config.feature_tokens(), config.feature_group.max(1));
+        let first = if config.feature_hidden > 0 {
+            config.feature_hidden
+        } else {
+            d
+        };
+        shapes.extend([
+            (
+                "feature.project".into(),
+                vec![tokens, group, first],
+                Init::Uniform(1.0 / (group as f64).sqrt()),
+            ),
+            (
+                "feature.bias".into(),
+                vec![tokens, 1, first],
+                Init::Uniform(0.1),
+            ),
+        ]);
+        if config.feature_hidden > 0 {
+            shapes.extend([
+                (
+                    "feature.project2".into(),
+                    vec![tokens, first, d],
+                    Init::Uniform(1.0 / (first as f64).sqrt()),
+                ),
+                ("feature.bias2".into(), vec![tokens, 1, d], Init::Zeros),
+            ]);
+        }
+    }
+    for l in 0..config.layers {
+        shapes.extend(layer_parameters(l, d, h));
+    }
+    shapes.extend([
+        ("final.gain".into(), vec![d], Init::Ones),
+        ("final.bias".into(), vec![d], Init::Zeros),
+        ("readout".into(), vec![d, 1], Init::FanIn),
+        ("readout.bias".into(), vec![1], Init::Zeros),
+    ]);
+    shapes
+}
+
 /// The encoder and its parameters (named, in a fixed order).
 pub struct Encoder {
     pub config: Config,
@@ -115,55 +169,7 @@ impl Encoder {
                 config.dim, config.heads
             ));
         }
-        let (d, h) = (config.dim, config.hidden);
-        let mut shapes: Vec<(String, Vec<usize>, Init)> = vec![
-            ("embed".into(), vec![VOCABULARY, d], Init::Uniform(0.1)),
-            (
-                "position".into(),
-                vec![config.max_len, d],
-                Init::Uniform(0.1),
-            ),
-        ];
-        if config.features > 0 {
-            let (tokens, group) = (config.feature_tokens(), config.feature_group.max(1));
-            let first = if config.feature_hidden > 0 {
-                config.feature_hidden
-            } else {
-                d
-            };
-            shapes.extend([
-                (
-                    "feature.project".into(),
-                    vec![tokens, group, first],
-                    Init::Uniform(1.0 / (group as f64).sqrt()),
-                ),
-                (
-                    "feature.bias".into(),
-                    vec![tokens, 1, first],
-                    Init::Uniform(0.1),
-                ),
-            ]);
-            if config.feature_hidden > 0 {
-                shapes.extend([
-                    (
-                        "feature.project2".into(),
-                        vec![tokens, first, d],
-                        Init::Uniform(1.0 / (first as f64).sqrt()),
-                    ),
-                    ("feature.bias2".into(), vec![tokens, 1, d], Init::Zeros),
-                ]);
-            }
-        }
-        for l in 0..config.layers {
-            shapes.extend(layer_parameters(l, d, h));
-        }
-        shapes.extend([
-            ("final.gain".into(), vec![d], Init::Ones),
-            ("final.bias".into(), vec![d], Init::Zeros),
-            ("readout".into(), vec![d, 1], Init::FanIn),
-            ("readout.bias".into(), vec![1], Init::Zeros),
-        ]);
-        let params = initial_parameters(shapes, seed, &located("init"))?;
+        let params = initial_parameters(parameter_shapes(&config), seed, &located("init"))?;
         Ok(Encoder {
             config,
             params,
@@ -398,7 +404,6 @@ impl Encoder {
                 saved.feature_schema
             ));
         }
-        let mut encoder = Encoder::new(saved.config, 0)?;
         if saved.feature_mean.len() != saved.config.features
             || saved.feature_std.len() != saved.config.features
             || saved
@@ -411,27 +416,33 @@ impl Encoder {
                 saved.config.features
             ));
         }
-        encoder.feature_mean = saved.feature_mean;
-        encoder.feature_std = saved.feature_std;
-        if saved.params.len() != encoder.params.len() {
+        // Every parameter is checked against the config before anything is allocated, so
+        // a config that claims huge sizes without the values to match is refused cheaply.
+        let expected = parameter_shapes(&saved.config);
+        if saved.params.len() != expected.len() {
             return Err(format!(
                 "the saved transformer has {} parameters, its config needs {}",
                 saved.params.len(),
-                encoder.params.len()
+                expected.len()
             ));
         }
-        for ((name, shape, values), (expected, var)) in saved.params.iter().zip(&encoder.params) {
-            if name != expected || shape.as_slice() != var.as_tensor().dims() {
+        for ((name, shape, values), (want, want_shape, _)) in saved.params.iter().zip(&expected) {
+            if name != want || shape != want_shape {
                 return Err(format!(
-                    "saved parameter '{name}' {shape:?} where '{expected}' {:?} was expected",
-                    var.as_tensor().dims()
+                    "saved parameter '{name}' {shape:?} where '{want}' {want_shape:?} was expected"
                 ));
             }
-            if values.len() != shape.iter().product::<usize>() {
+            let count = shape.iter().try_fold(1usize, |n, &k| n.checked_mul(k));
+            if count != Some(values.len()) {
                 return Err(format!(
                     "saved parameter '{name}' has the wrong number of values"
                 ));
             }
+        }
+        let mut encoder = Encoder::new(saved.config, 0)?;
+        encoder.feature_mean = saved.feature_mean;
+        encoder.feature_std = saved.feature_std;
+        for ((_, shape, values), (_, var)) in saved.params.iter().zip(&encoder.params) {
             let t = Tensor::from_vec(values.clone(), shape.as_slice(), &Device::Cpu)
                 .map_err(located("load"))?;
             var.set(&t).map_err(located("load"))?;
