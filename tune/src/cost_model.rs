@@ -1,7 +1,8 @@
 //! The cost-model interface the search ranks candidates with, and the models behind it:
 //! the gradient-boosted-tree ranker over loop features ([`crate::gbdt`]) and the
-//! transformer over tensor sentences ([`crate::transformer`]). Both are trained on the
-//! records of a search, grouped by task, and only their order within a task is used.
+//! transformer over tensor sentences ([`crate::transformer`]), and both at once
+//! ([`crate::ensemble`]). Each is trained on the records of a search, grouped by task, and
+//! only its order within a task is used.
 
 use std::collections::HashMap;
 
@@ -16,7 +17,7 @@ pub type FeatureCache = HashMap<(String, Vec<usize>), Option<Vec<f64>>>;
 
 /// A trained model that ranks the candidates of one task: higher scores rank first.
 pub trait CostModel {
-    /// `tree` or `transformer`, for logs.
+    /// `tree`, `transformer`, `ensemble` or `tlm`, for logs.
     fn name(&self) -> &'static str;
 
     /// Scores of `decisions` of `task` on `target`; `f64::NEG_INFINITY` for a candidate
@@ -61,6 +62,8 @@ pub enum ModelKind {
     #[default]
     Tree,
     Transformer,
+    /// The tree and the transformer together ([`crate::ensemble`]).
+    Ensemble,
     /// The schedule generator ([`crate::tlm`]): not a ranker but the search's proposal
     /// distribution, fine-tuned as records arrive.
     Tlm,
@@ -71,9 +74,10 @@ impl ModelKind {
         match text {
             "tree" => Ok(ModelKind::Tree),
             "transformer" => Ok(ModelKind::Transformer),
+            "ensemble" => Ok(ModelKind::Ensemble),
             "tlm" => Ok(ModelKind::Tlm),
             other => Err(format!(
-                "unknown cost model '{other}' (expected tree, transformer or tlm)"
+                "unknown cost model '{other}' (expected tree, transformer, ensemble or tlm)"
             )),
         }
     }
@@ -102,6 +106,16 @@ pub fn train_model(
             },
         )
         .map(|r| Box::new(r) as Box<dyn CostModel>),
+        ModelKind::Ensemble => {
+            let tree = train_model(ModelKind::Tree, tasks, records, cache, seed)?;
+            let transformer = train_model(ModelKind::Transformer, tasks, records, cache, seed)?;
+            Some(Box::new(crate::ensemble::Ensemble::new(
+                vec![tree, transformer],
+                tasks,
+                records,
+                cache,
+            )))
+        }
         ModelKind::Tlm => crate::tlm::Generator::train_on(
             tasks,
             records,

@@ -12,6 +12,7 @@ pub mod coordinator;
 pub mod cost_model;
 pub mod database;
 pub mod dataset;
+pub mod ensemble;
 pub mod features;
 pub mod gbdt;
 pub mod isa;

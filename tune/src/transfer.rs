@@ -20,7 +20,7 @@ use crate::search::HeldOutScore;
 use crate::space::TunableTask;
 use crate::target::TargetKey;
 use crate::transformer::{
-    Config, Encoder, Sample, TrainLog, TrainOptions, TransformerRanker, fit, samples,
+    Config, Encoder, Sample, TrainLog, TrainOptions, TransformerRanker, fit, samples, train,
 };
 
 /// Scores `model` on the tasks of `tasks` with the records `records` of `target`, TenSet
@@ -193,15 +193,13 @@ pub fn train_and_score(
     test: &DeviceRecords,
 ) -> Result<(TransformerRanker, TrainRun), String> {
     let started = Instant::now();
-    let encoder = match from {
-        Some(e) => e,
-        None => {
-            let mut e = Encoder::new(Config::default(), options.seed)?;
-            e.standardize_on(samples.iter().map(|s| s.features.as_slice()));
-            e
+    let (encoder, log) = match from {
+        Some(e) => {
+            let log = fit(&e, samples, options)?;
+            (e, log)
         }
+        None => train(samples, Config::default(), options)?,
     };
-    let log = fit(&encoder, samples, options)?;
     let mut run = TrainRun::new(what, target, options);
     run.trained(records, samples, &log, started);
     let ranker = TransformerRanker { encoder };

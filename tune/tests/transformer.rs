@@ -4,60 +4,17 @@
 
 mod common;
 
-use common::{MODEL, model_tasks, target_key};
-use tb_passes::schedule::Rng;
+use common::matmul_records::{Collect, Synthetic, decisions, matmuls, record};
+use common::target_key;
+use tb_tune::TargetKey;
 use tb_tune::cost_model::{CostModel, FeatureCache, ModelKind};
 use tb_tune::features::FEATURE_SCHEMA_VERSION;
-use tb_tune::search::{Measurement, Measurer, RecordSink, SearchOptions, tune};
-use tb_tune::space::{Space, TunableTask};
+use tb_tune::search::{SearchOptions, tune};
+use tb_tune::space::TunableTask;
 use tb_tune::transformer::{
     Config, Encoder, Sample, TrainOptions, TransformerRanker, candidate_row, samples, sentence_ids,
     train,
 };
-use tb_tune::{Record, Status, TargetKey};
-
-/// A made-up latency of a micro-kernel decision: best near mr=4, nr=2 vectors, kc=64,
-/// packed B.
-fn cost(task: &TunableTask, d: &[usize]) -> f64 {
-    let Space::MicroKernel(s) = &task.space else {
-        unreachable!("matmul tasks only")
-    };
-    let p = s.params(d).unwrap();
-    1e-3 * (1.0
-        + (p.mr as f64 / 4.0).log2().abs()
-        + ((p.nr / p.vector) as f64 / 2.0).log2().abs()
-        + (p.kc as f64 / 64.0).log2().abs() * 0.3
-        + if p.pack_rhs { 0.0 } else { 0.5 })
-}
-
-fn matmuls() -> Vec<TunableTask> {
-    model_tasks(MODEL)
-        .into_iter()
-        .filter(|t| matches!(t.space, Space::MicroKernel(_)))
-        .collect()
-}
-
-/// `count` distinct decisions of each task with their synthetic latencies.
-fn decisions(tasks: &[TunableTask], count: usize, seed: u64) -> Vec<Vec<(Vec<usize>, f64)>> {
-    let mut rng = Rng::seeded(seed);
-    tasks
-        .iter()
-        .map(|t| {
-            let mut out: Vec<(Vec<usize>, f64)> = Vec::new();
-            for _ in 0..count * 20 {
-                if out.len() == count {
-                    break;
-                }
-                let d = t.space.sample(&mut rng).unwrap();
-                if !out.iter().any(|(e, _)| *e == d) {
-                    let c = cost(t, &d);
-                    out.push((d, c));
-                }
-            }
-            out
-        })
-        .collect()
-}
 
 fn to_samples(
     tasks: &[TunableTask],
@@ -283,25 +240,6 @@ fn an_encoder_whose_width_does_not_split_into_heads_is_refused() {
     assert!(err.contains("dim 30"), "{err}");
 }
 
-fn record(task: &TunableTask, target: &TargetKey, d: &[usize], latency: Option<f64>) -> Record {
-    Record {
-        target: target.clone(),
-        task_key: task.task.key.clone(),
-        space: task.space.kind().into(),
-        decision: d.to_vec(),
-        description: task.space.describe(d),
-        status: if latency.is_some() {
-            Status::Ok
-        } else {
-            Status::Crash
-        },
-        latency_s: latency,
-        runs_s: latency.into_iter().collect(),
-        error: None,
-        search: "model".into(),
-    }
-}
-
 #[test]
 fn records_are_grouped_by_task_and_target_and_labelled_by_speed() {
     let tasks = matmuls();
@@ -320,30 +258,6 @@ fn records_are_grouped_by_task_and_target_and_labelled_by_speed() {
     assert_eq!(view, vec![(0, 0.5), (0, 1.0), (0, 0.0), (1, 1.0), (1, 0.5)]);
     // The thread count is in the sentence: the same decision reads differently.
     assert_ne!(s[0].ids, s[3].ids);
-}
-
-struct Synthetic;
-
-impl Measurer for Synthetic {
-    fn measure(&mut self, task: &TunableTask, decision: Option<&[usize]>) -> Measurement {
-        let latency = decision.map_or(3e-3, |d| cost(task, d));
-        Measurement {
-            status: Status::Ok,
-            latency_s: Some(latency),
-            runs_s: vec![latency],
-            error: None,
-        }
-    }
-}
-
-#[derive(Default)]
-struct Collect(Vec<Record>);
-
-impl RecordSink for Collect {
-    fn add(&mut self, _: &TunableTask, record: &Record) -> Result<(), String> {
-        self.0.push(record.clone());
-        Ok(())
-    }
 }
 
 #[test]

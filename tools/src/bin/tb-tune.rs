@@ -98,10 +98,11 @@ struct Args {
     random: bool,
     /// The model of the model-guided search: `tree` (gradient-boosted trees over loop
     /// features) or `transformer` (attention over tensor sentences) rank an evolutionary
-    /// search's candidates; `tlm` generates the candidates with a schedule generator. With
-    /// --translate-from: the model that ranks the translated records (`tree` or
-    /// `transformer`).
-    #[arg(long = "model", value_name = "tree|transformer|tlm", default_value = "tree", value_parser = ["tree", "transformer", "tlm"])]
+    /// search's candidates, and `ensemble` ranks them by both (their scores summed after
+    /// scaling); `tlm` generates the candidates with a schedule generator. With
+    /// --translate-from: the model that ranks the translated records (`tree`,
+    /// `transformer` or `ensemble`).
+    #[arg(long = "model", value_name = "tree|transformer|ensemble|tlm", default_value = "tree", value_parser = ["tree", "transformer", "ensemble", "tlm"])]
     cost_model: String,
     /// With --model tlm: start the schedule generator from one pretrained on the records
     /// of a tuning database (of this target: this machine with --threads), or from a
@@ -248,9 +249,10 @@ struct ScoreArgs {
     /// The features of the records to use (as `tb-tune --mattr`).
     #[arg(long, value_name = "FEATURES", allow_hyphen_values = true)]
     mattr: Option<String>,
-    /// The ranker: `tree` (gradient-boosted trees over loop features) or `transformer`
-    /// (attention over tensor sentences).
-    #[arg(long = "model", value_name = "tree|transformer", default_value = "tree", value_parser = ["tree", "transformer"])]
+    /// The ranker: `tree` (gradient-boosted trees over loop features), `transformer`
+    /// (attention over tensor sentences) or `ensemble` (both, their scores summed after
+    /// scaling; each member's figures are printed too).
+    #[arg(long = "model", value_name = "tree|transformer|ensemble", default_value = "tree", value_parser = ["tree", "transformer", "ensemble"])]
     cost_model: String,
     /// Transfer: pretrain the transformer on the other targets' records of the training
     /// databases, fine-tune it on this share (seeded) of this target's training records,
@@ -590,66 +592,94 @@ fn score(args: &ScoreArgs) -> Result<(), String> {
         return Ok(());
     }
     let started = std::time::Instant::now();
-    let (scores, run) = match args.cost_model.as_str() {
-        "transformer" => {
-            let options = tb_tune::transformer::TrainOptions {
-                seed: args.seed,
-                ..Default::default()
-            };
-            let samples = tb_tune::transfer::device_samples(&[(&train.tasks, &train.records)]);
-            let (ranker, run) = tb_tune::transfer::train_and_score(
-                "all",
-                None,
-                &samples,
-                train.records.len(),
-                &options,
-                &target,
-                &test,
-            )?;
-            let scores = tb_tune::transfer::held_out(&ranker, &target, &test.tasks, &test.records);
-            (scores, Some(run))
-        }
-        _ => {
-            let mut cache = Default::default();
-            let options = tb_tune::gbdt::TrainOptions {
-                seed: args.seed,
-                ..Default::default()
-            };
-            let ranker = tb_tune::search::train_ranker_with(
-                &train.tasks,
-                &train.records,
-                &mut cache,
-                &options,
-            )
-            .ok_or("too few successful records to train the ranker on")?;
-            let scores = tb_tune::transfer::held_out(&ranker, &target, &test.tasks, &test.records);
-            (scores, None)
-        }
+    let train_tree = || {
+        let options = tb_tune::gbdt::TrainOptions {
+            seed: args.seed,
+            ..Default::default()
+        };
+        tb_tune::search::train_ranker_with(
+            &train.tasks,
+            &train.records,
+            &mut Default::default(),
+            &options,
+        )
+        .ok_or_else(|| "too few successful records to train the ranker on".to_string())
     };
-    if let Some(run) = &run {
-        write_log(run)?;
-    } else {
-        let (top1, top5) = tb_tune::transfer::medians(&scores);
-        let mut run = tb_tune::transfer::TrainRun {
+    let train_transformer = || {
+        let options = tb_tune::transformer::TrainOptions {
+            seed: args.seed,
+            ..Default::default()
+        };
+        let samples = tb_tune::transfer::device_samples(&[(&train.tasks, &train.records)]);
+        tb_tune::transfer::train_and_score(
+            "all",
+            None,
+            &samples,
+            train.records.len(),
+            &options,
+            &target,
+            &test,
+        )
+    };
+    let tree_run = |scores: &[tb_tune::search::HeldOutScore], seconds: f64| {
+        let (top1, top5) = tb_tune::transfer::medians(scores);
+        tb_tune::transfer::TrainRun {
             what: "all".into(),
             model: "tree".into(),
             target: target.id(),
             seed: args.seed,
             records: train.records.len(),
-            sentences: 0,
+            sentences: train.successes(),
             groups: train.tasks.len(),
             epochs: 0,
             steps: 0,
             first_loss: None,
             last_loss: None,
-            seconds: started.elapsed().as_secs_f64(),
+            seconds,
             held_out_tasks: scores.len(),
             top1,
             top5,
-        };
-        run.sentences = train.successes();
-        write_log(&run)?;
-    }
+        }
+    };
+    let held_out = |model: &dyn tb_tune::cost_model::CostModel| {
+        tb_tune::transfer::held_out(model, &target, &test.tasks, &test.records)
+    };
+    // The ensemble's members are scored too, on the same tasks in the same run.
+    let mut members: Vec<(&str, Vec<tb_tune::search::HeldOutScore>)> = Vec::new();
+    let scores = match args.cost_model.as_str() {
+        "transformer" => {
+            let (ranker, run) = train_transformer()?;
+            write_log(&run)?;
+            held_out(&ranker)
+        }
+        "ensemble" => {
+            let tree = train_tree()?;
+            let tree_scores = held_out(&tree);
+            write_log(&tree_run(&tree_scores, started.elapsed().as_secs_f64()))?;
+            let (transformer, run) = train_transformer()?;
+            write_log(&run)?;
+            let transformer_scores = held_out(&transformer);
+            let ensemble = tb_tune::ensemble::Ensemble::new(
+                vec![Box::new(tree), Box::new(transformer)],
+                &train.tasks,
+                &train.records,
+                &mut Default::default(),
+            );
+            let scores = held_out(&ensemble);
+            let mut run = tree_run(&scores, started.elapsed().as_secs_f64());
+            run.model = "ensemble".into();
+            write_log(&run)?;
+            members.push(("tree", tree_scores));
+            members.push(("transformer", transformer_scores));
+            scores
+        }
+        _ => {
+            let tree = train_tree()?;
+            let scores = held_out(&tree);
+            write_log(&tree_run(&scores, started.elapsed().as_secs_f64()))?;
+            scores
+        }
+    };
     println!(
         "{:<16}  {:<24}  {:>10}  {:>6}  {:>6}",
         "task", "kernel", "candidates", "top-1", "top-5"
@@ -665,6 +695,36 @@ fn score(args: &ScoreArgs) -> Result<(), String> {
             s.task_key, summary, s.candidates, s.top1, s.top5
         );
     }
+    let weighting = match &weights {
+        Some(w) => {
+            let found = scores
+                .iter()
+                .filter(|s| w.contains_key(&s.task_key))
+                .count();
+            format!(
+                "tasks weighted by their occurrences in {} ({found} of its {} tasks scored here)",
+                args.network.as_deref().unwrap_or_default(),
+                w.len()
+            )
+        }
+        None => "each task once".to_string(),
+    };
+    let network_of = |scores: &[tb_tune::search::HeldOutScore]| match &weights {
+        Some(w) => {
+            tb_tune::search::network_scores(scores, |key| w.get(key).copied().unwrap_or(0) as f64)
+        }
+        None => tb_tune::search::network_scores(scores, |_| 1.0),
+    };
+    for (name, member) in &members {
+        let (top1, top5) = tb_tune::transfer::medians(member);
+        let network = network_of(member).map_or("no task to score".into(), |(t1, t5)| {
+            format!("top-1 {t1:.3}, top-5 {t5:.3}")
+        });
+        println!(
+            "member {name}: median over {} tasks top-1 {top1:.3}, top-5 {top5:.3}; network {network}",
+            member.len()
+        );
+    }
     let (top1, top5) = tb_tune::transfer::medians(&scores);
     println!(
         "median over {} held-out tasks ({} model on {}, trained on {} records of {} tasks): top-1 {:.3}, top-5 {:.3}",
@@ -676,28 +736,7 @@ fn score(args: &ScoreArgs) -> Result<(), String> {
         top1,
         top5
     );
-    let (weighting, network) = match &weights {
-        Some(w) => {
-            let found = scores
-                .iter()
-                .filter(|s| w.contains_key(&s.task_key))
-                .count();
-            (
-                format!(
-                    "tasks weighted by their occurrences in {} ({found} of its {} tasks scored here)",
-                    args.network.as_deref().unwrap_or_default(),
-                    w.len()
-                ),
-                tb_tune::search::network_scores(&scores, |key| {
-                    w.get(key).copied().unwrap_or(0) as f64
-                }),
-            )
-        }
-        None => (
-            "each task once".to_string(),
-            tb_tune::search::network_scores(&scores, |_| 1.0),
-        ),
-    };
+    let network = network_of(&scores);
     match network {
         Some((top1, top5)) => {
             println!("TenSet-style network scores ({weighting}): top-1 {top1:.3}, top-5 {top5:.3}")
@@ -755,49 +794,62 @@ fn translate(
         .map(|d| (d.tasks.as_slice(), d.records.as_slice()))
         .collect();
     let started = std::time::Instant::now();
+    let train_tree = || {
+        let options = tb_tune::gbdt::TrainOptions {
+            seed: args.seed,
+            ..Default::default()
+        };
+        let ranker = tb_tune::search::train_ranker_on_devices(&pairs, &options)
+            .ok_or("--translate-from: too few records to train the tree ranker on")?;
+        eprintln!(
+            "tree ranker trained on {} records of {} target(s), seed {}, {:.1} s",
+            pairs.iter().map(|(_, r)| r.len()).sum::<usize>(),
+            sources.len(),
+            options.seed,
+            started.elapsed().as_secs_f64()
+        );
+        Ok::<_, String>(ranker)
+    };
+    let train_transformer = || {
+        let samples = tb_tune::transfer::device_samples(&pairs);
+        let options = tb_tune::transformer::TrainOptions {
+            seed: args.seed,
+            ..Default::default()
+        };
+        let (encoder, log) = tb_tune::transformer::train(
+            &samples,
+            tb_tune::transformer::Config::default(),
+            &options,
+        )?;
+        eprintln!(
+            "transformer trained on {} sentences of {} target(s), seed {}, {} epochs, loss {:.4} -> {:.4}, {:.1} s",
+            samples.len(),
+            sources.len(),
+            options.seed,
+            options.epochs,
+            log.epoch_loss.first().copied().unwrap_or(f64::NAN),
+            log.epoch_loss.last().copied().unwrap_or(f64::NAN),
+            started.elapsed().as_secs_f64()
+        );
+        Ok::<_, String>(tb_tune::transformer::TransformerRanker { encoder })
+    };
     let model: Box<dyn tb_tune::cost_model::CostModel> = match args.cost_model.as_str() {
-        "tree" => {
-            let options = tb_tune::gbdt::TrainOptions {
-                seed: args.seed,
-                ..Default::default()
-            };
-            let ranker = tb_tune::search::train_ranker_on_devices(&pairs, &options)
-                .ok_or("--translate-from: too few records to train the tree ranker on")?;
-            eprintln!(
-                "tree ranker trained on {} records of {} target(s), seed {}, {:.1} s",
-                pairs.iter().map(|(_, r)| r.len()).sum::<usize>(),
-                sources.len(),
-                options.seed,
-                started.elapsed().as_secs_f64()
-            );
-            Box::new(ranker)
-        }
-        "transformer" => {
-            let samples = tb_tune::transfer::device_samples(&pairs);
-            let options = tb_tune::transformer::TrainOptions {
-                seed: args.seed,
-                ..Default::default()
-            };
-            let (encoder, log) = tb_tune::transformer::train(
-                &samples,
-                tb_tune::transformer::Config::default(),
-                &options,
-            )?;
-            eprintln!(
-                "transformer trained on {} sentences of {} target(s), seed {}, {} epochs, loss {:.4} -> {:.4}, {:.1} s",
-                samples.len(),
-                sources.len(),
-                options.seed,
-                options.epochs,
-                log.epoch_loss.first().copied().unwrap_or(f64::NAN),
-                log.epoch_loss.last().copied().unwrap_or(f64::NAN),
-                started.elapsed().as_secs_f64()
-            );
-            Box::new(tb_tune::transformer::TransformerRanker { encoder })
+        "tree" => Box::new(train_tree()?),
+        "transformer" => Box::new(train_transformer()?),
+        "ensemble" => {
+            // The members' scales are read on the first source's tasks: a member's spread
+            // is a property of the model, and the feature cache is one device's.
+            let (tasks, records) = pairs[0];
+            Box::new(tb_tune::ensemble::Ensemble::new(
+                vec![Box::new(train_tree()?), Box::new(train_transformer()?)],
+                tasks,
+                records,
+                &mut Default::default(),
+            ))
         }
         other => {
             return Err(format!(
-                "--translate-from ranks translated records with --model tree or transformer, not {other}"
+                "--translate-from ranks translated records with --model tree, transformer or ensemble, not {other}"
             ));
         }
     };
@@ -1553,6 +1605,7 @@ fn search_label(options: &SearchOptions) -> String {
     match options.model {
         ModelKind::Tree => "tree-guided",
         ModelKind::Transformer => "transformer-guided",
+        ModelKind::Ensemble => "ensemble-guided",
         ModelKind::Tlm => "TLM",
     }
     .into()

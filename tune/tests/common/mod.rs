@@ -2,6 +2,8 @@
 
 #![allow(dead_code)]
 
+pub mod matmul_records;
+
 use tb_passes::schedule::Target;
 use tb_tune::space::{Space, TunableTask};
 use tb_tune::task::{FRONT_PIPELINE, parse_module, run_pipeline, tasks};

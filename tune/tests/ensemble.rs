@@ -1,0 +1,236 @@
+//! The ensemble cost model: its members count alike whatever their scales, a candidate a
+//! member cannot score ranks last, its scores do not depend on what else is scored in the
+//! same call, it ranks unseen decisions when its members are trained, and the search runs
+//! with it.
+
+mod common;
+
+use common::matmul_records::{Collect, Synthetic, cost, decisions, matmuls, record};
+use common::target_key;
+use tb_tune::cost_model::{CostModel, FeatureCache, ModelKind, train_model};
+use tb_tune::ensemble::Ensemble;
+use tb_tune::search::{SearchOptions, tune};
+use tb_tune::space::TunableTask;
+use tb_tune::{Record, TargetKey};
+
+/// A stand-in model: `scale` times the synthetic speed of a decision (negative scales
+/// rank the slowest first); decisions listed in `unscorable` get no score.
+struct Scaled {
+    scale: f64,
+    unscorable: Vec<Vec<usize>>,
+}
+
+impl CostModel for Scaled {
+    fn name(&self) -> &'static str {
+        "scaled"
+    }
+
+    fn scores(
+        &self,
+        task: &TunableTask,
+        _: &TargetKey,
+        decisions: &[Vec<usize>],
+        _: &mut FeatureCache,
+    ) -> Vec<f64> {
+        decisions
+            .iter()
+            .map(|d| {
+                if self.unscorable.contains(d) {
+                    f64::NEG_INFINITY
+                } else {
+                    self.scale * 1e-3 / cost(task, d)
+                }
+            })
+            .collect()
+    }
+}
+
+fn scaled(scale: f64) -> Box<dyn CostModel> {
+    Box::new(Scaled {
+        scale,
+        unscorable: Vec::new(),
+    })
+}
+
+/// Records of `count` decisions of each matmul task, measured by the synthetic cost.
+fn measured(tasks: &[TunableTask], target: &TargetKey, count: usize, seed: u64) -> Vec<Record> {
+    tasks
+        .iter()
+        .zip(decisions(tasks, count, seed))
+        .flat_map(|(task, set)| {
+            set.into_iter()
+                .map(|(d, c)| record(task, target, &d, Some(c)))
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+fn spread(values: &[f64]) -> f64 {
+    let mean = values.iter().sum::<f64>() / values.len() as f64;
+    (values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / values.len() as f64).sqrt()
+}
+
+#[test]
+fn members_count_alike_whatever_their_scale() {
+    let tasks = matmuls();
+    let target = target_key("test", 1);
+    let records = measured(&tasks, &target, 20, 3);
+    // Two members that disagree exactly, one a million times louder: scaled to one spread
+    // each, they cancel, where a plain sum would follow the loud one.
+    let ensemble = Ensemble::new(
+        vec![scaled(1e3), scaled(-1e-3)],
+        &tasks,
+        &records,
+        &mut FeatureCache::new(),
+    );
+    let weights = ensemble.weights();
+    assert_eq!(weights.len(), 2);
+    assert!(
+        (weights[0].1 * 1e6 / weights[1].1 - 1.0).abs() < 1e-9,
+        "{weights:?}"
+    );
+    let set: Vec<Vec<usize>> = decisions(&tasks[..1], 10, 9)[0]
+        .iter()
+        .map(|(d, _)| d.clone())
+        .collect();
+    let scores = ensemble.scores(&tasks[0], &target, &set, &mut FeatureCache::new());
+    let loud = scaled(1e3).scores(&tasks[0], &target, &set, &mut FeatureCache::new());
+    assert!(
+        spread(&scores) < 1e-9 * spread(&loud) * weights[0].1,
+        "{scores:?}"
+    );
+}
+
+#[test]
+fn a_candidate_a_member_cannot_score_ranks_last() {
+    let tasks = matmuls();
+    let target = target_key("test", 1);
+    let records = measured(&tasks, &target, 20, 3);
+    let set: Vec<Vec<usize>> = decisions(&tasks[..1], 6, 5)[0]
+        .iter()
+        .map(|(d, _)| d.clone())
+        .collect();
+    let blind = Box::new(Scaled {
+        scale: 1.0,
+        unscorable: vec![set[2].clone()],
+    });
+    let ensemble = Ensemble::new(
+        vec![scaled(1.0), blind],
+        &tasks,
+        &records,
+        &mut FeatureCache::new(),
+    );
+    let scores = ensemble.scores(&tasks[0], &target, &set, &mut FeatureCache::new());
+    assert_eq!(scores[2], f64::NEG_INFINITY);
+    assert!(
+        scores
+            .iter()
+            .enumerate()
+            .all(|(i, s)| i == 2 || s.is_finite())
+    );
+}
+
+#[test]
+fn a_decisions_score_does_not_depend_on_the_others_scored_with_it() {
+    let tasks = matmuls();
+    let target = target_key("test", 1);
+    let records = measured(&tasks, &target, 30, 4);
+    let model = train_model(
+        ModelKind::Ensemble,
+        &tasks,
+        &records,
+        &mut FeatureCache::new(),
+        1,
+    )
+    .expect("enough records");
+    assert_eq!(model.name(), "ensemble");
+    let set: Vec<Vec<usize>> = decisions(&tasks[..1], 8, 11)[0]
+        .iter()
+        .map(|(d, _)| d.clone())
+        .collect();
+    let together = model.scores(&tasks[0], &target, &set, &mut FeatureCache::new());
+    for (d, s) in set.iter().zip(&together) {
+        let alone = model.scores(
+            &tasks[0],
+            &target,
+            std::slice::from_ref(d),
+            &mut FeatureCache::new(),
+        );
+        assert!(
+            (alone[0] - s).abs() <= 1e-9 * s.abs().max(1.0),
+            "{} against {s}",
+            alone[0]
+        );
+    }
+}
+
+#[test]
+fn a_trained_ensemble_ranks_decisions_it_never_saw() {
+    let tasks = matmuls();
+    let target = target_key("test", 1);
+    let sets = decisions(&tasks, 100, 7);
+    let records: Vec<Record> = tasks
+        .iter()
+        .zip(&sets)
+        .flat_map(|(task, set)| {
+            set[..70]
+                .iter()
+                .map(|(d, c)| record(task, &target, d, Some(*c)))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let model = train_model(
+        ModelKind::Ensemble,
+        &tasks,
+        &records,
+        &mut FeatureCache::new(),
+        1,
+    )
+    .expect("enough records");
+    for (task, set) in tasks.iter().zip(&sets) {
+        let held_out = &set[70..];
+        let ds: Vec<Vec<usize>> = held_out.iter().map(|(d, _)| d.clone()).collect();
+        let scores = model.scores(task, &target, &ds, &mut FeatureCache::new());
+        let (mut right, mut all) = (0, 0);
+        for i in 0..held_out.len() {
+            for j in 0..held_out.len() {
+                if held_out[i].1 < held_out[j].1 {
+                    all += 1;
+                    right += usize::from(scores[i] > scores[j]);
+                }
+            }
+        }
+        let accuracy = right as f64 / all as f64;
+        assert!(
+            accuracy > 0.75,
+            "{}: held-out pairwise accuracy {accuracy}",
+            task.summary
+        );
+    }
+}
+
+#[test]
+fn the_search_ranks_with_the_ensemble() {
+    let tasks = matmuls();
+    let mut sink = Collect::default();
+    let options = SearchOptions {
+        trials: 24,
+        model: ModelKind::Ensemble,
+        ..SearchOptions::default()
+    };
+    let result = tune(
+        &tasks,
+        &target_key("test", 1),
+        &[],
+        &mut Synthetic,
+        &mut sink,
+        &options,
+        &mut |_| {},
+    )
+    .unwrap();
+    assert_eq!(sink.0.len(), 24);
+    for t in &result.tasks {
+        assert!(t.best_latency.unwrap() < t.default_latency.unwrap());
+    }
+    assert_eq!(ModelKind::parse("ensemble"), Ok(ModelKind::Ensemble));
+}
