@@ -5,11 +5,10 @@
 
 mod common;
 
-use common::matmul_records::{Collect, Synthetic, cost, decisions, matmuls, record};
+use common::matmul_records::{cost, decisions, matmuls, record, search_matmuls};
 use common::target_key;
 use tb_tune::cost_model::{CostModel, FeatureCache, ModelKind, train_model};
 use tb_tune::ensemble::Ensemble;
-use tb_tune::search::{SearchOptions, tune};
 use tb_tune::space::TunableTask;
 use tb_tune::{Record, TargetKey};
 
@@ -63,6 +62,18 @@ fn measured(tasks: &[TunableTask], target: &TargetKey, count: usize, seed: u64) 
                 .collect::<Vec<_>>()
         })
         .collect()
+}
+
+/// The ensemble of a tree and a transformer trained on `records`, seed 1.
+fn trained(tasks: &[TunableTask], records: &[Record]) -> Box<dyn CostModel> {
+    train_model(
+        ModelKind::Ensemble,
+        tasks,
+        records,
+        &mut FeatureCache::new(),
+        1,
+    )
+    .expect("enough records")
 }
 
 fn spread(values: &[f64]) -> f64 {
@@ -135,15 +146,7 @@ fn a_decisions_score_does_not_depend_on_the_others_scored_with_it() {
     let tasks = matmuls();
     let target = target_key("test", 1);
     let records = measured(&tasks, &target, 30, 4);
-    let model = train_model(
-        ModelKind::Ensemble,
-        &tasks,
-        &records,
-        &mut FeatureCache::new(),
-        1,
-    )
-    .expect("enough records");
-    assert_eq!(model.name(), "ensemble");
+    let model = trained(&tasks, &records);
     let set: Vec<Vec<usize>> = decisions(&tasks[..1], 8, 11)[0]
         .iter()
         .map(|(d, _)| d.clone())
@@ -179,14 +182,7 @@ fn a_trained_ensemble_ranks_decisions_it_never_saw() {
                 .collect::<Vec<_>>()
         })
         .collect();
-    let model = train_model(
-        ModelKind::Ensemble,
-        &tasks,
-        &records,
-        &mut FeatureCache::new(),
-        1,
-    )
-    .expect("enough records");
+    let model = trained(&tasks, &records);
     for (task, set) in tasks.iter().zip(&sets) {
         let held_out = &set[70..];
         let ds: Vec<Vec<usize>> = held_out.iter().map(|(d, _)| d.clone()).collect();
@@ -211,26 +207,7 @@ fn a_trained_ensemble_ranks_decisions_it_never_saw() {
 
 #[test]
 fn the_search_ranks_with_the_ensemble() {
-    let tasks = matmuls();
-    let mut sink = Collect::default();
-    let options = SearchOptions {
-        trials: 24,
-        model: ModelKind::Ensemble,
-        ..SearchOptions::default()
-    };
-    let result = tune(
-        &tasks,
-        &target_key("test", 1),
-        &[],
-        &mut Synthetic,
-        &mut sink,
-        &options,
-        &mut |_| {},
-    )
-    .unwrap();
-    assert_eq!(sink.0.len(), 24);
-    for t in &result.tasks {
-        assert!(t.best_latency.unwrap() < t.default_latency.unwrap());
-    }
+    let records = search_matmuls(ModelKind::Ensemble, 24);
+    assert_eq!(trained(&matmuls(), &records).name(), "ensemble");
     assert_eq!(ModelKind::parse("ensemble"), Ok(ModelKind::Ensemble));
 }

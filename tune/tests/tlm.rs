@@ -140,10 +140,11 @@ fn the_mask_offers_nothing_after_an_invalid_prefix_or_a_whole_decision() {
 
 // ---- The generator ----
 
+use common::matmul_records::{Collect, record};
 use common::target_key;
 use tb_passes::schedule::Rng;
 use tb_tune::cost_model::{CostModel, ModelKind};
-use tb_tune::search::{Measurement, Measurer, RecordSink, SearchOptions, tune};
+use tb_tune::search::{Measurement, Measurer, SearchOptions, tune};
 use tb_tune::space::TunableTask;
 use tb_tune::tlm::{Config, Generator, TrainOptions, examples};
 use tb_tune::{Record, Status, TargetKey};
@@ -168,25 +169,6 @@ fn matmuls() -> Vec<TunableTask> {
         .into_iter()
         .filter(|t| matches!(t.space, Space::MicroKernel(_)))
         .collect()
-}
-
-fn record(task: &TunableTask, target: &TargetKey, d: &[usize], latency: Option<f64>) -> Record {
-    Record {
-        target: target.clone(),
-        task_key: task.task.key.clone(),
-        space: task.space.kind().into(),
-        decision: d.to_vec(),
-        description: task.space.describe(d),
-        status: if latency.is_some() {
-            Status::Ok
-        } else {
-            Status::Crash
-        },
-        latency_s: latency,
-        runs_s: latency.into_iter().collect(),
-        error: None,
-        search: "random".into(),
-    }
 }
 
 /// `count` random decisions of `task` measured by the synthetic cost.
@@ -376,16 +358,6 @@ impl Measurer for Synthetic {
             runs_s: vec![latency],
             error: None,
         }
-    }
-}
-
-#[derive(Default)]
-struct Collect(Vec<Record>);
-
-impl RecordSink for Collect {
-    fn add(&mut self, _: &TunableTask, record: &Record) -> Result<(), String> {
-        self.0.push(record.clone());
-        Ok(())
     }
 }
 

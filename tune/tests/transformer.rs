@@ -4,12 +4,11 @@
 
 mod common;
 
-use common::matmul_records::{Collect, Synthetic, decisions, matmuls, record};
+use common::matmul_records::{decisions, matmuls, record, search_matmuls};
 use common::target_key;
 use tb_tune::TargetKey;
 use tb_tune::cost_model::{CostModel, FeatureCache, ModelKind};
 use tb_tune::features::FEATURE_SCHEMA_VERSION;
-use tb_tune::search::{SearchOptions, tune};
 use tb_tune::space::TunableTask;
 use tb_tune::transformer::{
     Config, Encoder, Sample, TrainOptions, TransformerRanker, candidate_row, samples, sentence_ids,
@@ -262,28 +261,9 @@ fn records_are_grouped_by_task_and_target_and_labelled_by_speed() {
 
 #[test]
 fn the_search_ranks_with_the_transformer() {
-    let tasks = matmuls();
-    let mut sink = Collect::default();
-    let options = SearchOptions {
-        trials: 24,
-        model: ModelKind::Transformer,
-        ..SearchOptions::default()
-    };
-    let result = tune(
-        &tasks,
-        &target_key("test", 1),
-        &[],
-        &mut Synthetic,
-        &mut sink,
-        &options,
-        &mut |_| {},
-    )
-    .unwrap();
-    assert_eq!(sink.0.len(), 24);
-    for t in &result.tasks {
-        assert!(t.best_latency.unwrap() < t.default_latency.unwrap());
-    }
-    let ranker = TransformerRanker::train_on(&tasks, &sink.0, &quick()).expect("enough records");
+    let records = search_matmuls(ModelKind::Transformer, 24);
+    let ranker =
+        TransformerRanker::train_on(&matmuls(), &records, &quick()).expect("enough records");
     assert_eq!(ranker.name(), "transformer");
     assert_eq!(ModelKind::parse("transformer"), Ok(ModelKind::Transformer));
     assert!(

@@ -2,11 +2,12 @@
 //! per decision, and a measurer and record sink for searches over them.
 
 use tb_passes::schedule::Rng;
-use tb_tune::search::{Measurement, Measurer, RecordSink};
+use tb_tune::cost_model::ModelKind;
+use tb_tune::search::{Measurement, Measurer, RecordSink, SearchOptions, tune};
 use tb_tune::space::{Space, TunableTask};
 use tb_tune::{Record, Status, TargetKey};
 
-use super::{MODEL, model_tasks};
+use super::{MODEL, model_tasks, target_key};
 
 /// A made-up latency of a micro-kernel decision: best near mr=4, nr=2 vectors, kc=64,
 /// packed B.
@@ -92,4 +93,31 @@ impl RecordSink for Collect {
         self.0.push(record.clone());
         Ok(())
     }
+}
+
+/// The records of a `trials`-trial search of the matmul tasks ranked by `model`, after
+/// checking that it measured every trial and beat the heuristic on every task.
+pub fn search_matmuls(model: ModelKind, trials: usize) -> Vec<Record> {
+    let tasks = matmuls();
+    let mut sink = Collect::default();
+    let options = SearchOptions {
+        trials,
+        model,
+        ..SearchOptions::default()
+    };
+    let result = tune(
+        &tasks,
+        &target_key("test", 1),
+        &[],
+        &mut Synthetic,
+        &mut sink,
+        &options,
+        &mut |_| {},
+    )
+    .unwrap();
+    assert_eq!(sink.0.len(), trials);
+    for t in &result.tasks {
+        assert!(t.best_latency.unwrap() < t.default_latency.unwrap());
+    }
+    sink.0
 }
