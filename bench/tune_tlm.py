@@ -22,7 +22,9 @@ Runs measure the same schedule at different moments of a busy machine, so a luck
 measurement in one run can set a best-known latency that no other run reaches although it
 found the same schedule. The second table therefore reads each schedule's latency as the
 median of every measurement of it in any run of the task (schedules are compared by their
-description) before counting trials the same way.
+description) before counting trials the same way. A schedule only one run measured keeps
+its one measurement, a failed trial stays failed, and the heuristic's latency there is the
+median over all runs.
 
     .venv/bin/python bench/tune_tlm.py [--random-trials 150] [--trials 48]
         [--pretrain-trials 60] [--pretrain-per-kind 2] [--pretrain-size 32 32]
@@ -32,8 +34,8 @@ description) before counting trials the same way.
 
 import argparse
 import os
-import sqlite3
 import re
+import sqlite3
 import statistics
 import subprocess
 import sys

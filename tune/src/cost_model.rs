@@ -107,14 +107,21 @@ pub fn train_model(
         )
         .map(|r| Box::new(r) as Box<dyn CostModel>),
         ModelKind::Ensemble => {
-            let tree = train_model(ModelKind::Tree, tasks, records, cache, seed)?;
-            let transformer = train_model(ModelKind::Transformer, tasks, records, cache, seed)?;
-            Some(Box::new(crate::ensemble::Ensemble::new(
-                vec![tree, transformer],
-                tasks,
-                records,
-                cache,
-            )))
+            // Whichever members train: early in a search the transformer may still lack
+            // the records the tree can already learn from.
+            let members: Vec<Box<dyn CostModel>> = [ModelKind::Tree, ModelKind::Transformer]
+                .into_iter()
+                .filter_map(|kind| train_model(kind, tasks, records, cache, seed))
+                .collect();
+            match members.len() {
+                0 => None,
+                1 => members.into_iter().next(),
+                _ => Some(Box::new(crate::ensemble::Ensemble::new(
+                    members,
+                    &[(tasks, records)],
+                    cache,
+                ))),
+            }
         }
         ModelKind::Tlm => crate::tlm::Generator::train_on(
             tasks,

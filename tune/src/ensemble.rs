@@ -27,36 +27,39 @@ pub struct Ensemble {
 
 impl Ensemble {
     /// An ensemble of `members`, each scaled by its spread on the measured candidates of
-    /// `tasks` in `records`. A member that cannot tell any training task's candidates
-    /// apart (no spread) counts with weight 1 on its raw scores.
+    /// the training devices `devices` (each device's tasks with their spaces there, and its
+    /// records). The spread is the median over the training tasks on which the member's
+    /// scores differ at all; a member whose scores never differ on a training task counts
+    /// with weight 1 on its raw scores. `cache` holds the loop features of the first
+    /// device's candidates (a feature depends on the device's space), each further device
+    /// gets a fresh one.
     pub fn new(
         members: Vec<Box<dyn CostModel>>,
-        tasks: &[TunableTask],
-        records: &[Record],
+        devices: &[(&[TunableTask], &[Record])],
         cache: &mut FeatureCache,
     ) -> Ensemble {
-        let groups = measured_groups(tasks, records);
+        let groups: Vec<Vec<Group>> = devices
+            .iter()
+            .map(|(tasks, records)| measured_groups(tasks, records))
+            .collect();
         let members = members
             .into_iter()
             .map(|m| {
-                let spreads: Vec<f64> = groups
-                    .iter()
-                    .filter_map(|(task, target, decisions)| {
+                let mut spreads = Vec::new();
+                for (d, device_groups) in groups.iter().enumerate() {
+                    let mut fresh = FeatureCache::new();
+                    let cache = if d == 0 { &mut *cache } else { &mut fresh };
+                    for (task, target, decisions) in device_groups {
                         let scores: Vec<f64> = m
                             .scores(task, target, decisions, cache)
                             .into_iter()
                             .filter(|s| s.is_finite())
                             .collect();
-                        deviation(&scores)
-                    })
-                    .collect();
-                let spread = crate::transfer::median(spreads);
-                let weight = if spread.is_finite() && spread > 0.0 {
-                    1.0 / spread
-                } else {
-                    1.0
-                };
-                (m, weight)
+                        spreads.extend(deviation(&scores).filter(|s| *s > 0.0));
+                    }
+                }
+                let weight = 1.0 / crate::transfer::median(spreads);
+                (m, if weight.is_finite() { weight } else { 1.0 })
             })
             .collect();
         Ensemble { members }
@@ -73,8 +76,9 @@ impl CostModel for Ensemble {
         "ensemble"
     }
 
-    /// The weighted sum of the members' scores; a candidate any member cannot score
-    /// ranks last.
+    /// The weighted sum of the members' scores; a candidate a member cannot score ranks
+    /// last. A member that scores none of `decisions` (an encoder that failed on this
+    /// batch) is left out of the sum rather than sinking every candidate.
     fn scores(
         &self,
         task: &TunableTask,
@@ -83,13 +87,19 @@ impl CostModel for Ensemble {
         cache: &mut FeatureCache,
     ) -> Vec<f64> {
         let mut total = vec![0.0; decisions.len()];
+        let mut voted = false;
         for (member, weight) in &self.members {
-            for (t, s) in total
-                .iter_mut()
-                .zip(member.scores(task, target, decisions, cache))
-            {
+            let scores = member.scores(task, target, decisions, cache);
+            if !scores.iter().any(|s| s.is_finite()) {
+                continue;
+            }
+            voted = true;
+            for (t, s) in total.iter_mut().zip(scores) {
                 *t += weight * s;
             }
+        }
+        if !voted {
+            return vec![f64::NEG_INFINITY; decisions.len()];
         }
         total
             .into_iter()

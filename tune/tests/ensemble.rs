@@ -1,14 +1,18 @@
-//! The ensemble cost model: its members count alike whatever their scales, a candidate a
-//! member cannot score ranks last, its scores do not depend on what else is scored in the
-//! same call, it ranks unseen decisions when its members are trained, and the search runs
-//! with it.
+//! The ensemble cost model: its members count alike whatever their scales (a member whose
+//! scores never differ keeps its raw scale), a candidate a member cannot score ranks last
+//! while a member that scores nothing is left out, its scores do not depend on what else is
+//! scored in the same call, it ranks unseen decisions when its members are trained, and the
+//! search ranks with it.
 
 mod common;
 
-use common::matmul_records::{cost, decisions, matmuls, record, search_matmuls};
+use common::matmul_records::{
+    cost, decisions, matmuls, record, search_matmuls, search_matmuls_with,
+};
 use common::target_key;
 use tb_tune::cost_model::{CostModel, FeatureCache, ModelKind, train_model};
 use tb_tune::ensemble::Ensemble;
+use tb_tune::search::SearchOptions;
 use tb_tune::space::TunableTask;
 use tb_tune::{Record, TargetKey};
 
@@ -90,8 +94,7 @@ fn members_count_alike_whatever_their_scale() {
     // each, they cancel, where a plain sum would follow the loud one.
     let ensemble = Ensemble::new(
         vec![scaled(1e3), scaled(-1e-3)],
-        &tasks,
-        &records,
+        &[(&tasks, &records)],
         &mut FeatureCache::new(),
     );
     let weights = ensemble.weights();
@@ -127,8 +130,7 @@ fn a_candidate_a_member_cannot_score_ranks_last() {
     });
     let ensemble = Ensemble::new(
         vec![scaled(1.0), blind],
-        &tasks,
-        &records,
+        &[(&tasks, &records)],
         &mut FeatureCache::new(),
     );
     let scores = ensemble.scores(&tasks[0], &target, &set, &mut FeatureCache::new());
@@ -206,8 +208,75 @@ fn a_trained_ensemble_ranks_decisions_it_never_saw() {
 }
 
 #[test]
+fn a_member_whose_scores_never_differ_keeps_its_raw_scale() {
+    let tasks = matmuls();
+    let target = target_key("test", 1);
+    let records = measured(&tasks, &target, 20, 3);
+    let ensemble = Ensemble::new(
+        vec![scaled(0.0), scaled(1e3)],
+        &[(&tasks, &records)],
+        &mut FeatureCache::new(),
+    );
+    let weights = ensemble.weights();
+    assert_eq!(weights[0].1, 1.0);
+    assert!(
+        weights[1].1.is_finite() && weights[1].1 < 1.0,
+        "{weights:?}"
+    );
+    // With no training records, every member keeps its raw scale.
+    let untrained = Ensemble::new(
+        vec![scaled(2.0), scaled(3.0)],
+        &[(&tasks, &[])],
+        &mut FeatureCache::new(),
+    );
+    assert_eq!(
+        untrained.weights().iter().map(|w| w.1).collect::<Vec<_>>(),
+        vec![1.0, 1.0]
+    );
+}
+
+#[test]
+fn a_member_that_scores_nothing_is_left_out() {
+    let tasks = matmuls();
+    let target = target_key("test", 1);
+    let records = measured(&tasks, &target, 20, 3);
+    let set: Vec<Vec<usize>> = decisions(&tasks[..1], 6, 5)[0]
+        .iter()
+        .map(|(d, _)| d.clone())
+        .collect();
+    let failing = Box::new(Scaled {
+        scale: 1.0,
+        unscorable: set.clone(),
+    });
+    let ensemble = Ensemble::new(
+        vec![scaled(1.0), failing],
+        &[(&tasks, &records)],
+        &mut FeatureCache::new(),
+    );
+    let scores = ensemble.scores(&tasks[0], &target, &set, &mut FeatureCache::new());
+    let alone = scaled(1.0).scores(&tasks[0], &target, &set, &mut FeatureCache::new());
+    assert!(scores.iter().all(|s| s.is_finite()), "{scores:?}");
+    for i in 0..set.len() {
+        for j in 0..set.len() {
+            assert_eq!(scores[i] > scores[j], alone[i] > alone[j]);
+        }
+    }
+}
+
+#[test]
 fn the_search_ranks_with_the_ensemble() {
-    let records = search_matmuls(ModelKind::Ensemble, 24);
-    assert_eq!(trained(&matmuls(), &records).name(), "ensemble");
     assert_eq!(ModelKind::parse("ensemble"), Ok(ModelKind::Ensemble));
+    let records = search_matmuls_with(ModelKind::Ensemble, 24);
+    // Until a model is trained the search proposes as the random one does, from the same
+    // seed: different decisions show the ensemble ranked them.
+    let random = search_matmuls(&SearchOptions {
+        trials: 24,
+        random: true,
+        ..SearchOptions::default()
+    });
+    let decisions = |records: &[Record]| -> Vec<Vec<usize>> {
+        records.iter().map(|r| r.decision.clone()).collect()
+    };
+    assert_ne!(decisions(&records), decisions(&random));
+    assert_eq!(trained(&matmuls(), &records).name(), "ensemble");
 }

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::matmul_records::{decisions, matmuls, record, search_matmuls};
+use common::matmul_records::{decisions, matmuls, record, search_matmuls_with};
 use common::target_key;
 use tb_tune::TargetKey;
 use tb_tune::cost_model::{CostModel, FeatureCache, ModelKind};
@@ -261,7 +261,7 @@ fn records_are_grouped_by_task_and_target_and_labelled_by_speed() {
 
 #[test]
 fn the_search_ranks_with_the_transformer() {
-    let records = search_matmuls(ModelKind::Transformer, 24);
+    let records = search_matmuls_with(ModelKind::Transformer, 24);
     let ranker =
         TransformerRanker::train_on(&matmuls(), &records, &quick()).expect("enough records");
     assert_eq!(ranker.name(), "transformer");

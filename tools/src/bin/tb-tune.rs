@@ -661,10 +661,10 @@ fn score(args: &ScoreArgs) -> Result<(), String> {
             let transformer_scores = held_out(&transformer);
             let ensemble = tb_tune::ensemble::Ensemble::new(
                 vec![Box::new(tree), Box::new(transformer)],
-                &train.tasks,
-                &train.records,
+                &[(&train.tasks, &train.records)],
                 &mut Default::default(),
             );
+            print_weights(&ensemble);
             let scores = held_out(&ensemble);
             let mut run = tree_run(&scores, started.elapsed().as_secs_f64());
             run.model = "ensemble".into();
@@ -746,6 +746,17 @@ fn score(args: &ScoreArgs) -> Result<(), String> {
     Ok(())
 }
 
+/// The ensemble's weight per member, to stderr: a weight of 1 means the member's scores
+/// never differed on a training task, so it counts on its raw scale.
+fn print_weights(ensemble: &tb_tune::ensemble::Ensemble) {
+    let weights: Vec<String> = ensemble
+        .weights()
+        .into_iter()
+        .map(|(name, w)| format!("{name} x {w:.4}"))
+        .collect();
+    eprintln!("ensemble of {}", weights.join(", "));
+}
+
 /// Whether `spec` (`others`, an ISA class such as `avx2`, or a full target key) names
 /// `target` as a source of translated records for `device`.
 fn names_source(spec: &str, target: &TargetKey, device: &TargetKey) -> bool {
@@ -793,8 +804,8 @@ fn translate(
         .iter()
         .map(|d| (d.tasks.as_slice(), d.records.as_slice()))
         .collect();
-    let started = std::time::Instant::now();
     let train_tree = || {
+        let started = std::time::Instant::now();
         let options = tb_tune::gbdt::TrainOptions {
             seed: args.seed,
             ..Default::default()
@@ -811,6 +822,7 @@ fn translate(
         Ok::<_, String>(ranker)
     };
     let train_transformer = || {
+        let started = std::time::Instant::now();
         let samples = tb_tune::transfer::device_samples(&pairs);
         let options = tb_tune::transformer::TrainOptions {
             seed: args.seed,
@@ -837,15 +849,13 @@ fn translate(
         "tree" => Box::new(train_tree()?),
         "transformer" => Box::new(train_transformer()?),
         "ensemble" => {
-            // The members' scales are read on the first source's tasks: a member's spread
-            // is a property of the model, and the feature cache is one device's.
-            let (tasks, records) = pairs[0];
-            Box::new(tb_tune::ensemble::Ensemble::new(
+            let ensemble = tb_tune::ensemble::Ensemble::new(
                 vec![Box::new(train_tree()?), Box::new(train_transformer()?)],
-                tasks,
-                records,
+                &pairs,
                 &mut Default::default(),
-            ))
+            );
+            print_weights(&ensemble);
+            Box::new(ensemble)
         }
         other => {
             return Err(format!(

@@ -95,29 +95,33 @@ impl RecordSink for Collect {
     }
 }
 
-/// The records of a `trials`-trial search of the matmul tasks ranked by `model`, after
-/// checking that it measured every trial and beat the heuristic on every task.
-pub fn search_matmuls(model: ModelKind, trials: usize) -> Vec<Record> {
+/// The records of a search of the matmul tasks with `options`, after checking that it
+/// measured every trial and beat the heuristic on every task.
+pub fn search_matmuls(options: &SearchOptions) -> Vec<Record> {
     let tasks = matmuls();
     let mut sink = Collect::default();
-    let options = SearchOptions {
-        trials,
-        model,
-        ..SearchOptions::default()
-    };
     let result = tune(
         &tasks,
         &target_key("test", 1),
         &[],
         &mut Synthetic,
         &mut sink,
-        &options,
+        options,
         &mut |_| {},
     )
     .unwrap();
-    assert_eq!(sink.0.len(), trials);
+    assert_eq!(sink.0.len(), options.trials);
     for t in &result.tasks {
         assert!(t.best_latency.unwrap() < t.default_latency.unwrap());
     }
     sink.0
+}
+
+/// [`search_matmuls`] of `trials` trials ranked by `model`.
+pub fn search_matmuls_with(model: ModelKind, trials: usize) -> Vec<Record> {
+    search_matmuls(&SearchOptions {
+        trials,
+        model,
+        ..SearchOptions::default()
+    })
 }
