@@ -68,6 +68,32 @@ fn measured(tasks: &[TunableTask], target: &TargetKey, count: usize, seed: u64) 
         .collect()
 }
 
+/// `count` distinct decisions of the first matmul task.
+fn first_task_decisions(count: usize, seed: u64) -> Vec<Vec<usize>> {
+    decisions(&matmuls()[..1], count, seed)[0]
+        .iter()
+        .map(|(d, _)| d.clone())
+        .collect()
+}
+
+/// An ensemble of a plain member and one that cannot score `unscorable`, scaled on 20
+/// measured decisions of each matmul task.
+fn with_a_blind_member(unscorable: Vec<Vec<usize>>) -> Ensemble {
+    let tasks = matmuls();
+    let records = measured(&tasks, &target_key("test", 1), 20, 3);
+    Ensemble::new(
+        vec![
+            scaled(1.0),
+            Box::new(Scaled {
+                scale: 1.0,
+                unscorable,
+            }),
+        ],
+        &[(&tasks, &records)],
+        &mut FeatureCache::new(),
+    )
+}
+
 /// The ensemble of a tree and a transformer trained on `records`, seed 1.
 fn trained(tasks: &[TunableTask], records: &[Record]) -> Box<dyn CostModel> {
     train_model(
@@ -103,10 +129,7 @@ fn members_count_alike_whatever_their_scale() {
         (weights[0].1 * 1e6 / weights[1].1 - 1.0).abs() < 1e-9,
         "{weights:?}"
     );
-    let set: Vec<Vec<usize>> = decisions(&tasks[..1], 10, 9)[0]
-        .iter()
-        .map(|(d, _)| d.clone())
-        .collect();
+    let set = first_task_decisions(10, 9);
     let scores = ensemble.scores(&tasks[0], &target, &set, &mut FeatureCache::new());
     let loud = scaled(1e3).scores(&tasks[0], &target, &set, &mut FeatureCache::new());
     assert!(
@@ -119,20 +142,8 @@ fn members_count_alike_whatever_their_scale() {
 fn a_candidate_a_member_cannot_score_ranks_last() {
     let tasks = matmuls();
     let target = target_key("test", 1);
-    let records = measured(&tasks, &target, 20, 3);
-    let set: Vec<Vec<usize>> = decisions(&tasks[..1], 6, 5)[0]
-        .iter()
-        .map(|(d, _)| d.clone())
-        .collect();
-    let blind = Box::new(Scaled {
-        scale: 1.0,
-        unscorable: vec![set[2].clone()],
-    });
-    let ensemble = Ensemble::new(
-        vec![scaled(1.0), blind],
-        &[(&tasks, &records)],
-        &mut FeatureCache::new(),
-    );
+    let set = first_task_decisions(6, 5);
+    let ensemble = with_a_blind_member(vec![set[2].clone()]);
     let scores = ensemble.scores(&tasks[0], &target, &set, &mut FeatureCache::new());
     assert_eq!(scores[2], f64::NEG_INFINITY);
     assert!(
@@ -149,10 +160,7 @@ fn a_decisions_score_does_not_depend_on_the_others_scored_with_it() {
     let target = target_key("test", 1);
     let records = measured(&tasks, &target, 30, 4);
     let model = trained(&tasks, &records);
-    let set: Vec<Vec<usize>> = decisions(&tasks[..1], 8, 11)[0]
-        .iter()
-        .map(|(d, _)| d.clone())
-        .collect();
+    let set = first_task_decisions(8, 11);
     let together = model.scores(&tasks[0], &target, &set, &mut FeatureCache::new());
     for (d, s) in set.iter().zip(&together) {
         let alone = model.scores(
@@ -239,20 +247,8 @@ fn a_member_whose_scores_never_differ_keeps_its_raw_scale() {
 fn a_member_that_scores_nothing_is_left_out() {
     let tasks = matmuls();
     let target = target_key("test", 1);
-    let records = measured(&tasks, &target, 20, 3);
-    let set: Vec<Vec<usize>> = decisions(&tasks[..1], 6, 5)[0]
-        .iter()
-        .map(|(d, _)| d.clone())
-        .collect();
-    let failing = Box::new(Scaled {
-        scale: 1.0,
-        unscorable: set.clone(),
-    });
-    let ensemble = Ensemble::new(
-        vec![scaled(1.0), failing],
-        &[(&tasks, &records)],
-        &mut FeatureCache::new(),
-    );
+    let set = first_task_decisions(6, 5);
+    let ensemble = with_a_blind_member(set.clone());
     let scores = ensemble.scores(&tasks[0], &target, &set, &mut FeatureCache::new());
     let alone = scaled(1.0).scores(&tasks[0], &target, &set, &mut FeatureCache::new());
     assert!(scores.iter().all(|s| s.is_finite()), "{scores:?}");
